@@ -1,0 +1,21 @@
+/* The type checker: name resolution, type inference with let-polymorphism,
+ * size-dependent types and uniqueness checking. Annotates the AST in place
+ * (the fields marked "checker" in syntax/ast.h). */
+#ifndef FUTHORC_CHECK_H
+#define FUTHORC_CHECK_H
+
+#include "../syntax/ast.h"
+
+/* Checks files[0..n) in order: files[0] is the prelude (which alone may use
+ * `__intrinsic "name"` bodies), the last one is the main program; each
+ * D_IMPORT's `imported` points to an earlier file. Names of the prelude are
+ * visible everywhere; an import makes the imported file's top-level
+ * (non-local) names visible after it. Reports errors through diag_error and
+ * returns false if there were any. */
+bool check_programs(Arena *a, Program **files, int n);
+
+/* Entry points must have types the outside world can provide: parameters
+ * and results of primitive types or (possibly nested) arrays of them, a
+ * tuple of such results. The checker reports other entry types as errors. */
+
+#endif

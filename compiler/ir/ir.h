@@ -1,0 +1,281 @@
+/* The core IR: first-order, monomorphic, A-normal form, with SOACs.
+ *
+ * One IR serves several stages, told apart by Prog.stage:
+ *   STAGE_SOACS  - output of internalisation: SOACs (Screma, Scatter, Hist),
+ *                  no memory information.
+ *   STAGE_MEM    - after the memory pass: every array-typed Var has a MemInfo
+ *                  (a memory block Var and an LMAD index function), memory
+ *                  blocks are created by E_ALLOC statements.
+ * Later (GPU) stages add kernel constructs; they are not defined yet.
+ *
+ * Variables are SSA: each Var is bound exactly once (by a statement pattern,
+ * a lambda/function/loop parameter or a loop index) and referenced by
+ * pointer. Everything lives in the compilation arena.
+ */
+#ifndef FUTHORC_IR_H
+#define FUTHORC_IR_H
+
+#include "../util/util.h"
+#include "lmad.h"
+#include "prim.h"
+
+typedef struct Var Var;
+typedef struct IrExp IrExp;
+typedef struct Body Body;
+typedef struct Lambda Lambda;
+
+/* An atom: a constant or a variable. Passed by value. */
+typedef struct SubExp {
+    bool is_var;
+    PrimValue c;
+    Var *v;
+} SubExp;
+
+typedef enum TypeKind {
+    TK_PRIM,  /* a scalar */
+    TK_ARRAY, /* elem[shape[0]]...[shape[rank-1]] */
+    TK_MEM,   /* a memory block (STAGE_MEM only) */
+} TypeKind;
+
+/* Shapes are SubExps of type i64. In the types of function results, a shape
+ * may mention variables bound inside the function (existential sizes): the
+ * sizes of a returned array are read from its value, not from the type. */
+typedef struct Type {
+    TypeKind kind;
+    PrimType elem;
+    int rank;
+    SubExp *shape;
+    bool unique;
+} Type;
+
+/* Where an array lives (STAGE_MEM): element (i_0, ..., i_{r-1}) of the array
+ * is at element offset lmad_index(ixfun, i) of block mem. LMAD variables
+ * (Sym vars) are Var ids of i64 variables in scope. */
+typedef struct MemInfo {
+    Var *mem;
+    Lmad *ixfun;
+} MemInfo;
+
+struct Var {
+    int id;           /* unique in the program, > 0 */
+    const char *name; /* base name for printing and generated code */
+    Type type;
+    MemInfo *mem;     /* STAGE_MEM, arrays only */
+};
+
+/* One dimension of an index expression: an index, or a slice of len elements
+ * from start with stride (stride may be negative). */
+typedef struct DimSlice {
+    bool is_slice;
+    SubExp index;
+    SubExp start, len, stride;
+} DimSlice;
+
+/* A binary operator of a reduction or scan: op takes 2k parameters (k
+ * accumulators then k elements) and returns k values; neutral has k entries. */
+typedef struct SegOp {
+    Lambda *op;
+    SubExp *neutral;
+    int k;
+    bool commutative;
+} SegOp;
+
+/* Screma: the map/scan/reduce composite over w elements of arrs.
+ * map's parameters take one element (row) of each of arrs; it returns
+ *   sum(scans[i].k) scan inputs, then sum(reds[i].k) reduce inputs, then
+ *   the map outputs.
+ * The statement binds, in this order: the scan results (arrays [w]), the
+ * reduction results (one value per operand), the map results (arrays [w]).
+ * A plain map has no scans or reds; a plain reduce has a map that returns
+ * its parameters. */
+typedef struct Screma {
+    SubExp w;
+    Var **arrs;
+    int narrs;
+    SegOp *scans;
+    int nscans;
+    SegOp *reds;
+    int nreds;
+    Lambda *map;
+} Screma;
+
+/* Scatter over w elements of arrs into ndests one-dimensional destination
+ * arrays (consumed). lam returns ndests i64 indices and then ndests values;
+ * out-of-bounds indices are ignored. Binds the updated destinations. */
+typedef struct Scatter {
+    SubExp w;
+    Var **arrs;
+    int narrs;
+    Lambda *lam;
+    Var **dests;
+    int ndests;
+} Scatter;
+
+/* Generalised histogram over w elements of arrs into the destinations of
+ * op (op.k arrays, consumed; all of length dest_w). lam returns one i64
+ * bucket index and then op.k values; out-of-bounds buckets are ignored.
+ * Binds the updated destinations. */
+typedef struct Hist {
+    SubExp w;
+    Var **arrs;
+    int narrs;
+    Lambda *lam;
+    SubExp dest_w;
+    Var **dests;
+    SegOp op;
+} Hist;
+
+typedef enum LoopKind { IR_LOOP_FOR, IR_LOOP_WHILE } LoopKind;
+
+/* loop (params = inits) for i < bound do body, or while cond do body.
+ * body returns the new values of params. For IR_LOOP_WHILE, cond is one of
+ * params (a bool) and the loop runs while it is true. Binds the final values
+ * of params. */
+typedef struct Loop {
+    Var **params;
+    SubExp *inits;
+    int nparams;
+    LoopKind kind;
+    Var *i;        /* IR_LOOP_FOR: i64 index, 0 <= i < bound */
+    SubExp bound;  /* IR_LOOP_FOR */
+    Var *cond;     /* IR_LOOP_WHILE */
+    Body *body;
+} Loop;
+
+typedef enum IrExpKind {
+    IE_SUBEXP,    /* se */
+    IE_OP,        /* op on args[arity], operand type t */
+    IE_CONV,      /* convert args[0] from t to to */
+    IE_IF,        /* if cond then tbody else fbody; binds their results */
+    IE_LOOP,
+    IE_INDEX,     /* arr[slice]; a full index of every dimension gives a scalar */
+    IE_UPDATE,    /* arr with [slice] = value (arr consumed); value is a scalar or an array (Var) */
+    IE_IOTA,      /* [start, start+step, ...] of n elements of integer type t */
+    IE_REPLICATE, /* an array of shape (nshape dims) filled with se (scalar or array) */
+    IE_SCRATCH,   /* an uninitialised array of type t */
+    IE_RESHAPE,   /* arr seen with a new shape (same element count) */
+    IE_REARRANGE, /* arr with dimensions permuted: result dim d is arr dim perm[d] */
+    IE_CONCAT,    /* arrs joined along dimension 0; result length len */
+    IE_COPY,      /* a fresh copy of arr */
+    IE_ARRAYLIT,  /* [args...] of row type row (scalars or arrays) */
+    IE_ASSERT,    /* fails with msg (see below) unless cond; binds nothing */
+    IE_SCREMA,
+    IE_SCATTER,
+    IE_HIST,
+    IE_ALLOC,     /* STAGE_MEM: a memory block of size bytes */
+} IrExpKind;
+
+struct IrExp {
+    IrExpKind kind;
+    SubExp se;        /* IE_SUBEXP, IE_REPLICATE element, IE_UPDATE value */
+    Op op;            /* IE_OP */
+    PrimType t, to;   /* IE_OP operand type, IE_CONV from/to, IE_IOTA type */
+    SubExp *args;     /* IE_OP operands, IE_CONV (1), IE_ARRAYLIT elements, IE_ASSERT message arguments */
+    int nargs;
+    SubExp cond;      /* IE_IF, IE_ASSERT */
+    Body *tbody, *fbody; /* IE_IF */
+    Type *ret;        /* IE_IF: result types */
+    int nret;
+    Loop loop;        /* IE_LOOP */
+    Var *arr;         /* IE_INDEX, IE_UPDATE, IE_RESHAPE, IE_REARRANGE, IE_COPY */
+    DimSlice *slice;  /* IE_INDEX, IE_UPDATE: one per leading dimension indexed */
+    int nslice;
+    SubExp n, start, step; /* IE_IOTA */
+    SubExp *shape;    /* IE_REPLICATE, IE_RESHAPE: new shape */
+    int nshape;
+    Type type;        /* IE_SCRATCH: array type; IE_ARRAYLIT: row type */
+    int *perm;        /* IE_REARRANGE, length arr's rank */
+    Var **arrs;       /* IE_CONCAT */
+    int narrs;
+    SubExp len;       /* IE_CONCAT: result length */
+    /* IE_ASSERT: msg is a message with "{}" placeholders that are replaced
+     * by args (i64 values) in order, e.g.
+     * "Index [{}] out of bounds for array of shape [{}]." */
+    const char *msg;
+    Screma screma;
+    Scatter scatter;
+    Hist hist;
+    SubExp size;      /* IE_ALLOC: bytes (i64) */
+};
+
+/* A statement binds npat variables to the results of e. loc is the source
+ * location that run-time errors of this statement report. */
+typedef struct Stm {
+    Var **pat;
+    int npat;
+    IrExp *e;
+    SrcLoc loc;
+} Stm;
+
+struct Body {
+    Stm **stms;
+    int nstms;
+    SubExp *res;
+    int nres;
+};
+
+struct Lambda {
+    Var **params;
+    int nparams;
+    Type *ret;
+    int nret;
+    Body *body;
+};
+
+/* How an entry point's parameter or result looks from outside: a primitive
+ * or an array of primitives of some rank. */
+typedef struct ExtType {
+    PrimType elem;
+    int rank;
+    bool unique;
+} ExtType;
+
+typedef struct Fun {
+    const char *name;   /* the entry point's source name */
+    Var **params;       /* one per external parameter, in order */
+    int nparams;
+    ExtType *param_ext;
+    Type *ret;
+    int nret;
+    ExtType *ret_ext;
+    Body *body;
+    SrcLoc loc;
+} Fun;
+
+typedef enum Stage { STAGE_SOACS, STAGE_MEM } Stage;
+
+/* A whole program: its entry points. Array parameters of entry points have
+ * shapes made of fresh i64 Vars that are bound to the dimensions of the
+ * arguments on entry (a Var appearing in several shapes means those
+ * dimensions must be equal: a mismatch is a run-time error). */
+typedef struct Prog {
+    Stage stage;
+    Fun **funs;
+    int nfuns;
+    int next_var_id;  /* for creating fresh Vars */
+    Arena *arena;
+} Prog;
+
+/* ---- Construction --------------------------------------------------------- */
+
+Var *ir_var(Prog *p, const char *name, Type t);
+SubExp se_var(Var *v);
+SubExp se_const(PrimValue c);
+SubExp se_i64(int64_t v);
+SubExp se_bool(bool b);
+Type type_prim(PrimType t);
+Type type_array(Arena *a, PrimType elem, int rank, const SubExp *shape);
+Type subexp_type(SubExp se);
+/* The type of one row (element) of an array type: rank - 1 dims, or a prim. */
+Type type_row(Type t);
+
+/* ---- Printing and checking ------------------------------------------------ */
+
+/* Prints the program in a readable, stable text form. */
+void ir_print(Buf *out, const Prog *p);
+/* Checks IR invariants (every Var bound once before use, types of operands
+ * and results agree, lambdas' arities match; MemInfo present at STAGE_MEM).
+ * Reports the first violation through ICE with the pass name. */
+void ir_verify(const Prog *p, const char *after_pass);
+
+#endif

@@ -1,0 +1,1497 @@
+/* Internalisation: turns the checked AST into the first-order, monomorphic
+ * SOACS IR in A-normal form.
+ *
+ * The method is static evaluation (as in Futhark's defunctionaliser, but
+ * with full inlining): every expression evaluates to a static value (SVal)
+ * whose leaves are IR values. Tuples and records are split, arrays of
+ * tuples become tuples of arrays, and function values are closures that
+ * are inlined where they are applied. This monomorphises polymorphic code
+ * and removes higher-order functions in one step; the price is code size,
+ * which the later simplifier and a future outlining pass can recover.
+ *
+ * Arrays whose sizes are only known at run time (results of ifs and loops)
+ * get their dimensions as explicit extra results, so every IR array type
+ * refers to sizes in scope. Run-time checks (bounds, division by zero, size
+ * coercions) become explicit assertions unless --unsafe. */
+#include "lower.h"
+
+#include <string.h>
+
+/* ---- Errors ------------------------------------------------------------------ */
+
+void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    if (!l->failed) diag_verror(loc, fmt, ap);
+    va_end(ap);
+    l->failed = true;
+}
+
+/* ---- Static values -------------------------------------------------------------- */
+
+SVal *sv_dyn(Lower *l, SubExp se) {
+    SVal *v = NEW(l->a, SVal);
+    v->kind = SV_DYN;
+    v->se = se;
+    return v;
+}
+
+SVal *sv_tuple(Lower *l, SVal **elems, int n) {
+    SVal *v = NEW(l->a, SVal);
+    v->kind = SV_TUPLE;
+    v->elems = NEW_ARRAY(l->a, SVal *, n);
+    memcpy(v->elems, elems, sizeof(SVal *) * (size_t)n);
+    v->n = n;
+    return v;
+}
+
+static SVal *sv_fun(Lower *l, FunKind fk) {
+    SVal *v = NEW(l->a, SVal);
+    v->kind = SV_FUN;
+    v->fk = fk;
+    return v;
+}
+
+/* Appends the IR values of v, in order. */
+void sv_leaves(SVal *v, SubExpVec *out) {
+    if (v->kind == SV_DYN) {
+        vec_push(out, v->se);
+    } else if (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
+        for (int i = 0; i < v->n; i++) sv_leaves(v->elems[i], out);
+    }
+}
+
+int sv_count_leaves(const SVal *v) {
+    if (v->kind == SV_DYN) return 1;
+    if (v->kind == SV_FUN) return 0;
+    int n = 0;
+    for (int i = 0; i < v->n; i++) n += sv_count_leaves(v->elems[i]);
+    return n;
+}
+
+/* A value of the same structure as shape with the given leaves. */
+SVal *sv_rebuild(Lower *l, const SVal *shape, const SubExp *leaves, int *pos) {
+    if (shape->kind == SV_DYN) return sv_dyn(l, leaves[(*pos)++]);
+    if (shape->kind == SV_FUN) return (SVal *)shape;
+    SVal *v = NEW(l->a, SVal);
+    *v = *shape;
+    v->elems = NEW_ARRAY(l->a, SVal *, shape->n);
+    for (int i = 0; i < shape->n; i++) v->elems[i] = sv_rebuild(l, shape->elems[i], leaves, pos);
+    return v;
+}
+
+static bool sv_has_fun(const SVal *v) {
+    if (v->kind == SV_FUN) return true;
+    if (v->kind == SV_DYN) return false;
+    for (int i = 0; i < v->n; i++)
+        if (sv_has_fun(v->elems[i])) return true;
+    return false;
+}
+
+/* ---- Environment ------------------------------------------------------------------ */
+
+static Env *env_bind(Lower *l, Env *env, int uid, const char *name, SVal *val) {
+    Env *e = NEW(l->a, Env);
+    e->next = env;
+    e->uid = uid;
+    e->name = name;
+    e->val = val;
+    return e;
+}
+
+static SVal *env_lookup(Env *env, int uid) {
+    for (; env; env = env->next)
+        if (env->uid == uid) return env->val;
+    return NULL;
+}
+
+static SVal *env_lookup_name(Env *env, const char *name) {
+    for (; env; env = env->next)
+        if (env->name == name) return env->val;
+    return NULL;
+}
+
+/* ---- Emitting statements -------------------------------------------------------- */
+
+IrExp *lower_new_exp(Lower *l, IrExpKind k) {
+    IrExp *e = NEW(l->a, IrExp);
+    e->kind = k;
+    return e;
+}
+
+void lower_emit(Lower *l, IrExp *e, Var **pat, int npat, SrcLoc loc) {
+    Stm *s = NEW(l->a, Stm);
+    s->pat = pat;
+    s->npat = npat;
+    s->e = e;
+    s->loc = loc;
+    vec_push(&l->b->stms, s);
+}
+
+SubExp lower_emit1(Lower *l, IrExp *e, Type t, SrcLoc loc) {
+    Var **pat = NEW_ARRAY(l->a, Var *, 1);
+    pat[0] = ir_var(l->prog, t.kind == TK_ARRAY ? "arr" : "x", t);
+    lower_emit(l, e, pat, 1, loc);
+    return se_var(pat[0]);
+}
+
+SubExp lower_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc) {
+    PrimType t = subexp_type(x).elem;
+    if (!x.is_var && !y.is_var) {
+        PrimValue args[2] = {x.c, y.c}, out;
+        if (prim_eval(op, args, &out)) return se_const(out);
+    }
+    IrExp *e = lower_new_exp(l, IE_OP);
+    e->op = op;
+    e->t = t;
+    e->args = NEW_ARRAY(l->a, SubExp, 2);
+    e->args[0] = x;
+    e->args[1] = y;
+    e->nargs = 2;
+    return lower_emit1(l, e, type_prim(op_result(op, t)), loc);
+}
+
+SubExp lower_unop(Lower *l, Op op, SubExp x, SrcLoc loc) {
+    PrimType t = subexp_type(x).elem;
+    if (!x.is_var) {
+        PrimValue out;
+        if (prim_eval(op, &x.c, &out)) return se_const(out);
+    }
+    IrExp *e = lower_new_exp(l, IE_OP);
+    e->op = op;
+    e->t = t;
+    e->args = NEW_ARRAY(l->a, SubExp, 1);
+    e->args[0] = x;
+    e->nargs = 1;
+    return lower_emit1(l, e, type_prim(op_result(op, t)), loc);
+}
+
+SubExp lower_conv(Lower *l, SubExp x, PrimType to, SrcLoc loc) {
+    PrimType from = subexp_type(x).elem;
+    if (from == to) return x;
+    if (!x.is_var) return se_const(prim_convert(x.c, to));
+    IrExp *e = lower_new_exp(l, IE_CONV);
+    e->t = from;
+    e->to = to;
+    e->args = NEW_ARRAY(l->a, SubExp, 1);
+    e->args[0] = x;
+    e->nargs = 1;
+    return lower_emit1(l, e, type_prim(to), loc);
+}
+
+void lower_assert(Lower *l, SubExp cond, const char *msg, SubExp *args, int nargs, SrcLoc loc) {
+    if (!cond.is_var && cond.c.v.b) return;
+    IrExp *e = lower_new_exp(l, IE_ASSERT);
+    e->cond = cond;
+    e->msg = msg;
+    e->args = NEW_ARRAY(l->a, SubExp, nargs);
+    if (nargs) memcpy(e->args, args, sizeof(SubExp) * (size_t)nargs);
+    e->nargs = nargs;
+    lower_emit(l, e, NULL, 0, loc);
+}
+
+/* Dimension d of an array value. */
+SubExp lower_dim(Lower *l, SubExp arr, int d) {
+    Type t = subexp_type(arr);
+    if (t.kind != TK_ARRAY || d >= t.rank) ICE("lower_dim of a non-array");
+    return t.shape[d];
+}
+
+static Body *finish_body(Lower *l, Builder *b, SVal *res) {
+    SubExpVec leaves = {0};
+    sv_leaves(res, &leaves);
+    Body *body = NEW(l->a, Body);
+    body->stms = vec_to_arena(l->a, &b->stms);
+    body->nstms = b->stms.len;
+    body->res = vec_to_arena(l->a, &leaves);
+    body->nres = leaves.len;
+    vec_free(&b->stms);
+    vec_free(&leaves);
+    return body;
+}
+
+/* ---- Sizes ----------------------------------------------------------------------- */
+
+/* The value of a size in a checked type. */
+SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc) {
+    switch (s->kind) {
+    case SZ_CONST: return se_i64(s->c);
+    case SZ_VAR: {
+        SVal *v = env_lookup(env, s->uid);
+        if (v && v->kind == SV_DYN) return v->se;
+        break;
+    }
+    case SZ_EXP: {
+        SVal *v = lower_exp(l, env, s->exp);
+        if (v && v->kind == SV_DYN) return v->se;
+        break;
+    }
+    case SZ_ANY: break;
+    }
+    lower_error(l, loc, "cannot determine an array size here (add a size annotation)");
+    return se_i64(0);
+}
+
+/* Binds the size variables of a checked type to the dimensions of v. */
+static Env *bind_sizes(Lower *l, Env *env, const Ty *ty, SVal *v) {
+    if (!ty || !v) return env;
+    if (ty->kind == TY_ARRAY) {
+        SVal *leaf = v;
+        while (leaf->kind == SV_TUPLE || leaf->kind == SV_RECORD) {
+            if (leaf->n == 0) return env;
+            leaf = leaf->elems[0];
+        }
+        if (leaf->kind != SV_DYN) return env;
+        Type t = subexp_type(leaf->se);
+        for (int d = 0; d < ty->rank && d < t.rank; d++)
+            if (ty->dims[d].kind == SZ_VAR && !env_lookup(env, ty->dims[d].uid))
+                env = env_bind(l, env, ty->dims[d].uid, ty->dims[d].name, sv_dyn(l, t.shape[d]));
+        return env;
+    }
+    if ((ty->kind == TY_TUPLE || ty->kind == TY_RECORD) && (v->kind == SV_TUPLE || v->kind == SV_RECORD))
+        for (int i = 0; i < ty->n && i < v->n; i++)
+            env = bind_sizes(l, env, ty->kind == TY_TUPLE ? ty->elems[i] : ty->fields[i].ty, v->elems[i]);
+    return env;
+}
+
+/* ---- Patterns --------------------------------------------------------------------- */
+
+static SVal *sv_field(SVal *v, const char *name) {
+    if (v->kind == SV_RECORD) {
+        for (int i = 0; i < v->n; i++)
+            if (v->names[i] == name) return v->elems[i];
+    } else if (v->kind == SV_TUPLE) {
+        char *end;
+        long k = strtol(name, &end, 10);
+        if (*end == 0 && k >= 0 && k < v->n) return v->elems[k];
+    }
+    return NULL;
+}
+
+static Env *bind_pat(Lower *l, Env *env, Pat *p, SVal *v) {
+    switch (p->kind) {
+    case P_ID: return env_bind(l, env, p->uid, p->name, v);
+    case P_WILD: return env;
+    case P_ASCRIBE:
+        env = bind_sizes(l, env, p->ty, v);
+        return bind_pat(l, env, p->inner, v);
+    case P_TUPLE:
+        if (p->nelems == 0) return env;
+        if (v->kind != SV_TUPLE || v->n != p->nelems) {
+            if (p->nelems == 1) return bind_pat(l, env, p->elems[0], v);
+            lower_error(l, p->loc, "tuple pattern does not match its value");
+            return env;
+        }
+        for (int i = 0; i < p->nelems; i++) env = bind_pat(l, env, p->elems[i], v->elems[i]);
+        return env;
+    case P_RECORD:
+        for (int i = 0; i < p->nfields; i++) {
+            SVal *f = sv_field(v, p->fields[i].name);
+            if (!f) {
+                lower_error(l, p->loc, "record pattern field '%s' not found", p->fields[i].name);
+                return env;
+            }
+            env = bind_pat(l, env, p->fields[i].pat, f);
+        }
+        return env;
+    }
+    return env;
+}
+
+/* ---- Literals and constructors ---------------------------------------------------- */
+
+static PrimType exp_prim(const Exp *e, PrimType dflt) {
+    if (e->ty && e->ty->kind == TY_PRIM) return e->ty->prim;
+    if (e->has_suffix) return e->suffix;
+    return dflt;
+}
+
+static SVal *lower_literal(Lower *l, Exp *e) {
+    switch (e->kind) {
+    case EX_INT: {
+        PrimType t = exp_prim(e, PT_I32);
+        if (prim_is_float(t)) return sv_dyn(l, se_const(prim_float(t, (double)e->ivalue)));
+        if (t == PT_BOOL) return sv_dyn(l, se_bool(e->ivalue != 0));
+        return sv_dyn(l, se_const(prim_int(t, (int64_t)e->ivalue)));
+    }
+    case EX_FLOAT: return sv_dyn(l, se_const(prim_float(exp_prim(e, PT_F64), e->fvalue)));
+    case EX_BOOL: return sv_dyn(l, se_bool(e->bvalue));
+    default: ICE("not a literal");
+    }
+}
+
+/* An array literal of the given leaf rows (all of the same IR type). */
+static SubExp array_lit(Lower *l, SubExp *rows, int n, Type row, SrcLoc loc) {
+    IrExp *e = lower_new_exp(l, IE_ARRAYLIT);
+    e->args = NEW_ARRAY(l->a, SubExp, n);
+    memcpy(e->args, rows, sizeof(SubExp) * (size_t)n);
+    e->nargs = n;
+    e->type = row;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, row.kind == TK_ARRAY ? row.rank + 1 : 1);
+    shape[0] = se_i64(n);
+    for (int i = 0; row.kind == TK_ARRAY && i < row.rank; i++) shape[i + 1] = row.shape[i];
+    Type t = type_array(l->a, row.elem, row.kind == TK_ARRAY ? row.rank + 1 : 1, shape);
+    return lower_emit1(l, e, t, loc);
+}
+
+/* An empty array value of checked type ty (rank >= 1). */
+static SVal *empty_of_ty(Lower *l, Env *env, const Ty *ty, SrcLoc loc, int outer_rank) {
+    if (ty->kind == TY_ARRAY) {
+        int rank = ty->rank;
+        if (ty->elem->kind != TY_PRIM) {
+            /* array of tuples: empty arrays of each component */
+            Ty sub = *ty->elem;
+            return empty_of_ty(l, env, &sub, loc, outer_rank + rank);
+        }
+        int total = outer_rank + rank;
+        SubExp *shape = NEW_ARRAY(l->a, SubExp, total);
+        for (int i = 0; i < total; i++)
+            shape[i] = i == 0 ? se_i64(0)
+                              : (i < outer_rank ? se_i64(0) : lower_size(l, env, &ty->dims[i - outer_rank], loc));
+        IrExp *e = lower_new_exp(l, IE_SCRATCH);
+        e->type = type_array(l->a, ty->elem->prim, total, shape);
+        return sv_dyn(l, lower_emit1(l, e, e->type, loc));
+    }
+    if (ty->kind == TY_PRIM) {
+        SubExp *shape = NEW_ARRAY(l->a, SubExp, outer_rank);
+        for (int i = 0; i < outer_rank; i++) shape[i] = se_i64(0);
+        IrExp *e = lower_new_exp(l, IE_SCRATCH);
+        e->type = type_array(l->a, ty->prim, outer_rank, shape);
+        return sv_dyn(l, lower_emit1(l, e, e->type, loc));
+    }
+    if (ty->kind == TY_TUPLE || ty->kind == TY_RECORD) {
+        SVal *v = NEW(l->a, SVal);
+        v->kind = ty->kind == TY_TUPLE ? SV_TUPLE : SV_RECORD;
+        v->n = ty->n;
+        v->elems = NEW_ARRAY(l->a, SVal *, ty->n);
+        v->names = NEW_ARRAY(l->a, const char *, ty->n);
+        for (int i = 0; i < ty->n; i++) {
+            const Ty *et = ty->kind == TY_TUPLE ? ty->elems[i] : ty->fields[i].ty;
+            if (ty->kind == TY_RECORD) v->names[i] = ty->fields[i].name;
+            v->elems[i] = empty_of_ty(l, env, et, loc, outer_rank);
+        }
+        return v;
+    }
+    lower_error(l, loc, "cannot create an empty array of this type");
+    return sv_dyn(l, se_i64(0));
+}
+
+static SVal *lower_array(Lower *l, Env *env, Exp *e) {
+    if (e->nelems == 0) {
+        if (!e->ty || e->ty->kind != TY_ARRAY) {
+            lower_error(l, e->loc, "cannot determine the type of this empty array");
+            return sv_dyn(l, se_i64(0));
+        }
+        Ty outer = *e->ty;
+        if (outer.rank > 1 || outer.elem->kind == TY_PRIM) return empty_of_ty(l, env, &outer, e->loc, 0);
+        return empty_of_ty(l, env, outer.elem, e->loc, 1);
+    }
+    SVal **elems = NEW_ARRAY(l->a, SVal *, e->nelems);
+    for (int i = 0; i < e->nelems; i++) elems[i] = lower_exp(l, env, e->elems[i]);
+    int nleaves = sv_count_leaves(elems[0]);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, nleaves);
+    for (int k = 0; k < nleaves; k++) {
+        SubExp *rows = NEW_ARRAY(l->a, SubExp, e->nelems);
+        for (int i = 0; i < e->nelems; i++) {
+            SubExpVec leaves = {0};
+            sv_leaves(elems[i], &leaves);
+            if (leaves.len != nleaves) ICE("array literal elements differ in structure");
+            rows[i] = leaves.items[k];
+            vec_free(&leaves);
+        }
+        res[k] = array_lit(l, rows, e->nelems, subexp_type(rows[0]), e->loc);
+    }
+    int pos = 0;
+    return sv_rebuild(l, elems[0], res, &pos);
+}
+
+static SVal *lower_string(Lower *l, Exp *e) {
+    SubExp *bytes = NEW_ARRAY(l->a, SubExp, e->strlen);
+    for (int i = 0; i < e->strlen; i++) bytes[i] = se_const(prim_int(PT_U8, (unsigned char)e->str[i]));
+    if (e->strlen == 0) {
+        IrExp *x = lower_new_exp(l, IE_SCRATCH);
+        SubExp *shape = NEW_ARRAY(l->a, SubExp, 1);
+        shape[0] = se_i64(0);
+        x->type = type_array(l->a, PT_U8, 1, shape);
+        return sv_dyn(l, lower_emit1(l, x, x->type, e->loc));
+    }
+    return sv_dyn(l, array_lit(l, bytes, e->strlen, type_prim(PT_U8), e->loc));
+}
+
+static SVal *lower_record(Lower *l, Env *env, Exp *e) {
+    /* fields sorted by name so that records compare structurally */
+    SVal *v = NEW(l->a, SVal);
+    v->kind = SV_RECORD;
+    v->n = e->nfields;
+    v->elems = NEW_ARRAY(l->a, SVal *, e->nfields);
+    v->names = NEW_ARRAY(l->a, const char *, e->nfields);
+    for (int i = 0; i < e->nfields; i++) {
+        SVal *fv = lower_exp(l, env, e->fields[i].exp);
+        int j = i;
+        while (j > 0 && strcmp(v->names[j - 1], e->fields[i].name) > 0) {
+            v->names[j] = v->names[j - 1];
+            v->elems[j] = v->elems[j - 1];
+            j--;
+        }
+        v->names[j] = e->fields[i].name;
+        v->elems[j] = fv;
+    }
+    return v;
+}
+
+/* ---- Variables -------------------------------------------------------------------- */
+
+static SVal *project_path(Lower *l, SVal *v, const char **parts, int n, SrcLoc loc) {
+    for (int i = 0; i < n && v; i++) {
+        SVal *f = sv_field(v, parts[i]);
+        if (!f) {
+            lower_error(l, loc, "no field '%s' here", parts[i]);
+            return sv_dyn(l, se_i64(0));
+        }
+        v = f;
+    }
+    return v;
+}
+
+static SVal *lower_global(Lower *l, Decl *d, SrcLoc loc) {
+    if (d->nparams > 0) {
+        SVal *f = sv_fun(l, FK_GLOBAL);
+        f->decl = d;
+        return f;
+    }
+    /* a constant: evaluate its body where it is used */
+    if (++l->depth > LOWER_MAX_INLINE_DEPTH) {
+        lower_error(l, loc, "definition '%s' refers to itself", d->name);
+        return sv_dyn(l, se_i64(0));
+    }
+    SVal *v = lower_exp(l, NULL, d->body);
+    l->depth--;
+    return v;
+}
+
+static SVal *lower_var(Lower *l, Env *env, Exp *e) {
+    Ref *r = &e->ref;
+    int nparts = r->nvar_parts ? r->nvar_parts : e->name.nparts;
+    SVal *v = NULL;
+    switch (r->kind) {
+    case REF_LOCAL:
+        v = env_lookup(env, r->uid);
+        if (!v) v = env_lookup_name(env, e->name.parts[nparts - 1]);
+        break;
+    case REF_GLOBAL: v = lower_global(l, r->decl, e->loc); break;
+    case REF_NUMERIC:
+        if (lower_numeric_arity(r->numeric) == 0) {
+            v = lower_numeric(l, r->numeric, r->numeric_type, NULL, 0, e->loc);
+        } else {
+            v = sv_fun(l, FK_NUMERIC);
+            v->row = r->numeric;
+            v->ptype = r->numeric_type;
+        }
+        break;
+    case REF_NONE: break;
+    }
+    if (!v) {
+        lower_error(l, e->loc, "internal: unresolved name '%s'", e->name.parts[0]);
+        return sv_dyn(l, se_i64(0));
+    }
+    if (r->nvar_parts) v = project_path(l, v, e->name.parts + nparts, e->name.nparts - nparts, e->loc);
+    return v;
+}
+
+/* ---- Operators -------------------------------------------------------------------- */
+
+typedef struct OpName {
+    const char *text;
+    Op op;
+} OpName;
+
+static const OpName binops[] = {
+    {"+", OP_ADD}, {"-", OP_SUB}, {"*", OP_MUL}, {"/", OP_DIV}, {"%", OP_MOD}, {"//", OP_QUOT},
+    {"%%", OP_REM}, {"**", OP_POW}, {"&", OP_AND}, {"|", OP_OR}, {"^", OP_XOR}, {"<<", OP_SHL},
+    {">>", OP_SHR}, {">>>", OP_LSHR}, {"==", OP_EQ}, {"!=", OP_NE}, {"<", OP_LT}, {"<=", OP_LE},
+    {">", OP_GT}, {">=", OP_GE},
+};
+
+static bool find_binop(const char *text, Op *op) {
+    for (size_t i = 0; i < sizeof binops / sizeof binops[0]; i++)
+        if (strcmp(binops[i].text, text) == 0) {
+            *op = binops[i].op;
+            return true;
+        }
+    return false;
+}
+
+static SubExp lower_equal_leaves(Lower *l, SVal *x, SVal *y, bool ne, SrcLoc loc);
+
+/* A built-in binary operator on two evaluated operands. */
+static SVal *prim_binop(Lower *l, const char *text, SVal *x, SVal *y, SrcLoc loc) {
+    if (text == intern("==") || text == intern("!=")) return sv_dyn(l, lower_equal_leaves(l, x, y, text[0] == '!', loc));
+    if (text == intern("&&")) return sv_dyn(l, lower_binop(l, OP_LAND, x->se, y->se, loc));
+    if (text == intern("||")) return sv_dyn(l, lower_binop(l, OP_LOR, x->se, y->se, loc));
+    Op op;
+    if (!find_binop(text, &op) || x->kind != SV_DYN || y->kind != SV_DYN) {
+        lower_error(l, loc, "operator '%s' is not supported on these operands", text);
+        return sv_dyn(l, se_i64(0));
+    }
+    PrimType t = subexp_type(x->se).elem;
+    if (op == OP_AND && t == PT_BOOL) op = OP_LAND;
+    if (op == OP_OR && t == PT_BOOL) op = OP_LOR;
+    if (prim_is_int(t) && (op == OP_DIV || op == OP_MOD || op == OP_QUOT || op == OP_REM) &&
+        !l->opts->unsafe) {
+        if (y->se.is_var || y->se.c.v.i == 0) {
+            SubExp nz = lower_binop(l, OP_NE, y->se, se_const(prim_int(t, 0)), loc);
+            lower_assert(l, nz, "division by zero", NULL, 0, loc);
+        }
+    }
+    return sv_dyn(l, lower_binop(l, op, x->se, y->se, loc));
+}
+
+/* Structural equality of two values with the same structure. */
+static SubExp lower_equal_leaves(Lower *l, SVal *x, SVal *y, bool ne, SrcLoc loc) {
+    SubExpVec xs = {0}, ys = {0};
+    sv_leaves(x, &xs);
+    sv_leaves(y, &ys);
+    SubExp acc = se_bool(true);
+    for (int i = 0; i < xs.len && i < ys.len; i++) {
+        if (subexp_type(xs.items[i]).kind == TK_ARRAY) {
+            lower_error(l, loc, "comparing arrays with == is not supported yet");
+            break;
+        }
+        SubExp eq = lower_binop(l, OP_EQ, xs.items[i], ys.items[i], loc);
+        acc = i == 0 ? eq : lower_binop(l, OP_LAND, acc, eq, loc);
+    }
+    vec_free(&xs);
+    vec_free(&ys);
+    return ne ? lower_unop(l, OP_NOT, acc, loc) : acc;
+}
+
+/* e1 && e2 / e1 || e2 with short-circuiting: the right side is evaluated in
+ * a branch unless it is trivial. */
+static SVal *lower_logic(Lower *l, Env *env, Exp *e, bool is_and) {
+    SVal *x = lower_exp(l, env, e->e1);
+    if (!x->se.is_var) {
+        if (x->se.c.v.b == is_and) return lower_exp(l, env, e->e2);
+        return x;
+    }
+    Builder *saved = l->b, nb = {0};
+    l->b = &nb;
+    SVal *y = lower_exp(l, env, e->e2);
+    l->b = saved;
+    if (nb.stms.len == 0) {
+        vec_free(&nb.stms);
+        return sv_dyn(l, lower_binop(l, is_and ? OP_LAND : OP_LOR, x->se, y->se, e->loc));
+    }
+    Body *rhs = finish_body(l, &nb, y);
+    Body *other = NEW(l->a, Body);
+    other->res = NEW_ARRAY(l->a, SubExp, 1);
+    other->res[0] = se_bool(!is_and);
+    other->nres = 1;
+    IrExp *ie = lower_new_exp(l, IE_IF);
+    ie->cond = x->se;
+    ie->tbody = is_and ? rhs : other;
+    ie->fbody = is_and ? other : rhs;
+    ie->ret = NEW_ARRAY(l->a, Type, 1);
+    ie->ret[0] = type_prim(PT_BOOL);
+    ie->nret = 1;
+    return sv_dyn(l, lower_emit1(l, ie, type_prim(PT_BOOL), e->loc));
+}
+
+static SVal *lower_binop_exp(Lower *l, Env *env, Exp *e) {
+    const char *op = e->op;
+    if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
+        SVal *f = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : env_lookup(env, e->ref.uid);
+        if (!f) {
+            lower_error(l, e->loc, "internal: unresolved operator '%s'", op);
+            return sv_dyn(l, se_i64(0));
+        }
+        SVal *args[2] = {lower_exp(l, env, e->e1), lower_exp(l, env, e->e2)};
+        return lower_apply(l, f, args, 2, e);
+    }
+    if (op == intern("&&")) return lower_logic(l, env, e, true);
+    if (op == intern("||")) return lower_logic(l, env, e, false);
+    if (op == intern("|>")) {
+        SVal *x = lower_exp(l, env, e->e1);
+        return lower_apply(l, lower_exp(l, env, e->e2), &x, 1, e);
+    }
+    if (op == intern("<|")) {
+        SVal *f = lower_exp(l, env, e->e1);
+        SVal *x = lower_exp(l, env, e->e2);
+        return lower_apply(l, f, &x, 1, e);
+    }
+    if (op == intern(">->") || op == intern("<-<")) {
+        SVal *f = sv_fun(l, FK_COMPOSE);
+        f->n = 2;
+        f->elems = NEW_ARRAY(l->a, SVal *, 2);
+        SVal *a = lower_exp(l, env, e->e1), *b = lower_exp(l, env, e->e2);
+        f->elems[0] = op[0] == '>' ? a : b;
+        f->elems[1] = op[0] == '>' ? b : a;
+        return f;
+    }
+    SVal *x = lower_exp(l, env, e->e1);
+    SVal *y = lower_exp(l, env, e->e2);
+    return prim_binop(l, op, x, y, e->loc);
+}
+
+/* ---- Application ------------------------------------------------------------------ */
+
+static int fun_arity(Lower *l, SVal *f) {
+    switch (f->fk) {
+    case FK_LAMBDA: return f->exp->nparams;
+    case FK_LOCAL: return f->exp->nparams;
+    case FK_GLOBAL: return f->decl->nparams;
+    case FK_NUMERIC: return lower_numeric_arity(f->row);
+    case FK_SECTION: return (f->left ? 0 : 1) + (f->right ? 0 : 1);
+    case FK_PROJECT: return 1;
+    case FK_COMPOSE: return 1;
+    }
+    return 1;
+}
+
+static bool is_intrinsic_body(const Exp *body, const char **name) {
+    if (body && body->kind == EX_APPLY && body->nelems == 1 && body->e1->kind == EX_VAR &&
+        body->e1->name.nparts == 1 && strcmp(body->e1->name.parts[0], "__intrinsic") == 0 &&
+        body->elems[0]->kind == EX_STRING) {
+        *name = body->elems[0]->str;
+        return true;
+    }
+    return false;
+}
+
+/* Binds the size parameters of a called function from the call site's
+ * instantiated result type, for sizes the arguments do not determine. */
+static Env *bind_result_sizes(Lower *l, Env *fenv, Env *callenv, const Ty *decl_ty, const Ty *inst, SrcLoc loc) {
+    if (!decl_ty || !inst) return fenv;
+    if (decl_ty->kind == TY_ARRAY && inst->kind == TY_ARRAY) {
+        for (int d = 0; d < decl_ty->rank && d < inst->rank; d++) {
+            const Size *s = &decl_ty->dims[d];
+            if (s->kind == SZ_VAR && !env_lookup(fenv, s->uid) && inst->dims[d].kind != SZ_ANY)
+                fenv = env_bind(l, fenv, s->uid, s->name, sv_dyn(l, lower_size(l, callenv, &inst->dims[d], loc)));
+        }
+        return bind_result_sizes(l, fenv, callenv, decl_ty->elem, inst->elem, loc);
+    }
+    if (decl_ty->kind == TY_TUPLE && inst->kind == TY_TUPLE)
+        for (int i = 0; i < decl_ty->n && i < inst->n; i++)
+            fenv = bind_result_sizes(l, fenv, callenv, decl_ty->elems[i], inst->elems[i], loc);
+    return fenv;
+}
+
+/* Inlines a definition (global or local function) applied to all its
+ * parameters. */
+static SVal *apply_definition(Lower *l, Env *fenv, Pat **params, int nparams, Ty **param_tys, Exp *body,
+                              Ty *ret_ty, SVal **args, Exp *call, Env *callenv, const char *name) {
+    if (++l->depth > LOWER_MAX_INLINE_DEPTH) {
+        lower_error(l, call ? call->loc : body->loc, "recursive function '%s' is not supported", name);
+        l->depth--;
+        return sv_dyn(l, se_i64(0));
+    }
+    for (int i = 0; i < nparams; i++) {
+        fenv = bind_sizes(l, fenv, param_tys ? param_tys[i] : params[i]->ty, args[i]);
+        fenv = bind_pat(l, fenv, params[i], args[i]);
+    }
+    if (call && call->ty) fenv = bind_result_sizes(l, fenv, callenv, ret_ty, call->ty, call->loc);
+    SVal *v = lower_exp(l, fenv, body);
+    l->depth--;
+    return v;
+}
+
+static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv) {
+    SrcLoc loc = call ? call->loc : (SrcLoc){0};
+    switch (f->fk) {
+    case FK_LAMBDA:
+        return apply_definition(l, f->env, f->exp->params, f->exp->nparams, NULL, f->exp->e1, NULL, args,
+                                NULL, NULL, "lambda");
+    case FK_LOCAL:
+        return apply_definition(l, f->env, f->exp->params, f->exp->nparams, NULL, f->exp->e1, NULL, args,
+                                NULL, NULL, f->exp->fname);
+    case FK_GLOBAL: {
+        Decl *d = f->decl;
+        const char *iname;
+        if (is_intrinsic_body(d->body, &iname))
+            return lower_intrinsic(l, iname, args, d->nparams, call, callenv);
+        return apply_definition(l, NULL, d->params, d->nparams, d->param_tys, d->body, d->ret_ty, args, call,
+                                callenv, d->name);
+    }
+    case FK_NUMERIC: return lower_numeric(l, f->row, f->ptype, args, fun_arity(l, f), loc);
+    case FK_SECTION: {
+        SVal *x = f->left ? f->left : args[0];
+        SVal *y = f->right ? f->right : args[f->left ? 0 : 1];
+        Exp *e = f->exp;
+        if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
+            SVal *g = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : env_lookup(f->env, e->ref.uid);
+            SVal *xy[2] = {x, y};
+            return lower_apply(l, g, xy, 2, NULL);
+        }
+        if (e->op == intern("|>")) return lower_apply(l, y, &x, 1, NULL);
+        if (e->op == intern("<|")) return lower_apply(l, x, &y, 1, NULL);
+        return prim_binop(l, e->op, x, y, e->loc);
+    }
+    case FK_PROJECT: return project_path(l, args[0], f->exp->path, f->exp->npath, f->exp->loc);
+    case FK_COMPOSE: {
+        SVal *mid = lower_apply(l, f->elems[0], args, 1, NULL);
+        return lower_apply(l, f->elems[1], &mid, 1, NULL);
+    }
+    }
+    ICE("bad function kind");
+}
+
+/* Applies f to args: inlines when saturated, else builds a partial
+ * application; surplus arguments go to the result. */
+static SVal *apply_in(Lower *l, SVal *f, SVal **args, int nargs, Exp *call, Env *callenv) {
+    if (nargs == 0) return f;
+    if (f->kind != SV_FUN) {
+        lower_error(l, call ? call->loc : (SrcLoc){0}, "applying a value that is not a function");
+        return sv_dyn(l, se_i64(0));
+    }
+    int arity = fun_arity(l, f) - f->napplied;
+    if (nargs < arity) {
+        SVal *g = NEW(l->a, SVal);
+        *g = *f;
+        g->applied = NEW_ARRAY(l->a, SVal *, f->napplied + nargs);
+        memcpy(g->applied, f->applied, sizeof(SVal *) * (size_t)f->napplied);
+        memcpy(g->applied + f->napplied, args, sizeof(SVal *) * (size_t)nargs);
+        g->napplied = f->napplied + nargs;
+        return g;
+    }
+    SVal **all = NEW_ARRAY(l->a, SVal *, f->napplied + arity);
+    memcpy(all, f->applied, sizeof(SVal *) * (size_t)f->napplied);
+    memcpy(all + f->napplied, args, sizeof(SVal *) * (size_t)arity);
+    /* the call's instantiated type describes the saturated result only when
+     * all arguments are given at once */
+    Exp *c = nargs == arity ? call : NULL;
+    SVal *r = apply_full(l, f, all, c, callenv);
+    return apply_in(l, r, args + arity, nargs - arity, call, callenv);
+}
+
+static Env *current_call_env;
+
+SVal *lower_apply(Lower *l, SVal *f, SVal **args, int nargs, Exp *call) {
+    return apply_in(l, f, args, nargs, call, current_call_env);
+}
+
+/* Builds a lambda whose parameters have the given types and whose body
+ * applies f to a value of structure param_shape rebuilt from the
+ * parameters (nshape values: several for an operator). Sets *result_shape
+ * to the structure of the result. */
+Lambda *lower_lambda(Lower *l, SVal *f, Type *param_types, int nparams, const SVal *param_shape, int nshape,
+                     SVal **result_shape, SrcLoc loc) {
+    Lambda *lam = NEW(l->a, Lambda);
+    lam->params = NEW_ARRAY(l->a, Var *, nparams);
+    lam->nparams = nparams;
+    SubExp *ps = NEW_ARRAY(l->a, SubExp, nparams);
+    for (int i = 0; i < nparams; i++) {
+        lam->params[i] = ir_var(l->prog, "p", param_types[i]);
+        ps[i] = se_var(lam->params[i]);
+    }
+    SVal **args = NEW_ARRAY(l->a, SVal *, nshape);
+    int pos = 0;
+    for (int i = 0; i < nshape; i++) args[i] = sv_rebuild(l, &param_shape[i], ps, &pos);
+    Builder *saved = l->b, nb = {0};
+    l->b = &nb;
+    SVal *res = lower_apply(l, f, args, nshape, NULL);
+    l->b = saved;
+    if (sv_has_fun(res)) lower_error(l, loc, "a function cannot be an array element");
+    *result_shape = res;
+    lam->body = finish_body(l, &nb, res);
+    lam->nret = lam->body->nres;
+    lam->ret = NEW_ARRAY(l->a, Type, lam->nret);
+    for (int i = 0; i < lam->nret; i++) lam->ret[i] = subexp_type(lam->body->res[i]);
+    return lam;
+}
+
+/* ---- Control flow ------------------------------------------------------------------ */
+
+/* Creates pattern variables for values of the given types, giving each
+ * array its own fresh size variables bound by the same statement: the
+ * results are the values followed by the sizes (ordered as in sized_leaves).
+ */
+static int sized_count(const SubExp *leaves, int n) {
+    int k = n;
+    for (int i = 0; i < n; i++) {
+        Type t = subexp_type(leaves[i]);
+        if (t.kind == TK_ARRAY) k += t.rank;
+    }
+    return k;
+}
+
+/* The leaves followed by the dimensions of each array leaf. */
+static SubExp *sized_leaves(Lower *l, const SubExp *leaves, int n) {
+    SubExp *out = NEW_ARRAY(l->a, SubExp, sized_count(leaves, n));
+    int k = 0;
+    for (int i = 0; i < n; i++) out[k++] = leaves[i];
+    for (int i = 0; i < n; i++) {
+        Type t = subexp_type(leaves[i]);
+        for (int d = 0; t.kind == TK_ARRAY && d < t.rank; d++) out[k++] = t.shape[d];
+    }
+    return out;
+}
+
+/* Fresh variables for sized leaves of the given types: size variables
+ * first, then values whose shapes refer to them. */
+static Var **sized_vars(Lower *l, const SubExp *leaves, int n) {
+    int total = sized_count(leaves, n);
+    Var **vs = NEW_ARRAY(l->a, Var *, total);
+    int k = n;
+    for (int i = 0; i < n; i++) {
+        Type t = subexp_type(leaves[i]);
+        if (t.kind == TK_ARRAY) {
+            SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank);
+            for (int d = 0; d < t.rank; d++) {
+                vs[k] = ir_var(l->prog, "d", type_prim(PT_I64));
+                shape[d] = se_var(vs[k++]);
+            }
+            t = type_array(l->a, t.elem, t.rank, shape);
+        }
+        vs[i] = ir_var(l->prog, t.kind == TK_ARRAY ? "arr" : "x", t);
+    }
+    return vs;
+}
+
+static SubExp *var_ses(Lower *l, Var **vs, int n) {
+    SubExp *s = NEW_ARRAY(l->a, SubExp, n);
+    for (int i = 0; i < n; i++) s[i] = se_var(vs[i]);
+    return s;
+}
+
+static SVal *lower_if(Lower *l, Env *env, Exp *e) {
+    SVal *c = lower_exp(l, env, e->e1);
+    if (c->kind != SV_DYN) return sv_dyn(l, se_i64(0));
+    if (!c->se.is_var) return lower_exp(l, env, c->se.c.v.b ? e->e2 : e->e3);
+    Builder *saved = l->b, tb = {0}, fb = {0};
+    l->b = &tb;
+    SVal *tv = lower_exp(l, env, e->e2);
+    l->b = &fb;
+    SVal *fv = lower_exp(l, env, e->e3);
+    l->b = saved;
+    if (sv_has_fun(tv)) {
+        lower_error(l, e->loc, "an if expression cannot return a function");
+        return tv;
+    }
+    SubExpVec tl = {0}, fl = {0};
+    sv_leaves(tv, &tl);
+    sv_leaves(fv, &fl);
+    if (tl.len != fl.len) ICE("if branches differ in structure");
+    Body *tbody = finish_body(l, &tb, tv), *fbody = finish_body(l, &fb, fv);
+    tbody->res = sized_leaves(l, tl.items, tl.len);
+    fbody->res = sized_leaves(l, fl.items, fl.len);
+    tbody->nres = fbody->nres = sized_count(tl.items, tl.len);
+    Var **pat = sized_vars(l, tl.items, tl.len);
+    IrExp *ie = lower_new_exp(l, IE_IF);
+    ie->cond = c->se;
+    ie->tbody = tbody;
+    ie->fbody = fbody;
+    ie->nret = tbody->nres;
+    ie->ret = NEW_ARRAY(l->a, Type, ie->nret);
+    for (int i = 0; i < ie->nret; i++) ie->ret[i] = pat[i]->type;
+    lower_emit(l, ie, pat, ie->nret, e->loc);
+    int pos = 0;
+    SVal *r = sv_rebuild(l, tv, var_ses(l, pat, tl.len), &pos);
+    vec_free(&tl);
+    vec_free(&fl);
+    return r;
+}
+
+/* Index i (an i64) of an array value (every leaf). */
+static SVal *index_value(Lower *l, SVal *arr, SubExp i, SrcLoc loc);
+
+static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
+    SVal *init = e->e1 ? lower_exp(l, env, e->e1) : NULL;
+    if (!init) {
+        /* `loop x for ...` continues from the variable of the same name */
+        init = e->pat->kind == P_ID ? env_lookup_name(env, e->pat->name) : NULL;
+        if (!init) {
+            lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
+            return sv_dyn(l, se_i64(0));
+        }
+    }
+    if (sv_has_fun(init)) {
+        lower_error(l, e->loc, "a loop parameter cannot be a function");
+        return init;
+    }
+    SubExpVec il = {0};
+    sv_leaves(init, &il);
+    int n = il.len;
+    int total = sized_count(il.items, n);
+    SubExp *inits = sized_leaves(l, il.items, n);
+    vec_free(&il);
+    Var **params = sized_vars(l, inits, n);
+    for (int i = 0; i < n; i++) params[i]->type.unique = true;
+    int pos = 0;
+    SVal *pv = sv_rebuild(l, init, var_ses(l, params, n), &pos);
+
+    IrExp *ie = lower_new_exp(l, IE_LOOP);
+    Loop *lp = &ie->loop;
+    Builder *saved = l->b, nb = {0};
+    Env *benv = bind_pat(l, env, e->pat, pv);
+    Var *cond = NULL;
+    SubExp bound = se_i64(0);
+    SVal *xs = NULL;
+    if (e->form == LOOP_WHILE) {
+        /* the condition on the initial values, then in the body on the new ones */
+        Env *ienv = bind_pat(l, env, e->pat, init);
+        SVal *c0 = lower_exp(l, ienv, e->e3);
+        cond = ir_var(l->prog, "cond", type_prim(PT_BOOL));
+        lp->kind = IR_LOOP_WHILE;
+        lp->cond = cond;
+        lp->nparams = total + 1;
+        lp->params = NEW_ARRAY(l->a, Var *, total + 1);
+        lp->inits = NEW_ARRAY(l->a, SubExp, total + 1);
+        lp->params[0] = cond;
+        lp->inits[0] = c0->se;
+        memcpy(lp->params + 1, params, sizeof(Var *) * (size_t)total);
+        memcpy(lp->inits + 1, inits, sizeof(SubExp) * (size_t)total);
+    } else {
+        lp->kind = IR_LOOP_FOR;
+        lp->i = ir_var(l->prog, "i", type_prim(PT_I64));
+        if (e->form == LOOP_FOR_UPTO) {
+            SVal *b = lower_exp(l, env, e->e3);
+            bound = lower_conv(l, b->se, PT_I64, e->loc);
+            PrimType it = subexp_type(b->se).elem;
+            l->b = &nb;
+            SubExp iv = lower_conv(l, se_var(lp->i), it, e->loc);
+            l->b = saved;
+            benv = env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
+        } else {
+            xs = lower_exp(l, env, e->e3);
+            SubExpVec xl = {0};
+            sv_leaves(xs, &xl);
+            bound = xl.len ? lower_dim(l, xl.items[0], 0) : se_i64(0);
+            vec_free(&xl);
+        }
+        lp->bound = bound;
+        lp->nparams = total;
+        lp->params = params;
+        lp->inits = inits;
+    }
+    l->b = &nb;
+    if (xs) benv = bind_pat(l, benv, e->pat2, index_value(l, xs, se_var(lp->i), e->loc));
+    SVal *res = lower_exp(l, benv, e->e2);
+    SubExpVec rl = {0};
+    sv_leaves(res, &rl);
+    if (rl.len != n) ICE("loop body result differs in structure");
+    SubExp *bres = sized_leaves(l, rl.items, n);
+    SubExp newcond = se_bool(false);
+    if (cond) {
+        Env *cenv = bind_pat(l, env, e->pat, res);
+        newcond = lower_exp(l, cenv, e->e3)->se;
+    }
+    l->b = saved;
+    Body *body = finish_body(l, &nb, res);
+    body->nres = lp->nparams;
+    body->res = NEW_ARRAY(l->a, SubExp, lp->nparams);
+    if (cond) body->res[0] = newcond;
+    memcpy(body->res + (cond ? 1 : 0), bres, sizeof(SubExp) * (size_t)total);
+    vec_free(&rl);
+    lp->body = body;
+    /* results: fresh variables shaped like the parameters */
+    Var **pat = NEW_ARRAY(l->a, Var *, lp->nparams);
+    for (int i = 0; i < lp->nparams; i++) pat[i] = ir_var(l->prog, lp->params[i]->name, lp->params[i]->type);
+    int off = cond ? 1 : 0;
+    for (int i = 0; i < n; i++) {
+        Type *t = &pat[off + i]->type;
+        if (t->kind != TK_ARRAY) continue;
+        SubExp *shape = NEW_ARRAY(l->a, SubExp, t->rank);
+        for (int d = 0; d < t->rank; d++) {
+            Var *dv = t->shape[d].v;
+            for (int k = n; k < total; k++)
+                if (lp->params[off + k] == dv) shape[d] = se_var(pat[off + k]);
+        }
+        t->shape = shape;
+    }
+    lower_emit(l, ie, pat, lp->nparams, e->loc);
+    pos = 0;
+    return sv_rebuild(l, init, var_ses(l, pat + off, n), &pos);
+}
+
+/* ---- Indexing ------------------------------------------------------------------------ */
+
+static SubExp i64_of(Lower *l, Env *env, Exp *e) {
+    SVal *v = lower_exp(l, env, e);
+    if (v->kind != SV_DYN) return se_i64(0);
+    return lower_conv(l, v->se, PT_I64, e->loc);
+}
+
+static SubExp bool_and(Lower *l, SubExp a, SubExp b, SrcLoc loc) { return lower_binop(l, OP_LAND, a, b, loc); }
+
+/* Turns source slice syntax into IR DimSlices for an array of shape dims,
+ * emitting bounds checks. */
+static DimSlice *lower_slice(Lower *l, Env *env, DimIndex *ix, int n, const SubExp *dims, SrcLoc loc) {
+    DimSlice *s = NEW_ARRAY(l->a, DimSlice, n);
+    bool check = !l->opts->unsafe;
+    for (int k = 0; k < n; k++) {
+        SubExp w = dims[k];
+        if (!ix[k].is_slice) {
+            SubExp i = i64_of(l, env, ix[k].index);
+            s[k].index = i;
+            if (check) {
+                SubExp ok = bool_and(l, lower_binop(l, OP_LE, se_i64(0), i, loc), lower_binop(l, OP_LT, i, w, loc), loc);
+                SubExp args[2] = {i, w};
+                lower_assert(l, ok, "Index [{}] out of bounds for array of shape [{}].", args, 2, loc);
+            }
+            continue;
+        }
+        s[k].is_slice = true;
+        SubExp stride = ix[k].stride ? i64_of(l, env, ix[k].stride) : se_i64(1);
+        if (stride.is_var) {
+            lower_error(l, loc, "slices with a non-constant stride are not supported yet");
+            return s;
+        }
+        int64_t st = stride.c.v.i;
+        if (st == 0) {
+            lower_error(l, loc, "slice stride cannot be zero");
+            return s;
+        }
+        SubExp start, end, len;
+        if (st > 0) {
+            start = ix[k].start ? i64_of(l, env, ix[k].start) : se_i64(0);
+            end = ix[k].end ? i64_of(l, env, ix[k].end) : w;
+            SubExp span = lower_binop(l, OP_SUB, end, start, loc);
+            len = st == 1 ? span : lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, span, se_i64(st - 1), loc), stride, loc);
+            if (check) {
+                SubExp ok = bool_and(l, lower_binop(l, OP_LE, se_i64(0), start, loc),
+                                     bool_and(l, lower_binop(l, OP_LE, start, end, loc),
+                                              lower_binop(l, OP_LE, end, w, loc), loc), loc);
+                SubExp args[4] = {start, end, stride, w};
+                lower_assert(l, ok, "Index [{}:{}:{}] out of bounds for array of shape [{}].", args, 4, loc);
+            }
+        } else {
+            start = ix[k].start ? i64_of(l, env, ix[k].start) : lower_binop(l, OP_SUB, w, se_i64(1), loc);
+            end = ix[k].end ? i64_of(l, env, ix[k].end) : se_i64(-1);
+            SubExp span = lower_binop(l, OP_SUB, start, end, loc);
+            len = lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, span, se_i64(-st - 1), loc), se_i64(-st), loc);
+            if (check) {
+                SubExp nonempty = lower_binop(l, OP_LT, end, start, loc);
+                SubExp inb = bool_and(l, lower_binop(l, OP_LT, start, w, loc),
+                                      lower_binop(l, OP_LE, se_i64(-1), end, loc), loc);
+                SubExp empty = lower_binop(l, OP_EQ, start, end, loc);
+                SubExp ok = lower_binop(l, OP_LOR, empty, bool_and(l, nonempty, inb, loc), loc);
+                SubExp args[4] = {start, end, stride, w};
+                lower_assert(l, ok, "Index [{}:{}:{}] out of bounds for array of shape [{}].", args, 4, loc);
+            }
+        }
+        s[k].start = start;
+        s[k].len = len;
+        s[k].stride = stride;
+    }
+    return s;
+}
+
+/* The type of arr[slice]. */
+static Type slice_type(Lower *l, Type t, const DimSlice *s, int n) {
+    int rank = 0;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank);
+    for (int k = 0; k < t.rank; k++) {
+        if (k < n && !s[k].is_slice) continue;
+        shape[rank++] = k < n ? s[k].len : t.shape[k];
+    }
+    if (rank == 0) return type_prim(t.elem);
+    return type_array(l->a, t.elem, rank, shape);
+}
+
+static SubExp index_leaf(Lower *l, SubExp arr, DimSlice *s, int n, SrcLoc loc) {
+    IrExp *ie = lower_new_exp(l, IE_INDEX);
+    ie->arr = arr.v;
+    ie->slice = s;
+    ie->nslice = n;
+    return lower_emit1(l, ie, slice_type(l, subexp_type(arr), s, n), loc);
+}
+
+/* Applies one slice to every leaf of an array value. */
+static SVal *slice_value(Lower *l, SVal *arr, DimSlice *s, int n, SrcLoc loc) {
+    SubExpVec leaves = {0};
+    sv_leaves(arr, &leaves);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, leaves.len);
+    for (int i = 0; i < leaves.len; i++) {
+        if (subexp_type(leaves.items[i]).kind != TK_ARRAY || subexp_type(leaves.items[i]).rank < n) {
+            lower_error(l, loc, "indexing a value that is not an array of that rank");
+            vec_free(&leaves);
+            return arr;
+        }
+        res[i] = index_leaf(l, leaves.items[i], s, n, loc);
+    }
+    vec_free(&leaves);
+    int pos = 0;
+    return sv_rebuild(l, arr, res, &pos);
+}
+
+static SVal *index_value(Lower *l, SVal *arr, SubExp i, SrcLoc loc) {
+    DimSlice *s = NEW(l->a, DimSlice);
+    s->index = i;
+    return slice_value(l, arr, s, 1, loc);
+}
+
+/* The shape of the first leaf of an array value. */
+static const SubExp *value_dims(Lower *l, SVal *v, int *rank) {
+    while (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
+        if (v->n == 0) break;
+        v = v->elems[0];
+    }
+    if (v->kind != SV_DYN || subexp_type(v->se).kind != TK_ARRAY) {
+        *rank = 0;
+        return NULL;
+    }
+    Type t = subexp_type(v->se);
+    *rank = t.rank;
+    return t.shape;
+}
+
+static SVal *lower_index(Lower *l, Env *env, Exp *e) {
+    SVal *arr = lower_exp(l, env, e->e1);
+    int rank;
+    const SubExp *dims = value_dims(l, arr, &rank);
+    if (!dims || rank < e->nslice) {
+        lower_error(l, e->loc, "indexing a value that is not an array of rank %d or more", e->nslice);
+        return arr;
+    }
+    DimSlice *s = lower_slice(l, env, e->slice, e->nslice, dims, e->loc);
+    return slice_value(l, arr, s, e->nslice, e->loc);
+}
+
+/* arr with [slice] = v, for every leaf: arr is consumed. */
+static SVal *update_value(Lower *l, Env *env, SVal *arr, DimIndex *ix, int n, SVal *v, SrcLoc loc) {
+    int rank;
+    const SubExp *dims = value_dims(l, arr, &rank);
+    if (!dims || rank < n) {
+        lower_error(l, loc, "updating a value that is not an array of rank %d or more", n);
+        return arr;
+    }
+    DimSlice *s = lower_slice(l, env, ix, n, dims, loc);
+    SubExpVec al = {0}, vl = {0};
+    sv_leaves(arr, &al);
+    sv_leaves(v, &vl);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, al.len);
+    for (int i = 0; i < al.len && i < vl.len; i++) {
+        Type t = subexp_type(al.items[i]);
+        Type vt = slice_type(l, t, s, n);
+        if (vt.kind == TK_ARRAY && !l->opts->unsafe) {
+            /* the new value must have the shape of the slice */
+            Type got = subexp_type(vl.items[i]);
+            for (int d = 0; d < vt.rank && d < got.rank; d++) {
+                SubExp ok = lower_binop(l, OP_EQ, vt.shape[d], got.shape[d], loc);
+                SubExp args[2] = {got.shape[d], vt.shape[d]};
+                lower_assert(l, ok, "Value of shape [{}] cannot be written to a slice of shape [{}].", args, 2, loc);
+            }
+        }
+        IrExp *ie = lower_new_exp(l, IE_UPDATE);
+        ie->arr = al.items[i].v;
+        ie->slice = s;
+        ie->nslice = n;
+        ie->se = vl.items[i];
+        res[i] = lower_emit1(l, ie, t, loc);
+    }
+    vec_free(&al);
+    vec_free(&vl);
+    int pos = 0;
+    return sv_rebuild(l, arr, res, &pos);
+}
+
+/* ---- Ranges -------------------------------------------------------------------------- */
+
+static SVal *lower_range(Lower *l, Env *env, Exp *e) {
+    SubExp a = lower_exp(l, env, e->start)->se;
+    SubExp b = lower_exp(l, env, e->end)->se;
+    PrimType t = subexp_type(a).elem;
+    SubExp a64 = lower_conv(l, a, PT_I64, e->loc), b64 = lower_conv(l, b, PT_I64, e->loc);
+    SubExp step;
+    if (e->second) step = lower_binop(l, OP_SUB, lower_conv(l, lower_exp(l, env, e->second)->se, PT_I64, e->loc), a64, e->loc);
+    else step = se_i64(e->range == RANGE_DOWNTO ? -1 : 1);
+    /* number of elements: distance to the (exclusive) end divided by step, rounded up */
+    SubExp endx = b64;
+    if (e->range == RANGE_INCL) {
+        SubExp sgn = lower_unop(l, OP_SGN, step, e->loc);
+        endx = lower_binop(l, OP_ADD, b64, sgn, e->loc);
+    }
+    SubExp dist = lower_binop(l, OP_SUB, endx, a64, e->loc);
+    SubExp sgn = lower_unop(l, OP_SGN, step, e->loc);
+    SubExp num = lower_binop(l, OP_ADD, dist, lower_binop(l, OP_SUB, step, sgn, e->loc), e->loc);
+    if (!l->opts->unsafe) {
+        SubExp nz = lower_binop(l, OP_NE, step, se_i64(0), e->loc);
+        SubExp args[3] = {a64, step, b64};
+        lower_assert(l, nz, "Range {}..{}..{} is invalid.", args, 3, e->loc);
+    }
+    SubExp n = lower_binop(l, OP_QUOT, num, step, e->loc);
+    SubExp ok = lower_binop(l, OP_GE, n, se_i64(0), e->loc);
+    if (!l->opts->unsafe) {
+        SubExp args[3] = {a64, step, b64};
+        lower_assert(l, ok, "Range {}..{}..{} is invalid.", args, 3, e->loc);
+    }
+    IrExp *ie = lower_new_exp(l, IE_IOTA);
+    ie->n = n;
+    ie->start = a;
+    ie->step = lower_conv(l, step, t, e->loc);
+    ie->t = t;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, 1);
+    shape[0] = n;
+    return sv_dyn(l, lower_emit1(l, ie, type_array(l->a, t, 1, shape), e->loc));
+}
+
+/* ---- Coercion ------------------------------------------------------------------------ */
+
+/* Checks at run time that v has the dimensions of the type expression te. */
+static void coerce_check(Lower *l, Env *env, SVal *v, TypeExp *te, SrcLoc loc) {
+    while (te && te->kind == TE_UNIQUE) te = te->elem;
+    int rank;
+    const SubExp *dims = value_dims(l, v, &rank);
+    for (int d = 0; te && te->kind == TE_ARRAY; d++, te = te->elem) {
+        if (!te->dim || d >= rank) continue;
+        SubExp want = i64_of(l, env, te->dim);
+        if (l->opts->unsafe) continue;
+        SubExp ok = lower_binop(l, OP_EQ, dims[d], want, loc);
+        SubExp args[2] = {dims[d], want};
+        lower_assert(l, ok, "Value of dimension {} cannot match the size {} of the type it is coerced to.", args, 2,
+                     loc);
+    }
+}
+
+/* ---- Expressions --------------------------------------------------------------------- */
+
+static SVal *lower_section(Lower *l, Env *env, Exp *e) {
+    SVal *f = sv_fun(l, FK_SECTION);
+    f->exp = e;
+    f->env = env;
+    if (e->e1) f->left = lower_exp(l, env, e->e1);
+    if (e->e2) f->right = lower_exp(l, env, e->e2);
+    return f;
+}
+
+static SVal *lower_record_update(Lower *l, SVal *r, const char **path, int npath, SVal *v, SrcLoc loc) {
+    if (npath == 0) return v;
+    SVal *c = NEW(l->a, SVal);
+    *c = *r;
+    c->elems = NEW_ARRAY(l->a, SVal *, r->n);
+    memcpy(c->elems, r->elems, sizeof(SVal *) * (size_t)r->n);
+    for (int i = 0; i < r->n; i++) {
+        bool hit = r->kind == SV_RECORD ? r->names[i] == path[0] : (sv_field(r, path[0]) == r->elems[i]);
+        if (hit) {
+            c->elems[i] = lower_record_update(l, r->elems[i], path + 1, npath - 1, v, loc);
+            return c;
+        }
+    }
+    lower_error(l, loc, "no field '%s' to update", path[0]);
+    return r;
+}
+
+static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
+    switch (e->kind) {
+    case EX_INT:
+    case EX_FLOAT:
+    case EX_BOOL: return lower_literal(l, e);
+    case EX_STRING: return lower_string(l, e);
+    case EX_VAR: return lower_var(l, env, e);
+    case EX_TUPLE: {
+        if (e->nelems == 1) return lower_exp(l, env, e->elems[0]);
+        SVal **el = NEW_ARRAY(l->a, SVal *, e->nelems);
+        for (int i = 0; i < e->nelems; i++) el[i] = lower_exp(l, env, e->elems[i]);
+        return sv_tuple(l, el, e->nelems);
+    }
+    case EX_RECORD: return lower_record(l, env, e);
+    case EX_ARRAY: return lower_array(l, env, e);
+    case EX_RANGE: return lower_range(l, env, e);
+    case EX_PROJECT: return project_path(l, lower_exp(l, env, e->e1), &e->field, 1, e->loc);
+    case EX_INDEX: return lower_index(l, env, e);
+    case EX_BINOP: return lower_binop_exp(l, env, e);
+    case EX_NEG: {
+        SVal *x = lower_exp(l, env, e->e1);
+        return sv_dyn(l, lower_unop(l, OP_NEG, x->se, e->loc));
+    }
+    case EX_NOT: {
+        SVal *x = lower_exp(l, env, e->e1);
+        PrimType t = subexp_type(x->se).elem;
+        return sv_dyn(l, lower_unop(l, t == PT_BOOL ? OP_NOT : OP_COMPL, x->se, e->loc));
+    }
+    case EX_APPLY: {
+        SVal *f = lower_exp(l, env, e->e1);
+        SVal **args = NEW_ARRAY(l->a, SVal *, e->nelems);
+        for (int i = 0; i < e->nelems; i++) args[i] = lower_exp(l, env, e->elems[i]);
+        Env *saved = current_call_env;
+        current_call_env = env;
+        SVal *r = apply_in(l, f, args, e->nelems, e, env);
+        current_call_env = saved;
+        return r;
+    }
+    case EX_LAMBDA: {
+        SVal *f = sv_fun(l, FK_LAMBDA);
+        f->exp = e;
+        f->env = env;
+        return f;
+    }
+    case EX_SECTION: return lower_section(l, env, e);
+    case EX_PROJ_SECTION: {
+        SVal *f = sv_fun(l, FK_PROJECT);
+        f->exp = e;
+        return f;
+    }
+    case EX_IF: return lower_if(l, env, e);
+    case EX_LET: {
+        SVal *v = lower_exp(l, env, e->e1);
+        return lower_exp(l, bind_pat(l, env, e->pat, v), e->e2);
+    }
+    case EX_LETFUN: {
+        SVal *f = sv_fun(l, FK_LOCAL);
+        f->exp = e;
+        Env *fenv = env_bind(l, env, e->fname_uid, e->fname, f);
+        f->env = fenv;
+        return lower_exp(l, fenv, e->e2);
+    }
+    case EX_LET_UPDATE: {
+        SVal *arr = env_lookup_name(env, e->fname);
+        if (!arr) {
+            lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
+            return sv_dyn(l, se_i64(0));
+        }
+        SVal *v = lower_exp(l, env, e->e1);
+        SVal *nv = update_value(l, env, arr, e->slice, e->nslice, v, e->loc);
+        Env *nenv = env_bind(l, env, e->fname_uid, e->fname, nv);
+        return lower_exp(l, nenv, e->e2);
+    }
+    case EX_LOOP: return lower_loop(l, env, e);
+    case EX_UPDATE: {
+        SVal *arr = lower_exp(l, env, e->e1);
+        SVal *v = lower_exp(l, env, e->e2);
+        return update_value(l, env, arr, e->slice, e->nslice, v, e->loc);
+    }
+    case EX_RECORD_UPDATE: {
+        SVal *r = lower_exp(l, env, e->e1);
+        SVal *v = lower_exp(l, env, e->e2);
+        return lower_record_update(l, r, e->path, e->npath, v, e->loc);
+    }
+    case EX_ASCRIBE: return lower_exp(l, env, e->e1);
+    case EX_COERCE: {
+        SVal *v = lower_exp(l, env, e->e1);
+        coerce_check(l, env, v, e->ret, e->loc);
+        return v;
+    }
+    case EX_ASSERT: {
+        SVal *c = lower_exp(l, env, e->e1);
+        if (!l->opts->unsafe) {
+            Buf text = {0};
+            ast_print_exp(&text, e->e1);
+            lower_assert(l, c->se, arena_printf(l->a, "Assertion is false: %s", text.data ? text.data : ""),
+                         NULL, 0, e->loc);
+            buf_free(&text);
+        }
+        return lower_exp(l, env, e->e2);
+    }
+    }
+    ICE("unknown expression kind %d", e->kind);
+}
+
+SVal *lower_exp(Lower *l, Env *env, Exp *e) {
+    if (l->failed) return sv_dyn(l, se_i64(0));
+    SVal *v = lower_exp_inner(l, env, e);
+    return v ? v : sv_dyn(l, se_i64(0));
+}
+
+/* ---- Entry points -------------------------------------------------------------------- */
+
+/* The external type of a checked entry parameter or result type. */
+static bool ext_type(const Ty *t, ExtType *out) {
+    if (t->kind == TY_PRIM) {
+        *out = (ExtType){t->prim, 0, t->unique};
+        return true;
+    }
+    if (t->kind == TY_ARRAY && t->elem->kind == TY_PRIM) {
+        *out = (ExtType){t->elem->prim, t->rank, t->unique};
+        return true;
+    }
+    return false;
+}
+
+/* Creates the parameter variable of an entry parameter of type t, sharing
+ * size variables between parameters that name the same size. */
+static Var *entry_param(Lower *l, Env **env, const Ty *t, ExtType ext, const char *name) {
+    if (ext.rank == 0) return ir_var(l->prog, name, type_prim(ext.elem));
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, ext.rank);
+    for (int d = 0; d < ext.rank; d++) {
+        const Size *s = &t->dims[d];
+        SVal *known = s->kind == SZ_VAR ? env_lookup(*env, s->uid) : NULL;
+        if (known) {
+            shape[d] = known->se;
+            continue;
+        }
+        Var *dv = ir_var(l->prog, s->kind == SZ_VAR ? s->name : "d", type_prim(PT_I64));
+        shape[d] = se_var(dv);
+        if (s->kind == SZ_VAR) *env = env_bind(l, *env, s->uid, s->name, sv_dyn(l, shape[d]));
+    }
+    Type ty = type_array(l->a, ext.elem, ext.rank, shape);
+    ty.unique = ext.unique;
+    return ir_var(l->prog, name, ty);
+}
+
+static const char *pat_name(const Pat *p) {
+    while (p->kind == P_ASCRIBE) p = p->inner;
+    return p->kind == P_ID ? p->name : "arg";
+}
+
+static Fun *lower_entry(Lower *l, Decl *d) {
+    Fun *f = NEW(l->a, Fun);
+    f->name = d->name;
+    f->loc = d->loc;
+    f->nparams = d->nparams;
+    f->params = NEW_ARRAY(l->a, Var *, d->nparams);
+    f->param_ext = NEW_ARRAY(l->a, ExtType, d->nparams);
+    Env *env = NULL;
+    for (int i = 0; i < d->nparams; i++) {
+        const Ty *t = d->param_tys ? d->param_tys[i] : d->params[i]->ty;
+        if (!t || !ext_type(t, &f->param_ext[i])) {
+            lower_error(l, d->params[i]->loc, "entry point parameters must be primitives or arrays of primitives");
+            return NULL;
+        }
+        f->params[i] = entry_param(l, &env, t, f->param_ext[i], pat_name(d->params[i]));
+    }
+    for (int i = 0; i < d->nparams; i++) env = bind_pat(l, env, d->params[i], sv_dyn(l, se_var(f->params[i])));
+    Builder b = {0};
+    l->b = &b;
+    current_call_env = env;
+    SVal *res = d->nparams > 0 || !d->body ? lower_exp(l, env, d->body) : lower_exp(l, NULL, d->body);
+    l->b = NULL;
+    if (l->failed) return NULL;
+    if (sv_has_fun(res)) {
+        lower_error(l, d->loc, "entry point '%s' cannot return a function", d->name);
+        return NULL;
+    }
+    f->body = finish_body(l, &b, res);
+    f->nret = f->body->nres;
+    f->ret = NEW_ARRAY(l->a, Type, f->nret);
+    f->ret_ext = NEW_ARRAY(l->a, ExtType, f->nret);
+    for (int i = 0; i < f->nret; i++) {
+        Type t = subexp_type(f->body->res[i]);
+        f->ret[i] = t;
+        f->ret_ext[i] = (ExtType){t.elem, t.kind == TK_ARRAY ? t.rank : 0, true};
+    }
+    return f;
+}
+
+typedef VEC(Fun *) FunVec;
+
+static void collect_entries(Lower *l, Decl **decls, int n, FunVec *out) {
+    for (int i = 0; i < n && !l->failed; i++) {
+        Decl *d = decls[i];
+        if (d->kind == D_VAL && d->is_entry) {
+            Fun *f = lower_entry(l, d);
+            if (f) vec_push(out, f);
+        }
+    }
+}
+
+Prog *internalise(Arena *a, Program **files, int n, const InternaliseOpts *opts) {
+    Prog *p = NEW(a, Prog);
+    p->arena = a;
+    p->stage = STAGE_SOACS;
+    p->next_var_id = 1;
+    Lower l = {.a = a, .prog = p, .opts = opts};
+    FunVec funs = {0};
+    Program *main = files[n - 1];
+    collect_entries(&l, main->decls, main->ndecls, &funs);
+    /* `def main` is an entry point too, as in Futhark */
+    for (int i = 0; i < main->ndecls && !l.failed; i++) {
+        Decl *d = main->decls[i];
+        if (d->kind == D_VAL && !d->is_entry && d->name == intern("main")) {
+            Fun *f = lower_entry(&l, d);
+            if (f) vec_push(&funs, f);
+        }
+    }
+    p->funs = vec_to_arena(a, &funs);
+    p->nfuns = funs.len;
+    vec_free(&funs);
+    return l.failed ? NULL : p;
+}

@@ -1,0 +1,623 @@
+/* Internalisation of the prelude's intrinsics (definitions whose body is
+ * `__intrinsic "name"`) and of the built-in numeric modules
+ * (check/numeric.def) into SOACS IR. Every array operation works on each
+ * leaf of an array value, so arrays of tuples and records need no special
+ * cases. */
+#include "lower.h"
+
+#include <math.h>
+#include <string.h>
+
+/* ---- Helpers ---------------------------------------------------------------------- */
+
+static SubExpVec leaves_of(SVal *v) {
+    SubExpVec out = {0};
+    sv_leaves(v, &out);
+    return out;
+}
+
+static Var **leaf_vars(Lower *l, const SubExpVec *v, int extra_front) {
+    Var **vs = NEW_ARRAY(l->a, Var *, v->len + extra_front);
+    for (int i = 0; i < v->len; i++) {
+        if (!v->items[i].is_var) ICE("array leaf is a constant");
+        vs[extra_front + i] = v->items[i].v;
+    }
+    return vs;
+}
+
+/* The array type [w] ++ t. */
+static Type outer_type(Lower *l, SubExp w, Type t) {
+    int rank = t.kind == TK_ARRAY ? t.rank + 1 : 1;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, rank);
+    shape[0] = w;
+    for (int i = 1; i < rank; i++) shape[i] = t.shape[i - 1];
+    return type_array(l->a, t.elem, rank, shape);
+}
+
+/* Starts a lambda body with fresh parameters of the given types. */
+static Lambda *lambda_begin(Lower *l, const Type *types, int n, Builder **saved, Builder *nb) {
+    Lambda *lam = NEW(l->a, Lambda);
+    lam->params = NEW_ARRAY(l->a, Var *, n);
+    lam->nparams = n;
+    for (int i = 0; i < n; i++) lam->params[i] = ir_var(l->prog, "p", types[i]);
+    *saved = l->b;
+    *nb = (Builder){0};
+    l->b = nb;
+    return lam;
+}
+
+static void lambda_end(Lower *l, Lambda *lam, Builder *saved, Builder *nb, const SubExp *res, int nres) {
+    l->b = saved;
+    Body *body = NEW(l->a, Body);
+    body->stms = vec_to_arena(l->a, &nb->stms);
+    body->nstms = nb->stms.len;
+    vec_free(&nb->stms);
+    body->res = NEW_ARRAY(l->a, SubExp, nres);
+    memcpy(body->res, res, sizeof(SubExp) * (size_t)nres);
+    body->nres = nres;
+    lam->body = body;
+    lam->nret = nres;
+    lam->ret = NEW_ARRAY(l->a, Type, nres);
+    for (int i = 0; i < nres; i++) lam->ret[i] = subexp_type(res[i]);
+}
+
+static Type *row_types(Lower *l, const SubExpVec *arrs) {
+    Type *ts = NEW_ARRAY(l->a, Type, arrs->len);
+    for (int i = 0; i < arrs->len; i++) ts[i] = type_row(subexp_type(arrs->items[i]));
+    return ts;
+}
+
+/* The identity lambda over rows of arrs. */
+static Lambda *identity_lambda(Lower *l, const SubExpVec *arrs) {
+    Builder *saved, nb;
+    Lambda *lam = lambda_begin(l, row_types(l, arrs), arrs->len, &saved, &nb);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, arrs->len);
+    for (int i = 0; i < arrs->len; i++) res[i] = se_var(lam->params[i]);
+    lambda_end(l, lam, saved, &nb, res, arrs->len);
+    return lam;
+}
+
+/* A binary operator lambda on scalars of type t. */
+static Lambda *prim_op_lambda(Lower *l, Op op, PrimType t) {
+    Type ts[2] = {type_prim(t), type_prim(t)};
+    Builder *saved, nb;
+    Lambda *lam = lambda_begin(l, ts, 2, &saved, &nb);
+    SubExp r = lower_binop(l, op, se_var(lam->params[0]), se_var(lam->params[1]), (SrcLoc){0});
+    lambda_end(l, lam, saved, &nb, &r, 1);
+    return lam;
+}
+
+/* A SegOp from a source operator applied to two values shaped like ne. */
+static SegOp seg_op(Lower *l, SVal *op, SVal *ne, bool comm, SrcLoc loc) {
+    SubExpVec nl = leaves_of(ne);
+    int k = nl.len;
+    Type *ts = NEW_ARRAY(l->a, Type, 2 * k);
+    for (int i = 0; i < k; i++) ts[i] = ts[k + i] = subexp_type(nl.items[i]);
+    SVal shapes[2] = {*ne, *ne};
+    SVal *rshape;
+    SegOp s = {0};
+    s.op = lower_lambda(l, op, ts, 2 * k, shapes, 2, &rshape, loc);
+    s.k = k;
+    s.neutral = vec_to_arena(l->a, &nl);
+    s.commutative = comm;
+    vec_free(&nl);
+    return s;
+}
+
+static SubExp width_of(Lower *l, const SubExpVec *arrs, SrcLoc loc) {
+    if (arrs->len == 0 || subexp_type(arrs->items[0]).kind != TK_ARRAY) {
+        lower_error(l, loc, "expected an array here");
+        return se_i64(0);
+    }
+    return lower_dim(l, arrs->items[0], 0);
+}
+
+static Var **fresh_vars(Lower *l, const Type *ts, int n) {
+    Var **vs = NEW_ARRAY(l->a, Var *, n);
+    for (int i = 0; i < n; i++) vs[i] = ir_var(l->prog, ts[i].kind == TK_ARRAY ? "arr" : "x", ts[i]);
+    return vs;
+}
+
+static SubExp *ses_of(Lower *l, Var **vs, int n) {
+    SubExp *s = NEW_ARRAY(l->a, SubExp, n);
+    for (int i = 0; i < n; i++) s[i] = se_var(vs[i]);
+    return s;
+}
+
+/* Emits a Screma and returns its result variables. */
+static Var **emit_screma(Lower *l, Screma *sc, Type *rtypes, int nres, SrcLoc loc) {
+    IrExp *e = lower_new_exp(l, IE_SCREMA);
+    e->screma = *sc;
+    Var **pat = fresh_vars(l, rtypes, nres);
+    lower_emit(l, e, pat, nres, loc);
+    return pat;
+}
+
+/* ---- SOACs ------------------------------------------------------------------------- */
+
+static SVal *do_map(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
+    SubExpVec arrs = leaves_of(xs);
+    SubExp w = width_of(l, &arrs, loc);
+    SVal *rshape;
+    Lambda *lam = lower_lambda(l, f, row_types(l, &arrs), arrs.len, xs, 1, &rshape, loc);
+    Screma sc = {.w = w, .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len, .map = lam};
+    Type *rt = NEW_ARRAY(l->a, Type, lam->nret);
+    for (int i = 0; i < lam->nret; i++) rt[i] = outer_type(l, w, lam->ret[i]);
+    Var **pat = emit_screma(l, &sc, rt, lam->nret, loc);
+    vec_free(&arrs);
+    int pos = 0;
+    return sv_rebuild(l, rshape, ses_of(l, pat, lam->nret), &pos);
+}
+
+static SVal *do_reduce_or_scan(Lower *l, SVal *op, SVal *ne, SVal *xs, bool scan, bool comm, SrcLoc loc) {
+    SubExpVec arrs = leaves_of(xs);
+    SubExp w = width_of(l, &arrs, loc);
+    SegOp so = seg_op(l, op, ne, comm, loc);
+    Screma sc = {.w = w, .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len, .map = identity_lambda(l, &arrs)};
+    if (scan) {
+        sc.scans = NEW(l->a, SegOp);
+        *sc.scans = so;
+        sc.nscans = 1;
+    } else {
+        sc.reds = NEW(l->a, SegOp);
+        *sc.reds = so;
+        sc.nreds = 1;
+    }
+    Type *rt = NEW_ARRAY(l->a, Type, so.k);
+    for (int i = 0; i < so.k; i++) {
+        Type t = subexp_type(so.neutral[i]);
+        rt[i] = scan ? outer_type(l, w, t) : t;
+    }
+    Var **pat = emit_screma(l, &sc, rt, so.k, loc);
+    vec_free(&arrs);
+    int pos = 0;
+    return sv_rebuild(l, ne, ses_of(l, pat, so.k), &pos);
+}
+
+/* scatter dest is vs: every leaf of dest receives the same indices. */
+static SVal *do_scatter(Lower *l, SVal *dest, SVal *is, SVal *vs, SrcLoc loc) {
+    SubExpVec dl = leaves_of(dest), il = leaves_of(is), vl = leaves_of(vs);
+    int k = dl.len;
+    SubExpVec arrs = {0};
+    vec_push(&arrs, il.items[0]);
+    for (int i = 0; i < vl.len; i++) vec_push(&arrs, vl.items[i]);
+    Builder *saved, nb;
+    Lambda *lam = lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, 2 * k);
+    for (int i = 0; i < k; i++) {
+        res[i] = se_var(lam->params[0]);
+        res[k + i] = se_var(lam->params[1 + i]);
+    }
+    lambda_end(l, lam, saved, &nb, res, 2 * k);
+    IrExp *e = lower_new_exp(l, IE_SCATTER);
+    e->scatter = (Scatter){.w = width_of(l, &il, loc), .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len,
+                           .lam = lam, .dests = leaf_vars(l, &dl, 0), .ndests = k};
+    Type *ts = NEW_ARRAY(l->a, Type, k);
+    for (int i = 0; i < k; i++) ts[i] = subexp_type(dl.items[i]);
+    Var **pat = fresh_vars(l, ts, k);
+    lower_emit(l, e, pat, k, loc);
+    vec_free(&dl);
+    vec_free(&il);
+    vec_free(&vl);
+    vec_free(&arrs);
+    int pos = 0;
+    return sv_rebuild(l, dest, ses_of(l, pat, k), &pos);
+}
+
+static SVal *do_reduce_by_index(Lower *l, SVal *dest, SVal *op, SVal *ne, SVal *is, SVal *as, SrcLoc loc) {
+    SubExpVec dl = leaves_of(dest), il = leaves_of(is), al = leaves_of(as);
+    int k = dl.len;
+    SubExpVec arrs = {0};
+    vec_push(&arrs, il.items[0]);
+    for (int i = 0; i < al.len; i++) vec_push(&arrs, al.items[i]);
+    IrExp *e = lower_new_exp(l, IE_HIST);
+    e->hist = (Hist){.w = width_of(l, &il, loc), .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len,
+                     .lam = identity_lambda(l, &arrs), .dest_w = width_of(l, &dl, loc),
+                     .dests = leaf_vars(l, &dl, 0), .op = seg_op(l, op, ne, true, loc)};
+    Type *ts = NEW_ARRAY(l->a, Type, k);
+    for (int i = 0; i < k; i++) ts[i] = subexp_type(dl.items[i]);
+    Var **pat = fresh_vars(l, ts, k);
+    lower_emit(l, e, pat, k, loc);
+    vec_free(&dl);
+    vec_free(&il);
+    vec_free(&al);
+    vec_free(&arrs);
+    int pos = 0;
+    return sv_rebuild(l, dest, ses_of(l, pat, k), &pos);
+}
+
+/* An uninitialised array [n] ++ row for each leaf of xs. */
+static Var **scratch_like(Lower *l, const SubExpVec *xs, SubExp n, SrcLoc loc) {
+    Var **vs = NEW_ARRAY(l->a, Var *, xs->len);
+    for (int i = 0; i < xs->len; i++) {
+        IrExp *e = lower_new_exp(l, IE_SCRATCH);
+        e->type = outer_type(l, n, type_row(subexp_type(xs->items[i])));
+        vs[i] = lower_emit1(l, e, e->type, loc).v;
+    }
+    return vs;
+}
+
+/* filter and partition: a Screma computes the flags, their prefix sum and
+ * their count in one pass; a Scatter moves each element to its place. */
+static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) {
+    SubExpVec xl = leaves_of(xs);
+    SubExp w = width_of(l, &xl, loc);
+    int n = xl.len;
+    /* map: x -> (flag, flag, b) */
+    Builder *saved, nb;
+    Lambda *map = lambda_begin(l, row_types(l, &xl), n, &saved, &nb);
+    int pos = 0;
+    SVal *row = sv_rebuild(l, xs, ses_of(l, map->params, n), &pos);
+    SVal *b = lower_apply(l, p, &row, 1, NULL);
+    SubExp f = lower_conv(l, b->se, PT_I64, loc);
+    SubExp mres[3] = {f, f, b->se};
+    lambda_end(l, map, saved, &nb, mres, 3);
+    SegOp plus = {.op = prim_op_lambda(l, OP_ADD, PT_I64), .neutral = NEW(l->a, SubExp), .k = 1, .commutative = true};
+    plus.neutral[0] = se_i64(0);
+    SegOp plus2 = plus;
+    Screma sc = {.w = w, .arrs = leaf_vars(l, &xl, 0), .narrs = n, .scans = NEW(l->a, SegOp), .nscans = 1,
+                 .reds = NEW(l->a, SegOp), .nreds = 1, .map = map};
+    sc.scans[0] = plus;
+    sc.reds[0] = plus2;
+    Type rt[3] = {outer_type(l, w, type_prim(PT_I64)), type_prim(PT_I64), outer_type(l, w, type_prim(PT_BOOL))};
+    Var **r = emit_screma(l, &sc, rt, 3, loc);
+    SubExp offs = se_var(r[0]), count = se_var(r[1]), flags = se_var(r[2]);
+
+    SubExpVec arrs = {0};
+    vec_push(&arrs, offs);
+    vec_push(&arrs, flags);
+    if (partition) {
+        IrExp *io = lower_new_exp(l, IE_IOTA);
+        io->n = w;
+        io->start = se_i64(0);
+        io->step = se_i64(1);
+        io->t = PT_I64;
+        SubExp *shape = NEW_ARRAY(l->a, SubExp, 1);
+        shape[0] = w;
+        vec_push(&arrs, lower_emit1(l, io, type_array(l->a, PT_I64, 1, shape), loc));
+    }
+    int extra = arrs.len;
+    for (int i = 0; i < n; i++) vec_push(&arrs, xl.items[i]);
+    Lambda *lam = lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
+    SubExp o = se_var(lam->params[0]);
+    SubExp bi = lower_conv(l, se_var(lam->params[1]), PT_I64, loc);
+    /* true elements go to o-1; false ones to -1 (dropped) or count+i-o */
+    SubExp t_idx = lower_binop(l, OP_SUB, o, se_i64(1), loc);
+    SubExp f_idx = se_i64(-1);
+    if (partition)
+        f_idx = lower_binop(l, OP_SUB, lower_binop(l, OP_ADD, count, se_var(lam->params[2]), loc), o, loc);
+    SubExp nbi = lower_binop(l, OP_SUB, se_i64(1), bi, loc);
+    SubExp idx = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, bi, t_idx, loc), lower_binop(l, OP_MUL, nbi, f_idx, loc), loc);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, 2 * n);
+    for (int i = 0; i < n; i++) {
+        res[i] = idx;
+        res[n + i] = se_var(lam->params[extra + i]);
+    }
+    lambda_end(l, lam, saved, &nb, res, 2 * n);
+    SubExp dest_len = partition ? w : count;
+    Var **dests = scratch_like(l, &xl, dest_len, loc);
+    IrExp *e = lower_new_exp(l, IE_SCATTER);
+    e->scatter = (Scatter){.w = w, .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len, .lam = lam, .dests = dests,
+                           .ndests = n};
+    Type *ts = NEW_ARRAY(l->a, Type, n);
+    for (int i = 0; i < n; i++) ts[i] = dests[i]->type;
+    Var **out = fresh_vars(l, ts, n);
+    lower_emit(l, e, out, n, loc);
+    vec_free(&arrs);
+    vec_free(&xl);
+    pos = 0;
+    if (!partition) return sv_rebuild(l, xs, ses_of(l, out, n), &pos);
+    /* split the partitioned arrays at count */
+    SubExp *first = NEW_ARRAY(l->a, SubExp, n), *second = NEW_ARRAY(l->a, SubExp, n);
+    SubExp rest = lower_binop(l, OP_SUB, w, count, loc);
+    for (int k = 0; k < 2; k++) {
+        for (int i = 0; i < n; i++) {
+            DimSlice *s = NEW(l->a, DimSlice);
+            s->is_slice = true;
+            s->start = k == 0 ? se_i64(0) : count;
+            s->len = k == 0 ? count : rest;
+            s->stride = se_i64(1);
+            IrExp *ix = lower_new_exp(l, IE_INDEX);
+            ix->arr = out[i];
+            ix->slice = s;
+            ix->nslice = 1;
+            Type t = out[i]->type;
+            t.shape = NEW_ARRAY(l->a, SubExp, t.rank);
+            memcpy(t.shape, out[i]->type.shape, sizeof(SubExp) * (size_t)t.rank);
+            t.shape[0] = s->len;
+            t.unique = false;
+            (k == 0 ? first : second)[i] = lower_emit1(l, ix, t, loc);
+        }
+    }
+    SVal *parts[2];
+    pos = 0;
+    parts[0] = sv_rebuild(l, xs, first, &pos);
+    pos = 0;
+    parts[1] = sv_rebuild(l, xs, second, &pos);
+    return sv_tuple(l, parts, 2);
+}
+
+/* ---- Array primitives -------------------------------------------------------------- */
+
+static SVal *each_leaf(Lower *l, SVal *v, SubExp (*fn)(Lower *, SubExp, void *), void *ctx) {
+    SubExpVec lv = leaves_of(v);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, lv.len);
+    for (int i = 0; i < lv.len; i++) res[i] = fn(l, lv.items[i], ctx);
+    vec_free(&lv);
+    int pos = 0;
+    return sv_rebuild(l, v, res, &pos);
+}
+
+typedef struct LeafCtx {
+    SrcLoc loc;
+    SubExp n;
+    SubExp *shape;
+    int rank;
+} LeafCtx;
+
+static SubExp leaf_replicate(Lower *l, SubExp x, void *vc) {
+    LeafCtx *c = vc;
+    IrExp *e = lower_new_exp(l, IE_REPLICATE);
+    e->shape = NEW_ARRAY(l->a, SubExp, 1);
+    e->shape[0] = c->n;
+    e->nshape = 1;
+    e->se = x;
+    return lower_emit1(l, e, outer_type(l, c->n, subexp_type(x)), c->loc);
+}
+
+static SubExp leaf_copy(Lower *l, SubExp x, void *vc) {
+    LeafCtx *c = vc;
+    if (subexp_type(x).kind != TK_ARRAY) return x;
+    IrExp *e = lower_new_exp(l, IE_COPY);
+    e->arr = x.v;
+    Type t = subexp_type(x);
+    t.unique = true;
+    return lower_emit1(l, e, t, c->loc);
+}
+
+/* Replaces the leading nold dimensions of x by the new dims. */
+static SubExp reshape_leaf(Lower *l, SubExp x, int nold, const SubExp *dims, int ndims, SrcLoc loc) {
+    Type t = subexp_type(x);
+    int rank = t.rank - nold + ndims;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, rank);
+    for (int i = 0; i < ndims; i++) shape[i] = dims[i];
+    for (int i = nold; i < t.rank; i++) shape[ndims + i - nold] = t.shape[i];
+    IrExp *e = lower_new_exp(l, IE_RESHAPE);
+    e->arr = x.v;
+    e->shape = shape;
+    e->nshape = rank;
+    return lower_emit1(l, e, type_array(l->a, t.elem, rank, shape), loc);
+}
+
+static SubExp leaf_flatten(Lower *l, SubExp x, void *vc) {
+    LeafCtx *c = vc;
+    Type t = subexp_type(x);
+    if (t.kind != TK_ARRAY || t.rank < 2) {
+        lower_error(l, c->loc, "flatten needs an array of rank 2 or more");
+        return x;
+    }
+    SubExp n = lower_binop(l, OP_MUL, t.shape[0], t.shape[1], c->loc);
+    return reshape_leaf(l, x, 2, &n, 1, c->loc);
+}
+
+static SubExp leaf_unflatten(Lower *l, SubExp x, void *vc) {
+    LeafCtx *c = vc;
+    return reshape_leaf(l, x, 1, c->shape, 2, c->loc);
+}
+
+static SubExp leaf_transpose(Lower *l, SubExp x, void *vc) {
+    LeafCtx *c = vc;
+    Type t = subexp_type(x);
+    if (t.kind != TK_ARRAY || t.rank < 2) {
+        lower_error(l, c->loc, "transpose needs an array of rank 2 or more");
+        return x;
+    }
+    IrExp *e = lower_new_exp(l, IE_REARRANGE);
+    e->arr = x.v;
+    e->perm = NEW_ARRAY(l->a, int, t.rank);
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank);
+    for (int i = 0; i < t.rank; i++) {
+        e->perm[i] = i == 0 ? 1 : i == 1 ? 0 : i;
+        shape[i] = t.shape[e->perm[i]];
+    }
+    return lower_emit1(l, e, type_array(l->a, t.elem, t.rank, shape), c->loc);
+}
+
+static SVal *do_concat(Lower *l, SVal *xs, SVal *ys, SrcLoc loc) {
+    SubExpVec xl = leaves_of(xs), yl = leaves_of(ys);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, xl.len);
+    for (int i = 0; i < xl.len; i++) {
+        Type t = subexp_type(xl.items[i]);
+        IrExp *e = lower_new_exp(l, IE_CONCAT);
+        e->arrs = NEW_ARRAY(l->a, Var *, 2);
+        e->arrs[0] = xl.items[i].v;
+        e->arrs[1] = yl.items[i].v;
+        e->narrs = 2;
+        e->len = lower_binop(l, OP_ADD, t.shape[0], lower_dim(l, yl.items[i], 0), loc);
+        Type rt = outer_type(l, e->len, type_row(t));
+        rt.unique = true;
+        res[i] = lower_emit1(l, e, rt, loc);
+    }
+    vec_free(&xl);
+    vec_free(&yl);
+    int pos = 0;
+    return sv_rebuild(l, xs, res, &pos);
+}
+
+/* zip checks that all arrays have the same length and pairs them up. */
+static SVal *do_zip(Lower *l, SVal **args, int nargs, SrcLoc loc) {
+    if (!l->opts->unsafe) {
+        SubExpVec first = leaves_of(args[0]);
+        SubExp w = width_of(l, &first, loc);
+        for (int i = 1; i < nargs; i++) {
+            SubExpVec o = leaves_of(args[i]);
+            SubExp wi = width_of(l, &o, loc);
+            SubExp ok = lower_binop(l, OP_EQ, w, wi, loc);
+            SubExp msg[2] = {w, wi};
+            lower_assert(l, ok, "Cannot zip arrays of sizes {} and {}.", msg, 2, loc);
+            vec_free(&o);
+        }
+        vec_free(&first);
+    }
+    return sv_tuple(l, args, nargs);
+}
+
+static SVal *do_iota(Lower *l, SubExp n, SrcLoc loc) {
+    IrExp *e = lower_new_exp(l, IE_IOTA);
+    e->n = n;
+    e->start = se_i64(0);
+    e->step = se_i64(1);
+    e->t = PT_I64;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, 1);
+    shape[0] = n;
+    Type t = type_array(l->a, PT_I64, 1, shape);
+    t.unique = true;
+    return sv_dyn(l, lower_emit1(l, e, t, loc));
+}
+
+/* The sizes [n][m] that unflatten produces, from the call's checked type. */
+static bool unflatten_dims(Lower *l, Exp *call, Env *env, SubExp out[2]) {
+    const Ty *t = call ? call->ty : NULL;
+    if (!t || t->kind != TY_ARRAY || t->rank < 2) return false;
+    for (int i = 0; i < 2; i++) {
+        if (t->dims[i].kind == SZ_ANY) return false;
+        out[i] = lower_size(l, env, &t->dims[i], call->loc);
+    }
+    return true;
+}
+
+SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env) {
+    SrcLoc loc = call ? call->loc : (SrcLoc){0};
+    LeafCtx c = {.loc = loc};
+    if (!strcmp(name, "map")) return do_map(l, args[0], args[1], loc);
+    if (!strcmp(name, "reduce")) return do_reduce_or_scan(l, args[0], args[1], args[2], false, false, loc);
+    if (!strcmp(name, "reduce_comm")) return do_reduce_or_scan(l, args[0], args[1], args[2], false, true, loc);
+    if (!strcmp(name, "scan")) return do_reduce_or_scan(l, args[0], args[1], args[2], true, false, loc);
+    if (!strcmp(name, "scatter")) return do_scatter(l, args[0], args[1], args[2], loc);
+    if (!strcmp(name, "reduce_by_index")) return do_reduce_by_index(l, args[0], args[1], args[2], args[3], args[4], loc);
+    if (!strcmp(name, "filter")) return do_filter(l, args[0], args[1], false, loc);
+    if (!strcmp(name, "partition")) return do_filter(l, args[0], args[1], true, loc);
+    if (!strcmp(name, "iota")) return do_iota(l, args[0]->se, loc);
+    if (!strcmp(name, "replicate")) {
+        c.n = args[0]->se;
+        return each_leaf(l, args[1], leaf_replicate, &c);
+    }
+    if (!strcmp(name, "copy")) return each_leaf(l, args[0], leaf_copy, &c);
+    if (!strcmp(name, "zip")) return do_zip(l, args, nargs, loc);
+    if (!strcmp(name, "unzip")) return args[0];
+    if (!strcmp(name, "flatten")) return each_leaf(l, args[0], leaf_flatten, &c);
+    if (!strcmp(name, "transpose")) return each_leaf(l, args[0], leaf_transpose, &c);
+    if (!strcmp(name, "concat")) return do_concat(l, args[0], args[1], loc);
+    if (!strcmp(name, "unflatten")) {
+        SubExp dims[2];
+        if (!unflatten_dims(l, call, env, dims)) {
+            lower_error(l, loc, "cannot determine the sizes of this unflatten (use a size coercion such as `xs :> [n*m]t`)");
+            return args[0];
+        }
+        SubExpVec lv = leaves_of(args[0]);
+        if (lv.len && !l->opts->unsafe) {
+            SubExp nm = lower_binop(l, OP_MUL, dims[0], dims[1], loc);
+            SubExp w = lower_dim(l, lv.items[0], 0);
+            SubExp ok = lower_binop(l, OP_EQ, nm, w, loc);
+            SubExp msg[3] = {w, dims[0], dims[1]};
+            lower_assert(l, ok, "Cannot unflatten an array of size {} to shape [{}][{}].", msg, 3, loc);
+        }
+        vec_free(&lv);
+        c.shape = dims;
+        return each_leaf(l, args[0], leaf_unflatten, &c);
+    }
+    lower_error(l, loc, "unknown intrinsic '%s'", name);
+    return sv_dyn(l, se_i64(0));
+}
+
+/* ---- Numeric modules ------------------------------------------------------------- */
+
+typedef enum Lowering {
+    L_OP, L_REDUCE, L_HIGHEST, L_LOWEST, L_GET_BIT, L_SET_BIT, L_PI, L_E, L_INF, L_NAN,
+    L_TO_BITS, L_FROM_BITS, L_CONVERT
+} Lowering;
+
+static const struct {
+    const char *name;
+    const char *sig;
+    Lowering low;
+    Op op;
+} numeric_rows[] = {
+#define X(name, cls, sig, low, op) {name, sig, low, op},
+#include "../check/numeric.def"
+#undef X
+};
+
+int lower_numeric_arity(int row) {
+    int n = 0;
+    for (const char *p = numeric_rows[row].sig; (p = strstr(p, "->")); p += 2) n++;
+    return n;
+}
+
+/* The result type of a row's signature for module type t. */
+static PrimType numeric_result(int row, PrimType t) {
+    const char *sig = numeric_rows[row].sig;
+    const char *last = strrchr(sig, ' ');
+    last = last ? last + 1 : sig;
+    PrimType r;
+    if (!strcmp(last, "t")) return t;
+    if (prim_from_name(last, &r)) return r;
+    return t;
+}
+
+static PrimValue highest(PrimType t, bool high) {
+    if (prim_is_float(t)) return prim_float(t, high ? INFINITY : -INFINITY);
+    int bits = prim_size(t) * 8;
+    if (prim_class(t) == PC_UNSIGNED) return prim_int(t, high ? -1 : 0);
+    int64_t max = bits == 64 ? INT64_MAX : (((int64_t)1 << (bits - 1)) - 1);
+    return prim_int(t, high ? max : -max - 1);
+}
+
+SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLoc loc) {
+    Op op = numeric_rows[row].op;
+    switch (numeric_rows[row].low) {
+    case L_OP:
+        if (nargs == 1) return sv_dyn(l, lower_unop(l, op, args[0]->se, loc));
+        return sv_dyn(l, lower_binop(l, op, args[0]->se, args[1]->se, loc));
+    case L_REDUCE: {
+        SubExpVec arrs = leaves_of(args[0]);
+        SubExp w = width_of(l, &arrs, loc);
+        SegOp so = {.op = prim_op_lambda(l, op, t), .neutral = NEW(l->a, SubExp), .k = 1, .commutative = true};
+        PrimValue ne = op == OP_ADD ? prim_int(t, 0) : op == OP_MUL ? prim_int(t, 1) : highest(t, op == OP_MIN);
+        if (prim_is_float(t) && (op == OP_ADD || op == OP_MUL)) ne = prim_float(t, op == OP_ADD ? 0 : 1);
+        so.neutral[0] = se_const(ne);
+        Screma sc = {.w = w, .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len, .reds = NEW(l->a, SegOp), .nreds = 1,
+                     .map = identity_lambda(l, &arrs)};
+        sc.reds[0] = so;
+        Type rt = type_prim(t);
+        Var **pat = emit_screma(l, &sc, &rt, 1, loc);
+        vec_free(&arrs);
+        return sv_dyn(l, se_var(pat[0]));
+    }
+    case L_HIGHEST: return sv_dyn(l, se_const(highest(t, true)));
+    case L_LOWEST: return sv_dyn(l, se_const(highest(t, false)));
+    case L_PI: return sv_dyn(l, se_const(prim_float(t, M_PI)));
+    case L_E: return sv_dyn(l, se_const(prim_float(t, M_E)));
+    case L_INF: return sv_dyn(l, se_const(prim_float(t, INFINITY)));
+    case L_NAN: return sv_dyn(l, se_const(prim_float(t, NAN)));
+    case L_GET_BIT: {
+        SubExp bit = lower_conv(l, args[0]->se, t, loc);
+        SubExp sh = lower_binop(l, OP_LSHR, args[1]->se, bit, loc);
+        SubExp one = lower_binop(l, OP_AND, sh, se_const(prim_int(t, 1)), loc);
+        return sv_dyn(l, lower_conv(l, one, PT_I32, loc));
+    }
+    case L_SET_BIT: {
+        SubExp bit = lower_conv(l, args[0]->se, t, loc);
+        SubExp mask = lower_binop(l, OP_SHL, se_const(prim_int(t, 1)), bit, loc);
+        SubExp cleared = lower_binop(l, OP_AND, args[1]->se, lower_unop(l, OP_COMPL, mask, loc), loc);
+        SubExp b = lower_binop(l, OP_AND, lower_conv(l, args[2]->se, t, loc), se_const(prim_int(t, 1)), loc);
+        return sv_dyn(l, lower_binop(l, OP_OR, cleared, lower_binop(l, OP_SHL, b, bit, loc), loc));
+    }
+    case L_CONVERT: return sv_dyn(l, lower_conv(l, args[0]->se, numeric_result(row, t), loc));
+    case L_TO_BITS:
+    case L_FROM_BITS:
+        lower_error(l, loc, "'%s' is not supported yet", numeric_rows[row].name);
+        return sv_dyn(l, se_i64(0));
+    }
+    return sv_dyn(l, se_i64(0));
+}

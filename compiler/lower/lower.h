@@ -1,0 +1,105 @@
+/* Internal interface of internalisation (lower/): static values, the
+ * environment and the statement builder shared by internalise.c (the
+ * expression evaluator) and intrinsics.c (prelude intrinsics and numeric
+ * modules). */
+#ifndef FUTHORC_LOWER_H
+#define FUTHORC_LOWER_H
+
+#include "internalise.h"
+
+/* A static value: what an expression evaluates to at compile time. Tuples
+ * and records are split into their components, and an array of tuples is a
+ * tuple of arrays; functions are closures that are inlined when applied
+ * (monomorphisation and defunctionalisation in one step). */
+typedef enum SvKind {
+    SV_DYN,    /* one IR value: se */
+    SV_TUPLE,  /* elems[n] */
+    SV_RECORD, /* elems[n] named names[n], sorted by name */
+    SV_FUN,    /* a function value, see FunKind */
+} SvKind;
+
+typedef enum FunKind {
+    FK_LAMBDA,   /* exp: EX_LAMBDA, env */
+    FK_LOCAL,    /* exp: EX_LETFUN, env */
+    FK_GLOBAL,   /* decl */
+    FK_NUMERIC,  /* numeric-module function: row, ptype */
+    FK_SECTION,  /* operator section: exp (EX_SECTION or EX_BINOP for the op), bound operands */
+    FK_PROJECT,  /* (.a.b): exp EX_PROJ_SECTION */
+    FK_COMPOSE,  /* f >-> g: elems[0] then elems[1] */
+} FunKind;
+
+typedef struct Env Env;
+typedef struct SVal SVal;
+
+struct SVal {
+    SvKind kind;
+    SubExp se;
+    SVal **elems;
+    const char **names;
+    int n;
+    /* SV_FUN */
+    FunKind fk;
+    Exp *exp;
+    Decl *decl;
+    Env *env;
+    int row;
+    PrimType ptype;
+    SVal **applied; /* arguments supplied so far (partial application) */
+    int napplied;
+    SVal *left, *right; /* FK_SECTION operands (NULL where missing) */
+};
+
+struct Env {
+    Env *next;
+    int uid;
+    const char *name;
+    SVal *val;
+};
+
+typedef VEC(SubExp) SubExpVec;
+
+typedef struct Builder {
+    VEC(Stm *) stms;
+} Builder;
+
+typedef struct Lower {
+    Arena *a;
+    Prog *prog;
+    Builder *b;
+    const InternaliseOpts *opts;
+    int depth; /* inlining depth, to report runaway recursion */
+    bool failed;
+} Lower;
+
+/* Inlining deeper than this means (mutual) recursion that cannot be
+ * unfolded at compile time. */
+enum { LOWER_MAX_INLINE_DEPTH = 200 };
+
+/* internalise.c */
+SVal *lower_exp(Lower *l, Env *env, Exp *e);
+SVal *lower_apply(Lower *l, SVal *f, SVal **args, int nargs, Exp *call);
+SVal *sv_dyn(Lower *l, SubExp se);
+SVal *sv_tuple(Lower *l, SVal **elems, int n);
+void sv_leaves(SVal *v, SubExpVec *out);
+int sv_count_leaves(const SVal *v);
+SVal *sv_rebuild(Lower *l, const SVal *shape, const SubExp *leaves, int *pos);
+SubExp lower_emit1(Lower *l, IrExp *e, Type t, SrcLoc loc);
+void lower_emit(Lower *l, IrExp *e, Var **pat, int npat, SrcLoc loc);
+IrExp *lower_new_exp(Lower *l, IrExpKind k);
+SubExp lower_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc);
+SubExp lower_unop(Lower *l, Op op, SubExp x, SrcLoc loc);
+SubExp lower_conv(Lower *l, SubExp x, PrimType to, SrcLoc loc);
+void lower_assert(Lower *l, SubExp cond, const char *msg, SubExp *args, int nargs, SrcLoc loc);
+SubExp lower_dim(Lower *l, SubExp arr, int d);
+Lambda *lower_lambda(Lower *l, SVal *f, Type *param_types, int nparams, const SVal *param_shape,
+                     int nshape, SVal **result_shape, SrcLoc loc);
+void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc);
+
+/* intrinsics.c */
+SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env);
+SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLoc loc);
+/* The number of arguments a numeric-module function takes (0 for constants). */
+int lower_numeric_arity(int row);
+
+#endif

@@ -1,0 +1,289 @@
+/* The futhorc command-line driver: subcommands, loading of source files and
+ * imports, the phase calls and exit codes. */
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "backend/backend.h"
+#include "check/check.h"
+#include "lower/internalise.h"
+#include "passes/pipeline.h"
+#include "syntax/ast.h"
+#include "tools/test.h"
+#include "util/embedded.h"
+
+#define FUTHORC_VERSION "0.1.0"
+
+/* Deeper import chains than this are almost certainly a cycle the path
+ * comparison missed (e.g. through symbolic links). */
+enum { MAX_IMPORT_DEPTH = 64 };
+
+typedef VEC(Program *) ProgramVec;
+
+typedef struct Options {
+    const char *output;
+    const char *dump_stage;
+    bool unsafe, verify, time_passes;
+} Options;
+
+static void usage(FILE *f) {
+    fprintf(f,
+            "usage: futhorc COMMAND [options] FILE...\n\n"
+            "commands:\n"
+            "  c PROG.fut [-o EXE]        compile to a sequential C executable\n"
+            "  check PROG.fut             parse and type-check only\n"
+            "  dump --stage=NAME PROG.fut print the program after a stage (ast, NAME of a pass, c)\n"
+            "  test [options] FILES|DIRS  run the test blocks of programs\n"
+            "  passes                     list the passes of the pipeline\n\n"
+            "options for c, check and dump:\n"
+            "  -o FILE        output executable (default: PROG without .fut)\n"
+            "  --unsafe       omit bounds, division-by-zero and size checks\n"
+            "  --verify       check the IR after every pass\n"
+            "  --time-passes  print the time each phase takes\n"
+            "  -h, --help     show this help\n"
+            "  --version      show the version\n\n"
+            "Environment: CC (default cc) and CFLAGS (default -O3) for the C compiler.\n"
+            "See futhorc(1).\n");
+}
+
+/* ---- Loading ----------------------------------------------------------------- */
+
+/* The directory part of path including its slash, or "". */
+static char *dir_of(Arena *a, const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? arena_strndup(a, path, (size_t)(slash - path + 1)) : arena_strdup(a, "");
+}
+
+static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int depth, SrcLoc from);
+
+/* Loads the files that p imports (recursively) before p itself. */
+static bool load_imports(Arena *a, Program *p, ProgramVec *loaded, int depth) {
+    bool ok = true;
+    for (int i = 0; i < p->ndecls; i++) {
+        Decl *d = p->decls[i];
+        if (d->kind != D_IMPORT) continue;
+        const char *path = arena_printf(a, "%s%s.fut", dir_of(a, p->file), d->path);
+        d->imported = load_file(a, path, loaded, depth + 1, d->loc);
+        if (!d->imported) ok = false;
+    }
+    return ok;
+}
+
+static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int depth, SrcLoc from) {
+    const char *key = intern(path);
+    for (int i = 0; i < loaded->len; i++)
+        if (loaded->items[i]->file == key) return loaded->items[i];
+    if (depth > MAX_IMPORT_DEPTH) {
+        diag_error(from, "imports nested too deeply (a cycle?) at '%s'", path);
+        return NULL;
+    }
+    char *text = util_read_file(path, NULL);
+    if (!text) {
+        diag_error(from, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    diag_register_source(key, text);
+    Program *p = parse_program(a, key, text);
+    if (!p) return NULL;
+    p->file = key;
+    if (!load_imports(a, p, loaded, depth)) return NULL;
+    vec_push(loaded, p);
+    return p;
+}
+
+/* Parses and checks the prelude and the program with its imports. */
+static ProgramVec load_and_check(Arena *a, const char *path) {
+    ProgramVec files = {0};
+    const char *prelude = embedded_get("stdlib/prelude.fut");
+    const char *pname = intern("<prelude>");
+    diag_register_source(pname, prelude);
+    Program *pre = parse_program(a, pname, prelude);
+    if (!pre) ICE("the prelude does not parse");
+    pre->file = pname;
+    vec_push(&files, pre);
+    Program *main = load_file(a, path, &files, 0, (SrcLoc){0});
+    if (!main || diag_error_count()) {
+        vec_free(&files);
+        return files;
+    }
+    if (!check_programs(a, files.items, files.len)) vec_free(&files);
+    return files;
+}
+
+/* ---- Compilation ------------------------------------------------------------- */
+
+static double now_ms(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e3 + ts.tv_nsec / 1e6;
+}
+
+static void time_phase(const Options *o, const char *name, double *t0) {
+    double t = now_ms();
+    if (o->time_passes) fprintf(stderr, "%-12s %8.2f ms\n", name, t - *t0);
+    *t0 = t;
+}
+
+static bool write_file(const char *path, const char *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
+        fprintf(stderr, "futhorc: cannot write '%s': %s\n", path, strerror(errno));
+        if (f) fclose(f);
+        return false;
+    }
+    return true;
+}
+
+/* Runs $CC on the generated C file; returns true on success. */
+static bool run_cc(const char *cfile, const char *exe) {
+    const char *cc = getenv("CC");
+    const char *cflags = getenv("CFLAGS");
+    if (!cc || !*cc) cc = "cc";
+    if (!cflags || !*cflags) cflags = "-O3";
+    Buf cmd = {0};
+    buf_printf(&cmd, "%s %s -std=c11 -o '%s' '%s' -lm", cc, cflags, exe, cfile);
+    int st = system(cmd.data);
+    buf_free(&cmd);
+    if (st != 0) {
+        fprintf(stderr, "futhorc: the C compiler failed on '%s'\n", cfile);
+        return false;
+    }
+    return true;
+}
+
+static char *default_output(Arena *a, const char *src) {
+    size_t n = strlen(src);
+    if (n > 4 && strcmp(src + n - 4, ".fut") == 0) return arena_strndup(a, src, n - 4);
+    return arena_printf(a, "%s.out", src);
+}
+
+/* The whole pipeline for one program; mode is "c", "check" or "dump". */
+static int compile(const char *mode, const char *src, const Options *o) {
+    Arena a = {0};
+    double t0 = now_ms();
+    int rc = 1;
+    ProgramVec files = load_and_check(&a, src);
+    time_phase(o, "frontend", &t0);
+    if (files.len == 0) goto done;
+    if (!strcmp(mode, "check")) {
+        rc = 0;
+        goto done;
+    }
+    if (o->dump_stage && !strcmp(o->dump_stage, "ast")) {
+        Buf b = {0};
+        ast_print_program(&b, files.items[files.len - 1]);
+        fputs(b.data ? b.data : "", stdout);
+        buf_free(&b);
+        rc = 0;
+        goto done;
+    }
+    InternaliseOpts iopts = {.unsafe = o->unsafe};
+    Prog *p = internalise(&a, files.items, files.len, &iopts);
+    time_phase(o, "internalise", &t0);
+    if (!p) goto done;
+    if (p->nfuns == 0) {
+        fprintf(stderr, "%s: error: the program has no entry point (no `entry` and no `main`)\n", src);
+        goto done;
+    }
+    const char *dump = o->dump_stage && strcmp(o->dump_stage, "c") != 0 ? o->dump_stage : NULL;
+    PipelineOpts popts = {.verify = o->verify, .dump_after = dump};
+    if (!pipeline_run(p, &popts)) {
+        rc = 0;
+        goto done;
+    }
+    time_phase(o, "passes", &t0);
+    Buf c = {0};
+    emit_c_program(&c, p);
+    time_phase(o, "emit", &t0);
+    if (o->dump_stage) {
+        fputs(c.data, stdout);
+        rc = 0;
+    } else {
+        const char *exe = o->output ? o->output : default_output(&a, src);
+        const char *cfile = arena_printf(&a, "%s.c", exe);
+        if (write_file(cfile, c.data, c.len) && run_cc(cfile, exe)) rc = 0;
+        time_phase(o, "cc", &t0);
+    }
+    buf_free(&c);
+done:
+    vec_free(&files);
+    arena_free(&a);
+    if (rc && diag_error_count() > DIAG_MAX_ERRORS)
+        fprintf(stderr, "futhorc: %d errors in total; only the first %d were shown\n", diag_error_count(),
+                (int)DIAG_MAX_ERRORS);
+    return rc;
+}
+
+/* Parses the options of c/check/dump; returns the source file or NULL. */
+static const char *parse_options(int argc, char **argv, Options *o) {
+    const char *src = NULL;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "-o") && i + 1 < argc) o->output = argv[++i];
+        else if (!strcmp(a, "--unsafe")) o->unsafe = true;
+        else if (!strcmp(a, "--verify")) o->verify = true;
+        else if (!strcmp(a, "--time-passes")) o->time_passes = true;
+        else if (!strncmp(a, "--stage=", 8)) o->dump_stage = a + 8;
+        else if (!strcmp(a, "--stage") && i + 1 < argc) o->dump_stage = argv[++i];
+        else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
+            usage(stdout);
+            exit(0);
+        } else if (a[0] == '-' && a[1]) {
+            fprintf(stderr, "futhorc: unknown option '%s' (see futhorc --help)\n", a);
+            return NULL;
+        } else if (src) {
+            fprintf(stderr, "futhorc: more than one source file given ('%s' and '%s')\n", src, a);
+            return NULL;
+        } else {
+            src = a;
+        }
+    }
+    if (!src) fprintf(stderr, "futhorc: no source file given (see futhorc --help)\n");
+    return src;
+}
+
+/* The path of this executable, so subcommands can run it again. */
+static const char *self_path(const char *argv0) {
+    static char buf[4096];
+    ssize_t n = readlink("/proc/self/exe", buf, sizeof buf - 1);
+    if (n > 0) {
+        buf[n] = 0;
+        return buf;
+    }
+    return argv0;
+}
+
+int main(int argc, char **argv) {
+    if (argc < 2) {
+        usage(stderr);
+        return 1;
+    }
+    const char *cmd = argv[1];
+    if (!strcmp(cmd, "-h") || !strcmp(cmd, "--help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "--version")) {
+        printf("futhorc %s\n", FUTHORC_VERSION);
+        return 0;
+    }
+    if (!strcmp(cmd, "test")) return tool_test(argc - 1, argv + 1, self_path(argv[0]));
+    if (!strcmp(cmd, "passes")) {
+        pipeline_list(stdout);
+        return 0;
+    }
+    if (!strcmp(cmd, "c") || !strcmp(cmd, "check") || !strcmp(cmd, "dump")) {
+        Options o = {0};
+        const char *src = parse_options(argc - 1, argv + 1, &o);
+        if (!src) return 1;
+        if (!strcmp(cmd, "dump") && !o.dump_stage) {
+            fprintf(stderr, "futhorc: dump needs --stage=NAME (ast, internalise, memory or c)\n");
+            return 1;
+        }
+        return compile(strcmp(cmd, "dump") ? cmd : "dump", src, &o);
+    }
+    fprintf(stderr, "futhorc: unknown command '%s' (see futhorc --help)\n", cmd);
+    return 1;
+}

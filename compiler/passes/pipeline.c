@@ -1,0 +1,44 @@
+/* The pass table and the pipeline runner: passes are data, and the driver
+ * prints or verifies the IR between them. */
+#include "pipeline.h"
+
+#include <stdio.h>
+#include <string.h>
+
+const Pass pipeline_passes[] = {
+    {"memory", "give every array a memory block and an LMAD index function (FunMem)", STAGE_SOACS, STAGE_MEM,
+     pass_memory},
+};
+const int pipeline_npasses = sizeof pipeline_passes / sizeof pipeline_passes[0];
+
+bool pipeline_run(Prog *p, const PipelineOpts *o) {
+    if (o->verify) ir_verify(p, "internalise");
+    if (o->dump_after && strcmp(o->dump_after, "internalise") == 0) {
+        Buf b = {0};
+        ir_print(&b, p);
+        fputs(b.data ? b.data : "", stdout);
+        buf_free(&b);
+        return false;
+    }
+    for (int i = 0; i < pipeline_npasses; i++) {
+        const Pass *ps = &pipeline_passes[i];
+        if (p->stage != ps->from) ICE("pass %s expects another stage", ps->name);
+        ps->run(p);
+        p->stage = ps->to;
+        if (o->verify) ir_verify(p, ps->name);
+        if (o->dump_after && strcmp(o->dump_after, ps->name) == 0) {
+            Buf b = {0};
+            ir_print(&b, p);
+            fputs(b.data ? b.data : "", stdout);
+            buf_free(&b);
+            return false;
+        }
+    }
+    return true;
+}
+
+void pipeline_list(FILE *out) {
+    fprintf(out, "%-12s %s\n", "internalise", "checked AST to SOACS IR (the first IR stage)");
+    for (int i = 0; i < pipeline_npasses; i++)
+        fprintf(out, "%-12s %s\n", pipeline_passes[i].name, pipeline_passes[i].desc);
+}

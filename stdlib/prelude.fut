@@ -1,0 +1,120 @@
+-- The futhorc prelude: visible in every program.
+--
+-- Definitions whose body is `__intrinsic "name"` are implemented by the
+-- compiler (lower/internalise.c); everything else is ordinary code. The
+-- numeric modules (i8 ... u64, f32, f64, bool) are built into the checker
+-- (check/numeric.def).
+
+-- | Apply a function to every element of an array.
+def map 'a [n] 'x (f: a -> x) (as: [n]a) : *[n]x = __intrinsic "map"
+
+-- | Reduce an array with an associative operator and its neutral element.
+def reduce [n] 'a (op: a -> a -> a) (ne: a) (as: [n]a) : a = __intrinsic "reduce"
+
+-- | Like `reduce`, for an operator that is also commutative.
+def reduce_comm [n] 'a (op: a -> a -> a) (ne: a) (as: [n]a) : a = __intrinsic "reduce_comm"
+
+-- | Inclusive prefix scan with an associative operator.
+def scan [n] 'a (op: a -> a -> a) (ne: a) (as: [n]a) : *[n]a = __intrinsic "scan"
+
+-- | Write `vs[j]` to `dest[is[j]]`; out-of-bounds indices are ignored.
+def scatter 't [k] [n] (dest: *[k]t) (is: [n]i64) (vs: [n]t) : *[k]t = __intrinsic "scatter"
+
+-- | Combine `as[j]` into `dest[is[j]]` with `f`; out-of-bounds indices are ignored.
+def reduce_by_index 'a [k] [n] (dest: *[k]a) (f: a -> a -> a) (ne: a) (is: [n]i64) (as: [n]a) : *[k]a =
+  __intrinsic "reduce_by_index"
+
+-- | The elements for which the predicate holds, in order.
+def filter [n] 'a (p: a -> bool) (as: [n]a) : *[]a = __intrinsic "filter"
+
+-- | The elements for which the predicate holds, then the others, each in order.
+def partition [n] 'a (p: a -> bool) (as: [n]a) : ?[k].([k]a, [n - k]a) = __intrinsic "partition"
+
+-- | `[0, 1, ..., n-1]`.
+def iota (n: i64) : *[n]i64 = __intrinsic "iota"
+
+-- | An array of `n` copies of `x`.
+def replicate 't (n: i64) (x: t) : *[n]t = __intrinsic "replicate"
+
+-- | A fresh copy of a value.
+def copy 't (a: t) : *t = __intrinsic "copy"
+
+def zip [n] 'a 'b (as: [n]a) (bs: [n]b) : [n](a, b) = __intrinsic "zip"
+def zip2 [n] 'a 'b (as: [n]a) (bs: [n]b) : [n](a, b) = __intrinsic "zip"
+def zip3 [n] 'a 'b 'c (as: [n]a) (bs: [n]b) (cs: [n]c) : [n](a, b, c) = __intrinsic "zip"
+def zip4 [n] 'a 'b 'c 'd (as: [n]a) (bs: [n]b) (cs: [n]c) (ds: [n]d) : [n](a, b, c, d) =
+  __intrinsic "zip"
+def zip5 [n] 'a 'b 'c 'd 'e (as: [n]a) (bs: [n]b) (cs: [n]c) (ds: [n]d) (es: [n]e) : [n](a, b, c, d, e) =
+  __intrinsic "zip"
+
+def unzip [n] 'a 'b (xs: [n](a, b)) : ([n]a, [n]b) = __intrinsic "unzip"
+def unzip2 [n] 'a 'b (xs: [n](a, b)) : ([n]a, [n]b) = __intrinsic "unzip"
+def unzip3 [n] 'a 'b 'c (xs: [n](a, b, c)) : ([n]a, [n]b, [n]c) = __intrinsic "unzip"
+def unzip4 [n] 'a 'b 'c 'd (xs: [n](a, b, c, d)) : ([n]a, [n]b, [n]c, [n]d) = __intrinsic "unzip"
+def unzip5 [n] 'a 'b 'c 'd 'e (xs: [n](a, b, c, d, e)) : ([n]a, [n]b, [n]c, [n]d, [n]e) =
+  __intrinsic "unzip"
+
+-- | Join the rows of a two-dimensional array.
+def flatten [n] [m] 't (xs: [n][m]t) : [n * m]t = __intrinsic "flatten"
+
+-- | Split an array into `n` rows of `m` elements.
+def unflatten 't [n] [m] (xs: [n * m]t) : [n][m]t = __intrinsic "unflatten"
+
+-- | Swap the two outer dimensions.
+def transpose [n] [m] 't (a: [n][m]t) : [m][n]t = __intrinsic "transpose"
+
+-- | Append one array to another.
+def concat [n] [m] 't (xs: [n]t) (ys: [m]t) : *[n + m]t = __intrinsic "concat"
+
+def (++) [n] [m] 't (xs: [n]t) (ys: [m]t) : *[n + m]t = concat xs ys
+
+-- | The number of elements of an array.
+def length [n] 't (_: [n]t) : i64 = n
+
+def map1 'a [n] 'x (f: a -> x) (as: [n]a) : *[n]x = map f as
+def map2 'a 'b [n] 'x (f: a -> b -> x) (as: [n]a) (bs: [n]b) : *[n]x =
+  map (\(a, b) -> f a b) (zip as bs)
+def map3 'a 'b 'c [n] 'x (f: a -> b -> c -> x) (as: [n]a) (bs: [n]b) (cs: [n]c) : *[n]x =
+  map (\(a, b, c) -> f a b c) (zip3 as bs cs)
+def map4 'a 'b 'c 'd [n] 'x (f: a -> b -> c -> d -> x) (as: [n]a) (bs: [n]b) (cs: [n]c) (ds: [n]d) : *[n]x =
+  map (\(a, b, c, d) -> f a b c d) (zip4 as bs cs ds)
+def map5 'a 'b 'c 'd 'e [n] 'x (f: a -> b -> c -> d -> e -> x) (as: [n]a) (bs: [n]b) (cs: [n]c) (ds: [n]d) (es: [n]e) : *[n]x =
+  map (\(a, b, c, d, e) -> f a b c d e) (zip5 as bs cs ds es)
+
+-- | Like `reduce_by_index` into a fresh array of `k` neutral elements.
+def hist 'a [n] (op: a -> a -> a) (ne: a) (k: i64) (is: [n]i64) (as: [n]a) : *[k]a =
+  reduce_by_index (replicate k ne) op ne is as
+
+def tabulate 'a (n: i64) (f: i64 -> a) : *[n]a = map f (iota n)
+def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : *[n][m]a =
+  map (\i -> map (f i) (iota m)) (iota n)
+def tabulate_3d 'a (n: i64) (m: i64) (o: i64) (f: i64 -> i64 -> i64 -> a) : *[n][m][o]a =
+  map (\i -> map (\j -> map (f i j) (iota o)) (iota m)) (iota n)
+
+-- | The indices of an array: `[0, ..., n-1]`.
+def indices [n] 't (_: [n]t) : *[n]i64 = iota n
+
+-- | Element `i` of the result is `a[(i + r) mod n]`.
+def rotate [n] 't (r: i64) (a: [n]t) : [n]t = map (\i -> a[(i + r) % n]) (iota n)
+
+def reverse [n] 't (a: [n]t) : [n]t = a[::-1]
+
+def take [n] 't (i: i64) (x: [n]t) : [i]t = x[0:i]
+def drop [n] 't (i: i64) (x: [n]t) : [n - i]t = x[i:]
+def split [n] [m] 't (xs: [n + m]t) : ([n]t, [m]t) = (xs[0:n], xs[n:n + m] :> [m]t)
+
+def head [n] 't (x: [n]t) : t = x[0]
+def last [n] 't (x: [n]t) : t = x[n - 1]
+def tail [n] 't (x: [n]t) : [n - 1]t = x[1:]
+def init [n] 't (x: [n]t) : [n - 1]t = x[0:n - 1]
+
+def foldl [n] 'a 'b (f: a -> b -> a) (acc: a) (bs: [n]b) : a =
+  loop acc for b in bs do f acc b
+def foldr [n] 'a 'b (f: b -> a -> a) (acc: a) (bs: [n]b) : a =
+  loop acc for b in bs[::-1] do f b acc
+
+def all [n] 'a (f: a -> bool) (as: [n]a) : bool = reduce (&&) true (map f as)
+def any [n] 'a (f: a -> bool) (as: [n]a) : bool = reduce (||) false (map f as)
+
+def id 'a (x: a) : a = x
+def const 'a 'b (x: a) (_: b) : a = x
