@@ -49,11 +49,11 @@ deps:
 $(B)/.deps-ok: | deps
 	@mkdir -p $(B) && touch $@
 
-$(B)/gen/lexer.c $(B)/gen/lexer.h: compiler/syntax/lexer.l $(B)/.deps-ok
+$(B)/gen/lexer.c $(B)/gen/lexer.h &: compiler/syntax/lexer.l $(B)/.deps-ok
 	@mkdir -p $(B)/gen
 	flex --header-file=$(B)/gen/lexer.h -o $(B)/gen/lexer.c $<
 
-$(B)/gen/parser.c $(B)/gen/parser.h: compiler/syntax/parser.y $(B)/.deps-ok
+$(B)/gen/parser.c $(B)/gen/parser.h &: compiler/syntax/parser.y $(B)/.deps-ok
 	@mkdir -p $(B)/gen
 	bison -Wall -Werror --defines=$(B)/gen/parser.h -o $(B)/gen/parser.c $<
 

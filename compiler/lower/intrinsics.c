@@ -596,8 +596,8 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
     }
     case L_HIGHEST: return sv_dyn(l, se_const(highest(t, true)));
     case L_LOWEST: return sv_dyn(l, se_const(highest(t, false)));
-    case L_PI: return sv_dyn(l, se_const(prim_float(t, M_PI)));
-    case L_E: return sv_dyn(l, se_const(prim_float(t, M_E)));
+    case L_PI: return sv_dyn(l, se_const(prim_float(t, 3.14159265358979323846)));
+    case L_E: return sv_dyn(l, se_const(prim_float(t, 2.71828182845904523536)));
     case L_INF: return sv_dyn(l, se_const(prim_float(t, INFINITY)));
     case L_NAN: return sv_dyn(l, se_const(prim_float(t, NAN)));
     case L_GET_BIT: {

@@ -1,0 +1,915 @@
+/* The sequential C backend: turns a program at STAGE_MEM into one
+ * self-contained C11 program (runtime included) whose main calls rt_main.
+ *
+ * Generated code, per entry point:
+ *   futhorc_entry_K(ctx, pool, ins, outs)  binds the parameters (sizes from
+ *       the inputs' dimensions, checked where shared; array inputs used in
+ *       place, or copied when the parameter is unique), runs the body and
+ *       writes the results out dense and row-major;
+ *   futhorc_run_K(ctx, ins, outs)          the rt_entry_fn wrapper: owns the
+ *       pool of memory blocks, frees it, and frees partial outputs on error.
+ * Scalars are C variables named <name>_<id>; an array has no C variable: it
+ * is its memory block (an rt_block *, runtime/memory.h) read and written
+ * through its LMAD, printed with sym_print_c. Memory blocks are reference
+ * counted: each block variable owns one reference, released after the
+ * block's last use in the body that binds it. Failures (assertions, size
+ * mismatches, out of memory) call rt_error and jump to the entry's fail
+ * label; the wrapper then frees every block left in the pool.
+ * SOACs become sequential loops; by memory.c's convention the Sym variable
+ * of an array lambda parameter's own id is the SOAC's iteration index. */
+#include "backend.h"
+
+#include <ctype.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/embedded.h"
+
+/* Emitter state for one program. names maps Var ids (and the ids of
+ * loop counters the emitter makes, numbered after the program's Vars) to
+ * C names. */
+typedef struct Emit {
+    Buf *out;
+    const Prog *p;
+    Arena *a;
+    VEC(const char *) names;
+    int next_id;
+    int indent;
+    int *mark;       /* by id: 1 + index in the body being scanned, or 0 */
+    const Fun *fun;
+} Emit;
+
+/* What to do with a body's results, emitted before its last releases. */
+typedef void (*ResFn)(Emit *E, const Body *b, void *ctx);
+
+static void emit_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, int nextra);
+
+/* ---- Names and small printers --------------------------------------------- */
+
+static void set_name(Emit *E, int id, const char *name) {
+    while (E->names.len <= id) vec_push(&E->names, NULL);
+    E->names.items[id] = name;
+}
+
+static const char *cname(Emit *E, const Var *v) {
+    if (v->id < E->names.len && E->names.items[v->id]) return E->names.items[v->id];
+    Buf b = {0};
+    for (const char *s = v->name; *s; s++) buf_putc(&b, isalnum((unsigned char)*s) ? *s : '_');
+    buf_printf(&b, "_%d", v->id);
+    const char *n = arena_printf(E->a, "%s%s", isalpha((unsigned char)b.data[0]) ? "" : "v", b.data);
+    buf_free(&b);
+    set_name(E, v->id, n);
+    return n;
+}
+
+static const char *sym_name(int id, void *ctx) {
+    Emit *E = ctx;
+    if (id < E->names.len && E->names.items[id]) return E->names.items[id];
+    ICE("C backend: LMAD variable %d has no C name", id);
+}
+
+/* A fresh loop counter: a synthetic id with a C name. */
+static int new_counter(Emit *E, const char *base) {
+    int id = E->next_id++;
+    set_name(E, id, arena_printf(E->a, "%s_%d", base, id));
+    return id;
+}
+
+static void line(Emit *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(Emit *E, const char *fmt, ...) {
+    for (int i = 0; i < E->indent; i++) buf_puts(E->out, "    ");
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(E->out, fmt, ap);
+    va_end(ap);
+    buf_putc(E->out, '\n');
+}
+
+static const char *ctype(PrimType t) { return prim_ctype(t); }
+
+static const char *rt_prim_enum(Emit *E, PrimType t) {
+    char *s = arena_printf(E->a, "RT_%s", prim_name(t));
+    for (char *c = s; *c; c++) *c = (char)toupper((unsigned char)*c);
+    return s;
+}
+
+/* A constant as a C expression of its type. */
+static const char *c_const(Emit *E, PrimValue c) {
+    switch (prim_class(c.type)) {
+    case PC_BOOL: return c.v.b ? "true" : "false";
+    case PC_SIGNED:
+        if (c.v.i == INT64_MIN) return "INT64_MIN";
+        return arena_printf(E->a, "((%s)%lldLL)", ctype(c.type), (long long)c.v.i);
+    case PC_UNSIGNED: {
+        int bits = prim_size(c.type) * 8;
+        uint64_t u = (uint64_t)c.v.i;
+        if (bits < 64) u &= (UINT64_C(1) << bits) - 1;
+        return arena_printf(E->a, "((%s)%lluULL)", ctype(c.type), (unsigned long long)u);
+    }
+    case PC_FLOAT:
+    default:
+        if (isnan(c.v.f)) return arena_printf(E->a, "((%s)NAN)", ctype(c.type));
+        if (isinf(c.v.f)) return arena_printf(E->a, "(%s(%s)INFINITY)", c.v.f < 0 ? "-" : "", ctype(c.type));
+        return arena_printf(E->a, "((%s)%a)", ctype(c.type), c.v.f);
+    }
+}
+
+static const char *c_se(Emit *E, SubExp se) { return se.is_var ? cname(E, se.v) : c_const(E, se.c); }
+
+static Sym *se_sym(Emit *E, SubExp se) {
+    return se.is_var ? sym_var(E->a, se.v->id) : sym_const(E->a, se.c.v.i);
+}
+
+static const char *c_sym(Emit *E, const Sym *s) {
+    Buf b = {0};
+    sym_print_c(&b, s, sym_name, E);
+    const char *r = arena_strdup(E->a, b.data ? b.data : "0");
+    buf_free(&b);
+    return r;
+}
+
+/* "((float *)mem_3->data)" */
+static const char *mem_base(Emit *E, const Var *mem, PrimType t) {
+    return arena_printf(E->a, "((%s *)%s->data)", ctype(t), cname(E, mem));
+}
+
+/* "base[offset]" for index idx through l. */
+static const char *elem_at(Emit *E, const char *base, const Lmad *l, Sym *const *idx) {
+    return arena_printf(E->a, "%s[%s]", base, c_sym(E, lmad_index(E->a, l, idx)));
+}
+
+static const char *arr_base(Emit *E, const Var *arr) { return mem_base(E, arr->mem->mem, arr->type.elem); }
+
+static const char *loc_prefix(Emit *E, SrcLoc loc) {
+    if (!loc.file) return "";
+    return arena_printf(E->a, "%s:%d:%d: ", loc.file, loc.line, loc.col);
+}
+
+/* A C string literal body for s (quotes and escapes; % doubled when
+ * printf_safe). */
+static const char *c_str(Emit *E, const char *s, bool printf_safe) {
+    Buf b = {0};
+    for (; s && *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\') buf_printf(&b, "\\%c", c);
+        else if (c == '%' && printf_safe) buf_puts(&b, "%%");
+        else if (c < 32 || c > 126) buf_printf(&b, "\\%03o", c);
+        else buf_putc(&b, (char)c);
+    }
+    const char *r = arena_strdup(E->a, b.data ? b.data : "");
+    buf_free(&b);
+    return r;
+}
+
+/* ---- Copies --------------------------------------------------------------- */
+
+/* Emits loops over dst's shape (rank dims) that set each element of dst
+ * (dbase through dl) to the element of src (sbase through sl, indexed by
+ * the last sl->rank indices), or to the scalar sval when sbase is NULL. */
+static void emit_copy_nest(Emit *E, const char *dbase, const Lmad *dl, const char *sbase,
+                           const Lmad *sl, const char *sval) {
+    int r = dl->rank;
+    Sym **idx = NEW_ARRAY(E->a, Sym *, r + 1);
+    for (int d = 0; d < r; d++) {
+        int c = new_counter(E, "c");
+        idx[d] = sym_var(E->a, c);
+        line(E, "for (int64_t %s = 0; %s < %s; %s++) {", sym_name(c, E), sym_name(c, E),
+             c_sym(E, dl->dims[d].shape), sym_name(c, E));
+        E->indent++;
+    }
+    const char *src = sbase ? elem_at(E, sbase, sl, idx + (r - sl->rank)) : sval;
+    line(E, "%s = %s;", elem_at(E, dbase, dl, idx), src);
+    for (int d = 0; d < r; d++) {
+        E->indent--;
+        line(E, "}");
+    }
+}
+
+/* Copies array src into dst's block at layout dl, unless it is already there. */
+static void emit_copy_array(Emit *E, const Var *dmem, const Lmad *dl, const Var *src) {
+    if (src->mem->mem == dmem && lmad_equal(src->mem->ixfun, dl)) return;
+    PrimType t = src->type.elem;
+    emit_copy_nest(E, mem_base(E, dmem, t), dl, arr_base(E, src), src->mem->ixfun, NULL);
+}
+
+/* Stores se (a scalar or an array) at layout dl of block dmem. */
+static void emit_store(Emit *E, const Var *dmem, const Lmad *dl, SubExp se, PrimType t) {
+    if (se.is_var && se.v->type.kind == TK_ARRAY) {
+        emit_copy_array(E, dmem, dl, se.v);
+        return;
+    }
+    if (dl->rank == 0) {
+        line(E, "%s = %s;", elem_at(E, mem_base(E, dmem, t), dl, NULL), c_se(E, se));
+        return;
+    }
+    emit_copy_nest(E, mem_base(E, dmem, t), dl, NULL, NULL, c_se(E, se));
+}
+
+static Lmad *fix_row(Emit *E, const Lmad *l, Sym *i) {
+    LmadSlice s = {0};
+    s.is_index = true;
+    s.index = i;
+    return lmad_slice(E->a, l, &s, 1);
+}
+
+/* ---- Declarations --------------------------------------------------------- */
+
+/* Declares the C variable of a scalar or memory Var (arrays have none). */
+static void declare(Emit *E, const Var *v, const char *init) {
+    if (v->type.kind == TK_ARRAY) return;
+    const char *t = v->type.kind == TK_MEM ? "rt_block *" : arena_printf(E->a, "%s ", ctype(v->type.elem));
+    if (init) line(E, "%s%s = %s;", t, cname(E, v), init);
+    else line(E, "%s%s = %s;", t, cname(E, v), v->type.kind == TK_MEM ? "NULL" : "0");
+}
+
+/* ---- Simple statements ---------------------------------------------------- */
+
+static void emit_op(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Buf b = {0};
+    buf_printf(&b, "rt_%s_%s(", op_name(e->op), prim_name(e->t));
+    for (int i = 0; i < e->nargs; i++) buf_printf(&b, "%s%s", i ? ", " : "", c_se(E, e->args[i]));
+    buf_putc(&b, ')');
+    declare(E, s->pat[0], b.data);
+    buf_free(&b);
+}
+
+static void emit_index(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    if (s->pat[0]->type.kind == TK_ARRAY) return; /* a view: memory.c set its LMAD */
+    Sym **idx = NEW_ARRAY(E->a, Sym *, e->nslice + 1);
+    for (int i = 0; i < e->nslice; i++) idx[i] = se_sym(E, e->slice[i].index);
+    declare(E, s->pat[0], elem_at(E, arr_base(E, e->arr), e->arr->mem->ixfun, idx));
+}
+
+static void emit_update(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    LmadSlice *ls = NEW_ARRAY(E->a, LmadSlice, e->nslice + 1);
+    for (int i = 0; i < e->nslice; i++) {
+        ls[i].is_index = !e->slice[i].is_slice;
+        if (ls[i].is_index) ls[i].index = se_sym(E, e->slice[i].index);
+        else {
+            ls[i].start = se_sym(E, e->slice[i].start);
+            ls[i].len = se_sym(E, e->slice[i].len);
+            ls[i].stride = se_sym(E, e->slice[i].stride);
+        }
+    }
+    Lmad *region = lmad_slice(E->a, e->arr->mem->ixfun, ls, e->nslice);
+    emit_store(E, e->arr->mem->mem, region, e->se, e->arr->type.elem);
+}
+
+static void emit_iota(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Var *v = s->pat[0];
+    int c = new_counter(E, "c");
+    const char *i = sym_name(c, E), *t = prim_name(e->t);
+    Sym *idx = sym_var(E->a, c);
+    line(E, "for (int64_t %s = 0; %s < %s; %s++)", i, i, c_se(E, e->n), i);
+    line(E, "    %s = rt_add_%s(%s, rt_mul_%s((%s)%s, %s));", elem_at(E, arr_base(E, v), v->mem->ixfun, &idx),
+         t, c_se(E, e->start), t, ctype(e->t), i, c_se(E, e->step));
+}
+
+static void emit_replicate(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Var *v = s->pat[0];
+    if (!e->se.is_var || e->se.v->type.kind != TK_ARRAY) {
+        emit_store(E, v->mem->mem, v->mem->ixfun, e->se, v->type.elem);
+        return;
+    }
+    Var *src = e->se.v;
+    emit_copy_nest(E, arr_base(E, v), v->mem->ixfun, arr_base(E, src), src->mem->ixfun, NULL);
+}
+
+static void emit_concat(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Var *v = s->pat[0];
+    Sym *off = sym_const(E->a, 0);
+    for (int i = 0; i < e->narrs; i++) {
+        Var *a = e->arrs[i];
+        LmadSlice sl = {0};
+        sl.start = off;
+        sl.len = a->mem->ixfun->dims[0].shape;
+        sl.stride = sym_const(E->a, 1);
+        emit_copy_array(E, v->mem->mem, lmad_slice(E->a, v->mem->ixfun, &sl, 1), a);
+        off = sym_add(E->a, off, sl.len);
+    }
+}
+
+static void emit_arraylit(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Var *v = s->pat[0];
+    for (int i = 0; i < e->nargs; i++)
+        emit_store(E, v->mem->mem, fix_row(E, v->mem->ixfun, sym_const(E->a, i)), e->args[i], v->type.elem);
+}
+
+/* Replaces each "{}" of msg by %lld and passes args, prefixed by the location. */
+static void emit_assert(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Buf fmt = {0}, args = {0};
+    buf_puts(&fmt, c_str(E, loc_prefix(E, s->loc), true));
+    const char *m = e->msg ? e->msg : "assertion failed";
+    int used = 0;
+    for (const char *q = m; *q; q++) {
+        if (q[0] == '{' && q[1] == '}' && used < e->nargs) {
+            buf_puts(&fmt, "%lld");
+            buf_printf(&args, ", (long long)%s", c_se(E, e->args[used++]));
+            q++;
+            continue;
+        }
+        char one[2] = {*q, 0};
+        buf_puts(&fmt, c_str(E, one, true));
+    }
+    line(E, "if (!%s) {", c_se(E, e->cond));
+    line(E, "    rt_error(ctx, \"%s\"%s);", fmt.data ? fmt.data : "", args.data ? args.data : "");
+    line(E, "    goto fail;");
+    line(E, "}");
+    buf_free(&fmt);
+    buf_free(&args);
+}
+
+static void emit_alloc(Emit *E, const Stm *s) {
+    const char *m = cname(E, s->pat[0]), *size = c_se(E, s->e->size);
+    line(E, "rt_block *%s = rt_block_new(pool, %s);", m, size);
+    line(E, "if (!%s) {", m);
+    line(E, "    rt_error(ctx, \"%sout of memory (allocating %%lld bytes)\", (long long)%s);",
+         c_str(E, loc_prefix(E, s->loc), true), size);
+    line(E, "    goto fail;");
+    line(E, "}");
+}
+
+/* ---- Control flow --------------------------------------------------------- */
+
+/* Result handler of if branches: assign the pattern (retaining blocks). */
+static void res_assign(Emit *E, const Body *b, void *ctx) {
+    const Stm *s = ctx;
+    for (int i = 0; i < b->nres && i < s->npat; i++) {
+        Var *v = s->pat[i];
+        if (v->type.kind == TK_ARRAY) continue;
+        line(E, "%s = %s;", cname(E, v), c_se(E, b->res[i]));
+        if (v->type.kind == TK_MEM) line(E, "rt_block_retain(%s);", cname(E, v));
+    }
+}
+
+static void emit_if(Emit *E, const Stm *s) {
+    for (int i = 0; i < s->npat; i++) declare(E, s->pat[i], NULL);
+    line(E, "if (%s) {", c_se(E, s->e->cond));
+    E->indent++;
+    emit_body(E, s->e->tbody, res_assign, (void *)s, NULL, 0);
+    E->indent--;
+    line(E, "} else {");
+    E->indent++;
+    emit_body(E, s->e->fbody, res_assign, (void *)s, NULL, 0);
+    E->indent--;
+    line(E, "}");
+}
+
+/* Result handler of loop bodies: new parameter values through temporaries
+ * (results may mention parameters), releasing the old blocks. */
+static void res_loop(Emit *E, const Body *b, void *ctx) {
+    const Loop *l = ctx;
+    int base = E->next_id;
+    for (int i = 0; i < l->nparams; i++) {
+        Var *p = l->params[i];
+        if (p->type.kind == TK_ARRAY) continue;
+        int t = new_counter(E, "next");
+        const char *ty = p->type.kind == TK_MEM ? "rt_block *" : arena_printf(E->a, "%s ", ctype(p->type.elem));
+        line(E, "%s%s = %s;", ty, sym_name(t, E), c_se(E, b->res[i]));
+        if (p->type.kind == TK_MEM) line(E, "rt_block_retain(%s);", sym_name(t, E));
+    }
+    for (int i = 0, t = base; i < l->nparams; i++) {
+        Var *p = l->params[i];
+        if (p->type.kind == TK_ARRAY) continue;
+        if (p->type.kind == TK_MEM) line(E, "rt_block_release(%s);", cname(E, p));
+        line(E, "%s = %s;", cname(E, p), sym_name(t++, E));
+    }
+}
+
+static void emit_loop(Emit *E, const Stm *s) {
+    const Loop *l = &s->e->loop;
+    for (int i = 0; i < s->npat; i++) declare(E, s->pat[i], NULL);
+    line(E, "{");
+    E->indent++;
+    for (int i = 0; i < l->nparams; i++) {
+        Var *p = l->params[i];
+        if (p->type.kind == TK_ARRAY) continue;
+        declare(E, p, c_se(E, l->inits[i]));
+        if (p->type.kind == TK_MEM) line(E, "rt_block_retain(%s);", cname(E, p));
+    }
+    if (l->kind == IR_LOOP_FOR) {
+        const char *i = cname(E, l->i);
+        line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, c_se(E, l->bound), i);
+    } else {
+        line(E, "while (%s) {", cname(E, l->cond));
+    }
+    E->indent++;
+    emit_body(E, l->body, res_loop, (void *)l, NULL, 0);
+    E->indent--;
+    line(E, "}");
+    for (int i = 0; i < s->npat; i++)
+        if (s->pat[i]->type.kind != TK_ARRAY) line(E, "%s = %s;", cname(E, s->pat[i]), cname(E, l->params[i]));
+    E->indent--;
+    line(E, "}");
+}
+
+/* ---- SOACs ---------------------------------------------------------------- */
+
+/* Binds the parameters of a SOAC lambda to row c of arrs: scalars are read,
+ * array rows are views whose LMADs use the parameter's id as the index. */
+static void bind_rows(Emit *E, const Lambda *lam, Var **arrs, int c) {
+    Sym *i = sym_var(E->a, c);
+    for (int k = 0; k < lam->nparams; k++) {
+        Var *p = lam->params[k];
+        if (p->type.kind == TK_ARRAY) {
+            set_name(E, p->id, sym_name(c, E));
+            continue;
+        }
+        declare(E, p, elem_at(E, arr_base(E, arrs[k]), arrs[k]->mem->ixfun, &i));
+    }
+}
+
+/* Binds operator parameters to accumulator expressions and values, runs
+ * the operator and assigns its results to the accumulators. */
+typedef struct OpCtx {
+    const char **accs;
+} OpCtx;
+
+static void res_to_accs(Emit *E, const Body *b, void *ctx) {
+    OpCtx *o = ctx;
+    for (int i = 0; i < b->nres; i++) line(E, "%s = %s;", o->accs[i], c_se(E, b->res[i]));
+}
+
+static void emit_segop(Emit *E, const SegOp *op, const char **accs, const SubExp *vals) {
+    line(E, "{");
+    E->indent++;
+    for (int i = 0; i < op->k; i++) {
+        declare(E, op->op->params[i], accs[i]);
+        declare(E, op->op->params[op->k + i], c_se(E, vals[i]));
+    }
+    OpCtx o = {accs};
+    emit_body(E, op->op->body, res_to_accs, &o, NULL, 0);
+    E->indent--;
+    line(E, "}");
+}
+
+typedef struct ScremaCtx {
+    const Stm *s;
+    const char **scan_accs, **red_accs;
+    int c;
+} ScremaCtx;
+
+/* After the map body: the scans (writing their outputs), the reductions,
+ * and the map outputs, all at row c. */
+static void res_screma(Emit *E, const Body *b, void *ctx) {
+    ScremaCtx *x = ctx;
+    const Screma *sc = &x->s->e->screma;
+    Sym *i = sym_var(E->a, x->c);
+    int pos = 0, acc = 0;
+    for (int j = 0; j < sc->nscans; j++) {
+        emit_segop(E, &sc->scans[j], x->scan_accs + acc, b->res + pos);
+        for (int k = 0; k < sc->scans[j].k; k++, pos++, acc++) {
+            Var *out = x->s->pat[pos];
+            line(E, "%s = %s;", elem_at(E, arr_base(E, out), out->mem->ixfun, &i), x->scan_accs[acc]);
+        }
+    }
+    acc = 0;
+    for (int j = 0; j < sc->nreds; j++) {
+        emit_segop(E, &sc->reds[j], x->red_accs + acc, b->res + pos);
+        pos += sc->reds[j].k;
+        acc += sc->reds[j].k;
+    }
+    for (; pos < b->nres; pos++) {
+        Var *out = x->s->pat[pos];
+        emit_store(E, out->mem->mem, fix_row(E, out->mem->ixfun, i), b->res[pos], out->type.elem);
+    }
+}
+
+static const char **declare_accs(Emit *E, const SegOp *ops, int nops, Var **pat, bool temps) {
+    int n = 0;
+    for (int j = 0; j < nops; j++) n += ops[j].k;
+    const char **accs = NEW_ARRAY(E->a, const char *, n + 1);
+    n = 0;
+    for (int j = 0; j < nops; j++)
+        for (int k = 0; k < ops[j].k; k++, n++) {
+            const SubExp ne = ops[j].neutral[k];
+            PrimType t = subexp_type(ne).elem;
+            if (temps) {
+                accs[n] = sym_name(new_counter(E, "acc"), E);
+                line(E, "%s %s = %s;", ctype(t), accs[n], c_se(E, ne));
+            } else {
+                accs[n] = cname(E, pat[n]);
+                declare(E, pat[n], c_se(E, ne));
+            }
+        }
+    return accs;
+}
+
+static void emit_screma(Emit *E, const Stm *s) {
+    const Screma *sc = &s->e->screma;
+    int nscan = 0;
+    for (int j = 0; j < sc->nscans; j++) nscan += sc->scans[j].k;
+    ScremaCtx x = {s, NULL, NULL, 0};
+    x.red_accs = declare_accs(E, sc->reds, sc->nreds, s->pat + nscan, false);
+    line(E, "{");
+    E->indent++;
+    x.scan_accs = declare_accs(E, sc->scans, sc->nscans, NULL, true);
+    x.c = new_counter(E, "i");
+    const char *i = sym_name(x.c, E);
+    line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, c_se(E, sc->w), i);
+    E->indent++;
+    bind_rows(E, sc->map, sc->arrs, x.c);
+    emit_body(E, sc->map->body, res_screma, &x, NULL, 0);
+    E->indent--;
+    line(E, "}");
+    E->indent--;
+    line(E, "}");
+}
+
+/* Scatter: writes value j (an element or a whole row) to dests[j] at
+ * index j when in bounds. */
+static void res_scatter(Emit *E, const Body *b, void *ctx) {
+    const Scatter *sc = ctx;
+    for (int j = 0; j < sc->ndests; j++) {
+        Var *d = sc->dests[j];
+        const Lmad *l = d->mem->ixfun;
+        const char *ixc = c_se(E, b->res[j]);
+        line(E, "if (%s >= 0 && %s < %s) {", ixc, ixc, c_sym(E, l->dims[0].shape));
+        E->indent++;
+        emit_store(E, d->mem->mem, fix_row(E, l, se_sym(E, b->res[j])), b->res[sc->ndests + j], d->type.elem);
+        E->indent--;
+        line(E, "}");
+    }
+}
+
+static void emit_soac_loop(Emit *E, SubExp w, const Lambda *lam, Var **arrs, ResFn fn, void *ctx) {
+    int c = new_counter(E, "i");
+    const char *i = sym_name(c, E);
+    line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, c_se(E, w), i);
+    E->indent++;
+    bind_rows(E, lam, arrs, c);
+    emit_body(E, lam->body, fn, ctx, NULL, 0);
+    E->indent--;
+    line(E, "}");
+}
+
+/* Hist: combines the values with the bucket's current contents. */
+static void res_hist(Emit *E, const Body *b, void *ctx) {
+    const Hist *h = ctx;
+    const char *bk = c_se(E, b->res[0]);
+    Sym *ix = se_sym(E, b->res[0]);
+    line(E, "if (%s >= 0 && %s < %s) {", bk, bk, c_se(E, h->dest_w));
+    E->indent++;
+    const char **accs = NEW_ARRAY(E->a, const char *, h->op.k + 1);
+    for (int j = 0; j < h->op.k; j++)
+        accs[j] = elem_at(E, arr_base(E, h->dests[j]), h->dests[j]->mem->ixfun, &ix);
+    emit_segop(E, &h->op, accs, b->res + 1);
+    E->indent--;
+    line(E, "}");
+}
+
+/* ---- Statements and bodies ------------------------------------------------ */
+
+static void emit_stm(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    switch (e->kind) {
+    case IE_SUBEXP:
+        if (s->pat[0]->type.kind != TK_ARRAY) declare(E, s->pat[0], c_se(E, e->se));
+        break;
+    case IE_OP: emit_op(E, s); break;
+    case IE_CONV:
+        declare(E, s->pat[0], arena_printf(E->a, "rt_conv_%s_%s(%s)", prim_name(e->t), prim_name(e->to),
+                                            c_se(E, e->args[0])));
+        break;
+    case IE_IF: emit_if(E, s); break;
+    case IE_LOOP: emit_loop(E, s); break;
+    case IE_INDEX: emit_index(E, s); break;
+    case IE_UPDATE: emit_update(E, s); break;
+    case IE_IOTA: emit_iota(E, s); break;
+    case IE_REPLICATE: emit_replicate(E, s); break;
+    case IE_COPY: emit_copy_array(E, s->pat[0]->mem->mem, s->pat[0]->mem->ixfun, e->arr); break;
+    case IE_CONCAT: emit_concat(E, s); break;
+    case IE_ARRAYLIT: emit_arraylit(E, s); break;
+    case IE_ASSERT: emit_assert(E, s); break;
+    case IE_SCREMA: emit_screma(E, s); break;
+    case IE_SCATTER:
+        emit_soac_loop(E, e->scatter.w, e->scatter.lam, e->scatter.arrs, res_scatter, (void *)&e->scatter);
+        break;
+    case IE_HIST: emit_soac_loop(E, e->hist.w, e->hist.lam, e->hist.arrs, res_hist, (void *)&e->hist); break;
+    case IE_ALLOC: emit_alloc(E, s); break;
+    case IE_SCRATCH:
+    case IE_RESHAPE:
+    case IE_REARRANGE: break; /* views and uninitialised arrays: no code */
+    }
+}
+
+/* ---- Last uses of memory blocks -------------------------------------------- */
+
+/* Records in last[] the statement index j for every block marked in E->mark
+ * that statement j mentions (directly or through an array's MemInfo). */
+typedef struct Uses {
+    Emit *E;
+    int *last;
+    int j;
+} Uses;
+
+static void use_var(Uses *u, const Var *v) {
+    if (!v) return;
+    if (v->mem) use_var(u, v->mem->mem);
+    if (v->id > 0 && v->id < u->E->p->next_var_id && u->E->mark[v->id])
+        u->last[u->E->mark[v->id] - 1] = u->j;
+}
+
+static void use_se(Uses *u, SubExp se) {
+    if (se.is_var) use_var(u, se.v);
+}
+
+static void use_body(Uses *u, const Body *b);
+
+static void use_lambda(Uses *u, const Lambda *l) {
+    if (!l) return;
+    for (int i = 0; i < l->nparams; i++) use_var(u, l->params[i]);
+    use_body(u, l->body);
+}
+
+static void use_vars(Uses *u, Var *const *vs, int n) {
+    for (int i = 0; i < n; i++) use_var(u, vs[i]);
+}
+
+static void use_ses(Uses *u, const SubExp *ses, int n) {
+    for (int i = 0; i < n; i++) use_se(u, ses[i]);
+}
+
+static void use_segop(Uses *u, const SegOp *op) {
+    use_ses(u, op->neutral, op->k);
+    use_lambda(u, op->op);
+}
+
+static void use_exp(Uses *u, const IrExp *e) {
+    use_se(u, e->se);
+    use_se(u, e->cond);
+    use_ses(u, e->args, e->nargs);
+    use_var(u, e->arr);
+    use_vars(u, e->arrs, e->narrs);
+    if (e->tbody) use_body(u, e->tbody);
+    if (e->fbody) use_body(u, e->fbody);
+    if (e->kind == IE_LOOP) {
+        use_vars(u, e->loop.params, e->loop.nparams);
+        use_ses(u, e->loop.inits, e->loop.nparams);
+        use_body(u, e->loop.body);
+    }
+    if (e->kind == IE_SCREMA) {
+        use_vars(u, e->screma.arrs, e->screma.narrs);
+        for (int i = 0; i < e->screma.nscans; i++) use_segop(u, &e->screma.scans[i]);
+        for (int i = 0; i < e->screma.nreds; i++) use_segop(u, &e->screma.reds[i]);
+        use_lambda(u, e->screma.map);
+    }
+    if (e->kind == IE_SCATTER) {
+        use_vars(u, e->scatter.arrs, e->scatter.narrs);
+        use_vars(u, e->scatter.dests, e->scatter.ndests);
+        use_lambda(u, e->scatter.lam);
+    }
+    if (e->kind == IE_HIST) {
+        use_vars(u, e->hist.arrs, e->hist.narrs);
+        use_vars(u, e->hist.dests, e->hist.op.k);
+        use_segop(u, &e->hist.op);
+        use_lambda(u, e->hist.lam);
+    }
+}
+
+static void use_body(Uses *u, const Body *b) {
+    for (int i = 0; i < b->nstms; i++) {
+        use_vars(u, b->stms[i]->pat, b->stms[i]->npat);
+        use_exp(u, b->stms[i]->e);
+    }
+    use_ses(u, b->res, b->nres);
+}
+
+static void release_at(Emit *E, Var **mems, const int *last, int n, int j) {
+    for (int k = 0; k < n; k++)
+        if (last[k] == j) line(E, "rt_block_release(%s);", cname(E, mems[k]));
+}
+
+/* Emits b's statements, then fn for its results; each block bound in b (or
+ * passed in extra, bound before it) is released after its last use. */
+static void emit_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, int nextra) {
+    VEC(Var *) mems = {0};
+    VEC(int) last = {0};
+    for (int k = 0; k < nextra; k++) {
+        vec_push(&mems, extra[k]);
+        vec_push(&last, -1);
+    }
+    for (int j = 0; j < b->nstms; j++)
+        for (int k = 0; k < b->stms[j]->npat; k++)
+            if (b->stms[j]->pat[k]->type.kind == TK_MEM) {
+                vec_push(&mems, b->stms[j]->pat[k]);
+                vec_push(&last, j);
+            }
+    for (int k = 0; k < mems.len; k++) E->mark[mems.items[k]->id] = k + 1;
+    Uses u = {E, last.items, 0};
+    for (int j = 0; j < b->nstms; j++) {
+        u.j = j;
+        use_vars(&u, b->stms[j]->pat, b->stms[j]->npat);
+        use_exp(&u, b->stms[j]->e);
+    }
+    u.j = b->nstms;
+    use_ses(&u, b->res, b->nres);
+    for (int k = 0; k < mems.len; k++) E->mark[mems.items[k]->id] = 0;
+    release_at(E, mems.items, last.items, mems.len, -1);
+    for (int j = 0; j < b->nstms; j++) {
+        emit_stm(E, b->stms[j]);
+        release_at(E, mems.items, last.items, mems.len, j);
+    }
+    if (fn) fn(E, b, ctx);
+    release_at(E, mems.items, last.items, mems.len, b->nstms);
+    vec_free(&mems);
+    vec_free(&last);
+}
+
+/* ---- Entry points ----------------------------------------------------------- */
+
+static void emit_oom(Emit *E, const char *what) {
+    line(E, "    rt_error(ctx, \"out of memory (%s)\");", what);
+    line(E, "    goto fail;");
+}
+
+/* Binds parameter k: sizes (checked where already bound), then the value. */
+static void emit_param(Emit *E, const Fun *f, int k, char *bound) {
+    Var *v = f->params[k];
+    if (v->type.kind != TK_ARRAY) {
+        declare(E, v, arena_printf(E->a, "*(const %s *)ins[%d].data", ctype(v->type.elem), k));
+        return;
+    }
+    for (int d = 0; d < v->type.rank; d++) {
+        SubExp s = v->type.shape[d];
+        if (s.is_var && !bound[s.v->id]) {
+            bound[s.v->id] = 1;
+            line(E, "int64_t %s = ins[%d].shape[%d];", cname(E, s.v), k, d);
+            continue;
+        }
+        line(E, "if (ins[%d].shape[%d] != %s) {", k, d, c_se(E, s));
+        line(E, "    rt_error(ctx, \"entry point %s: argument %d has size %%lld in dimension %d, "
+                "but %%lld was expected (from the sizes of the other arguments)\", "
+                "(long long)ins[%d].shape[%d], (long long)%s);",
+             c_str(E, f->name, true), k + 1, d + 1, k, d, c_se(E, s));
+        line(E, "    goto fail;");
+        line(E, "}");
+    }
+    const char *m = cname(E, v->mem->mem);
+    bool unique = v->type.unique || (f->param_ext && f->param_ext[k].unique);
+    if (unique) {
+        line(E, "int64_t %s_bytes = rt_value_count(&ins[%d]) * %d;", m, k, prim_size(v->type.elem));
+        line(E, "rt_block *%s = rt_block_new(pool, %s_bytes);", m, m);
+        line(E, "if (!%s) {", m);
+        emit_oom(E, "copying an argument");
+        line(E, "}");
+        line(E, "memcpy(%s->data, ins[%d].data, (size_t)%s_bytes);", m, k, m);
+    } else {
+        line(E, "rt_block *%s = rt_block_wrap(pool, ins[%d].data);", m, k);
+        line(E, "if (!%s) {", m);
+        emit_oom(E, "wrapping an argument");
+        line(E, "}");
+    }
+}
+
+/* Writes the entry's results into outs, dense and row-major. */
+static void res_outputs(Emit *E, const Body *b, void *ctx) {
+    for (int k = 0; k < b->nres; k++) {
+        SubExp r = b->res[k];
+        Type t = subexp_type(r);
+        line(E, "outs[%d].type.elem = %s;", k, rt_prim_enum(E, t.elem));
+        if (t.kind != TK_ARRAY) {
+            line(E, "outs[%d].type.rank = 0;", k);
+            line(E, "outs[%d].data = malloc(%d);", k, prim_size(t.elem));
+            line(E, "if (!outs[%d].data) {", k);
+            emit_oom(E, "writing a result");
+            line(E, "}");
+            line(E, "*(%s *)outs[%d].data = %s;", ctype(t.elem), k, c_se(E, r));
+            continue;
+        }
+        const Lmad *l = r.v->mem->ixfun;
+        line(E, "outs[%d].type.rank = %d;", k, t.rank);
+        line(E, "outs[%d].shape = malloc(%d * sizeof(int64_t));", k, t.rank);
+        line(E, "if (!outs[%d].shape) {", k);
+        emit_oom(E, "writing a result");
+        line(E, "}");
+        Sym **shape = NEW_ARRAY(E->a, Sym *, t.rank);
+        for (int d = 0; d < t.rank; d++) {
+            shape[d] = l->dims[d].shape;
+            line(E, "outs[%d].shape[%d] = %s;", k, d, c_sym(E, shape[d]));
+        }
+        line(E, "outs[%d].data = malloc((size_t)(rt_value_count(&outs[%d]) * %d) + 1);", k, k, prim_size(t.elem));
+        line(E, "if (!outs[%d].data) {", k);
+        emit_oom(E, "writing a result");
+        line(E, "}");
+        emit_copy_nest(E, arena_printf(E->a, "((%s *)outs[%d].data)", ctype(t.elem), k),
+                       lmad_row_major(E->a, t.rank, shape), arr_base(E, r.v), l, NULL);
+    }
+}
+
+static void emit_entry(Emit *E, const Fun *f, int idx) {
+    E->fun = f;
+    line(E, "static int futhorc_entry_%d(rt_ctx *ctx, rt_pool *pool, const rt_value *ins, rt_value *outs) {", idx);
+    E->indent++;
+    line(E, "if (0) goto fail; /* the label is used whatever the body */");
+    char *bound = arena_alloc(E->a, (size_t)E->p->next_var_id + 1);
+    VEC(Var *) mems = {0};
+    for (int k = 0; k < f->nparams; k++) {
+        emit_param(E, f, k, bound);
+        if (f->params[k]->type.kind == TK_ARRAY) vec_push(&mems, f->params[k]->mem->mem);
+    }
+    emit_body(E, f->body, res_outputs, NULL, mems.items, mems.len);
+    vec_free(&mems);
+    line(E, "return 0;");
+    E->indent--;
+    line(E, "fail:");
+    line(E, "    return 1;");
+    line(E, "}");
+    buf_putc(E->out, '\n');
+    line(E, "static int futhorc_run_%d(rt_ctx *ctx, const rt_value *ins, rt_value *outs) {", idx);
+    line(E, "    rt_pool pool;");
+    line(E, "    rt_pool_init(&pool);");
+    line(E, "    for (int k = 0; k < %d; k++) outs[k].shape = NULL, outs[k].data = NULL;", f->nret);
+    line(E, "    int r = futhorc_entry_%d(ctx, &pool, ins, outs);", idx);
+    line(E, "    rt_pool_free(&pool);");
+    line(E, "    if (r)");
+    line(E, "        for (int k = 0; k < %d; k++) free(outs[k].shape), free(outs[k].data), outs[k].shape = NULL, outs[k].data = NULL;", f->nret);
+    line(E, "    return r;");
+    line(E, "}");
+    buf_putc(E->out, '\n');
+}
+
+static void emit_types(Emit *E, const char *what, int idx, const ExtType *ts, const Type *fallback, int n) {
+    if (n == 0) return;
+    Buf b = {0};
+    for (int i = 0; i < n; i++) {
+        PrimType elem = ts ? ts[i].elem : fallback[i].elem;
+        int rank = ts ? ts[i].rank : fallback[i].rank;
+        buf_printf(&b, "%s{%s, %d}", i ? ", " : "", rt_prim_enum(E, elem), rank);
+    }
+    line(E, "static const rt_type futhorc_%s_%d[] = {%s};", what, idx, b.data);
+    buf_free(&b);
+}
+
+static void emit_table(Emit *E) {
+    for (int i = 0; i < E->p->nfuns; i++) {
+        const Fun *f = E->p->funs[i];
+        Type *pts = NEW_ARRAY(E->a, Type, f->nparams + 1);
+        for (int k = 0; k < f->nparams; k++) pts[k] = f->params[k]->type;
+        emit_types(E, "in", i, f->param_ext, pts, f->nparams);
+        emit_types(E, "out", i, f->ret_ext, f->ret, f->nret);
+    }
+    line(E, "static const rt_entry futhorc_entries[] = {");
+    for (int i = 0; i < E->p->nfuns; i++) {
+        const Fun *f = E->p->funs[i];
+        line(E, "    {\"%s\", %d, %s, %d, %s, futhorc_run_%d},", c_str(E, f->name, false), f->nparams,
+             f->nparams ? arena_printf(E->a, "futhorc_in_%d", i) : "NULL", f->nret,
+             f->nret ? arena_printf(E->a, "futhorc_out_%d", i) : "NULL", i);
+    }
+    if (E->p->nfuns == 0) line(E, "    {NULL, 0, NULL, 0, NULL, NULL},");
+    line(E, "};");
+    buf_putc(E->out, '\n');
+    line(E, "int main(int argc, char **argv) { return rt_main(argc, argv, futhorc_entries, %d); }", E->p->nfuns);
+}
+
+/* Copies an embedded runtime file, dropping its includes of other runtime
+ * files (they are all in this one translation unit). */
+static void emit_runtime_file(Emit *E, const char *path) {
+    const char *text = embedded_get(path);
+    buf_printf(E->out, "/* ---- %s ---- */\n", path);
+    if (!text) {
+        buf_printf(E->out, "#error \"the compiler lacks the runtime file %s\"\n", path);
+        return;
+    }
+    for (const char *s = text; *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s + 1) : strlen(s);
+        const char *q = s;
+        while (*q == ' ' || *q == '\t') q++;
+        bool local_include = strncmp(q, "#include \"", 10) == 0;
+        if (!local_include) buf_printf(E->out, "%.*s", (int)n, s);
+        s += n;
+    }
+    if (text[0] && text[strlen(text) - 1] != '\n') buf_putc(E->out, '\n');
+}
+
+void emit_c_program(Buf *out, const Prog *p) {
+    if (p->stage != STAGE_MEM) ICE("emit_c_program: the program must be at STAGE_MEM");
+    Arena a = {0};
+    Emit E = {0};
+    E.out = out;
+    E.p = p;
+    E.a = &a;
+    E.next_id = p->next_var_id;
+    E.mark = calloc((size_t)p->next_var_id + 1, sizeof(int));
+    if (!E.mark) ICE("out of memory");
+    buf_puts(out, "/* Generated by futhorc. */\n#ifndef _POSIX_C_SOURCE\n#define _POSIX_C_SOURCE 200809L\n#endif\n");
+    static const char *const runtime[] = {"runtime/rt.h", "runtime/memory.h", "runtime/scalar.h",
+                                          "runtime/values.c", "runtime/main.c"};
+    for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++) emit_runtime_file(&E, runtime[i]);
+    buf_puts(out, "/* ---- the program ---- */\n#include <string.h>\n\n");
+    for (int i = 0; i < p->nfuns; i++) emit_entry(&E, p->funs[i], i);
+    emit_table(&E);
+    free(E.mark);
+    vec_free(&E.names);
+    arena_free(&a);
+}

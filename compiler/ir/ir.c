@@ -1,0 +1,882 @@
+/* The core IR's constructors, its printer (a stable readable text form) and
+ * its invariant checker (ir_verify), as declared in ir.h. */
+#include "ir.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- Construction --------------------------------------------------------- */
+
+Var *ir_var(Prog *p, const char *name, Type t) {
+    if (p->next_var_id <= 0) p->next_var_id = 1;
+    Var *v = NEW(p->arena, Var);
+    v->id = p->next_var_id++;
+    v->name = name ? name : "v";
+    v->type = t;
+    return v;
+}
+
+SubExp se_var(Var *v) {
+    SubExp se = {0};
+    se.is_var = true;
+    se.v = v;
+    return se;
+}
+
+SubExp se_const(PrimValue c) {
+    SubExp se = {0};
+    se.c = c;
+    return se;
+}
+
+SubExp se_i64(int64_t v) { return se_const(prim_int(PT_I64, v)); }
+SubExp se_bool(bool b) { return se_const(prim_bool(b)); }
+
+Type type_prim(PrimType t) {
+    Type ty = {0};
+    ty.kind = TK_PRIM;
+    ty.elem = t;
+    return ty;
+}
+
+Type type_array(Arena *a, PrimType elem, int rank, const SubExp *shape) {
+    if (rank <= 0) return type_prim(elem);
+    Type ty = {0};
+    ty.kind = TK_ARRAY;
+    ty.elem = elem;
+    ty.rank = rank;
+    ty.shape = NEW_ARRAY(a, SubExp, rank);
+    memcpy(ty.shape, shape, sizeof(SubExp) * (size_t)rank);
+    return ty;
+}
+
+Type subexp_type(SubExp se) {
+    if (se.is_var) return se.v->type;
+    return type_prim(se.c.type);
+}
+
+Type type_row(Type t) {
+    if (t.kind != TK_ARRAY || t.rank <= 1) return type_prim(t.elem);
+    Type r = t;
+    r.rank = t.rank - 1;
+    r.shape = t.shape + 1;
+    r.unique = false;
+    return r;
+}
+
+/* ---- Printing ------------------------------------------------------------- */
+
+/* Printer state: the output and the current indentation. */
+typedef struct Printer {
+    Buf *out;
+    int indent;
+} Printer;
+
+static void print_body(Printer *pr, const Body *b);
+
+static void print_nl(Printer *pr) {
+    buf_putc(pr->out, '\n');
+    for (int i = 0; i < pr->indent; i++) buf_puts(pr->out, "  ");
+}
+
+static void print_var(Buf *out, const Var *v) {
+    if (!v) {
+        buf_puts(out, "<null>");
+        return;
+    }
+    buf_printf(out, "%s_%d", v->name, v->id);
+}
+
+static void print_se(Buf *out, SubExp se) {
+    if (se.is_var) {
+        print_var(out, se.v);
+        return;
+    }
+    char tmp[64];
+    buf_puts(out, prim_format(se.c, tmp, sizeof tmp));
+}
+
+static void print_ses(Buf *out, const SubExp *ses, int n) {
+    for (int i = 0; i < n; i++) {
+        if (i) buf_puts(out, ", ");
+        print_se(out, ses[i]);
+    }
+}
+
+static void print_vars(Buf *out, Var *const *vs, int n) {
+    for (int i = 0; i < n; i++) {
+        if (i) buf_puts(out, ", ");
+        print_var(out, vs[i]);
+    }
+}
+
+static void print_type(Buf *out, Type t) {
+    if (t.unique) buf_putc(out, '*');
+    if (t.kind == TK_MEM) {
+        buf_puts(out, "mem");
+        return;
+    }
+    for (int i = 0; t.kind == TK_ARRAY && i < t.rank; i++) {
+        buf_putc(out, '[');
+        print_se(out, t.shape[i]);
+        buf_putc(out, ']');
+    }
+    buf_puts(out, prim_name(t.elem));
+}
+
+static void print_types(Buf *out, const Type *ts, int n) {
+    buf_putc(out, '(');
+    for (int i = 0; i < n; i++) {
+        if (i) buf_puts(out, ", ");
+        print_type(out, ts[i]);
+    }
+    buf_putc(out, ')');
+}
+
+/* "x_1 : [n_2]f32 @mem_3 -> lmad" */
+static void print_binding(Buf *out, const Var *v) {
+    print_var(out, v);
+    buf_puts(out, " : ");
+    print_type(out, v->type);
+    if (v->mem) {
+        buf_puts(out, " @");
+        print_var(out, v->mem->mem);
+        buf_puts(out, " -> ");
+        if (v->mem->ixfun) lmad_print(out, v->mem->ixfun);
+    }
+}
+
+static void print_params(Buf *out, Var *const *ps, int n) {
+    buf_putc(out, '(');
+    for (int i = 0; i < n; i++) {
+        if (i) buf_puts(out, ", ");
+        print_binding(out, ps[i]);
+    }
+    buf_putc(out, ')');
+}
+
+static void print_lambda(Printer *pr, const Lambda *l) {
+    buf_puts(pr->out, "\\");
+    print_params(pr->out, l->params, l->nparams);
+    buf_puts(pr->out, " : ");
+    print_types(pr->out, l->ret, l->nret);
+    buf_puts(pr->out, " ->");
+    print_body(pr, l->body);
+}
+
+static void print_slice(Buf *out, const DimSlice *s, int n) {
+    buf_putc(out, '[');
+    for (int i = 0; i < n; i++) {
+        if (i) buf_puts(out, ", ");
+        if (!s[i].is_slice) {
+            print_se(out, s[i].index);
+            continue;
+        }
+        print_se(out, s[i].start);
+        buf_puts(out, ":+");
+        print_se(out, s[i].len);
+        buf_puts(out, "*");
+        print_se(out, s[i].stride);
+    }
+    buf_putc(out, ']');
+}
+
+static void print_segops(Printer *pr, const char *what, const SegOp *ops, int n) {
+    for (int i = 0; i < n; i++) {
+        print_nl(pr);
+        buf_printf(pr->out, "%s%s(", what, ops[i].commutative ? " commutative" : "");
+        print_ses(pr->out, ops[i].neutral, ops[i].k);
+        buf_puts(pr->out, ") ");
+        print_lambda(pr, ops[i].op);
+    }
+}
+
+static void print_screma(Printer *pr, const Screma *s) {
+    buf_puts(pr->out, "screma(");
+    print_se(pr->out, s->w);
+    buf_puts(pr->out, ", {");
+    print_vars(pr->out, s->arrs, s->narrs);
+    buf_puts(pr->out, "},");
+    pr->indent++;
+    print_segops(pr, "scan", s->scans, s->nscans);
+    print_segops(pr, "reduce", s->reds, s->nreds);
+    print_nl(pr);
+    buf_puts(pr->out, "map ");
+    print_lambda(pr, s->map);
+    pr->indent--;
+    buf_putc(pr->out, ')');
+}
+
+static void print_scatter(Printer *pr, const Scatter *s) {
+    buf_puts(pr->out, "scatter(");
+    print_se(pr->out, s->w);
+    buf_puts(pr->out, ", {");
+    print_vars(pr->out, s->arrs, s->narrs);
+    buf_puts(pr->out, "}, dests {");
+    print_vars(pr->out, s->dests, s->ndests);
+    buf_puts(pr->out, "},");
+    pr->indent++;
+    print_nl(pr);
+    print_lambda(pr, s->lam);
+    pr->indent--;
+    buf_putc(pr->out, ')');
+}
+
+static void print_hist(Printer *pr, const Hist *h) {
+    buf_puts(pr->out, "hist(");
+    print_se(pr->out, h->w);
+    buf_puts(pr->out, ", {");
+    print_vars(pr->out, h->arrs, h->narrs);
+    buf_puts(pr->out, "}, dests {");
+    print_vars(pr->out, h->dests, h->op.k);
+    buf_puts(pr->out, "} of width ");
+    print_se(pr->out, h->dest_w);
+    buf_puts(pr->out, ",");
+    pr->indent++;
+    print_segops(pr, "op", &h->op, 1);
+    print_nl(pr);
+    print_lambda(pr, h->lam);
+    pr->indent--;
+    buf_putc(pr->out, ')');
+}
+
+static void print_loop(Printer *pr, const Loop *l) {
+    buf_puts(pr->out, "loop (");
+    for (int i = 0; i < l->nparams; i++) {
+        if (i) buf_puts(pr->out, ", ");
+        print_binding(pr->out, l->params[i]);
+        buf_puts(pr->out, " = ");
+        print_se(pr->out, l->inits[i]);
+    }
+    buf_puts(pr->out, ") ");
+    if (l->kind == IR_LOOP_FOR) {
+        buf_puts(pr->out, "for ");
+        print_var(pr->out, l->i);
+        buf_puts(pr->out, " < ");
+        print_se(pr->out, l->bound);
+    } else {
+        buf_puts(pr->out, "while ");
+        print_var(pr->out, l->cond);
+    }
+    buf_puts(pr->out, " do");
+    print_body(pr, l->body);
+}
+
+/* Expressions without nested bodies. */
+static bool print_simple_exp(Buf *out, const IrExp *e) {
+    switch (e->kind) {
+    case IE_SUBEXP: print_se(out, e->se); return true;
+    case IE_OP:
+        buf_printf(out, "%s.%s(", op_name(e->op), prim_name(e->t));
+        print_ses(out, e->args, e->nargs);
+        buf_putc(out, ')');
+        return true;
+    case IE_CONV:
+        buf_printf(out, "%s->%s(", prim_name(e->t), prim_name(e->to));
+        print_ses(out, e->args, e->nargs);
+        buf_putc(out, ')');
+        return true;
+    case IE_INDEX:
+        print_var(out, e->arr);
+        print_slice(out, e->slice, e->nslice);
+        return true;
+    case IE_UPDATE:
+        print_var(out, e->arr);
+        buf_puts(out, " with ");
+        print_slice(out, e->slice, e->nslice);
+        buf_puts(out, " = ");
+        print_se(out, e->se);
+        return true;
+    case IE_IOTA:
+        buf_printf(out, "iota.%s(", prim_name(e->t));
+        print_se(out, e->n);
+        buf_puts(out, ", ");
+        print_se(out, e->start);
+        buf_puts(out, ", ");
+        print_se(out, e->step);
+        buf_putc(out, ')');
+        return true;
+    case IE_REPLICATE:
+        buf_puts(out, "replicate([");
+        print_ses(out, e->shape, e->nshape);
+        buf_puts(out, "], ");
+        print_se(out, e->se);
+        buf_putc(out, ')');
+        return true;
+    case IE_SCRATCH:
+        buf_puts(out, "scratch(");
+        print_type(out, e->type);
+        buf_putc(out, ')');
+        return true;
+    case IE_RESHAPE:
+        buf_puts(out, "reshape([");
+        print_ses(out, e->shape, e->nshape);
+        buf_puts(out, "], ");
+        print_var(out, e->arr);
+        buf_putc(out, ')');
+        return true;
+    case IE_REARRANGE:
+        buf_puts(out, "rearrange((");
+        for (int i = 0; e->arr && i < e->arr->type.rank; i++) buf_printf(out, "%s%d", i ? ", " : "", e->perm[i]);
+        buf_puts(out, "), ");
+        print_var(out, e->arr);
+        buf_putc(out, ')');
+        return true;
+    case IE_CONCAT:
+        buf_puts(out, "concat(");
+        print_vars(out, e->arrs, e->narrs);
+        buf_puts(out, ") : len ");
+        print_se(out, e->len);
+        return true;
+    case IE_COPY:
+        buf_puts(out, "copy(");
+        print_var(out, e->arr);
+        buf_putc(out, ')');
+        return true;
+    case IE_ARRAYLIT:
+        buf_putc(out, '[');
+        print_ses(out, e->args, e->nargs);
+        buf_puts(out, "] : []");
+        print_type(out, e->type);
+        return true;
+    case IE_ASSERT:
+        buf_puts(out, "assert(");
+        print_se(out, e->cond);
+        buf_printf(out, ", \"%s\"", e->msg ? e->msg : "");
+        for (int i = 0; i < e->nargs; i++) {
+            buf_puts(out, ", ");
+            print_se(out, e->args[i]);
+        }
+        buf_putc(out, ')');
+        return true;
+    case IE_ALLOC:
+        buf_puts(out, "alloc(");
+        print_se(out, e->size);
+        buf_putc(out, ')');
+        return true;
+    default: return false;
+    }
+}
+
+static void print_exp(Printer *pr, const IrExp *e) {
+    if (print_simple_exp(pr->out, e)) return;
+    switch (e->kind) {
+    case IE_IF:
+        buf_puts(pr->out, "if ");
+        print_se(pr->out, e->cond);
+        buf_puts(pr->out, " : ");
+        print_types(pr->out, e->ret, e->nret);
+        buf_puts(pr->out, " then");
+        print_body(pr, e->tbody);
+        buf_puts(pr->out, " else");
+        print_body(pr, e->fbody);
+        break;
+    case IE_LOOP: print_loop(pr, &e->loop); break;
+    case IE_SCREMA: print_screma(pr, &e->screma); break;
+    case IE_SCATTER: print_scatter(pr, &e->scatter); break;
+    case IE_HIST: print_hist(pr, &e->hist); break;
+    default: buf_printf(pr->out, "<unknown expression %d>", (int)e->kind); break;
+    }
+}
+
+static void print_stm(Printer *pr, const Stm *s) {
+    print_nl(pr);
+    buf_puts(pr->out, "let ");
+    if (s->npat != 1) buf_putc(pr->out, '(');
+    for (int i = 0; i < s->npat; i++) {
+        if (i) buf_puts(pr->out, ", ");
+        print_binding(pr->out, s->pat[i]);
+    }
+    if (s->npat != 1) buf_putc(pr->out, ')');
+    buf_puts(pr->out, " = ");
+    print_exp(pr, s->e);
+}
+
+/* " {" stms "in (res)" "}" */
+static void print_body(Printer *pr, const Body *b) {
+    buf_puts(pr->out, " {");
+    pr->indent++;
+    for (int i = 0; i < b->nstms; i++) print_stm(pr, b->stms[i]);
+    print_nl(pr);
+    buf_puts(pr->out, "in (");
+    print_ses(pr->out, b->res, b->nres);
+    buf_putc(pr->out, ')');
+    pr->indent--;
+    print_nl(pr);
+    buf_putc(pr->out, '}');
+}
+
+static void print_fun(Printer *pr, const Fun *f) {
+    buf_printf(pr->out, "entry %s ", f->name);
+    print_params(pr->out, f->params, f->nparams);
+    buf_puts(pr->out, " : ");
+    print_types(pr->out, f->ret, f->nret);
+    buf_puts(pr->out, " =");
+    print_body(pr, f->body);
+    buf_putc(pr->out, '\n');
+}
+
+void ir_print(Buf *out, const Prog *p) {
+    Printer pr = {out, 0};
+    buf_printf(out, "-- stage %s\n", p->stage == STAGE_MEM ? "mem" : "soacs");
+    for (int i = 0; i < p->nfuns; i++) {
+        if (i) buf_putc(out, '\n');
+        print_fun(&pr, p->funs[i]);
+    }
+}
+
+/* ---- Verification --------------------------------------------------------- */
+
+/* Checker state: which Var ids have been bound (ever) and which are in scope
+ * now; scope is a stack of ids so bodies can pop what they bound. */
+typedef struct Verifier {
+    const Prog *p;
+    const char *pass;
+    const char *fun;
+    char *bound;    /* by id */
+    char *in_scope; /* by id */
+    VEC(int) stack;
+} Verifier;
+
+#define VFAIL(vf, ...)                                                                              \
+    ICE("IR check failed after pass '%s' in entry '%s': %s", (vf)->pass, (vf)->fun,                 \
+        arena_printf((vf)->p->arena, __VA_ARGS__))
+
+static const char *vname(const Verifier *vf, const Var *v) {
+    return v ? arena_printf(vf->p->arena, "%s_%d", v->name, v->id) : "<null>";
+}
+
+static void check_id(Verifier *vf, const Var *v) {
+    if (!v) VFAIL(vf, "null variable");
+    if (v->id <= 0 || v->id >= vf->p->next_var_id)
+        VFAIL(vf, "variable %s has id outside 1..%d", vname(vf, v), vf->p->next_var_id - 1);
+}
+
+static void check_mem_info(Verifier *vf, const Var *v);
+
+/* Binds v: it must not have been bound before anywhere in the program. */
+static void bind(Verifier *vf, Var *v) {
+    check_id(vf, v);
+    if (vf->bound[v->id]) VFAIL(vf, "variable %s is bound twice", vname(vf, v));
+    vf->bound[v->id] = 1;
+    vf->in_scope[v->id] = 1;
+    vec_push(&vf->stack, v->id);
+}
+
+/* Binds an implicitly bound Var (entry parameter sizes and memory) unless it
+ * is already in scope. */
+static void bind_implicit(Verifier *vf, Var *v) {
+    check_id(vf, v);
+    if (!vf->in_scope[v->id]) bind(vf, v);
+}
+
+static void pop_scope(Verifier *vf, int mark) {
+    while (vf->stack.len > mark) vf->in_scope[vf->stack.items[--vf->stack.len]] = 0;
+}
+
+static void use_var(Verifier *vf, const Var *v) {
+    check_id(vf, v);
+    if (!vf->in_scope[v->id]) VFAIL(vf, "variable %s used out of scope", vname(vf, v));
+}
+
+static void use_se(Verifier *vf, SubExp se) {
+    if (se.is_var) use_var(vf, se.v);
+}
+
+static const char *tname(const Verifier *vf, Type t) {
+    Buf b = {0};
+    print_type(&b, t);
+    const char *s = arena_strdup(vf->p->arena, b.data ? b.data : "");
+    buf_free(&b);
+    return s;
+}
+
+/* Types agree in kind, element type and rank (shapes are not compared:
+ * they may be existential). */
+static bool type_compat(Type a, Type b) {
+    if (a.kind != b.kind) return false;
+    if (a.kind == TK_MEM) return true;
+    if (a.elem != b.elem) return false;
+    return a.kind == TK_PRIM || a.rank == b.rank;
+}
+
+static void expect_type(Verifier *vf, Type got, Type want, const char *what) {
+    if (!type_compat(got, want))
+        VFAIL(vf, "%s has type %s, expected %s", what, tname(vf, got), tname(vf, want));
+}
+
+static void expect_prim(Verifier *vf, SubExp se, PrimType t, const char *what) {
+    use_se(vf, se);
+    expect_type(vf, subexp_type(se), type_prim(t), what);
+}
+
+static void expect_array(Verifier *vf, const Var *v, const char *what) {
+    use_var(vf, v);
+    if (v->type.kind != TK_ARRAY) VFAIL(vf, "%s %s is not an array", what, vname(vf, v));
+}
+
+/* At STAGE_MEM an array Var needs a MemInfo whose block is a mem Var in scope. */
+static void check_mem_info(Verifier *vf, const Var *v) {
+    if (vf->p->stage != STAGE_MEM || v->type.kind != TK_ARRAY) return;
+    if (!v->mem || !v->mem->mem || !v->mem->ixfun)
+        VFAIL(vf, "array %s has no memory information", vname(vf, v));
+    if (v->mem->mem->type.kind != TK_MEM)
+        VFAIL(vf, "memory of %s, %s, is not a memory block", vname(vf, v), vname(vf, v->mem->mem));
+    use_var(vf, v->mem->mem);
+    if (v->mem->ixfun->rank != v->type.rank)
+        VFAIL(vf, "index function of %s has rank %d, the array %d", vname(vf, v),
+              v->mem->ixfun->rank, v->type.rank);
+}
+
+static void verify_body(Verifier *vf, const Body *b, const Type *ret, int nret, const char *what);
+
+/* Binds a lambda's parameters, checks its body against its return types and
+ * its parameter types against the expected ones (NULL: unchecked). */
+static void verify_lambda(Verifier *vf, const Lambda *l, const Type *params, int nparams,
+                          const char *what) {
+    if (!l) VFAIL(vf, "%s: missing lambda", what);
+    if (l->nparams != nparams)
+        VFAIL(vf, "%s: lambda has %d parameters, expected %d", what, l->nparams, nparams);
+    int mark = vf->stack.len;
+    for (int i = 0; i < l->nparams; i++) {
+        bind(vf, l->params[i]);
+        if (params) expect_type(vf, l->params[i]->type, params[i], "lambda parameter");
+    }
+    for (int i = 0; i < l->nparams; i++) check_mem_info(vf, l->params[i]);
+    verify_body(vf, l->body, l->ret, l->nret, what);
+    pop_scope(vf, mark);
+}
+
+static Type *row_types(Verifier *vf, Var *const *arrs, int n) {
+    Type *ts = NEW_ARRAY(vf->p->arena, Type, n ? n : 1);
+    for (int i = 0; i < n; i++) {
+        expect_array(vf, arrs[i], "SOAC input");
+        ts[i] = type_row(arrs[i]->type);
+    }
+    return ts;
+}
+
+/* A scan/reduce operator: 2k parameters, k results, k neutral elements. */
+static void verify_segop(Verifier *vf, const SegOp *op, const Type *elems, const char *what) {
+    if (!op->op || op->op->nret != op->k)
+        VFAIL(vf, "%s operator must return %d values", what, op->k);
+    Type *ps = NEW_ARRAY(vf->p->arena, Type, 2 * op->k + 1);
+    for (int i = 0; i < op->k; i++) {
+        use_se(vf, op->neutral[i]);
+        ps[i] = ps[op->k + i] = elems ? elems[i] : subexp_type(op->neutral[i]);
+        expect_type(vf, subexp_type(op->neutral[i]), ps[i], "neutral element");
+        expect_type(vf, op->op->ret[i], ps[i], "operator result");
+    }
+    verify_lambda(vf, op->op, ps, 2 * op->k, what);
+}
+
+static void expect_npat(Verifier *vf, const Stm *s, int n) {
+    if (s->npat != n) VFAIL(vf, "statement binds %d variables, expected %d", s->npat, n);
+}
+
+static void verify_screma(Verifier *vf, const Stm *s) {
+    const Screma *sc = &s->e->screma;
+    expect_prim(vf, sc->w, PT_I64, "screma width");
+    Type *rows = row_types(vf, sc->arrs, sc->narrs);
+    const Lambda *m = sc->map;
+    verify_lambda(vf, m, rows, sc->narrs, "screma map");
+    int pos = 0;
+    for (int i = 0; i < sc->nscans; i++) {
+        if (pos + sc->scans[i].k > m->nret) VFAIL(vf, "screma map returns too few values");
+        verify_segop(vf, &sc->scans[i], m->ret + pos, "scan");
+        pos += sc->scans[i].k;
+    }
+    for (int i = 0; i < sc->nreds; i++) {
+        if (pos + sc->reds[i].k > m->nret) VFAIL(vf, "screma map returns too few values");
+        verify_segop(vf, &sc->reds[i], m->ret + pos, "reduce");
+        pos += sc->reds[i].k;
+    }
+    int scan_end = 0;
+    for (int j = 0; j < sc->nscans; j++) scan_end += sc->scans[j].k;
+    expect_npat(vf, s, m->nret);
+    for (int i = 0; i < m->nret; i++) {
+        Type r = m->ret[i];
+        bool red = i >= scan_end && i < pos;
+        Type got = s->pat[i]->type;
+        if (red) expect_type(vf, got, r, "reduction result");
+        else if (got.kind != TK_ARRAY || got.elem != r.elem ||
+                 got.rank != (r.kind == TK_ARRAY ? r.rank : 0) + 1)
+            VFAIL(vf, "screma result %s has type %s for lambda result %s", vname(vf, s->pat[i]),
+                  tname(vf, got), tname(vf, r));
+    }
+}
+
+static void verify_scatter(Verifier *vf, const Stm *s) {
+    const Scatter *sc = &s->e->scatter;
+    expect_prim(vf, sc->w, PT_I64, "scatter width");
+    Type *rows = row_types(vf, sc->arrs, sc->narrs);
+    verify_lambda(vf, sc->lam, rows, sc->narrs, "scatter");
+    if (sc->lam->nret != 2 * sc->ndests) VFAIL(vf, "scatter lambda must return 2*%d values", sc->ndests);
+    expect_npat(vf, s, sc->ndests);
+    for (int i = 0; i < sc->ndests; i++) {
+        expect_array(vf, sc->dests[i], "scatter destination");
+        expect_type(vf, sc->lam->ret[i], type_prim(PT_I64), "scatter index");
+        expect_type(vf, sc->lam->ret[sc->ndests + i], type_row(sc->dests[i]->type), "scatter value");
+        expect_type(vf, s->pat[i]->type, sc->dests[i]->type, "scatter result");
+    }
+}
+
+static void verify_hist(Verifier *vf, const Stm *s) {
+    const Hist *h = &s->e->hist;
+    expect_prim(vf, h->w, PT_I64, "hist width");
+    expect_prim(vf, h->dest_w, PT_I64, "hist destination width");
+    Type *rows = row_types(vf, h->arrs, h->narrs);
+    verify_lambda(vf, h->lam, rows, h->narrs, "hist");
+    if (h->lam->nret != 1 + h->op.k) VFAIL(vf, "hist lambda must return 1+%d values", h->op.k);
+    expect_type(vf, h->lam->ret[0], type_prim(PT_I64), "hist bucket");
+    Type *elems = NEW_ARRAY(vf->p->arena, Type, h->op.k + 1);
+    expect_npat(vf, s, h->op.k);
+    for (int i = 0; i < h->op.k; i++) {
+        expect_array(vf, h->dests[i], "hist destination");
+        elems[i] = type_row(h->dests[i]->type);
+        expect_type(vf, h->lam->ret[1 + i], elems[i], "hist value");
+        expect_type(vf, s->pat[i]->type, h->dests[i]->type, "hist result");
+    }
+    verify_segop(vf, &h->op, elems, "hist operator");
+}
+
+static void verify_loop(Verifier *vf, const Stm *s) {
+    const Loop *l = &s->e->loop;
+    expect_npat(vf, s, l->nparams);
+    for (int i = 0; i < l->nparams; i++) {
+        use_se(vf, l->inits[i]);
+        expect_type(vf, subexp_type(l->inits[i]), l->params[i]->type, "loop initial value");
+        expect_type(vf, s->pat[i]->type, l->params[i]->type, "loop result");
+    }
+    if (l->kind == IR_LOOP_FOR) expect_prim(vf, l->bound, PT_I64, "loop bound");
+    int mark = vf->stack.len;
+    for (int i = 0; i < l->nparams; i++) bind(vf, l->params[i]);
+    for (int i = 0; i < l->nparams; i++) check_mem_info(vf, l->params[i]);
+    if (l->kind == IR_LOOP_FOR) {
+        bind(vf, l->i);
+        expect_type(vf, l->i->type, type_prim(PT_I64), "loop index");
+    } else {
+        use_var(vf, l->cond);
+        expect_type(vf, l->cond->type, type_prim(PT_BOOL), "loop condition");
+        bool found = false;
+        for (int i = 0; i < l->nparams; i++) found |= l->params[i] == l->cond;
+        if (!found) VFAIL(vf, "while-loop condition %s is not a loop parameter", vname(vf, l->cond));
+    }
+    Type *ts = NEW_ARRAY(vf->p->arena, Type, l->nparams + 1);
+    for (int i = 0; i < l->nparams; i++) ts[i] = l->params[i]->type;
+    verify_body(vf, l->body, ts, l->nparams, "loop body");
+    pop_scope(vf, mark);
+}
+
+static void verify_if(Verifier *vf, const Stm *s) {
+    const IrExp *e = s->e;
+    expect_prim(vf, e->cond, PT_BOOL, "if condition");
+    expect_npat(vf, s, e->nret);
+    for (int i = 0; i < e->nret; i++) expect_type(vf, s->pat[i]->type, e->ret[i], "if result");
+    int mark = vf->stack.len;
+    verify_body(vf, e->tbody, e->ret, e->nret, "then branch");
+    pop_scope(vf, mark);
+    verify_body(vf, e->fbody, e->ret, e->nret, "else branch");
+    pop_scope(vf, mark);
+}
+
+/* Checks an index or update slice against arr; returns the rank left. */
+static int verify_slice(Verifier *vf, const Var *arr, const DimSlice *sl, int n) {
+    expect_array(vf, arr, "indexed");
+    if (n > arr->type.rank) VFAIL(vf, "%d indices for array %s of rank %d", n, vname(vf, arr), arr->type.rank);
+    int rank = arr->type.rank;
+    for (int i = 0; i < n; i++) {
+        if (!sl[i].is_slice) {
+            expect_prim(vf, sl[i].index, PT_I64, "index");
+            rank--;
+            continue;
+        }
+        expect_prim(vf, sl[i].start, PT_I64, "slice start");
+        expect_prim(vf, sl[i].len, PT_I64, "slice length");
+        expect_prim(vf, sl[i].stride, PT_I64, "slice stride");
+    }
+    return rank;
+}
+
+static void expect_shape(Verifier *vf, const Stm *s, PrimType elem, int rank, const char *what) {
+    expect_npat(vf, s, 1);
+    Type t = s->pat[0]->type;
+    if (rank == 0) {
+        expect_type(vf, t, type_prim(elem), what);
+        return;
+    }
+    if (t.kind != TK_ARRAY || t.elem != elem || t.rank != rank)
+        VFAIL(vf, "%s: result %s has type %s, expected %d-dimensional %s", what, vname(vf, s->pat[0]),
+              tname(vf, t), rank, prim_name(elem));
+}
+
+static int se_rank(SubExp se) { return se.is_var && se.v->type.kind == TK_ARRAY ? se.v->type.rank : 0; }
+
+static void verify_op(Verifier *vf, const Stm *s) {
+    const IrExp *e = s->e;
+    if (e->nargs != op_arity(e->op)) VFAIL(vf, "%s takes %d operands", op_name(e->op), op_arity(e->op));
+    if (!op_accepts(e->op, e->t)) VFAIL(vf, "%s does not accept %s", op_name(e->op), prim_name(e->t));
+    for (int i = 0; i < e->nargs; i++) expect_prim(vf, e->args[i], e->t, "operand");
+    expect_shape(vf, s, op_result(e->op, e->t), 0, op_name(e->op));
+}
+
+/* Array construction and transformation expressions. */
+static void verify_array_exp(Verifier *vf, const Stm *s) {
+    const IrExp *e = s->e;
+    switch (e->kind) {
+    case IE_IOTA:
+        if (!prim_is_int(e->t)) VFAIL(vf, "iota of non-integer type %s", prim_name(e->t));
+        expect_prim(vf, e->n, PT_I64, "iota length");
+        expect_prim(vf, e->start, e->t, "iota start");
+        expect_prim(vf, e->step, e->t, "iota step");
+        expect_shape(vf, s, e->t, 1, "iota");
+        break;
+    case IE_REPLICATE:
+        for (int i = 0; i < e->nshape; i++) expect_prim(vf, e->shape[i], PT_I64, "replicate size");
+        use_se(vf, e->se);
+        expect_shape(vf, s, subexp_type(e->se).elem, e->nshape + se_rank(e->se), "replicate");
+        break;
+    case IE_SCRATCH:
+        for (int i = 0; i < e->type.rank; i++) use_se(vf, e->type.shape[i]);
+        expect_shape(vf, s, e->type.elem, e->type.rank, "scratch");
+        break;
+    case IE_RESHAPE:
+        expect_array(vf, e->arr, "reshaped");
+        for (int i = 0; i < e->nshape; i++) expect_prim(vf, e->shape[i], PT_I64, "reshape size");
+        expect_shape(vf, s, e->arr->type.elem, e->nshape, "reshape");
+        break;
+    case IE_REARRANGE: {
+        expect_array(vf, e->arr, "rearranged");
+        int r = e->arr->type.rank;
+        char *seen = arena_alloc(vf->p->arena, (size_t)r + 1);
+        for (int i = 0; i < r; i++) {
+            if (e->perm[i] < 0 || e->perm[i] >= r || seen[e->perm[i]]) VFAIL(vf, "rearrange: bad permutation");
+            seen[e->perm[i]] = 1;
+        }
+        expect_shape(vf, s, e->arr->type.elem, r, "rearrange");
+        break;
+    }
+    case IE_CONCAT:
+        if (e->narrs < 1) VFAIL(vf, "concat of no arrays");
+        expect_prim(vf, e->len, PT_I64, "concat length");
+        for (int i = 0; i < e->narrs; i++) {
+            expect_array(vf, e->arrs[i], "concatenated");
+            expect_type(vf, e->arrs[i]->type, e->arrs[0]->type, "concat operand");
+        }
+        expect_shape(vf, s, e->arrs[0]->type.elem, e->arrs[0]->type.rank, "concat");
+        break;
+    case IE_COPY:
+        expect_array(vf, e->arr, "copied");
+        expect_shape(vf, s, e->arr->type.elem, e->arr->type.rank, "copy");
+        break;
+    case IE_ARRAYLIT:
+        for (int i = 0; i < e->nargs; i++) {
+            use_se(vf, e->args[i]);
+            expect_type(vf, subexp_type(e->args[i]), e->type, "array literal element");
+        }
+        expect_shape(vf, s, e->type.elem, (e->type.kind == TK_ARRAY ? e->type.rank : 0) + 1, "array literal");
+        break;
+    default: ICE("verify_array_exp: unexpected kind %d", (int)e->kind);
+    }
+}
+
+static void verify_exp(Verifier *vf, const Stm *s) {
+    const IrExp *e = s->e;
+    switch (e->kind) {
+    case IE_SUBEXP:
+        use_se(vf, e->se);
+        expect_npat(vf, s, 1);
+        expect_type(vf, s->pat[0]->type, subexp_type(e->se), "copy of a value");
+        break;
+    case IE_OP: verify_op(vf, s); break;
+    case IE_CONV:
+        if (e->nargs != 1) VFAIL(vf, "conversion takes one operand");
+        expect_prim(vf, e->args[0], e->t, "conversion operand");
+        expect_shape(vf, s, e->to, 0, "conversion");
+        break;
+    case IE_IF: verify_if(vf, s); break;
+    case IE_LOOP: verify_loop(vf, s); break;
+    case IE_INDEX: {
+        int r = verify_slice(vf, e->arr, e->slice, e->nslice);
+        expect_shape(vf, s, e->arr->type.elem, r, "index");
+        break;
+    }
+    case IE_UPDATE: {
+        int r = verify_slice(vf, e->arr, e->slice, e->nslice);
+        use_se(vf, e->se);
+        if (se_rank(e->se) != r && se_rank(e->se) != 0) VFAIL(vf, "update value has the wrong rank");
+        expect_type(vf, type_prim(subexp_type(e->se).elem), type_prim(e->arr->type.elem), "update value");
+        expect_npat(vf, s, 1);
+        expect_type(vf, s->pat[0]->type, e->arr->type, "update result");
+        break;
+    }
+    case IE_ASSERT:
+        expect_npat(vf, s, 0);
+        expect_prim(vf, e->cond, PT_BOOL, "assertion condition");
+        for (int i = 0; i < e->nargs; i++) expect_prim(vf, e->args[i], PT_I64, "assertion argument");
+        break;
+    case IE_SCREMA: verify_screma(vf, s); break;
+    case IE_SCATTER: verify_scatter(vf, s); break;
+    case IE_HIST: verify_hist(vf, s); break;
+    case IE_ALLOC:
+        if (vf->p->stage != STAGE_MEM) VFAIL(vf, "alloc before the memory pass");
+        expect_prim(vf, e->size, PT_I64, "allocation size");
+        expect_npat(vf, s, 1);
+        if (s->pat[0]->type.kind != TK_MEM) VFAIL(vf, "alloc must bind a memory block");
+        break;
+    default: verify_array_exp(vf, s); break;
+    }
+}
+
+static void verify_stm(Verifier *vf, const Stm *s) {
+    if (!s || !s->e) VFAIL(vf, "null statement");
+    if (s->npat > 0 && !s->pat) VFAIL(vf, "statement without pattern");
+    verify_exp(vf, s);
+    for (int i = 0; i < s->npat; i++) bind(vf, s->pat[i]);
+    for (int i = 0; i < s->npat; i++) {
+        if (s->pat[i]->type.kind == TK_MEM && vf->p->stage != STAGE_MEM)
+            VFAIL(vf, "memory block %s before the memory pass", vname(vf, s->pat[i]));
+        check_mem_info(vf, s->pat[i]);
+    }
+}
+
+/* Checks stms and results; the body's bindings stay in scope (callers pop). */
+static void verify_body(Verifier *vf, const Body *b, const Type *ret, int nret, const char *what) {
+    if (!b) VFAIL(vf, "%s: missing body", what);
+    for (int i = 0; i < b->nstms; i++) verify_stm(vf, b->stms[i]);
+    if (b->nres != nret) VFAIL(vf, "%s returns %d values, expected %d", what, b->nres, nret);
+    for (int i = 0; i < b->nres; i++) {
+        use_se(vf, b->res[i]);
+        if (ret) expect_type(vf, subexp_type(b->res[i]), ret[i], what);
+    }
+}
+
+static void verify_fun(Verifier *vf, const Fun *f) {
+    vf->fun = f->name ? f->name : "?";
+    int mark = vf->stack.len;
+    for (int i = 0; i < f->nparams; i++) {
+        Var *v = f->params[i];
+        bind(vf, v);
+        for (int d = 0; v->type.kind == TK_ARRAY && d < v->type.rank; d++)
+            if (v->type.shape[d].is_var) bind_implicit(vf, v->type.shape[d].v);
+        if (vf->p->stage == STAGE_MEM && v->mem && v->mem->mem) bind_implicit(vf, v->mem->mem);
+        check_mem_info(vf, v);
+    }
+    verify_body(vf, f->body, f->ret, f->nret, "entry body");
+    pop_scope(vf, mark);
+}
+
+void ir_verify(const Prog *p, const char *after_pass) {
+    Verifier vf = {0};
+    vf.p = p;
+    vf.pass = after_pass ? after_pass : "?";
+    vf.fun = "?";
+    size_t n = (size_t)(p->next_var_id > 0 ? p->next_var_id : 1);
+    vf.bound = calloc(n, 1);
+    vf.in_scope = calloc(n, 1);
+    if (!vf.bound || !vf.in_scope) ICE("out of memory in ir_verify");
+    for (int i = 0; i < p->nfuns; i++) verify_fun(&vf, p->funs[i]);
+    free(vf.bound);
+    free(vf.in_scope);
+    vec_free(&vf.stack);
+}

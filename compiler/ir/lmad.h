@@ -1,0 +1,89 @@
+/* Symbolic index arithmetic (Sym) and linear memory access descriptors
+ * (LMADs, ../shared/reference/seed-002-funmem.md §1).
+ *
+ * A pure module: no IR dependencies. Sym variables are integer ids; the IR
+ * uses Var ids. All results are allocated in the given arena and are
+ * immutable; inputs are never modified.
+ *
+ * An LMAD maps an index (i_0, ..., i_{r-1}) with 0 <= i_k < shape_k to the
+ * element offset  offset + sum_k i_k * stride_k . */
+#ifndef FUTHORC_LMAD_H
+#define FUTHORC_LMAD_H
+
+#include "../util/util.h"
+
+/* ---- Sym: symbolic i64 expressions ---------------------------------------- */
+
+/* A Sym is kept in a normal form: a sum of monomials (an integer coefficient
+ * times a product of variables, sorted), so that equal polynomials are
+ * structurally equal (n*m + 1 equals 1 + m*n). Operations that leave
+ * polynomials (division) produce opaque terms that are compared
+ * structurally. */
+typedef struct Sym Sym;
+
+Sym *sym_const(Arena *a, int64_t c);
+Sym *sym_var(Arena *a, int id);
+Sym *sym_add(Arena *a, const Sym *x, const Sym *y);
+Sym *sym_sub(Arena *a, const Sym *x, const Sym *y);
+Sym *sym_mul(Arena *a, const Sym *x, const Sym *y);
+Sym *sym_neg(Arena *a, const Sym *x);
+/* Exact division: the quotient when y divides x as polynomials (including
+ * constant division that leaves no remainder), else an opaque x / y term
+ * (integer division rounding towards zero, for non-negative operands). */
+Sym *sym_div(Arena *a, const Sym *x, const Sym *y);
+bool sym_is_const(const Sym *x, int64_t *value);
+bool sym_equal(const Sym *x, const Sym *y);
+/* Replaces variable id by the expression e. */
+Sym *sym_subst(Arena *a, const Sym *x, int id, const Sym *e);
+/* Prints x as a C expression of int64_t values; varname(id, ctx) gives the
+ * C name of a variable. Parenthesised so it can be embedded anywhere. */
+void sym_print_c(Buf *out, const Sym *x, const char *(*varname)(int id, void *ctx), void *ctx);
+/* Prints x readably ("2*v3*v7 + 1"), variables as v<id>. */
+void sym_print(Buf *out, const Sym *x);
+
+/* ---- LMADs ---------------------------------------------------------------- */
+
+typedef struct LmadDim {
+    Sym *stride;
+    Sym *shape;
+} LmadDim;
+
+typedef struct Lmad {
+    int rank;
+    Sym *offset;
+    LmadDim *dims;
+} Lmad;
+
+/* One dimension of a slice: a fixed index (drops the dimension) or the len
+ * elements start, start+stride, ... (stride may be negative). */
+typedef struct LmadSlice {
+    bool is_index;
+    Sym *index;
+    Sym *start, *len, *stride;
+} LmadSlice;
+
+/* The row-major layout of an array of the given shape at offset 0. */
+Lmad *lmad_row_major(Arena *a, int rank, Sym *const *shape);
+/* Slices the leading nslice dimensions (nslice <= rank); the rest are kept. */
+Lmad *lmad_slice(Arena *a, const Lmad *l, const LmadSlice *slice, int nslice);
+/* Result dimension d is dimension perm[d] of l. */
+Lmad *lmad_permute(Arena *a, const Lmad *l, const int *perm);
+/* The same elements seen with a new shape in row-major order, or NULL when
+ * that is not expressible as one LMAD (then the caller must copy). Always
+ * succeeds for row-major-contiguous l, and for splitting or merging
+ * dimensions whose strides compose. */
+Lmad *lmad_reshape(Arena *a, const Lmad *l, int rank, Sym *const *shape);
+/* The element offset of index idx[rank]. */
+Sym *lmad_index(Arena *a, const Lmad *l, Sym *const *idx);
+/* Whether l is exactly the row-major layout of its shape at offset 0, or at
+ * any offset. */
+bool lmad_is_row_major(const Lmad *l);
+bool lmad_is_contiguous(const Lmad *l);
+/* Number of elements (product of the shape). */
+Sym *lmad_num_elems(Arena *a, const Lmad *l);
+bool lmad_equal(const Lmad *x, const Lmad *y);
+/* Substitutes a variable throughout (offset, strides and shape). */
+Lmad *lmad_subst(Arena *a, const Lmad *l, int id, const Sym *e);
+void lmad_print(Buf *out, const Lmad *l);
+
+#endif

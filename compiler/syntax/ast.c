@@ -1,0 +1,537 @@
+/* Printers for the AST: source text that parses back to the same tree
+ * (every compound expression, pattern and type is parenthesised, so the
+ * printer needs no precedence table), and ty_print for checked types. */
+#include "ast.h"
+#include "syntax_internal.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+static const char *const prim_names[] = {
+#define X(e, name, ctype, size, cls) name,
+#include "../ir/prim.def"
+#undef X
+};
+
+static const char *prim_text(PrimType t) {
+    return (unsigned)t < sizeof prim_names / sizeof prim_names[0] ? prim_names[t] : "?";
+}
+
+static void print_pat(Buf *out, const Pat *p);
+static void print_type(Buf *out, const TypeExp *t);
+
+/* ---- Expressions ---- */
+
+static void print_qualname(Buf *out, QualName qn) {
+    for (int i = 0; i < qn.nparts; i++) {
+        if (i) buf_putc(out, '.');
+        buf_puts(out, qn.parts[i]);
+    }
+}
+
+static void print_float(Buf *out, double v) {
+    char tmp[64];
+    snprintf(tmp, sizeof tmp, "%.17g", v);
+    buf_puts(out, tmp);
+    if (!strpbrk(tmp, ".eEn")) buf_puts(out, ".0");
+}
+
+/* Prints string bytes with escapes so that the lexer decodes them back. */
+static void print_string(Buf *out, const char *s, int n) {
+    buf_putc(out, '"');
+    for (int i = 0; i < n; i++) {
+        unsigned char c = (unsigned char)s[i];
+        if (c == '"' || c == '\\') buf_printf(out, "\\%c", c);
+        else if (c == '\n') buf_puts(out, "\\n");
+        else if (c == '\t') buf_puts(out, "\\t");
+        else if (c < 0x20 || c >= 0x7f) buf_printf(out, "\\x%02x", c);
+        else buf_putc(out, (char)c);
+    }
+    buf_putc(out, '"');
+}
+
+static void print_exps(Buf *out, Exp *const *es, int n, const char *sep) {
+    for (int i = 0; i < n; i++) {
+        if (i) buf_puts(out, sep);
+        ast_print_exp(out, es[i]);
+    }
+}
+
+static void print_slice(Buf *out, const DimIndex *d, int n) {
+    buf_putc(out, '[');
+    for (int i = 0; i < n; i++) {
+        if (i) buf_puts(out, ", ");
+        if (!d[i].is_slice) {
+            ast_print_exp(out, d[i].index);
+            continue;
+        }
+        if (d[i].start) ast_print_exp(out, d[i].start);
+        buf_putc(out, ':');
+        if (d[i].end) ast_print_exp(out, d[i].end);
+        if (d[i].stride) {
+            buf_putc(out, ':');
+            ast_print_exp(out, d[i].stride);
+        }
+    }
+    buf_putc(out, ']');
+}
+
+static void print_tparams(Buf *out, const TypeParam *tps, int n) {
+    static const char *const prefix[] = {"'", "'~", "'^"};
+    for (int i = 0; i < n; i++) {
+        if (tps[i].kind == TP_SIZE) buf_printf(out, " [%s]", tps[i].name);
+        else buf_printf(out, " %s%s", prefix[tps[i].kind], tps[i].name);
+    }
+}
+
+static void print_params(Buf *out, Pat *const *ps, int n) {
+    for (int i = 0; i < n; i++) {
+        buf_putc(out, ' ');
+        print_pat(out, ps[i]);
+    }
+}
+
+static void print_literal(Buf *out, const Exp *e) {
+    switch (e->kind) {
+    case EX_INT:
+        buf_printf(out, "%llu", (unsigned long long)e->ivalue);
+        if (e->has_suffix) buf_puts(out, prim_text(e->suffix));
+        break;
+    case EX_FLOAT:
+        print_float(out, e->fvalue);
+        if (e->has_suffix) buf_puts(out, prim_text(e->suffix));
+        break;
+    case EX_BOOL: buf_puts(out, e->bvalue ? "true" : "false"); break;
+    case EX_STRING: print_string(out, e->str ? e->str : "", e->strlen); break;
+    default: break;
+    }
+}
+
+/* Atomic forms: literals, names, tuples, records, arrays, projections. */
+static bool print_atomic(Buf *out, const Exp *e) {
+    switch (e->kind) {
+    case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_STRING:
+        print_literal(out, e);
+        return true;
+    case EX_VAR: print_qualname(out, e->name); return true;
+    case EX_TUPLE:
+        buf_putc(out, '(');
+        print_exps(out, e->elems, e->nelems, ", ");
+        buf_putc(out, ')');
+        return true;
+    case EX_RECORD:
+        buf_putc(out, '{');
+        for (int i = 0; i < e->nfields; i++) {
+            buf_printf(out, "%s%s = ", i ? ", " : "", e->fields[i].name);
+            ast_print_exp(out, e->fields[i].exp);
+        }
+        buf_putc(out, '}');
+        return true;
+    case EX_ARRAY:
+        buf_putc(out, '[');
+        print_exps(out, e->elems, e->nelems, ", ");
+        buf_putc(out, ']');
+        return true;
+    case EX_PROJECT:
+        buf_putc(out, '(');
+        ast_print_exp(out, e->e1);
+        buf_printf(out, ").%s", e->field);
+        return true;
+    case EX_INDEX:
+        buf_putc(out, '(');
+        ast_print_exp(out, e->e1);
+        buf_putc(out, ')');
+        print_slice(out, e->slice, e->nslice);
+        return true;
+    case EX_SECTION:
+        buf_putc(out, '(');
+        if (e->e1) { ast_print_exp(out, e->e1); buf_putc(out, ' '); }
+        buf_puts(out, e->op);
+        if (e->e2) { buf_putc(out, ' '); ast_print_exp(out, e->e2); }
+        buf_putc(out, ')');
+        return true;
+    case EX_PROJ_SECTION:
+        buf_putc(out, '(');
+        for (int i = 0; i < e->npath; i++) buf_printf(out, ".%s", e->path[i]);
+        buf_putc(out, ')');
+        return true;
+    default:
+        return false;
+    }
+}
+
+static void print_range(Buf *out, const Exp *e) {
+    static const char *const ops[] = {"...", "..<", "..>"};
+    ast_print_exp(out, e->start);
+    if (e->second) {
+        buf_puts(out, " .. ");
+        ast_print_exp(out, e->second);
+    }
+    buf_printf(out, " %s ", ops[e->range]);
+    ast_print_exp(out, e->end);
+}
+
+static void print_loop(Buf *out, const Exp *e) {
+    buf_puts(out, "loop ");
+    print_pat(out, e->pat);
+    if (e->e1) {
+        buf_puts(out, " = ");
+        ast_print_exp(out, e->e1);
+    }
+    if (e->form == LOOP_FOR_UPTO) {
+        buf_printf(out, " for %s < ", e->loop_var);
+    } else if (e->form == LOOP_FOR_IN) {
+        buf_puts(out, " for ");
+        print_pat(out, e->pat2);
+        buf_puts(out, " in ");
+    } else {
+        buf_puts(out, " while ");
+    }
+    ast_print_exp(out, e->e3);
+    buf_puts(out, " do ");
+    ast_print_exp(out, e->e2);
+}
+
+/* Let forms: "let p = e1 in e2", local functions and "let a[i] = v". */
+static void print_let(Buf *out, const Exp *e) {
+    buf_puts(out, "let ");
+    if (e->kind == EX_LET) {
+        print_pat(out, e->pat);
+    } else if (e->kind == EX_LETFUN) {
+        buf_puts(out, e->fname);
+        print_tparams(out, e->tparams, e->ntparams);
+        print_params(out, e->params, e->nparams);
+        if (e->ret) {
+            buf_puts(out, " : ");
+            print_type(out, e->ret);
+        }
+    } else {
+        buf_puts(out, e->fname);
+        print_slice(out, e->slice, e->nslice);
+    }
+    buf_puts(out, " = ");
+    ast_print_exp(out, e->e1);
+    buf_puts(out, " in ");
+    ast_print_exp(out, e->e2);
+}
+
+/* The inside of a parenthesised compound expression. */
+static void print_compound(Buf *out, const Exp *e) {
+    switch (e->kind) {
+    case EX_RANGE: print_range(out, e); break;
+    case EX_BINOP:
+        ast_print_exp(out, e->e1);
+        buf_printf(out, " %s ", e->op);
+        ast_print_exp(out, e->e2);
+        break;
+    case EX_NEG: buf_putc(out, '-'); ast_print_exp(out, e->e1); break;
+    case EX_NOT: buf_putc(out, '!'); ast_print_exp(out, e->e1); break;
+    case EX_APPLY:
+        ast_print_exp(out, e->e1);
+        buf_putc(out, ' ');
+        print_exps(out, e->elems, e->nelems, " ");
+        break;
+    case EX_LAMBDA:
+        buf_putc(out, '\\');
+        print_params(out, e->params, e->nparams);
+        if (e->ret) {
+            buf_puts(out, " : ");
+            print_type(out, e->ret);
+        }
+        buf_puts(out, " -> ");
+        ast_print_exp(out, e->e1);
+        break;
+    case EX_IF:
+        buf_puts(out, "if ");
+        ast_print_exp(out, e->e1);
+        buf_puts(out, " then ");
+        ast_print_exp(out, e->e2);
+        buf_puts(out, " else ");
+        ast_print_exp(out, e->e3);
+        break;
+    case EX_LET: case EX_LETFUN: case EX_LET_UPDATE: print_let(out, e); break;
+    case EX_LOOP: print_loop(out, e); break;
+    case EX_UPDATE:
+        ast_print_exp(out, e->e1);
+        buf_puts(out, " with ");
+        print_slice(out, e->slice, e->nslice);
+        buf_puts(out, " = ");
+        ast_print_exp(out, e->e2);
+        break;
+    case EX_RECORD_UPDATE:
+        ast_print_exp(out, e->e1);
+        buf_puts(out, " with ");
+        for (int i = 0; i < e->npath; i++) buf_printf(out, "%s%s", i ? "." : "", e->path[i]);
+        buf_puts(out, " = ");
+        ast_print_exp(out, e->e2);
+        break;
+    case EX_ASCRIBE: case EX_COERCE:
+        ast_print_exp(out, e->e1);
+        buf_puts(out, e->kind == EX_ASCRIBE ? " : " : " :> ");
+        print_type(out, e->ret);
+        break;
+    case EX_ASSERT:
+        buf_puts(out, "assert ");
+        ast_print_exp(out, e->e1);
+        buf_putc(out, ' ');
+        ast_print_exp(out, e->e2);
+        break;
+    default:
+        buf_puts(out, "<?>");
+        break;
+    }
+}
+
+void ast_print_exp(Buf *out, const Exp *e) {
+    if (!e) {
+        buf_puts(out, "<null>");
+        return;
+    }
+    if (print_atomic(out, e)) return;
+    buf_putc(out, '(');
+    print_compound(out, e);
+    buf_putc(out, ')');
+}
+
+/* ---- Patterns ---- */
+
+static void print_pat(Buf *out, const Pat *p) {
+    switch (p->kind) {
+    case P_ID: buf_puts(out, p->name); break;
+    case P_WILD: buf_putc(out, '_'); break;
+    case P_TUPLE:
+        buf_putc(out, '(');
+        for (int i = 0; i < p->nelems; i++) {
+            if (i) buf_puts(out, ", ");
+            print_pat(out, p->elems[i]);
+        }
+        buf_putc(out, ')');
+        break;
+    case P_RECORD:
+        buf_putc(out, '{');
+        for (int i = 0; i < p->nfields; i++) {
+            buf_printf(out, "%s%s = ", i ? ", " : "", p->fields[i].name);
+            print_pat(out, p->fields[i].pat);
+        }
+        buf_putc(out, '}');
+        break;
+    case P_ASCRIBE:
+        buf_putc(out, '(');
+        print_pat(out, p->inner);
+        buf_puts(out, " : ");
+        print_type(out, p->type);
+        buf_putc(out, ')');
+        break;
+    }
+}
+
+/* ---- Type expressions ---- */
+
+static void print_type_inner(Buf *out, const TypeExp *t) {
+    switch (t->kind) {
+    case TE_NAME:
+        print_qualname(out, t->name);
+        for (int i = 0; i < t->nargs; i++) {
+            buf_putc(out, ' ');
+            if (!t->args[i].is_size) {
+                print_type(out, t->args[i].type);
+            } else {
+                buf_putc(out, '[');
+                if (t->args[i].size) ast_print_exp(out, t->args[i].size);
+                buf_putc(out, ']');
+            }
+        }
+        break;
+    case TE_ARRAY:
+        buf_putc(out, '[');
+        if (t->dim) ast_print_exp(out, t->dim);
+        buf_putc(out, ']');
+        print_type(out, t->elem);
+        break;
+    case TE_ARROW:
+        if (t->pname) {
+            buf_printf(out, "(%s: ", t->pname);
+            print_type(out, t->param);
+            buf_putc(out, ')');
+        } else {
+            print_type(out, t->param);
+        }
+        buf_puts(out, " -> ");
+        print_type(out, t->result);
+        break;
+    case TE_UNIQUE:
+        buf_putc(out, '*');
+        print_type(out, t->elem);
+        break;
+    case TE_EXIST:
+        buf_putc(out, '?');
+        for (int i = 0; i < t->nexist; i++) buf_printf(out, "[%s]", t->exist_names[i]);
+        buf_putc(out, '.');
+        print_type(out, t->elem);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Prints t as an atom: names without arguments, tuples and records bare,
+ * everything else in parentheses. */
+static void print_type(Buf *out, const TypeExp *t) {
+    if (!t) {
+        buf_puts(out, "<null>");
+        return;
+    }
+    switch (t->kind) {
+    case TE_TUPLE:
+        buf_putc(out, '(');
+        for (int i = 0; i < t->nelems; i++) {
+            if (i) buf_puts(out, ", ");
+            print_type(out, t->elems[i]);
+        }
+        buf_putc(out, ')');
+        return;
+    case TE_RECORD:
+        buf_putc(out, '{');
+        for (int i = 0; i < t->nfields; i++) {
+            buf_printf(out, "%s%s: ", i ? ", " : "", t->fields[i].name);
+            print_type(out, t->fields[i].type);
+        }
+        buf_putc(out, '}');
+        return;
+    case TE_NAME:
+        if (t->nargs == 0) {
+            print_qualname(out, t->name);
+            return;
+        }
+        break;
+    default:
+        break;
+    }
+    buf_putc(out, '(');
+    print_type_inner(out, t);
+    buf_putc(out, ')');
+}
+
+void ast_print_type_exp(Buf *out, const TypeExp *t) { print_type(out, t); }
+
+/* ---- Declarations ---- */
+
+static void print_doc(Buf *out, const char *doc, int indent) {
+    const char *p = doc;
+    bool first = true;
+    while (p) {
+        const char *nl = strchr(p, '\n');
+        int n = nl ? (int)(nl - p) : (int)strlen(p);
+        buf_printf(out, "%*s--%s%s%.*s\n", indent, "", first ? " |" : "", n ? " " : "", n, p);
+        first = false;
+        p = nl ? nl + 1 : NULL;
+    }
+}
+
+static void print_decl(Buf *out, const Decl *d, int indent);
+
+static void print_val(Buf *out, const Decl *d) {
+    buf_puts(out, d->is_entry ? "entry " : "def ");
+    if (syn_is_operator_name(d->name)) buf_printf(out, "(%s)", d->name);
+    else buf_puts(out, d->name);
+    print_tparams(out, d->tparams, d->ntparams);
+    print_params(out, d->params, d->nparams);
+    if (d->ret) {
+        buf_puts(out, " : ");
+        print_type(out, d->ret);
+    }
+    buf_puts(out, " = ");
+    ast_print_exp(out, d->body);
+}
+
+static void print_decl_body(Buf *out, const Decl *d, int indent) {
+    static const char *const type_kw[] = {"type", "type~", "type^"};
+    switch (d->kind) {
+    case D_VAL: print_val(out, d); break;
+    case D_TYPE:
+        buf_printf(out, "%s %s", type_kw[d->lifted], d->name);
+        print_tparams(out, d->tparams, d->ntparams);
+        buf_puts(out, " = ");
+        print_type(out, d->ret);
+        break;
+    case D_IMPORT: buf_printf(out, "import \"%s\"", d->path); break;
+    case D_MODULE:
+        buf_printf(out, "module %s = {\n", d->name);
+        for (int i = 0; i < d->ndecls; i++) print_decl(out, d->decls[i], indent + 2);
+        buf_printf(out, "%*s}", indent, "");
+        break;
+    case D_OPEN:
+        buf_puts(out, "open ");
+        print_qualname(out, d->open_name);
+        break;
+    }
+}
+
+static void print_decl(Buf *out, const Decl *d, int indent) {
+    if (d->doc) print_doc(out, d->doc, indent);
+    for (int i = 0; i < d->nattrs; i++) buf_printf(out, "%*s#[%s]\n", indent, "", d->attrs[i].text);
+    buf_printf(out, "%*s%s", indent, "", d->is_local ? "local " : "");
+    print_decl_body(out, d, indent);
+    buf_putc(out, '\n');
+}
+
+void ast_print_program(Buf *out, const Program *p) {
+    for (int i = 0; i < p->ndecls; i++) {
+        if (i) buf_putc(out, '\n');
+        print_decl(out, p->decls[i], 0);
+    }
+}
+
+/* ---- Checked types ---- */
+
+static void print_size(Buf *out, const Size *s) {
+    if (s->kind == SZ_CONST) buf_printf(out, "[%lld]", (long long)s->c);
+    else if (s->kind == SZ_VAR && s->name) buf_printf(out, "[%s]", s->name);
+    else buf_puts(out, "[]");
+}
+
+void ty_print(Buf *out, const Ty *t) {
+    if (!t) {
+        buf_puts(out, "<?>");
+        return;
+    }
+    if (t->unique) buf_putc(out, '*');
+    switch (t->kind) {
+    case TY_PRIM: buf_puts(out, prim_text(t->prim)); break;
+    case TY_ARRAY:
+        for (int i = 0; i < t->rank; i++) print_size(out, &t->dims[i]);
+        ty_print(out, t->elem);
+        break;
+    case TY_TUPLE:
+        buf_putc(out, '(');
+        for (int i = 0; i < t->n; i++) {
+            if (i) buf_puts(out, ", ");
+            ty_print(out, t->elems[i]);
+        }
+        buf_putc(out, ')');
+        break;
+    case TY_RECORD:
+        buf_putc(out, '{');
+        for (int i = 0; i < t->n; i++) {
+            buf_printf(out, "%s%s: ", i ? ", " : "", t->fields[i].name);
+            ty_print(out, t->fields[i].ty);
+        }
+        buf_putc(out, '}');
+        break;
+    case TY_ARROW: {
+        bool paren = t->pname || (t->param && t->param->kind == TY_ARROW);
+        if (t->pname) buf_printf(out, "(%s: ", t->pname);
+        else if (paren) buf_putc(out, '(');
+        ty_print(out, t->param);
+        if (paren) buf_putc(out, ')');
+        buf_puts(out, " -> ");
+        ty_print(out, t->result);
+        break;
+    }
+    case TY_VAR:
+        if (t->var_name) buf_puts(out, t->var_name);
+        else buf_printf(out, "'t%d", t->var);
+        break;
+    }
+}

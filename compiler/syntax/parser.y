@@ -1,0 +1,948 @@
+/* The Bison grammar for futhorc source files (Futhark syntax): a pure
+ * parser with locations that builds the AST of syntax/ast.h in the
+ * compilation arena. Operator precedence follows Futhark's parser: an
+ * operator binds according to its leading characters (the lexer
+ * classifies it), from loosest to tightest:
+ *   `f`  with  |>  <|  ||  &&  comparisons  & ^ |  << >>  + -  * / % // %%  **
+ *   prefix - and !, application, indexing.
+ * Ranges and ascriptions bind looser than all operators; if/let/loop/lambda
+ * bodies extend as far right as possible.
+ * Errors: detailed messages via yyreport_syntax_error; after an error the
+ * token wrapper skips to the next top-level declaration keyword (a "let"
+ * counts only in column 1, since let also starts local bindings). */
+
+%define api.pure full
+%define api.prefix {syn_}
+%define api.token.prefix {TK_}
+%define api.location.type {SrcLoc}
+%define parse.error custom
+%define parse.lac full
+%locations
+%param {void *scanner}
+
+%code requires {
+#include "syntax/syntax_internal.h"
+}
+
+%code provides {
+int syn_lex(SYN_STYPE *lval, SrcLoc *lloc, void *scanner);
+void syn_error(SrcLoc *loc, void *scanner, const char *msg);
+}
+
+%code {
+#include <string.h>
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                                           \
+    do {                                                                      \
+        if (N) {                                                              \
+            (Cur) = loc_span(YYRHSLOC(Rhs, 1), YYRHSLOC(Rhs, N));             \
+        } else {                                                              \
+            (Cur) = YYRHSLOC(Rhs, 0);                                         \
+            (Cur).line = (Cur).end_line;                                      \
+            (Cur).col = (Cur).end_col;                                        \
+        }                                                                     \
+    } while (0)
+
+LexState *syn_state(void *scanner);
+#define LS (syn_state(scanner))
+#define AR (LS->arena)
+
+/* Helpers defined after the grammar. */
+static Exp *mk_exp(void *scanner, ExpKind k, SrcLoc loc);
+static Exp *mk_binop(void *scanner, Exp *l, Tok op, Exp *r, SrcLoc loc);
+static Exp *mk_var(void *scanner, QualName qn, SrcLoc loc);
+static Exp *mk_lit(void *scanner, ExpKind k, Tok t, SrcLoc loc);
+static Exp *mk_range(void *scanner, Exp *s, Exp *second, Exp *end, RangeKind k, SrcLoc loc);
+static Exp *mk_let(void *scanner, Pat *p, Exp *e1, Exp *body, SrcLoc loc);
+static Exp *mk_letfun(void *scanner, Tok name, PtrList *fps, TypeExp *ret, Exp *e1, Exp *body, SrcLoc loc);
+static Pat *mk_pat(void *scanner, PatKind k, SrcLoc loc);
+static TypeExp *mk_type(void *scanner, TypeExpKind k, SrcLoc loc);
+static Decl *mk_decl(void *scanner, DeclKind k, SrcLoc loc, const char *doc);
+static Decl *mk_val(void *scanner, Tok kw, const char *name, PtrList *fps, TypeExp *ret, Exp *body, SrcLoc loc);
+static DimIndex *mk_slice(void *scanner, Exp *s, Exp *e, Exp *st);
+static void *list_array(void *scanner, PtrList *l, size_t elem_size);
+static void split_funparams(void *scanner, PtrList *fps, TypeParam **tps, int *ntps, Pat ***ps, int *nps);
+
+/* One entry of a function's parameter list: a type/size parameter or a
+ * pattern, kept in source order until split_funparams. */
+typedef struct FunParam { TypeParam *tp; Pat *pat; } FunParam;
+static FunParam *mk_fp(void *scanner, TypeParam *tp, Pat *pat);
+static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc);
+}
+
+%union {
+    Tok tok;
+    Exp *exp;
+    Pat *pat;
+    TypeExp *te;
+    Decl *decl;
+    PtrList *list;
+    DimIndex *dim;
+    TypeParam *tp;
+    TypeArg *targ;
+    ExpField *efield;
+    PatField *pfield;
+    TypeExpField *tfield;
+    struct FunParam *fp;
+}
+
+%token <tok> ID "identifier" QUALID "qualified name" BACKTICK "backtick operator"
+%token <tok> INTLIT "integer literal" FLOATLIT "decimal literal"
+%token <tok> CHARLIT "character literal" STRINGLIT "string literal"
+%token <tok> PROJ "field projection" ATTR "attribute"
+%token <tok> OP_PIPE_R "|>" OP_PIPE_L "<|" OP_OR "||" OP_AND "&&" OP_CMP "comparison operator"
+%token <tok> OP_BIT "bitwise operator" OP_SHIFT "shift operator" OP_ADD "+" OP_MUL "*-like operator"
+%token <tok> OP_POW "**" LT "<" MINUS "-" ASTERISK "*" BANG "!"
+%token <tok> DEF "def" ENTRY "entry" LET "let" TYPE "type" IMPORT "import"
+%token <tok> MODULE "module" OPEN "open" LOCAL "local"
+%token <tok> IF "if" THEN "then" ELSE "else" IN "in" LOOP "loop" FOR "for"
+%token <tok> WHILE "while" DO "do" WITH "with" ASSERT "assert" TRUE "true" FALSE "false"
+%token <tok> MATCH "match" CASE "case" VAL "val" INCLUDE "include"
+%token <tok> LPAR "(" RPAR ")" LBRACKET "[" IDX_LBRACKET "indexing [" RBRACKET "]"
+%token <tok> LBRACE "{" RBRACE "}" COMMA "," COLON ":" COERCE ":>" EQUALS "="
+%token <tok> ARROW "->" BACKSLASH "\\" UNDERSCORE "_" DOT "." QUESTION "?"
+%token <tok> APOS "'" APOS_TILDE "'~" APOS_HAT "'^"
+%token <tok> DOTDOT ".." DOTDOTDOT "..." DOTDOTLT "..<" DOTDOTGT "..>"
+
+%type <list> decls exps efields pats pfields types tfields dims funparams funparams0 params1 projs type_args exist_dims
+%type <decl> decl decl1
+%type <tok> val_kw anyop anyop_nominus
+%type <exp> exp rexp oexp atom apply opt_oexp let_exp let_body opt_init
+%type <pat> pat pat_atom
+%type <te> type type_noarrow type_atom opt_ret lam_ret
+%type <dim> dimidx
+%type <tp> tparam
+%type <targ> type_arg
+%type <efield> efield
+%type <pfield> pfield
+%type <tfield> tfield
+%type <fp> funparam funparam0
+%type <list> apply_list
+
+%precedence LOWEST
+%precedence COLON COERCE
+%right DOTDOT DOTDOTDOT DOTDOTLT DOTDOTGT
+%left BACKTICK
+%left WITH
+%left OP_PIPE_R
+%right OP_PIPE_L
+%left OP_OR
+%left OP_AND
+%left OP_CMP LT
+%left OP_BIT
+%left OP_SHIFT
+%left OP_ADD MINUS
+%left OP_MUL ASTERISK
+%left OP_POW
+%precedence UNARY
+
+%%
+
+program: decls { LS->decls = $1; }
+       ;
+
+decls: %empty { $$ = NULL; }
+     | decls decl { $$ = plist_push(AR, $1, $2); }
+     | decls error {
+           $$ = $1;
+           /* Keep the offending token if a declaration starts there, else
+            * drop it and let the token wrapper skip to one. */
+           if (yychar == TK_YYEOF) {
+               /* let Bison stop at end of file */
+           } else if (yychar == TK_DEF || yychar == TK_ENTRY || yychar == TK_TYPE ||
+                      yychar == TK_IMPORT || yychar == TK_MODULE || yychar == TK_OPEN ||
+                      yychar == TK_LOCAL || yychar == TK_ATTR) {
+               LS->skipping = false;
+               yyerrok;
+           } else {
+               yyclearin;
+               yyerrok;
+           }
+       }
+     ;
+
+decl: ATTR decl {
+          $$ = $2;
+          Attr *attrs = NEW_ARRAY(AR, Attr, $2->nattrs + 1);
+          attrs[0].text = $1.text;
+          for (int i = 0; i < $2->nattrs; i++) attrs[i + 1] = $2->attrs[i];
+          $$->attrs = attrs;
+          $$->nattrs++;
+          if ($1.doc) $$->doc = $1.doc;
+          $$->loc = @$;
+      }
+    | LOCAL decl { $$ = $2; $$->is_local = true; if ($1.doc) $$->doc = $1.doc; $$->loc = @$; }
+    | decl1 { $$ = $1; }
+    ;
+
+decl1: val_kw ID funparams opt_ret EQUALS exp { $$ = mk_val(scanner, $1, $2.text, $3, $4, $6, @$); }
+     | val_kw LPAR anyop RPAR funparams opt_ret EQUALS exp {
+           $$ = mk_val(scanner, $1, $3.text, $5, $6, $8, @$);
+       }
+     | val_kw pat_atom anyop pat_atom opt_ret EQUALS exp {
+           PtrList *ps = plist_push(AR, NULL, mk_fp(scanner, NULL, $2));
+           ps = plist_push(AR, ps, mk_fp(scanner, NULL, $4));
+           $$ = mk_val(scanner, $1, $3.text, ps, $5, $7, @$);
+       }
+     | TYPE ID funparams EQUALS type {
+           $$ = mk_decl(scanner, D_TYPE, @$, $1.doc);
+           $$->name = $2.text;
+           $$->lifted = (Liftedness)$1.flag;
+           Pat **ps; int nps;
+           split_funparams(scanner, $3, &$$->tparams, &$$->ntparams, &ps, &nps);
+           if (nps) diag_error(@3, "type abbreviations take only type and size parameters");
+           $$->ret = $5;
+       }
+     | IMPORT STRINGLIT {
+           $$ = mk_decl(scanner, D_IMPORT, @$, $1.doc);
+           size_t n = strlen($2.str);
+           if (n > 4 && strcmp($2.str + n - 4, ".fut") == 0) n -= 4;
+           $$->path = arena_strndup(AR, $2.str, n);
+       }
+     | MODULE ID EQUALS LBRACE decls RBRACE {
+           $$ = mk_decl(scanner, D_MODULE, @$, $1.doc);
+           $$->name = $2.text;
+           $$->decls = list_array(scanner, $5, sizeof(Decl *));
+           $$->ndecls = plist_len($5);
+       }
+     | OPEN ID { $$ = mk_decl(scanner, D_OPEN, @$, $1.doc); $$->open_name = $2.qn; }
+     | OPEN QUALID { $$ = mk_decl(scanner, D_OPEN, @$, $1.doc); $$->open_name = $2.qn; }
+     ;
+
+val_kw: DEF { $$ = $1; $$.flag = 0; }
+      | ENTRY { $$ = $1; $$.flag = 1; }
+      | LET { $$ = $1; $$.flag = 0; }
+      ;
+
+anyop: anyop_nominus { $$ = $1; }
+     | MINUS { $$ = $1; }
+     ;
+
+anyop_nominus: OP_PIPE_R | OP_PIPE_L | OP_OR | OP_AND | OP_CMP | LT | OP_BIT
+             | OP_SHIFT | OP_ADD | OP_MUL | ASTERISK | OP_POW
+             ;
+
+/* Type, size and value parameters of a definition, in source order. */
+funparams: %empty { $$ = NULL; }
+         | funparams funparam { $$ = plist_push(AR, $1, $2); }
+         ;
+
+funparam: funparam0 { $$ = $1; }
+        | IDX_LBRACKET ID RBRACKET { $$ = mk_fp(scanner, mk_tparam(scanner, TP_SIZE, $2, @$), NULL); }
+        ;
+
+/* The first parameter of a local function: "let f[n]" would be an update. */
+funparam0: tparam { $$ = mk_fp(scanner, $1, NULL); }
+         | pat_atom { $$ = mk_fp(scanner, NULL, $1); }
+         ;
+
+funparams0: funparam0 { $$ = plist_push(AR, NULL, $1); }
+          | funparams0 funparam { $$ = plist_push(AR, $1, $2); }
+          ;
+
+tparam: APOS ID { $$ = mk_tparam(scanner, TP_TYPE, $2, @$); }
+      | APOS_TILDE ID { $$ = mk_tparam(scanner, TP_TYPE_SIZES, $2, @$); }
+      | APOS_HAT ID { $$ = mk_tparam(scanner, TP_TYPE_LIFTED, $2, @$); }
+      | LBRACKET ID RBRACKET { $$ = mk_tparam(scanner, TP_SIZE, $2, @$); }
+      ;
+
+opt_ret: %empty { $$ = NULL; }
+       | COLON type { $$ = $2; }
+       ;
+
+/* ---- Patterns ---- */
+
+pat: pat_atom { $$ = $1; }
+   | pat_atom COLON type {
+         $$ = mk_pat(scanner, P_ASCRIBE, @$);
+         $$->inner = $1;
+         $$->type = $3;
+     }
+   ;
+
+pat_atom: ID { $$ = mk_pat(scanner, P_ID, @$); $$->name = $1.text; }
+        | UNDERSCORE { $$ = mk_pat(scanner, P_WILD, @$); }
+        | LPAR RPAR { $$ = mk_pat(scanner, P_TUPLE, @$); }
+        | LPAR pat RPAR { $$ = $2; }
+        | LPAR pat COMMA pats RPAR {
+              $$ = mk_pat(scanner, P_TUPLE, @$);
+              PtrList *l = plist_push(AR, NULL, $2);
+              for (int i = 0; i < plist_len($4); i++) l = plist_push(AR, l, $4->items[i]);
+              $$->elems = list_array(scanner, l, sizeof(Pat *));
+              $$->nelems = l->len;
+          }
+        | LBRACE RBRACE { $$ = mk_pat(scanner, P_RECORD, @$); }
+        | LBRACE pfields RBRACE {
+              $$ = mk_pat(scanner, P_RECORD, @$);
+              $$->nfields = $2->len;
+              $$->fields = NEW_ARRAY(AR, PatField, $2->len);
+              for (int i = 0; i < $2->len; i++) $$->fields[i] = *(PatField *)$2->items[i];
+          }
+        ;
+
+pats: pat { $$ = plist_push(AR, NULL, $1); }
+    | pats COMMA pat { $$ = plist_push(AR, $1, $3); }
+    ;
+
+pfields: pfield { $$ = plist_push(AR, NULL, $1); }
+       | pfields COMMA pfield { $$ = plist_push(AR, $1, $3); }
+       ;
+
+pfield: ID {
+            $$ = NEW(AR, PatField);
+            $$->name = $1.text;
+            $$->pat = mk_pat(scanner, P_ID, @$);
+            $$->pat->name = $1.text;
+        }
+      | ID EQUALS pat { $$ = NEW(AR, PatField); $$->name = $1.text; $$->pat = $3; }
+      ;
+
+/* ---- Types ---- */
+
+type: type_noarrow ARROW type {
+          $$ = mk_type(scanner, TE_ARROW, @$);
+          $$->param = $1;
+          $$->result = $3;
+      }
+    | LPAR ID COLON type RPAR ARROW type {
+          $$ = mk_type(scanner, TE_ARROW, @$);
+          $$->pname = $2.text;
+          $$->param = $4;
+          $$->result = $7;
+      }
+    | type_noarrow { $$ = $1; }
+    ;
+
+type_noarrow: ASTERISK type_noarrow { $$ = mk_type(scanner, TE_UNIQUE, @$); $$->elem = $2; }
+            | LBRACKET oexp RBRACKET type_noarrow { $$ = mk_type(scanner, TE_ARRAY, @$); $$->dim = $2; $$->elem = $4; }
+            | IDX_LBRACKET oexp RBRACKET type_noarrow { $$ = mk_type(scanner, TE_ARRAY, @$); $$->dim = $2; $$->elem = $4; }
+            | LBRACKET RBRACKET type_noarrow { $$ = mk_type(scanner, TE_ARRAY, @$); $$->elem = $3; }
+            | IDX_LBRACKET RBRACKET type_noarrow { $$ = mk_type(scanner, TE_ARRAY, @$); $$->elem = $3; }
+            | QUESTION exist_dims DOT type_noarrow {
+                  $$ = mk_type(scanner, TE_EXIST, @$);
+                  $$->exist_names = list_array(scanner, $2, sizeof(const char *));
+                  $$->nexist = $2->len;
+                  $$->elem = $4;
+              }
+            | QUESTION exist_dims PROJ {
+                  $$ = mk_type(scanner, TE_EXIST, @$);
+                  $$->exist_names = list_array(scanner, $2, sizeof(const char *));
+                  $$->nexist = $2->len;
+                  $$->elem = mk_type(scanner, TE_NAME, @3);
+                  $$->elem->name.parts = NEW_ARRAY(AR, const char *, 1);
+                  $$->elem->name.parts[0] = $3.text;
+                  $$->elem->name.nparts = 1;
+              }
+            | ID type_args {
+                  $$ = mk_type(scanner, TE_NAME, @$);
+                  $$->name = $1.qn;
+                  $$->args = NEW_ARRAY(AR, TypeArg, $2->len);
+                  for (int i = 0; i < $2->len; i++) $$->args[i] = *(TypeArg *)$2->items[i];
+                  $$->nargs = $2->len;
+              }
+            | QUALID type_args {
+                  $$ = mk_type(scanner, TE_NAME, @$);
+                  $$->name = $1.qn;
+                  $$->args = NEW_ARRAY(AR, TypeArg, $2->len);
+                  for (int i = 0; i < $2->len; i++) $$->args[i] = *(TypeArg *)$2->items[i];
+                  $$->nargs = $2->len;
+              }
+            | type_atom { $$ = $1; }
+            ;
+
+exist_dims: LBRACKET ID RBRACKET { $$ = plist_push(AR, NULL, (void *)$2.text); }
+          | IDX_LBRACKET ID RBRACKET { $$ = plist_push(AR, NULL, (void *)$2.text); }
+          | exist_dims IDX_LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, (void *)$3.text); }
+          | exist_dims LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, (void *)$3.text); }
+          ;
+
+type_args: type_arg { $$ = plist_push(AR, NULL, $1); }
+         | type_args type_arg { $$ = plist_push(AR, $1, $2); }
+         ;
+
+type_arg: LBRACKET oexp RBRACKET { $$ = NEW(AR, TypeArg); $$->is_size = true; $$->size = $2; }
+        | LBRACKET RBRACKET { $$ = NEW(AR, TypeArg); $$->is_size = true; }
+        | type_atom { $$ = NEW(AR, TypeArg); $$->type = $1; }
+        ;
+
+type_atom: ID { $$ = mk_type(scanner, TE_NAME, @$); $$->name = $1.qn; }
+         | QUALID { $$ = mk_type(scanner, TE_NAME, @$); $$->name = $1.qn; }
+         | LPAR RPAR { $$ = mk_type(scanner, TE_TUPLE, @$); }
+         | LPAR type RPAR { $$ = $2; }
+         | LPAR type COMMA types RPAR {
+               $$ = mk_type(scanner, TE_TUPLE, @$);
+               PtrList *l = plist_push(AR, NULL, $2);
+               for (int i = 0; i < $4->len; i++) l = plist_push(AR, l, $4->items[i]);
+               $$->elems = list_array(scanner, l, sizeof(TypeExp *));
+               $$->nelems = l->len;
+           }
+         | LBRACE RBRACE { $$ = mk_type(scanner, TE_RECORD, @$); }
+         | LBRACE tfields RBRACE {
+               $$ = mk_type(scanner, TE_RECORD, @$);
+               $$->nfields = $2->len;
+               $$->fields = NEW_ARRAY(AR, TypeExpField, $2->len);
+               for (int i = 0; i < $2->len; i++) $$->fields[i] = *(TypeExpField *)$2->items[i];
+           }
+         ;
+
+types: type { $$ = plist_push(AR, NULL, $1); }
+     | types COMMA type { $$ = plist_push(AR, $1, $3); }
+     ;
+
+tfields: tfield { $$ = plist_push(AR, NULL, $1); }
+       | tfields COMMA tfield { $$ = plist_push(AR, $1, $3); }
+       ;
+
+tfield: ID COLON type { $$ = NEW(AR, TypeExpField); $$->name = $1.text; $$->type = $3; $$->loc = @$; }
+      ;
+
+/* ---- Expressions ---- */
+
+/* exp: ascriptions; rexp: ranges; oexp: operators and binding forms. */
+exp: rexp %prec LOWEST { $$ = $1; }
+   | rexp COLON type { $$ = mk_exp(scanner, EX_ASCRIBE, @$); $$->e1 = $1; $$->ret = $3; }
+   | rexp COERCE type { $$ = mk_exp(scanner, EX_COERCE, @$); $$->e1 = $1; $$->ret = $3; }
+   ;
+
+rexp: oexp %prec LOWEST { $$ = $1; }
+    | oexp DOTDOT oexp { $$ = mk_range(scanner, $1, NULL, $3, RANGE_INCL, @$); }
+    | oexp DOTDOTDOT oexp { $$ = mk_range(scanner, $1, NULL, $3, RANGE_INCL, @$); }
+    | oexp DOTDOTLT oexp { $$ = mk_range(scanner, $1, NULL, $3, RANGE_UPTO, @$); }
+    | oexp DOTDOTGT oexp { $$ = mk_range(scanner, $1, NULL, $3, RANGE_DOWNTO, @$); }
+    | oexp DOTDOT oexp DOTDOT oexp { $$ = mk_range(scanner, $1, $3, $5, RANGE_INCL, @$); }
+    | oexp DOTDOT oexp DOTDOTDOT oexp { $$ = mk_range(scanner, $1, $3, $5, RANGE_INCL, @$); }
+    | oexp DOTDOT oexp DOTDOTLT oexp { $$ = mk_range(scanner, $1, $3, $5, RANGE_UPTO, @$); }
+    | oexp DOTDOT oexp DOTDOTGT oexp { $$ = mk_range(scanner, $1, $3, $5, RANGE_DOWNTO, @$); }
+    ;
+
+oexp: oexp OP_PIPE_R oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp OP_PIPE_L oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp OP_OR oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp OP_AND oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp OP_CMP oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp LT oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp OP_BIT oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp OP_SHIFT oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp OP_ADD oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp MINUS oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp OP_MUL oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp ASTERISK oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp OP_POW oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
+    | oexp BACKTICK oexp {
+          $$ = mk_exp(scanner, EX_APPLY, @$);
+          $$->e1 = mk_var(scanner, $2.qn, @2);
+          $$->elems = NEW_ARRAY(AR, Exp *, 2);
+          $$->elems[0] = $1;
+          $$->elems[1] = $3;
+          $$->nelems = 2;
+      }
+    | MINUS oexp %prec UNARY { $$ = mk_exp(scanner, EX_NEG, @$); $$->e1 = $2; }
+    | BANG oexp %prec UNARY { $$ = mk_exp(scanner, EX_NOT, @$); $$->e1 = $2; }
+    | oexp WITH LBRACKET dims RBRACKET EQUALS oexp %prec WITH {
+          $$ = mk_exp(scanner, EX_UPDATE, @$);
+          $$->e1 = $1;
+          $$->slice = list_array(scanner, $4, sizeof(DimIndex));
+          $$->nslice = $4->len;
+          $$->e2 = $7;
+      }
+    | oexp WITH ID EQUALS oexp %prec WITH {
+          $$ = mk_exp(scanner, EX_RECORD_UPDATE, @$);
+          $$->e1 = $1;
+          $$->path = $3.qn.parts;
+          $$->npath = $3.qn.nparts;
+          $$->e2 = $5;
+      }
+    | oexp WITH QUALID EQUALS oexp %prec WITH {
+          $$ = mk_exp(scanner, EX_RECORD_UPDATE, @$);
+          $$->e1 = $1;
+          $$->path = $3.qn.parts;
+          $$->npath = $3.qn.nparts;
+          $$->e2 = $5;
+      }
+    | IF exp THEN exp ELSE exp %prec LOWEST {
+          $$ = mk_exp(scanner, EX_IF, @$);
+          $$->e1 = $2;
+          $$->e2 = $4;
+          $$->e3 = $6;
+      }
+    | let_exp { $$ = $1; }
+    | LOOP pat opt_init FOR ID LT exp DO exp %prec LOWEST {
+          $$ = mk_exp(scanner, EX_LOOP, @$);
+          $$->pat = $2;
+          $$->e1 = $3;
+          $$->form = LOOP_FOR_UPTO;
+          $$->loop_var = $5.text;
+          $$->e3 = $7;
+          $$->e2 = $9;
+      }
+    | LOOP pat opt_init FOR pat IN exp DO exp %prec LOWEST {
+          $$ = mk_exp(scanner, EX_LOOP, @$);
+          $$->pat = $2;
+          $$->e1 = $3;
+          $$->form = LOOP_FOR_IN;
+          $$->pat2 = $5;
+          $$->e3 = $7;
+          $$->e2 = $9;
+      }
+    | LOOP pat opt_init WHILE exp DO exp %prec LOWEST {
+          $$ = mk_exp(scanner, EX_LOOP, @$);
+          $$->pat = $2;
+          $$->e1 = $3;
+          $$->form = LOOP_WHILE;
+          $$->e3 = $5;
+          $$->e2 = $7;
+      }
+    | BACKSLASH params1 lam_ret ARROW exp %prec LOWEST {
+          $$ = mk_exp(scanner, EX_LAMBDA, @$);
+          $$->params = list_array(scanner, $2, sizeof(Pat *));
+          $$->nparams = $2->len;
+          $$->ret = $3;
+          $$->e1 = $5;
+      }
+    | ATTR exp %prec LOWEST { $$ = $2; }
+    | ASSERT atom atom { $$ = mk_exp(scanner, EX_ASSERT, @$); $$->e1 = $2; $$->e2 = $3; }
+    | apply { $$ = $1; }
+    ;
+
+opt_init: %empty { $$ = NULL; }
+        | EQUALS exp { $$ = $2; }
+        ;
+
+lam_ret: %empty { $$ = NULL; }
+       | COLON type_noarrow { $$ = $2; }
+       ;
+
+params1: pat_atom { $$ = plist_push(AR, NULL, $1); }
+       | params1 pat_atom { $$ = plist_push(AR, $1, $2); }
+       ;
+
+let_exp: LET pat EQUALS exp let_body { $$ = mk_let(scanner, $2, $4, $5, @$); }
+       | LET ID funparams0 opt_ret EQUALS exp let_body {
+             $$ = mk_letfun(scanner, $2, $3, $4, $6, $7, @$);
+         }
+       | LET ID IDX_LBRACKET dims RBRACKET EQUALS exp let_body {
+             $$ = mk_exp(scanner, EX_LET_UPDATE, @$);
+             $$->fname = $2.text;
+             $$->slice = list_array(scanner, $4, sizeof(DimIndex));
+             $$->nslice = $4->len;
+             $$->e1 = $7;
+             $$->e2 = $8;
+         }
+       ;
+
+let_body: IN exp %prec LOWEST { $$ = $2; }
+        | let_exp { $$ = $1; }
+        ;
+
+apply: apply_list {
+           if ($1->len == 1) {
+               $$ = $1->items[0];
+           } else {
+               $$ = mk_exp(scanner, EX_APPLY, @$);
+               $$->e1 = $1->items[0];
+               $$->nelems = $1->len - 1;
+               $$->elems = NEW_ARRAY(AR, Exp *, $$->nelems);
+               memcpy($$->elems, $1->items + 1, sizeof(Exp *) * (size_t)$$->nelems);
+           }
+       }
+     ;
+
+apply_list: atom { $$ = plist_push(AR, NULL, $1); }
+          | apply_list atom { $$ = plist_push(AR, $1, $2); }
+          ;
+
+atom: INTLIT { $$ = mk_lit(scanner, EX_INT, $1, @$); }
+    | CHARLIT { $$ = mk_lit(scanner, EX_INT, $1, @$); }
+    | FLOATLIT { $$ = mk_lit(scanner, EX_FLOAT, $1, @$); }
+    | STRINGLIT { $$ = mk_exp(scanner, EX_STRING, @$); $$->str = $1.str; $$->strlen = $1.len; }
+    | TRUE { $$ = mk_exp(scanner, EX_BOOL, @$); $$->bvalue = true; }
+    | FALSE { $$ = mk_exp(scanner, EX_BOOL, @$); $$->bvalue = false; }
+    | ID { $$ = mk_var(scanner, $1.qn, @$); }
+    | QUALID { $$ = mk_var(scanner, $1.qn, @$); }
+    | LPAR RPAR { $$ = mk_exp(scanner, EX_TUPLE, @$); }
+    | LPAR exp RPAR { $$ = $2; }
+    | LPAR exp COMMA exps RPAR {
+          $$ = mk_exp(scanner, EX_TUPLE, @$);
+          PtrList *l = plist_push(AR, NULL, $2);
+          for (int i = 0; i < $4->len; i++) l = plist_push(AR, l, $4->items[i]);
+          $$->elems = list_array(scanner, l, sizeof(Exp *));
+          $$->nelems = l->len;
+      }
+    | LBRACE RBRACE { $$ = mk_exp(scanner, EX_RECORD, @$); }
+    | LBRACE efields RBRACE {
+          $$ = mk_exp(scanner, EX_RECORD, @$);
+          $$->nfields = $2->len;
+          $$->fields = NEW_ARRAY(AR, ExpField, $2->len);
+          for (int i = 0; i < $2->len; i++) $$->fields[i] = *(ExpField *)$2->items[i];
+      }
+    | LBRACKET RBRACKET { $$ = mk_exp(scanner, EX_ARRAY, @$); }
+    | LBRACKET exps RBRACKET {
+          $$ = mk_exp(scanner, EX_ARRAY, @$);
+          $$->elems = list_array(scanner, $2, sizeof(Exp *));
+          $$->nelems = $2->len;
+      }
+    | atom PROJ { $$ = mk_exp(scanner, EX_PROJECT, @$); $$->e1 = $1; $$->field = $2.text; }
+    | atom IDX_LBRACKET dims RBRACKET {
+          $$ = mk_exp(scanner, EX_INDEX, @$);
+          $$->e1 = $1;
+          $$->slice = list_array(scanner, $3, sizeof(DimIndex));
+          $$->nslice = $3->len;
+      }
+    | LPAR anyop RPAR { $$ = mk_exp(scanner, EX_SECTION, @$); $$->op = $2.text; }
+    | LPAR anyop_nominus oexp RPAR { $$ = mk_exp(scanner, EX_SECTION, @$); $$->op = $2.text; $$->e2 = $3; }
+    | LPAR oexp anyop RPAR { $$ = mk_exp(scanner, EX_SECTION, @$); $$->op = $3.text; $$->e1 = $2; }
+    | LPAR projs RPAR {
+          $$ = mk_exp(scanner, EX_PROJ_SECTION, @$);
+          $$->path = list_array(scanner, $2, sizeof(const char *));
+          $$->npath = $2->len;
+      }
+    ;
+
+projs: PROJ { $$ = plist_push(AR, NULL, (void *)$1.text); }
+     | projs PROJ { $$ = plist_push(AR, $1, (void *)$2.text); }
+     ;
+
+exps: exp { $$ = plist_push(AR, NULL, $1); }
+    | exps COMMA exp { $$ = plist_push(AR, $1, $3); }
+    ;
+
+efields: efield { $$ = plist_push(AR, NULL, $1); }
+       | efields COMMA efield { $$ = plist_push(AR, $1, $3); }
+       ;
+
+efield: ID EQUALS exp { $$ = NEW(AR, ExpField); $$->name = $1.text; $$->exp = $3; $$->loc = @$; }
+      | ID { $$ = NEW(AR, ExpField); $$->name = $1.text; $$->exp = mk_var(scanner, $1.qn, @1); $$->loc = @$; }
+      ;
+
+dims: dimidx { $$ = plist_push(AR, NULL, $1); }
+    | dims COMMA dimidx { $$ = plist_push(AR, $1, $3); }
+    ;
+
+dimidx: oexp { $$ = NEW(AR, DimIndex); $$->index = $1; }
+      | opt_oexp COLON opt_oexp { $$ = mk_slice(scanner, $1, $3, NULL); }
+      | opt_oexp COLON opt_oexp COLON opt_oexp { $$ = mk_slice(scanner, $1, $3, $5); }
+      ;
+
+opt_oexp: %empty { $$ = NULL; }
+        | oexp { $$ = $1; }
+        ;
+
+%%
+
+LexState *syn_state(void *scanner);
+
+static Exp *mk_exp(void *scanner, ExpKind k, SrcLoc loc) {
+    Exp *e = NEW(AR, Exp);
+    e->kind = k;
+    e->loc = loc;
+    return e;
+}
+
+static Exp *mk_binop(void *scanner, Exp *l, Tok op, Exp *r, SrcLoc loc) {
+    Exp *e = mk_exp(scanner, EX_BINOP, loc);
+    e->e1 = l;
+    e->e2 = r;
+    e->op = op.text;
+    return e;
+}
+
+static Exp *mk_var(void *scanner, QualName qn, SrcLoc loc) {
+    Exp *e = mk_exp(scanner, EX_VAR, loc);
+    e->name = qn;
+    return e;
+}
+
+static Exp *mk_lit(void *scanner, ExpKind k, Tok t, SrcLoc loc) {
+    Exp *e = mk_exp(scanner, k, loc);
+    e->ivalue = t.ival;
+    e->fvalue = t.fval;
+    e->has_suffix = t.has_suffix;
+    e->suffix = t.suffix;
+    return e;
+}
+
+static Exp *mk_range(void *scanner, Exp *s, Exp *second, Exp *end, RangeKind k, SrcLoc loc) {
+    Exp *e = mk_exp(scanner, EX_RANGE, loc);
+    e->start = s;
+    e->second = second;
+    e->end = end;
+    e->range = k;
+    return e;
+}
+
+static Exp *mk_let(void *scanner, Pat *p, Exp *e1, Exp *body, SrcLoc loc) {
+    Exp *e = mk_exp(scanner, EX_LET, loc);
+    e->pat = p;
+    e->e1 = e1;
+    e->e2 = body;
+    return e;
+}
+
+static Exp *mk_letfun(void *scanner, Tok name, PtrList *fps, TypeExp *ret, Exp *e1, Exp *body, SrcLoc loc) {
+    Exp *e = mk_exp(scanner, EX_LETFUN, loc);
+    e->fname = name.text;
+    split_funparams(scanner, fps, &e->tparams, &e->ntparams, &e->params, &e->nparams);
+    e->ret = ret;
+    e->e1 = e1;
+    e->e2 = body;
+    return e;
+}
+
+static Pat *mk_pat(void *scanner, PatKind k, SrcLoc loc) {
+    Pat *p = NEW(AR, Pat);
+    p->kind = k;
+    p->loc = loc;
+    return p;
+}
+
+static TypeExp *mk_type(void *scanner, TypeExpKind k, SrcLoc loc) {
+    TypeExp *t = NEW(AR, TypeExp);
+    t->kind = k;
+    t->loc = loc;
+    return t;
+}
+
+static Decl *mk_decl(void *scanner, DeclKind k, SrcLoc loc, const char *doc) {
+    Decl *d = NEW(AR, Decl);
+    d->kind = k;
+    d->loc = loc;
+    d->doc = doc;
+    return d;
+}
+
+static Decl *mk_val(void *scanner, Tok kw, const char *name, PtrList *fps, TypeExp *ret, Exp *body, SrcLoc loc) {
+    Decl *d = mk_decl(scanner, D_VAL, loc, kw.doc);
+    d->name = name;
+    d->is_entry = kw.flag == 1;
+    split_funparams(scanner, fps, &d->tparams, &d->ntparams, &d->params, &d->nparams);
+    d->ret = ret;
+    d->body = body;
+    return d;
+}
+
+static DimIndex *mk_slice(void *scanner, Exp *s, Exp *e, Exp *st) {
+    DimIndex *d = NEW(AR, DimIndex);
+    d->is_slice = true;
+    d->start = s;
+    d->end = e;
+    d->stride = st;
+    return d;
+}
+
+/* Copies a list into an arena array of elements of elem_size bytes: either
+ * the pointers themselves (elem_size == sizeof(void *)) or the pointees. */
+static void *list_array(void *scanner, PtrList *l, size_t elem_size) {
+    int n = plist_len(l);
+    if (n == 0) return NULL;
+    char *out = arena_alloc(AR, elem_size * (size_t)n);
+    for (int i = 0; i < n; i++) {
+        if (elem_size == sizeof(void *)) memcpy(out + i * elem_size, &l->items[i], elem_size);
+        else memcpy(out + i * elem_size, l->items[i], elem_size);
+    }
+    return out;
+}
+
+static FunParam *mk_fp(void *scanner, TypeParam *tp, Pat *pat) {
+    FunParam *fp = NEW(AR, FunParam);
+    fp->tp = tp;
+    fp->pat = pat;
+    return fp;
+}
+
+static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc) {
+    TypeParam *tp = NEW(AR, TypeParam);
+    tp->kind = k;
+    tp->name = name.text;
+    tp->loc = loc;
+    return tp;
+}
+
+/* Splits a parameter list into type/size parameters and value patterns;
+ * type parameters must come first. */
+static void split_funparams(void *scanner, PtrList *fps, TypeParam **tps, int *ntps, Pat ***ps, int *nps) {
+    int n = plist_len(fps), nt = 0, np = 0;
+    for (int i = 0; i < n; i++) {
+        FunParam *fp = fps->items[i];
+        if (fp->tp && np > 0) diag_error(fp->tp->loc, "type parameters must come before value parameters");
+        if (fp->tp) nt++; else np++;
+    }
+    *tps = nt ? NEW_ARRAY(AR, TypeParam, nt) : NULL;
+    *ps = np ? NEW_ARRAY(AR, Pat *, np) : NULL;
+    *ntps = *nps = 0;
+    for (int i = 0; i < n; i++) {
+        FunParam *fp = fps->items[i];
+        if (fp->tp) (*tps)[(*ntps)++] = *fp->tp;
+        else (*ps)[(*nps)++] = fp->pat;
+    }
+}
+
+/* ---- Error reporting ---- */
+
+/* Most expected alternatives named in one message; more are summarised. */
+enum { SYN_MAX_EXPECTED = 5 };
+
+/* Whether a token can start an expression. */
+static bool starts_exp(yysymbol_kind_t k) {
+    switch (k) {
+    case YYSYMBOL_INTLIT: case YYSYMBOL_FLOATLIT: case YYSYMBOL_CHARLIT:
+    case YYSYMBOL_STRINGLIT: case YYSYMBOL_TRUE: case YYSYMBOL_FALSE:
+    case YYSYMBOL_ID: case YYSYMBOL_QUALID: case YYSYMBOL_LPAR:
+    case YYSYMBOL_LBRACKET: case YYSYMBOL_LBRACE: case YYSYMBOL_IF:
+    case YYSYMBOL_LET: case YYSYMBOL_LOOP: case YYSYMBOL_BACKSLASH:
+    case YYSYMBOL_MINUS: case YYSYMBOL_BANG: case YYSYMBOL_ASSERT:
+    case YYSYMBOL_ATTR:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Whether a token continues an expression (operators, postfix forms). */
+static bool continues_exp(yysymbol_kind_t k) {
+    switch (k) {
+    case YYSYMBOL_OP_PIPE_R: case YYSYMBOL_OP_PIPE_L: case YYSYMBOL_OP_OR:
+    case YYSYMBOL_OP_AND: case YYSYMBOL_OP_CMP: case YYSYMBOL_OP_BIT:
+    case YYSYMBOL_OP_SHIFT: case YYSYMBOL_OP_ADD: case YYSYMBOL_OP_MUL:
+    case YYSYMBOL_OP_POW: case YYSYMBOL_LT: case YYSYMBOL_ASTERISK:
+    case YYSYMBOL_BACKTICK: case YYSYMBOL_WITH: case YYSYMBOL_PROJ:
+    case YYSYMBOL_IDX_LBRACKET: case YYSYMBOL_DOTDOT: case YYSYMBOL_DOTDOTDOT:
+    case YYSYMBOL_DOTDOTLT: case YYSYMBOL_DOTDOTGT: case YYSYMBOL_COLON:
+    case YYSYMBOL_COERCE:
+        return true;
+    default:
+        return false;
+    }
+}
+
+static bool starts_decl(yysymbol_kind_t k) {
+    return k == YYSYMBOL_DEF || k == YYSYMBOL_ENTRY || k == YYSYMBOL_TYPE ||
+           k == YYSYMBOL_IMPORT || k == YYSYMBOL_MODULE || k == YYSYMBOL_OPEN ||
+           k == YYSYMBOL_LOCAL;
+}
+
+/* Whether a token's name is a description ("identifier") rather than
+ * its spelling, which is quoted in messages. */
+static bool descriptive(yysymbol_kind_t k) {
+    switch (k) {
+    case YYSYMBOL_ID: case YYSYMBOL_QUALID: case YYSYMBOL_BACKTICK:
+    case YYSYMBOL_INTLIT: case YYSYMBOL_FLOATLIT: case YYSYMBOL_CHARLIT:
+    case YYSYMBOL_STRINGLIT: case YYSYMBOL_PROJ: case YYSYMBOL_ATTR:
+    case YYSYMBOL_OP_CMP: case YYSYMBOL_OP_BIT: case YYSYMBOL_OP_SHIFT:
+    case YYSYMBOL_OP_MUL: case YYSYMBOL_IDX_LBRACKET:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Closing and structural tokens: when one of them is expected, the
+ * message names only those (and the categories). */
+static bool structural(yysymbol_kind_t k) {
+    switch (k) {
+    case YYSYMBOL_RPAR: case YYSYMBOL_RBRACKET: case YYSYMBOL_RBRACE:
+    case YYSYMBOL_COMMA: case YYSYMBOL_THEN: case YYSYMBOL_ELSE:
+    case YYSYMBOL_IN: case YYSYMBOL_DO: case YYSYMBOL_EQUALS:
+    case YYSYMBOL_ARROW: case YYSYMBOL_YYEOF:
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* Appends a token's spelling in quotes ("'then'"), or its description. */
+static void put_symbol(Buf *b, yysymbol_kind_t k) {
+    const char *name = yysymbol_name(k);
+    size_t n = strlen(name);
+    if (n >= 2 && name[0] == '"') name++, n -= 2;
+    if (k == YYSYMBOL_YYEOF) buf_puts(b, "end of file");
+    else if (descriptive(k)) buf_printf(b, "%.*s", (int)n, name);
+    else buf_printf(b, "'%.*s'", (int)n, name);
+}
+
+/* Whether a token is covered by a category named in the message. */
+static bool covered(yysymbol_kind_t k, bool in_exp, bool any_decl, bool any_type, bool any_pat) {
+    if (in_exp && (starts_exp(k) || continues_exp(k))) return true;
+    if (any_decl && (starts_decl(k) || k == YYSYMBOL_LET || k == YYSYMBOL_ATTR)) return true;
+    if ((any_type || any_pat) && (k == YYSYMBOL_ID || k == YYSYMBOL_LPAR || k == YYSYMBOL_LBRACE))
+        return true;
+    if (any_pat && k == YYSYMBOL_UNDERSCORE) return true;
+    return any_type && (k == YYSYMBOL_QUALID || k == YYSYMBOL_LBRACKET ||
+                        k == YYSYMBOL_IDX_LBRACKET || k == YYSYMBOL_ASTERISK ||
+                        k == YYSYMBOL_QUESTION);
+}
+
+/* Describes the expected tokens: categories ("expression", "type",
+ * "pattern", "declaration") where a whole category fits, else tokens. */
+static void describe_expected(Buf *b, const yypcontext_t *ctx) {
+    yysymbol_kind_t exp[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+    bool any_exp = false, any_cont = false, any_decl = false, any_type = false;
+    bool any_pat = false, any_struct = false;
+    for (int i = 0; i < n; i++) {
+        any_exp |= exp[i] == YYSYMBOL_INTLIT;
+        any_cont |= continues_exp(exp[i]);
+        any_decl |= starts_decl(exp[i]);
+        any_type |= exp[i] == YYSYMBOL_QUESTION;
+        any_pat |= exp[i] == YYSYMBOL_UNDERSCORE;
+        any_struct |= structural(exp[i]);
+    }
+    any_pat &= !any_exp;
+    Buf items = {0};
+    int m = 0;
+    bool more = false;
+    const char *cats[4];
+    int ncats = 0;
+    if (any_exp && !any_cont) cats[ncats++] = "expression";
+    if (any_type) cats[ncats++] = "type";
+    if (any_pat) cats[ncats++] = "pattern";
+    if (any_decl) cats[ncats++] = "declaration";
+    const char *sep[SYN_MAX_EXPECTED + 1];
+    size_t start[SYN_MAX_EXPECTED + 1];
+    for (int i = 0; i < ncats; i++) {
+        start[m] = items.len;
+        buf_puts(&items, cats[i]);
+        buf_putc(&items, 0);
+        m++;
+    }
+    for (int i = 0; i < n; i++) {
+        yysymbol_kind_t k = exp[i];
+        if (covered(k, any_exp || any_cont, any_decl, any_type, any_pat)) continue;
+        if (any_struct && !structural(k)) continue;
+        if (m == SYN_MAX_EXPECTED) { more = true; break; }
+        start[m] = items.len;
+        put_symbol(&items, k);
+        buf_putc(&items, 0);
+        m++;
+    }
+    if (m == 0) {
+        buf_puts(b, any_cont ? "an operator" : "something else");
+    }
+    for (int i = 0; i < m; i++) {
+        sep[i] = i == 0 ? "" : (i == m - 1 && !more) ? " or " : ", ";
+        buf_printf(b, "%s%s", sep[i], items.data + start[i]);
+    }
+    if (more) buf_puts(b, ", ...");
+    buf_free(&items);
+}
+
+/* Reports a syntax error naming the unexpected token and what was
+ * expected, then makes the token wrapper skip to the next declaration. */
+static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner) {
+    LexState *ls = LS;
+    Buf b = {0};
+    yysymbol_kind_t la = yypcontext_token(ctx);
+    buf_puts(&b, "unexpected ");
+    if (la == YYSYMBOL_YYEOF || la == YYSYMBOL_YYEMPTY) buf_puts(&b, "end of file");
+    else if (la == YYSYMBOL_STRINGLIT) buf_puts(&b, "string literal");
+    else buf_printf(&b, "'%s'", ls->last_text);
+    buf_puts(&b, ", expected ");
+    describe_expected(&b, ctx);
+    diag_error(*yypcontext_location(ctx), "%s", b.data);
+    buf_free(&b);
+    ls->skipping = true;
+    return 0;
+}
+
+void syn_error(SrcLoc *loc, void *scanner, const char *msg) {
+    diag_error(*loc, "%s", msg);
+}

@@ -1,0 +1,62 @@
+/* Shared between the Flex lexer (lexer.l), the Bison parser (parser.y) and
+ * the literal decoder (literal.c): token values, the scanner state and
+ * arena-backed pointer lists. Nothing outside compiler/syntax includes it. */
+#ifndef FUTHORC_SYNTAX_INTERNAL_H
+#define FUTHORC_SYNTAX_INTERNAL_H
+
+#include "ast.h"
+
+/* The semantic value of every token. */
+typedef struct Tok {
+    const char *text;  /* interned token text (identifiers, operators, attrs) */
+    const char *str;   /* STRINGLIT: decoded bytes in the arena */
+    int len;           /* STRINGLIT: number of bytes */
+    uint64_t ival;     /* INTLIT, CHARLIT */
+    double fval;       /* FLOATLIT */
+    bool has_suffix;
+    PrimType suffix;
+    QualName qn;       /* ID, QUALID, BACKTICK */
+    const char *doc;   /* a "-- |" doc comment written just before the token */
+    int flag;          /* val_kw: 1 for entry; type_kw: Liftedness */
+} Tok;
+
+/* Longest token text kept for error messages; longer texts are cut. */
+enum { LEX_TEXT_MAX = 40 };
+
+/* Everything the lexer and parser of one file share; the flex "extra". */
+typedef struct LexState {
+    Arena *arena;
+    const char *file;       /* interned */
+    int line, col;          /* position of the next character */
+    bool space_before;      /* whitespace or a comment preceded the token */
+    int last_tok;           /* previous token kind, for "a[i]" indexing */
+    char last_text[LEX_TEXT_MAX + 4]; /* text of the latest token */
+    const char *pending_doc;  /* doc comment waiting for the next token */
+    bool doc_open;          /* the previous line was a doc comment line */
+    bool skipping;          /* after a syntax error: skip to a declaration */
+    struct PtrList *decls;  /* the result: Decl pointers */
+} LexState;
+
+/* A growable list of pointers whose storage lives in an arena. */
+typedef struct PtrList {
+    void **items;
+    int len, cap;
+} PtrList;
+
+PtrList *plist_push(Arena *a, PtrList *l, void *x);
+static inline int plist_len(const PtrList *l) { return l ? l->len : 0; }
+
+/* Lexer helpers (literal.c). Each reports its own errors at loc. */
+void lex_step(LexState *ls, SrcLoc *loc, const char *text, int len);
+void lex_int(LexState *ls, Tok *t, const char *text, SrcLoc loc);
+void lex_float(LexState *ls, Tok *t, const char *text, SrcLoc loc);
+void lex_string(LexState *ls, Tok *t, const char *text, int len, SrcLoc loc);
+void lex_char(LexState *ls, Tok *t, const char *text, int len, SrcLoc loc);
+void lex_qualname(LexState *ls, Tok *t, const char *text, int len);
+void lex_doc_line(LexState *ls, const char *text, bool first);
+void lex_bad_char(LexState *ls, const char *text, SrcLoc loc);
+
+/* Whether a name is an operator ("+^", "|>") rather than an identifier. */
+bool syn_is_operator_name(const char *name);
+
+#endif

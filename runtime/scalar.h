@@ -1,0 +1,197 @@
+/* Scalar operations of generated programs, one static inline function per
+ * operation and type (rt_<op>_<type>, ops from compiler/ir/ops.def), with
+ * Futhark's semantics and no C undefined behaviour: integer arithmetic
+ * wraps, / and mod round towards -inf, quot and rem towards zero, shifts by
+ * the width or more give 0 (or -1 for arithmetic right shifts of negative
+ * values), float to integer conversion of NaN gives 0 and saturates out of
+ * range. Conversions are rt_conv_<from>_<to>. Header only. */
+#ifndef FUTHORC_RT_SCALAR_H
+#define FUTHORC_RT_SCALAR_H
+
+#include <math.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+/* ---- Integers: NAME, C type, unsigned C type, bits ------------------------ */
+
+#define RT_INT_COMMON(N, T, U, B)                                                                  \
+    static inline T rt_add_##N(T x, T y) { return (T)((U)x + (U)y); }                              \
+    static inline T rt_sub_##N(T x, T y) { return (T)((U)x - (U)y); }                              \
+    static inline T rt_mul_##N(T x, T y) { return (T)((U)x * (U)y); }                              \
+    static inline T rt_neg_##N(T x) { return (T)(0 - (U)x); }                                      \
+    static inline T rt_and_##N(T x, T y) { return (T)(x & y); }                                    \
+    static inline T rt_or_##N(T x, T y) { return (T)(x | y); }                                     \
+    static inline T rt_xor_##N(T x, T y) { return (T)(x ^ y); }                                    \
+    static inline T rt_compl_##N(T x) { return (T)(~(U)x); }                                       \
+    static inline T rt_shl_##N(T x, T y) { return (U)y >= B ? 0 : (T)((U)x << (U)y); }             \
+    static inline T rt_lshr_##N(T x, T y) { return (U)y >= B ? 0 : (T)((U)x >> (U)y); }            \
+    static inline T rt_min_##N(T x, T y) { return x < y ? x : y; }                                 \
+    static inline T rt_max_##N(T x, T y) { return x < y ? y : x; }                                 \
+    static inline bool rt_eq_##N(T x, T y) { return x == y; }                                      \
+    static inline bool rt_ne_##N(T x, T y) { return x != y; }                                      \
+    static inline bool rt_lt_##N(T x, T y) { return x < y; }                                       \
+    static inline bool rt_le_##N(T x, T y) { return x <= y; }                                      \
+    static inline bool rt_gt_##N(T x, T y) { return x > y; }                                       \
+    static inline bool rt_ge_##N(T x, T y) { return x >= y; }                                      \
+    static inline int32_t rt_popc_##N(T x) { return (int32_t)__builtin_popcountll((uint64_t)(U)x); } \
+    static inline int32_t rt_clz_##N(T x) {                                                        \
+        return (U)x == 0 ? B : (int32_t)(__builtin_clzll((uint64_t)(U)x) - (64 - B));              \
+    }                                                                                              \
+    static inline int32_t rt_ctz_##N(T x) { return (U)x == 0 ? B : (int32_t)__builtin_ctzll((uint64_t)(U)x); } \
+    static inline U rt_powu_##N(U b, U e) {                                                        \
+        U r = 1;                                                                                   \
+        for (; e; e >>= 1, b *= b)                                                                 \
+            if (e & 1) r *= b;                                                                     \
+        return r;                                                                                  \
+    }
+
+/* Division by zero is checked by the program's assertions; here it gives 0
+ * so that unchecked (--unsafe) code does not trap. */
+#define RT_SIGNED(N, T, U, B)                                                                      \
+    RT_INT_COMMON(N, T, U, B)                                                                      \
+    static inline T rt_quot_##N(T x, T y) { return y == 0 ? 0 : y == -1 ? rt_neg_##N(x) : (T)(x / y); } \
+    static inline T rt_rem_##N(T x, T y) { return y == 0 || y == -1 ? 0 : (T)(x % y); }            \
+    static inline T rt_div_##N(T x, T y) {                                                         \
+        T q = rt_quot_##N(x, y);                                                                   \
+        return (y != 0 && y != -1 && x % y != 0 && ((x < 0) != (y < 0))) ? (T)(q - 1) : q;         \
+    }                                                                                              \
+    static inline T rt_mod_##N(T x, T y) {                                                         \
+        T r = rt_rem_##N(x, y);                                                                    \
+        return (r != 0 && ((r < 0) != (y < 0))) ? (T)(r + y) : r;                                  \
+    }                                                                                              \
+    static inline T rt_shr_##N(T x, T y) { return (U)y >= B ? (x < 0 ? -1 : 0) : (T)(x >> y); }    \
+    static inline T rt_abs_##N(T x) { return x < 0 ? rt_neg_##N(x) : x; }                          \
+    static inline T rt_sgn_##N(T x) { return (T)((x > 0) - (x < 0)); }                          \
+    static inline T rt_pow_##N(T x, T y) { return (T)rt_powu_##N((U)x, (U)y); }
+
+#define RT_UNSIGNED(N, T, B)                                                                       \
+    RT_INT_COMMON(N, T, T, B)                                                                      \
+    static inline T rt_quot_##N(T x, T y) { return y == 0 ? 0 : (T)(x / y); }                      \
+    static inline T rt_rem_##N(T x, T y) { return y == 0 ? 0 : (T)(x % y); }                       \
+    static inline T rt_div_##N(T x, T y) { return rt_quot_##N(x, y); }                             \
+    static inline T rt_mod_##N(T x, T y) { return rt_rem_##N(x, y); }                              \
+    static inline T rt_shr_##N(T x, T y) { return rt_lshr_##N(x, y); }                             \
+    static inline T rt_abs_##N(T x) { return x; }                                                  \
+    static inline T rt_sgn_##N(T x) { return (T)(x > 0); }                                      \
+    static inline T rt_pow_##N(T x, T y) { return rt_powu_##N(x, y); }
+
+RT_SIGNED(i8, int8_t, uint8_t, 8)
+RT_SIGNED(i16, int16_t, uint16_t, 16)
+RT_SIGNED(i32, int32_t, uint32_t, 32)
+RT_SIGNED(i64, int64_t, uint64_t, 64)
+RT_UNSIGNED(u8, uint8_t, 8)
+RT_UNSIGNED(u16, uint16_t, 16)
+RT_UNSIGNED(u32, uint32_t, 32)
+RT_UNSIGNED(u64, uint64_t, 64)
+
+/* ---- Floats: NAME, C type, math.h suffix (f for float, empty for double) -- */
+
+#define RT_FLOAT_FN1(N, T, S, OP, FN) static inline T rt_##OP##_##N(T x) { return FN##S(x); }
+#define RT_FLOAT(N, T, S)                                                                          \
+    static inline T rt_add_##N(T x, T y) { return x + y; }                                         \
+    static inline T rt_sub_##N(T x, T y) { return x - y; }                                         \
+    static inline T rt_mul_##N(T x, T y) { return x * y; }                                         \
+    static inline T rt_div_##N(T x, T y) { return x / y; }                                         \
+    static inline T rt_mod_##N(T x, T y) { return fmod##S(x, y); }                                 \
+    static inline T rt_pow_##N(T x, T y) { return pow##S(x, y); }                                  \
+    static inline T rt_min_##N(T x, T y) { return fmin##S(x, y); }                                 \
+    static inline T rt_max_##N(T x, T y) { return fmax##S(x, y); }                                 \
+    static inline T rt_atan2_##N(T x, T y) { return atan2##S(x, y); }                             \
+    static inline T rt_hypot_##N(T x, T y) { return hypot##S(x, y); }                             \
+    static inline T rt_neg_##N(T x) { return -x; }                                                 \
+    static inline T rt_abs_##N(T x) { return fabs##S(x); }                                        \
+    static inline T rt_sgn_##N(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x; }                   \
+    static inline T rt_round_##N(T x) { return rint##S(x); }                                       \
+    static inline bool rt_isnan_##N(T x) { return isnan(x); }                                      \
+    static inline bool rt_isinf_##N(T x) { return isinf(x); }                                      \
+    static inline bool rt_eq_##N(T x, T y) { return x == y; }                                      \
+    static inline bool rt_ne_##N(T x, T y) { return x != y; }                                      \
+    static inline bool rt_lt_##N(T x, T y) { return x < y; }                                       \
+    static inline bool rt_le_##N(T x, T y) { return x <= y; }                                      \
+    static inline bool rt_gt_##N(T x, T y) { return x > y; }                                       \
+    static inline bool rt_ge_##N(T x, T y) { return x >= y; }                                      \
+    RT_FLOAT_FN1(N, T, S, sqrt, sqrt) RT_FLOAT_FN1(N, T, S, cbrt, cbrt)                            \
+    RT_FLOAT_FN1(N, T, S, exp, exp) RT_FLOAT_FN1(N, T, S, log, log)                                \
+    RT_FLOAT_FN1(N, T, S, log2, log2) RT_FLOAT_FN1(N, T, S, log10, log10)                          \
+    RT_FLOAT_FN1(N, T, S, sin, sin) RT_FLOAT_FN1(N, T, S, cos, cos)                                \
+    RT_FLOAT_FN1(N, T, S, tan, tan) RT_FLOAT_FN1(N, T, S, asin, asin)                              \
+    RT_FLOAT_FN1(N, T, S, acos, acos) RT_FLOAT_FN1(N, T, S, atan, atan)                            \
+    RT_FLOAT_FN1(N, T, S, sinh, sinh) RT_FLOAT_FN1(N, T, S, cosh, cosh)                            \
+    RT_FLOAT_FN1(N, T, S, tanh, tanh) RT_FLOAT_FN1(N, T, S, floor, floor)                          \
+    RT_FLOAT_FN1(N, T, S, ceil, ceil) RT_FLOAT_FN1(N, T, S, trunc, trunc)
+
+RT_FLOAT(f32, float, f)
+RT_FLOAT(f64, double, )
+
+/* ---- Booleans ------------------------------------------------------------- */
+
+static inline bool rt_land_bool(bool x, bool y) { return x && y; }
+static inline bool rt_lor_bool(bool x, bool y) { return x || y; }
+static inline bool rt_not_bool(bool x) { return !x; }
+static inline bool rt_eq_bool(bool x, bool y) { return x == y; }
+static inline bool rt_ne_bool(bool x, bool y) { return x != y; }
+static inline bool rt_lt_bool(bool x, bool y) { return !x && y; }
+static inline bool rt_le_bool(bool x, bool y) { return !x || y; }
+static inline bool rt_gt_bool(bool x, bool y) { return x && !y; }
+static inline bool rt_ge_bool(bool x, bool y) { return x || !y; }
+
+/* ---- Conversions ---------------------------------------------------------- */
+
+/* Float to integer, as prim_convert (compiler/ir/prim.c): truncates
+ * towards zero and saturates; NaN gives 0. */
+#define RT_F2S(F, TF, N, T, LO, HI)                                                                \
+    static inline T rt_conv_##F##_##N(TF x) {                                                      \
+        if (isnan(x)) return 0;                                                                    \
+        if (x <= (TF)(LO)) return LO;                                                              \
+        if (x >= (TF)(HI)) return HI;                                                              \
+        return (T)x;                                                                               \
+    }
+#define RT_F2U(F, TF, N, T, HI)                                                                    \
+    static inline T rt_conv_##F##_##N(TF x) {                                                      \
+        if (isnan(x)) return 0;                                                                    \
+        if (x <= 0) return 0;                                                                      \
+        if (x >= (TF)(HI)) return HI;                                                              \
+        return (T)x;                                                                               \
+    }
+#define RT_F2I_ALL(F, TF)                                                                          \
+    RT_F2S(F, TF, i8, int8_t, INT8_MIN, INT8_MAX)                                                  \
+    RT_F2S(F, TF, i16, int16_t, INT16_MIN, INT16_MAX)                                              \
+    RT_F2S(F, TF, i32, int32_t, INT32_MIN, INT32_MAX)                                              \
+    RT_F2S(F, TF, i64, int64_t, INT64_MIN, INT64_MAX)                                              \
+    RT_F2U(F, TF, u8, uint8_t, UINT8_MAX)                                                          \
+    RT_F2U(F, TF, u16, uint16_t, UINT16_MAX)                                                       \
+    RT_F2U(F, TF, u32, uint32_t, UINT32_MAX)                                                       \
+    RT_F2U(F, TF, u64, uint64_t, UINT64_MAX)                                                       \
+    static inline float rt_conv_##F##_f32(TF x) { return (float)x; }                               \
+    static inline double rt_conv_##F##_f64(TF x) { return (double)x; }                            \
+    static inline bool rt_conv_##F##_bool(TF x) { return x != 0; }
+RT_F2I_ALL(f32, float)
+RT_F2I_ALL(f64, double)
+
+/* Integer (and bool) sources: truncation modulo 2^n; extension is a
+ * sign extension only from a signed to a signed type and a zero extension
+ * otherwise (Futhark's u64.i32 (-1) is 4294967295, as prim_convert); to
+ * bool is != 0. UF is the unsigned type as wide as the source. */
+#define RT_X2(F, TF, UF)                                                                           \
+    static inline int8_t rt_conv_##F##_i8(TF x) { return (int8_t)x; }                             \
+    static inline int16_t rt_conv_##F##_i16(TF x) { return (int16_t)x; }                          \
+    static inline int32_t rt_conv_##F##_i32(TF x) { return (int32_t)x; }                           \
+    static inline int64_t rt_conv_##F##_i64(TF x) { return (int64_t)x; }                           \
+    static inline uint8_t rt_conv_##F##_u8(TF x) { return (uint8_t)(UF)x; }                            \
+    static inline uint16_t rt_conv_##F##_u16(TF x) { return (uint16_t)(UF)x; }                         \
+    static inline uint32_t rt_conv_##F##_u32(TF x) { return (uint32_t)(UF)x; }                         \
+    static inline uint64_t rt_conv_##F##_u64(TF x) { return (uint64_t)(UF)x; }                         \
+    static inline float rt_conv_##F##_f32(TF x) { return (float)x; }                               \
+    static inline double rt_conv_##F##_f64(TF x) { return (double)x; }                            \
+    static inline bool rt_conv_##F##_bool(TF x) { return x != 0; }
+RT_X2(i8, int8_t, uint8_t)
+RT_X2(i16, int16_t, uint16_t)
+RT_X2(i32, int32_t, uint32_t)
+RT_X2(i64, int64_t, uint64_t)
+RT_X2(u8, uint8_t, uint8_t)
+RT_X2(u16, uint16_t, uint16_t)
+RT_X2(u32, uint32_t, uint32_t)
+RT_X2(u64, uint64_t, uint64_t)
+RT_X2(bool, bool, bool)
+
+#endif

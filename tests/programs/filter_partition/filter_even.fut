@@ -1,0 +1,10 @@
+-- filter keeping even numbers.
+-- ==
+-- input { [1, 2, 3, 4, -6, 7] }
+-- output { [2, 4, -6] }
+-- input { [1, 3] }
+-- output { empty([0]i32) }
+-- input { empty([0]i32) }
+-- output { empty([0]i32) }
+
+def main (xs: []i32) : []i32 = filter (\x -> x % 2 == 0) xs

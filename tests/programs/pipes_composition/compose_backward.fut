@@ -1,0 +1,6 @@
+-- Backward function composition <-<.
+-- ==
+-- input { [0, 1, 5] }
+-- output { [1, 4, 16] }
+
+def main (xs: []i32) : []i32 = map ((+ 1) <-< (* 3)) xs

@@ -1,0 +1,10 @@
+-- ASCII upper-casing of a byte string.
+-- ==
+-- input { [72u8, 101u8, 108u8, 108u8, 111u8, 44u8, 32u8, 87u8, 111u8, 114u8, 108u8, 100u8, 33u8,
+--    32u8, 49u8, 50u8, 51u8, 32u8, 120u8, 121u8, 122u8] }
+-- output { [72u8, 69u8, 76u8, 76u8, 79u8, 44u8, 32u8, 87u8, 79u8, 82u8, 76u8, 68u8, 33u8, 32u8,
+--    49u8, 50u8, 51u8, 32u8, 88u8, 89u8, 90u8] }
+
+def to_upper (c: u8) : u8 = if c >= 97 && c <= 122 then c - 32 else c
+
+def main (s: []u8) : []u8 = map to_upper s
