@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The `make check` driver: runs each cmocka unit test binary given as an
-# argument, then `bin/futhorc test` over the test program directories, and
-# ends with one line "N passed, N failed" totalling both. Exits 1 if any test
+# argument, then `bin/futhorc test` over the test program directories and
+# the robustness test, and ends with one line "N passed, N failed" totalling
+# all of them. Exits 1 if any test
 # failed or any binary crashed or could not run.
 #
 #   bash tests/run.sh build/tests/test_a build/tests/test_b ...
@@ -28,27 +29,32 @@ for t in "$@"; do
     failed=$((failed + f))
 done
 
+# Runs a command whose last summary line is "[word: ]N passed, N failed"
+# and adds its counts.
+summarised() {
+    "$@" >"$log" 2>&1
+    local rc=$? summary
+    cat "$log"
+    summary=$(grep -E '^([a-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 | sed 's/^[a-z]*: //')
+    if [ -z "$summary" ]; then
+        echo "$1: exited with status $rc and no summary"
+        failed=$((failed + 1))
+        return
+    fi
+    passed=$((passed + $(echo "$summary" | sed 's/ passed.*//')))
+    failed=$((failed + $(echo "$summary" | sed 's/.* \([0-9]*\) failed.*/\1/')))
+    if [ "$rc" -ne 0 ] && ! echo "$summary" | grep -q ' [1-9][0-9]* failed'; then
+        echo "$1: exited with status $rc"
+        failed=$((failed + 1))
+    fi
+}
+
 dirs=()
 for d in tests/programs tests/errors examples; do
     [ -d "$d" ] && dirs+=("$d")
 done
-if [ ${#dirs[@]} -gt 0 ]; then
-    bin/futhorc test "${dirs[@]}" >"$log" 2>&1
-    rc=$?
-    cat "$log"
-    summary=$(grep -E '^[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1)
-    if [ -z "$summary" ]; then
-        echo "bin/futhorc test: exited with status $rc and no summary"
-        failed=$((failed + 1))
-    else
-        passed=$((passed + $(echo "$summary" | sed 's/ passed.*//')))
-        failed=$((failed + $(echo "$summary" | sed 's/.* \([0-9]*\) failed.*/\1/')))
-        if [ "$rc" -ne 0 ] && ! echo "$summary" | grep -q ' [1-9][0-9]* failed'; then
-            echo "bin/futhorc test: exited with status $rc"
-            failed=$((failed + 1))
-        fi
-    fi
-fi
+[ ${#dirs[@]} -gt 0 ] && summarised bin/futhorc test -j "$(nproc)" "${dirs[@]}"
+summarised bash tests/robustness.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

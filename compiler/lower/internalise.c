@@ -800,12 +800,14 @@ Lambda *lower_lambda(Lower *l, SVal *f, Type *param_types, int nparams, const SV
 
 /* ---- Control flow ------------------------------------------------------------------ */
 
-/* Creates pattern variables for values of the given types, giving each
- * array its own fresh size variables bound by the same statement: the
- * results are the values followed by the sizes (ordered as in sized_leaves).
- */
-static int sized_count(const SubExp *leaves, int n) {
-    int k = n;
+/* Merges (if results, loop parameters) bind values whose array sizes may
+ * differ between the alternatives. A size that is the same in every
+ * alternative is kept ("fixed"); every other size becomes a fresh size
+ * variable bound by the merge itself, so results are the values followed
+ * by those sizes. Dimension slots are numbered over the array leaves in
+ * order; fixed == NULL means no size is fixed. */
+static int dim_slots(const SubExp *leaves, int n) {
+    int k = 0;
     for (int i = 0; i < n; i++) {
         Type t = subexp_type(leaves[i]);
         if (t.kind == TK_ARRAY) k += t.rank;
@@ -813,33 +815,67 @@ static int sized_count(const SubExp *leaves, int n) {
     return k;
 }
 
-/* The leaves followed by the dimensions of each array leaf. */
-static SubExp *sized_leaves(Lower *l, const SubExp *leaves, int n) {
-    SubExp *out = NEW_ARRAY(l->a, SubExp, sized_count(leaves, n));
+static bool se_same(SubExp a, SubExp b) {
+    if (a.is_var || b.is_var) return a.is_var && b.is_var && a.v == b.v;
+    return a.c.type == b.c.type && a.c.v.i == b.c.v.i;
+}
+
+/* The slots whose sizes agree between leaves a and b. */
+static bool *dims_agree(Lower *l, const SubExp *a, const SubExp *b, int n) {
+    bool *same = NEW_ARRAY(l->a, bool, dim_slots(a, n) + 1);
     int k = 0;
+    for (int i = 0; i < n; i++) {
+        Type ta = subexp_type(a[i]), tb = subexp_type(b[i]);
+        for (int d = 0; ta.kind == TK_ARRAY && d < ta.rank; d++, k++)
+            same[k] = tb.kind == TK_ARRAY && d < tb.rank && se_same(ta.shape[d], tb.shape[d]);
+    }
+    return same;
+}
+
+static int sized_count(const SubExp *leaves, int n, const bool *fixed) {
+    int k = n, slot = 0;
+    for (int i = 0; i < n; i++) {
+        Type t = subexp_type(leaves[i]);
+        for (int d = 0; t.kind == TK_ARRAY && d < t.rank; d++, slot++)
+            if (!fixed || !fixed[slot]) k++;
+    }
+    return k;
+}
+
+/* The leaves followed by their sizes that are not fixed. */
+static SubExp *sized_leaves(Lower *l, const SubExp *leaves, int n, const bool *fixed) {
+    SubExp *out = NEW_ARRAY(l->a, SubExp, sized_count(leaves, n, fixed));
+    int k = 0, slot = 0;
     for (int i = 0; i < n; i++) out[k++] = leaves[i];
     for (int i = 0; i < n; i++) {
         Type t = subexp_type(leaves[i]);
-        for (int d = 0; t.kind == TK_ARRAY && d < t.rank; d++) out[k++] = t.shape[d];
+        for (int d = 0; t.kind == TK_ARRAY && d < t.rank; d++, slot++)
+            if (!fixed || !fixed[slot]) out[k++] = t.shape[d];
     }
     return out;
 }
 
-/* Fresh variables for sized leaves of the given types: size variables
- * first, then values whose shapes refer to them. */
-static Var **sized_vars(Lower *l, const SubExp *leaves, int n) {
-    int total = sized_count(leaves, n);
-    Var **vs = NEW_ARRAY(l->a, Var *, total);
-    int k = n;
+/* Fresh variables for sized leaves shaped like leaves: the values (whose
+ * shapes keep the fixed sizes and refer to the new size variables
+ * otherwise), then the size variables. */
+static Var **sized_vars(Lower *l, const SubExp *leaves, int n, const bool *fixed) {
+    Var **vs = NEW_ARRAY(l->a, Var *, sized_count(leaves, n, fixed));
+    int k = n, slot = 0;
     for (int i = 0; i < n; i++) {
         Type t = subexp_type(leaves[i]);
         if (t.kind == TK_ARRAY) {
             SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank);
-            for (int d = 0; d < t.rank; d++) {
+            for (int d = 0; d < t.rank; d++, slot++) {
+                if (fixed && fixed[slot]) {
+                    shape[d] = t.shape[d];
+                    continue;
+                }
                 vs[k] = ir_var(l->prog, "d", type_prim(PT_I64));
                 shape[d] = se_var(vs[k++]);
             }
+            bool unique = t.unique;
             t = type_array(l->a, t.elem, t.rank, shape);
+            t.unique = unique;
         }
         vs[i] = ir_var(l->prog, t.kind == TK_ARRAY ? "arr" : "x", t);
     }
@@ -871,10 +907,11 @@ static SVal *lower_if(Lower *l, Env *env, Exp *e) {
     sv_leaves(fv, &fl);
     if (tl.len != fl.len) ICE("if branches differ in structure");
     Body *tbody = finish_body(l, &tb, tv), *fbody = finish_body(l, &fb, fv);
-    tbody->res = sized_leaves(l, tl.items, tl.len);
-    fbody->res = sized_leaves(l, fl.items, fl.len);
-    tbody->nres = fbody->nres = sized_count(tl.items, tl.len);
-    Var **pat = sized_vars(l, tl.items, tl.len);
+    bool *fixed = dims_agree(l, tl.items, fl.items, tl.len);
+    tbody->res = sized_leaves(l, tl.items, tl.len, fixed);
+    fbody->res = sized_leaves(l, fl.items, fl.len, fixed);
+    tbody->nres = fbody->nres = sized_count(tl.items, tl.len, fixed);
+    Var **pat = sized_vars(l, tl.items, tl.len, fixed);
     IrExp *ie = lower_new_exp(l, IE_IF);
     ie->cond = c->se;
     ie->tbody = tbody;
@@ -892,43 +929,37 @@ static SVal *lower_if(Lower *l, Env *env, Exp *e) {
 
 /* Index i (an i64) of an array value (every leaf). */
 static SVal *index_value(Lower *l, SVal *arr, SubExp i, SrcLoc loc);
+static const SubExp *value_dims(Lower *l, SVal *v, int *rank);
 
-static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
-    SVal *init = e->e1 ? lower_exp(l, env, e->e1) : NULL;
-    if (!init) {
-        /* `loop x for ...` continues from the variable of the same name */
-        init = e->pat->kind == P_ID ? env_lookup_name(env, e->pat->name) : NULL;
-        if (!init) {
-            lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
-            return sv_dyn(l, se_i64(0));
-        }
-    }
-    if (sv_has_fun(init)) {
-        lower_error(l, e->loc, "a loop parameter cannot be a function");
-        return init;
-    }
-    SubExpVec il = {0};
-    sv_leaves(init, &il);
-    int n = il.len;
-    int total = sized_count(il.items, n);
-    SubExp *inits = sized_leaves(l, il.items, n);
-    vec_free(&il);
-    Var **params = sized_vars(l, inits, n);
+/* What a loop needs before its body is lowered. */
+typedef struct LoopSetup {
+    SVal *init;
+    SubExp *inits; /* leaves of init */
+    int n;
+    SubExp bound;  /* for loops */
+    SVal *xs;      /* for-in loops: the array iterated over */
+    SubExp c0;     /* while loops: the condition on the initial values */
+    PrimType itype; /* for i < n loops: the type of i (that of n) */
+} LoopSetup;
+
+/* Lowers the loop with the sizes of the parameters in fixed kept from the
+ * initial values. Sets agree[slot] to whether the body's result keeps each
+ * size (always true for sizes that are not fixed). */
+static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, const bool *fixed, bool *agree) {
+    int n = su->n;
+    int total = sized_count(su->inits, n, fixed);
+    SubExp *inits = sized_leaves(l, su->inits, n, fixed);
+    Var **params = sized_vars(l, su->inits, n, fixed);
     for (int i = 0; i < n; i++) params[i]->type.unique = true;
     int pos = 0;
-    SVal *pv = sv_rebuild(l, init, var_ses(l, params, n), &pos);
+    SVal *pv = sv_rebuild(l, su->init, var_ses(l, params, n), &pos);
 
     IrExp *ie = lower_new_exp(l, IE_LOOP);
     Loop *lp = &ie->loop;
     Builder *saved = l->b, nb = {0};
     Env *benv = bind_pat(l, env, e->pat, pv);
     Var *cond = NULL;
-    SubExp bound = se_i64(0);
-    SVal *xs = NULL;
     if (e->form == LOOP_WHILE) {
-        /* the condition on the initial values, then in the body on the new ones */
-        Env *ienv = bind_pat(l, env, e->pat, init);
-        SVal *c0 = lower_exp(l, ienv, e->e3);
         cond = ir_var(l->prog, "cond", type_prim(PT_BOOL));
         lp->kind = IR_LOOP_WHILE;
         lp->cond = cond;
@@ -936,44 +967,32 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
         lp->params = NEW_ARRAY(l->a, Var *, total + 1);
         lp->inits = NEW_ARRAY(l->a, SubExp, total + 1);
         lp->params[0] = cond;
-        lp->inits[0] = c0->se;
+        lp->inits[0] = su->c0;
         memcpy(lp->params + 1, params, sizeof(Var *) * (size_t)total);
         memcpy(lp->inits + 1, inits, sizeof(SubExp) * (size_t)total);
     } else {
         lp->kind = IR_LOOP_FOR;
         lp->i = ir_var(l->prog, "i", type_prim(PT_I64));
-        if (e->form == LOOP_FOR_UPTO) {
-            SVal *b = lower_exp(l, env, e->e3);
-            bound = lower_conv(l, b->se, PT_I64, e->loc);
-            PrimType it = subexp_type(b->se).elem;
-            l->b = &nb;
-            SubExp iv = lower_conv(l, se_var(lp->i), it, e->loc);
-            l->b = saved;
-            benv = env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
-        } else {
-            xs = lower_exp(l, env, e->e3);
-            SubExpVec xl = {0};
-            sv_leaves(xs, &xl);
-            bound = xl.len ? lower_dim(l, xl.items[0], 0) : se_i64(0);
-            vec_free(&xl);
-        }
-        lp->bound = bound;
+        lp->bound = su->bound;
         lp->nparams = total;
         lp->params = params;
         lp->inits = inits;
     }
     l->b = &nb;
-    if (xs) benv = bind_pat(l, benv, e->pat2, index_value(l, xs, se_var(lp->i), e->loc));
+    if (e->form == LOOP_FOR_UPTO) {
+        SubExp iv = lower_conv(l, se_var(lp->i), su->itype, e->loc);
+        benv = env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
+    }
+    if (su->xs) benv = bind_pat(l, benv, e->pat2, index_value(l, su->xs, se_var(lp->i), e->loc));
     SVal *res = lower_exp(l, benv, e->e2);
     SubExpVec rl = {0};
     sv_leaves(res, &rl);
     if (rl.len != n) ICE("loop body result differs in structure");
-    SubExp *bres = sized_leaves(l, rl.items, n);
+    bool *same = dims_agree(l, rl.items, su->inits, n);
+    for (int k = 0; k < dim_slots(su->inits, n); k++) agree[k] = !(fixed && fixed[k]) || same[k];
+    SubExp *bres = sized_leaves(l, rl.items, n, fixed);
     SubExp newcond = se_bool(false);
-    if (cond) {
-        Env *cenv = bind_pat(l, env, e->pat, res);
-        newcond = lower_exp(l, cenv, e->e3)->se;
-    }
+    if (cond) newcond = lower_exp(l, bind_pat(l, env, e->pat, res), e->e3)->se;
     l->b = saved;
     Body *body = finish_body(l, &nb, res);
     body->nres = lp->nparams;
@@ -983,23 +1002,73 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
     vec_free(&rl);
     lp->body = body;
     /* results: fresh variables shaped like the parameters */
+    int off = cond ? 1 : 0;
     Var **pat = NEW_ARRAY(l->a, Var *, lp->nparams);
     for (int i = 0; i < lp->nparams; i++) pat[i] = ir_var(l->prog, lp->params[i]->name, lp->params[i]->type);
-    int off = cond ? 1 : 0;
     for (int i = 0; i < n; i++) {
         Type *t = &pat[off + i]->type;
         if (t->kind != TK_ARRAY) continue;
         SubExp *shape = NEW_ARRAY(l->a, SubExp, t->rank);
         for (int d = 0; d < t->rank; d++) {
-            Var *dv = t->shape[d].v;
+            shape[d] = t->shape[d];
             for (int k = n; k < total; k++)
-                if (lp->params[off + k] == dv) shape[d] = se_var(pat[off + k]);
+                if (t->shape[d].is_var && lp->params[off + k] == t->shape[d].v) shape[d] = se_var(pat[off + k]);
         }
         t->shape = shape;
     }
     lower_emit(l, ie, pat, lp->nparams, e->loc);
     pos = 0;
-    return sv_rebuild(l, init, var_ses(l, pat + off, n), &pos);
+    return sv_rebuild(l, su->init, var_ses(l, pat + off, n), &pos);
+}
+
+/* A loop keeps the sizes of its parameters from the initial values where
+ * the body preserves them (the common case, which needs no size
+ * variables); it is lowered again with fewer fixed sizes until that holds. */
+static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
+    LoopSetup su = {0};
+    su.init = e->e1 ? lower_exp(l, env, e->e1) : NULL;
+    if (!su.init) {
+        /* `loop x for ...` continues from the variable of the same name */
+        su.init = e->pat->kind == P_ID ? env_lookup_name(env, e->pat->name) : NULL;
+        if (!su.init) {
+            lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
+            return sv_dyn(l, se_i64(0));
+        }
+    }
+    if (sv_has_fun(su.init)) {
+        lower_error(l, e->loc, "a loop parameter cannot be a function");
+        return su.init;
+    }
+    SubExpVec il = {0};
+    sv_leaves(su.init, &il);
+    su.n = il.len;
+    su.inits = vec_to_arena(l->a, &il);
+    vec_free(&il);
+    if (e->form == LOOP_WHILE) {
+        su.c0 = lower_exp(l, bind_pat(l, env, e->pat, su.init), e->e3)->se;
+    } else if (e->form == LOOP_FOR_UPTO) {
+        SubExp b = lower_exp(l, env, e->e3)->se;
+        su.itype = subexp_type(b).elem;
+        su.bound = lower_conv(l, b, PT_I64, e->loc);
+    } else {
+        su.xs = lower_exp(l, env, e->e3);
+        int rank;
+        const SubExp *dims = value_dims(l, su.xs, &rank);
+        su.bound = dims ? dims[0] : se_i64(0);
+    }
+    int slots = dim_slots(su.inits, su.n);
+    bool *fixed = NEW_ARRAY(l->a, bool, slots + 1), *agree = NEW_ARRAY(l->a, bool, slots + 1);
+    for (int k = 0; k < slots; k++) fixed[k] = true;
+    for (;;) {
+        Builder *outer = l->b;
+        int mark = outer->stms.len;
+        SVal *r = lower_loop_with(l, env, e, &su, fixed, agree);
+        bool stable = true;
+        for (int k = 0; k < slots; k++)
+            if (fixed[k] && !agree[k]) fixed[k] = stable = false;
+        if (stable || l->failed) return r;
+        outer->stms.len = mark; /* drop this attempt */
+    }
 }
 
 /* ---- Indexing ------------------------------------------------------------------------ */

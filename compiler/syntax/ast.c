@@ -147,7 +147,9 @@ static bool print_atomic(Buf *out, const Exp *e) {
     case EX_SECTION:
         buf_putc(out, '(');
         if (e->e1) { ast_print_exp(out, e->e1); buf_putc(out, ' '); }
-        buf_puts(out, e->op);
+        /* a function name used as an operator: (`i32.max` 0) */
+        if (syn_is_operator_name(e->op)) buf_puts(out, e->op);
+        else buf_printf(out, "`%s`", e->op);
         if (e->e2) { buf_putc(out, ' '); ast_print_exp(out, e->e2); }
         buf_putc(out, ')');
         return true;

@@ -7,6 +7,11 @@
  *   prefix - and !, application, indexing.
  * Ranges and ascriptions bind looser than all operators; if/let/loop/lambda
  * bodies extend as far right as possible.
+ * Forms without an AST node of their own: an index section (.[i]) becomes
+ * the lambda \a -> a[i]; a backtick section (`f` x) is an EX_SECTION whose
+ * op is f's dotted name; {0 = a, 1 = b} is an EX_RECORD with fields "0" and
+ * "1". Size binders in let (let [n] p = e) and local opens (M.(e)) are
+ * parsed only to report that they are not supported.
  * Errors: detailed messages via yyreport_syntax_error; after an error the
  * token wrapper skips to the next top-level declaration keyword (a "let"
  * counts only in column 1, since let also starts local bindings). */
@@ -62,6 +67,12 @@ static Decl *mk_val(void *scanner, Tok kw, const char *name, PtrList *fps, TypeE
 static DimIndex *mk_slice(void *scanner, Exp *s, Exp *e, Exp *st);
 static void *list_array(void *scanner, PtrList *l, size_t elem_size);
 static void split_funparams(void *scanner, PtrList *fps, TypeParam **tps, int *ntps, Pat ***ps, int *nps);
+static Tok numeric_field(void *scanner, Tok t, SrcLoc loc);
+static bool is_numeric_name(const char *s);
+static const char *qualname_text(void *scanner, QualName qn);
+static Exp *mk_section(void *scanner, Exp *l, const char *op, Exp *r, SrcLoc loc);
+static Exp *mk_index_section(void *scanner, PtrList *dims, SrcLoc loc);
+static Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath, Exp *v, SrcLoc loc);
 
 /* One entry of a function's parameter list: a type/size parameter or a
  * pattern, kept in source order until split_funparams. */
@@ -104,9 +115,10 @@ static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc
 %token <tok> APOS "'" APOS_TILDE "'~" APOS_HAT "'^"
 %token <tok> DOTDOT ".." DOTDOTDOT "..." DOTDOTLT "..<" DOTDOTGT "..>"
 
-%type <list> decls exps efields pats pfields types tfields dims funparams funparams0 params1 projs type_args exist_dims
+%type <list> decls exps exps_tc efields efields_tc pats pats_tc pfields pfields_tc types types_tc
+%type <list> tfields tfields_tc dims dims_tc funparams funparams0 params1 projs type_args exist_dims size_binders
 %type <decl> decl decl1
-%type <tok> val_kw anyop anyop_nominus
+%type <tok> val_kw anyop anyop_nominus fieldid
 %type <exp> exp rexp oexp atom apply opt_oexp let_exp let_body opt_init
 %type <pat> pat pat_atom
 %type <te> type type_noarrow type_atom opt_ret lam_ret
@@ -264,7 +276,7 @@ pat_atom: ID { $$ = mk_pat(scanner, P_ID, @$); $$->name = $1.text; }
         | UNDERSCORE { $$ = mk_pat(scanner, P_WILD, @$); }
         | LPAR RPAR { $$ = mk_pat(scanner, P_TUPLE, @$); }
         | LPAR pat RPAR { $$ = $2; }
-        | LPAR pat COMMA pats RPAR {
+        | LPAR pat COMMA pats_tc RPAR {
               $$ = mk_pat(scanner, P_TUPLE, @$);
               PtrList *l = plist_push(AR, NULL, $2);
               for (int i = 0; i < plist_len($4); i++) l = plist_push(AR, l, $4->items[i]);
@@ -272,7 +284,7 @@ pat_atom: ID { $$ = mk_pat(scanner, P_ID, @$); $$->name = $1.text; }
               $$->nelems = l->len;
           }
         | LBRACE RBRACE { $$ = mk_pat(scanner, P_RECORD, @$); }
-        | LBRACE pfields RBRACE {
+        | LBRACE pfields_tc RBRACE {
               $$ = mk_pat(scanner, P_RECORD, @$);
               $$->nfields = $2->len;
               $$->fields = NEW_ARRAY(AR, PatField, $2->len);
@@ -284,9 +296,18 @@ pats: pat { $$ = plist_push(AR, NULL, $1); }
     | pats COMMA pat { $$ = plist_push(AR, $1, $3); }
     ;
 
+/* Comma-separated lists take an optional trailing comma, as in Futhark. */
+pats_tc: pats { $$ = $1; }
+       | pats COMMA { $$ = $1; }
+       ;
+
 pfields: pfield { $$ = plist_push(AR, NULL, $1); }
        | pfields COMMA pfield { $$ = plist_push(AR, $1, $3); }
        ;
+
+pfields_tc: pfields { $$ = $1; }
+          | pfields COMMA { $$ = $1; }
+          ;
 
 pfield: ID {
             $$ = NEW(AR, PatField);
@@ -294,8 +315,24 @@ pfield: ID {
             $$->pat = mk_pat(scanner, P_ID, @$);
             $$->pat->name = $1.text;
         }
-      | ID EQUALS pat { $$ = NEW(AR, PatField); $$->name = $1.text; $$->pat = $3; }
+      | fieldid EQUALS pat { $$ = NEW(AR, PatField); $$->name = $1.text; $$->pat = $3; }
+      | fieldid COLON type {
+            /* {x: t} binds x with an ascription: {x = (x : t)} */
+            $$ = NEW(AR, PatField);
+            $$->name = $1.text;
+            $$->pat = mk_pat(scanner, P_ASCRIBE, @$);
+            $$->pat->inner = mk_pat(scanner, P_ID, @1);
+            $$->pat->inner->name = $1.text;
+            $$->pat->type = $3;
+            if (is_numeric_name($1.text))
+                diag_error(@1, "a numeric field name cannot be bound as a variable; write {%s = p : t}", $1.text);
+        }
       ;
+
+/* A record field name: an identifier or a decimal number ({0 = x}). */
+fieldid: ID { $$ = $1; }
+       | INTLIT { $$ = numeric_field(scanner, $1, @1); }
+       ;
 
 /* ---- Types ---- */
 
@@ -360,8 +397,14 @@ type_args: type_arg { $$ = plist_push(AR, NULL, $1); }
          | type_args type_arg { $$ = plist_push(AR, $1, $2); }
          ;
 
+/* A size argument: "matrix [n][m]" has no space between its brackets, so
+ * the second one arrives as the indexing bracket. As in Futhark, "[n]" after
+ * a type name is always a size argument: "vec [n]t" is vec applied to [n]
+ * and t. */
 type_arg: LBRACKET oexp RBRACKET { $$ = NEW(AR, TypeArg); $$->is_size = true; $$->size = $2; }
+        | IDX_LBRACKET oexp RBRACKET { $$ = NEW(AR, TypeArg); $$->is_size = true; $$->size = $2; }
         | LBRACKET RBRACKET { $$ = NEW(AR, TypeArg); $$->is_size = true; }
+        | IDX_LBRACKET RBRACKET { $$ = NEW(AR, TypeArg); $$->is_size = true; }
         | type_atom { $$ = NEW(AR, TypeArg); $$->type = $1; }
         ;
 
@@ -369,7 +412,7 @@ type_atom: ID { $$ = mk_type(scanner, TE_NAME, @$); $$->name = $1.qn; }
          | QUALID { $$ = mk_type(scanner, TE_NAME, @$); $$->name = $1.qn; }
          | LPAR RPAR { $$ = mk_type(scanner, TE_TUPLE, @$); }
          | LPAR type RPAR { $$ = $2; }
-         | LPAR type COMMA types RPAR {
+         | LPAR type COMMA types_tc RPAR {
                $$ = mk_type(scanner, TE_TUPLE, @$);
                PtrList *l = plist_push(AR, NULL, $2);
                for (int i = 0; i < $4->len; i++) l = plist_push(AR, l, $4->items[i]);
@@ -377,7 +420,7 @@ type_atom: ID { $$ = mk_type(scanner, TE_NAME, @$); $$->name = $1.qn; }
                $$->nelems = l->len;
            }
          | LBRACE RBRACE { $$ = mk_type(scanner, TE_RECORD, @$); }
-         | LBRACE tfields RBRACE {
+         | LBRACE tfields_tc RBRACE {
                $$ = mk_type(scanner, TE_RECORD, @$);
                $$->nfields = $2->len;
                $$->fields = NEW_ARRAY(AR, TypeExpField, $2->len);
@@ -389,11 +432,19 @@ types: type { $$ = plist_push(AR, NULL, $1); }
      | types COMMA type { $$ = plist_push(AR, $1, $3); }
      ;
 
+types_tc: types { $$ = $1; }
+        | types COMMA { $$ = $1; }
+        ;
+
 tfields: tfield { $$ = plist_push(AR, NULL, $1); }
        | tfields COMMA tfield { $$ = plist_push(AR, $1, $3); }
        ;
 
-tfield: ID COLON type { $$ = NEW(AR, TypeExpField); $$->name = $1.text; $$->type = $3; $$->loc = @$; }
+tfields_tc: tfields { $$ = $1; }
+          | tfields COMMA { $$ = $1; }
+          ;
+
+tfield: fieldid COLON type { $$ = NEW(AR, TypeExpField); $$->name = $1.text; $$->type = $3; $$->loc = @$; }
       ;
 
 /* ---- Expressions ---- */
@@ -438,26 +489,26 @@ oexp: oexp OP_PIPE_R oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
       }
     | MINUS oexp %prec UNARY { $$ = mk_exp(scanner, EX_NEG, @$); $$->e1 = $2; }
     | BANG oexp %prec UNARY { $$ = mk_exp(scanner, EX_NOT, @$); $$->e1 = $2; }
-    | oexp WITH LBRACKET dims RBRACKET EQUALS oexp %prec WITH {
+    | oexp WITH LBRACKET dims_tc RBRACKET EQUALS oexp %prec WITH {
           $$ = mk_exp(scanner, EX_UPDATE, @$);
           $$->e1 = $1;
           $$->slice = list_array(scanner, $4, sizeof(DimIndex));
           $$->nslice = $4->len;
           $$->e2 = $7;
       }
-    | oexp WITH ID EQUALS oexp %prec WITH {
-          $$ = mk_exp(scanner, EX_RECORD_UPDATE, @$);
-          $$->e1 = $1;
-          $$->path = $3.qn.parts;
-          $$->npath = $3.qn.nparts;
-          $$->e2 = $5;
+    | oexp WITH ID EQUALS oexp %prec WITH { $$ = mk_record_update(scanner, $1, $3.qn.parts, $3.qn.nparts, $5, @$); }
+    | oexp WITH QUALID EQUALS oexp %prec WITH { $$ = mk_record_update(scanner, $1, $3.qn.parts, $3.qn.nparts, $5, @$); }
+    | oexp WITH INTLIT EQUALS oexp %prec WITH {
+          /* t with 0 = v; (a path such as "0.1" lexes as a decimal literal) */
+          const char **path = NEW_ARRAY(AR, const char *, 1);
+          path[0] = numeric_field(scanner, $3, @3).text;
+          $$ = mk_record_update(scanner, $1, path, 1, $5, @$);
       }
-    | oexp WITH QUALID EQUALS oexp %prec WITH {
-          $$ = mk_exp(scanner, EX_RECORD_UPDATE, @$);
-          $$->e1 = $1;
-          $$->path = $3.qn.parts;
-          $$->npath = $3.qn.nparts;
-          $$->e2 = $5;
+    | oexp WITH INTLIT projs EQUALS oexp %prec WITH {
+          /* t with 0.x = v */
+          PtrList *l = plist_push(AR, NULL, (void *)numeric_field(scanner, $3, @3).text);
+          for (int i = 0; i < $4->len; i++) l = plist_push(AR, l, $4->items[i]);
+          $$ = mk_record_update(scanner, $1, list_array(scanner, l, sizeof(const char *)), l->len, $6, @$);
       }
     | IF exp THEN exp ELSE exp %prec LOWEST {
           $$ = mk_exp(scanner, EX_IF, @$);
@@ -517,10 +568,16 @@ params1: pat_atom { $$ = plist_push(AR, NULL, $1); }
        ;
 
 let_exp: LET pat EQUALS exp let_body { $$ = mk_let(scanner, $2, $4, $5, @$); }
+       | LET size_binders pat EQUALS exp let_body {
+             /* ast.h's EX_LET has no place for size binders. */
+             diag_error(@2, "size binders in 'let' (let [n] p = e) are not supported yet; "
+                            "bind the size with a function size parameter or use length");
+             $$ = mk_let(scanner, $3, $5, $6, @$);
+         }
        | LET ID funparams0 opt_ret EQUALS exp let_body {
              $$ = mk_letfun(scanner, $2, $3, $4, $6, $7, @$);
          }
-       | LET ID IDX_LBRACKET dims RBRACKET EQUALS exp let_body {
+       | LET ID IDX_LBRACKET dims_tc RBRACKET EQUALS exp let_body {
              $$ = mk_exp(scanner, EX_LET_UPDATE, @$);
              $$->fname = $2.text;
              $$->slice = list_array(scanner, $4, sizeof(DimIndex));
@@ -529,6 +586,12 @@ let_exp: LET pat EQUALS exp let_body { $$ = mk_let(scanner, $2, $4, $5, @$); }
              $$->e2 = $8;
          }
        ;
+
+/* "let [n][m] p = e": the first bracket follows a space, later ones a ']'. */
+size_binders: LBRACKET ID RBRACKET { $$ = plist_push(AR, NULL, (void *)$2.text); }
+            | size_binders IDX_LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, (void *)$3.text); }
+            | size_binders LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, (void *)$3.text); }
+            ;
 
 let_body: IN exp %prec LOWEST { $$ = $2; }
         | let_exp { $$ = $1; }
@@ -561,7 +624,7 @@ atom: INTLIT { $$ = mk_lit(scanner, EX_INT, $1, @$); }
     | QUALID { $$ = mk_var(scanner, $1.qn, @$); }
     | LPAR RPAR { $$ = mk_exp(scanner, EX_TUPLE, @$); }
     | LPAR exp RPAR { $$ = $2; }
-    | LPAR exp COMMA exps RPAR {
+    | LPAR exp COMMA exps_tc RPAR {
           $$ = mk_exp(scanner, EX_TUPLE, @$);
           PtrList *l = plist_push(AR, NULL, $2);
           for (int i = 0; i < $4->len; i++) l = plist_push(AR, l, $4->items[i]);
@@ -569,28 +632,42 @@ atom: INTLIT { $$ = mk_lit(scanner, EX_INT, $1, @$); }
           $$->nelems = l->len;
       }
     | LBRACE RBRACE { $$ = mk_exp(scanner, EX_RECORD, @$); }
-    | LBRACE efields RBRACE {
+    | LBRACE efields_tc RBRACE {
           $$ = mk_exp(scanner, EX_RECORD, @$);
           $$->nfields = $2->len;
           $$->fields = NEW_ARRAY(AR, ExpField, $2->len);
           for (int i = 0; i < $2->len; i++) $$->fields[i] = *(ExpField *)$2->items[i];
       }
     | LBRACKET RBRACKET { $$ = mk_exp(scanner, EX_ARRAY, @$); }
-    | LBRACKET exps RBRACKET {
+    | LBRACKET exps_tc RBRACKET {
           $$ = mk_exp(scanner, EX_ARRAY, @$);
           $$->elems = list_array(scanner, $2, sizeof(Exp *));
           $$->nelems = $2->len;
       }
     | atom PROJ { $$ = mk_exp(scanner, EX_PROJECT, @$); $$->e1 = $1; $$->field = $2.text; }
-    | atom IDX_LBRACKET dims RBRACKET {
+    | atom IDX_LBRACKET dims_tc RBRACKET {
           $$ = mk_exp(scanner, EX_INDEX, @$);
           $$->e1 = $1;
           $$->slice = list_array(scanner, $3, sizeof(DimIndex));
           $$->nslice = $3->len;
       }
-    | LPAR anyop RPAR { $$ = mk_exp(scanner, EX_SECTION, @$); $$->op = $2.text; }
-    | LPAR anyop_nominus oexp RPAR { $$ = mk_exp(scanner, EX_SECTION, @$); $$->op = $2.text; $$->e2 = $3; }
-    | LPAR oexp anyop RPAR { $$ = mk_exp(scanner, EX_SECTION, @$); $$->op = $3.text; $$->e1 = $2; }
+    | LPAR anyop RPAR { $$ = mk_section(scanner, NULL, $2.text, NULL, @$); }
+    | LPAR anyop_nominus oexp RPAR { $$ = mk_section(scanner, NULL, $2.text, $3, @$); }
+    | LPAR oexp anyop RPAR { $$ = mk_section(scanner, $2, $3.text, NULL, @$); }
+    | LPAR BACKTICK RPAR { $$ = mk_section(scanner, NULL, qualname_text(scanner, $2.qn), NULL, @$); }
+    | LPAR BACKTICK oexp RPAR { $$ = mk_section(scanner, NULL, qualname_text(scanner, $2.qn), $3, @$); }
+    | LPAR oexp BACKTICK RPAR { $$ = mk_section(scanner, $2, qualname_text(scanner, $3.qn), NULL, @$); }
+    | LPAR DOT LBRACKET dims_tc RBRACKET RPAR { $$ = mk_index_section(scanner, $4, @$); }
+    | ID DOT LPAR exp RPAR {
+          /* ast.h has no local-open expression. */
+          diag_error(@$, "local open '%s.(...)' is not supported yet; qualify the names instead", $1.text);
+          $$ = $4;
+      }
+    | QUALID DOT LPAR exp RPAR {
+          diag_error(@$, "local open '%s.(...)' is not supported yet; qualify the names instead",
+                     qualname_text(scanner, $1.qn));
+          $$ = $4;
+      }
     | LPAR projs RPAR {
           $$ = mk_exp(scanner, EX_PROJ_SECTION, @$);
           $$->path = list_array(scanner, $2, sizeof(const char *));
@@ -606,17 +683,29 @@ exps: exp { $$ = plist_push(AR, NULL, $1); }
     | exps COMMA exp { $$ = plist_push(AR, $1, $3); }
     ;
 
+exps_tc: exps { $$ = $1; }
+       | exps COMMA { $$ = $1; }
+       ;
+
 efields: efield { $$ = plist_push(AR, NULL, $1); }
        | efields COMMA efield { $$ = plist_push(AR, $1, $3); }
        ;
 
-efield: ID EQUALS exp { $$ = NEW(AR, ExpField); $$->name = $1.text; $$->exp = $3; $$->loc = @$; }
+efields_tc: efields { $$ = $1; }
+          | efields COMMA { $$ = $1; }
+          ;
+
+efield: fieldid EQUALS exp { $$ = NEW(AR, ExpField); $$->name = $1.text; $$->exp = $3; $$->loc = @$; }
       | ID { $$ = NEW(AR, ExpField); $$->name = $1.text; $$->exp = mk_var(scanner, $1.qn, @1); $$->loc = @$; }
       ;
 
 dims: dimidx { $$ = plist_push(AR, NULL, $1); }
     | dims COMMA dimidx { $$ = plist_push(AR, $1, $3); }
     ;
+
+dims_tc: dims { $$ = $1; }
+       | dims COMMA { $$ = $1; }
+       ;
 
 dimidx: oexp { $$ = NEW(AR, DimIndex); $$->index = $1; }
       | opt_oexp COLON opt_oexp { $$ = mk_slice(scanner, $1, $3, NULL); }
@@ -774,6 +863,147 @@ static void split_funparams(void *scanner, PtrList *fps, TypeParam **tps, int *n
         if (fp->tp) (*tps)[(*ntps)++] = *fp->tp;
         else (*ps)[(*nps)++] = fp->pat;
     }
+}
+
+/* Whether s is a plain decimal number, the only numeric field names. */
+static bool is_numeric_name(const char *s) {
+    if (!s || !*s) return false;
+    for (; *s; s++)
+        if (*s < '0' || *s > '9') return false;
+    return true;
+}
+
+/* An integer literal used as a record field name ({0 = x}, t with 1 = v):
+ * as in Futhark it must be a plain decimal number, and the field is named
+ * by its text, so {0 = a, 1 = b} is the tuple (a, b). */
+static Tok numeric_field(void *scanner, Tok t, SrcLoc loc) {
+    if (!is_numeric_name(t.text)) {
+        diag_error(loc, "field name '%s' must be an identifier or a plain decimal number",
+                   t.text ? t.text : "");
+        t.text = intern("0");
+    }
+    return t;
+}
+
+/* The dotted text of a qualified name ("i32.max"), interned. */
+static const char *qualname_text(void *scanner, QualName qn) {
+    if (qn.nparts == 1) return qn.parts[0];
+    Buf b = {0};
+    for (int i = 0; i < qn.nparts; i++) buf_printf(&b, "%s%s", i ? "." : "", qn.parts[i]);
+    const char *s = intern(b.data);
+    buf_free(&b);
+    return s;
+}
+
+/* An operator section (l op r) with l or r (or both) missing. op is the
+ * operator's text, or for a backticked function (`f` x) the function's
+ * qualified name ("i32.max"). */
+static Exp *mk_section(void *scanner, Exp *l, const char *op, Exp *r, SrcLoc loc) {
+    Exp *e = mk_exp(scanner, EX_SECTION, loc);
+    e->e1 = l;
+    e->op = op;
+    e->e2 = r;
+    return e;
+}
+
+static Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath, Exp *v, SrcLoc loc) {
+    Exp *e = mk_exp(scanner, EX_RECORD_UPDATE, loc);
+    e->e1 = r;
+    e->path = path;
+    e->npath = npath;
+    e->e2 = v;
+    return e;
+}
+
+/* ---- Index sections ---- */
+
+static bool exp_mentions(const Exp *e, const char *name);
+
+/* Whether name occurs anywhere in a type expression (its sizes). */
+static bool type_mentions(const TypeExp *t, const char *name) {
+    if (!t) return false;
+    if (exp_mentions(t->dim, name) || type_mentions(t->elem, name) ||
+        type_mentions(t->param, name) || type_mentions(t->result, name))
+        return true;
+    for (int i = 0; i < t->nargs; i++)
+        if (exp_mentions(t->args[i].size, name) || type_mentions(t->args[i].type, name)) return true;
+    for (int i = 0; i < t->nelems; i++)
+        if (type_mentions(t->elems[i], name)) return true;
+    for (int i = 0; i < t->nfields; i++)
+        if (type_mentions(t->fields[i].type, name)) return true;
+    return false;
+}
+
+/* Whether name occurs anywhere in a pattern (bound or in a type). */
+static bool pat_mentions(const Pat *p, const char *name) {
+    if (!p) return false;
+    if ((p->name && strcmp(p->name, name) == 0) || pat_mentions(p->inner, name) ||
+        type_mentions(p->type, name))
+        return true;
+    for (int i = 0; i < p->nelems; i++)
+        if (pat_mentions(p->elems[i], name)) return true;
+    for (int i = 0; i < p->nfields; i++)
+        if (pat_mentions(p->fields[i].pat, name)) return true;
+    return false;
+}
+
+static bool slice_mentions(const DimIndex *d, int n, const char *name) {
+    for (int i = 0; i < n; i++)
+        if (exp_mentions(d[i].index, name) || exp_mentions(d[i].start, name) ||
+            exp_mentions(d[i].end, name) || exp_mentions(d[i].stride, name))
+            return true;
+    return false;
+}
+
+/* Whether name occurs anywhere in e, free, bound or as a field: an
+ * over-approximation of "free in e" that is enough to pick a fresh name. */
+static bool exp_mentions(const Exp *e, const char *name) {
+    if (!e) return false;
+    if ((e->name.nparts && strcmp(e->name.parts[0], name) == 0) ||
+        (e->fname && strcmp(e->fname, name) == 0) || (e->loop_var && strcmp(e->loop_var, name) == 0))
+        return true;
+    const Exp *subs[] = {e->e1, e->e2, e->e3, e->start, e->second, e->end};
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+        if (exp_mentions(subs[i], name)) return true;
+    for (int i = 0; i < e->nelems; i++)
+        if (exp_mentions(e->elems[i], name)) return true;
+    for (int i = 0; i < e->nfields; i++)
+        if (exp_mentions(e->fields[i].exp, name)) return true;
+    for (int i = 0; i < e->nparams; i++)
+        if (pat_mentions(e->params[i], name)) return true;
+    return slice_mentions(e->slice, e->nslice, name) || pat_mentions(e->pat, name) ||
+           pat_mentions(e->pat2, name) || type_mentions(e->ret, name);
+}
+
+/* Most primes appended to the index section's parameter name before
+ * giving up; each one is needed only if the program itself uses the
+ * previous candidate inside the section. */
+enum { SYN_MAX_FRESH_TRIES = 64 };
+
+/* The index section (.[i, j]) as the function it denotes, \a -> a[i, j],
+ * since ast.h has no index-section node. The parameter is named so that
+ * it does not capture a name used in the indices. */
+static Exp *mk_index_section(void *scanner, PtrList *dims, SrcLoc loc) {
+    DimIndex *slice = list_array(scanner, dims, sizeof(DimIndex));
+    int n = plist_len(dims);
+    const char *name = intern("_arr");
+    for (int k = 0; k < SYN_MAX_FRESH_TRIES && slice_mentions(slice, n, name); k++)
+        name = intern(arena_printf(AR, "%s'", name));
+    if (slice_mentions(slice, n, name)) diag_error(loc, "cannot name the argument of this index section");
+    Pat *param = mk_pat(scanner, P_ID, loc);
+    param->name = name;
+    QualName qn = {NEW_ARRAY(AR, const char *, 1), 1};
+    qn.parts[0] = name;
+    Exp *index = mk_exp(scanner, EX_INDEX, loc);
+    index->e1 = mk_var(scanner, qn, loc);
+    index->slice = slice;
+    index->nslice = n;
+    Exp *lam = mk_exp(scanner, EX_LAMBDA, loc);
+    lam->params = NEW_ARRAY(AR, Pat *, 1);
+    lam->params[0] = param;
+    lam->nparams = 1;
+    lam->e1 = index;
+    return lam;
 }
 
 /* ---- Error reporting ---- */

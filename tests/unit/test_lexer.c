@@ -87,12 +87,14 @@ static void test_integer_literals(void **state) {
     Tok t = one("42", TK_INTLIT);
     assert_int_equal(t.ival, 42);
     assert_false(t.has_suffix);
+    assert_ptr_equal(t.text, intern("42")); /* the text names numeric fields: {42 = x} */
     t = one("1i64", TK_INTLIT);
     assert_int_equal(t.ival, 1);
     assert_true(t.has_suffix);
     assert_int_equal(t.suffix, PT_I64);
     t = one("0xFFu8", TK_INTLIT);
     assert_int_equal(t.ival, 255);
+    assert_string_equal(t.text, "0xFFu8");
     assert_int_equal(t.suffix, PT_U8);
     t = one("0b101", TK_INTLIT);
     assert_int_equal(t.ival, 5);

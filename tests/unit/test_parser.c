@@ -679,6 +679,12 @@ static const char *const programs[] = {
     "def chars = ('a', '\\n', \"str\\t\\\"q\\\"\", 0xffu8, 1_000i64, 1e10, 2.5f32, true, !false)\n"
     "def ops x y = (x >-> y, x <-< y, x |> y <| x, x `max` y, x >>> 2, x // y %% 3, x & y ^ x | y)\n"
     "entry e (a: f64) : f64 = -a ** 2 + f64.exp (-a)\n",
+
+    "type matrix [n][m] = [n][m]i32\n"
+    "type pair 'a 'b = {0: a, 1: b,}\n"
+    "def trace [n] (a: matrix [n][n]) (p: pair i32 (matrix [][2])) : i32 =\n"
+    "  let {0 = x, 1 = {y: i32, z},} = ({0 = 1, 1 = {y = 2, z = 3}}, p with 0 = 4)\n"
+    "  in (map (`i32.max` 0) [x, y, z,], map (5 `i32.min`) [1], (`max`), map (.[0,]) [a]).0\n",
 };
 
 static void test_round_trip(void **state) {
@@ -704,6 +710,181 @@ static void test_printer_output(void **state) {
     ast_print_type_exp(&b, p->decls[1]->ret);
     assert_string_equal(b.data, "((n: i64) -> (?[k].([k]i32)))");
     buf_free(&b);
+}
+
+
+/* ---- Forms added for real programs ---- */
+
+static const char *print_type_text(const TypeExp *t) {
+    Buf b = {0};
+    ast_print_type_exp(&b, t);
+    char *s = arena_strndup(&arena, b.data, b.len);
+    buf_free(&b);
+    return s;
+}
+
+/* Size and type arguments of parametric type abbreviations. */
+static void test_type_arguments(void **state) {
+    TypeExp *t = ret_of("matrix [n][n]");
+    assert_int_equal(t->kind, TE_NAME);
+    assert_int_equal(t->nargs, 2);
+    assert_true(t->args[0].is_size && t->args[1].is_size);
+    assert_int_equal(t->args[1].size->kind, EX_VAR);
+    assert_string_equal(print_type_text(t), "(matrix [n] [n])");
+    t = ret_of("matrix [][2]");
+    assert_null(t->args[0].size);
+    assert_int_equal(t->args[1].size->kind, EX_INT);
+    t = ret_of("vec [n]f32");
+    assert_int_equal(t->nargs, 2);
+    assert_true(t->args[0].is_size);
+    assert_false(t->args[1].is_size);
+    assert_string_equal(print_type_text(t), "(vec [n] f32)");
+    t = ret_of("pair i32 bool");
+    assert_int_equal(t->nargs, 2);
+    assert_false(t->args[0].is_size || t->args[1].is_size);
+    t = ret_of("two_vecs [n*2][m] (i32, bool) -> m.t [k] f32");
+    assert_int_equal(t->kind, TE_ARROW);
+    assert_int_equal(t->param->nargs, 3);
+    assert_int_equal(t->param->args[0].size->kind, EX_BINOP);
+    assert_int_equal(t->param->args[2].type->kind, TE_TUPLE);
+    assert_int_equal(t->result->nargs, 2);
+    t = ret_of("[3](matrix [n][m])");
+    assert_int_equal(t->kind, TE_ARRAY);
+    assert_int_equal(t->elem->nargs, 2);
+    Program *p = parse_ok("type matrix [n][m] = [n][m]i32\n"
+                          "def trace [n] (a: matrix [n][n]) : i32 = a[0, 0]\n");
+    assert_int_equal(p->decls[0]->ntparams, 2);
+    assert_int_equal(p->decls[1]->params[0]->type->nargs, 2);
+}
+
+/* Numeric field names in record expressions, patterns, types, updates. */
+static void test_numeric_fields(void **state) {
+    Exp *e = exp_of("{0 = x, 1 = y}");
+    assert_int_equal(e->kind, EX_RECORD);
+    assert_int_equal(e->nfields, 2);
+    assert_string_equal(e->fields[0].name, "0");
+    assert_string_equal(e->fields[1].name, "1");
+    assert_ptr_equal(e->fields[1].name, intern("1"));
+    assert_shape("{0 = x, 1 = y, z}", "{0 = x, 1 = y, z = z}");
+    assert_shape("{10 = 1 + 2}", "{10 = (1 + 2)}");
+    e = exp_of("let {0 = a, 1 = (b: i32)} = t in a");
+    assert_int_equal(e->pat->kind, P_RECORD);
+    assert_string_equal(e->pat->fields[0].name, "0");
+    assert_string_equal(e->pat->fields[1].name, "1");
+    assert_int_equal(e->pat->fields[1].pat->kind, P_ASCRIBE);
+    TypeExp *t = ret_of("{0: i32, 1: bool}");
+    assert_int_equal(t->kind, TE_RECORD);
+    assert_string_equal(t->fields[1].name, "1");
+    assert_string_equal(print_type_text(t), "{0: i32, 1: bool}");
+    e = exp_of("t with 1 = v");
+    assert_int_equal(e->kind, EX_RECORD_UPDATE);
+    assert_int_equal(e->npath, 1);
+    assert_string_equal(e->path[0], "1");
+    e = exp_of("t with 0.x = v");
+    assert_int_equal(e->npath, 2);
+    assert_string_equal(e->path[0], "0");
+    assert_string_equal(e->path[1], "x");
+    assert_shape("t with 0.x = v", "(t with 0.x = v)");
+    /* {x: t} in a pattern binds x with an ascription. */
+    e = exp_of("let {x: i32, y} = r in x");
+    assert_int_equal(e->pat->fields[0].pat->kind, P_ASCRIBE);
+    assert_string_equal(e->pat->fields[0].pat->inner->name, "x");
+    assert_int_equal(e->pat->fields[1].pat->kind, P_ID);
+    const char *msgs;
+    int errors;
+    assert_null(parse_captured("def f = {0x1 = 2}", &msgs, &errors));
+    assert_contains(msgs, "e.fut:1:10: error: field name '0x1' must be an identifier or a plain decimal number");
+    assert_null(parse_captured("def f = {1i32 = 2}", &msgs, &errors));
+    assert_contains(msgs, "field name '1i32'");
+    assert_null(parse_captured("def f {0: i32} = 1", &msgs, &errors));
+    assert_contains(msgs, "numeric field name cannot be bound");
+    assert_null(parse_captured("def f = {0}", &msgs, &errors));
+}
+
+/* Sections of backticked functions: op is the qualified name's text. */
+static void test_backtick_sections(void **state) {
+    Exp *e = exp_of("(`i32.max` 0)");
+    assert_int_equal(e->kind, EX_SECTION);
+    assert_ptr_equal(e->op, intern("i32.max"));
+    assert_null(e->e1);
+    assert_int_equal(e->e2->kind, EX_INT);
+    e = exp_of("(5 `i32.min`)");
+    assert_int_equal(e->kind, EX_SECTION);
+    assert_string_equal(e->op, "i32.min");
+    assert_int_equal(e->e1->kind, EX_INT);
+    assert_null(e->e2);
+    e = exp_of("(`f`)");
+    assert_int_equal(e->kind, EX_SECTION);
+    assert_ptr_equal(e->op, intern("f"));
+    assert_null(e->e1);
+    assert_null(e->e2);
+    assert_shape("(`i32.max` 0)", "(`i32.max` 0)");
+    assert_shape("(x + 1 `f`)", "((x + 1) `f`)");
+    assert_shape("(`f` g x)", "(`f` (g x))");
+    assert_shape("map (`M.f` 1) xs", "(map (`M.f` 1) xs)");
+    /* Backtick infix application is unchanged. */
+    assert_shape("(a `f` b)", "(f a b)");
+}
+
+/* Index sections (.[i]) become \a -> a[i] with a non-capturing a. */
+static void test_index_sections(void **state) {
+    Exp *e = exp_of("(.[i])");
+    assert_int_equal(e->kind, EX_LAMBDA);
+    assert_int_equal(e->nparams, 1);
+    assert_int_equal(e->params[0]->kind, P_ID);
+    assert_int_equal(e->e1->kind, EX_INDEX);
+    assert_int_equal(e->e1->e1->kind, EX_VAR);
+    assert_ptr_equal(e->e1->e1->name.parts[0], e->params[0]->name);
+    assert_int_equal(e->e1->nslice, 1);
+    assert_string_equal(print_exp(e), "(\\ _arr -> (_arr)[i])");
+    assert_shape("(.[i, 1:, ::-1])", "(\\ _arr -> (_arr)[i, 1:, ::(-1)])");
+    assert_shape("(.[_arr])", "(\\ _arr' -> (_arr')[_arr])");
+    assert_shape("(.[f (\\_arr -> _arr')])", "(\\ _arr'' -> (_arr'')[(f (\\ _arr -> _arr'))])");
+    assert_shape("map (.[0]) xss", "(map (\\ _arr -> (_arr)[0]) xss)");
+}
+
+/* Trailing commas, which Futhark allows in every comma-separated list. */
+static void test_trailing_commas(void **state) {
+    assert_shape("[1, 2,]", "[1, 2]");
+    assert_shape("(1, 2,)", "(1, 2)");
+    assert_shape("{x = 1, y,}", "{x = 1, y = y}");
+    assert_shape("a[i, 1:,]", "(a)[i, 1:]");
+    assert_shape("a with [i,] = v", "(a with [i] = v)");
+    assert_shape("let a[i,] = v in a", "(let a[i] = v in a)");
+    assert_shape("(.[i,])", "(\\ _arr -> (_arr)[i])");
+    Exp *e = exp_of("let (a, b,) = t in a");
+    assert_int_equal(e->pat->nelems, 2);
+    e = exp_of("let {a, b = c,} = r in a");
+    assert_int_equal(e->pat->nfields, 2);
+    TypeExp *t = ret_of("(i32, bool,)");
+    assert_int_equal(t->nelems, 2);
+    t = ret_of("{x: i32, y: f32,}");
+    assert_int_equal(t->nfields, 2);
+    /* A one-element tuple stays an error, as do bare commas. */
+    const char *msgs;
+    int errors;
+    assert_null(parse_captured("def f = (1,)", &msgs, &errors));
+    assert_null(parse_captured("def f = [,]", &msgs, &errors));
+    assert_null(parse_captured("def f = {,}", &msgs, &errors));
+    assert_null(parse_captured("def f = [1,,]", &msgs, &errors));
+    assert_null(parse_captured("def f : (i32,) = 1", &msgs, &errors));
+}
+
+/* Forms ast.h cannot represent yet get a precise message. */
+static void test_unsupported_forms(void **state) {
+    const char *msgs;
+    int errors;
+    assert_null(parse_captured("def f (ys: []i32) =\n  let [n] (xs: [n]i32) = ys in n\n", &msgs, &errors));
+    assert_int_equal(errors, 1);
+    assert_contains(msgs, "e.fut:2:7: error: size binders in 'let'");
+    assert_null(parse_captured("def f ys =\n  let [n][m] xs = ys in xs\n", &msgs, &errors));
+    assert_int_equal(errors, 1);
+    assert_contains(msgs, "e.fut:2:7: error: size binders in 'let'");
+    assert_null(parse_captured("def f x = f32.(sqrt x + pi)", &msgs, &errors));
+    assert_int_equal(errors, 1);
+    assert_contains(msgs, "e.fut:1:11: error: local open 'f32.(...)' is not supported");
+    assert_null(parse_captured("def f x = a.b.(x)", &msgs, &errors));
+    assert_contains(msgs, "local open 'a.b.(...)'");
 }
 
 /* ---- ty_print ---- */
@@ -851,6 +1032,12 @@ int main(void) {
         cmocka_unit_test_teardown(test_error_recovery, teardown),
         cmocka_unit_test_teardown(test_round_trip, teardown),
         cmocka_unit_test_teardown(test_printer_output, teardown),
+        cmocka_unit_test_teardown(test_type_arguments, teardown),
+        cmocka_unit_test_teardown(test_numeric_fields, teardown),
+        cmocka_unit_test_teardown(test_backtick_sections, teardown),
+        cmocka_unit_test_teardown(test_index_sections, teardown),
+        cmocka_unit_test_teardown(test_trailing_commas, teardown),
+        cmocka_unit_test_teardown(test_unsupported_forms, teardown),
         cmocka_unit_test_teardown(test_ty_print, teardown),
         cmocka_unit_test_teardown(test_robustness, teardown),
     };

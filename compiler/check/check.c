@@ -1,0 +1,329 @@
+/* The type checker's entry point: checks files in order, declaration by
+ * declaration (values, type abbreviations, imports, structure modules,
+ * open), then defaults literal types, generalises, substitutes the final
+ * types into the AST, checks entry-point types and uniqueness. An error
+ * abandons the declaration it occurs in and checking goes on with the next. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_internal.h"
+
+static int cur_file;
+static int module_depth;
+
+/* ---- Substituting final types into the AST ------------------------------------------- */
+
+static void zonk_type_exp(TypeExp *t);
+
+void tc_zonk_pat(Pat *p) {
+    if (!p) return;
+    if (p->ty) p->ty = tc_zonk(p->ty);
+    for (int i = 0; i < p->nelems; i++) tc_zonk_pat(p->elems[i]);
+    for (int i = 0; i < p->nfields; i++) tc_zonk_pat(p->fields[i].pat);
+    tc_zonk_pat(p->inner);
+    zonk_type_exp(p->type);
+}
+
+static void zonk_type_exp(TypeExp *t) {
+    if (!t) return;
+    for (int i = 0; i < t->nargs; i++) {
+        if (t->args[i].is_size) tc_zonk_exp(t->args[i].size);
+        else zonk_type_exp(t->args[i].type);
+    }
+    for (int i = 0; i < t->nelems; i++) zonk_type_exp(t->elems[i]);
+    for (int i = 0; i < t->nfields; i++) zonk_type_exp(t->fields[i].type);
+    tc_zonk_exp(t->dim);
+    zonk_type_exp(t->elem);
+    zonk_type_exp(t->param);
+    zonk_type_exp(t->result);
+}
+
+void tc_zonk_exp(Exp *e) {
+    if (!e) return;
+    if (e->ty) e->ty = tc_zonk(e->ty);
+    tc_zonk_exp(e->e1);
+    tc_zonk_exp(e->e2);
+    tc_zonk_exp(e->e3);
+    for (int i = 0; i < e->nelems; i++) tc_zonk_exp(e->elems[i]);
+    for (int i = 0; i < e->nfields; i++) tc_zonk_exp(e->fields[i].exp);
+    tc_zonk_exp(e->start);
+    tc_zonk_exp(e->second);
+    tc_zonk_exp(e->end);
+    for (int i = 0; i < e->nslice && e->slice; i++) {
+        tc_zonk_exp(e->slice[i].index);
+        tc_zonk_exp(e->slice[i].start);
+        tc_zonk_exp(e->slice[i].end);
+        tc_zonk_exp(e->slice[i].stride);
+    }
+    tc_zonk_pat(e->pat);
+    tc_zonk_pat(e->pat2);
+    for (int i = 0; i < e->nparams; i++) tc_zonk_pat(e->params[i]);
+    zonk_type_exp(e->ret);
+}
+
+/* ---- Defaulting --------------------------------------------------------------------- */
+
+/* Defaults the overloaded variables of the current definition and reports
+ * field accesses whose record type was never found. */
+static void default_vars(void) {
+    for (int v = tc.def_first_var; v < tc.vars.len; v++) {
+        TVar *tv = &tc.vars.items[v];
+        if (tv->bound || tv->rigid) continue;
+        if (tv->prims) tv->bound = tc_prim(tc_default_prim(tv->prims));
+        else if (tv->fields)
+            tc_fail(tv->loc, "cannot infer the type of the value whose field '%s' is accessed; add a type annotation",
+                    tv->fields->name);
+    }
+}
+
+/* Variables of the definition that nothing determined become (). */
+static void close_vars(void) {
+    for (int v = tc.def_first_var; v < tc.vars.len; v++) {
+        TVar *tv = &tc.vars.items[v];
+        if (!tv->bound && !tv->rigid) tv->bound = tc_unit();
+    }
+}
+
+/* ---- Entry points ------------------------------------------------------------------- */
+
+static bool entry_value_ok(Ty *t) {
+    if (t->kind == TY_PRIM) return true;
+    return t->kind == TY_ARRAY && t->elem && t->elem->kind == TY_PRIM;
+}
+
+static void check_entry(Decl *d) {
+    for (int i = 0; i < d->ntparams; i++)
+        if (d->tparams[i].kind != TP_SIZE)
+            tc_fail(d->tparams[i].loc, "entry point '%s' cannot have type parameters", d->name);
+    for (int i = 0; i < d->nparams; i++)
+        if (!entry_value_ok(d->param_tys[i]))
+            tc_fail(d->params[i]->loc,
+                    "entry point '%s': parameter type %s is not a primitive type or an array of primitives",
+                    d->name, tc_show(d->param_tys[i]));
+    Ty *r = d->ret_ty;
+    bool ok = entry_value_ok(r);
+    if (r->kind == TY_TUPLE) {
+        ok = true;
+        for (int i = 0; i < r->n; i++) ok = ok && entry_value_ok(r->elems[i]);
+    }
+    if (!ok)
+        tc_fail(d->ret ? d->ret->loc : d->loc,
+                "entry point '%s': result type %s is not a primitive type, an array of primitives or a tuple of those",
+                d->name, tc_show(r));
+}
+
+/* ---- Declarations -------------------------------------------------------------------- */
+
+static void check_decl(Decl *d);
+
+static Binding value_binding(Decl *d, Scheme *sch) {
+    Binding b = {0};
+    b.name = d->name;
+    b.ns = NS_VALUE;
+    b.loc = d->loc;
+    b.ref = REF_GLOBAL;
+    b.decl = d;
+    b.sch = sch;
+    b.local = d->is_local;
+    return b;
+}
+
+static void start_definition(void) {
+    tc.def_first_var = tc.vars.len;
+    tc.def_first_svar = tc.svars.len;
+    tc.def_first_uid = tc.next_uid;
+    tc.strict.len = 0;
+    tc.level = 0;
+    tc.depth = 0;
+}
+
+static void check_val(Decl *d) {
+    if (!d->name) tc_fail(d->loc, "malformed definition");
+    start_definition();
+    Binding marker = value_binding(d, NULL);
+    marker.recursive = true;
+    int mark = tc_mark();
+    tc_push(marker);
+    bool intrinsic = tc_is_intrinsic_body(d->body);
+    if (!d->body) tc_fail(d->loc, "malformed definition");
+    tc.level = 1;
+    Scheme *sch = tc_function(d->loc, d->tparams, d->ntparams, d->params, d->nparams, d->ret,
+                              d->body, &d->ret_ty, intrinsic, &d->param_tys);
+    tc.level = 0;
+    default_vars();
+    if (d->nparams > 0) tc_generalise(sch, tc.def_first_var, tc.def_first_svar);
+    close_vars();
+    sch->decl = d;
+    d->ty = tc_zonk(sch->ty);
+    d->ret_ty = tc_zonk(d->ret_ty);
+    for (int i = 0; i < d->nparams; i++) d->param_tys[i] = tc_zonk(d->param_tys[i]);
+    tc_zonk_exp(d->body);
+    for (int i = 0; i < d->nparams; i++) tc_zonk_pat(d->params[i]);
+    zonk_type_exp(d->ret);
+    bool is_main = cur_file == tc.nfiles - 1 && module_depth == 0 && strcmp(d->name, "main") == 0;
+    if (d->is_entry || is_main) check_entry(d);
+    if (!intrinsic) tc_check_uniqueness(d);
+    tc_pop_to(mark);
+    tc_push(value_binding(d, sch));
+}
+
+static void check_type_decl(Decl *d) {
+    if (!d->name || !d->ret) tc_fail(d->loc, "malformed type declaration");
+    start_definition();
+    int mark = tc_mark();
+    TypeAbbr *ab = NEW(tc.a, TypeAbbr);
+    ab->name = d->name;
+    ab->params = d->tparams;
+    ab->nparams = d->ntparams;
+    ab->keys = NEW_ARRAY(tc.a, int, d->ntparams + 1);
+    for (int i = 0; i < d->ntparams; i++) {
+        TypeParam *tp = &d->tparams[i];
+        if (tp->kind == TP_SIZE) {
+            tp->uid = tc_new_uid();
+            tc_push_local_value(tp->name, tp->uid, tc_prim(PT_I64), tp->loc);
+            ab->keys[i] = tp->uid;
+        } else {
+            Ty *v = tc_fresh_rigid(tp->name, tp->kind == TP_TYPE_LIFTED);
+            Binding b = {0};
+            b.name = tp->name;
+            b.ns = NS_TYPE;
+            b.tparam = v;
+            tc_push(b);
+            ab->keys[i] = v->var;
+        }
+    }
+    ab->body = tc_type_exp(d->ret, false);
+    if (d->lifted != LIFT_FULL && tc_contains_arrow(ab->body))
+        tc_fail(d->loc, "type '%s' contains a function; declare it with type^", d->name);
+    tc_pop_to(mark);
+    Binding b = {0};
+    b.name = d->name;
+    b.ns = NS_TYPE;
+    b.loc = d->loc;
+    b.abbr = ab;
+    b.local = d->is_local;
+    tc_push(b);
+}
+
+/* Makes the exported names of an earlier file visible (not re-exported). */
+static void check_import(Decl *d) {
+    int j = 0;
+    while (j < cur_file && tc.files[j] != d->imported) j++;
+    if (!d->imported || j >= cur_file || !tc.exports[j])
+        tc_fail(d->loc, "imported file \"%s\" was not loaded before this one", d->path ? d->path : "");
+    Module *m = tc.exports[j];
+    for (int i = 0; i < m->n; i++) {
+        Binding b = m->binds[i];
+        b.local = true;
+        tc_push(b);
+    }
+}
+
+static void check_module(Decl *d) {
+    if (!d->name) tc_fail(d->loc, "malformed module declaration");
+    int mark = tc_mark();
+    module_depth++;
+    for (int i = 0; i < d->ndecls; i++) check_decl(d->decls[i]);
+    module_depth--;
+    Module *m = tc_collect_module(d->name, mark);
+    tc_pop_to(mark);
+    Binding b = {0};
+    b.name = d->name;
+    b.ns = NS_MODULE;
+    b.loc = d->loc;
+    b.mod = m;
+    b.local = d->is_local;
+    tc_push(b);
+}
+
+static void check_open(Decl *d) {
+    if (d->open_name.nparts < 1) tc_fail(d->loc, "malformed open");
+    tc_open_module(tc_resolve_module(d->loc, &d->open_name, d->open_name.nparts));
+}
+
+/* After an error in d: its name stays bound, with an unknown type, so that
+ * uses of it do not cause more errors. */
+static void poison(Decl *d) {
+    Binding b = {0};
+    b.name = d->name;
+    b.loc = d->loc;
+    b.local = d->is_local;
+    if (d->kind == D_VAL && d->name) {
+        b = value_binding(d, NULL);
+    } else if (d->kind == D_TYPE && d->name) {
+        b.ns = NS_TYPE;
+    } else {
+        return;
+    }
+    tc_push(b);
+}
+
+static void check_decl(Decl *d) {
+    if (!d) return;
+    jmp_buf jb;
+    jmp_buf *saved = tc.bail;
+    int mark = tc_mark();
+    int depth = module_depth;
+    if (setjmp(jb)) {
+        tc.bail = saved;
+        tc.level = 0;
+        module_depth = depth;
+        tc_pop_to(mark);
+        poison(d);
+        return;
+    }
+    tc.bail = &jb;
+    switch (d->kind) {
+    case D_VAL:
+        check_val(d);
+        break;
+    case D_TYPE:
+        check_type_decl(d);
+        break;
+    case D_IMPORT:
+        check_import(d);
+        break;
+    case D_MODULE:
+        check_module(d);
+        break;
+    case D_OPEN:
+        check_open(d);
+        break;
+    }
+    tc.bail = saved;
+}
+
+static void check_file(int i) {
+    Program *p = tc.files[i];
+    cur_file = i;
+    module_depth = 0;
+    tc.scope.len = 0;
+    tc.in_prelude = i == 0;
+    if (i > 0 && tc.exports[0]) {
+        for (int k = 0; k < tc.exports[0]->n; k++) {
+            Binding b = tc.exports[0]->binds[k];
+            b.local = true;
+            tc_push(b);
+        }
+    }
+    int mark = tc_mark();
+    if (p)
+        for (int k = 0; k < p->ndecls; k++) check_decl(p->decls[k]);
+    tc.exports[i] = tc_collect_module(p && p->file ? p->file : "", mark);
+}
+
+bool check_programs(Arena *a, Program **files, int n) {
+    int errors = diag_error_count();
+    memset(&tc, 0, sizeof tc);
+    tc.a = a;
+    tc.files = files;
+    tc.nfiles = n;
+    tc.exports = NEW_ARRAY(a, Module *, n + 1);
+    for (int i = 0; i < n; i++) check_file(i);
+    vec_free(&tc.vars);
+    vec_free(&tc.svars);
+    vec_free(&tc.scope);
+    vec_free(&tc.strict);
+    tc_unique_free();
+    return diag_error_count() == errors;
+}

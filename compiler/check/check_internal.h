@@ -1,0 +1,222 @@
+/* Internal interface of the type checker (check/): the inference state,
+ * type variables and size variables, the scope of bindings, and the
+ * functions shared by types.c (unification and substitution), env.c (names,
+ * modules, type expressions), infer.c (expressions and patterns), check.c
+ * (declarations and programs) and unique.c (uniqueness checking). */
+#ifndef FUTHORC_CHECK_INTERNAL_H
+#define FUTHORC_CHECK_INTERNAL_H
+
+#include <setjmp.h>
+
+#include "check.h"
+
+/* ---- Type variables ------------------------------------------------------ */
+
+/* A record-field constraint on a type variable ("must have field x of type t"),
+ * from a field access on a value whose type is not yet known. */
+typedef struct FieldCon {
+    const char *name;
+    Ty *ty;
+    struct FieldCon *next;
+} FieldCon;
+
+/* A type variable: unification variable (flexible) or a rigid type parameter. */
+typedef struct TVar {
+    Ty *bound;      /* the type it stands for, NULL while unbound */
+    int level;      /* let-nesting depth where it was created (generalisation) */
+    bool rigid;     /* a type parameter: unifies only with itself */
+    bool lifted;    /* '^a: may stand for a function type */
+    bool eq;        /* must support == (no functions) */
+    bool literal;   /* from a numeric literal or an overloaded operator: defaults */
+    unsigned prims; /* allowed primitive types as a bitmask; 0: any type */
+    FieldCon *fields;
+    const char *name; /* for messages */
+    SrcLoc loc;
+} TVar;
+
+/* A size variable: an unknown size to be inferred (Size.kind == SZ_VAR with
+ * uid < 0; the variable's index is -uid). */
+typedef struct SVar {
+    bool bound;
+    Size val;
+    int level;
+} SVar;
+
+/* A polymorphic type: ty with the type variables tvars and the sizes svars
+ * (Size uids: parameters > 0, size variables < 0) quantified. */
+typedef struct Scheme {
+    Ty *ty;
+    int *tvars;
+    int ntvars;
+    int *svars;
+    int nsvars;
+    Decl *decl;    /* top-level definition (for argument counts in messages) */
+    int nparams;   /* declared parameters, -1 if unknown */
+} Scheme;
+
+/* ---- Scope --------------------------------------------------------------- */
+
+typedef enum BindNs { NS_VALUE, NS_TYPE, NS_MODULE } BindNs;
+
+typedef struct Module Module;
+
+/* A type abbreviation: its parameters are rigid type variables (TP_TYPE*)
+ * and size uids (TP_SIZE), substituted when it is applied. */
+typedef struct TypeAbbr {
+    const char *name;
+    TypeParam *params;
+    int nparams;
+    int *keys; /* per parameter: type variable id or size uid */
+    Ty *body;
+} TypeAbbr;
+
+/* One name in scope. */
+typedef struct Binding {
+    const char *name;
+    BindNs ns;
+    SrcLoc loc;
+    /* NS_VALUE */
+    RefKind ref;     /* REF_LOCAL or REF_GLOBAL */
+    int uid;         /* REF_LOCAL */
+    Decl *decl;      /* REF_GLOBAL */
+    Scheme *sch;     /* NULL: poisoned (its definition had errors) */
+    bool recursive;  /* marker: the definition being checked */
+    bool local;      /* declared `local` (not exported) */
+    /* NS_TYPE */
+    TypeAbbr *abbr;
+    Ty *tparam;      /* a type parameter in scope: its rigid variable */
+    /* NS_MODULE */
+    Module *mod;
+} Binding;
+
+struct Module {
+    const char *name;
+    Binding *binds;
+    int n;
+};
+
+/* ---- Checker state ------------------------------------------------------- */
+
+/* Programs nested deeper than this are rejected rather than risk running
+ * out of stack in the recursive checker. */
+enum { TC_MAX_DEPTH = 2000 };
+
+typedef struct Tc {
+    Arena *a;
+    VEC(TVar) vars;
+    VEC(SVar) svars;
+    VEC(Binding) scope;
+    VEC(bool) strict;    /* by uid: a size whose mismatch is a definite error */
+    int next_uid;
+    int level;
+    int depth;
+    bool in_prelude;
+    jmp_buf *bail;       /* where an error in the current definition returns */
+    int def_first_var;   /* first type variable of the current definition */
+    int def_first_svar;
+    int def_first_uid;
+    Program **files;
+    int nfiles;
+    Module **exports;    /* per file: its exported names */
+} Tc;
+
+extern Tc tc;
+
+/* ---- types.c ------------------------------------------------------------- */
+
+/* Bitmasks of primitive types for constraints. */
+#define TC_PRIM_BIT(p) (1u << (p))
+extern const unsigned TC_INTS, TC_FLOATS, TC_NUMS, TC_PRIMS;
+
+Ty *tc_prim(PrimType p);
+Ty *tc_unit(void);
+Ty *tc_tuple(Ty **elems, int n);
+Ty *tc_arrow(Ty *param, Ty *result, const char *pname);
+Ty *tc_array(Ty *elem, const Size *dims, int rank);
+Ty *tc_fresh(SrcLoc loc);
+Ty *tc_fresh_rigid(const char *name, bool lifted);
+Ty *tc_fresh_lit(unsigned prims, SrcLoc loc);
+Ty *tc_copy_unique(Ty *t, bool unique);
+Size tc_size_const(int64_t c);
+Size tc_size_any(void);
+Size tc_size_var(int uid, const char *name);
+Size tc_fresh_size(void);
+const char *tc_prim_name(PrimType p);
+PrimType tc_default_prim(unsigned prims);
+bool tc_prim_from_name(const char *name, PrimType *out);
+
+Ty *tc_head(Ty *t);
+Size tc_size_head(Size s);
+Ty *tc_zonk(Ty *t);
+bool tc_is_prim(Ty *t, PrimType p);
+
+/* Unification. On failure the functions report "cannot unify ..." at loc
+ * (naming expected and actual) and abandon the definition. */
+enum { U_STRICT = 0, U_LENIENT_SIZES = 1 };
+void tc_unify(SrcLoc loc, Ty *expected, Ty *actual, int mode);
+void tc_constrain(SrcLoc loc, Ty *t, unsigned prims, const char *what);
+void tc_constrain_eq(SrcLoc loc, Ty *t, const char *what);
+Ty *tc_field_type(SrcLoc loc, Ty *t, const char *field);
+Ty *tc_join(Ty *a, Ty *b);
+Ty *tc_forget_sizes(Ty *t, int uid_mark);
+Ty *tc_any_sizes(Ty *t);
+bool tc_contains_arrow(Ty *t);
+
+/* Substitution of type variables and sizes (instantiation, abbreviations). */
+typedef struct Subst {
+    int *tkeys;
+    Ty **tvals;
+    int nt;
+    int *skeys;
+    Size *svals;
+    int ns;
+} Subst;
+Ty *tc_subst(Ty *t, const Subst *s);
+Ty *tc_instantiate(Scheme *sch);
+Ty *tc_subst_pname(Ty *t, const char *pname, Size s);
+
+/* Printing for messages: the type with the current substitution applied. */
+const char *tc_show(Ty *t);
+
+/* Errors: report at loc and abandon the current definition. */
+void tc_fail(SrcLoc loc, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));
+
+/* ---- env.c --------------------------------------------------------------- */
+
+int tc_new_uid(void);
+void tc_set_strict(int uid);
+void tc_push(Binding b);
+int tc_mark(void);
+void tc_pop_to(int mark);
+Binding *tc_lookup(const char *name, BindNs ns);
+Binding *tc_lookup_in(Module *m, const char *name, BindNs ns);
+void tc_push_local_value(const char *name, int uid, Ty *ty, SrcLoc loc);
+Module *tc_collect_module(const char *name, int mark);
+void tc_open_module(Module *m);
+Module *tc_resolve_module(SrcLoc loc, const QualName *q, int nparts);
+Ty *tc_type_exp(TypeExp *te, bool in_param);
+Ty *tc_numeric_type(int row, PrimType t);
+int tc_numeric_row(const char *name, PrimType t);
+
+/* ---- infer.c ------------------------------------------------------------- */
+
+Ty *tc_exp(Exp *e);
+Ty *tc_bind_pat(Pat *p, Ty *expected, bool is_param);
+void tc_check_dup_names(Pat **pats, int npats);
+Scheme *tc_function(SrcLoc loc, TypeParam *tps, int ntps, Pat **params, int nparams,
+                TypeExp *ret, Exp *body, Ty **ret_out, bool intrinsic, Ty ***param_tys_out);
+bool tc_is_intrinsic_body(Exp *e);
+void tc_generalise(Scheme *sch, int first_var, int first_svar);
+
+/* ---- check.c ------------------------------------------------------------- */
+
+void tc_zonk_exp(Exp *e);
+void tc_zonk_pat(Pat *p);
+
+/* ---- unique.c ------------------------------------------------------------ */
+
+/* Checks consumption and aliasing in one checked, substituted definition. */
+void tc_check_uniqueness(Decl *d);
+void tc_unique_free(void);
+
+#endif

@@ -1,0 +1,291 @@
+/* Names for the type checker: the scope of values, types and modules,
+ * structure modules (collecting and opening them), the built-in numeric
+ * modules of numeric.def, and the translation of type expressions into
+ * checked types. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_internal.h"
+
+/* ---- Scope ----------------------------------------------------------------- */
+
+int tc_new_uid(void) { return ++tc.next_uid; }
+
+/* Marks uid as a size whose value is fixed for the current definition, so
+ * that a mismatch with a different such size is a definite error. */
+void tc_set_strict(int uid) {
+    while (tc.strict.len <= uid) vec_push(&tc.strict, false);
+    tc.strict.items[uid] = true;
+}
+
+void tc_push(Binding b) { vec_push(&tc.scope, b); }
+int tc_mark(void) { return tc.scope.len; }
+void tc_pop_to(int mark) {
+    if (mark < tc.scope.len) tc.scope.len = mark;
+}
+
+static bool same_name(const char *a, const char *b) {
+    return a == b || (a && b && strcmp(a, b) == 0);
+}
+
+Binding *tc_lookup(const char *name, BindNs ns) {
+    for (int i = tc.scope.len - 1; i >= 0; i--) {
+        Binding *b = &tc.scope.items[i];
+        if (b->ns == ns && same_name(b->name, name)) return b;
+    }
+    return NULL;
+}
+
+Binding *tc_lookup_in(Module *m, const char *name, BindNs ns) {
+    for (int i = m->n - 1; i >= 0; i--)
+        if (m->binds[i].ns == ns && same_name(m->binds[i].name, name)) return &m->binds[i];
+    return NULL;
+}
+
+static Scheme *mono(Ty *t) {
+    Scheme *s = NEW(tc.a, Scheme);
+    s->ty = t;
+    s->nparams = -1;
+    return s;
+}
+
+void tc_push_local_value(const char *name, int uid, Ty *ty, SrcLoc loc) {
+    Binding b = {0};
+    b.name = name;
+    b.ns = NS_VALUE;
+    b.loc = loc;
+    b.ref = REF_LOCAL;
+    b.uid = uid;
+    b.sch = mono(ty);
+    tc_push(b);
+}
+
+/* The names bound since mark that a module exports (not `local`), newest
+ * last; a later binding of a name hides an earlier one in lookups. */
+Module *tc_collect_module(const char *name, int mark) {
+    Module *m = NEW(tc.a, Module);
+    m->name = name;
+    m->binds = NEW_ARRAY(tc.a, Binding, tc.scope.len - mark + 1);
+    for (int i = mark; i < tc.scope.len; i++)
+        if (!tc.scope.items[i].local && !tc.scope.items[i].recursive)
+            m->binds[m->n++] = tc.scope.items[i];
+    return m;
+}
+
+void tc_open_module(Module *m) {
+    for (int i = 0; i < m->n; i++) tc_push(m->binds[i]);
+}
+
+/* The module named by the first nparts parts of q. */
+Module *tc_resolve_module(SrcLoc loc, const QualName *q, int nparts) {
+    Binding *b = tc_lookup(q->parts[0], NS_MODULE);
+    if (!b) tc_fail(loc, "unknown module '%s'", q->parts[0]);
+    Module *m = b->mod;
+    for (int i = 1; i < nparts; i++) {
+        Binding *c = tc_lookup_in(m, q->parts[i], NS_MODULE);
+        if (!c) tc_fail(loc, "module '%s' has no module '%s'", m->name, q->parts[i]);
+        m = c->mod;
+    }
+    return m;
+}
+
+/* ---- Numeric modules ---------------------------------------------------------- */
+
+typedef enum NumClass { ALL, NUM, INT, FLT } NumClass;
+
+static const struct NumRow {
+    const char *name;
+    NumClass cls;
+    const char *sig;
+} num_rows[] = {
+#define X(name, cls, sig, lowering, op) {name, cls, sig},
+#include "numeric.def"
+#undef X
+};
+enum { NUM_ROWS = sizeof(num_rows) / sizeof(num_rows[0]) };
+
+static bool in_class(NumClass c, PrimType t) {
+    unsigned bit = TC_PRIM_BIT(t);
+    switch (c) {
+    case ALL:
+        return true;
+    case NUM:
+        return (TC_NUMS & bit) != 0;
+    case INT:
+        return (TC_INTS & bit) != 0;
+    case FLT:
+        return (TC_FLOATS & bit) != 0;
+    }
+    return false;
+}
+
+int tc_numeric_row(const char *name, PrimType t) {
+    for (int i = 0; i < NUM_ROWS; i++)
+        if (strcmp(num_rows[i].name, name) == 0 && in_class(num_rows[i].cls, t)) return i;
+    return -1;
+}
+
+/* One token of a numeric.def signature. */
+static Ty *numeric_token(const char *tok, size_t len, PrimType t) {
+    char buf[16];
+    if (len >= sizeof buf) len = sizeof buf - 1;
+    memcpy(buf, tok, len);
+    buf[len] = 0;
+    if (strcmp(buf, "t") == 0) return tc_prim(t);
+    if (strcmp(buf, "u") == 0) return tc_prim(t == PT_F32 ? PT_U32 : t == PT_F64 ? PT_U64 : t);
+    if (strcmp(buf, "[]t") == 0) {
+        Size any = tc_size_any();
+        return tc_array(tc_prim(t), &any, 1);
+    }
+    PrimType p;
+    if (tc_prim_from_name(buf, &p)) return tc_prim(p);
+    ICE("bad token '%s' in numeric.def", buf);
+}
+
+/* The type written by signature s of numeric.def, for module type t. */
+static Ty *numeric_sig(const char *s, PrimType t) {
+    const char *arrow = strstr(s, " -> ");
+    if (!arrow) return numeric_token(s, strlen(s), t);
+    return tc_arrow(numeric_token(s, (size_t)(arrow - s), t), numeric_sig(arrow + 4, t), NULL);
+}
+
+/* The type of T.name for row of numeric.def. */
+Ty *tc_numeric_type(int row, PrimType t) { return numeric_sig(num_rows[row].sig, t); }
+
+/* ---- Type expressions --------------------------------------------------------- */
+
+/* The size written inside [ ] of a type. */
+static Size dim_size(Exp *d) {
+    if (!d) return tc_size_any();
+    if (d->kind == EX_INT && !d->has_suffix) {
+        d->ty = tc_prim(PT_I64);
+        return tc_size_const((int64_t)d->ivalue);
+    }
+    if (d->kind == EX_VAR && d->name.nparts == 1) {
+        Binding *b = tc_lookup(d->name.parts[0], NS_VALUE);
+        if (!b) tc_fail(d->loc, "unknown size '%s'", d->name.parts[0]);
+        Ty *t = tc_exp(d);
+        tc_unify(d->loc, tc_prim(PT_I64), t, U_STRICT);
+        if (b->ref == REF_LOCAL && b->uid > 0) return tc_size_var(b->uid, b->name);
+        return tc_size_any();
+    }
+    tc_unify(d->loc, tc_prim(PT_I64), tc_exp(d), U_STRICT);
+    return tc_size_any();
+}
+
+/* Applies abbreviation ab to the arguments of te. */
+static Ty *apply_abbr(TypeAbbr *ab, TypeExp *te, bool in_param) {
+    if (te->nargs != ab->nparams)
+        tc_fail(te->loc, "type '%s' expects %d argument%s but is given %d", ab->name, ab->nparams,
+                ab->nparams == 1 ? "" : "s", te->nargs);
+    Subst s = {NEW_ARRAY(tc.a, int, ab->nparams), NEW_ARRAY(tc.a, Ty *, ab->nparams), 0,
+               NEW_ARRAY(tc.a, int, ab->nparams), NEW_ARRAY(tc.a, Size, ab->nparams), 0};
+    for (int i = 0; i < ab->nparams; i++) {
+        TypeArg *arg = &te->args[i];
+        bool want_size = ab->params[i].kind == TP_SIZE;
+        if (arg->is_size != want_size)
+            tc_fail(te->loc, "argument %d of type '%s' must be a %s", i + 1, ab->name,
+                    want_size ? "size [n]" : "type");
+        if (want_size) {
+            s.skeys[s.ns] = ab->keys[i];
+            s.svals[s.ns++] = dim_size(arg->size);
+        } else {
+            s.tkeys[s.nt] = ab->keys[i];
+            s.tvals[s.nt++] = tc_type_exp(arg->type, in_param);
+        }
+    }
+    return tc_subst(ab->body, &s);
+}
+
+static Ty *type_name(TypeExp *te, bool in_param) {
+    const QualName *q = &te->name;
+    if (q->nparts < 1) tc_fail(te->loc, "malformed type");
+    Binding *b;
+    const char *last = q->parts[q->nparts - 1];
+    if (q->nparts == 1) {
+        b = tc_lookup(last, NS_TYPE);
+        PrimType p;
+        if (!b && tc_prim_from_name(last, &p)) {
+            if (te->nargs) tc_fail(te->loc, "type '%s' takes no arguments", last);
+            return tc_prim(p);
+        }
+    } else {
+        b = tc_lookup_in(tc_resolve_module(te->loc, q, q->nparts - 1), last, NS_TYPE);
+    }
+    if (!b) tc_fail(te->loc, "unknown type '%s'", last);
+    if (b->tparam) {
+        if (te->nargs) tc_fail(te->loc, "type parameter '%s' takes no arguments", last);
+        return b->tparam;
+    }
+    return apply_abbr(b->abbr, te, in_param);
+}
+
+static int cmp_field(const void *a, const void *b) {
+    return strcmp(((const TyField *)a)->name, ((const TyField *)b)->name);
+}
+
+static Ty *record_type(TypeExp *te, bool in_param) {
+    Ty *t = NEW(tc.a, Ty);
+    t->kind = TY_RECORD;
+    t->n = te->nfields;
+    t->fields = NEW_ARRAY(tc.a, TyField, te->nfields);
+    for (int i = 0; i < te->nfields; i++) {
+        for (int j = 0; j < i; j++)
+            if (strcmp(te->fields[j].name, te->fields[i].name) == 0)
+                tc_fail(te->fields[i].loc, "field '%s' is declared twice", te->fields[i].name);
+        t->fields[i].name = te->fields[i].name;
+        t->fields[i].ty = tc_type_exp(te->fields[i].type, in_param);
+    }
+    qsort(t->fields, (size_t)t->n, sizeof(TyField), cmp_field);
+    return t;
+}
+
+/* A dependent arrow (n: t1) -> t2: n is in scope in t2. */
+static Ty *arrow_type(TypeExp *te, bool in_param) {
+    Ty *param = tc_type_exp(te->param, in_param);
+    if (!te->pname) return tc_arrow(param, tc_type_exp(te->result, in_param), NULL);
+    int mark = tc_mark();
+    tc_push_local_value(te->pname, tc_new_uid(), param, te->loc);
+    Ty *result = tc_type_exp(te->result, in_param);
+    tc_pop_to(mark);
+    return tc_arrow(param, result, te->pname);
+}
+
+/* ?[n][m].t: the names stand for unknown sizes. */
+static Ty *exist_type(TypeExp *te, bool in_param) {
+    int mark = tc_mark();
+    for (int i = 0; i < te->nexist; i++) tc_push_local_value(te->exist_names[i], 0, tc_prim(PT_I64), te->loc);
+    Ty *t = tc_type_exp(te->elem, in_param);
+    tc_pop_to(mark);
+    return t;
+}
+
+/* The checked type of a type expression. */
+Ty *tc_type_exp(TypeExp *te, bool in_param) {
+    if (!te) tc_fail((SrcLoc){0}, "malformed type");
+    switch (te->kind) {
+    case TE_NAME:
+        return type_name(te, in_param);
+    case TE_TUPLE: {
+        if (te->nelems == 1) return tc_type_exp(te->elems[0], in_param);
+        Ty **el = NEW_ARRAY(tc.a, Ty *, te->nelems);
+        for (int i = 0; i < te->nelems; i++) el[i] = tc_type_exp(te->elems[i], in_param);
+        return tc_tuple(el, te->nelems);
+    }
+    case TE_RECORD:
+        return record_type(te, in_param);
+    case TE_ARRAY: {
+        Size d = dim_size(te->dim);
+        Ty *elem = tc_type_exp(te->elem, in_param);
+        if (tc_contains_arrow(elem)) tc_fail(te->loc, "arrays of functions are not allowed");
+        return tc_array(elem, &d, 1);
+    }
+    case TE_ARROW:
+        return arrow_type(te, in_param);
+    case TE_UNIQUE:
+        return tc_copy_unique(tc_type_exp(te->elem, in_param), true);
+    case TE_EXIST:
+        return exist_type(te, in_param);
+    }
+    tc_fail(te->loc, "malformed type");
+}

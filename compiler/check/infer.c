@@ -1,0 +1,958 @@
+/* Type inference for expressions and patterns (Hindley-Milner with
+ * overloaded primitive operators, record-field constraints and size types):
+ * resolves every name, gives every binding a unique id and sets Exp->ty and
+ * Pat->ty (still containing type variables until check.c substitutes them at
+ * the end of the top-level definition). */
+#include <string.h>
+
+#include "check_internal.h"
+
+static SrcLoc last_loc; /* for malformed nodes that have no location */
+
+static Ty *exp_type(Exp *e);
+
+/* Checks e and records its type. */
+Ty *tc_exp(Exp *e) {
+    if (!e) tc_fail(last_loc, "malformed expression");
+    last_loc = e->loc;
+    if (++tc.depth > TC_MAX_DEPTH) tc_fail(e->loc, "expression is nested too deeply");
+    Ty *t = exp_type(e);
+    tc.depth--;
+    e->ty = t;
+    return t;
+}
+
+static const char *qual_str(const QualName *q) {
+    Buf b = {0};
+    for (int i = 0; i < q->nparts; i++) buf_printf(&b, "%s%s", i ? "." : "", q->parts[i]);
+    const char *s = arena_strndup(tc.a, b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return s;
+}
+
+/* ---- Patterns ------------------------------------------------------------------ */
+
+/* The type a pattern demands, with fresh variables where it says nothing;
+ * sets Pat->ty of every sub-pattern. */
+static Ty *pat_type(Pat *p, bool is_param) {
+    if (!p) tc_fail(last_loc, "malformed pattern");
+    Ty *t;
+    switch (p->kind) {
+    case P_ID:
+    case P_WILD:
+        t = tc_fresh(p->loc);
+        break;
+    case P_TUPLE: {
+        if (p->nelems == 1) {
+            t = pat_type(p->elems[0], is_param);
+            break;
+        }
+        Ty **el = NEW_ARRAY(tc.a, Ty *, p->nelems);
+        for (int i = 0; i < p->nelems; i++) el[i] = pat_type(p->elems[i], is_param);
+        t = tc_tuple(el, p->nelems);
+        break;
+    }
+    case P_RECORD: {
+        t = NEW(tc.a, Ty);
+        t->kind = TY_RECORD;
+        t->n = p->nfields;
+        t->fields = NEW_ARRAY(tc.a, TyField, p->nfields);
+        for (int i = 0; i < p->nfields; i++) {
+            for (int j = 0; j < i; j++)
+                if (strcmp(p->fields[j].name, p->fields[i].name) == 0)
+                    tc_fail(p->loc, "field '%s' appears twice in the pattern", p->fields[i].name);
+            /* insertion into name order */
+            int k = i;
+            while (k > 0 && strcmp(t->fields[k - 1].name, p->fields[i].name) > 0) {
+                t->fields[k] = t->fields[k - 1];
+                k--;
+            }
+            t->fields[k].name = p->fields[i].name;
+            t->fields[k].ty = pat_type(p->fields[i].pat, is_param);
+        }
+        break;
+    }
+    case P_ASCRIBE: {
+        t = tc_type_exp(p->type, is_param);
+        Ty *inner = pat_type(p->inner, is_param);
+        tc_unify(p->loc, t, inner, U_STRICT);
+        p->inner->ty = t;
+        break;
+    }
+    default:
+        tc_fail(p->loc, "malformed pattern");
+    }
+    p->ty = t;
+    return t;
+}
+
+/* Gives every name of p a uid and brings it into scope. */
+static void bind_names(Pat *p) {
+    switch (p->kind) {
+    case P_ID:
+        p->uid = tc_new_uid();
+        tc_push_local_value(p->name, p->uid, p->ty, p->loc);
+        break;
+    case P_TUPLE:
+        for (int i = 0; i < p->nelems; i++) bind_names(p->elems[i]);
+        break;
+    case P_RECORD:
+        for (int i = 0; i < p->nfields; i++) bind_names(p->fields[i].pat);
+        break;
+    case P_ASCRIBE:
+        p->inner->ty = p->ty;
+        bind_names(p->inner);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Binds pattern p (to a value of type expected, or of any type when NULL)
+ * and returns its type. */
+Ty *tc_bind_pat(Pat *p, Ty *expected, bool is_param) {
+    Ty *t = pat_type(p, is_param);
+    if (expected) tc_unify(p->loc, t, expected, U_STRICT);
+    bind_names(p);
+    return t;
+}
+
+typedef VEC(Pat *) PatVec;
+
+static void collect_names(Pat *p, PatVec *out) {
+    if (!p) return;
+    switch (p->kind) {
+    case P_ID:
+        vec_push(out, p);
+        break;
+    case P_TUPLE:
+        for (int i = 0; i < p->nelems; i++) collect_names(p->elems[i], out);
+        break;
+    case P_RECORD:
+        for (int i = 0; i < p->nfields; i++) collect_names(p->fields[i].pat, out);
+        break;
+    case P_ASCRIBE:
+        collect_names(p->inner, out);
+        break;
+    default:
+        break;
+    }
+}
+
+/* Reports a name bound twice among pats. */
+void tc_check_dup_names(Pat **pats, int npats) {
+    PatVec names = {0};
+    for (int i = 0; i < npats; i++) collect_names(pats[i], &names);
+    for (int i = 0; i < names.len; i++)
+        for (int j = 0; j < i; j++)
+            if (strcmp(names.items[i]->name, names.items[j]->name) == 0) {
+                Pat *dup = names.items[i];
+                SrcLoc first = names.items[j]->loc;
+                vec_free(&names);
+                diag_error(dup->loc, "'%s' is bound twice (duplicate parameter or pattern name)",
+                           dup->name);
+                diag_note(first, "'%s' was first bound here", dup->name);
+                if (tc.bail) longjmp(*tc.bail, 1);
+                return;
+            }
+    vec_free(&names);
+}
+
+/* ---- Names ---------------------------------------------------------------------- */
+
+static Ty *use_binding(Exp *e, Binding *b) {
+    if (b->recursive)
+        tc_fail(e->loc, "recursion is not supported: '%s' refers to itself", b->name);
+    e->ref.kind = b->ref;
+    e->ref.uid = b->uid;
+    e->ref.decl = b->decl;
+    if (!b->sch) return tc_fresh(e->loc); /* its definition had errors */
+    return tc_instantiate(b->sch);
+}
+
+/* A qualified name inside a module: modules, then a value. Returns the
+ * number of parts used, 0 if the name is not found. */
+static int module_value(Exp *e, Module *m, Ty **out) {
+    const QualName *q = &e->name;
+    for (int i = 1; i < q->nparts; i++) {
+        Binding *v = tc_lookup_in(m, q->parts[i], NS_VALUE);
+        if (v) {
+            *out = use_binding(e, v);
+            return i + 1;
+        }
+        Binding *sub = tc_lookup_in(m, q->parts[i], NS_MODULE);
+        if (!sub) tc_fail(e->loc, "module '%s' has no member '%s'", m->name, q->parts[i]);
+        m = sub->mod;
+    }
+    tc_fail(e->loc, "'%s' is a module, not a value", qual_str(q));
+}
+
+static Ty *var_exp(Exp *e) {
+    const QualName *q = &e->name;
+    if (q->nparts < 1 || !q->parts[0]) tc_fail(e->loc, "malformed name");
+    Ty *t = NULL;
+    int used;
+    Binding *b = tc_lookup(q->parts[0], NS_VALUE);
+    Binding *m = b ? NULL : tc_lookup(q->parts[0], NS_MODULE);
+    PrimType p;
+    if (b) {
+        t = use_binding(e, b);
+        used = 1;
+    } else if (m) {
+        used = module_value(e, m->mod, &t);
+    } else if (q->nparts >= 2 && tc_prim_from_name(q->parts[0], &p)) {
+        int row = tc_numeric_row(q->parts[1], p);
+        if (row < 0) tc_fail(e->loc, "unknown name '%s.%s'", q->parts[0], q->parts[1]);
+        e->ref.kind = REF_NUMERIC;
+        e->ref.numeric = row;
+        e->ref.numeric_type = p;
+        t = tc_numeric_type(row, p);
+        used = 2;
+    } else {
+        tc_fail(e->loc, "unknown name '%s'", q->parts[0]);
+    }
+    e->ref.nvar_parts = used < q->nparts ? used : 0;
+    for (int i = used; i < q->nparts; i++) t = tc_field_type(e->loc, t, q->parts[i]);
+    return t;
+}
+
+/* ---- Application ------------------------------------------------------------------ */
+
+/* The size an argument gives a dependent parameter: a literal or a
+ * variable; anything else is unknown. */
+static Size arg_size(Exp *arg) {
+    if (arg->kind == EX_INT) return tc_size_const((int64_t)arg->ivalue);
+    if (arg->kind == EX_VAR && arg->ref.kind == REF_LOCAL && arg->ref.nvar_parts == 0 &&
+        arg->ref.uid > 0)
+        return tc_size_var(arg->ref.uid, arg->name.parts[arg->name.nparts - 1]);
+    return tc_size_any();
+}
+
+/* Applies a function of type fty to one checked argument. */
+static Ty *apply_arg(SrcLoc loc, Ty *fty, Exp *arg, Ty *argty, const char *fname) {
+    Ty *h = tc_head(fty);
+    if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid) {
+        tc_unify(loc, fty, tc_arrow(tc_fresh(loc), tc_fresh(loc), NULL), U_STRICT);
+        h = tc_head(fty);
+    }
+    if (h->kind != TY_ARROW)
+        tc_fail(loc, "%s has type %s, which is not a function", fname, tc_show(fty));
+    tc_unify(arg->loc, h->param, argty, U_STRICT);
+    Ty *res = h->result;
+    if (h->pname) res = tc_subst_pname(res, h->pname, arg_size(arg));
+    return res;
+}
+
+static int count_arrows(Ty *t) {
+    int n = 0;
+    for (t = tc_head(t); t->kind == TY_ARROW; t = tc_head(t->result)) n++;
+    return n;
+}
+
+static const char *fun_name(Exp *f) {
+    if (f->kind == EX_VAR && f->name.nparts > 0) return arena_printf(tc.a, "'%s'", qual_str(&f->name));
+    return "the function";
+}
+
+static Ty *apply_exp(Exp *e) {
+    Ty *fty = tc_exp(e->e1);
+    const char *name = fun_name(e->e1);
+    int arrows = count_arrows(fty);
+    if (e->nelems > arrows) {
+        Ty *last = fty;
+        for (int i = 0; i < arrows; i++) last = tc_head(last)->result;
+        Ty *h = tc_head(last);
+        if (!(h->kind == TY_VAR && !tc.vars.items[h->var].rigid && !tc.vars.items[h->var].prims)) {
+            if (arrows == 0)
+                tc_fail(e->loc, "%s has type %s, which is not a function, but is applied to %d argument%s",
+                        name, tc_show(fty), e->nelems, e->nelems == 1 ? "" : "s");
+            tc_fail(e->loc, "function %s expects %d argument%s but is applied to %d", name, arrows,
+                    arrows == 1 ? "" : "s", e->nelems);
+        }
+    }
+    Ty *t = fty;
+    for (int i = 0; i < e->nelems; i++) t = apply_arg(e->elems[i] ? e->elems[i]->loc : e->loc, t,
+                                                      e->elems[i], tc_exp(e->elems[i]), name);
+    return t;
+}
+
+/* ---- Operators ---------------------------------------------------------------------- */
+
+typedef struct OpInfo {
+    const char *op;
+    unsigned prims; /* operand constraint; 0 for the special cases below */
+    int result;     /* 0: operand type, 1: bool */
+} OpInfo;
+
+static const OpInfo builtin_ops[] = {
+    {"+", 0x1, 0},  {"-", 0x1, 0},  {"*", 0x1, 0},  {"/", 0x1, 0},   {"%", 0x1, 0},
+    {"**", 0x1, 0}, {"//", 0x2, 0}, {"%%", 0x2, 0}, {"&", 0x2, 0},   {"|", 0x2, 0},
+    {"^", 0x2, 0},  {"<<", 0x2, 0}, {">>", 0x2, 0}, {">>>", 0x2, 0}, {"==", 0x4, 1},
+    {"!=", 0x4, 1}, {"<", 0x8, 1},  {"<=", 0x8, 1}, {">", 0x8, 1},   {">=", 0x8, 1},
+    {"&&", 0x10, 1}, {"||", 0x10, 1},
+};
+
+/* The constraint class codes of builtin_ops as primitive-type masks; 0 means
+ * equality (any non-function type). */
+static unsigned op_mask(unsigned cls) {
+    switch (cls) {
+    case 0x1:
+        return TC_NUMS;
+    case 0x2:
+        return TC_INTS;
+    case 0x8:
+        return TC_PRIMS;
+    case 0x10:
+        return TC_PRIM_BIT(PT_BOOL);
+    default:
+        return 0;
+    }
+}
+
+static const OpInfo *find_op(const char *op) {
+    for (size_t i = 0; i < sizeof builtin_ops / sizeof builtin_ops[0]; i++)
+        if (strcmp(builtin_ops[i].op, op) == 0) return &builtin_ops[i];
+    return NULL;
+}
+
+/* The type of a built-in operator used as a function value, or NULL. */
+static Ty *builtin_op_type(const char *op, SrcLoc loc) {
+    const OpInfo *oi = find_op(op);
+    if (oi) {
+        Ty *t = tc_fresh(loc);
+        unsigned m = op_mask(oi->prims);
+        if (m) tc_constrain(loc, t, m, "operator");
+        else tc_constrain_eq(loc, t, "operator");
+        tc.vars.items[t->var].literal = m != 0;
+        Ty *r = oi->result ? tc_prim(PT_BOOL) : t;
+        return tc_arrow(t, tc_arrow(t, r, NULL), NULL);
+    }
+    Ty *a = tc_fresh(loc), *b = tc_fresh(loc), *c = tc_fresh(loc);
+    if (strcmp(op, "|>") == 0) return tc_arrow(a, tc_arrow(tc_arrow(a, b, NULL), b, NULL), NULL);
+    if (strcmp(op, "<|") == 0) return tc_arrow(tc_arrow(a, b, NULL), tc_arrow(a, b, NULL), NULL);
+    if (strcmp(op, ">->") == 0)
+        return tc_arrow(tc_arrow(a, b, NULL),
+                        tc_arrow(tc_arrow(b, c, NULL), tc_arrow(a, c, NULL), NULL), NULL);
+    if (strcmp(op, "<-<") == 0)
+        return tc_arrow(tc_arrow(b, c, NULL),
+                        tc_arrow(tc_arrow(a, b, NULL), tc_arrow(a, c, NULL), NULL), NULL);
+    return NULL;
+}
+
+/* A built-in binary operator applied to both operands. */
+static Ty *builtin_binop(Exp *e, const OpInfo *oi) {
+    Ty *t1 = tc_exp(e->e1);
+    Ty *t2 = tc_exp(e->e2);
+    unsigned m = op_mask(oi->prims);
+    const char *what = arena_printf(tc.a, "operator '%s'", e->op);
+    if (m) tc_constrain(e->e1->loc, t1, m, what);
+    else tc_constrain_eq(e->e1->loc, t1, what);
+    tc_unify(e->e2->loc, t1, t2, U_STRICT);
+    return oi->result ? tc_prim(PT_BOOL) : t1;
+}
+
+static Ty *binop_exp(Exp *e) {
+    if (!e->op || !e->e1 || !e->e2) tc_fail(e->loc, "malformed operator application");
+    Binding *b = tc_lookup(e->op, NS_VALUE);
+    if (b) {
+        Ty *fty = use_binding(e, b);
+        const char *name = arena_printf(tc.a, "operator '%s'", e->op);
+        Ty *t = apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name);
+        return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name);
+    }
+    const OpInfo *oi = find_op(e->op);
+    if (oi) return builtin_binop(e, oi);
+    Ty *opty = builtin_op_type(e->op, e->loc);
+    if (!opty) tc_fail(e->loc, "unknown operator '%s'", e->op);
+    const char *name = arena_printf(tc.a, "operator '%s'", e->op);
+    Ty *t = apply_arg(e->loc, opty, e->e1, tc_exp(e->e1), name);
+    return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name);
+}
+
+/* (op), (e op) and (op e). */
+static Ty *section_exp(Exp *e) {
+    if (!e->op) tc_fail(e->loc, "malformed operator section");
+    Binding *b = tc_lookup(e->op, NS_VALUE);
+    Ty *fty = b ? use_binding(e, b) : builtin_op_type(e->op, e->loc);
+    if (!fty) tc_fail(e->loc, "unknown operator '%s'", e->op);
+    const char *name = arena_printf(tc.a, "operator '%s'", e->op);
+    if (e->e1 && e->e2) {
+        Ty *t = apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name);
+        return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name);
+    }
+    if (e->e1) return apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name);
+    if (e->e2) {
+        Ty *a = tc_fresh(e->loc), *bt = tc_fresh(e->loc), *c = tc_fresh(e->loc);
+        tc_unify(e->loc, tc_arrow(a, tc_arrow(bt, c, NULL), NULL), fty, U_STRICT);
+        tc_unify(e->e2->loc, bt, tc_exp(e->e2), U_STRICT);
+        return tc_arrow(a, c, NULL);
+    }
+    return fty;
+}
+
+/* ---- Arrays -------------------------------------------------------------------------- */
+
+/* An index or slice bound: any integer type, i64 when not yet known. */
+static void index_operand(Exp *i) {
+    Ty *t = tc_exp(i);
+    Ty *h = tc_head(t);
+    if (h->kind == TY_PRIM && (TC_INTS & TC_PRIM_BIT(h->prim))) return;
+    tc_unify(i->loc, tc_prim(PT_I64), t, U_STRICT);
+}
+
+static bool is_lit(Exp *e, int64_t v) {
+    return e && e->kind == EX_INT && e->ivalue == (uint64_t)v;
+}
+
+/* The size of a slice a[i:j:s] of dimension d: d for [:], j for [0:j] /
+ * [:j] when j is simple, else unknown. */
+static Size slice_size(DimIndex *di, Size d) {
+    if (!di->start && !di->end && !di->stride) return d;
+    if ((!di->start || is_lit(di->start, 0)) && (!di->stride || is_lit(di->stride, 1)) && di->end)
+        return arg_size(di->end);
+    return tc_size_any();
+}
+
+/* The type of arr[slice]. */
+static Ty *index_type(SrcLoc loc, Ty *arr, DimIndex *slice, int n) {
+    if (n < 0 || (n > 0 && !slice)) tc_fail(loc, "malformed index");
+    for (int i = 0; i < n; i++) {
+        DimIndex *di = &slice[i];
+        if (!di->is_slice) {
+            index_operand(di->index);
+            continue;
+        }
+        if (di->start) index_operand(di->start);
+        if (di->end) index_operand(di->end);
+        if (di->stride) index_operand(di->stride);
+    }
+    Ty *h = tc_head(arr);
+    if (h->kind == TY_ARRAY && h->rank < n) {
+        Ty *eh = tc_head(h->elem);
+        if (eh->kind == TY_VAR && !tc.vars.items[eh->var].rigid) {
+            Size *any = NEW_ARRAY(tc.a, Size, n - h->rank);
+            for (int i = 0; i < n - h->rank; i++) any[i] = tc_size_any();
+            tc_unify(loc, h->elem, tc_array(tc_fresh(loc), any, n - h->rank), U_STRICT);
+            h = tc_head(arr);
+        }
+    }
+    if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid) {
+        Size *any = NEW_ARRAY(tc.a, Size, n);
+        for (int i = 0; i < n; i++) any[i] = tc_size_any();
+        tc_unify(loc, arr, tc_array(tc_fresh(loc), any, n), U_STRICT);
+        h = tc_head(arr);
+    }
+    if (h->kind != TY_ARRAY) tc_fail(loc, "cannot index a value of type %s, which is not an array", tc_show(arr));
+    if (n > h->rank)
+        tc_fail(loc, "too many indices (%d) for an array of type %s", n, tc_show(arr));
+    Size *dims = NEW_ARRAY(tc.a, Size, h->rank);
+    int k = 0;
+    for (int i = 0; i < h->rank; i++) {
+        if (i >= n) dims[k++] = h->dims[i];
+        else if (slice[i].is_slice) dims[k++] = slice_size(&slice[i], h->dims[i]);
+    }
+    return k ? tc_array(h->elem, dims, k) : h->elem;
+}
+
+static Ty *array_exp(Exp *e) {
+    if (e->nelems == 0) {
+        Size z = tc_size_const(0);
+        return tc_array(tc_fresh(e->loc), &z, 1);
+    }
+    Ty *t = tc_exp(e->elems[0]);
+    for (int i = 1; i < e->nelems; i++) tc_unify(e->elems[i] ? e->elems[i]->loc : e->loc, t, tc_exp(e->elems[i]), U_STRICT);
+    if (tc_contains_arrow(t)) tc_fail(e->loc, "arrays of functions are not allowed");
+    Size n = tc_size_const(e->nelems);
+    return tc_array(t, &n, 1);
+}
+
+static Ty *range_exp(Exp *e) {
+    Ty *t = tc_exp(e->start);
+    tc_constrain(e->start->loc, t, TC_INTS, "a range");
+    if (e->second) tc_unify(e->second->loc, t, tc_exp(e->second), U_STRICT);
+    tc_unify(e->end->loc, t, tc_exp(e->end), U_STRICT);
+    Size n = tc_size_any();
+    if (e->range == RANGE_UPTO && !e->second && is_lit(e->start, 0)) n = arg_size(e->end);
+    return tc_array(t, &n, 1);
+}
+
+/* ---- Records ------------------------------------------------------------------------- */
+
+static Ty *record_exp(Exp *e) {
+    Ty *t = NEW(tc.a, Ty);
+    t->kind = TY_RECORD;
+    t->n = e->nfields;
+    t->fields = NEW_ARRAY(tc.a, TyField, e->nfields);
+    for (int i = 0; i < e->nfields; i++) {
+        ExpField *f = &e->fields[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(e->fields[j].name, f->name) == 0)
+                tc_fail(f->loc, "field '%s' is defined twice", f->name);
+        Ty *ft = tc_exp(f->exp);
+        int k = i;
+        while (k > 0 && strcmp(t->fields[k - 1].name, f->name) > 0) {
+            t->fields[k] = t->fields[k - 1];
+            k--;
+        }
+        t->fields[k].name = f->name;
+        t->fields[k].ty = ft;
+    }
+    return t;
+}
+
+static Ty *tuple_exp(Exp *e) {
+    if (e->nelems == 1) return tc_exp(e->elems[0]);
+    Ty **el = NEW_ARRAY(tc.a, Ty *, e->nelems);
+    for (int i = 0; i < e->nelems; i++) el[i] = tc_exp(e->elems[i]);
+    return tc_tuple(el, e->nelems);
+}
+
+static Ty *record_update_exp(Exp *e) {
+    Ty *t = tc_exp(e->e1);
+    Ty *ft = t;
+    for (int i = 0; i < e->npath; i++) ft = tc_field_type(e->loc, ft, e->path[i]);
+    tc_unify(e->e2->loc, ft, tc_exp(e->e2), U_LENIENT_SIZES);
+    return t;
+}
+
+static Ty *proj_section_exp(Exp *e) {
+    Ty *r = tc_fresh(e->loc);
+    Ty *t = r;
+    for (int i = 0; i < e->npath; i++) t = tc_field_type(e->loc, t, e->path[i]);
+    return tc_arrow(r, t, NULL);
+}
+
+/* ---- Functions ------------------------------------------------------------------------- */
+
+/* Brings type and size parameters into scope; returns their keys for the
+ * function's scheme through keys (type variable ids) and sizes (uids). */
+static void bind_tparams(TypeParam *tps, int n, Scheme *sch) {
+    sch->tvars = NEW_ARRAY(tc.a, int, n + 1);
+    sch->svars = NEW_ARRAY(tc.a, int, n + 1);
+    for (int i = 0; i < n; i++) {
+        TypeParam *tp = &tps[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(tps[j].name, tp->name) == 0)
+                tc_fail(tp->loc, "type parameter '%s' is declared twice", tp->name);
+        if (tp->kind == TP_SIZE) {
+            tp->uid = tc_new_uid();
+            tc_set_strict(tp->uid);
+            tc_push_local_value(tp->name, tp->uid, tc_prim(PT_I64), tp->loc);
+            sch->svars[sch->nsvars++] = tp->uid;
+        } else {
+            Ty *v = tc_fresh_rigid(tp->name, tp->kind == TP_TYPE_LIFTED);
+            Binding b = {0};
+            b.name = tp->name;
+            b.ns = NS_TYPE;
+            b.loc = tp->loc;
+            b.tparam = v;
+            tc_push(b);
+            sch->tvars[sch->ntvars++] = v->var;
+        }
+    }
+}
+
+/* The parameter name a dependent arrow can refer to, or NULL. */
+static const char *param_name(Pat *p) {
+    while (p && p->kind == P_ASCRIBE) p = p->inner;
+    return p && p->kind == P_ID ? p->name : NULL;
+}
+
+static int param_uid(Pat *p) {
+    while (p && p->kind == P_ASCRIBE) p = p->inner;
+    return p && p->kind == P_ID ? p->uid : 0;
+}
+
+bool tc_is_intrinsic_body(Exp *e) {
+    if (!e) return false;
+    if (e->kind == EX_APPLY && e->e1 && e->e1->kind == EX_VAR && e->e1->name.nparts == 1 &&
+        strcmp(e->e1->name.parts[0], "__intrinsic") == 0)
+        return e->nelems == 1 && e->elems[0] && e->elems[0]->kind == EX_STRING;
+    return false;
+}
+
+/* Checks a function (top-level or local): parameters, optional return type
+ * and body. Returns a scheme holding its type and its explicit type and size
+ * parameters (the caller adds what it generalises). */
+Scheme *tc_function(SrcLoc loc, TypeParam *tps, int ntps, Pat **params, int nparams, TypeExp *ret,
+                Exp *body, Ty **ret_out, bool intrinsic, Ty ***param_tys_out) {
+    (void)loc;
+    int mark = tc_mark();
+    Scheme *sch = NEW(tc.a, Scheme);
+    bind_tparams(tps, ntps, sch);
+    Ty **pts = NEW_ARRAY(tc.a, Ty *, nparams + 1);
+    for (int i = 0; i < nparams; i++) {
+        pts[i] = tc_bind_pat(params[i], NULL, true);
+        int uid = param_uid(params[i]);
+        if (uid && tc_is_prim(pts[i], PT_I64)) tc_set_strict(uid);
+    }
+    tc_check_dup_names(params, nparams);
+    int uid_mark = tc.next_uid;
+    Ty *rt = ret ? tc_type_exp(ret, false) : NULL;
+    Ty *bt;
+    if (intrinsic) {
+        if (!tc.in_prelude) tc_fail(body->loc, "__intrinsic may only be used in the prelude");
+        if (!rt) tc_fail(body->loc, "an __intrinsic definition must declare its return type");
+        bt = rt;
+        body->ty = rt;
+    } else {
+        bt = tc_exp(body);
+        if (rt) tc_unify(body->loc, rt, bt, U_STRICT);
+        else bt = tc_forget_sizes(bt, uid_mark);
+    }
+    Ty *res = rt ? rt : bt;
+    if (ret_out) *ret_out = res;
+    Ty *t = res;
+    for (int i = nparams - 1; i >= 0; i--) t = tc_arrow(pts[i], t, param_name(params[i]));
+    if (param_tys_out) *param_tys_out = pts;
+    tc_pop_to(mark);
+    sch->ty = t;
+    sch->nparams = nparams;
+    return sch;
+}
+
+/* ---- Generalisation ---------------------------------------------------------------------- */
+
+static void add_key(int **keys, int *n, int key) {
+    for (int i = 0; i < *n; i++)
+        if ((*keys)[i] == key) return;
+    int *k = NEW_ARRAY(tc.a, int, *n + 1);
+    if (*n) memcpy(k, *keys, sizeof(int) * (size_t)*n);
+    k[(*n)++] = key;
+    *keys = k;
+}
+
+/* Quantifies the unconstrained variables of t created at a deeper level. */
+static void gen_walk(Ty *t, Scheme *sch, int first_var, int first_svar) {
+    t = tc_head(t);
+    switch (t->kind) {
+    case TY_VAR: {
+        TVar *v = &tc.vars.items[t->var];
+        if (t->var >= first_var && !v->rigid && v->level > tc.level && !v->prims && !v->fields) {
+            v->rigid = true;
+            v->lifted = true;
+            v->name = arena_printf(tc.a, "t%d", sch->ntvars);
+            add_key(&sch->tvars, &sch->ntvars, t->var);
+        }
+        break;
+    }
+    case TY_ARRAY:
+        for (int i = 0; i < t->rank; i++) {
+            Size s = tc_size_head(t->dims[i]);
+            if (s.kind == SZ_VAR && s.uid < 0 && -s.uid - 1 >= first_svar &&
+                tc.svars.items[-s.uid - 1].level > tc.level)
+                add_key(&sch->svars, &sch->nsvars, s.uid);
+        }
+        gen_walk(t->elem, sch, first_var, first_svar);
+        break;
+    case TY_TUPLE:
+        for (int i = 0; i < t->n; i++) gen_walk(t->elems[i], sch, first_var, first_svar);
+        break;
+    case TY_RECORD:
+        for (int i = 0; i < t->n; i++) gen_walk(t->fields[i].ty, sch, first_var, first_svar);
+        break;
+    case TY_ARROW:
+        gen_walk(t->param, sch, first_var, first_svar);
+        gen_walk(t->result, sch, first_var, first_svar);
+        break;
+    default:
+        break;
+    }
+}
+
+void tc_generalise(Scheme *sch, int first_var, int first_svar) {
+    gen_walk(sch->ty, sch, first_var, first_svar);
+}
+
+/* ---- Binding constructs ---------------------------------------------------------------- */
+
+static Ty *lambda_exp(Exp *e) {
+    int mark = tc_mark();
+    int uid_mark = tc.next_uid;
+    Ty **pts = NEW_ARRAY(tc.a, Ty *, e->nparams + 1);
+    for (int i = 0; i < e->nparams; i++) pts[i] = tc_bind_pat(e->params[i], NULL, true);
+    tc_check_dup_names(e->params, e->nparams);
+    Ty *rt = e->ret ? tc_type_exp(e->ret, false) : NULL;
+    Ty *bt = tc_exp(e->e1);
+    if (rt) tc_unify(e->e1->loc, rt, bt, U_STRICT);
+    Ty *t = tc_forget_sizes(rt ? rt : bt, uid_mark);
+    for (int i = e->nparams - 1; i >= 0; i--) t = tc_arrow(pts[i], t, NULL);
+    tc_pop_to(mark);
+    return t;
+}
+
+static Ty *letfun_exp(Exp *e) {
+    int first_var = tc.vars.len, first_svar = tc.svars.len;
+    int uid_mark = tc.next_uid;
+    tc.level++;
+    Scheme *sch = tc_function(e->loc, e->tparams, e->ntparams, e->params, e->nparams, e->ret,
+                              e->e1, NULL, false, NULL);
+    tc.level--;
+    tc_generalise(sch, first_var, first_svar);
+    int mark = tc_mark();
+    e->fname_uid = tc_new_uid();
+    Binding b = {0};
+    b.name = e->fname;
+    b.ns = NS_VALUE;
+    b.loc = e->loc;
+    b.ref = REF_LOCAL;
+    b.uid = e->fname_uid;
+    b.sch = sch;
+    tc_push(b);
+    Ty *t = tc_exp(e->e2);
+    tc_pop_to(mark);
+    return tc_forget_sizes(t, uid_mark);
+}
+
+static Ty *let_exp(Exp *e) {
+    int uid_mark = tc.next_uid;
+    Ty *t1 = tc_exp(e->e1);
+    int mark = tc_mark();
+    tc_bind_pat(e->pat, t1, false);
+    tc_check_dup_names(&e->pat, 1);
+    Ty *t = tc_exp(e->e2);
+    tc_pop_to(mark);
+    return tc_forget_sizes(t, uid_mark);
+}
+
+static Binding *local_array_var(SrcLoc loc, const char *name) {
+    Binding *b = tc_lookup(name, NS_VALUE);
+    if (!b) tc_fail(loc, "unknown name '%s'", name);
+    if (b->ref != REF_LOCAL || b->recursive)
+        tc_fail(loc, "'%s' is not a local variable and cannot be updated in place", name);
+    return b;
+}
+
+/* let a[i] = v in body: the body sees the updated array under the same
+ * binding (fname_uid is the updated variable's uid). */
+static Ty *let_update_exp(Exp *e) {
+    if (!e->fname) tc_fail(e->loc, "malformed in-place update");
+    Binding *b = local_array_var(e->loc, e->fname);
+    e->fname_uid = b->uid;
+    Ty *at = b->sch ? b->sch->ty : tc_fresh(e->loc);
+    Ty *elem = index_type(e->loc, at, e->slice, e->nslice);
+    tc_unify(e->e1->loc, elem, tc_exp(e->e1), U_LENIENT_SIZES);
+    return tc_exp(e->e2);
+}
+
+static Ty *update_exp(Exp *e) {
+    Ty *t = tc_exp(e->e1);
+    Ty *elem = index_type(e->loc, t, e->slice, e->nslice);
+    tc_unify(e->e2->loc, elem, tc_exp(e->e2), U_LENIENT_SIZES);
+    return t;
+}
+
+static Ty *if_exp(Exp *e) {
+    tc_unify(e->e1->loc, tc_prim(PT_BOOL), tc_exp(e->e1), U_STRICT);
+    Ty *t2 = tc_exp(e->e2);
+    Ty *t3 = tc_exp(e->e3);
+    tc_unify(e->e3->loc, t2, t3, U_LENIENT_SIZES);
+    if (tc_contains_arrow(t2)) tc_fail(e->loc, "an 'if' expression cannot return a function");
+    return tc_join(t2, t3);
+}
+
+/* loop p for ...: with the initial value omitted, the pattern's names
+ * refer to variables in scope; builds that expression into e->e1. */
+static Exp *implicit_loop_init(Pat *p) {
+    Exp *x = NEW(tc.a, Exp);
+    x->loc = p->loc;
+    switch (p->kind) {
+    case P_ID:
+        x->kind = EX_VAR;
+        x->name.parts = NEW_ARRAY(tc.a, const char *, 1);
+        x->name.parts[0] = p->name;
+        x->name.nparts = 1;
+        return x;
+    case P_ASCRIBE:
+        return implicit_loop_init(p->inner);
+    case P_TUPLE:
+        x->kind = EX_TUPLE;
+        x->nelems = p->nelems;
+        x->elems = NEW_ARRAY(tc.a, Exp *, p->nelems);
+        for (int i = 0; i < p->nelems; i++) x->elems[i] = implicit_loop_init(p->elems[i]);
+        return x;
+    case P_RECORD:
+        x->kind = EX_RECORD;
+        x->nfields = p->nfields;
+        x->fields = NEW_ARRAY(tc.a, ExpField, p->nfields);
+        for (int i = 0; i < p->nfields; i++) {
+            x->fields[i].name = p->fields[i].name;
+            x->fields[i].exp = implicit_loop_init(p->fields[i].pat);
+            x->fields[i].loc = p->loc;
+        }
+        return x;
+    default:
+        tc_fail(p->loc, "a loop pattern without an initial value must consist of names");
+    }
+}
+
+static Ty *loop_exp(Exp *e) {
+    int uid_mark = tc.next_uid;
+    if (!e->pat) tc_fail(e->loc, "malformed loop");
+    if (!e->e1) e->e1 = implicit_loop_init(e->pat);
+    Ty *t0 = tc_exp(e->e1);
+    int mark = tc_mark();
+    Ty *pt = pat_type(e->pat, false);
+    tc_unify(e->e1->loc, pt, t0, U_LENIENT_SIZES);
+    if (tc_contains_arrow(pt)) tc_fail(e->pat->loc, "a loop parameter cannot be a function");
+    e->pat->ty = pt;
+    bind_names(e->pat);
+    tc_check_dup_names(&e->pat, 1);
+    switch (e->form) {
+    case LOOP_FOR_UPTO: {
+        Ty *bt = tc_exp(e->e3);
+        tc_constrain(e->e3->loc, bt, TC_INTS, "a for loop bound");
+        e->loop_var_uid = tc_new_uid();
+        tc_push_local_value(e->loop_var, e->loop_var_uid, bt, e->loc);
+        break;
+    }
+    case LOOP_FOR_IN: {
+        Ty *xs = tc_exp(e->e3);
+        Ty *h = tc_head(xs);
+        if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid) {
+            Size any = tc_size_any();
+            tc_unify(e->e3->loc, xs, tc_array(tc_fresh(e->loc), &any, 1), U_STRICT);
+            h = tc_head(xs);
+        }
+        if (h->kind != TY_ARRAY)
+            tc_fail(e->e3->loc, "a for-in loop needs an array, but got a value of type %s", tc_show(xs));
+        Ty *row = h->rank > 1 ? tc_array(h->elem, h->dims + 1, h->rank - 1) : h->elem;
+        if (!e->pat2) tc_fail(e->loc, "malformed loop");
+        tc_bind_pat(e->pat2, row, false);
+        break;
+    }
+    case LOOP_WHILE:
+        tc_unify(e->e3->loc, tc_prim(PT_BOOL), tc_exp(e->e3), U_STRICT);
+        break;
+    }
+    Ty *bt = tc_exp(e->e2);
+    tc_unify(e->e2->loc, pt, bt, U_LENIENT_SIZES);
+    tc_pop_to(mark);
+    return tc_forget_sizes(tc_join(pt, bt), uid_mark);
+}
+
+/* ---- Dispatch ------------------------------------------------------------------------------ */
+
+static Ty *literal_type(Exp *e, unsigned prims) {
+    if (e->has_suffix) {
+        if (!(prims & TC_PRIM_BIT(e->suffix)))
+            tc_fail(e->loc, "a literal of this form cannot have type %s", tc_prim_name(e->suffix));
+        return tc_prim(e->suffix);
+    }
+    return tc_fresh_lit(prims, e->loc);
+}
+
+/* Whether the children that e's kind requires are present (the parser may
+ * leave holes after a syntax error). */
+static bool well_formed(Exp *e) {
+    switch (e->kind) {
+    case EX_PROJECT:
+    case EX_INDEX:
+    case EX_NEG:
+    case EX_NOT:
+    case EX_APPLY:
+    case EX_LAMBDA:
+        return e->e1 != NULL;
+    case EX_BINOP:
+    case EX_LET_UPDATE:
+    case EX_UPDATE:
+    case EX_RECORD_UPDATE:
+    case EX_ASSERT:
+    case EX_LETFUN:
+        return e->e1 && e->e2;
+    case EX_IF:
+        return e->e1 && e->e2 && e->e3;
+    case EX_LET:
+        return e->e1 && e->e2 && e->pat;
+    case EX_LOOP:
+        return e->e2 && e->e3 && e->pat;
+    case EX_ASCRIBE:
+    case EX_COERCE:
+        return e->e1 && e->ret;
+    case EX_RANGE:
+        return e->start && e->end;
+    default:
+        return true;
+    }
+}
+
+static Ty *exp_type(Exp *e) {
+    if (!well_formed(e)) tc_fail(e->loc, "malformed expression");
+    switch (e->kind) {
+    case EX_INT:
+        return literal_type(e, TC_NUMS);
+    case EX_FLOAT:
+        return literal_type(e, TC_FLOATS);
+    case EX_BOOL:
+        return tc_prim(PT_BOOL);
+    case EX_STRING: {
+        Size n = tc_size_const(e->strlen);
+        return tc_array(tc_prim(PT_U8), &n, 1);
+    }
+    case EX_VAR:
+        return var_exp(e);
+    case EX_TUPLE:
+        return tuple_exp(e);
+    case EX_RECORD:
+        return record_exp(e);
+    case EX_ARRAY:
+        return array_exp(e);
+    case EX_RANGE:
+        return range_exp(e);
+    case EX_PROJECT:
+        if (!e->field) tc_fail(e->loc, "malformed field access");
+        return tc_field_type(e->loc, tc_exp(e->e1), e->field);
+    case EX_INDEX:
+        return index_type(e->loc, tc_exp(e->e1), e->slice, e->nslice);
+    case EX_BINOP:
+        return binop_exp(e);
+    case EX_NEG: {
+        Ty *t = tc_exp(e->e1);
+        tc_constrain(e->e1->loc, t, TC_NUMS, "negation '-'");
+        return t;
+    }
+    case EX_NOT: {
+        Ty *t = tc_exp(e->e1);
+        tc_constrain(e->e1->loc, t, TC_INTS | TC_PRIM_BIT(PT_BOOL), "'!'");
+        return t;
+    }
+    case EX_APPLY:
+        return apply_exp(e);
+    case EX_LAMBDA:
+        return lambda_exp(e);
+    case EX_SECTION:
+        return section_exp(e);
+    case EX_PROJ_SECTION:
+        return proj_section_exp(e);
+    case EX_IF:
+        return if_exp(e);
+    case EX_LET:
+        return let_exp(e);
+    case EX_LETFUN:
+        return letfun_exp(e);
+    case EX_LET_UPDATE:
+        return let_update_exp(e);
+    case EX_LOOP:
+        return loop_exp(e);
+    case EX_UPDATE:
+        return update_exp(e);
+    case EX_RECORD_UPDATE:
+        return record_update_exp(e);
+    case EX_ASCRIBE: {
+        Ty *t = tc_exp(e->e1);
+        Ty *d = tc_type_exp(e->ret, false);
+        tc_unify(e->loc, d, t, U_STRICT);
+        return d;
+    }
+    case EX_COERCE: {
+        Ty *t = tc_exp(e->e1);
+        Ty *d = tc_type_exp(e->ret, false);
+        tc_unify(e->loc, d, t, U_LENIENT_SIZES);
+        return d;
+    }
+    case EX_ASSERT:
+        tc_unify(e->e1->loc, tc_prim(PT_BOOL), tc_exp(e->e1), U_STRICT);
+        return tc_exp(e->e2);
+    }
+    tc_fail(e->loc, "malformed expression");
+}

@@ -1,0 +1,806 @@
+/* Types during inference: construction, type and size variables,
+ * unification with constraints (overloaded primitives, equality, record
+ * fields), substitution (instantiation of schemes and type abbreviations),
+ * resolution of variables (zonking) and printing for messages. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "check_internal.h"
+
+Tc tc;
+
+#define ALL_INT_BITS                                                                    \
+    (TC_PRIM_BIT(PT_I8) | TC_PRIM_BIT(PT_I16) | TC_PRIM_BIT(PT_I32) | TC_PRIM_BIT(PT_I64) | \
+     TC_PRIM_BIT(PT_U8) | TC_PRIM_BIT(PT_U16) | TC_PRIM_BIT(PT_U32) | TC_PRIM_BIT(PT_U64))
+const unsigned TC_INTS = ALL_INT_BITS;
+const unsigned TC_FLOATS = TC_PRIM_BIT(PT_F32) | TC_PRIM_BIT(PT_F64);
+const unsigned TC_NUMS = ALL_INT_BITS | TC_PRIM_BIT(PT_F32) | TC_PRIM_BIT(PT_F64);
+const unsigned TC_PRIMS = ALL_INT_BITS | TC_PRIM_BIT(PT_F32) | TC_PRIM_BIT(PT_F64) |
+                          TC_PRIM_BIT(PT_BOOL);
+
+static const char *const prim_names[PT_COUNT] = {
+#define X(e, name, ctype, size, cls) name,
+#include "../ir/prim.def"
+#undef X
+};
+
+const char *tc_prim_name(PrimType p) { return p < PT_COUNT ? prim_names[p] : "?"; }
+
+bool tc_prim_from_name(const char *name, PrimType *out) {
+    for (int i = 0; i < PT_COUNT; i++)
+        if (strcmp(prim_names[i], name) == 0) {
+            *out = (PrimType)i;
+            return true;
+        }
+    return false;
+}
+
+/* ---- Errors --------------------------------------------------------------- */
+
+void tc_fail(SrcLoc loc, const char *fmt, ...) {
+    va_list ap;
+    va_start(ap, fmt);
+    diag_verror(loc, fmt, ap);
+    va_end(ap);
+    if (tc.bail) longjmp(*tc.bail, 1);
+    ICE("type error outside a definition");
+}
+
+/* The type an overloaded literal or operand takes when nothing decides it. */
+PrimType tc_default_prim(unsigned prims) {
+    if (prims & TC_PRIM_BIT(PT_I32)) return PT_I32;
+    if (prims & TC_PRIM_BIT(PT_F64)) return PT_F64;
+    for (int p = 0; p < PT_COUNT; p++)
+        if (prims & TC_PRIM_BIT(p)) return (PrimType)p;
+    return PT_I32;
+}
+
+/* ---- Construction --------------------------------------------------------- */
+
+static Ty *ty_new(TyKind k) {
+    Ty *t = NEW(tc.a, Ty);
+    t->kind = k;
+    return t;
+}
+
+Ty *tc_prim(PrimType p) {
+    Ty *t = ty_new(TY_PRIM);
+    t->prim = p;
+    return t;
+}
+
+Ty *tc_unit(void) { return ty_new(TY_TUPLE); }
+
+Ty *tc_tuple(Ty **elems, int n) {
+    Ty *t = ty_new(TY_TUPLE);
+    t->elems = NEW_ARRAY(tc.a, Ty *, n);
+    if (n) memcpy(t->elems, elems, sizeof(Ty *) * (size_t)n);
+    t->n = n;
+    return t;
+}
+
+Ty *tc_arrow(Ty *param, Ty *result, const char *pname) {
+    Ty *t = ty_new(TY_ARROW);
+    t->param = param;
+    t->result = result;
+    t->pname = pname;
+    return t;
+}
+
+/* An array of elem; when elem is itself an array the dimensions are joined,
+ * so an array's element is never an array. */
+Ty *tc_array(Ty *elem, const Size *dims, int rank) {
+    Ty *h = tc_head(elem);
+    int inner = h->kind == TY_ARRAY ? h->rank : 0;
+    Ty *t = ty_new(TY_ARRAY);
+    t->rank = rank + inner;
+    t->dims = NEW_ARRAY(tc.a, Size, t->rank);
+    memcpy(t->dims, dims, sizeof(Size) * (size_t)rank);
+    if (inner) {
+        memcpy(t->dims + rank, h->dims, sizeof(Size) * (size_t)inner);
+        t->elem = h->elem;
+    } else {
+        t->elem = elem;
+    }
+    return t;
+}
+
+static Ty *new_var(bool rigid, const char *name, SrcLoc loc) {
+    TVar v = {0};
+    v.level = tc.level;
+    v.rigid = rigid;
+    v.name = name;
+    v.loc = loc;
+    vec_push(&tc.vars, v);
+    Ty *t = ty_new(TY_VAR);
+    t->var = tc.vars.len - 1;
+    t->var_name = name;
+    return t;
+}
+
+Ty *tc_fresh(SrcLoc loc) { return new_var(false, NULL, loc); }
+
+Ty *tc_fresh_rigid(const char *name, bool lifted) {
+    SrcLoc none = {0};
+    Ty *t = new_var(true, name, none);
+    tc.vars.items[t->var].lifted = lifted;
+    return t;
+}
+
+Ty *tc_fresh_lit(unsigned prims, SrcLoc loc) {
+    Ty *t = new_var(false, NULL, loc);
+    tc.vars.items[t->var].prims = prims;
+    tc.vars.items[t->var].literal = true;
+    return t;
+}
+
+Ty *tc_copy_unique(Ty *t, bool unique) {
+    if (t->unique == unique) return t;
+    Ty *c = ty_new(t->kind);
+    *c = *t;
+    c->unique = unique;
+    return c;
+}
+
+Size tc_size_const(int64_t c) { return (Size){.kind = SZ_CONST, .c = c}; }
+Size tc_size_any(void) { return (Size){.kind = SZ_ANY}; }
+Size tc_size_var(int uid, const char *name) {
+    return (Size){.kind = SZ_VAR, .uid = uid, .name = name};
+}
+
+Size tc_fresh_size(void) {
+    SVar v = {0};
+    v.level = tc.level;
+    vec_push(&tc.svars, v);
+    return tc_size_var(-(tc.svars.len - 1) - 1, NULL);
+}
+
+static SVar *svar_of(Size s) { return &tc.svars.items[-s.uid - 1]; }
+static bool is_svar(Size s) { return s.kind == SZ_VAR && s.uid < 0; }
+
+/* ---- Resolution ------------------------------------------------------------ */
+
+Size tc_size_head(Size s) {
+    while (is_svar(s) && svar_of(s)->bound) s = svar_of(s)->val;
+    return s;
+}
+
+/* Follows bound variables at the top of t and joins nested array types. */
+Ty *tc_head(Ty *t) {
+    if (!t) return tc_unit();
+    while (t->kind == TY_VAR && tc.vars.items[t->var].bound) t = tc.vars.items[t->var].bound;
+    if (t->kind == TY_ARRAY) {
+        Ty *h = tc_head(t->elem);
+        if (h->kind == TY_ARRAY) {
+            Ty *r = tc_array(h, t->dims, t->rank);
+            r->unique = t->unique;
+            return r;
+        }
+    }
+    return t;
+}
+
+bool tc_is_prim(Ty *t, PrimType p) {
+    t = tc_head(t);
+    return t->kind == TY_PRIM && t->prim == p;
+}
+
+/* Rebuilds t with every bound variable replaced by its binding and each
+ * size passed through fsize (with ctx). */
+static Ty *map_ty(Ty *t, Size (*fsize)(Size, void *), void *ctx) {
+    bool unique = t && t->unique;
+    t = tc_head(t);
+    Ty *r;
+    switch (t->kind) {
+    case TY_PRIM:
+        r = t;
+        break;
+    case TY_VAR:
+        r = t;
+        if (!t->var_name && tc.vars.items[t->var].name) {
+            r = ty_new(TY_VAR);
+            *r = *t;
+            r->var_name = tc.vars.items[t->var].name;
+        }
+        break;
+    case TY_ARRAY: {
+        Size *dims = NEW_ARRAY(tc.a, Size, t->rank);
+        for (int i = 0; i < t->rank; i++) dims[i] = fsize(tc_size_head(t->dims[i]), ctx);
+        r = tc_array(map_ty(t->elem, fsize, ctx), dims, t->rank);
+        break;
+    }
+    case TY_TUPLE:
+    case TY_RECORD:
+        r = ty_new(t->kind);
+        *r = *t;
+        if (t->kind == TY_TUPLE) {
+            r->elems = NEW_ARRAY(tc.a, Ty *, t->n);
+            for (int i = 0; i < t->n; i++) r->elems[i] = map_ty(t->elems[i], fsize, ctx);
+        } else {
+            r->fields = NEW_ARRAY(tc.a, TyField, t->n);
+            for (int i = 0; i < t->n; i++) {
+                r->fields[i].name = t->fields[i].name;
+                r->fields[i].ty = map_ty(t->fields[i].ty, fsize, ctx);
+            }
+        }
+        break;
+    case TY_ARROW:
+        r = tc_arrow(map_ty(t->param, fsize, ctx), map_ty(t->result, fsize, ctx), t->pname);
+        break;
+    default:
+        r = t;
+    }
+    if (unique || t->unique) r = tc_copy_unique(r, true);
+    return r;
+}
+
+static Size zonk_size(Size s, void *ctx) {
+    (void)ctx;
+    return is_svar(s) ? tc_size_any() : s;
+}
+
+Ty *tc_zonk(Ty *t) { return map_ty(t, zonk_size, NULL); }
+
+static Size forget_size(Size s, void *ctx) {
+    int mark = *(int *)ctx;
+    if (s.kind == SZ_VAR && s.uid > mark) return tc_size_any();
+    return s;
+}
+
+/* t with sizes bound after uid_mark (names going out of scope) unknown. */
+Ty *tc_forget_sizes(Ty *t, int uid_mark) { return map_ty(t, forget_size, &uid_mark); }
+
+static Size any_size(Size s, void *ctx) {
+    (void)s;
+    (void)ctx;
+    return tc_size_any();
+}
+
+Ty *tc_any_sizes(Ty *t) { return map_ty(t, any_size, NULL); }
+
+bool tc_contains_arrow(Ty *t) {
+    t = tc_head(t);
+    switch (t->kind) {
+    case TY_ARROW:
+        return true;
+    case TY_VAR:
+        return tc.vars.items[t->var].rigid && tc.vars.items[t->var].lifted;
+    case TY_ARRAY:
+        return tc_contains_arrow(t->elem);
+    case TY_TUPLE:
+        for (int i = 0; i < t->n; i++)
+            if (tc_contains_arrow(t->elems[i])) return true;
+        return false;
+    case TY_RECORD:
+        for (int i = 0; i < t->n; i++)
+            if (tc_contains_arrow(t->fields[i].ty)) return true;
+        return false;
+    default:
+        return false;
+    }
+}
+
+/* ---- Printing --------------------------------------------------------------- */
+
+static void show_size(Buf *b, Size s) {
+    s = tc_size_head(s);
+    buf_putc(b, '[');
+    if (s.kind == SZ_CONST) buf_printf(b, "%lld", (long long)s.c);
+    else if (s.kind == SZ_VAR && s.uid > 0 && s.name) buf_puts(b, s.name);
+    buf_putc(b, ']');
+}
+
+static void show(Buf *b, Ty *t, bool paren_arrow) {
+    bool unique = t && t->unique;
+    t = tc_head(t);
+    if (unique || t->unique) buf_putc(b, '*');
+    switch (t->kind) {
+    case TY_PRIM:
+        buf_puts(b, tc_prim_name(t->prim));
+        break;
+    case TY_ARRAY:
+        for (int i = 0; i < t->rank; i++) show_size(b, t->dims[i]);
+        show(b, t->elem, true);
+        break;
+    case TY_TUPLE:
+        buf_putc(b, '(');
+        for (int i = 0; i < t->n; i++) {
+            if (i) buf_puts(b, ", ");
+            show(b, t->elems[i], false);
+        }
+        buf_putc(b, ')');
+        break;
+    case TY_RECORD:
+        buf_putc(b, '{');
+        for (int i = 0; i < t->n; i++) {
+            buf_printf(b, "%s%s: ", i ? ", " : "", t->fields[i].name);
+            show(b, t->fields[i].ty, false);
+        }
+        buf_putc(b, '}');
+        break;
+    case TY_ARROW:
+        if (paren_arrow) buf_putc(b, '(');
+        if (t->pname) {
+            buf_printf(b, "(%s: ", t->pname);
+            show(b, t->param, false);
+            buf_putc(b, ')');
+        } else {
+            show(b, t->param, true);
+        }
+        buf_puts(b, " -> ");
+        show(b, t->result, false);
+        if (paren_arrow) buf_putc(b, ')');
+        break;
+    case TY_VAR: {
+        TVar *v = &tc.vars.items[t->var];
+        if (!v->rigid && v->prims) buf_puts(b, tc_prim_name(tc_default_prim(v->prims)));
+        else if (v->name) buf_puts(b, v->name);
+        else if (t->var_name) buf_puts(b, t->var_name);
+        else buf_printf(b, "t%d", t->var);
+        break;
+    }
+    }
+}
+
+const char *tc_show(Ty *t) {
+    Buf b = {0};
+    show(&b, t, false);
+    char *s = arena_strndup(tc.a, b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return s;
+}
+
+/* ---- Unification -------------------------------------------------------------- */
+
+typedef enum FailKind { F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_OCCURS, F_EQ } FailKind;
+
+/* Why the innermost unification failed, for the message. */
+static struct {
+    FailKind kind;
+    Ty *a, *b;
+    Size sa, sb;
+    unsigned prims;
+    const char *field;
+} fail;
+
+static bool unify_rec(Ty *a, Ty *b, int mode);
+
+static bool set_fail(FailKind k, Ty *a, Ty *b) {
+    fail.kind = k;
+    fail.a = a;
+    fail.b = b;
+    return false;
+}
+
+static bool strict_uid(int uid) { return uid > 0 && uid < tc.strict.len && tc.strict.items[uid]; }
+
+static bool unify_size(Size a, Size b, int mode) {
+    a = tc_size_head(a);
+    b = tc_size_head(b);
+    if (is_svar(a) && is_svar(b) && a.uid == b.uid) return true;
+    if (is_svar(b) && !is_svar(a)) {
+        Size t = a;
+        a = b;
+        b = t;
+    }
+    if (is_svar(a)) {
+        if (b.kind == SZ_ANY) return true;
+        if (is_svar(b) && svar_of(b)->level > svar_of(a)->level)
+            svar_of(b)->level = svar_of(a)->level;
+        svar_of(a)->bound = true;
+        svar_of(a)->val = b;
+        return true;
+    }
+    if (a.kind == SZ_ANY || b.kind == SZ_ANY || (mode & U_LENIENT_SIZES)) return true;
+    bool ok = true;
+    if (a.kind == SZ_CONST && b.kind == SZ_CONST) ok = a.c == b.c;
+    else if (a.kind == SZ_VAR && b.kind == SZ_VAR)
+        ok = a.uid == b.uid || !strict_uid(a.uid) || !strict_uid(b.uid);
+    else if (a.kind == SZ_VAR) ok = !strict_uid(a.uid);
+    else ok = !strict_uid(b.uid);
+    if (!ok) {
+        fail.kind = F_SIZE;
+        fail.sa = a;
+        fail.sb = b;
+    }
+    return ok;
+}
+
+static bool occurs(int v, Ty *t) {
+    t = tc_head(t);
+    switch (t->kind) {
+    case TY_VAR:
+        return t->var == v;
+    case TY_ARRAY:
+        return occurs(v, t->elem);
+    case TY_TUPLE:
+        for (int i = 0; i < t->n; i++)
+            if (occurs(v, t->elems[i])) return true;
+        return false;
+    case TY_RECORD:
+        for (int i = 0; i < t->n; i++)
+            if (occurs(v, t->fields[i].ty)) return true;
+        return false;
+    case TY_ARROW:
+        return occurs(v, t->param) || occurs(v, t->result);
+    default:
+        return false;
+    }
+}
+
+/* Lowers the level of every variable in t to at most level, so that a
+ * variable reachable from an outer binding is not generalised. */
+static void adjust_levels(Ty *t, int level) {
+    t = tc_head(t);
+    switch (t->kind) {
+    case TY_VAR:
+        if (tc.vars.items[t->var].level > level) tc.vars.items[t->var].level = level;
+        break;
+    case TY_ARRAY:
+        for (int i = 0; i < t->rank; i++) {
+            Size s = tc_size_head(t->dims[i]);
+            if (is_svar(s) && svar_of(s)->level > level) svar_of(s)->level = level;
+        }
+        adjust_levels(t->elem, level);
+        break;
+    case TY_TUPLE:
+        for (int i = 0; i < t->n; i++) adjust_levels(t->elems[i], level);
+        break;
+    case TY_RECORD:
+        for (int i = 0; i < t->n; i++) adjust_levels(t->fields[i].ty, level);
+        break;
+    case TY_ARROW:
+        adjust_levels(t->param, level);
+        adjust_levels(t->result, level);
+        break;
+    default:
+        break;
+    }
+}
+
+/* The type of field name in a record or tuple type t, or NULL. */
+static Ty *lookup_field(Ty *t, const char *name) {
+    if (t->kind == TY_RECORD) {
+        for (int i = 0; i < t->n; i++)
+            if (t->fields[i].name == name || strcmp(t->fields[i].name, name) == 0)
+                return t->fields[i].ty;
+        return NULL;
+    }
+    if (t->kind == TY_TUPLE) {
+        char *end;
+        long i = strtol(name, &end, 10);
+        if (*name && !*end && i >= 0 && i < t->n) return t->elems[i];
+    }
+    return NULL;
+}
+
+/* Moves the constraints of flexible variable v onto flexible variable w. */
+static bool merge_into(TVar *v, TVar *w, Ty *wt) {
+    if (v->prims) {
+        unsigned m = w->prims ? (w->prims & v->prims) : v->prims;
+        if (!m) {
+            fail.prims = v->prims;
+            return set_fail(F_PRIMS, wt, NULL);
+        }
+        w->prims = m;
+    }
+    w->eq |= v->eq;
+    w->literal |= v->literal;
+    if (w->level > v->level) w->level = v->level;
+    for (FieldCon *f = v->fields; f; f = f->next) {
+        FieldCon *g = w->fields;
+        while (g && g->name != f->name) g = g->next;
+        if (g) {
+            if (!unify_rec(g->ty, f->ty, 0)) return false;
+        } else {
+            FieldCon *n = NEW(tc.a, FieldCon);
+            *n = *f;
+            n->next = w->fields;
+            w->fields = n;
+        }
+    }
+    return true;
+}
+
+/* Binds flexible variable v to t (already resolved at its head), checking
+ * v's constraints. */
+static bool bind_var(int v, Ty *t) {
+    TVar *tv = &tc.vars.items[v];
+    if (t->kind == TY_VAR) {
+        TVar *w = &tc.vars.items[t->var];
+        if (w->rigid) {
+            if (tv->prims) {
+                fail.prims = tv->prims;
+                return set_fail(F_PRIMS, t, NULL);
+            }
+            if (tv->fields) {
+                fail.field = tv->fields->name;
+                return set_fail(F_FIELD, t, NULL);
+            }
+        } else if (!merge_into(tv, w, t)) {
+            return false;
+        }
+        tc.vars.items[v].bound = tc_copy_unique(t, false);
+        return true;
+    }
+    if (occurs(v, t)) return set_fail(F_OCCURS, NULL, t);
+    if (tv->prims && (t->kind != TY_PRIM || !(tv->prims & TC_PRIM_BIT(t->prim)))) {
+        fail.prims = tv->prims;
+        return set_fail(F_PRIMS, t, NULL);
+    }
+    if (tv->eq && tc_contains_arrow(t)) return set_fail(F_EQ, t, NULL);
+    adjust_levels(t, tv->level);
+    FieldCon *fields = tv->fields;
+    tv->bound = tc_copy_unique(t, false); /* uniqueness belongs to the use, not the type */
+    for (FieldCon *f = fields; f; f = f->next) {
+        Ty *ft = (t->kind == TY_RECORD || t->kind == TY_TUPLE) ? lookup_field(t, f->name) : NULL;
+        if (!ft) {
+            fail.field = f->name;
+            return set_fail(F_FIELD, t, NULL);
+        }
+        if (!unify_rec(ft, f->ty, 0)) return false;
+    }
+    return true;
+}
+
+static bool unify_arrays(Ty *a, Ty *b, int mode) {
+    if (a->rank > b->rank) {
+        Ty *t = a;
+        a = b;
+        b = t;
+    }
+    for (int i = 0; i < a->rank; i++)
+        if (!unify_size(a->dims[i], b->dims[i], mode)) return set_fail(F_SIZE, a, b);
+    if (a->rank == b->rank) return unify_rec(a->elem, b->elem, mode);
+    return unify_rec(a->elem, tc_array(b->elem, b->dims + a->rank, b->rank - a->rank), mode);
+}
+
+static bool unify_rec(Ty *a, Ty *b, int mode) {
+    a = tc_head(a);
+    b = tc_head(b);
+    if (a == b) return true;
+    if (a->kind == TY_VAR && b->kind == TY_VAR && a->var == b->var) return true;
+    if (a->kind == TY_VAR && !tc.vars.items[a->var].rigid) return bind_var(a->var, b);
+    if (b->kind == TY_VAR && !tc.vars.items[b->var].rigid) return bind_var(b->var, a);
+    if (a->kind != b->kind) return set_fail(F_MISMATCH, a, b);
+    switch (a->kind) {
+    case TY_PRIM:
+        return a->prim == b->prim || set_fail(F_MISMATCH, a, b);
+    case TY_VAR:
+        return set_fail(F_MISMATCH, a, b);
+    case TY_ARRAY:
+        return unify_arrays(a, b, mode);
+    case TY_TUPLE:
+        if (a->n != b->n) return set_fail(F_MISMATCH, a, b);
+        for (int i = 0; i < a->n; i++)
+            if (!unify_rec(a->elems[i], b->elems[i], mode)) return false;
+        return true;
+    case TY_RECORD:
+        if (a->n != b->n) return set_fail(F_MISMATCH, a, b);
+        for (int i = 0; i < a->n; i++)
+            if (strcmp(a->fields[i].name, b->fields[i].name) != 0) return set_fail(F_MISMATCH, a, b);
+        for (int i = 0; i < a->n; i++)
+            if (!unify_rec(a->fields[i].ty, b->fields[i].ty, mode)) return false;
+        return true;
+    case TY_ARROW:
+        return unify_rec(a->param, b->param, mode) && unify_rec(a->result, b->result, mode);
+    }
+    return false;
+}
+
+/* Plain words for a constraint's set of primitive types. */
+static const char *prims_desc(unsigned m) {
+    if (m == TC_INTS) return "an integer type";
+    if (m == TC_FLOATS) return "a floating-point type";
+    if (m == TC_NUMS) return "a numeric type";
+    if (m == TC_PRIMS) return "a primitive type";
+    if (m == (TC_INTS | TC_PRIM_BIT(PT_BOOL))) return "bool or an integer type";
+    if ((m & (m - 1)) == 0)
+        for (int p = 0; p < PT_COUNT; p++)
+            if (m == TC_PRIM_BIT(p)) return tc_prim_name((PrimType)p);
+    return "one of the allowed primitive types";
+}
+
+static const char *size_str(Size s) {
+    if (s.kind == SZ_CONST) return arena_printf(tc.a, "%lld", (long long)s.c);
+    return s.name ? s.name : "?";
+}
+
+void tc_unify(SrcLoc loc, Ty *expected, Ty *actual, int mode) {
+    fail.kind = F_NONE;
+    if (unify_rec(expected, actual, mode)) return;
+    const char *e = tc_show(expected), *a = tc_show(actual);
+    switch (fail.kind) {
+    case F_SIZE:
+        tc_fail(loc, "cannot unify %s with %s: sizes %s and %s differ", e, a, size_str(fail.sa),
+                size_str(fail.sb));
+    case F_PRIMS:
+        tc_fail(loc, "cannot unify %s with %s: %s is not %s", e, a, tc_show(fail.a),
+                prims_desc(fail.prims));
+    case F_FIELD:
+        tc_fail(loc, "cannot unify %s with %s: %s has no field '%s'", e, a, tc_show(fail.a),
+                fail.field);
+    case F_OCCURS:
+        tc_fail(loc, "cannot unify %s with %s: the type would be infinite", e, a);
+    case F_EQ:
+        tc_fail(loc, "cannot unify %s with %s: %s does not support equality", e, a, tc_show(fail.a));
+    default: {
+        const char *x = fail.a ? tc_show(fail.a) : e, *y = fail.b ? tc_show(fail.b) : a;
+        if (strcmp(x, e) == 0 && strcmp(y, a) == 0) tc_fail(loc, "cannot unify %s with %s", e, a);
+        tc_fail(loc, "cannot unify %s with %s (%s vs %s)", e, a, x, y);
+    }
+    }
+}
+
+/* Requires t to be one of the primitive types in prims (what names the
+ * construct, for the message). */
+void tc_constrain(SrcLoc loc, Ty *t, unsigned prims, const char *what) {
+    Ty *h = tc_head(t);
+    if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid) {
+        TVar *v = &tc.vars.items[h->var];
+        unsigned m = v->prims ? (v->prims & prims) : prims;
+        if (m && !v->fields) {
+            v->prims = m;
+            return;
+        }
+    } else if (h->kind == TY_PRIM && (prims & TC_PRIM_BIT(h->prim))) {
+        return;
+    }
+    tc_fail(loc, "%s requires %s, but the operand has type %s", what, prims_desc(prims), tc_show(t));
+}
+
+void tc_constrain_eq(SrcLoc loc, Ty *t, const char *what) {
+    Ty *h = tc_head(t);
+    if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid) {
+        tc.vars.items[h->var].eq = true;
+        return;
+    }
+    if (tc_contains_arrow(h))
+        tc_fail(loc, "%s cannot compare values of type %s, which contains a function", what,
+                tc_show(t));
+}
+
+/* The type of t.field; a variable of unknown type gets a field constraint. */
+Ty *tc_field_type(SrcLoc loc, Ty *t, const char *field) {
+    Ty *h = tc_head(t);
+    if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid && !tc.vars.items[h->var].prims) {
+        TVar *v = &tc.vars.items[h->var];
+        for (FieldCon *f = v->fields; f; f = f->next)
+            if (f->name == field) return f->ty;
+        FieldCon *f = NEW(tc.a, FieldCon);
+        f->name = field;
+        f->ty = tc_fresh(loc);
+        f->next = v->fields;
+        tc.vars.items[h->var].fields = f;
+        return f->ty;
+    }
+    Ty *ft = lookup_field(h, field);
+    if (!ft) {
+        if (h->kind == TY_RECORD || h->kind == TY_TUPLE)
+            tc_fail(loc, "type %s has no field '%s'", tc_show(t), field);
+        tc_fail(loc, "cannot access field '%s' of a value of type %s, which is not a record",
+                field, tc_show(t));
+    }
+    return ft;
+}
+
+/* The type of `if` branches a and b (already unified with lenient sizes):
+ * a, with the sizes in which the two differ unknown. */
+Ty *tc_join(Ty *a, Ty *b) {
+    bool unique = a->unique && b->unique;
+    a = tc_head(a);
+    b = tc_head(b);
+    Ty *r = a;
+    if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->rank == b->rank) {
+        Size *dims = NEW_ARRAY(tc.a, Size, a->rank);
+        for (int i = 0; i < a->rank; i++) {
+            Size x = tc_size_head(a->dims[i]), y = tc_size_head(b->dims[i]);
+            bool same = x.kind == y.kind && (x.kind == SZ_CONST ? x.c == y.c : x.uid == y.uid);
+            dims[i] = same && x.kind != SZ_ANY ? x : tc_size_any();
+        }
+        r = tc_array(tc_join(a->elem, b->elem), dims, a->rank);
+    } else if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->n == b->n) {
+        Ty **el = NEW_ARRAY(tc.a, Ty *, a->n);
+        for (int i = 0; i < a->n; i++) el[i] = tc_join(a->elems[i], b->elems[i]);
+        r = tc_tuple(el, a->n);
+    } else if (a->kind == TY_RECORD && b->kind == TY_RECORD && a->n == b->n) {
+        r = ty_new(TY_RECORD);
+        r->n = a->n;
+        r->fields = NEW_ARRAY(tc.a, TyField, a->n);
+        for (int i = 0; i < a->n; i++) {
+            r->fields[i].name = a->fields[i].name;
+            r->fields[i].ty = tc_join(a->fields[i].ty, b->fields[i].ty);
+        }
+    }
+    return tc_copy_unique(r, unique);
+}
+
+/* ---- Substitution -------------------------------------------------------------- */
+
+static Size subst_size(Size s, void *ctx) {
+    const Subst *sub = ctx;
+    if (s.kind == SZ_VAR)
+        for (int i = 0; i < sub->ns; i++)
+            if (sub->skeys[i] == s.uid) return tc_size_head(sub->svals[i]);
+    return s;
+}
+
+static Ty *subst_rec(Ty *t, const Subst *s) {
+    bool unique = t && t->unique;
+    Ty *h = tc_head(t);
+    if (h->kind == TY_VAR) {
+        for (int i = 0; i < s->nt; i++)
+            if (s->tkeys[i] == h->var) {
+                Ty *r = s->tvals[i];
+                return (unique || h->unique) ? tc_copy_unique(r, true) : r;
+            }
+        return h;
+    }
+    Ty *r;
+    switch (h->kind) {
+    case TY_ARRAY: {
+        Size *dims = NEW_ARRAY(tc.a, Size, h->rank);
+        for (int i = 0; i < h->rank; i++) dims[i] = subst_size(tc_size_head(h->dims[i]), (void *)s);
+        r = tc_array(subst_rec(h->elem, s), dims, h->rank);
+        break;
+    }
+    case TY_TUPLE: {
+        Ty **el = NEW_ARRAY(tc.a, Ty *, h->n);
+        for (int i = 0; i < h->n; i++) el[i] = subst_rec(h->elems[i], s);
+        r = tc_tuple(el, h->n);
+        break;
+    }
+    case TY_RECORD:
+        r = ty_new(TY_RECORD);
+        r->n = h->n;
+        r->fields = NEW_ARRAY(tc.a, TyField, h->n);
+        for (int i = 0; i < h->n; i++) {
+            r->fields[i].name = h->fields[i].name;
+            r->fields[i].ty = subst_rec(h->fields[i].ty, s);
+        }
+        break;
+    case TY_ARROW:
+        r = tc_arrow(subst_rec(h->param, s), subst_rec(h->result, s), h->pname);
+        break;
+    default:
+        r = h;
+    }
+    return (unique || h->unique) ? tc_copy_unique(r, true) : r;
+}
+
+Ty *tc_subst(Ty *t, const Subst *s) { return subst_rec(t, s); }
+
+/* A fresh instance of sch: new flexible variables for its type variables
+ * and new size variables for its sizes. */
+Ty *tc_instantiate(Scheme *sch) {
+    if (!sch->ntvars && !sch->nsvars) return sch->ty;
+    Subst s = {sch->tvars, NEW_ARRAY(tc.a, Ty *, sch->ntvars), sch->ntvars,
+               sch->svars, NEW_ARRAY(tc.a, Size, sch->nsvars), sch->nsvars};
+    for (int i = 0; i < sch->ntvars; i++) {
+        TVar *old = &tc.vars.items[sch->tvars[i]];
+        bool eq = old->eq, lifted = old->lifted;
+        unsigned prims = old->prims;
+        const char *name = old->name;
+        Ty *v = tc_fresh(old->loc);
+        tc.vars.items[v->var].name = name;
+        tc.vars.items[v->var].eq = eq;
+        tc.vars.items[v->var].prims = prims;
+        tc.vars.items[v->var].lifted = lifted;
+        s.tvals[i] = v;
+    }
+    for (int i = 0; i < sch->nsvars; i++) s.svals[i] = tc_fresh_size();
+    return tc_subst(sch->ty, &s);
+}
+
+static Size pname_size(Size s, void *ctx) {
+    Size *repl = ctx;
+    if (s.kind == SZ_VAR && s.uid > 0 && s.name == repl[0].name) return repl[1];
+    return s;
+}
+
+/* t with the sizes that name the dependent parameter pname replaced by s. */
+Ty *tc_subst_pname(Ty *t, const char *pname, Size s) {
+    Size repl[2] = {{.name = pname}, s};
+    return map_ty(t, pname_size, repl);
+}

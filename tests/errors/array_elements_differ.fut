@@ -1,0 +1,4 @@
+-- ==
+-- error: 4:16: error: .*cannot unify
+
+def main = [1, true]

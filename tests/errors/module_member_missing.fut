@@ -1,0 +1,8 @@
+-- ==
+-- error: 8:12: error: .*module 'm' has no member 'y'
+
+module m = {
+  def x = 1
+}
+
+def main = m.y

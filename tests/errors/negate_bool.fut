@@ -1,0 +1,4 @@
+-- ==
+-- error: 4:13: error: .*requires a numeric type
+
+def main = -true

@@ -1,0 +1,6 @@
+-- ==
+-- error: 4:46: error: .*recursion is not supported
+
+def f (x: i32) : i32 = if x == 0 then 0 else f (x - 1)
+
+def main = f 3

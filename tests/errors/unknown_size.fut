@@ -1,0 +1,4 @@
+-- ==
+-- error: 4:16: error: .*unknown size 'k'
+
+def main (xs: [k]i32) = xs

@@ -1,0 +1,482 @@
+/* Unit tests for the type checker (compiler/check/): small programs parsed
+ * with parse_program and checked with check_programs against a stand-in
+ * prelude; accepted programs assert inferred types, defaulted literals and
+ * resolved references, rejected programs assert the error count and the
+ * message (captured from stderr). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "check/check.h"
+
+/* A stand-in prelude: a few intrinsics with the real prelude's types. */
+static const char *const PRELUDE =
+    "def map 'a [n] 'x (f: a -> x) (as: [n]a) : *[n]x = __intrinsic \"map\"\n"
+    "def reduce [n] 'a (op: a -> a -> a) (ne: a) (as: [n]a) : a = __intrinsic \"reduce\"\n"
+    "def scatter 't [k] [n] (dest: *[k]t) (is: [n]i64) (vs: [n]t) : *[k]t = __intrinsic \"scatter\"\n"
+    "def filter [n] 'a (p: a -> bool) (as: [n]a) : *[]a = __intrinsic \"filter\"\n"
+    "def iota (n: i64) : *[n]i64 = __intrinsic \"iota\"\n"
+    "def replicate 't (n: i64) (x: t) : *[n]t = __intrinsic \"replicate\"\n"
+    "def copy 't (a: t) : *t = __intrinsic \"copy\"\n"
+    "def zip [n] 'a 'b (as: [n]a) (bs: [n]b) : [n](a, b) = __intrinsic \"zip\"\n"
+    "def length [n] 't (_: [n]t) : i64 = n\n"
+    "def (++) [n] [m] 't (xs: [n]t) (ys: [m]t) : *[]t = __intrinsic \"concat\"\n";
+
+/* Everything the checker printed to stderr during the last check. */
+static char errbuf[16384];
+static Arena arena;
+static Program *files[3];
+
+static Program *parse(const char *name, const char *src) {
+    diag_register_source(intern(name), src);
+    return parse_program(&arena, intern(name), src);
+}
+
+static FILE *capture_file;
+static int saved_stderr;
+
+/* Sends stderr to a temporary file until capture_end, which copies what
+ * was written into errbuf. */
+static void capture_begin(void) {
+    fflush(stderr);
+    capture_file = tmpfile();
+    assert_non_null(capture_file);
+    saved_stderr = dup(fileno(stderr));
+    dup2(fileno(capture_file), fileno(stderr));
+}
+
+static void capture_end(void) {
+    fflush(stderr);
+    dup2(saved_stderr, fileno(stderr));
+    close(saved_stderr);
+    rewind(capture_file);
+    size_t n = fread(errbuf, 1, sizeof errbuf - 1, capture_file);
+    errbuf[n] = 0;
+    fclose(capture_file);
+}
+
+/* Parses and checks src after prelude; returns the number of errors and
+ * leaves the messages in errbuf. */
+static int check_src_with(const char *prelude, const char *src) {
+    diag_reset();
+    capture_begin();
+    files[0] = parse("prelude.fut", prelude);
+    files[1] = parse("test.fut", src);
+    if (files[0] && files[1]) check_programs(&arena, files, 2);
+    capture_end();
+    assert_non_null(files[0]);
+    return diag_error_count();
+}
+
+static int check_src(const char *src) { return check_src_with(PRELUDE, src); }
+
+static Decl *find_decl(const char *name) {
+    Program *p = files[1];
+    for (int i = p->ndecls - 1; i >= 0; i--)
+        if (p->decls[i]->name && strcmp(p->decls[i]->name, name) == 0) return p->decls[i];
+    fail_msg("no declaration '%s'", name);
+    return NULL;
+}
+
+static char *show(const Ty *t) {
+    static char buf[4][512];
+    static int k;
+    Buf b = {0};
+    ty_print(&b, t);
+    char *out = buf[k++ % 4];
+    snprintf(out, 512, "%s", b.data ? b.data : "");
+    buf_free(&b);
+    return out;
+}
+
+/* Checks src and asserts that it is accepted. */
+static void accept(const char *src) {
+    int n = check_src(src);
+    if (n) fail_msg("expected no errors, got %d:\n%s", n, errbuf);
+}
+
+static void assert_ret(const char *name, const char *ty) {
+    assert_string_equal(show(find_decl(name)->ret_ty), ty);
+}
+
+static void assert_full(const char *name, const char *ty) {
+    assert_string_equal(show(find_decl(name)->ty), ty);
+}
+
+/* Checks src and asserts nerrors errors, the first containing msg. */
+static void reject(const char *src, int nerrors, const char *msg) {
+    int n = check_src(src);
+    if (n != nerrors) fail_msg("expected %d errors, got %d:\n%s", nerrors, n, errbuf);
+    if (!strstr(errbuf, msg)) fail_msg("expected '%s' in:\n%s", msg, errbuf);
+}
+
+/* ---- Accepted programs: types ------------------------------------------------- */
+
+static void test_literal_defaults(void **state) {
+    (void)state;
+    accept("def a = 1\ndef b = 2.5\ndef c = 1 + 2.0f32\ndef d : i64 = 3 * 4\ndef e = 7u8");
+    assert_ret("a", "i32");
+    assert_ret("b", "f64");
+    assert_ret("c", "f32");
+    assert_ret("d", "i64");
+    assert_ret("e", "u8");
+    Decl *c = find_decl("c");
+    assert_int_equal(c->body->kind, EX_BINOP);
+    assert_string_equal(show(c->body->e1->ty), "f32");
+    Decl *d = find_decl("d");
+    assert_string_equal(show(d->body->e1->ty), "i64");
+    assert_string_equal(show(d->body->e2->ty), "i64");
+}
+
+static void test_functions_and_generalisation(void **state) {
+    (void)state;
+    accept("def add (x: i32) (y: i32) = x + y\n"
+           "def inc x = x + 1\n"
+           "def id2 x = x\n"
+           "def use = (id2 1i64, id2 true)\n"
+           "def twice 'a (f: a -> a) (x: a) = f (f x)\n"
+           "def t = twice inc 3\n");
+    assert_full("add", "(x: i32) -> (y: i32) -> i32");
+    assert_full("inc", "(x: i32) -> i32");
+    Decl *id2 = find_decl("id2");
+    assert_int_equal(id2->ret_ty->kind, TY_VAR);
+    assert_int_equal(id2->param_tys[0]->kind, TY_VAR);
+    assert_int_equal(id2->param_tys[0]->var, id2->ret_ty->var);
+    assert_ret("use", "(i64, bool)");
+    assert_full("twice", "(f: a -> a) -> (x: a) -> a");
+    assert_ret("t", "i32");
+}
+
+static void test_sizes(void **state) {
+    (void)state;
+    accept("def f [n] (xs: [n]i32) : [n]i32 = xs\n"
+           "def g (n: i64) = iota n\n"
+           "def h = replicate 3 0i32\n"
+           "def p [n] (xs: [n]i32) (ys: [n]f32) = zip xs ys\n"
+           "def q (b: bool) (xs: []i32) (ys: []i32) = if b then xs else ys\n"
+           "def r [n] (xs: [n]i32) = filter (\\x -> x > 0) xs\n"
+           "def s = [[1, 2], [3, 4], [5, 6]]\n"
+           "def t (xs: []i32) = xs[0:2]\n");
+    assert_full("f", "(xs: [n]i32) -> [n]i32");
+    assert_full("g", "(n: i64) -> *[n]i64");
+    assert_ret("h", "*[3]i32");
+    assert_ret("p", "[n](i32, f32)");
+    assert_ret("s", "[3][2]i32");
+    assert_ret("t", "[2]i32");
+    Decl *f = find_decl("f");
+    assert_int_equal(f->tparams[0].kind, TP_SIZE);
+    assert_true(f->tparams[0].uid > 0);
+    assert_int_equal(f->ret_ty->dims[0].kind, SZ_VAR);
+    assert_int_equal(f->ret_ty->dims[0].uid, f->tparams[0].uid);
+    assert_int_equal(find_decl("r")->ret_ty->dims[0].kind, SZ_ANY);
+}
+
+static void test_records_and_tuples(void **state) {
+    (void)state;
+    accept("def r = {x = 1, y = 2.0f32}\n"
+           "def getx (p: {x: i32, y: f32}) = p.x\n"
+           "def snd (t: (i32, bool)) = t.1\n"
+           "def pat ({x, y}: {x: i32, y: f32}) = f32.i32 x + y\n"
+           "def upd (p: {x: i32, y: f32}) = p with x = 3\n"
+           "def xs (ps: []{x: f64, y: f64}) = map (\\p -> p.x) ps\n"
+           "def ys (ps: [](i32, i32)) = map (.1) ps\n");
+    assert_ret("r", "{x: i32, y: f32}");
+    assert_ret("getx", "i32");
+    assert_ret("snd", "bool");
+    assert_ret("pat", "f32");
+    assert_ret("upd", "{x: i32, y: f32}");
+    assert_ret("xs", "*[]f64");
+    assert_ret("ys", "*[]i32");
+    Decl *s = find_decl("snd");
+    assert_int_equal(s->body->kind, EX_VAR);
+    assert_int_equal(s->body->ref.kind, REF_LOCAL);
+    assert_int_equal(s->body->ref.nvar_parts, 1);
+}
+
+static void test_lambdas_and_operators(void **state) {
+    (void)state;
+    accept("def a (xs: []f32) = map (\\x -> x * 2) xs\n"
+           "def b (xs: []i32) = reduce (+) 0 xs\n"
+           "def c (xs: []i32) = xs |> map (+1) |> map (\\x -> x > 2)\n"
+           "def d = (\\x y -> x - y) 5i8 2\n"
+           "def e (x: i32) = (x >> 2) & 7 ^ !x\n"
+           "def f = (>->) (\\(x: i32) -> x + 1) (\\y -> y * 2)\n"
+           "def g (a: []i32) (b: []i32) = a ++ b\n");
+    assert_ret("a", "*[]f32");
+    assert_ret("b", "i32");
+    assert_ret("c", "[]bool");
+    assert_ret("d", "i8");
+    assert_ret("e", "i32");
+    assert_ret("f", "i32 -> i32");
+    assert_ret("g", "*[]i32");
+    assert_int_equal(find_decl("g")->body->ref.kind, REF_GLOBAL);
+    assert_int_equal(find_decl("e")->body->ref.kind, REF_NONE);
+}
+
+static void test_user_operator(void **state) {
+    (void)state;
+    accept("def (+^) (a: i32) (b: i32) = a + b * 2\ndef z = 1 +^ 2\ndef s = (+^ 3)\n");
+    Decl *z = find_decl("z");
+    assert_int_equal(z->body->kind, EX_BINOP);
+    assert_int_equal(z->body->ref.kind, REF_GLOBAL);
+    assert_ptr_equal(z->body->ref.decl, find_decl("+^"));
+    assert_ret("s", "i32 -> i32");
+    assert_int_equal(find_decl("s")->body->ref.kind, REF_GLOBAL);
+}
+
+static void test_local_bindings_and_uids(void **state) {
+    (void)state;
+    accept("def f (x: i32) = let y = x + 1 in let g z = z in (g y, g true)\n"
+           "def l (n: i64) = loop acc = 0 for i < n do acc + i\n"
+           "def w = loop (i, s) = (0, 1.0) while i < 10 do (i + 1, s * 2)\n");
+    Decl *f = find_decl("f");
+    assert_ret("f", "(i32, bool)");
+    Pat *x = f->params[0];
+    while (x->kind == P_ASCRIBE) x = x->inner;
+    Exp *let = f->body;
+    assert_int_equal(let->kind, EX_LET);
+    assert_true(x->uid > 0);
+    assert_int_equal(let->e1->e1->ref.kind, REF_LOCAL);
+    assert_int_equal(let->e1->e1->ref.uid, x->uid);
+    Exp *letfun = let->e2;
+    assert_int_equal(letfun->kind, EX_LETFUN);
+    assert_true(letfun->fname_uid > 0);
+    assert_true(letfun->fname_uid != x->uid && letfun->fname_uid != let->pat->uid);
+    assert_int_equal(letfun->e2->elems[0]->e1->ref.uid, letfun->fname_uid);
+    assert_int_equal(letfun->e2->elems[0]->elems[0]->ref.uid, let->pat->uid);
+    assert_ret("l", "i64");
+    Decl *l = find_decl("l");
+    assert_true(l->body->loop_var_uid > 0);
+    assert_ret("w", "(i32, f64)");
+}
+
+static void test_modules_and_numeric(void **state) {
+    (void)state;
+    accept("module m = { def x = 1i32 def twice (y: i32) = y * 2 local def h = 3 }\n"
+           "def a = m.twice m.x\n"
+           "open m\n"
+           "def b = twice 4\n"
+           "def s = f32.sqrt 2\n"
+           "def c = i64.i32 3 + (f64.i64 4 |> i64.f64)\n"
+           "def mx = i32.max 1 2\n"
+           "def pi = f64.pi\n");
+    assert_ret("a", "i32");
+    assert_ret("b", "i32");
+    assert_ret("s", "f32");
+    assert_ret("c", "i64");
+    assert_ret("pi", "f64");
+    Decl *a = find_decl("a");
+    assert_int_equal(a->body->e1->ref.kind, REF_GLOBAL);
+    assert_int_equal(a->body->e1->ref.nvar_parts, 0);
+    Decl *s = find_decl("s");
+    assert_int_equal(s->body->e1->ref.kind, REF_NUMERIC);
+    assert_int_equal(s->body->e1->ref.numeric_type, PT_F32);
+    assert_int_equal(s->body->e1->ref.numeric, 17); /* sqrt is row 17 of numeric.def */
+    assert_string_equal(show(s->body->elems[0]->ty), "f32");
+}
+
+static void test_type_abbreviations(void **state) {
+    (void)state;
+    accept("type point = {x: f32, y: f32}\n"
+           "type vec [n] 't = [n]t\n"
+           "type pair 'a = (a, a)\n"
+           "def o : point = {x = 0, y = 0}\n"
+           "def v : vec [3] i32 = [1, 2, 3]\n"
+           "def p : pair bool = (true, false)\n"
+           "def norm (q: point) = q.x * q.x + q.y * q.y\n");
+    assert_ret("o", "{x: f32, y: f32}");
+    assert_ret("v", "[3]i32");
+    assert_ret("p", "(bool, bool)");
+    assert_ret("norm", "f32");
+}
+
+static void test_uniqueness_accepted(void **state) {
+    (void)state;
+    accept("def a (xs: *[]i32) = xs with [0] = 1\n"
+           "def b (n: i64) = let r = replicate n 0i32 in let r[0] = 1 in let r[1] = 2 in r\n"
+           "def c (xs: []i32) = let ys = copy xs in ys with [0] = 2\n"
+           "def d (n: i64) = loop acc = replicate n 0 for i < n do acc with [i] = i32.i64 i\n"
+           "def e (b: bool) (xs: *[]i32) = if b then xs with [0] = 1 else xs with [1] = 2\n"
+           "def f (dest: *[]i32) (is: []i64) (vs: []i32) : *[]i32 = scatter dest is vs\n"
+           "def g (xs: *[]i32) (ys: []i32) = let (a, b) = (xs, ys) in (a with [0] = b[0], b)\n");
+}
+
+static void test_entry_points(void **state) {
+    (void)state;
+    accept("entry main (xs: []f32) (n: i64) : ([]f32, i64) = (xs, n)\n"
+           "entry other [n] (m: [n][n]i32) : i32 = m[0, 0]\n");
+}
+
+static void test_real_prelude(void **state) {
+    (void)state;
+    char *text = util_read_file("stdlib/prelude.fut", NULL);
+    if (!text) skip();
+    int n = check_src_with(text, "def main (xs: []i32) = map2 (+) xs (rotate 1 xs) |> reduce (+) 0\n"
+                                 "def h (is: []i64) = hist (+) 0 10 is (map i32.i64 is)\n");
+    free(text);
+    if (n) fail_msg("prelude program rejected:\n%s", errbuf);
+    assert_ret("main", "i32");
+    assert_ret("h", "*[10]i32");
+}
+
+static void test_imports(void **state) {
+    (void)state;
+    diag_reset();
+    files[0] = parse("prelude.fut", PRELUDE);
+    files[1] = parse("lib.fut", "def helper (x: i32) = x * 3\nlocal def hidden = 1\n");
+    files[2] = parse("main.fut", "import \"lib\"\ndef main (x: i32) = helper x\n");
+    assert_non_null(files[2]);
+    files[2]->decls[0]->imported = files[1];
+    assert_true(check_programs(&arena, files, 3));
+    Decl *m = files[2]->decls[1];
+    assert_int_equal(m->body->e1->ref.kind, REF_GLOBAL);
+    assert_ptr_equal(m->body->e1->ref.decl, files[1]->decls[0]);
+    files[2] = parse("main2.fut", "import \"lib\"\ndef main = hidden\n");
+    files[2]->decls[0]->imported = files[1];
+    capture_begin();
+    bool ok = check_programs(&arena, files, 3);
+    capture_end();
+    assert_false(ok);
+    assert_non_null(strstr(errbuf, "main2.fut:2:12: error: unknown name 'hidden'"));
+}
+
+/* ---- Rejected programs --------------------------------------------------------- */
+
+static void test_type_errors(void **state) {
+    (void)state;
+    reject("def b (x: i32) : f32 = x", 1, "test.fut:1:24: error: cannot unify f32 with i32");
+    reject("def c = foo 1", 1, "1:9: error: unknown name 'foo'");
+    reject("def d (x: i32) = if x then 1 else 2", 1, "1:21: error: cannot unify bool with i32");
+    reject("def e = (1, 2).2", 1, "has no field '2'");
+    reject("def f (r: {a: i32}) = r.b", 1, "has no field 'b'");
+    reject("def g (x: i32) (y: i32) = x\ndef h = g 1 2 3", 1,
+           "2:9: error: function 'g' expects 2 arguments but is applied to 3");
+    reject("def j = 1 & 2.0", 1, "not an integer type");
+    reject("def k = 1 + true", 1, "cannot unify");
+    reject("def m = !1.5", 1, "'!' requires bool or an integer type");
+    reject("def n (x: i32) = x.foo", 1, "cannot access field 'foo'");
+    reject("def o = 3 4", 1, "not a function");
+    reject("def p (x: f32) = x == 1i32", 1, "cannot unify f32 with i32");
+    reject("def q = [1, true]", 1, "1:13: error: cannot unify");
+    reject("def r = unknown.thing", 1, "unknown name 'unknown'");
+    reject("def s = f32.popc 1", 1, "unknown name 'f32.popc'");
+    reject("type t = [2]i32\ndef u : t = [1, 2, 3]", 1, "sizes 2 and 3 differ");
+}
+
+static void test_size_errors(void **state) {
+    (void)state;
+    reject("def f [n][m] (xs: [n]i32) (ys: [m]i32) = zip xs ys", 1, "sizes n and m differ");
+    reject("def g = [1, 2] : [3]i32", 1, "sizes 3 and 2 differ");
+    reject("def h [n] (xs: [n]i32) : [n]i32 = [1, 2, 3]", 1, "differ");
+    reject("def i (xs: [k]i32) = xs", 1, "unknown size 'k'");
+}
+
+static void test_binding_errors(void **state) {
+    (void)state;
+    reject("def i (x: i32) (x: i32) = x", 1, "1:17: error: 'x' is bound twice");
+    reject("def m x = m x", 1, "recursion is not supported");
+    reject("def a = let (x, x) = (1, 2) in x", 1, "'x' is bound twice");
+    reject("def b = __intrinsic \"map\"", 1, "only be used in the prelude");
+    reject("def c (x: i32) : notype = x", 1, "unknown type 'notype'");
+    reject("def d = m.x", 1, "unknown name 'm'");
+    reject("module m = { def x = 1 }\ndef e = m.y", 1, "module 'm' has no member 'y'");
+}
+
+static void test_uniqueness_errors(void **state) {
+    (void)state;
+    reject("def a (xs: []i32) = xs with [0] = 1", 1, "1:21: error: consuming 'xs', which is not unique");
+    reject("def b (xs: *[]i32) = let ys = xs with [0] = 1 in xs[0] + ys[0]", 1,
+           "1:50: error: 'xs' is used after being consumed");
+    assert_non_null(strstr(errbuf, "1:31: note: 'xs' was consumed here"));
+    reject("def c (xs: *[]i32) = let v = xs[1:3] in let xs[0] = 2 in v[0]", 1,
+           "'v' is used after 'xs', which it aliases, was consumed");
+    reject("def d (xs: *[]i32) = map (\\i -> xs with [i] = 0) (iota 3)", 1,
+           "consuming 'xs', which is bound outside the enclosing lambda");
+    reject("def e (xs: []i32) : *[]i32 = xs", 1, "the result is declared unique, but it aliases 'xs'");
+    reject("def f (xs: []i32) = let ys = xs in ys with [0] = 1", 1,
+           "consuming 'ys', which aliases 'xs', which is not unique");
+    reject("def g (d: *[]i32) (is: []i64) (vs: []i32) = let r = scatter d is vs in (r, d[0])", 1,
+           "'d' is used after being consumed");
+    reject("def h (xs: []i32) = loop acc = xs for i < 3 do acc with [i] = 0", 1,
+           "consuming 'xs', which is not unique");
+    reject("def i (xs: []i32) (is: []i64) = scatter xs is (map i32.i64 is)", 1, "consuming 'xs', which is not unique");
+}
+
+static void test_entry_errors(void **state) {
+    (void)state;
+    reject("entry n (x: {a: i32}) = x.a", 1, "entry point 'n': parameter type {a: i32}");
+    reject("entry o (x: i32) = \\(y: i32) -> y + x", 1, "entry point 'o': result type");
+    reject("entry p 'a (x: a) : a = x", 1, "entry point 'p' cannot have type parameters");
+    reject("def main (x: [](i32, i32)) = x", 1, "entry point 'main'");
+}
+
+static void test_several_errors(void **state) {
+    (void)state;
+    reject("def a = foo\ndef b : i32 = true\ndef c = a + 1\ndef d = bar\n", 3, "unknown name 'foo'");
+    assert_non_null(strstr(errbuf, "2:15: error: cannot unify i32 with bool"));
+    assert_non_null(strstr(errbuf, "4:9: error: unknown name 'bar'"));
+}
+
+/* Hand-built ASTs with holes the parser could leave must not crash. */
+static void test_malformed_ast(void **state) {
+    (void)state;
+    diag_reset();
+    files[0] = parse("prelude.fut", PRELUDE);
+    Program *p = NEW(&arena, Program);
+    p->file = intern("bad.fut");
+    p->ndecls = 4;
+    p->decls = NEW_ARRAY(&arena, Decl *, 4);
+    ExpKind kinds[4] = {EX_IF, EX_BINOP, EX_LOOP, EX_INDEX};
+    for (int i = 0; i < 4; i++) {
+        Decl *d = NEW(&arena, Decl);
+        d->kind = D_VAL;
+        d->name = intern(i == 0 ? "a" : i == 1 ? "b" : i == 2 ? "c" : "d");
+        d->body = NEW(&arena, Exp);
+        d->body->kind = kinds[i];
+        d->body->nslice = 2;
+        p->decls[i] = d;
+    }
+    files[1] = p;
+    capture_begin();
+    bool ok = check_programs(&arena, files, 2);
+    capture_end();
+    assert_false(ok);
+    assert_int_equal(diag_error_count(), 4);
+    assert_non_null(strstr(errbuf, "malformed"));
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_literal_defaults),
+        cmocka_unit_test(test_functions_and_generalisation),
+        cmocka_unit_test(test_sizes),
+        cmocka_unit_test(test_records_and_tuples),
+        cmocka_unit_test(test_lambdas_and_operators),
+        cmocka_unit_test(test_user_operator),
+        cmocka_unit_test(test_local_bindings_and_uids),
+        cmocka_unit_test(test_modules_and_numeric),
+        cmocka_unit_test(test_type_abbreviations),
+        cmocka_unit_test(test_uniqueness_accepted),
+        cmocka_unit_test(test_entry_points),
+        cmocka_unit_test(test_real_prelude),
+        cmocka_unit_test(test_imports),
+        cmocka_unit_test(test_type_errors),
+        cmocka_unit_test(test_size_errors),
+        cmocka_unit_test(test_binding_errors),
+        cmocka_unit_test(test_uniqueness_errors),
+        cmocka_unit_test(test_entry_errors),
+        cmocka_unit_test(test_several_errors),
+        cmocka_unit_test(test_malformed_ast),
+    };
+    int rc = cmocka_run_group_tests(tests, NULL, NULL);
+    arena_free(&arena);
+    return rc;
+}
