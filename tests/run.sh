@@ -53,7 +53,7 @@ dirs=()
 for d in tests/programs tests/errors examples; do
     [ -d "$d" ] && dirs+=("$d")
 done
-[ ${#dirs[@]} -gt 0 ] && summarised bin/futhorc test -j "$(nproc)" "${dirs[@]}"
+[ ${#dirs[@]} -gt 0 ] && summarised bin/futhorc test -j "$(nproc)" --pass-compiler-option=--verify "${dirs[@]}"
 summarised bash tests/robustness.sh
 
 echo "$passed passed, $failed failed"

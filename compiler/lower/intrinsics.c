@@ -254,7 +254,8 @@ static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) 
     lambda_end(l, map, saved, &nb, mres, 3);
     SegOp plus = {.op = prim_op_lambda(l, OP_ADD, PT_I64), .neutral = NEW(l->a, SubExp), .k = 1, .commutative = true};
     plus.neutral[0] = se_i64(0);
-    SegOp plus2 = plus;
+    SegOp plus2 = plus; /* each operator gets its own lambda: variables are bound once */
+    plus2.op = prim_op_lambda(l, OP_ADD, PT_I64);
     Screma sc = {.w = w, .arrs = leaf_vars(l, &xl, 0), .narrs = n, .scans = NEW(l->a, SegOp), .nscans = 1,
                  .reds = NEW(l->a, SegOp), .nreds = 1, .map = map};
     sc.scans[0] = plus;
