@@ -541,9 +541,56 @@ static bool rtv_read_text_array(rt_reader *r, rt_type t, rt_value *out, char *er
     return true;
 }
 
+/* Reads a string literal "..." as a []u8 value (the bytes of the text, with
+ * the escapes \n \t \r \0 \\ \" \' and \xHH). */
+static bool rtv_read_string(rt_reader *r, rt_type t, rt_value *out, char *err, size_t errlen) {
+    size_t start = r->pos;
+    if (t.elem != RT_U8 || t.rank != 1)
+        return rtv_text_fail(r, start, err, errlen, "a string literal is a []u8 value");
+    unsigned char *bytes = malloc(r->len - start + 1);
+    out->shape = malloc(sizeof(int64_t));
+    if (!bytes || !out->shape) {
+        free(bytes);
+        free(out->shape);
+        out->shape = NULL;
+        return rtv_fail(err, errlen, "out of memory");
+    }
+    size_t n = 0;
+    r->pos++;
+    for (;;) {
+        if (r->pos >= r->len || r->buf[r->pos] == '\n') {
+            free(bytes);
+            free(out->shape);
+            out->shape = NULL;
+            return rtv_text_fail(r, start, err, errlen, "unterminated string literal");
+        }
+        unsigned char c = r->buf[r->pos++];
+        if (c == '"') break;
+        if (c == '\\' && r->pos < r->len) {
+            unsigned char e = r->buf[r->pos++];
+            int h1, h2;
+            if (e == 'n') c = '\n';
+            else if (e == 't') c = '\t';
+            else if (e == 'r') c = '\r';
+            else if (e == '0') c = 0;
+            else if (e == 'x' && r->pos + 1 < r->len && (h1 = rtv_digit(r->buf[r->pos], 16)) >= 0 &&
+                     (h2 = rtv_digit(r->buf[r->pos + 1], 16)) >= 0) {
+                c = (unsigned char)(h1 * 16 + h2);
+                r->pos += 2;
+            } else c = e;
+        }
+        bytes[n++] = c;
+    }
+    out->type = t;
+    out->shape[0] = (int64_t)n;
+    out->data = bytes;
+    return true;
+}
+
 /* Reads a textual value of type t. */
 static bool rtv_read_text(rt_reader *r, rt_type t, rt_value *out, char *err, size_t errlen) {
     if (rtv_at_word(r, "empty")) return rtv_read_empty(r, t, true, out, err, errlen);
+    if (r->pos < r->len && r->buf[r->pos] == '"') return rtv_read_string(r, t, out, err, errlen);
     if (t.rank > 0) return rtv_read_text_array(r, t, out, err, errlen);
     out->type = t;
     out->data = malloc(8);
@@ -710,6 +757,7 @@ bool rt_read_any(rt_reader *r, rt_value *out, char *err, size_t errlen) {
     if (r->buf[r->pos] == 'b') return rtv_read_binary(r, NULL, out, err, errlen);
     rt_type t = {RT_I32, 0};
     if (rtv_at_word(r, "empty")) return rtv_read_empty(r, t, false, out, err, errlen);
+    if (r->buf[r->pos] == '"') return rtv_read_string(r, (rt_type){RT_U8, 1}, out, err, errlen);
     rt_reader probe = *r;
     while (probe.pos < probe.len && (probe.buf[probe.pos] == '[' || isspace(probe.buf[probe.pos]))) {
         if (probe.buf[probe.pos++] == '[' && ++t.rank > RTV_MAX_RANK)

@@ -135,6 +135,52 @@ static Var **emit_screma(Lower *l, Screma *sc, Type *rtypes, int nres, SrcLoc lo
 
 /* ---- SOACs ------------------------------------------------------------------------- */
 
+/* The statement of lam's body that binds v, or NULL. */
+static Stm *binding_stm(const Lambda *lam, const Var *v) {
+    for (int i = 0; i < lam->body->nstms; i++) {
+        Stm *st = lam->body->stms[i];
+        for (int j = 0; j < st->npat; j++)
+            if (st->pat[j] == v) return st;
+    }
+    return NULL;
+}
+
+/* The sizes of a map's results must be known outside the map. A size that
+ * the lambda computes with scalar operations from values bound outside it
+ * (such as the length of a slice of each row) is computed again outside;
+ * one that depends on the elements is irregular, which is an error. */
+static SubExp hoist_size(Lower *l, const Lambda *lam, SubExp d, SrcLoc loc) {
+    if (!d.is_var) return d;
+    for (int i = 0; i < lam->nparams; i++)
+        if (lam->params[i] == d.v) goto irregular;
+    Stm *st = binding_stm(lam, d.v);
+    if (!st) return d;
+    if (st->npat != 1 || (st->e->kind != IE_OP && st->e->kind != IE_CONV && st->e->kind != IE_SUBEXP))
+        goto irregular;
+    IrExp *e = lower_new_exp(l, st->e->kind);
+    *e = *st->e;
+    if (e->kind == IE_SUBEXP) {
+        e->se = hoist_size(l, lam, e->se, loc);
+    } else {
+        e->args = NEW_ARRAY(l->a, SubExp, e->nargs);
+        for (int i = 0; i < e->nargs; i++) e->args[i] = hoist_size(l, lam, st->e->args[i], loc);
+    }
+    return lower_emit1(l, e, st->pat[0]->type, loc);
+irregular:
+    lower_error(l, loc, "the arrays returned by this map have different sizes (irregular arrays are not supported)");
+    return d;
+}
+
+/* The type [w] ++ t of a map result whose row type t is computed inside lam. */
+static Type map_result_type(Lower *l, const Lambda *lam, SubExp w, Type t, SrcLoc loc) {
+    if (t.kind == TK_ARRAY) {
+        SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank);
+        for (int d = 0; d < t.rank; d++) shape[d] = hoist_size(l, lam, t.shape[d], loc);
+        t = type_array(l->a, t.elem, t.rank, shape);
+    }
+    return outer_type(l, w, t);
+}
+
 static SVal *do_map(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
     SubExpVec arrs = leaves_of(xs);
     SubExp w = width_of(l, &arrs, loc);
@@ -142,7 +188,7 @@ static SVal *do_map(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
     Lambda *lam = lower_lambda(l, f, row_types(l, &arrs), arrs.len, xs, 1, &rshape, loc);
     Screma sc = {.w = w, .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len, .map = lam};
     Type *rt = NEW_ARRAY(l->a, Type, lam->nret);
-    for (int i = 0; i < lam->nret; i++) rt[i] = outer_type(l, w, lam->ret[i]);
+    for (int i = 0; i < lam->nret; i++) rt[i] = map_result_type(l, lam, w, lam->ret[i], loc);
     Var **pat = emit_screma(l, &sc, rt, lam->nret, loc);
     vec_free(&arrs);
     int pos = 0;

@@ -391,6 +391,21 @@ static bool match(const char *got, const char *exp, char *err) {
     return ok;
 }
 
+static void test_strings(void **state) {
+    (void)state;
+    rt_value v = read_ok("\"ab\\n\\x41\\\"\"", ty(RT_U8, 1));
+    assert_int_equal(v.shape[0], 5);
+    assert_memory_equal(v.data, "ab\nA\"", 5);
+    rt_value_free(&v);
+    v = read_any_ok("\"\"");
+    assert_int_equal(v.type.elem, RT_U8);
+    assert_int_equal(v.type.rank, 1);
+    assert_int_equal(v.shape[0], 0);
+    rt_value_free(&v);
+    assert_non_null(strstr(read_bad_text("\"abc", ty(RT_U8, 1)), "unterminated"));
+    assert_non_null(strstr(read_bad_text("\"abc\"", ty(RT_I32, 1)), "[]u8"));
+}
+
 static void test_values_match(void **state) {
     char err[ERR_LEN];
     assert_true(match("[1, 2, 3]", "[1, 2, 3]", err));
@@ -434,7 +449,7 @@ int main(void) {
         cmocka_unit_test(test_binary_roundtrip), cmocka_unit_test(test_binary_exact),
         cmocka_unit_test(test_text_roundtrip),  cmocka_unit_test(test_malformed_text),
         cmocka_unit_test(test_deep_nesting_any), cmocka_unit_test(test_malformed_binary),
-        cmocka_unit_test(test_values_match),
+        cmocka_unit_test(test_values_match),    cmocka_unit_test(test_strings),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
