@@ -147,6 +147,10 @@ bool tc_prim_from_name(const char *name, PrimType *out);
 
 Ty *tc_head(Ty *t);
 Size tc_size_head(Size s);
+Size tc_size_resolve(Size s);
+bool tc_size_same(Size a, Size b);
+Exp *tc_size_term(Exp *e);
+Size tc_exp_size(Exp *e);
 Ty *tc_zonk(Ty *t);
 bool tc_is_prim(Ty *t, PrimType p);
 
@@ -161,6 +165,7 @@ Ty *tc_join(Ty *a, Ty *b);
 Ty *tc_forget_sizes(Ty *t, int uid_mark);
 Ty *tc_any_sizes(Ty *t);
 bool tc_contains_arrow(Ty *t);
+bool tc_tuple_fields(const char **names, int n, int *pos);
 
 /* Substitution of type variables and sizes (instantiation, abbreviations). */
 typedef struct Subst {

@@ -154,7 +154,8 @@ Ty *tc_numeric_type(int row, PrimType t) { return numeric_sig(num_rows[row].sig,
 
 /* ---- Type expressions --------------------------------------------------------- */
 
-/* The size written inside [ ] of a type. */
+/* The size written inside [ ] of a type: a literal, a name, a size
+ * expression such as n * m, or unknown. */
 static Size dim_size(Exp *d) {
     if (!d) return tc_size_any();
     if (d->kind == EX_INT && !d->has_suffix) {
@@ -170,7 +171,7 @@ static Size dim_size(Exp *d) {
         return tc_size_any();
     }
     tc_unify(d->loc, tc_prim(PT_I64), tc_exp(d), U_STRICT);
-    return tc_size_any();
+    return tc_exp_size(d);
 }
 
 /* Applies abbreviation ab to the arguments of te. */
@@ -225,6 +226,14 @@ static int cmp_field(const void *a, const void *b) {
 }
 
 static Ty *record_type(TypeExp *te, bool in_param) {
+    const char **names = NEW_ARRAY(tc.a, const char *, te->nfields + 1);
+    int *pos = NEW_ARRAY(tc.a, int, te->nfields + 1);
+    for (int i = 0; i < te->nfields; i++) names[i] = te->fields[i].name;
+    if (tc_tuple_fields(names, te->nfields, pos)) { /* {0: a, 1: b} is (a, b) */
+        Ty **el = NEW_ARRAY(tc.a, Ty *, te->nfields + 1);
+        for (int k = 0; k < te->nfields; k++) el[k] = tc_type_exp(te->fields[pos[k]].type, in_param);
+        return tc_tuple(el, te->nfields);
+    }
     Ty *t = NEW(tc.a, Ty);
     t->kind = TY_RECORD;
     t->n = te->nfields;

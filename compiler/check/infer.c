@@ -32,10 +32,27 @@ static const char *qual_str(const QualName *q) {
 
 /* ---- Patterns ------------------------------------------------------------------ */
 
+/* {0 = a, 1 = b} is the tuple pattern (a, b): rewrites such a record
+ * pattern into P_TUPLE. */
+static void canonical_tuple_pat(Pat *p) {
+    const char **names = NEW_ARRAY(tc.a, const char *, p->nfields + 1);
+    int *pos = NEW_ARRAY(tc.a, int, p->nfields + 1);
+    for (int i = 0; i < p->nfields; i++) names[i] = p->fields[i].name;
+    if (!tc_tuple_fields(names, p->nfields, pos)) return;
+    Pat **elems = NEW_ARRAY(tc.a, Pat *, p->nfields + 1);
+    for (int k = 0; k < p->nfields; k++) elems[k] = p->fields[pos[k]].pat;
+    p->kind = P_TUPLE;
+    p->elems = elems;
+    p->nelems = p->nfields;
+    p->fields = NULL;
+    p->nfields = 0;
+}
+
 /* The type a pattern demands, with fresh variables where it says nothing;
  * sets Pat->ty of every sub-pattern. */
 static Ty *pat_type(Pat *p, bool is_param) {
     if (!p) tc_fail(last_loc, "malformed pattern");
+    if (p->kind == P_RECORD) canonical_tuple_pat(p);
     Ty *t;
     switch (p->kind) {
     case P_ID:
@@ -218,14 +235,11 @@ static Ty *var_exp(Exp *e) {
 
 /* ---- Application ------------------------------------------------------------------ */
 
-/* The size an argument gives a dependent parameter: a literal or a
- * variable; anything else is unknown. */
+/* The size an argument gives a dependent parameter: a literal, an i64
+ * variable or a size expression over them; anything else is unknown. */
 static Size arg_size(Exp *arg) {
     if (arg->kind == EX_INT) return tc_size_const((int64_t)arg->ivalue);
-    if (arg->kind == EX_VAR && arg->ref.kind == REF_LOCAL && arg->ref.nvar_parts == 0 &&
-        arg->ref.uid > 0)
-        return tc_size_var(arg->ref.uid, arg->name.parts[arg->name.nparts - 1]);
-    return tc_size_any();
+    return tc_exp_size(arg);
 }
 
 /* Applies a function of type fty to one checked argument. */
@@ -266,7 +280,8 @@ static Ty *apply_exp(Exp *e) {
             if (arrows == 0)
                 tc_fail(e->loc, "%s has type %s, which is not a function, but is applied to %d argument%s",
                         name, tc_show(fty), e->nelems, e->nelems == 1 ? "" : "s");
-            tc_fail(e->loc, "function %s expects %d argument%s but is applied to %d", name, arrows,
+            tc_fail(e->loc, "%s%s expects %d argument%s but is applied to %d",
+                    e->e1->kind == EX_VAR ? "function " : "", name, arrows,
                     arrows == 1 ? "" : "s", e->nelems);
         }
     }
@@ -369,13 +384,56 @@ static Ty *binop_exp(Exp *e) {
     return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name);
 }
 
-/* (op), (e op) and (op e). */
+/* Whether a section's op is a backticked function name ("f", "i32.max")
+ * rather than an operator (operators consist of symbol characters). */
+static bool is_name_op(const char *op) {
+    return (op[0] >= 'a' && op[0] <= 'z') || (op[0] >= 'A' && op[0] <= 'Z') || op[0] == '_';
+}
+
+/* Splits a dotted name "m.f" into a QualName. */
+static QualName split_name(const char *s) {
+    QualName q = {0};
+    int n = 1;
+    for (const char *c = s; *c; c++) n += *c == '.';
+    q.parts = NEW_ARRAY(tc.a, const char *, n);
+    const char *start = s;
+    for (const char *c = s;; c++) {
+        if (*c != '.' && *c) continue;
+        q.parts[q.nparts++] = intern(arena_strndup(tc.a, start, (size_t)(c - start)));
+        if (!*c) break;
+        start = c + 1;
+    }
+    return q;
+}
+
+/* The function of a backtick section (`f` e): resolved like a variable
+ * (the section's name and ref are set as an EX_VAR's would be). */
+static Ty *section_fun(Exp *e) {
+    Exp v = {0};
+    v.kind = EX_VAR;
+    v.loc = e->loc;
+    v.name = split_name(e->op);
+    Ty *t = var_exp(&v);
+    if (v.ref.nvar_parts)
+        tc_fail(e->loc, "a backtick section of a record field ('%s') is not supported", e->op);
+    e->name = v.name;
+    e->ref = v.ref;
+    return t;
+}
+
+/* (op), (e op) and (op e); op may be a backticked function name. */
 static Ty *section_exp(Exp *e) {
     if (!e->op) tc_fail(e->loc, "malformed operator section");
-    Binding *b = tc_lookup(e->op, NS_VALUE);
-    Ty *fty = b ? use_binding(e, b) : builtin_op_type(e->op, e->loc);
+    Ty *fty;
+    if (is_name_op(e->op)) {
+        fty = section_fun(e);
+    } else {
+        Binding *b = tc_lookup(e->op, NS_VALUE);
+        fty = b ? use_binding(e, b) : builtin_op_type(e->op, e->loc);
+    }
     if (!fty) tc_fail(e->loc, "unknown operator '%s'", e->op);
-    const char *name = arena_printf(tc.a, "operator '%s'", e->op);
+    const char *name = is_name_op(e->op) ? arena_printf(tc.a, "'%s'", e->op)
+                                         : arena_printf(tc.a, "operator '%s'", e->op);
     if (e->e1 && e->e2) {
         Ty *t = apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name);
         return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name);
@@ -477,6 +535,22 @@ static Ty *range_exp(Exp *e) {
 }
 
 /* ---- Records ------------------------------------------------------------------------- */
+
+/* {0 = a, 1 = b} is the tuple (a, b): rewrites such a record expression
+ * into EX_TUPLE so that later phases see one representation. */
+static void canonical_tuple_exp(Exp *e) {
+    const char **names = NEW_ARRAY(tc.a, const char *, e->nfields + 1);
+    int *pos = NEW_ARRAY(tc.a, int, e->nfields + 1);
+    for (int i = 0; i < e->nfields; i++) names[i] = e->fields[i].name;
+    if (!tc_tuple_fields(names, e->nfields, pos)) return;
+    Exp **elems = NEW_ARRAY(tc.a, Exp *, e->nfields + 1);
+    for (int k = 0; k < e->nfields; k++) elems[k] = e->fields[pos[k]].exp;
+    e->kind = EX_TUPLE;
+    e->elems = elems;
+    e->nelems = e->nfields;
+    e->fields = NULL;
+    e->nfields = 0;
+}
 
 static Ty *record_exp(Exp *e) {
     Ty *t = NEW(tc.a, Ty);
@@ -786,11 +860,35 @@ static Exp *implicit_loop_init(Pat *p) {
     }
 }
 
+/* The array of a for-in loop, checked outside the loop's scope. */
+static Ty *for_in_array(Exp *e) {
+    Ty *xs = tc_exp(e->e3);
+    Ty *h = tc_head(xs);
+    if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid) {
+        Size any = tc_size_any();
+        tc_unify(e->e3->loc, xs, tc_array(tc_fresh(e->loc), &any, 1), U_STRICT);
+        h = tc_head(xs);
+    }
+    if (h->kind != TY_ARRAY)
+        tc_fail(e->e3->loc, "a for-in loop needs an array, but got a value of type %s", tc_show(xs));
+    return h->rank > 1 ? tc_array(h->elem, h->dims + 1, h->rank - 1) : h->elem;
+}
+
+/* loop pat = e1 for ... do e2: the initial value and a for loop's bound or
+ * array are outside the scope of the loop parameters; a while condition
+ * is inside it. */
 static Ty *loop_exp(Exp *e) {
     int uid_mark = tc.next_uid;
     if (!e->pat) tc_fail(e->loc, "malformed loop");
     if (!e->e1) e->e1 = implicit_loop_init(e->pat);
     Ty *t0 = tc_exp(e->e1);
+    Ty *outer = NULL;
+    if (e->form == LOOP_FOR_UPTO) {
+        outer = tc_exp(e->e3);
+        tc_constrain(e->e3->loc, outer, TC_INTS, "a for loop bound");
+    } else if (e->form == LOOP_FOR_IN) {
+        outer = for_in_array(e);
+    }
     int mark = tc_mark();
     Ty *pt = pat_type(e->pat, false);
     tc_unify(e->e1->loc, pt, t0, U_LENIENT_SIZES);
@@ -799,28 +897,14 @@ static Ty *loop_exp(Exp *e) {
     bind_names(e->pat);
     tc_check_dup_names(&e->pat, 1);
     switch (e->form) {
-    case LOOP_FOR_UPTO: {
-        Ty *bt = tc_exp(e->e3);
-        tc_constrain(e->e3->loc, bt, TC_INTS, "a for loop bound");
+    case LOOP_FOR_UPTO:
         e->loop_var_uid = tc_new_uid();
-        tc_push_local_value(e->loop_var, e->loop_var_uid, bt, e->loc);
+        tc_push_local_value(e->loop_var, e->loop_var_uid, outer, e->loc);
         break;
-    }
-    case LOOP_FOR_IN: {
-        Ty *xs = tc_exp(e->e3);
-        Ty *h = tc_head(xs);
-        if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid) {
-            Size any = tc_size_any();
-            tc_unify(e->e3->loc, xs, tc_array(tc_fresh(e->loc), &any, 1), U_STRICT);
-            h = tc_head(xs);
-        }
-        if (h->kind != TY_ARRAY)
-            tc_fail(e->e3->loc, "a for-in loop needs an array, but got a value of type %s", tc_show(xs));
-        Ty *row = h->rank > 1 ? tc_array(h->elem, h->dims + 1, h->rank - 1) : h->elem;
+    case LOOP_FOR_IN:
         if (!e->pat2) tc_fail(e->loc, "malformed loop");
-        tc_bind_pat(e->pat2, row, false);
+        tc_bind_pat(e->pat2, outer, false);
         break;
-    }
     case LOOP_WHILE:
         tc_unify(e->e3->loc, tc_prim(PT_BOOL), tc_exp(e->e3), U_STRICT);
         break;
@@ -894,7 +978,8 @@ static Ty *exp_type(Exp *e) {
     case EX_TUPLE:
         return tuple_exp(e);
     case EX_RECORD:
-        return record_exp(e);
+        canonical_tuple_exp(e);
+        return e->kind == EX_TUPLE ? tuple_exp(e) : record_exp(e);
     case EX_ARRAY:
         return array_exp(e);
     case EX_RANGE:

@@ -106,6 +106,26 @@ Ty *tc_array(Ty *elem, const Size *dims, int rank) {
     return t;
 }
 
+/* Whether field names names[0..n) are exactly "0" .. "n-1" (n != 1), the
+ * fields of an n-tuple; pos[k] is then the index of field k. A record with
+ * one field "0" stays a record, as there are no 1-tuples. */
+bool tc_tuple_fields(const char **names, int n, int *pos) {
+    if (n == 1) return false;
+    for (int k = 0; k < n; k++) pos[k] = -1;
+    for (int i = 0; i < n; i++) {
+        const char *s = names[i];
+        if (!s || !*s || (s[0] == '0' && s[1])) return false;
+        long k = 0;
+        for (; *s; s++) {
+            if (*s < '0' || *s > '9' || k > n) return false;
+            k = k * 10 + (*s - '0');
+        }
+        if (k >= n || pos[k] >= 0) return false;
+        pos[k] = i;
+    }
+    return true;
+}
+
 static Ty *new_var(bool rigid, const char *name, SrcLoc loc) {
     TVar v = {0};
     v.level = tc.level;
@@ -159,6 +179,191 @@ Size tc_fresh_size(void) {
 static SVar *svar_of(Size s) { return &tc.svars.items[-s.uid - 1]; }
 static bool is_svar(Size s) { return s.kind == SZ_VAR && s.uid < 0; }
 
+/* ---- Size expressions ------------------------------------------------------ */
+
+/* A size expression (SZ_EXP) is a checked i64 expression of integer
+ * literals, local i64 names (EX_VAR, REF_LOCAL, uid > 0) and the arithmetic
+ * operators below. During inference a leaf may also be an unknown size
+ * variable: an EX_VAR whose ref.uid is the variable's (negative) uid;
+ * zonking makes a size with such a leaf that is still unbound unknown. */
+static const char *const size_ops[] = {"+", "-", "*", "/", "%", "//", "%%"};
+
+static bool is_size_op(const char *op) {
+    for (size_t i = 0; i < sizeof size_ops / sizeof size_ops[0]; i++)
+        if (op && strcmp(op, size_ops[i]) == 0) return true;
+    return false;
+}
+
+static Exp *size_node(ExpKind k) {
+    Exp *e = NEW(tc.a, Exp);
+    e->kind = k;
+    e->ty = tc_prim(PT_I64);
+    return e;
+}
+
+static Exp *int_leaf(int64_t c) {
+    Exp *e = size_node(EX_INT);
+    e->ivalue = (uint64_t)c;
+    e->has_suffix = true;
+    e->suffix = PT_I64;
+    return e;
+}
+
+static Exp *var_leaf(int uid, const char *name) {
+    Exp *e = size_node(EX_VAR);
+    e->name.parts = NEW_ARRAY(tc.a, const char *, 1);
+    e->name.parts[0] = name ? name : "?";
+    e->name.nparts = 1;
+    e->ref.kind = REF_LOCAL;
+    e->ref.uid = uid;
+    return e;
+}
+
+/* The expression of a size (NULL for an unknown size). */
+static Exp *size_exp(Size s) {
+    switch (s.kind) {
+    case SZ_CONST:
+        return s.c >= 0 ? int_leaf(s.c) : NULL;
+    case SZ_VAR:
+        return var_leaf(s.uid, s.name);
+    case SZ_EXP:
+        return s.exp;
+    case SZ_ANY:
+        break;
+    }
+    return NULL;
+}
+
+/* The size an expression denotes: literals and names become SZ_CONST and
+ * SZ_VAR, anything else SZ_EXP. */
+static Size exp_size(Exp *e) {
+    if (e->kind == EX_INT) return tc_size_const((int64_t)e->ivalue);
+    if (e->kind == EX_VAR) return tc_size_var(e->ref.uid, e->name.parts[0]);
+    Size s = {.kind = SZ_EXP, .exp = e};
+    return s;
+}
+
+/* l op r, with + - * of two literals folded. */
+static Exp *size_binop(Exp *orig, Exp *l, Exp *r) {
+    if (l->kind == EX_INT && r->kind == EX_INT) {
+        int64_t x = (int64_t)l->ivalue, y = (int64_t)r->ivalue;
+        if (strcmp(orig->op, "+") == 0) return int_leaf(x + y);
+        if (strcmp(orig->op, "*") == 0) return int_leaf(x * y);
+        if (strcmp(orig->op, "-") == 0 && x >= y) return int_leaf(x - y);
+    }
+    if (l == orig->e1 && r == orig->e2) return orig;
+    Exp *e = size_node(EX_BINOP);
+    e->loc = orig->loc;
+    e->op = orig->op;
+    e->e1 = l;
+    e->e2 = r;
+    return e;
+}
+
+/* A copy of the checked expression e as a size expression, or NULL if e is
+ * not one (it then denotes an unknown size). */
+Exp *tc_size_term(Exp *e) {
+    if (!e || !e->ty || !tc_is_prim(e->ty, PT_I64)) return NULL;
+    switch (e->kind) {
+    case EX_INT:
+        return int_leaf((int64_t)e->ivalue);
+    case EX_VAR:
+        if (e->ref.kind != REF_LOCAL || e->ref.uid <= 0 || e->ref.nvar_parts || e->name.nparts != 1) return NULL;
+        return var_leaf(e->ref.uid, e->name.parts[0]);
+    case EX_BINOP: {
+        if (e->ref.kind != REF_NONE || !is_size_op(e->op)) return NULL;
+        Exp *l = tc_size_term(e->e1), *r = l ? tc_size_term(e->e2) : NULL;
+        if (!r) return NULL;
+        Exp *c = size_node(EX_BINOP);
+        c->loc = e->loc;
+        c->op = e->op;
+        c->e1 = l;
+        c->e2 = r;
+        return size_binop(c, l, r);
+    }
+    default:
+        return NULL;
+    }
+}
+
+/* The size of a checked expression used as a size: a literal, a name or a
+ * size expression; unknown otherwise. */
+Size tc_exp_size(Exp *e) {
+    Exp *t = tc_size_term(e);
+    return t ? exp_size(t) : tc_size_any();
+}
+
+static Size map_size(Size s, Size (*f)(Size, void *), void *ctx);
+
+/* e with each name leaf replaced through map_size; sets *any when a leaf
+ * becomes unknown. */
+static Exp *map_size_exp(Exp *e, Size (*f)(Size, void *), void *ctx, bool *any) {
+    if (*any) return e;
+    if (e->kind == EX_VAR) {
+        Size v = map_size(tc_size_var(e->ref.uid, e->name.parts[0]), f, ctx);
+        if (v.kind == SZ_VAR && v.uid == e->ref.uid) return e;
+        Exp *x = size_exp(v);
+        if (!x) *any = true;
+        return x ? x : e;
+    }
+    if (e->kind == EX_BINOP) {
+        Exp *l = map_size_exp(e->e1, f, ctx, any);
+        Exp *r = map_size_exp(e->e2, f, ctx, any);
+        return *any ? e : size_binop(e, l, r);
+    }
+    return e;
+}
+
+/* s with bound size variables resolved (also inside size expressions) and
+ * every other name (or variable) leaf v replaced by f(v). */
+static Size map_size(Size s, Size (*f)(Size, void *), void *ctx) {
+    s = tc_size_head(s);
+    if (s.kind != SZ_EXP) return f(s, ctx);
+    bool any = false;
+    Exp *e = map_size_exp(s.exp, f, ctx, &any);
+    return any ? tc_size_any() : exp_size(e);
+}
+
+static Size keep_size(Size s, void *ctx) {
+    (void)ctx;
+    return s;
+}
+
+/* s with bound size variables resolved, also inside size expressions. */
+Size tc_size_resolve(Size s) { return map_size(s, keep_size, NULL); }
+
+static bool exp_same(Exp *a, Exp *b) {
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case EX_INT:
+        return a->ivalue == b->ivalue;
+    case EX_VAR:
+        return a->ref.uid == b->ref.uid;
+    case EX_BINOP:
+        return strcmp(a->op, b->op) == 0 && exp_same(a->e1, b->e1) && exp_same(a->e2, b->e2);
+    default:
+        return false;
+    }
+}
+
+/* Whether two sizes are known to be the same. */
+bool tc_size_same(Size a, Size b) {
+    a = tc_size_resolve(a);
+    b = tc_size_resolve(b);
+    if (a.kind != b.kind) return false;
+    switch (a.kind) {
+    case SZ_CONST:
+        return a.c == b.c;
+    case SZ_VAR:
+        return a.uid == b.uid;
+    case SZ_EXP:
+        return exp_same(a.exp, b.exp);
+    case SZ_ANY:
+        break;
+    }
+    return false;
+}
+
 /* ---- Resolution ------------------------------------------------------------ */
 
 Size tc_size_head(Size s) {
@@ -206,7 +411,7 @@ static Ty *map_ty(Ty *t, Size (*fsize)(Size, void *), void *ctx) {
         break;
     case TY_ARRAY: {
         Size *dims = NEW_ARRAY(tc.a, Size, t->rank);
-        for (int i = 0; i < t->rank; i++) dims[i] = fsize(tc_size_head(t->dims[i]), ctx);
+        for (int i = 0; i < t->rank; i++) dims[i] = map_size(t->dims[i], fsize, ctx);
         r = tc_array(map_ty(t->elem, fsize, ctx), dims, t->rank);
         break;
     }
@@ -288,6 +493,7 @@ static void show_size(Buf *b, Size s) {
     buf_putc(b, '[');
     if (s.kind == SZ_CONST) buf_printf(b, "%lld", (long long)s.c);
     else if (s.kind == SZ_VAR && s.uid > 0 && s.name) buf_puts(b, s.name);
+    else if (s.kind == SZ_EXP) ast_print_exp(b, tc_size_resolve(s).exp);
     buf_putc(b, ']');
 }
 
@@ -375,9 +581,37 @@ static bool set_fail(FailKind k, Ty *a, Ty *b) {
 
 static bool strict_uid(int uid) { return uid > 0 && uid < tc.strict.len && tc.strict.items[uid]; }
 
+static bool size_mentions(Size s, int uid);
+
+/* Matches size expressions a and b structurally, binding the unknown size
+ * variables among their leaves when bind is set. */
+static bool match_size_exp(Exp *a, Exp *b, bool bind) {
+    Size sa = tc_size_resolve(exp_size(a)), sb = tc_size_resolve(exp_size(b));
+    if (is_svar(sb) && !is_svar(sa)) {
+        Size t = sa;
+        sa = sb;
+        sb = t;
+    }
+    if (is_svar(sa)) {
+        if (is_svar(sb) && sa.uid == sb.uid) return true;
+        if (size_mentions(sb, sa.uid)) return false;
+        if (bind) {
+            svar_of(sa)->bound = true;
+            svar_of(sa)->val = sb;
+        }
+        return true;
+    }
+    if (sa.kind != sb.kind) return false;
+    if (sa.kind == SZ_CONST) return sa.c == sb.c;
+    if (sa.kind == SZ_VAR) return sa.uid == sb.uid;
+    if (sa.kind != SZ_EXP || sa.exp->kind != EX_BINOP || sb.exp->kind != EX_BINOP) return false;
+    return strcmp(sa.exp->op, sb.exp->op) == 0 && match_size_exp(sa.exp->e1, sb.exp->e1, bind) &&
+           match_size_exp(sa.exp->e2, sb.exp->e2, bind);
+}
+
 static bool unify_size(Size a, Size b, int mode) {
-    a = tc_size_head(a);
-    b = tc_size_head(b);
+    a = tc_size_resolve(a);
+    b = tc_size_resolve(b);
     if (is_svar(a) && is_svar(b) && a.uid == b.uid) return true;
     if (is_svar(b) && !is_svar(a)) {
         Size t = a;
@@ -385,14 +619,22 @@ static bool unify_size(Size a, Size b, int mode) {
         b = t;
     }
     if (is_svar(a)) {
-        if (b.kind == SZ_ANY) return true;
+        if (b.kind == SZ_ANY || size_mentions(b, a.uid)) return true;
         if (is_svar(b) && svar_of(b)->level > svar_of(a)->level)
             svar_of(b)->level = svar_of(a)->level;
         svar_of(a)->bound = true;
         svar_of(a)->val = b;
         return true;
     }
-    if (a.kind == SZ_ANY || b.kind == SZ_ANY || (mode & U_LENIENT_SIZES)) return true;
+    if (a.kind == SZ_ANY || b.kind == SZ_ANY) return true;
+    if (a.kind == SZ_EXP || b.kind == SZ_EXP) {
+        /* n + m against k + (n - k): the parts must match; size expressions
+         * that do not match are not known to differ */
+        Exp *x = size_exp(a), *y = size_exp(b);
+        if (x && y && match_size_exp(x, y, false)) match_size_exp(x, y, true);
+        return true;
+    }
+    if (mode & U_LENIENT_SIZES) return true;
     bool ok = true;
     if (a.kind == SZ_CONST && b.kind == SZ_CONST) ok = a.c == b.c;
     else if (a.kind == SZ_VAR && b.kind == SZ_VAR)
@@ -405,6 +647,19 @@ static bool unify_size(Size a, Size b, int mode) {
         fail.sb = b;
     }
     return ok;
+}
+
+static bool exp_mentions(Exp *e, int uid) {
+    if (e->kind == EX_VAR) return e->ref.uid == uid || size_mentions(tc_size_var(e->ref.uid, NULL), uid);
+    if (e->kind == EX_BINOP) return exp_mentions(e->e1, uid) || exp_mentions(e->e2, uid);
+    return false;
+}
+
+/* Whether size s refers to size variable uid (after resolution). */
+static bool size_mentions(Size s, int uid) {
+    s = tc_size_head(s);
+    if (s.kind == SZ_VAR) return s.uid == uid;
+    return s.kind == SZ_EXP && exp_mentions(s.exp, uid);
 }
 
 static bool occurs(int v, Ty *t) {
@@ -604,6 +859,13 @@ static const char *prims_desc(unsigned m) {
 
 static const char *size_str(Size s) {
     if (s.kind == SZ_CONST) return arena_printf(tc.a, "%lld", (long long)s.c);
+    if (s.kind == SZ_EXP) {
+        Buf b = {0};
+        ast_print_exp(&b, s.exp);
+        const char *r = arena_strndup(tc.a, b.data ? b.data : "", b.len);
+        buf_free(&b);
+        return r;
+    }
     return s.name ? s.name : "?";
 }
 
@@ -695,9 +957,8 @@ Ty *tc_join(Ty *a, Ty *b) {
     if (a->kind == TY_ARRAY && b->kind == TY_ARRAY && a->rank == b->rank) {
         Size *dims = NEW_ARRAY(tc.a, Size, a->rank);
         for (int i = 0; i < a->rank; i++) {
-            Size x = tc_size_head(a->dims[i]), y = tc_size_head(b->dims[i]);
-            bool same = x.kind == y.kind && (x.kind == SZ_CONST ? x.c == y.c : x.uid == y.uid);
-            dims[i] = same && x.kind != SZ_ANY ? x : tc_size_any();
+            Size x = tc_size_resolve(a->dims[i]);
+            dims[i] = tc_size_same(x, b->dims[i]) ? x : tc_size_any();
         }
         r = tc_array(tc_join(a->elem, b->elem), dims, a->rank);
     } else if (a->kind == TY_TUPLE && b->kind == TY_TUPLE && a->n == b->n) {
@@ -741,7 +1002,7 @@ static Ty *subst_rec(Ty *t, const Subst *s) {
     switch (h->kind) {
     case TY_ARRAY: {
         Size *dims = NEW_ARRAY(tc.a, Size, h->rank);
-        for (int i = 0; i < h->rank; i++) dims[i] = subst_size(tc_size_head(h->dims[i]), (void *)s);
+        for (int i = 0; i < h->rank; i++) dims[i] = map_size(h->dims[i], subst_size, (void *)s);
         r = tc_array(subst_rec(h->elem, s), dims, h->rank);
         break;
     }

@@ -3,9 +3,12 @@
  * definition: every binding instance may be consumed (by `with`, `let a[i]`,
  * a unique parameter of a called function, or an in-place updated loop
  * parameter) only if it and everything it aliases is unique, never from
- * inside a lambda or local function when bound outside it, and must not be
- * used after it was consumed; a declared unique result must not alias a
- * non-unique parameter. Aliases are tracked per tuple/record element. */
+ * inside a lambda or local function, or inside a loop body, when bound
+ * outside it, and must not be used after it was consumed (also not by
+ * another argument of the call that consumes it); a declared unique result
+ * must not alias a non-unique parameter. Aliases are tracked per
+ * tuple/record element; a function value (lambda, local function, partial
+ * application) aliases the arrays it refers to. */
 #include <string.h>
 
 #include "check_internal.h"
@@ -25,6 +28,7 @@ typedef struct Inst {
     bool consumable; /* a unique parameter or a local binding */
     bool is_param;
     int lambda_depth;
+    int loop_depth;
     bool consumed;
     SrcLoc loc, consumed_at;
 } Inst;
@@ -40,6 +44,7 @@ typedef struct UVar {
 static VEC(Inst) insts;
 static VEC(UVar) uenv;
 static int lambda_depth;
+static int loop_depth;
 
 static AV *empty_av(void) { return NEW(tc.a, AV); }
 
@@ -52,6 +57,10 @@ static AV *leaf_av(const int *roots, int n) {
 }
 
 typedef VEC(int) IntVec;
+
+/* Instances referred to from inside lambdas and local functions (for the
+ * aliases of function values), innermost last. */
+static IntVec captured;
 
 static void add_root(IntVec *v, int r) {
     for (int i = 0; i < v->len; i++)
@@ -96,11 +105,14 @@ static AV *av_merge(AV *a, AV *b) {
     return av_union(a, b);
 }
 
+/* Whether a value of type t can alias an array: arrays, type variables and
+ * function values (closures), or tuples and records of them. */
 static bool has_array(Ty *t) {
     if (!t) return false;
     switch (t->kind) {
     case TY_ARRAY:
     case TY_VAR:
+    case TY_ARROW:
         return true;
     case TY_TUPLE:
         for (int i = 0; i < t->n; i++)
@@ -141,6 +153,7 @@ static int new_inst(const char *name, bool consumable, bool is_param, SrcLoc loc
     in.consumable = consumable;
     in.is_param = is_param;
     in.lambda_depth = lambda_depth;
+    in.loop_depth = loop_depth;
     in.loc = loc;
     vec_push(&insts, in);
     return insts.len - 1;
@@ -241,6 +254,10 @@ static void consume(AV *a, SrcLoc loc, const char *what) {
             msg = arena_printf(tc.a,
                                "consuming '%s', which is bound outside the enclosing lambda or local function",
                                in->name);
+        } else if (in->loop_depth < loop_depth) {
+            msg = arena_printf(tc.a,
+                               "consuming '%s', which is bound outside the loop, in the loop body (a later iteration would use it after it was consumed)",
+                               in->name);
         }
         if (msg) {
             vec_free(&v);
@@ -326,6 +343,7 @@ static AV *var_av(Exp *e) {
     if (!u) return empty_av();
     name = e->name.parts[0];
     observe(u->av, e->loc, name);
+    if (lambda_depth > 0 && has_array(u->ty ? u->ty : e->ty)) flatten_into(u->av, &captured);
     AV *a = u->av;
     Ty *t = u->ty;
     int first = e->ref.nvar_parts ? e->ref.nvar_parts : e->name.nparts;
@@ -344,9 +362,25 @@ static const char *exp_name(Exp *e) {
     return "the expression";
 }
 
+/* Reports an instance among observed that was consumed (by an argument
+ * of the same call: earlier consumption is reported where it is used). */
+static void check_args_live(IntVec *observed, SrcLoc loc) {
+    for (int i = 0; i < observed->len; i++) {
+        Inst *in = &insts.items[observed->items[i]];
+        if (!in->consumed) continue;
+        const char *msg = arena_printf(
+            tc.a, "'%s' is consumed by this call or one of its arguments, but another argument uses it", in->name);
+        const char *note = arena_printf(tc.a, "'%s' was consumed here", in->name);
+        SrcLoc at = in->consumed_at;
+        vec_free(observed);
+        fail_with_note(loc, at, note, msg);
+    }
+}
+
 /* Applies a function of type fty to args: consumes the arguments given for
- * unique parameters. Returns the aliases of the result. */
-static AV *apply_av(AV *fav, Ty *fty, Exp **args, AV **avs, int n, Ty *result) {
+ * unique parameters; what the other arguments (and the function value)
+ * alias must not be consumed. Returns the aliases of the result. */
+static AV *apply_av(AV *fav, Ty *fty, Exp **args, AV **avs, int n, Ty *result, SrcLoc loc) {
     IntVec observed = {0};
     flatten_into(fav, &observed);
     Ty *t = fty;
@@ -359,6 +393,7 @@ static AV *apply_av(AV *fav, Ty *fty, Exp **args, AV **avs, int n, Ty *result) {
             flatten_into(avs[i], &observed);
         }
     }
+    check_args_live(&observed, loc);
     AV *src = leaf_av(observed.items, observed.len);
     vec_free(&observed);
     return av_for_type(result, src);
@@ -368,7 +403,7 @@ static AV *apply_exp(Exp *e) {
     AV *fav = u_exp(e->e1);
     AV **avs = NEW_ARRAY(tc.a, AV *, e->nelems + 1);
     for (int i = 0; i < e->nelems; i++) avs[i] = u_exp(e->elems[i]);
-    return apply_av(fav, e->e1->ty, e->elems, avs, e->nelems, e->ty);
+    return apply_av(fav, e->e1->ty, e->elems, avs, e->nelems, e->ty, e->loc);
 }
 
 static Ty *arrow_result(Ty *f, Ty *otherwise) {
@@ -382,12 +417,13 @@ static AV *binop_exp(Exp *e) {
     if (e->ref.kind != REF_NONE) {
         UVar *u = e->ref.kind == REF_LOCAL ? find_uid(e->ref.uid) : NULL;
         Ty *fty = u ? u->ty : (e->ref.decl ? e->ref.decl->ty : NULL);
-        return apply_av(NULL, fty, args, avs, 2, e->ty);
+        return apply_av(NULL, fty, args, avs, 2, e->ty, e->loc);
     }
     /* x |> f is f x: the result is as unique as f's result */
-    if (strcmp(e->op, "|>") == 0) return apply_av(b, e->e2->ty, args, avs, 1, arrow_result(e->e2->ty, e->ty));
+    if (strcmp(e->op, "|>") == 0)
+        return apply_av(b, e->e2->ty, args, avs, 1, arrow_result(e->e2->ty, e->ty), e->loc);
     if (strcmp(e->op, "<|") == 0)
-        return apply_av(a, e->e1->ty, args + 1, avs + 1, 1, arrow_result(e->e1->ty, e->ty));
+        return apply_av(a, e->e1->ty, args + 1, avs + 1, 1, arrow_result(e->e1->ty, e->ty), e->loc);
     return empty_av();
 }
 
@@ -401,14 +437,24 @@ static void slice_uses(DimIndex *s, int n) {
 }
 
 /* A function body (lambda or local function): consuming anything bound
- * outside is an error. */
-static void function_body(Pat **params, int nparams, Exp *body) {
-    int mark = uenv.len;
+ * outside is an error. Returns the aliases of the function value: the
+ * instances bound outside that the body refers to. */
+static AV *function_body(Pat **params, int nparams, Exp *body) {
+    int mark = uenv.len, first_inst = insts.len, cmark = captured.len;
     lambda_depth++;
     for (int i = 0; i < nparams; i++) bind_pat(params[i], NULL, true, NULL);
     u_exp(body);
     lambda_depth--;
     uenv.len = mark;
+    IntVec outer = {0};
+    for (int i = cmark; i < captured.len; i++)
+        if (captured.items[i] < first_inst) add_root(&outer, captured.items[i]);
+    captured.len = cmark;
+    if (lambda_depth > 0)
+        for (int i = 0; i < outer.len; i++) vec_push(&captured, outer.items[i]);
+    AV *r = leaf_av(outer.items, outer.len);
+    vec_free(&outer);
+    return r;
 }
 
 static AV *let_exp(Exp *e) {
@@ -483,8 +529,13 @@ static AV *if_exp(Exp *e) {
     return av_merge(a, b);
 }
 
+/* A loop: the initial value and a for loop's bound or array are evaluated
+ * outside it; the body must not consume what is bound outside it except
+ * through the loop parameters. */
 static AV *loop_exp(Exp *e) {
     AV *init = u_exp(e->e1);
+    AV *xs = e->form == LOOP_WHILE ? NULL : u_exp(e->e3);
+    loop_depth++;
     int mark = uenv.len;
     LeafVec params = {0};
     bind_pat(e->pat, init, false, &params);
@@ -492,15 +543,14 @@ static AV *loop_exp(Exp *e) {
     for (int i = uenv.len - 1; i >= mark; i--)
         uenv.items[i].av = with_root(NULL, uenv.items[i].inst);
     if (e->form == LOOP_FOR_IN) {
-        AV *xs = u_exp(e->e3);
         bind_pat(e->pat2, xs, false, NULL);
     } else if (e->form == LOOP_FOR_UPTO) {
-        u_exp(e->e3);
         bind_uid(e->loop_var_uid, new_inst(e->loop_var, true, false, e->loc), empty_av(), NULL);
     } else {
         u_exp(e->e3);
     }
     AV *body = u_exp(e->e2);
+    loop_depth--;
     bool any_consumed = false;
     for (int i = 0; i < params.len; i++) {
         Inst *in = &insts.items[params.items[i].inst];
@@ -576,12 +626,12 @@ static AV *u_exp(Exp *e) {
     case EX_APPLY:
         return apply_exp(e);
     case EX_LAMBDA:
-        function_body(e->params, e->nparams, e->e1);
-        return empty_av();
+        return function_body(e->params, e->nparams, e->e1);
     case EX_LETFUN: {
-        function_body(e->params, e->nparams, e->e1);
+        AV *fav = function_body(e->params, e->nparams, e->e1);
         int mark = uenv.len;
-        bind_uid(e->fname_uid, new_inst(e->fname, true, false, e->loc), empty_av(), e->e1 ? e->ty : NULL);
+        int inst = new_inst(e->fname, true, false, e->loc);
+        bind_uid(e->fname_uid, inst, with_root(fav, inst), e->e1 ? e->ty : NULL);
         AV *r = u_exp(e->e2);
         uenv.len = mark;
         return av_in_scope(r);
@@ -642,6 +692,8 @@ void tc_check_uniqueness(Decl *d) {
     insts.len = 0;
     uenv.len = 0;
     lambda_depth = 0;
+    loop_depth = 0;
+    captured.len = 0;
     new_inst("a top-level constant", false, false, d->loc);
     for (int i = 0; i < d->ntparams; i++)
         if (d->tparams[i].kind == TP_SIZE)
@@ -655,4 +707,5 @@ void tc_check_uniqueness(Decl *d) {
 void tc_unique_free(void) {
     vec_free(&insts);
     vec_free(&uenv);
+    vec_free(&captured);
 }

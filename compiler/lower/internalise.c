@@ -721,6 +721,10 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
             SVal *xy[2] = {x, y};
             return lower_apply(l, g, xy, 2, NULL);
         }
+        if (e->ref.kind == REF_NUMERIC) {
+            SVal *xy[2] = {x, y};
+            return lower_numeric(l, e->ref.numeric, e->ref.numeric_type, xy, 2, e->loc);
+        }
         if (e->op == intern("|>")) return lower_apply(l, y, &x, 1, NULL);
         if (e->op == intern("<|")) return lower_apply(l, x, &y, 1, NULL);
         return prim_binop(l, e->op, x, y, e->loc);

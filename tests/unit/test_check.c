@@ -306,7 +306,14 @@ static void test_uniqueness_accepted(void **state) {
            "def d (n: i64) = loop acc = replicate n 0 for i < n do acc with [i] = i32.i64 i\n"
            "def e (b: bool) (xs: *[]i32) = if b then xs with [0] = 1 else xs with [1] = 2\n"
            "def f (dest: *[]i32) (is: []i64) (vs: []i32) : *[]i32 = scatter dest is vs\n"
-           "def g (xs: *[]i32) (ys: []i32) = let (a, b) = (xs, ys) in (a with [0] = b[0], b)\n");
+           "def g (xs: *[]i32) (ys: []i32) = let (a, b) = (xs, ys) in (a with [0] = b[0], b)\n"
+           "def h (xs: *[]i32) = let g = \\(i: i64) -> xs[i] in let v = g 0 in xs with [0] = v\n"
+           "def k (n: i64) = loop acc = replicate n 0i32 for i < n do let acc[i] = 1 in acc\n"
+           "def l (xs: *[]i32) (ys: []i32) = map (\\y -> y + 1) ys |> map (\\y -> y + xs[0])\n"
+           "def m (n: i64) = let k = 3i64 in loop k = 0i64 for i < k do k + i + n\n");
+    Exp *m = find_decl("m")->body;
+    assert_int_equal(m->e2->kind, EX_LOOP);
+    assert_int_equal(m->e2->e3->ref.uid, m->pat->uid); /* the bound is outside the loop's scope */
 }
 
 static void test_entry_points(void **state) {
@@ -346,6 +353,121 @@ static void test_imports(void **state) {
     capture_end();
     assert_false(ok);
     assert_non_null(strstr(errbuf, "main2.fut:2:12: error: unknown name 'hidden'"));
+}
+
+/* {0 = a, 1 = b} is the tuple (a, b), in expressions, patterns and types. */
+static void test_tuple_records(void **state) {
+    (void)state;
+    accept("def t (x: i32) (y: bool) : (i32, bool) = {1 = y, 0 = x}\n"
+           "def p (r: (i32, bool)) = let {1 = b, 0 = a} = r in (b, a)\n"
+           "def q (r: {0: i32, 1: f32}) = r.1\n"
+           "def one = {0 = 1i32}\n");
+    assert_ret("t", "(i32, bool)");
+    Exp *b = find_decl("t")->body;
+    assert_int_equal(b->kind, EX_TUPLE);
+    assert_int_equal(b->nelems, 2);
+    assert_string_equal(b->elems[0]->name.parts[0], "x");
+    assert_string_equal(show(b->ty), "(i32, bool)");
+    assert_ret("p", "(bool, i32)");
+    Pat *pat = find_decl("p")->body->pat;
+    assert_int_equal(pat->kind, P_TUPLE);
+    assert_string_equal(pat->elems[1]->name, "b");
+    assert_ret("q", "f32");
+    assert_int_equal(find_decl("q")->param_tys[0]->kind, TY_TUPLE);
+    assert_ret("one", "{0: i32}");
+}
+
+/* (`f` e) and (e `f`) resolve f like a variable. */
+static void test_backtick_sections(void **state) {
+    (void)state;
+    accept("def f (x: i32) (y: i32) = x - y\n"
+           "module m = { def h (a: f32) (b: f32) = a * b }\n"
+           "def a = (`i32.max` 0)\n"
+           "def b = (5 `f`)\n"
+           "def c = let g (u: i64) (v: i64) = u * v in (`g` 2)\n"
+           "def d = (`m.h` 1)\n");
+    assert_ret("a", "i32 -> i32");
+    Exp *a = find_decl("a")->body;
+    assert_int_equal(a->kind, EX_SECTION);
+    assert_int_equal(a->ref.kind, REF_NUMERIC);
+    assert_int_equal(a->ref.numeric_type, PT_I32);
+    assert_ret("b", "(y: i32) -> i32");
+    assert_int_equal(find_decl("b")->body->ref.kind, REF_GLOBAL);
+    assert_ptr_equal(find_decl("b")->body->ref.decl, find_decl("f"));
+    assert_ret("c", "i64 -> i64");
+    Exp *c = find_decl("c")->body;
+    assert_int_equal(c->e2->ref.kind, REF_LOCAL);
+    assert_int_equal(c->e2->ref.uid, c->fname_uid);
+    assert_ret("d", "f32 -> f32");
+    assert_int_equal(find_decl("d")->body->ref.kind, REF_GLOBAL);
+    reject("def e = (`nosuch` 1)", 1, "unknown name 'nosuch'");
+}
+
+static const char *const SIZE_PRELUDE =
+    "def iota (n: i64) : *[n]i64 = __intrinsic \"iota\"\n"
+    "def replicate 't (n: i64) (x: t) : *[n]t = __intrinsic \"replicate\"\n"
+    "def flatten [n] [m] 't (xs: [n][m]t) : [n * m]t = __intrinsic \"flatten\"\n"
+    "def unflatten 't [n] [m] (xs: [n * m]t) : [n][m]t = __intrinsic \"unflatten\"\n"
+    "def split [n] [m] 't (xs: [n + m]t) : ([n]t, [m]t) = (xs[0:n], xs[n:n + m] :> [m]t)\n";
+
+static int param_uid_of(Decl *d, int i) {
+    Pat *p = d->params[i];
+    while (p->kind == P_ASCRIBE) p = p->inner;
+    return p->uid;
+}
+
+/* Asserts that e is the size expression "l op r" over names with uids. */
+static void assert_size_binop(const Size *s, const char *op, int l, int r) {
+    assert_int_equal(s->kind, SZ_EXP);
+    Exp *e = s->exp;
+    assert_int_equal(e->kind, EX_BINOP);
+    assert_string_equal(e->op, op);
+    assert_string_equal(show(e->ty), "i64");
+    assert_int_equal(e->e1->kind, EX_VAR);
+    assert_int_equal(e->e1->ref.kind, REF_LOCAL);
+    assert_int_equal(e->e1->ref.uid, l);
+    assert_int_equal(e->e2->kind, EX_VAR);
+    assert_int_equal(e->e2->ref.uid, r);
+    assert_string_equal(show(e->e2->ty), "i64");
+}
+
+/* Sizes the arguments do not determine come from unifying size
+ * expressions structurally (n + m with k + (n - k), n * m with a * b * c). */
+static void test_size_expressions(void **state) {
+    (void)state;
+    int n = check_src_with(SIZE_PRELUDE,
+                           "def s [n] (xs: [n]i32) (k: i64) = split (xs :> [k + (n - k)]i32)\n"
+                           "def u [a] [b] [c] (f: [a * b * c]i32) = unflatten f\n"
+                           "def uu [a] [b] [c] (f: [a * b * c]i32) = unflatten (unflatten f)\n"
+                           "def fl [p] [q] (x: [p][q]i32) = flatten x\n"
+                           "def un [p] [q] (xs: [p * q]f32) = unflatten xs\n"
+                           "def cf = flatten (replicate 2 (replicate 3 0i32))\n"
+                           "def dep (k: i64) = iota (k * 2)\n"
+                           "def esc (k: i64) = let j = k + 1 in iota (j * 2)\n"
+                           "def same (b: bool) (k: i64) = if b then iota (k + 1) else iota (k + 1)\n"
+                           "def diff (b: bool) (k: i64) = if b then iota (k + 1) else iota (k + 2)\n");
+    if (n) fail_msg("rejected:\n%s", errbuf);
+    Decl *s = find_decl("s");
+    Ty *r = s->ret_ty;
+    assert_int_equal(r->kind, TY_TUPLE);
+    assert_int_equal(r->elems[0]->dims[0].kind, SZ_VAR);
+    assert_int_equal(r->elems[0]->dims[0].uid, param_uid_of(s, 1));
+    assert_size_binop(&r->elems[1]->dims[0], "-", s->tparams[0].uid, param_uid_of(s, 1));
+    Decl *u = find_decl("u");
+    assert_string_equal(show(u->ret_ty), "[][c]i32");
+    assert_size_binop(&u->ret_ty->dims[0], "*", u->tparams[0].uid, u->tparams[1].uid);
+    assert_ret("uu", "[a][b][c]i32");
+    Decl *fl = find_decl("fl");
+    assert_size_binop(&fl->ret_ty->dims[0], "*", fl->tparams[0].uid, fl->tparams[1].uid);
+    assert_ret("un", "[p][q]f32");
+    assert_ret("cf", "[6]i32");
+    Decl *dep = find_decl("dep");
+    assert_int_equal(dep->ret_ty->dims[0].kind, SZ_EXP);
+    assert_int_equal(dep->ret_ty->dims[0].exp->e1->ref.uid, param_uid_of(dep, 0));
+    assert_int_equal(dep->ret_ty->dims[0].exp->e2->kind, EX_INT);
+    assert_int_equal(find_decl("esc")->ret_ty->dims[0].kind, SZ_ANY);
+    assert_int_equal(find_decl("same")->ret_ty->dims[0].kind, SZ_EXP);
+    assert_int_equal(find_decl("diff")->ret_ty->dims[0].kind, SZ_ANY);
 }
 
 /* ---- Rejected programs --------------------------------------------------------- */
@@ -408,6 +530,19 @@ static void test_uniqueness_errors(void **state) {
     reject("def h (xs: []i32) = loop acc = xs for i < 3 do acc with [i] = 0", 1,
            "consuming 'xs', which is not unique");
     reject("def i (xs: []i32) (is: []i64) = scatter xs is (map i32.i64 is)", 1, "consuming 'xs', which is not unique");
+    reject("def j (xs: *[]i32) = loop s = 0 for i < 3 do let ys = xs with [i] = 1 in s + ys[0]", 1,
+           "1:55: error: consuming 'xs', which is bound outside the loop");
+    reject("def k (xs: *[]i32) = loop s = 0 for x in xs do let ys = xs with [0] = x in s + ys[0]", 1,
+           "consuming 'xs', which is bound outside the loop");
+    reject("def f2 (a: []i32) (b: []i32) = a[0] + b[0]\ndef l (xs: *[]i32) = f2 xs (xs with [0] = 1)", 1,
+           "2:22: error: 'xs' is consumed by this call or one of its arguments, but another argument uses it");
+    reject("def m (d: *[]i32) (is: []i64) = scatter d is d", 1, "'d' is consumed by this call");
+    reject("def n (xs: *[]i32) = let g = \\(i: i64) -> xs[i] in let ys = xs with [0] = 1 in g 0 + ys[0]", 1,
+           "'g' is used after 'xs', which it aliases, was consumed");
+    reject("def o (xs: *[]i32) = let g (i: i64) = xs[i] in let ys = xs with [0] = 1 in g 0 + ys[0]", 1,
+           "'g' is used after 'xs', which it aliases, was consumed");
+    reject("def p (xs: *[]i32) = let h = map (\\(i: i64) -> xs[i]) in let ys = xs with [0] = 1 in h (iota 2)", 1,
+           "'h' is used after 'xs', which it aliases, was consumed");
 }
 
 static void test_entry_errors(void **state) {
@@ -468,6 +603,9 @@ int main(void) {
         cmocka_unit_test(test_entry_points),
         cmocka_unit_test(test_real_prelude),
         cmocka_unit_test(test_imports),
+        cmocka_unit_test(test_tuple_records),
+        cmocka_unit_test(test_backtick_sections),
+        cmocka_unit_test(test_size_expressions),
         cmocka_unit_test(test_type_errors),
         cmocka_unit_test(test_size_errors),
         cmocka_unit_test(test_binding_errors),

@@ -1,0 +1,7 @@
+-- ==
+-- error: 7:6: error: .*'g' is used after 'xs', which it aliases, was consumed
+
+def main (xs: *[]i32) : i32 =
+  let g = \(i: i64) -> xs[i]
+  let ys = xs with [0] = 1
+  in g 0 + ys[1]
