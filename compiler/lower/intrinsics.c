@@ -220,13 +220,33 @@ static SVal *do_reduce_or_scan(Lower *l, SVal *op, SVal *ne, SVal *xs, bool scan
     return sv_rebuild(l, ne, ses_of(l, pat, so.k), &pos);
 }
 
-/* scatter dest is vs: every leaf of dest receives the same indices. */
-static SVal *do_scatter(Lower *l, SVal *dest, SVal *is, SVal *vs, SrcLoc loc) {
-    SubExpVec dl = leaves_of(dest), il = leaves_of(is), vl = leaves_of(vs);
-    int k = dl.len;
-    SubExpVec arrs = {0};
+/* The arrays a scatter or histogram reads: the indices, then the values. */
+static SubExpVec index_and_values(SVal *is, SVal *vs) {
+    SubExpVec il = leaves_of(is), vl = leaves_of(vs), arrs = {0};
     vec_push(&arrs, il.items[0]);
     for (int i = 0; i < vl.len; i++) vec_push(&arrs, vl.items[i]);
+    vec_free(&il);
+    vec_free(&vl);
+    return arrs;
+}
+
+/* Emits e, which binds new versions of the leaves dl of dest, and returns
+ * them shaped like dest. */
+static SVal *emit_updating(Lower *l, IrExp *e, SVal *dest, SubExpVec *dl, SrcLoc loc) {
+    int k = dl->len;
+    Type *ts = NEW_ARRAY(l->a, Type, k);
+    for (int i = 0; i < k; i++) ts[i] = subexp_type(dl->items[i]);
+    Var **pat = fresh_vars(l, ts, k);
+    lower_emit(l, e, pat, k, loc);
+    vec_free(dl);
+    int pos = 0;
+    return sv_rebuild(l, dest, ses_of(l, pat, k), &pos);
+}
+
+/* scatter dest is vs: every leaf of dest receives the same indices. */
+static SVal *do_scatter(Lower *l, SVal *dest, SVal *is, SVal *vs, SrcLoc loc) {
+    SubExpVec dl = leaves_of(dest), arrs = index_and_values(is, vs);
+    int k = dl.len;
     Builder *saved, nb;
     Lambda *lam = lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
     SubExp *res = NEW_ARRAY(l->a, SubExp, 2 * k);
@@ -236,40 +256,20 @@ static SVal *do_scatter(Lower *l, SVal *dest, SVal *is, SVal *vs, SrcLoc loc) {
     }
     lambda_end(l, lam, saved, &nb, res, 2 * k);
     IrExp *e = lower_new_exp(l, IE_SCATTER);
-    e->scatter = (Scatter){.w = width_of(l, &il, loc), .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len,
+    e->scatter = (Scatter){.w = width_of(l, &arrs, loc), .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len,
                            .lam = lam, .dests = leaf_vars(l, &dl, 0), .ndests = k};
-    Type *ts = NEW_ARRAY(l->a, Type, k);
-    for (int i = 0; i < k; i++) ts[i] = subexp_type(dl.items[i]);
-    Var **pat = fresh_vars(l, ts, k);
-    lower_emit(l, e, pat, k, loc);
-    vec_free(&dl);
-    vec_free(&il);
-    vec_free(&vl);
     vec_free(&arrs);
-    int pos = 0;
-    return sv_rebuild(l, dest, ses_of(l, pat, k), &pos);
+    return emit_updating(l, e, dest, &dl, loc);
 }
 
 static SVal *do_reduce_by_index(Lower *l, SVal *dest, SVal *op, SVal *ne, SVal *is, SVal *as, SrcLoc loc) {
-    SubExpVec dl = leaves_of(dest), il = leaves_of(is), al = leaves_of(as);
-    int k = dl.len;
-    SubExpVec arrs = {0};
-    vec_push(&arrs, il.items[0]);
-    for (int i = 0; i < al.len; i++) vec_push(&arrs, al.items[i]);
+    SubExpVec dl = leaves_of(dest), arrs = index_and_values(is, as);
     IrExp *e = lower_new_exp(l, IE_HIST);
-    e->hist = (Hist){.w = width_of(l, &il, loc), .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len,
+    e->hist = (Hist){.w = width_of(l, &arrs, loc), .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len,
                      .lam = identity_lambda(l, &arrs), .dest_w = width_of(l, &dl, loc),
                      .dests = leaf_vars(l, &dl, 0), .op = seg_op(l, op, ne, true, loc)};
-    Type *ts = NEW_ARRAY(l->a, Type, k);
-    for (int i = 0; i < k; i++) ts[i] = subexp_type(dl.items[i]);
-    Var **pat = fresh_vars(l, ts, k);
-    lower_emit(l, e, pat, k, loc);
-    vec_free(&dl);
-    vec_free(&il);
-    vec_free(&al);
     vec_free(&arrs);
-    int pos = 0;
-    return sv_rebuild(l, dest, ses_of(l, pat, k), &pos);
+    return emit_updating(l, e, dest, &dl, loc);
 }
 
 /* An uninitialised array [n] ++ row for each leaf of xs. */
