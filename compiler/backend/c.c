@@ -15,8 +15,10 @@
  * block's last use in the body that binds it. Failures (assertions, size
  * mismatches, out of memory) call rt_error and jump to the entry's fail
  * label; the wrapper then frees every block left in the pool.
- * SOACs become sequential loops; by memory.c's convention the Sym variable
- * of an array lambda parameter's own id is the SOAC's iteration index. */
+ * SOACs become sequential loops over their iter Var (ir.h); array lambda
+ * parameters are views whose LMADs mention it. Array accumulators of
+ * reductions, scans and histograms live in the places memory.c gave the
+ * operators' parameters. */
 #include "backend.h"
 
 #include <ctype.h>
@@ -414,39 +416,57 @@ static void emit_loop(Emit *E, const Stm *s) {
 
 /* ---- SOACs ---------------------------------------------------------------- */
 
-/* Binds the parameters of a SOAC lambda to row c of arrs: scalars are read,
- * array rows are views whose LMADs use the parameter's id as the index. */
-static void bind_rows(Emit *E, const Lambda *lam, Var **arrs, int c) {
-    Sym *i = sym_var(E->a, c);
+/* Binds the scalar parameters of a SOAC lambda to row iter of arrs (array
+ * parameters are views: memory.c gave them LMADs in terms of iter). */
+static void bind_rows(Emit *E, const Lambda *lam, Var **arrs, const Var *iter) {
+    Sym *i = sym_var(E->a, iter->id);
     for (int k = 0; k < lam->nparams; k++) {
         Var *p = lam->params[k];
-        if (p->type.kind == TK_ARRAY) {
-            set_name(E, p->id, sym_name(c, E));
-            continue;
-        }
-        declare(E, p, elem_at(E, arr_base(E, arrs[k]), arrs[k]->mem->ixfun, &i));
+        if (p->type.kind != TK_ARRAY) declare(E, p, elem_at(E, arr_base(E, arrs[k]), arrs[k]->mem->ixfun, &i));
     }
 }
 
+/* Copies the array at (smem, sl) to (dmem, dl) unless they are the same. */
+static void emit_copy_at(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
+    if (smem == dmem && lmad_equal(sl, dl)) return;
+    emit_copy_nest(E, mem_base(E, dmem, t), dl, mem_base(E, smem, t), sl, NULL);
+}
+
 /* Binds operator parameters to accumulator expressions and values, runs
- * the operator and assigns its results to the accumulators. */
+ * the operator and assigns its results to the accumulators. An array
+ * operand has no accumulator expression (NULL): its accumulator is the
+ * place of the operator's parameter (memory.c), which results are copied
+ * into unless they were built there. */
 typedef struct OpCtx {
+    const SegOp *op;
     const char **accs;
 } OpCtx;
 
 static void res_to_accs(Emit *E, const Body *b, void *ctx) {
     OpCtx *o = ctx;
-    for (int i = 0; i < b->nres; i++) line(E, "%s = %s;", o->accs[i], c_se(E, b->res[i]));
+    for (int i = 0; i < b->nres; i++) {
+        if (o->accs[i]) {
+            line(E, "%s = %s;", o->accs[i], c_se(E, b->res[i]));
+            continue;
+        }
+        const MemInfo *acc = o->op->op->params[i]->mem;
+        emit_store(E, acc->mem, acc->ixfun, b->res[i], o->op->op->params[i]->type.elem);
+    }
 }
 
 static void emit_segop(Emit *E, const SegOp *op, const char **accs, const SubExp *vals) {
     line(E, "{");
     E->indent++;
     for (int i = 0; i < op->k; i++) {
-        declare(E, op->op->params[i], accs[i]);
-        declare(E, op->op->params[op->k + i], c_se(E, vals[i]));
+        Var *pe = op->op->params[op->k + i];
+        if (accs[i]) {
+            declare(E, op->op->params[i], accs[i]);
+            declare(E, pe, c_se(E, vals[i]));
+            continue;
+        }
+        emit_store(E, pe->mem->mem, pe->mem->ixfun, vals[i], pe->type.elem);
     }
-    OpCtx o = {accs};
+    OpCtx o = {op, accs};
     emit_body(E, op->op->body, res_to_accs, &o, NULL, 0);
     E->indent--;
     line(E, "}");
@@ -455,21 +475,26 @@ static void emit_segop(Emit *E, const SegOp *op, const char **accs, const SubExp
 typedef struct ScremaCtx {
     const Stm *s;
     const char **scan_accs, **red_accs;
-    int c;
 } ScremaCtx;
 
 /* After the map body: the scans (writing their outputs), the reductions,
- * and the map outputs, all at row c. */
+ * and the map outputs, all at row iter. */
 static void res_screma(Emit *E, const Body *b, void *ctx) {
     ScremaCtx *x = ctx;
     const Screma *sc = &x->s->e->screma;
-    Sym *i = sym_var(E->a, x->c);
+    Sym *i = sym_var(E->a, sc->iter->id);
     int pos = 0, acc = 0;
     for (int j = 0; j < sc->nscans; j++) {
         emit_segop(E, &sc->scans[j], x->scan_accs + acc, b->res + pos);
         for (int k = 0; k < sc->scans[j].k; k++, pos++, acc++) {
             Var *out = x->s->pat[pos];
-            line(E, "%s = %s;", elem_at(E, arr_base(E, out), out->mem->ixfun, &i), x->scan_accs[acc]);
+            const char *a = x->scan_accs[acc];
+            if (a) {
+                line(E, "%s = %s;", elem_at(E, arr_base(E, out), out->mem->ixfun, &i), a);
+                continue;
+            }
+            const MemInfo *am = sc->scans[j].op->params[k]->mem;
+            emit_copy_at(E, out->mem->mem, fix_row(E, out->mem->ixfun, i), am->mem, am->ixfun, out->type.elem);
         }
     }
     acc = 0;
@@ -484,6 +509,10 @@ static void res_screma(Emit *E, const Body *b, void *ctx) {
     }
 }
 
+/* Declares the accumulators of ops (C temporaries when temps, else the
+ * pattern Vars pat) set to the neutral elements; an array accumulator is
+ * the place of its operator parameter, filled with the neutral element,
+ * and gets a NULL expression. */
 static const char **declare_accs(Emit *E, const SegOp *ops, int nops, Var **pat, bool temps) {
     int n = 0;
     for (int j = 0; j < nops; j++) n += ops[j].k;
@@ -493,7 +522,11 @@ static const char **declare_accs(Emit *E, const SegOp *ops, int nops, Var **pat,
         for (int k = 0; k < ops[j].k; k++, n++) {
             const SubExp ne = ops[j].neutral[k];
             PrimType t = subexp_type(ne).elem;
-            if (temps) {
+            const Var *pa = ops[j].op->params[k];
+            if (pa->type.kind == TK_ARRAY) {
+                emit_store(E, pa->mem->mem, pa->mem->ixfun, ne, t);
+                accs[n] = NULL;
+            } else if (temps) {
                 accs[n] = sym_name(new_counter(E, "acc"), E);
                 line(E, "%s %s = %s;", ctype(t), accs[n], c_se(E, ne));
             } else {
@@ -504,20 +537,24 @@ static const char **declare_accs(Emit *E, const SegOp *ops, int nops, Var **pat,
     return accs;
 }
 
+/* "for (int64_t i_7 = 0; i_7 < w; i_7++) {" over a SOAC's iter. */
+static void open_soac_loop(Emit *E, SubExp w, const Var *iter) {
+    const char *i = cname(E, iter);
+    line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, c_se(E, w), i);
+    E->indent++;
+}
+
 static void emit_screma(Emit *E, const Stm *s) {
     const Screma *sc = &s->e->screma;
     int nscan = 0;
     for (int j = 0; j < sc->nscans; j++) nscan += sc->scans[j].k;
-    ScremaCtx x = {s, NULL, NULL, 0};
+    ScremaCtx x = {s, NULL, NULL};
     x.red_accs = declare_accs(E, sc->reds, sc->nreds, s->pat + nscan, false);
     line(E, "{");
     E->indent++;
     x.scan_accs = declare_accs(E, sc->scans, sc->nscans, NULL, true);
-    x.c = new_counter(E, "i");
-    const char *i = sym_name(x.c, E);
-    line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, c_se(E, sc->w), i);
-    E->indent++;
-    bind_rows(E, sc->map, sc->arrs, x.c);
+    open_soac_loop(E, sc->w, sc->iter);
+    bind_rows(E, sc->map, sc->arrs, sc->iter);
     emit_body(E, sc->map->body, res_screma, &x, NULL, 0);
     E->indent--;
     line(E, "}");
@@ -541,18 +578,18 @@ static void res_scatter(Emit *E, const Body *b, void *ctx) {
     }
 }
 
-static void emit_soac_loop(Emit *E, SubExp w, const Lambda *lam, Var **arrs, ResFn fn, void *ctx) {
-    int c = new_counter(E, "i");
-    const char *i = sym_name(c, E);
-    line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, c_se(E, w), i);
-    E->indent++;
-    bind_rows(E, lam, arrs, c);
+static void emit_soac_loop(Emit *E, SubExp w, const Lambda *lam, Var **arrs, const Var *iter, ResFn fn,
+                           void *ctx) {
+    open_soac_loop(E, w, iter);
+    bind_rows(E, lam, arrs, iter);
     emit_body(E, lam->body, fn, ctx, NULL, 0);
     E->indent--;
     line(E, "}");
 }
 
-/* Hist: combines the values with the bucket's current contents. */
+/* Hist: combines the values with the bucket's current contents. An array
+ * bucket is copied into the operator's accumulator place, combined, and
+ * copied back. */
 static void res_hist(Emit *E, const Body *b, void *ctx) {
     const Hist *h = ctx;
     const char *bk = c_se(E, b->res[0]);
@@ -560,9 +597,20 @@ static void res_hist(Emit *E, const Body *b, void *ctx) {
     line(E, "if (%s >= 0 && %s < %s) {", bk, bk, c_se(E, h->dest_w));
     E->indent++;
     const char **accs = NEW_ARRAY(E->a, const char *, h->op.k + 1);
-    for (int j = 0; j < h->op.k; j++)
-        accs[j] = elem_at(E, arr_base(E, h->dests[j]), h->dests[j]->mem->ixfun, &ix);
+    for (int j = 0; j < h->op.k; j++) {
+        const Var *d = h->dests[j], *pa = h->op.op->params[j];
+        if (pa->type.kind != TK_ARRAY) {
+            accs[j] = elem_at(E, arr_base(E, d), d->mem->ixfun, &ix);
+            continue;
+        }
+        emit_copy_at(E, pa->mem->mem, pa->mem->ixfun, d->mem->mem, fix_row(E, d->mem->ixfun, ix), d->type.elem);
+    }
     emit_segop(E, &h->op, accs, b->res + 1);
+    for (int j = 0; j < h->op.k; j++) {
+        const Var *d = h->dests[j], *pa = h->op.op->params[j];
+        if (pa->type.kind == TK_ARRAY)
+            emit_copy_at(E, d->mem->mem, fix_row(E, d->mem->ixfun, ix), pa->mem->mem, pa->mem->ixfun, d->type.elem);
+    }
     E->indent--;
     line(E, "}");
 }
@@ -592,9 +640,12 @@ static void emit_stm(Emit *E, const Stm *s) {
     case IE_ASSERT: emit_assert(E, s); break;
     case IE_SCREMA: emit_screma(E, s); break;
     case IE_SCATTER:
-        emit_soac_loop(E, e->scatter.w, e->scatter.lam, e->scatter.arrs, res_scatter, (void *)&e->scatter);
+        emit_soac_loop(E, e->scatter.w, e->scatter.lam, e->scatter.arrs, e->scatter.iter, res_scatter,
+                       (void *)&e->scatter);
         break;
-    case IE_HIST: emit_soac_loop(E, e->hist.w, e->hist.lam, e->hist.arrs, res_hist, (void *)&e->hist); break;
+    case IE_HIST:
+        emit_soac_loop(E, e->hist.w, e->hist.lam, e->hist.arrs, e->hist.iter, res_hist, (void *)&e->hist);
+        break;
     case IE_ALLOC: emit_alloc(E, s); break;
     case IE_SCRATCH:
     case IE_RESHAPE:

@@ -191,12 +191,20 @@ static void print_segops(Printer *pr, const char *what, const SegOp *ops, int n)
     }
 }
 
+/* ", iter i_7" when the SOAC has an iteration index (STAGE_MEM). */
+static void print_iter(Buf *out, const Var *iter) {
+    if (!iter) return;
+    buf_puts(out, " iter ");
+    print_var(out, iter);
+}
+
 static void print_screma(Printer *pr, const Screma *s) {
     buf_puts(pr->out, "screma(");
     print_se(pr->out, s->w);
     buf_puts(pr->out, ", {");
     print_vars(pr->out, s->arrs, s->narrs);
     buf_puts(pr->out, "},");
+    print_iter(pr->out, s->iter);
     pr->indent++;
     print_segops(pr, "scan", s->scans, s->nscans);
     print_segops(pr, "reduce", s->reds, s->nreds);
@@ -215,6 +223,7 @@ static void print_scatter(Printer *pr, const Scatter *s) {
     buf_puts(pr->out, "}, dests {");
     print_vars(pr->out, s->dests, s->ndests);
     buf_puts(pr->out, "},");
+    print_iter(pr->out, s->iter);
     pr->indent++;
     print_nl(pr);
     print_lambda(pr, s->lam);
@@ -232,6 +241,7 @@ static void print_hist(Printer *pr, const Hist *h) {
     buf_puts(pr->out, "} of width ");
     print_se(pr->out, h->dest_w);
     buf_puts(pr->out, ",");
+    print_iter(pr->out, h->iter);
     pr->indent++;
     print_segops(pr, "op", &h->op, 1);
     print_nl(pr);
@@ -435,7 +445,9 @@ typedef struct Verifier {
     const char *fun;
     char *bound;    /* by id */
     char *in_scope; /* by id */
+    const Var **var_of; /* by id: the bound Var */
     VEC(int) stack;
+    const Var *checking; /* the array whose index function is being checked */
 } Verifier;
 
 #define VFAIL(vf, ...)                                                                              \
@@ -460,6 +472,7 @@ static void bind(Verifier *vf, Var *v) {
     if (vf->bound[v->id]) VFAIL(vf, "variable %s is bound twice", vname(vf, v));
     vf->bound[v->id] = 1;
     vf->in_scope[v->id] = 1;
+    vf->var_of[v->id] = v;
     vec_push(&vf->stack, v->id);
 }
 
@@ -515,6 +528,29 @@ static void expect_array(Verifier *vf, const Var *v, const char *what) {
     if (v->type.kind != TK_ARRAY) VFAIL(vf, "%s %s is not an array", what, vname(vf, v));
 }
 
+/* A variable of the index function of vf->checking: an i64 Var in scope. */
+static void check_lmad_var(int id, void *ctx) {
+    Verifier *vf = ctx;
+    const Var *v = vf->checking;
+    if (id <= 0 || id >= vf->p->next_var_id || !vf->in_scope[id])
+        VFAIL(vf, "index function of %s mentions v%d, which is not a variable in scope", vname(vf, v), id);
+    Type t = vf->var_of[id]->type;
+    if (t.kind != TK_PRIM || t.elem != PT_I64)
+        VFAIL(vf, "index function of %s mentions %s, which is not an i64", vname(vf, v),
+              vname(vf, vf->var_of[id]));
+}
+
+/* Every Sym variable of v's index function (offset, strides, shape). */
+static void check_lmad_vars(Verifier *vf, const Var *v) {
+    const Lmad *l = v->mem->ixfun;
+    vf->checking = v;
+    sym_vars(l->offset, check_lmad_var, vf);
+    for (int k = 0; k < l->rank; k++) {
+        sym_vars(l->dims[k].stride, check_lmad_var, vf);
+        sym_vars(l->dims[k].shape, check_lmad_var, vf);
+    }
+}
+
 /* At STAGE_MEM an array Var needs a MemInfo whose block is a mem Var in scope. */
 static void check_mem_info(Verifier *vf, const Var *v) {
     if (vf->p->stage != STAGE_MEM || v->type.kind != TK_ARRAY) return;
@@ -526,6 +562,7 @@ static void check_mem_info(Verifier *vf, const Var *v) {
     if (v->mem->ixfun->rank != v->type.rank)
         VFAIL(vf, "index function of %s has rank %d, the array %d", vname(vf, v),
               v->mem->ixfun->rank, v->type.rank);
+    check_lmad_vars(vf, v);
 }
 
 static void verify_body(Verifier *vf, const Body *b, const Type *ret, int nret, const char *what);
@@ -574,10 +611,22 @@ static void expect_npat(Verifier *vf, const Stm *s, int n) {
     if (s->npat != n) VFAIL(vf, "statement binds %d variables, expected %d", s->npat, n);
 }
 
+/* Brings a SOAC's iteration index into scope (required at STAGE_MEM);
+ * returns the scope mark to pop to after the SOAC's lambdas. */
+static int bind_iter(Verifier *vf, Var *iter) {
+    int mark = vf->stack.len;
+    if (vf->p->stage == STAGE_MEM && !iter) VFAIL(vf, "SOAC without an iteration index");
+    if (!iter) return mark;
+    bind(vf, iter);
+    expect_type(vf, iter->type, type_prim(PT_I64), "SOAC iteration index");
+    return mark;
+}
+
 static void verify_screma(Verifier *vf, const Stm *s) {
     const Screma *sc = &s->e->screma;
     expect_prim(vf, sc->w, PT_I64, "screma width");
     Type *rows = row_types(vf, sc->arrs, sc->narrs);
+    int mark = bind_iter(vf, sc->iter);
     const Lambda *m = sc->map;
     verify_lambda(vf, m, rows, sc->narrs, "screma map");
     int pos = 0;
@@ -591,6 +640,7 @@ static void verify_screma(Verifier *vf, const Stm *s) {
         verify_segop(vf, &sc->reds[i], m->ret + pos, "reduce");
         pos += sc->reds[i].k;
     }
+    pop_scope(vf, mark);
     int scan_end = 0;
     for (int j = 0; j < sc->nscans; j++) scan_end += sc->scans[j].k;
     expect_npat(vf, s, m->nret);
@@ -610,7 +660,9 @@ static void verify_scatter(Verifier *vf, const Stm *s) {
     const Scatter *sc = &s->e->scatter;
     expect_prim(vf, sc->w, PT_I64, "scatter width");
     Type *rows = row_types(vf, sc->arrs, sc->narrs);
+    int mark = bind_iter(vf, sc->iter);
     verify_lambda(vf, sc->lam, rows, sc->narrs, "scatter");
+    pop_scope(vf, mark);
     if (sc->lam->nret != 2 * sc->ndests) VFAIL(vf, "scatter lambda must return 2*%d values", sc->ndests);
     expect_npat(vf, s, sc->ndests);
     for (int i = 0; i < sc->ndests; i++) {
@@ -626,6 +678,7 @@ static void verify_hist(Verifier *vf, const Stm *s) {
     expect_prim(vf, h->w, PT_I64, "hist width");
     expect_prim(vf, h->dest_w, PT_I64, "hist destination width");
     Type *rows = row_types(vf, h->arrs, h->narrs);
+    int mark = bind_iter(vf, h->iter);
     verify_lambda(vf, h->lam, rows, h->narrs, "hist");
     if (h->lam->nret != 1 + h->op.k) VFAIL(vf, "hist lambda must return 1+%d values", h->op.k);
     expect_type(vf, h->lam->ret[0], type_prim(PT_I64), "hist bucket");
@@ -638,6 +691,7 @@ static void verify_hist(Verifier *vf, const Stm *s) {
         expect_type(vf, s->pat[i]->type, h->dests[i]->type, "hist result");
     }
     verify_segop(vf, &h->op, elems, "hist operator");
+    pop_scope(vf, mark);
 }
 
 static void verify_loop(Verifier *vf, const Stm *s) {
@@ -874,9 +928,11 @@ void ir_verify(const Prog *p, const char *after_pass) {
     size_t n = (size_t)(p->next_var_id > 0 ? p->next_var_id : 1);
     vf.bound = calloc(n, 1);
     vf.in_scope = calloc(n, 1);
-    if (!vf.bound || !vf.in_scope) ICE("out of memory in ir_verify");
+    vf.var_of = calloc(n, sizeof *vf.var_of);
+    if (!vf.bound || !vf.in_scope || !vf.var_of) ICE("out of memory in ir_verify");
     for (int i = 0; i < p->nfuns; i++) verify_fun(&vf, p->funs[i]);
     free(vf.bound);
     free(vf.in_scope);
+    free(vf.var_of);
     vec_free(&vf.stack);
 }

@@ -50,7 +50,8 @@ typedef struct Type {
 
 /* Where an array lives (STAGE_MEM): element (i_0, ..., i_{r-1}) of the array
  * is at element offset lmad_index(ixfun, i) of block mem. LMAD variables
- * (Sym vars) are Var ids of i64 variables in scope. */
+ * (Sym vars) are Var ids of i64 variables in scope (ir_verify checks it);
+ * inside a SOAC's lambdas that includes the SOAC's iter. */
 typedef struct MemInfo {
     Var *mem;
     Lmad *ixfun;
@@ -87,7 +88,11 @@ typedef struct SegOp {
  * The statement binds, in this order: the scan results (arrays [w]), the
  * reduction results (one value per operand), the map results (arrays [w]).
  * A plain map has no scans or reds; a plain reduce has a map that returns
- * its parameters. */
+ * its parameters.
+ * iter (STAGE_MEM only, NULL before; created by pass_memory) is the i64
+ * index of the element being processed, 0 <= iter < w. It is in scope in
+ * the lambdas (and operators) of this SOAC only, where index functions use
+ * it, e.g. an array lambda parameter is row iter of its input array. */
 typedef struct Screma {
     SubExp w;
     Var **arrs;
@@ -97,11 +102,13 @@ typedef struct Screma {
     SegOp *reds;
     int nreds;
     Lambda *map;
+    Var *iter;
 } Screma;
 
 /* Scatter over w elements of arrs into ndests one-dimensional destination
  * arrays (consumed). lam returns ndests i64 indices and then ndests values;
- * out-of-bounds indices are ignored. Binds the updated destinations. */
+ * out-of-bounds indices are ignored. Binds the updated destinations.
+ * iter: as in Screma. */
 typedef struct Scatter {
     SubExp w;
     Var **arrs;
@@ -109,12 +116,13 @@ typedef struct Scatter {
     Lambda *lam;
     Var **dests;
     int ndests;
+    Var *iter;
 } Scatter;
 
 /* Generalised histogram over w elements of arrs into the destinations of
  * op (op.k arrays, consumed; all of length dest_w). lam returns one i64
  * bucket index and then op.k values; out-of-bounds buckets are ignored.
- * Binds the updated destinations. */
+ * Binds the updated destinations. iter: as in Screma. */
 typedef struct Hist {
     SubExp w;
     Var **arrs;
@@ -123,6 +131,7 @@ typedef struct Hist {
     SubExp dest_w;
     Var **dests;
     SegOp op;
+    Var *iter;
 } Hist;
 
 typedef enum LoopKind { IR_LOOP_FOR, IR_LOOP_WHILE } LoopKind;

@@ -290,6 +290,46 @@ Sym *sym_subst(Arena *a, const Sym *x, int id, const Sym *e) {
     return sum;
 }
 
+void sym_vars(const Sym *x, void (*fn)(int id, void *ctx), void *ctx) {
+    for (int i = 0; i < x->nterms; i++)
+        for (int j = 0; j < x->terms[i].nfac; j++) {
+            const SymFactor *f = &x->terms[i].fac[j];
+            if (!f->opq) {
+                fn(f->var, ctx);
+                continue;
+            }
+            sym_vars(f->opq->l, fn, ctx);
+            sym_vars(f->opq->r, fn, ctx);
+        }
+}
+
+static void *fold_factor(const SymFactor *f, const SymFold *fd, void *ctx) {
+    if (!f->opq) return fd->var(f->var, ctx);
+    void *l = sym_fold(f->opq->l, fd, ctx), *r = sym_fold(f->opq->r, fd, ctx);
+    switch (f->opq->kind) {
+    case OPQ_DIV: return fd->quot(l, r, ctx);
+    case OPQ_ADD: return fd->add(l, r, ctx);
+    case OPQ_MUL: return fd->mul(l, r, ctx);
+    }
+    return l;
+}
+
+/* Each term is coef * f1 * ... (the coefficient left out when it is 1 and
+ * there are factors); the terms are summed left to right. */
+void *sym_fold(const Sym *x, const SymFold *fd, void *ctx) {
+    void *sum = NULL;
+    for (int i = 0; i < x->nterms; i++) {
+        const SymTerm *t = &x->terms[i];
+        void *p = t->coef != 1 || t->nfac == 0 ? fd->konst(t->coef, ctx) : NULL;
+        for (int j = 0; j < t->nfac; j++) {
+            void *f = fold_factor(&t->fac[j], fd, ctx);
+            p = p ? fd->mul(p, f, ctx) : f;
+        }
+        sum = sum ? fd->add(sum, p, ctx) : p;
+    }
+    return sum ? sum : fd->konst(0, ctx);
+}
+
 /* ---- Printing ----------------------------------------------------------------- */
 
 /* How to print variables and coefficients: readably or as C. */

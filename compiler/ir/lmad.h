@@ -38,6 +38,20 @@ Sym *sym_subst(Arena *a, const Sym *x, int id, const Sym *e);
 /* Prints x as a C expression of int64_t values; varname(id, ctx) gives the
  * C name of a variable. Parenthesised so it can be embedded anywhere. */
 void sym_print_c(Buf *out, const Sym *x, const char *(*varname)(int id, void *ctx), void *ctx);
+/* Calls fn(id, ctx) once for each occurrence of a variable in x (opaque
+ * subterms included), in x's term order. */
+void sym_vars(const Sym *x, void (*fn)(int id, void *ctx), void *ctx);
+/* Rebuilds x bottom-up through callbacks (e.g. into statements that compute
+ * it): konst and var make leaves; add, mul and quot (integer division
+ * rounding towards zero, from opaque divisions) combine two results. */
+typedef struct SymFold {
+    void *(*konst)(int64_t c, void *ctx);
+    void *(*var)(int id, void *ctx);
+    void *(*add)(void *x, void *y, void *ctx);
+    void *(*mul)(void *x, void *y, void *ctx);
+    void *(*quot)(void *x, void *y, void *ctx);
+} SymFold;
+void *sym_fold(const Sym *x, const SymFold *f, void *ctx);
 /* Prints x readably ("2*v3*v7 + 1"), variables as v<id>. */
 void sym_print(Buf *out, const Sym *x);
 

@@ -16,30 +16,36 @@
  *    row-major block.
  *  - Consumers write in place: IE_UPDATE, Scatter and Hist results share the
  *    block and LMAD of the consumed array.
- *  - Merges use existential memory (Futhark's approach, simplified): each
- *    array result of an IE_IF gets an extra TK_MEM pattern Var (and TK_MEM
- *    entry in ret, and branch result) and the row-major LMAD of its pattern
- *    type; each array parameter of an IE_LOOP gets an extra TK_MEM loop
- *    parameter (appended after the others, with its init, body result and
- *    pattern Var appended in the same order) and the row-major LMAD of its
- *    type. A branch or loop result (or loop init) that is already row-major
- *    at offset 0 passes its own block: no copy. Only a result that is not
- *    (a slice, a transposition) is copied into a fresh block first. A loop
- *    that updates its parameter in place thus never copies. The offset and
- *    strides are not made existential: that is the simple, sound strategy.
- *  - SOAC lambdas (Screma map, Scatter, Hist): an array parameter p is a row
- *    of its input array a, so it lives in a's block with a's LMAD indexed at
- *    the iteration. The IR has no Var for the iteration index, so by
- *    convention the index is written as the Sym variable p->id (the
- *    parameter's own id): the C backend binds that id to its loop counter.
- *    (A Var field for the iteration index in Screma/Scatter/Hist would be
- *    cleaner; see the report to the lead.)
+ *  - Fresh arrays whose place is known are built there (hints, a simple
+ *    form of FunMem's short-circuiting, §3.3): a map's result is built in
+ *    row iter of the map's output (so nested maps write straight into the
+ *    outer array), an operator's result in its accumulator (see below).
+ *  - Merges use existential memory: each array result of an IE_IF gets an
+ *    extra TK_MEM pattern Var (and ret entry, and branch result). When both
+ *    branches give row-major arrays at offset 0 that is all; otherwise (a
+ *    transposition, a slice) the offset and every stride are existential
+ *    too (i64 pattern Vars, with branch results computed from the branches'
+ *    LMADs), so no branch copies. Each array parameter of an IE_LOOP gets
+ *    an extra TK_MEM loop parameter (appended after the others, with its
+ *    init, body result and pattern Var appended in the same order) and the
+ *    row-major LMAD of its type: a loop that updates its parameter in place
+ *    never copies; an init or body result that is not row-major at offset 0
+ *    is copied first (existential loop offsets and strides: not yet).
+ *  - SOACs get an iteration index Var (Screma/Scatter/Hist.iter, ir.h): an
+ *    array lambda parameter is row iter of its input array.
+ *  - Operators on arrays (reduce, scan, hist): each array accumulator is a
+ *    block allocated once before the SOAC (a reduction's result block; a
+ *    block of its own for a scan or a histogram, whose buckets are copied
+ *    in and out). The operator's result is built in the accumulator itself
+ *    when the operator is an element-wise map over it (inplace_ok), else in
+ *    a scratch block allocated once and copied back. An element parameter
+ *    is the map's row view when it can be, else a buffer allocated once.
+ *  - Allocations of loop-invariant size inside loop bodies and SOAC lambdas
+ *    are hoisted out with their size arithmetic (hoist_allocs), unless a
+ *    loop passes the block on to its next iteration.
  *  - Entry parameters get a block each (bound implicitly with the parameter)
  *    and the row-major LMAD of their type; entry results may have any LMAD:
  *    the backend writes them out row-major.
- *
- * Not supported yet: scan, reduce and histogram operators on arrays (the
- * operators' parameters must be scalars); such programs stop with an ICE.
  */
 #include "passes.h"
 
@@ -52,11 +58,32 @@ typedef VEC(Stm *) StmVec;
 typedef struct MemCtx {
     Prog *p;
     Arena *a;
+    MemInfo **hints; /* by Var id: where the fresh array should be built */
+    int nhints;
+    Var **vars; /* by id: the i64 Vars seen, for turning Syms into statements */
+    int nvars;
 } MemCtx;
 
 static void mem_body(MemCtx *m, Body *b);
 
 /* ---- Small helpers -------------------------------------------------------- */
+
+/* Records v so that index functions mentioning it can be computed. */
+static void note_var(MemCtx *m, Var *v) {
+    if (v->id >= m->nvars) {
+        int n = 2 * v->id + 64;
+        Var **vs = NEW_ARRAY(m->a, Var *, n);
+        if (m->nvars) memcpy(vs, m->vars, sizeof *vs * (size_t)m->nvars);
+        m->vars = vs;
+        m->nvars = n;
+    }
+    m->vars[v->id] = v;
+}
+
+static void note_vars(MemCtx *m, Var *const *vs, int n) {
+    for (int i = 0; i < n; i++)
+        if (vs[i]) note_var(m, vs[i]);
+}
 
 static Sym *se_sym(MemCtx *m, SubExp se) {
     if (se.is_var) return sym_var(m->a, se.v->id);
@@ -136,8 +163,13 @@ static Var *emit_alloc(MemCtx *m, StmVec *out, Type t, const char *base, SrcLoc 
     return mem;
 }
 
-/* Gives v a fresh row-major block allocated before the statement at loc. */
+/* Gives v a fresh row-major block allocated before the statement at loc,
+ * or its hinted place when it has one. */
 static void give_fresh(MemCtx *m, StmVec *out, Var *v, SrcLoc loc) {
+    if (v->id < m->nhints && m->hints[v->id]) {
+        v->mem = m->hints[v->id];
+        return;
+    }
     Var *mem = emit_alloc(m, out, v->type, v->name, loc);
     v->mem = mem_info(m, mem, row_major_of(m, v->type));
 }
@@ -205,58 +237,328 @@ static void mem_reshape(MemCtx *m, StmVec *out, Stm *s) {
     s->pat[0]->mem = mem_info(m, e->arr->mem->mem, l);
 }
 
+/* ---- Uses of a Var ------------------------------------------------------- */
+
+/* Counts the occurrences of v in b (nested bodies and lambdas included). */
+typedef struct UseCount {
+    const Var *v;
+    int n;
+} UseCount;
+
+static void uc_body(UseCount *u, const Body *b);
+
+static void uc_var(UseCount *u, const Var *x) { u->n += x == u->v; }
+static void uc_se(UseCount *u, SubExp se) {
+    if (se.is_var) uc_var(u, se.v);
+}
+static void uc_ses(UseCount *u, const SubExp *ses, int n) {
+    for (int i = 0; i < n; i++) uc_se(u, ses[i]);
+}
+static void uc_vars(UseCount *u, Var *const *vs, int n) {
+    for (int i = 0; i < n; i++) uc_var(u, vs[i]);
+}
+static void uc_lambda(UseCount *u, const Lambda *l) {
+    if (l) uc_body(u, l->body);
+}
+static void uc_segops(UseCount *u, const SegOp *ops, int n) {
+    for (int i = 0; i < n; i++) {
+        uc_ses(u, ops[i].neutral, ops[i].k);
+        uc_lambda(u, ops[i].op);
+    }
+}
+
+static void uc_exp(UseCount *u, const IrExp *e) {
+    uc_se(u, e->se);
+    uc_se(u, e->cond);
+    uc_ses(u, e->args, e->nargs);
+    if (e->arr) uc_var(u, e->arr);
+    uc_vars(u, e->arrs, e->narrs);
+    for (int i = 0; i < e->nslice; i++) {
+        uc_se(u, e->slice[i].index);
+        uc_se(u, e->slice[i].start);
+        uc_se(u, e->slice[i].len);
+        uc_se(u, e->slice[i].stride);
+    }
+    if (e->tbody) uc_body(u, e->tbody);
+    if (e->fbody) uc_body(u, e->fbody);
+    switch (e->kind) {
+    case IE_LOOP:
+        uc_ses(u, e->loop.inits, e->loop.nparams);
+        uc_body(u, e->loop.body);
+        break;
+    case IE_SCREMA:
+        uc_vars(u, e->screma.arrs, e->screma.narrs);
+        uc_segops(u, e->screma.scans, e->screma.nscans);
+        uc_segops(u, e->screma.reds, e->screma.nreds);
+        uc_lambda(u, e->screma.map);
+        break;
+    case IE_SCATTER:
+        uc_vars(u, e->scatter.arrs, e->scatter.narrs);
+        uc_vars(u, e->scatter.dests, e->scatter.ndests);
+        uc_lambda(u, e->scatter.lam);
+        break;
+    case IE_HIST:
+        uc_vars(u, e->hist.arrs, e->hist.narrs);
+        uc_vars(u, e->hist.dests, e->hist.op.k);
+        uc_segops(u, &e->hist.op, 1);
+        uc_lambda(u, e->hist.lam);
+        break;
+    default: break;
+    }
+}
+
+static void uc_body(UseCount *u, const Body *b) {
+    for (int i = 0; i < b->nstms; i++) uc_exp(u, b->stms[i]->e);
+    uc_ses(u, b->res, b->nres);
+}
+
+static int count_uses(const Body *b, const Var *v) {
+    UseCount u = {v, 0};
+    uc_body(&u, b);
+    return u.n;
+}
+
+/* The statement of b that binds v, or NULL. */
+static Stm *binding_stm(const Body *b, const Var *v) {
+    for (int i = 0; i < b->nstms; i++)
+        for (int j = 0; j < b->stms[i]->npat; j++)
+            if (b->stms[i]->pat[j] == v) return b->stms[i];
+    return NULL;
+}
+
+/* Whether result r of body b (an operator's) may be computed in the memory
+ * of accumulator acc itself: r is made by a plain map in b that reads acc
+ * (only there) as one of its inputs, element by element; element j is
+ * written only after it is read. Array rows recurse into the map's body. */
+static bool inplace_ok(const Body *b, const Var *acc, const Var *r) {
+    Stm *s = binding_stm(b, r);
+    if (!s || s->e->kind != IE_SCREMA || count_uses(b, acc) != 1) return false;
+    const Screma *sc = &s->e->screma;
+    if (sc->nscans || sc->nreds) return false;
+    int j = 0, k = 0;
+    while (j < sc->narrs && sc->arrs[j] != acc) j++;
+    while (k < s->npat && s->pat[k] != r) k++;
+    if (j == sc->narrs || k == s->npat) return false;
+    const Var *row = sc->map->params[j];
+    if (!is_array(row)) return true;
+    SubExp res = sc->map->body->res[k];
+    return res.is_var && inplace_ok(sc->map->body, row, res.v);
+}
+
+/* ---- Hints: where a fresh array should be built -------------------------- */
+
+/* Sets v's destination (the first one wins). */
+static void set_hint(MemCtx *m, const Var *v, MemInfo *dest) {
+    if (v->id < m->nhints && !m->hints[v->id]) m->hints[v->id] = dest;
+}
+
+/* ---- Allocation hoisting ---------------------------------------------------- */
+
+/* Whether se is a constant or a Var not marked variant. */
+static bool invariant(const char *variant, SubExp se) { return !se.is_var || !variant[se.v->id]; }
+
+/* Marks the memory blocks b passes on (results and loop inits, nested
+ * bodies included): a block reused across iterations must not escape one. */
+static void mark_escaping(char *esc, const Body *b, bool top);
+
+static void mark_escaping_exp(char *esc, const IrExp *e) {
+    if (e->tbody) mark_escaping(esc, e->tbody, false);
+    if (e->fbody) mark_escaping(esc, e->fbody, false);
+    if (e->kind != IE_LOOP) return;
+    for (int i = 0; i < e->loop.nparams; i++)
+        if (e->loop.inits[i].is_var && e->loop.inits[i].v->type.kind == TK_MEM) esc[e->loop.inits[i].v->id] = 1;
+    mark_escaping(esc, e->loop.body, false);
+}
+
+static void mark_escaping(char *esc, const Body *b, bool top) {
+    for (int i = 0; i < b->nres; i++) {
+        if (!b->res[i].is_var) continue;
+        Var *v = b->res[i].v;
+        if (v->type.kind == TK_MEM) esc[v->id] = 1;
+        if (top && is_array(v)) esc[v->mem->mem->id] = 1;
+    }
+    for (int i = 0; i < b->nstms; i++) mark_escaping_exp(esc, b->stms[i]->e);
+}
+
+/* Whether s only computes an i64 from invariant operands without traps. */
+static bool hoistable_arith(const Stm *s, const char *variant) {
+    const IrExp *e = s->e;
+    if (e->kind != IE_OP || e->t != PT_I64) return false;
+    if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL) return false;
+    for (int i = 0; i < e->nargs; i++)
+        if (!invariant(variant, e->args[i])) return false;
+    return true;
+}
+
+/* Moves allocations of b (a loop body when loop, else a SOAC lambda's body
+ * run once per element) whose sizes do not change between iterations, with
+ * the size arithmetic, to out (before the loop or SOAC). A loop's block
+ * that is passed on to the next iteration stays, as do blocks of
+ * statements that mention params (the loop or lambda parameters and
+ * indices, which vary). */
+static void hoist_allocs(MemCtx *m, Body *b, StmVec *out, Var *const *params, int nparams, bool loop) {
+    char *variant = arena_alloc(m->a, (size_t)m->p->next_var_id + 1);
+    char *esc = arena_alloc(m->a, (size_t)m->p->next_var_id + 1);
+    for (int i = 0; i < nparams; i++)
+        if (params[i]) variant[params[i]->id] = 1;
+    if (loop) mark_escaping(esc, b, true);
+    StmVec keep = {0};
+    for (int i = 0; i < b->nstms; i++) {
+        Stm *s = b->stms[i];
+        bool alloc = s->e->kind == IE_ALLOC && invariant(variant, s->e->size) && !esc[s->pat[0]->id];
+        if (alloc || hoistable_arith(s, variant)) {
+            vec_push(out, s);
+            continue;
+        }
+        for (int j = 0; j < s->npat; j++) variant[s->pat[j]->id] = 1;
+        vec_push(&keep, s);
+    }
+    b->stms = vec_to_arena(m->a, &keep);
+    b->nstms = keep.len;
+    vec_free(&keep);
+}
+
+/* Processes a SOAC lambda's (or operator's) body and hoists its
+ * per-element allocations out before the SOAC. */
+static void mem_lambda_body(MemCtx *m, StmVec *out, Lambda *lam, Var *iter) {
+    note_vars(m, lam->params, lam->nparams);
+    mem_body(m, lam->body);
+    Var **ps = NEW_ARRAY(m->a, Var *, lam->nparams + 2);
+    for (int i = 0; i < lam->nparams; i++) ps[i] = lam->params[i];
+    ps[lam->nparams] = iter;
+    hoist_allocs(m, lam->body, out, ps, lam->nparams + 1, false);
+}
+
 /* ---- SOACs ---------------------------------------------------------------- */
 
-/* An array parameter of a SOAC lambda is row p->id of its input array. */
-static void mem_soac_lambda(MemCtx *m, Lambda *lam, Var **arrs, int narrs) {
-    for (int i = 0; i < lam->nparams && i < narrs; i++) {
-        Var *p = lam->params[i];
-        if (!is_array(p)) continue;
-        LmadSlice fix = {0};
-        fix.is_index = true;
-        fix.index = sym_var(m->a, p->id);
-        p->mem = mem_info(m, arrs[i]->mem->mem, lmad_slice(m->a, arrs[i]->mem->ixfun, &fix, 1));
+static Var *new_iter(MemCtx *m) {
+    Var *v = ir_var(m->p, "i", type_prim(PT_I64));
+    note_var(m, v);
+    return v;
+}
+
+static MemInfo *fix_at(MemCtx *m, MemInfo *mi, Var *iter) {
+    LmadSlice fix = {0};
+    fix.is_index = true;
+    fix.index = sym_var(m->a, iter->id);
+    return mem_info(m, mi->mem, lmad_slice(m->a, mi->ixfun, &fix, 1));
+}
+
+/* An array parameter of a SOAC lambda is row iter of its input array. */
+static void mem_soac_params(MemCtx *m, Lambda *lam, Var **arrs, int narrs, Var *iter) {
+    for (int i = 0; i < lam->nparams && i < narrs; i++)
+        if (is_array(lam->params[i])) lam->params[i]->mem = fix_at(m, arrs[i]->mem, iter);
+}
+
+static bool is_param(const Lambda *lam, const Var *v) {
+    for (int i = 0; i < lam->nparams; i++)
+        if (lam->params[i] == v) return true;
+    return false;
+}
+
+/* Gives array parameter p (an operator's element parameter, fed from result
+ * v of lambda lam) a place: v's own when v is a row of an input or comes
+ * from outside the lambda, else a buffer allocated before the SOAC in which
+ * v is built (hinted) or into which it is copied. */
+static void place_elem(MemCtx *m, StmVec *out, Var *p, SubExp v, const Lambda *lam, SrcLoc loc) {
+    if (v.is_var && (is_param(lam, v.v) || !binding_stm(lam->body, v.v)) && v.v->mem) {
+        p->mem = v.v->mem;
+        return;
     }
-    mem_body(m, lam->body);
+    give_fresh(m, out, p, loc);
+    if (v.is_var) set_hint(m, v.v, p->mem);
 }
 
-static void check_scalar_op(const SegOp *op, const char *what) {
-    for (int i = 0; i < op->op->nparams; i++)
-        if (op->op->params[i]->type.kind != TK_PRIM)
-            ICE("memory: %s operators on arrays are not supported yet", what);
-    mem_body(NULL, op->op->body);
+/* The operator of an array reduction, scan or histogram: accumulator
+ * parameters take acc[i] (when array-typed: the place of accumulator i),
+ * element parameters are placed by place_elem from lam's results vals; the
+ * operator's array results are built in their accumulator when inplace_ok,
+ * else in a scratch block. Allocations are made before the SOAC. */
+static void mem_segop(MemCtx *m, StmVec *out, SegOp *op, MemInfo **acc, const SubExp *vals,
+                      const Lambda *lam, Var *iter, SrcLoc loc) {
+    Lambda *f = op->op;
+    for (int i = 0; i < op->k; i++) {
+        Var *pa = f->params[i], *pe = f->params[op->k + i];
+        if (!is_array(pa)) continue;
+        pa->mem = acc[i];
+        place_elem(m, out, pe, vals[i], lam, loc);
+        SubExp r = f->body->res[i];
+        if (!r.is_var || !binding_stm(f->body, r.v)) continue;
+        if (inplace_ok(f->body, pa, r.v)) {
+            set_hint(m, r.v, acc[i]);
+            continue;
+        }
+        Var *scratch = ir_var(m->p, "scratch", pa->type);
+        give_fresh(m, out, scratch, loc);
+        set_hint(m, r.v, scratch->mem);
+    }
+    mem_lambda_body(m, out, f, iter);
 }
 
+/* Scan outputs and map outputs get fresh blocks (or their hinted place),
+ * array reduction results fresh accumulators; the map's results are built
+ * in their output rows; the operators are placed by mem_segop. */
 static void mem_screma(MemCtx *m, StmVec *out, Stm *s) {
     Screma *sc = &s->e->screma;
-    mem_soac_lambda(m, sc->map, sc->arrs, sc->narrs);
+    sc->iter = new_iter(m);
     int nscan = 0, nred = 0;
-    for (int i = 0; i < sc->nscans; i++) {
-        check_scalar_op(&sc->scans[i], "scan");
-        nscan += sc->scans[i].k;
-    }
-    for (int i = 0; i < sc->nreds; i++) {
-        check_scalar_op(&sc->reds[i], "reduce");
-        nred += sc->reds[i].k;
-    }
+    for (int i = 0; i < sc->nscans; i++) nscan += sc->scans[i].k;
+    for (int i = 0; i < sc->nreds; i++) nred += sc->reds[i].k;
+    for (int i = 0; i < s->npat; i++)
+        if (is_array(s->pat[i])) give_fresh(m, out, s->pat[i], s->loc);
+    mem_soac_params(m, sc->map, sc->arrs, sc->narrs, sc->iter);
+    Body *mb = sc->map->body;
     for (int i = 0; i < s->npat; i++) {
-        bool red = i >= nscan && i < nscan + nred;
-        if (!red) give_fresh(m, out, s->pat[i], s->loc);
+        bool mapout = i >= nscan + nred;
+        if (mapout && mb->res[i].is_var) set_hint(m, mb->res[i].v, fix_at(m, s->pat[i]->mem, sc->iter));
     }
+    /* Operators first: they may hint where the map builds its results. */
+    int pos = 0;
+    for (int j = 0; j < sc->nscans; j++) {
+        SegOp *op = &sc->scans[j];
+        MemInfo **acc = NEW_ARRAY(m->a, MemInfo *, op->k + 1);
+        for (int i = 0; i < op->k; i++) {
+            Var *pa = op->op->params[i];
+            if (!is_array(pa)) continue;
+            give_fresh(m, out, pa, s->loc);
+            acc[i] = pa->mem;
+        }
+        mem_segop(m, out, op, acc, mb->res + pos, sc->map, sc->iter, s->loc);
+        pos += op->k;
+    }
+    for (int j = 0; j < sc->nreds; j++) {
+        SegOp *op = &sc->reds[j];
+        MemInfo **acc = NEW_ARRAY(m->a, MemInfo *, op->k + 1);
+        for (int i = 0; i < op->k; i++) acc[i] = s->pat[pos + i]->mem;
+        mem_segop(m, out, op, acc, mb->res + pos, sc->map, sc->iter, s->loc);
+        pos += op->k;
+    }
+    mem_lambda_body(m, out, sc->map, sc->iter);
 }
 
-static void mem_scatter(MemCtx *m, Stm *s) {
+static void mem_scatter(MemCtx *m, StmVec *out, Stm *s) {
     Scatter *sc = &s->e->scatter;
-    mem_soac_lambda(m, sc->lam, sc->arrs, sc->narrs);
+    sc->iter = new_iter(m);
+    mem_soac_params(m, sc->lam, sc->arrs, sc->narrs, sc->iter);
+    mem_lambda_body(m, out, sc->lam, sc->iter);
     for (int i = 0; i < s->npat && i < sc->ndests; i++) s->pat[i]->mem = sc->dests[i]->mem;
 }
 
-static void mem_hist(MemCtx *m, Stm *s) {
+/* A histogram whose buckets are arrays combines through accumulator blocks
+ * allocated once: the bucket is copied in, combined, and copied back. */
+static void mem_hist(MemCtx *m, StmVec *out, Stm *s) {
     Hist *h = &s->e->hist;
-    mem_soac_lambda(m, h->lam, h->arrs, h->narrs);
-    for (int i = 0; i < h->op.k; i++)
-        if (h->dests[i]->type.rank != 1) ICE("memory: histograms of arrays are not supported yet");
-    check_scalar_op(&h->op, "histogram");
+    h->iter = new_iter(m);
+    mem_soac_params(m, h->lam, h->arrs, h->narrs, h->iter);
+    MemInfo **acc = NEW_ARRAY(m->a, MemInfo *, h->op.k + 1);
+    for (int i = 0; i < h->op.k; i++) {
+        Var *pa = h->op.op->params[i];
+        if (!is_array(pa)) continue;
+        give_fresh(m, out, pa, s->loc);
+        acc[i] = pa->mem;
+    }
+    mem_segop(m, out, &h->op, acc, h->lam->body->res + 1, h->lam, h->iter, s->loc);
+    mem_lambda_body(m, out, h->lam, h->iter);
     for (int i = 0; i < s->npat && i < h->op.k; i++) s->pat[i]->mem = h->dests[i]->mem;
 }
 
@@ -284,6 +586,111 @@ static void add_pattern_mem(MemCtx *m, Stm *s, Var *v) {
     APPEND(m, s->pat, s->npat, mem);
 }
 
+/* ---- Sym values as statements -------------------------------------------- */
+
+/* Where sym_fold's callbacks append the statements that compute a Sym. */
+typedef struct SymEmit {
+    MemCtx *m;
+    StmVec *out;
+    SrcLoc loc;
+} SymEmit;
+
+static void *se_box(MemCtx *m, SubExp se) {
+    SubExp *p = NEW(m->a, SubExp);
+    *p = se;
+    return p;
+}
+
+static void *sf_konst(int64_t c, void *ctx) { return se_box(((SymEmit *)ctx)->m, se_i64(c)); }
+
+/* A Sym variable is the id of an i64 Var in scope: found among the Vars the
+ * pass has seen (by id, in m->vars). */
+static void *sf_var(int id, void *ctx) {
+    SymEmit *x = ctx;
+    if (id >= x->m->nvars || !x->m->vars[id]) ICE("memory: index function variable v%d is unknown", id);
+    return se_box(x->m, se_var(x->m->vars[id]));
+}
+
+static void *sf_op(SymEmit *x, Op op, void *l, void *r) {
+    IrExp *e = new_exp(x->m, IE_OP);
+    e->op = op;
+    e->t = PT_I64;
+    e->nargs = 2;
+    e->args = NEW_ARRAY(x->m->a, SubExp, 2);
+    e->args[0] = *(SubExp *)l;
+    e->args[1] = *(SubExp *)r;
+    Var *v = ir_var(x->m->p, "ix", type_prim(PT_I64));
+    push_stm(x->m, x->out, v, e, x->loc);
+    return se_box(x->m, se_var(v));
+}
+
+static void *sf_add(void *l, void *r, void *ctx) { return sf_op(ctx, OP_ADD, l, r); }
+static void *sf_mul(void *l, void *r, void *ctx) { return sf_op(ctx, OP_MUL, l, r); }
+static void *sf_quot(void *l, void *r, void *ctx) { return sf_op(ctx, OP_QUOT, l, r); }
+
+/* Appends to out the statements computing y; returns its value. */
+static SubExp emit_sym(MemCtx *m, StmVec *out, const Sym *y, SrcLoc loc) {
+    int64_t c;
+    if (sym_is_const(y, &c)) return se_i64(c);
+    SymEmit x = {m, out, loc};
+    SymFold f = {sf_konst, sf_var, sf_add, sf_mul, sf_quot};
+    return *(SubExp *)sym_fold(y, &f, &x);
+}
+
+/* ---- Merges: existential index functions ----------------------------------- */
+
+/* Appends to b the results that describe where array result k lives: its
+ * block, its offset and its strides (computed by statements appended to
+ * b's statements). */
+static void add_layout_results(MemCtx *m, Body *b, int k, SrcLoc loc) {
+    Var *v = b->res[k].v;
+    StmVec out = {0};
+    for (int i = 0; i < b->nstms; i++) vec_push(&out, b->stms[i]);
+    const Lmad *l = v->mem->ixfun;
+    SubExp mem = se_var(v->mem->mem);
+    APPEND(m, b->res, b->nres, mem);
+    SubExp off = emit_sym(m, &out, l->offset, loc);
+    APPEND(m, b->res, b->nres, off);
+    for (int d = 0; d < l->rank; d++) {
+        SubExp st = emit_sym(m, &out, l->dims[d].stride, loc);
+        APPEND(m, b->res, b->nres, st);
+    }
+    b->stms = vec_to_arena(m->a, &out);
+    b->nstms = out.len;
+    vec_free(&out);
+}
+
+/* Gives if-pattern Var v an existential block, offset and strides appended
+ * to s's pattern (and their types to ret). */
+static void add_pattern_layout(MemCtx *m, Stm *s, Var *v) {
+    IrExp *e = s->e;
+    Type memt = {0}, i64 = type_prim(PT_I64);
+    memt.kind = TK_MEM;
+    Var *mem = new_mem_var(m, v->name);
+    APPEND(m, s->pat, s->npat, mem);
+    int nret = e->nret;
+    APPEND(m, e->ret, nret, memt);
+    Var *off = ir_var(m->p, arena_printf(m->a, "%s_off", v->name), i64);
+    note_var(m, off);
+    nret = e->nret + 1;
+    APPEND(m, e->ret, nret, i64);
+    APPEND(m, s->pat, s->npat, off);
+    Lmad *l = row_major_of(m, v->type);
+    l->offset = sym_var(m->a, off->id);
+    for (int d = 0; d < v->type.rank; d++) {
+        Var *st = ir_var(m->p, arena_printf(m->a, "%s_stride%d", v->name, d), i64);
+        note_var(m, st);
+        APPEND(m, e->ret, nret, i64);
+        APPEND(m, s->pat, s->npat, st);
+        l->dims[d].stride = sym_var(m->a, st->id);
+    }
+    e->nret = nret;
+    v->mem = mem_info(m, mem, l);
+}
+
+/* Array results of an if: when both branches give row-major arrays at
+ * offset 0, only the block is existential; otherwise (a transposition, a
+ * slice) the offset and strides are too, so no branch copies. */
 static void mem_if(MemCtx *m, Stm *s) {
     IrExp *e = s->e;
     mem_body(m, e->tbody);
@@ -293,8 +700,14 @@ static void mem_if(MemCtx *m, Stm *s) {
     memt.kind = TK_MEM;
     for (int k = 0; k < n; k++) {
         if (e->ret[k].kind != TK_ARRAY) continue;
-        SubExp tm = result_block(m, e->tbody, k, s->loc);
-        SubExp fm = result_block(m, e->fbody, k, s->loc);
+        Var *tv = e->tbody->res[k].v, *fv = e->fbody->res[k].v;
+        if (!in_row_major(tv) || !in_row_major(fv)) {
+            add_layout_results(m, e->tbody, k, s->loc);
+            add_layout_results(m, e->fbody, k, s->loc);
+            add_pattern_layout(m, s, s->pat[k]);
+            continue;
+        }
+        SubExp tm = se_var(tv->mem->mem), fm = se_var(fv->mem->mem);
         APPEND(m, e->tbody->res, e->tbody->nres, tm);
         APPEND(m, e->fbody->res, e->fbody->nres, fm);
         APPEND(m, e->ret, e->nret, memt);
@@ -327,12 +740,21 @@ static void mem_loop(MemCtx *m, StmVec *out, Stm *s) {
         APPEND(m, l->body->res, l->body->nres, rm);
         add_pattern_mem(m, s, s->pat[k]);
     }
+    Var **ps = NEW_ARRAY(m->a, Var *, l->nparams + 2);
+    for (int k = 0; k < l->nparams; k++) ps[k] = l->params[k];
+    ps[l->nparams] = l->kind == IR_LOOP_FOR ? l->i : NULL;
+    hoist_allocs(m, l->body, out, ps, l->nparams + 1, true);
 }
 
 /* ---- Statements and bodies ------------------------------------------------ */
 
 static void mem_stm(MemCtx *m, StmVec *out, Stm *s) {
     IrExp *e = s->e;
+    note_vars(m, s->pat, s->npat);
+    if (e->kind == IE_LOOP) {
+        note_vars(m, e->loop.params, e->loop.nparams);
+        if (e->loop.kind == IR_LOOP_FOR) note_var(m, e->loop.i);
+    }
     Var *pat0 = s->npat > 0 ? s->pat[0] : NULL;
     switch (e->kind) {
     case IE_SUBEXP:
@@ -351,8 +773,8 @@ static void mem_stm(MemCtx *m, StmVec *out, Stm *s) {
     case IE_COPY:
     case IE_ARRAYLIT: give_fresh(m, out, pat0, s->loc); break;
     case IE_SCREMA: mem_screma(m, out, s); break;
-    case IE_SCATTER: mem_scatter(m, s); break;
-    case IE_HIST: mem_hist(m, s); break;
+    case IE_SCATTER: mem_scatter(m, out, s); break;
+    case IE_HIST: mem_hist(m, out, s); break;
     case IE_IF: mem_if(m, s); break;
     case IE_LOOP: mem_loop(m, out, s); break;
     case IE_ALLOC: ICE("memory: the program already has memory blocks");
@@ -361,15 +783,8 @@ static void mem_stm(MemCtx *m, StmVec *out, Stm *s) {
     vec_push(out, s);
 }
 
-/* Rewrites b's statements in place (m NULL: a scalar operator body, which
- * has nothing to do unless it holds arrays). */
+/* Rewrites b's statements in place. */
 static void mem_body(MemCtx *m, Body *b) {
-    if (!m) {
-        for (int i = 0; i < b->nstms; i++)
-            for (int j = 0; j < b->stms[i]->npat; j++)
-                if (is_array(b->stms[i]->pat[j])) ICE("memory: arrays inside scan/reduce operators are not supported yet");
-        return;
-    }
     StmVec out = {0};
     for (int i = 0; i < b->nstms; i++) mem_stm(m, &out, b->stms[i]);
     b->stms = vec_to_arena(m->a, &out);
@@ -380,6 +795,9 @@ static void mem_body(MemCtx *m, Body *b) {
 static void mem_fun(MemCtx *m, Fun *f) {
     for (int i = 0; i < f->nparams; i++) {
         Var *v = f->params[i];
+        note_var(m, v);
+        for (int d = 0; is_array(v) && d < v->type.rank; d++)
+            if (v->type.shape[d].is_var) note_var(m, v->type.shape[d].v);
         if (!is_array(v)) continue;
         v->mem = mem_info(m, new_mem_var(m, v->name), row_major_of(m, v->type));
     }
@@ -388,7 +806,11 @@ static void mem_fun(MemCtx *m, Fun *f) {
 
 void pass_memory(Prog *p) {
     if (p->stage != STAGE_SOACS) ICE("pass_memory: expected a program at STAGE_SOACS");
-    MemCtx m = {p, p->arena};
+    MemCtx m = {0};
+    m.p = p;
+    m.a = p->arena;
+    m.nhints = p->next_var_id;
+    m.hints = NEW_ARRAY(p->arena, MemInfo *, m.nhints + 1);
     for (int i = 0; i < p->nfuns; i++) mem_fun(&m, p->funs[i]);
     p->stage = STAGE_MEM;
 }

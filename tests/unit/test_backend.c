@@ -16,8 +16,12 @@
 #include <cmocka.h>
 
 #include "backend/backend.h"
+#include "check/check.h"
 #include "ir/ir.h"
+#include "lower/internalise.h"
 #include "passes/passes.h"
+#include "syntax/ast.h"
+#include "util/embedded.h"
 
 /* ---- Building IR -------------------------------------------------------- */
 
@@ -205,6 +209,7 @@ static int count_kind_body(const Body *b, IrExpKind k) {
     return n;
 }
 
+
 /* ---- Compiling and running -------------------------------------------------- */
 
 typedef struct RunResult {
@@ -270,6 +275,75 @@ static void expect_output(Prog *p, const char *input, const char *expected) {
     if (r.status != 0) fprintf(stderr, "stderr: %s\n", r.err);
     assert_int_equal(r.status, 0);
     assert_string_equal(r.out, expected);
+}
+
+/* ---- Programs from source ------------------------------------------------- */
+
+/* Parses, checks and internalises src (with the prelude) into a Prog whose
+ * arena tb_free frees. */
+static Prog *tb_from_source(const char *src) {
+    Arena *a = calloc(1, sizeof(Arena));
+    const char *pname = intern("<prelude>"), *fname = intern("t.fut");
+    const char *prelude = embedded_get("stdlib/prelude.fut");
+    diag_register_source(pname, prelude);
+    diag_register_source(fname, src);
+    Program *files[2] = {parse_program(a, pname, prelude), parse_program(a, fname, src)};
+    assert_non_null(files[0]);
+    assert_non_null(files[1]);
+    files[0]->file = pname;
+    files[1]->file = fname;
+    assert_true(check_programs(a, files, 2));
+    InternaliseOpts o = {0};
+    Prog *p = internalise(a, files, 2, &o);
+    assert_non_null(p);
+    assert_ptr_equal(p->arena, a);
+    return p;
+}
+
+/* Counts statements of kind k in b that run once per iteration of a loop or
+ * per element of a SOAC (depth > 0 inside loop bodies and lambdas). */
+static int count_repeated(const Body *b, IrExpKind k, int depth);
+
+static int count_repeated_lambda(const Lambda *l, IrExpKind k, int depth) {
+    return l ? count_repeated(l->body, k, depth + 1) : 0;
+}
+
+static int count_repeated_exp(const IrExp *e, IrExpKind k, int depth) {
+    int n = e->kind == k && depth > 0;
+    if (e->tbody) n += count_repeated(e->tbody, k, depth);
+    if (e->fbody) n += count_repeated(e->fbody, k, depth);
+    if (e->kind == IE_LOOP) n += count_repeated(e->loop.body, k, depth + 1);
+    if (e->kind == IE_SCREMA) {
+        n += count_repeated_lambda(e->screma.map, k, depth);
+        for (int i = 0; i < e->screma.nscans; i++) n += count_repeated_lambda(e->screma.scans[i].op, k, depth);
+        for (int i = 0; i < e->screma.nreds; i++) n += count_repeated_lambda(e->screma.reds[i].op, k, depth);
+    }
+    if (e->kind == IE_SCATTER) n += count_repeated_lambda(e->scatter.lam, k, depth);
+    if (e->kind == IE_HIST) {
+        n += count_repeated_lambda(e->hist.lam, k, depth);
+        n += count_repeated_lambda(e->hist.op.op, k, depth);
+    }
+    return n;
+}
+
+static int count_repeated(const Body *b, IrExpKind k, int depth) {
+    int n = 0;
+    for (int i = 0; i < b->nstms; i++) n += count_repeated_exp(b->stms[i]->e, k, depth);
+    return n;
+}
+
+/* Compiles src, checks the number of allocations and copies made per
+ * iteration or element and of copies overall, and runs it on input. */
+static void expect_source(const char *src, int repeated_allocs, int copies, const char *input, const char *expected) {
+    Prog *p = tb_from_source(src);
+    RunResult r = run_prog(p, input, NULL);
+    if (r.status != 0) fprintf(stderr, "stderr: %s\n", r.err);
+    assert_int_equal(r.status, 0);
+    assert_string_equal(r.out, expected);
+    const Body *b = p->funs[0]->body;
+    assert_int_equal(count_repeated(b, IE_ALLOC, 0), repeated_allocs);
+    assert_int_equal(count_repeated(b, IE_COPY, 1), copies); /* depth 1: all of them */
+    tb_free(p);
 }
 
 /* ---- Programs ----------------------------------------------------------------- */
@@ -668,13 +742,122 @@ static void test_if_existential(void **state) {
     RunResult rr = run_prog(p, "[5, 6, 7] true", NULL);
     assert_int_equal(rr.status, 0);
     assert_string_equal(rr.out, "[6i64, 7i64]\n");
-    assert_int_equal(ife->nret, 2);
+    /* The then branch is a slice at offset 1: block, offset and stride are
+     * existential, and neither branch copies. */
+    assert_int_equal(ife->nret, 4);
     assert_int_equal(r->mem->mem->type.kind, TK_MEM);
+    assert_int_equal(count_kind_body(ife->tbody, IE_COPY) + count_kind_body(ife->fbody, IE_COPY), 0);
+    tb_free(p);
+}
+
+
+/* Array operators: the accumulators are allocated once, outside the loop;
+ * map2 (+) updates its accumulator in place. */
+static void test_reduce_rows(void **state) {
+    (void)state;
+    expect_source("def main [n][m] (rows: [n][m]i32) : [m]i32 = reduce (map2 (+)) (replicate m 0) rows", 0, 0,
+                  "[[1, 2, 3], [4, 5, 6], [10, 20, 30]]", "[15i32, 27i32, 39i32]\n");
+    /* A non-element-wise operator gets a scratch block, also allocated once
+     * (the operator is not associative: this checks sequential order). */
+    expect_source("def main [n] (xs: [n][2]i32) : [2]i32 = reduce (\\a b -> [a[0] + b[1], a[1] + b[0]]) [0, 0] xs",
+                  0, 0, "[[1, 2], [3, 4], [5, 6]]", "[12i32, 9i32]\n");
+}
+
+static void test_scan_hist_rows(void **state) {
+    (void)state;
+    expect_source("def main [n][m] (rows: [n][m]i32) : [n][m]i32 = scan (map2 (+)) (replicate m 0) rows", 0, 0,
+                  "[[1, 2], [3, 4], [5, 6]]", "[[1i32, 2i32], [4i32, 6i32], [9i32, 12i32]]\n");
+    expect_source("def main [n][m] (is: [n]i64) (vs: [n][m]i32) : [2][m]i32 =\n"
+                  "  reduce_by_index (replicate 2 (replicate m 0)) (map2 (+)) (replicate m 0) is vs",
+                  0, 0, "[1i64, 0i64, 1i64, 7i64] [[1, 2], [3, 4], [5, 6], [7, 8]]",
+                  "[[3i32, 4i32], [6i32, 8i32]]\n");
+}
+
+/* Nested maps build their rows in place; a temporary of loop-invariant
+ * size inside a loop or a map is allocated once; only the loop's result
+ * (passed to the next iteration) is allocated per iteration. */
+static void test_hoisting(void **state) {
+    (void)state;
+    expect_source("def main [n][m] (xs: [n][m]i32) (k: i64) : [n][m]i32 =\n"
+                  "  let ys = map (\\r -> let t = map (*2) r in map2 (+) t (reverse t)) xs\n"
+                  "  in loop ys for i < k do\n"
+                  "       let tmp = map (\\j -> i32.i64 (j + i)) (iota m)\n"
+                  "       in map (\\r -> map2 (+) r tmp) ys",
+                  1, 0, "[[1, 2, 3], [4, 5, 6]] 2i64",
+                  "[[9i32, 11i32, 13i32], [21i32, 23i32, 25i32]]\n");
+}
+
+/* An if between a transposition and a reversed slice: existential offset
+ * and strides, no copy. */
+static void test_if_layouts(void **state) {
+    (void)state;
+    const char *src = "def main [n] (c: bool) (a: [n][n]i32) : [n][n]i32 =\n"
+                      "  let x = if c then transpose a else a[::-1] :> [n][n]i32 in map (map (+1)) x";
+    expect_source(src, 0, 0, "true [[1, 2], [3, 4]]", "[[2i32, 4i32], [3i32, 5i32]]\n");
+    expect_source(src, 0, 0, "false [[1, 2], [3, 4]]", "[[4i32, 5i32], [2i32, 3i32]]\n");
+}
+
+/* The SOAC iteration index: an i64 Var that array parameters' LMADs use. */
+static void test_iter(void **state) {
+    (void)state;
+    Prog *p = tb_from_source("def main [n][m] (xs: [n][m]i32) : [n]i32 = map (\\r -> r[0]) xs");
+    pass_memory(p);
+    ir_verify(p, "memory");
+    const Stm *s = p->funs[0]->body->stms[p->funs[0]->body->nstms - 1];
+    assert_int_equal(s->e->kind, IE_SCREMA);
+    const Var *it = s->e->screma.iter, *r = s->e->screma.map->params[0];
+    assert_non_null(it);
+    assert_int_equal(it->type.kind, TK_PRIM);
+    assert_int_equal(it->type.elem, PT_I64);
+    Buf b = {0};
+    lmad_print(&b, r->mem->ixfun);
+    assert_non_null(strstr(b.data, arena_printf(p->arena, "v%d", it->id)));
+    buf_free(&b);
+    tb_free(p);
+}
+
+/* ir_verify aborts (an ICE) when it finds an index function mentioning a
+ * Var out of scope or one that is not an i64. */
+static bool verify_aborts(Prog *p) {
+    fflush(stderr);
+    pid_t pid = fork();
+    if (pid == 0) {
+        if (!freopen("/dev/null", "w", stderr)) _exit(2);
+        ir_verify(p, "test");
+        _exit(0);
+    }
+    int st = 0;
+    waitpid(pid, &st, 0);
+    return WIFSIGNALED(st);
+}
+
+static void test_verify_lmad_vars(void **state) {
+    (void)state;
+    Prog *p = tb_from_source("def main [n][m] (xs: [n][m]i32) (c: bool) : [n][m]i32 = map (map (+1)) xs");
+    pass_memory(p);
+    Stm *s = p->funs[0]->body->stms[p->funs[0]->body->nstms - 1];
+    Var *ys = s->pat[0], *it = s->e->screma.iter, *c = p->funs[0]->params[1];
+    assert_false(verify_aborts(p));
+    Lmad *good = ys->mem->ixfun;
+    Lmad bad = *good;
+    bad.offset = sym_var(p->arena, it->id); /* iter is out of scope after the map */
+    ys->mem->ixfun = &bad;
+    assert_true(verify_aborts(p));
+    bad.offset = sym_var(p->arena, c->id); /* a bool */
+    assert_true(verify_aborts(p));
+    ys->mem->ixfun = good;
+    assert_false(verify_aborts(p));
     tb_free(p);
 }
 
 int main(void) {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_reduce_rows),
+        cmocka_unit_test(test_scan_hist_rows),
+        cmocka_unit_test(test_hoisting),
+        cmocka_unit_test(test_if_layouts),
+        cmocka_unit_test(test_iter),
+        cmocka_unit_test(test_verify_lmad_vars),
         cmocka_unit_test(test_print_and_mem_annotations),
         cmocka_unit_test(test_map_inc),
         cmocka_unit_test(test_reduce_and_scan),

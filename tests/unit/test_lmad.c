@@ -705,6 +705,66 @@ static void test_symbolic_matches_constant(void **state) {
     }
 }
 
+/* ---- Enumerating and folding Syms ---- */
+
+typedef struct VarList {
+    int ids[16];
+    int n;
+} VarList;
+
+static void collect_var(int id, void *ctx) {
+    VarList *l = ctx;
+    if (l->n < 16) l->ids[l->n++] = id;
+}
+
+static bool listed(const VarList *l, int id) {
+    for (int i = 0; i < l->n; i++)
+        if (l->ids[i] == id) return true;
+    return false;
+}
+
+static void test_sym_vars(void **state) {
+    (void)state;
+    /* 2*v3*v7 + v1 + v4/v5 (an opaque division) */
+    Sym *x = ADD(ADD(MUL(C(2), MUL(V(3), V(7))), V(1)), DIV(V(4), V(5)));
+    VarList l = {{0}, 0};
+    sym_vars(x, collect_var, &l);
+    assert_int_equal(l.n, 5);
+    for (int id = 1; id <= 7; id++) assert_int_equal(listed(&l, id), id != 2 && id != 6);
+    VarList none = {{0}, 0};
+    sym_vars(C(42), collect_var, &none);
+    assert_int_equal(none.n, 0);
+}
+
+/* Folds into int64 values boxed in the arena, with v_id = id * 10 + 7. */
+static void *box(int64_t v) {
+    int64_t *p = NEW(&arena, int64_t);
+    *p = v;
+    return p;
+}
+static void *f_konst(int64_t c, void *ctx) { (void)ctx; return box(c); }
+static void *f_var(int id, void *ctx) { (void)ctx; return box(id * 10 + 7); }
+static void *f_add(void *x, void *y, void *ctx) { (void)ctx; return box(*(int64_t *)x + *(int64_t *)y); }
+static void *f_mul(void *x, void *y, void *ctx) { (void)ctx; return box(*(int64_t *)x * *(int64_t *)y); }
+static void *f_quot(void *x, void *y, void *ctx) { (void)ctx; return box(*(int64_t *)x / *(int64_t *)y); }
+
+static int64_t eval(const Sym *x) {
+    SymFold f = {f_konst, f_var, f_add, f_mul, f_quot};
+    return *(int64_t *)sym_fold(x, &f, NULL);
+}
+
+static void test_sym_fold(void **state) {
+    (void)state;
+    /* v1 = 17, v2 = 27, v3 = 37 */
+    assert_int_equal(eval(C(0)), 0);
+    assert_int_equal(eval(C(-5)), -5);
+    assert_int_equal(eval(V(2)), 27);
+    Sym *x = SUB(MUL(C(3), MUL(V(1), V(2))), C(5)); /* 3*17*27 - 5 = 1372 */
+    assert_int_equal(eval(x), 1372);
+    assert_int_equal(eval(ADD(x, DIV(V(3), V(1)))), 1372 + 37 / 17);
+    assert_int_equal(eval(MUL(ADD(V(1), C(1)), ADD(V(2), C(-1)))), 18 * 26);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test_setup_teardown(test_sym_constants, setup, teardown),
@@ -727,6 +787,8 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_reshape_needs_copy, setup, teardown),
         cmocka_unit_test_setup_teardown(test_random_sequences_against_model, setup, teardown),
         cmocka_unit_test_setup_teardown(test_symbolic_matches_constant, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sym_vars, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_sym_fold, setup, teardown),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
