@@ -11,6 +11,7 @@
 #include "lower/internalise.h"
 #include "passes/pipeline.h"
 #include "syntax/ast.h"
+#include "tools/dataset.h"
 #include "tools/test.h"
 #include "util/embedded.h"
 
@@ -25,7 +26,7 @@ typedef VEC(Program *) ProgramVec;
 typedef struct Options {
     const char *output;
     const char *dump_stage;
-    bool unsafe, verify, time_passes;
+    bool unsafe, verify, time_passes, library, server;
 } Options;
 
 static void usage(FILE *f) {
@@ -36,9 +37,13 @@ static void usage(FILE *f) {
             "  check PROG.fut             parse and type-check only\n"
             "  dump --stage=NAME PROG.fut print the program after a stage (ast, NAME of a pass, c)\n"
             "  test [options] FILES|DIRS  run the test blocks of programs\n"
+            "  dataset [options]          random values in Futhark's data format (-g TYPE, -b, -s N)\n"
             "  passes                     list the passes of the pipeline\n\n"
             "options for c, check and dump:\n"
             "  -o FILE        output executable (default: PROG without .fut)\n"
+            "  --library      (c) write FILE.h, FILE.c and FILE.json: a library with the\n"
+            "                 Futhark C API (see futhorc-c-api(3)) instead of an executable\n"
+            "  --server       (c) the executable speaks Futhark's server protocol\n"
             "  --unsafe       omit bounds, division-by-zero and size checks\n"
             "  --verify       check the IR after every pass\n"
             "  --time-passes  print the time each phase takes\n"
@@ -136,6 +141,21 @@ static bool write_file(const char *path, const char *data, size_t len) {
     return true;
 }
 
+/* Writes BASE.h, BASE.c and BASE.json: the program as a library with the
+ * Futhark C API. */
+static bool write_library(Arena *a, const Prog *p, const char *base) {
+    Buf h = {0}, c = {0}, m = {0};
+    const char *slash = strrchr(base, '/');
+    emit_c_library(&h, &c, &m, p, slash ? slash + 1 : base, FUTHORC_VERSION);
+    bool ok = write_file(arena_printf(a, "%s.h", base), h.data, h.len) &&
+              write_file(arena_printf(a, "%s.c", base), c.data, c.len) &&
+              write_file(arena_printf(a, "%s.json", base), m.data, m.len);
+    buf_free(&h);
+    buf_free(&c);
+    buf_free(&m);
+    return ok;
+}
+
 /* Runs $CC on the generated C file; returns true on success. */
 static bool run_cc(const char *cfile, const char *exe) {
     const char *cc = getenv("CC");
@@ -194,8 +214,13 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     time_phase(o, "passes", &t0);
+    if (o->library && !o->dump_stage) {
+        if (write_library(&a, p, o->output ? o->output : default_output(&a, src))) rc = 0;
+        time_phase(o, "emit", &t0);
+        goto done;
+    }
     Buf c = {0};
-    emit_c_program(&c, p);
+    emit_c_program(&c, p, o->server);
     time_phase(o, "emit", &t0);
     if (o->dump_stage) {
         fputs(c.data, stdout);
@@ -223,6 +248,8 @@ static const char *parse_options(int argc, char **argv, Options *o) {
         const char *a = argv[i];
         if (!strcmp(a, "-o") && i + 1 < argc) o->output = argv[++i];
         else if (!strcmp(a, "--unsafe")) o->unsafe = true;
+        else if (!strcmp(a, "--library")) o->library = true;
+        else if (!strcmp(a, "--server")) o->server = true;
         else if (!strcmp(a, "--verify")) o->verify = true;
         else if (!strcmp(a, "--time-passes")) o->time_passes = true;
         else if (!strncmp(a, "--stage=", 8)) o->dump_stage = a + 8;
@@ -270,6 +297,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "test")) return tool_test(argc - 1, argv + 1, self_path(argv[0]));
+    if (!strcmp(cmd, "dataset")) return tool_dataset(argc - 1, argv + 1);
     if (!strcmp(cmd, "passes")) {
         pipeline_list(stdout);
         return 0;

@@ -2,9 +2,12 @@
  * the entry point's arguments from stdin, running it (with timing), and
  * printing its results; plus rt_error, which records a run-time error.
  *
- * Pasted into every generated program after values.c, so static names start
- * with rtm_ and macros are #undef'd at the end. The generated code defines
- * main and calls rt_main. */
+ * `--server` anywhere on the command line hands over to rt_server_main
+ * (runtime/server.c), which speaks Futhark's server protocol instead.
+ *
+ * Pasted into every generated program after values.c and server.c, so static
+ * names start with rtm_ and macros are #undef'd at the end. The generated
+ * code defines main and calls rt_main. */
 #ifndef FUTHORC_RT_H
 #include "rt.h"
 #endif
@@ -22,6 +25,8 @@
 /* Longest type name printed in usage text ("[][]f32"): a rank far beyond
  * any real program still fits. */
 #define RTM_TYPE_LEN 300
+
+/* Server mode, in runtime/server.c. */
 
 void rt_error(rt_ctx *ctx, const char *fmt, ...) {
     if (ctx->error) return; /* the first error is the cause; keep it */
@@ -70,6 +75,7 @@ static void rtm_usage(const char *prog, const rt_entry *entries, int nentries) {
            "  -b, --binary-output         print results in the binary data format\n"
            "  -n, --no-print-result       do not print the results\n"
            "  -D, -L, -P                  accepted and ignored (debug, log, profile)\n"
+           "  --server                    speak Futhark's server protocol on stdin/stdout\n"
            "  -h, --help                  print this text\n\nEntry points:\n",
            prog);
     for (int i = 0; i < nentries; i++) rtm_print_entry(stdout, &entries[i]);
@@ -267,6 +273,8 @@ static int rtm_execute(const rt_entry *e, const rtm_opts *o, FILE *times) {
 }
 
 int rt_main(int argc, char **argv, const rt_entry *entries, int nentries) {
+    for (int i = 1; i < argc; i++)
+        if (!strcmp(argv[i], "--server")) return rt_server_main(argc, argv, entries, nentries);
     rtm_opts o = {"main", NULL, 0, false, false, false};
     if (!rtm_parse_opts(argc, argv, &o)) return 1;
     if (o.help) {

@@ -99,4 +99,9 @@ typedef struct rt_entry {
  * stderr). */
 int rt_main(int argc, char **argv, const rt_entry *entries, int nentries);
 
+/* Server mode (runtime/server.c): Futhark's server protocol on stdin and
+ * stdout. rt_main hands over to it when given --server; executables built
+ * with `futhorc c --server` call it directly. */
+int rt_server_main(int argc, char **argv, const rt_entry *entries, int nentries);
+
 #endif

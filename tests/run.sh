@@ -50,11 +50,13 @@ summarised() {
 }
 
 dirs=()
-for d in tests/programs tests/errors examples; do
+for d in tests/programs tests/errors tests/structure examples; do
     [ -d "$d" ] && dirs+=("$d")
 done
 [ ${#dirs[@]} -gt 0 ] && summarised bin/futhorc test -j "$(nproc)" --pass-compiler-option=--verify "${dirs[@]}"
 summarised bash tests/robustness.sh
+summarised bash tests/server/run.sh
+summarised bash tests/library/run.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -5,7 +5,26 @@
 #include "../ir/ir.h"
 
 /* Writes a complete, self-contained C program (runtime included) for p to
- * out: its main calls rt_main with p's entry points. */
-void emit_c_program(Buf *out, const Prog *p);
+ * out: its main calls rt_main with p's entry points, or rt_server_main
+ * (Futhark's server protocol) when server is true. */
+void emit_c_program(Buf *out, const Prog *p, bool server);
+
+/* What emit_c_program writes except main: the runtime, the entry functions
+ * and the table `static const rt_entry futhorc_entries[]` (p's entry points
+ * in order). */
+void emit_c_entries(Buf *out, const Prog *p);
+
+/* Appends the embedded runtime file path ("runtime/library.c") to out,
+ * without its includes of other runtime files. */
+void emit_c_runtime_file(Buf *out, const char *path);
+
+/* The runtime's enum constant for t ("RT_I32"), allocated in a. */
+const char *emit_c_rt_prim(Arena *a, PrimType t);
+
+/* Writes a library for p with the Futhark C API (man/futhorc-c-api.3):
+ * the header to h, the self-contained C source (header included) to c and
+ * the JSON manifest to manifest. name is the library's base name (for the
+ * header guard); version is the compiler's, recorded in the manifest. */
+void emit_c_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const char *name, const char *version);
 
 #endif

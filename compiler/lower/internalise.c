@@ -232,6 +232,40 @@ SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc) {
     return se_i64(0);
 }
 
+/* An unbound size parameter named by e, or 0. */
+static int unbound_size(Env *env, const Exp *e) {
+    if (e->kind == EX_VAR && e->ref.kind == REF_LOCAL && e->ref.nvar_parts == 0 && !env_lookup(env, e->ref.uid))
+        return e->ref.uid;
+    return 0;
+}
+
+/* Whether e can be evaluated now: literals and bound names only. */
+static bool size_known(Env *env, const Exp *e) {
+    if (e->kind == EX_INT) return true;
+    if (e->kind == EX_VAR) return e->ref.kind == REF_LOCAL && env_lookup(env, e->ref.uid);
+    return false;
+}
+
+/* Binds the size parameter of a linear size expression such as [k+1],
+ * [k-1], [2*k] or [k*m] (m known) from the actual dimension w. */
+static Env *solve_size(Lower *l, Env *env, Exp *e, SubExp w) {
+    if (e->kind != EX_BINOP || e->ref.kind != REF_NONE) return env;
+    const char *op = e->op;
+    bool commutes = op == intern("+") || op == intern("*");
+    Exp *var = e->e1, *other = e->e2;
+    if (!unbound_size(env, var) && commutes) {
+        var = e->e2;
+        other = e->e1;
+    }
+    int uid = unbound_size(env, var);
+    if (!uid || !size_known(env, other) || (!commutes && op != intern("-"))) return env;
+    SubExp c = lower_conv(l, lower_exp(l, env, other)->se, PT_I64, e->loc);
+    SubExp k = op == intern("+") ? lower_binop(l, OP_SUB, w, c, e->loc)
+               : op == intern("-") ? lower_binop(l, OP_ADD, w, c, e->loc)
+                                   : lower_binop(l, OP_QUOT, w, c, e->loc);
+    return env_bind(l, env, uid, var->name.parts[0], sv_dyn(l, k));
+}
+
 /* Binds the size variables of a checked type to the dimensions of v. */
 static Env *bind_sizes(Lower *l, Env *env, const Ty *ty, SVal *v) {
     if (!ty || !v) return env;
@@ -243,9 +277,13 @@ static Env *bind_sizes(Lower *l, Env *env, const Ty *ty, SVal *v) {
         }
         if (leaf->kind != SV_DYN) return env;
         Type t = subexp_type(leaf->se);
-        for (int d = 0; d < ty->rank && d < t.rank; d++)
-            if (ty->dims[d].kind == SZ_VAR && !env_lookup(env, ty->dims[d].uid))
-                env = env_bind(l, env, ty->dims[d].uid, ty->dims[d].name, sv_dyn(l, t.shape[d]));
+        for (int d = 0; d < ty->rank && d < t.rank; d++) {
+            const Size *sz = &ty->dims[d];
+            if (sz->kind == SZ_VAR && !env_lookup(env, sz->uid))
+                env = env_bind(l, env, sz->uid, sz->name, sv_dyn(l, t.shape[d]));
+            else if (sz->kind == SZ_EXP)
+                env = solve_size(l, env, sz->exp, t.shape[d]);
+        }
         return env;
     }
     if ((ty->kind == TY_TUPLE || ty->kind == TY_RECORD) && (v->kind == SV_TUPLE || v->kind == SV_RECORD))
@@ -1085,66 +1123,82 @@ static SubExp i64_of(Lower *l, Env *env, Exp *e) {
 
 static SubExp bool_and(Lower *l, SubExp a, SubExp b, SrcLoc loc) { return lower_binop(l, OP_LAND, a, b, loc); }
 
-/* Turns source slice syntax into IR DimSlices for an array of shape dims,
- * emitting bounds checks. */
-static DimSlice *lower_slice(Lower *l, Env *env, DimIndex *ix, int n, const SubExp *dims, SrcLoc loc) {
+/* Turns source slice syntax into IR DimSlices for an array of shape
+ * dims[rank], emitting one bounds check for the whole index, whose message
+ * shows it as written ("Index [i, a:b] out of bounds for array of shape
+ * [n][m]."). */
+static DimSlice *lower_slice(Lower *l, Env *env, DimIndex *ix, int n, const SubExp *dims, int rank, SrcLoc loc) {
     DimSlice *s = NEW_ARRAY(l->a, DimSlice, n);
-    bool check = !l->opts->unsafe;
+    SubExp ok = se_bool(true);
+    Buf msg = {0};
+    SubExpVec args = {0};
+    buf_puts(&msg, "Index [");
     for (int k = 0; k < n; k++) {
-        SubExp w = dims[k];
+        SubExp w = dims[k], cond;
+        if (k > 0) buf_puts(&msg, ", ");
         if (!ix[k].is_slice) {
             SubExp i = i64_of(l, env, ix[k].index);
             s[k].index = i;
-            if (check) {
-                SubExp ok = bool_and(l, lower_binop(l, OP_LE, se_i64(0), i, loc), lower_binop(l, OP_LT, i, w, loc), loc);
-                SubExp args[2] = {i, w};
-                lower_assert(l, ok, "Index [{}] out of bounds for array of shape [{}].", args, 2, loc);
-            }
+            cond = bool_and(l, lower_binop(l, OP_LE, se_i64(0), i, loc), lower_binop(l, OP_LT, i, w, loc), loc);
+            buf_puts(&msg, "{}");
+            vec_push(&args, i);
+            ok = bool_and(l, ok, cond, loc);
             continue;
         }
         s[k].is_slice = true;
         SubExp stride = ix[k].stride ? i64_of(l, env, ix[k].stride) : se_i64(1);
-        if (stride.is_var) {
-            lower_error(l, loc, "slices with a non-constant stride are not supported yet");
-            return s;
+        if (stride.is_var || stride.c.v.i == 0) {
+            lower_error(l, loc, stride.is_var ? "slices with a non-constant stride are not supported yet"
+                                              : "slice stride cannot be zero");
+            break;
         }
         int64_t st = stride.c.v.i;
-        if (st == 0) {
-            lower_error(l, loc, "slice stride cannot be zero");
-            return s;
-        }
         SubExp start, end, len;
         if (st > 0) {
             start = ix[k].start ? i64_of(l, env, ix[k].start) : se_i64(0);
             end = ix[k].end ? i64_of(l, env, ix[k].end) : w;
             SubExp span = lower_binop(l, OP_SUB, end, start, loc);
             len = st == 1 ? span : lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, span, se_i64(st - 1), loc), stride, loc);
-            if (check) {
-                SubExp ok = bool_and(l, lower_binop(l, OP_LE, se_i64(0), start, loc),
-                                     bool_and(l, lower_binop(l, OP_LE, start, end, loc),
-                                              lower_binop(l, OP_LE, end, w, loc), loc), loc);
-                SubExp args[4] = {start, end, stride, w};
-                lower_assert(l, ok, "Index [{}:{}:{}] out of bounds for array of shape [{}].", args, 4, loc);
-            }
+            cond = bool_and(l, lower_binop(l, OP_LE, se_i64(0), start, loc),
+                            bool_and(l, lower_binop(l, OP_LE, start, end, loc), lower_binop(l, OP_LE, end, w, loc), loc),
+                            loc);
         } else {
             start = ix[k].start ? i64_of(l, env, ix[k].start) : lower_binop(l, OP_SUB, w, se_i64(1), loc);
             end = ix[k].end ? i64_of(l, env, ix[k].end) : se_i64(-1);
             SubExp span = lower_binop(l, OP_SUB, start, end, loc);
             len = lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, span, se_i64(-st - 1), loc), se_i64(-st), loc);
-            if (check) {
-                SubExp nonempty = lower_binop(l, OP_LT, end, start, loc);
-                SubExp inb = bool_and(l, lower_binop(l, OP_LT, start, w, loc),
-                                      lower_binop(l, OP_LE, se_i64(-1), end, loc), loc);
-                SubExp empty = lower_binop(l, OP_EQ, start, end, loc);
-                SubExp ok = lower_binop(l, OP_LOR, empty, bool_and(l, nonempty, inb, loc), loc);
-                SubExp args[4] = {start, end, stride, w};
-                lower_assert(l, ok, "Index [{}:{}:{}] out of bounds for array of shape [{}].", args, 4, loc);
-            }
+            SubExp nonempty = lower_binop(l, OP_LT, end, start, loc);
+            SubExp inb = bool_and(l, lower_binop(l, OP_LT, start, w, loc), lower_binop(l, OP_LE, se_i64(-1), end, loc), loc);
+            cond = lower_binop(l, OP_LOR, lower_binop(l, OP_EQ, start, end, loc), bool_and(l, nonempty, inb, loc), loc);
         }
+        /* the slice as written: omitted parts stay omitted */
+        if (ix[k].start) {
+            buf_puts(&msg, "{}");
+            vec_push(&args, start);
+        }
+        buf_putc(&msg, ':');
+        if (ix[k].end) {
+            buf_puts(&msg, "{}");
+            vec_push(&args, end);
+        }
+        if (ix[k].stride) {
+            buf_puts(&msg, ":{}");
+            vec_push(&args, stride);
+        }
+        ok = bool_and(l, ok, cond, loc);
         s[k].start = start;
         s[k].len = len;
         s[k].stride = stride;
     }
+    buf_puts(&msg, "] out of bounds for array of shape ");
+    for (int k = 0; k < rank; k++) {
+        buf_puts(&msg, "[{}]");
+        vec_push(&args, dims[k]);
+    }
+    buf_putc(&msg, '.');
+    if (!l->opts->unsafe) lower_assert(l, ok, arena_strdup(l->a, msg.data), args.items, args.len, loc);
+    buf_free(&msg);
+    vec_free(&args);
     return s;
 }
 
@@ -1215,7 +1269,7 @@ static SVal *lower_index(Lower *l, Env *env, Exp *e) {
         lower_error(l, e->loc, "indexing a value that is not an array of rank %d or more", e->nslice);
         return arr;
     }
-    DimSlice *s = lower_slice(l, env, e->slice, e->nslice, dims, e->loc);
+    DimSlice *s = lower_slice(l, env, e->slice, e->nslice, dims, rank, e->loc);
     return slice_value(l, arr, s, e->nslice, e->loc);
 }
 
@@ -1227,7 +1281,7 @@ static SVal *update_value(Lower *l, Env *env, SVal *arr, DimIndex *ix, int n, SV
         lower_error(l, loc, "updating a value that is not an array of rank %d or more", n);
         return arr;
     }
-    DimSlice *s = lower_slice(l, env, ix, n, dims, loc);
+    DimSlice *s = lower_slice(l, env, ix, n, dims, rank, loc);
     SubExpVec al = {0}, vl = {0};
     sv_leaves(arr, &al);
     sv_leaves(v, &vl);
@@ -1259,6 +1313,11 @@ static SVal *update_value(Lower *l, Env *env, SVal *arr, DimIndex *ix, int n, SV
 
 /* ---- Ranges -------------------------------------------------------------------------- */
 
+static const char *range_msg(RangeKind k) {
+    return k == RANGE_UPTO ? "Range {}..{}..<{} is invalid." : k == RANGE_DOWNTO ? "Range {}..{}..>{} is invalid."
+                                                                  : "Range {}..{}...{} is invalid.";
+}
+
 static SVal *lower_range(Lower *l, Env *env, Exp *e) {
     SubExp a = lower_exp(l, env, e->start)->se;
     SubExp b = lower_exp(l, env, e->end)->se;
@@ -1277,15 +1336,17 @@ static SVal *lower_range(Lower *l, Env *env, Exp *e) {
     SubExp sgn = lower_unop(l, OP_SGN, step, e->loc);
     SubExp num = lower_binop(l, OP_ADD, dist, lower_binop(l, OP_SUB, step, sgn, e->loc), e->loc);
     if (!l->opts->unsafe) {
-        SubExp nz = lower_binop(l, OP_NE, step, se_i64(0), e->loc);
-        SubExp args[3] = {a64, step, b64};
-        lower_assert(l, nz, "Range {}..{}..{} is invalid.", args, 3, e->loc);
+        /* ..< must count up and ..> down; any range needs a non-zero step */
+        Op dir = e->range == RANGE_UPTO ? OP_GT : e->range == RANGE_DOWNTO ? OP_LT : OP_NE;
+        SubExp good = lower_binop(l, dir, step, se_i64(0), e->loc);
+        SubExp args[3] = {a64, lower_binop(l, OP_ADD, a64, step, e->loc), b64};
+        lower_assert(l, good, range_msg(e->range), args, 3, e->loc);
     }
     SubExp n = lower_binop(l, OP_QUOT, num, step, e->loc);
     SubExp ok = lower_binop(l, OP_GE, n, se_i64(0), e->loc);
     if (!l->opts->unsafe) {
-        SubExp args[3] = {a64, step, b64};
-        lower_assert(l, ok, "Range {}..{}..{} is invalid.", args, 3, e->loc);
+        SubExp args[3] = {a64, lower_binop(l, OP_ADD, a64, step, e->loc), b64};
+        lower_assert(l, ok, range_msg(e->range), args, 3, e->loc);
     }
     IrExp *ie = lower_new_exp(l, IE_IOTA);
     ie->n = n;
@@ -1495,23 +1556,57 @@ static const char *pat_name(const Pat *p) {
     return p->kind == P_ID ? p->name : "arg";
 }
 
+typedef VEC(Var *) VarVec;
+typedef VEC(ExtType) ExtVec;
+
+/* The value of an entry parameter of checked type t: a primitive or array
+ * is one external parameter; a tuple or record of them is several, one
+ * per component (a unit parameter is none). */
+static SVal *entry_value(Lower *l, Env **env, const Ty *t, const char *name, VarVec *vars, ExtVec *exts, SrcLoc loc) {
+    ExtType ext;
+    if (ext_type(t, &ext)) {
+        Var *v = entry_param(l, env, t, ext, name);
+        vec_push(vars, v);
+        vec_push(exts, ext);
+        return sv_dyn(l, se_var(v));
+    }
+    if (t->kind == TY_TUPLE || t->kind == TY_RECORD) {
+        SVal *v = NEW(l->a, SVal);
+        v->kind = t->kind == TY_TUPLE ? SV_TUPLE : SV_RECORD;
+        v->n = t->n;
+        v->elems = NEW_ARRAY(l->a, SVal *, t->n);
+        v->names = NEW_ARRAY(l->a, const char *, t->n);
+        for (int i = 0; i < t->n; i++) {
+            const Ty *et = t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty;
+            if (t->kind == TY_RECORD) v->names[i] = t->fields[i].name;
+            v->elems[i] = entry_value(l, env, et, name, vars, exts, loc);
+        }
+        return v;
+    }
+    lower_error(l, loc, "entry point parameters must be primitives, arrays of primitives, or tuples and records of those");
+    return sv_dyn(l, se_i64(0));
+}
+
 static Fun *lower_entry(Lower *l, Decl *d) {
     Fun *f = NEW(l->a, Fun);
     f->name = d->name;
     f->loc = d->loc;
-    f->nparams = d->nparams;
-    f->params = NEW_ARRAY(l->a, Var *, d->nparams);
-    f->param_ext = NEW_ARRAY(l->a, ExtType, d->nparams);
     Env *env = NULL;
+    VarVec vars = {0};
+    ExtVec exts = {0};
+    SVal **vals = NEW_ARRAY(l->a, SVal *, d->nparams);
     for (int i = 0; i < d->nparams; i++) {
         const Ty *t = d->param_tys ? d->param_tys[i] : d->params[i]->ty;
-        if (!t || !ext_type(t, &f->param_ext[i])) {
-            lower_error(l, d->params[i]->loc, "entry point parameters must be primitives or arrays of primitives");
-            return NULL;
-        }
-        f->params[i] = entry_param(l, &env, t, f->param_ext[i], pat_name(d->params[i]));
+        if (!t) ICE("entry parameter without a type");
+        vals[i] = entry_value(l, &env, t, pat_name(d->params[i]), &vars, &exts, d->params[i]->loc);
     }
-    for (int i = 0; i < d->nparams; i++) env = bind_pat(l, env, d->params[i], sv_dyn(l, se_var(f->params[i])));
+    f->nparams = vars.len;
+    f->params = vec_to_arena(l->a, &vars);
+    f->param_ext = vec_to_arena(l->a, &exts);
+    vec_free(&vars);
+    vec_free(&exts);
+    if (l->failed) return NULL;
+    for (int i = 0; i < d->nparams; i++) env = bind_pat(l, env, d->params[i], vals[i]);
     Builder b = {0};
     l->b = &b;
     current_call_env = env;

@@ -1,0 +1,528 @@
+/* The generic half of generated libraries: the Futhark C API's
+ * configuration and context objects, and the operations on arrays and entry
+ * points that the generated per-type and per-entry functions (written by
+ * compiler/backend/library.c) call with their element type and rank.
+ *
+ * An array handed to the user (struct futhark_T_Nd *) is an rt_lib_array:
+ * a dense row-major rt_value it owns (or borrows, for futhark_new_raw_*).
+ * The context records every live array in a hash set, so that functions
+ * given a NULL, freed or foreign pointer, or an array of another type,
+ * return an error instead of touching it; futhark_context_free frees the
+ * arrays still live. Errors replace the context's message, which
+ * futhark_context_get_error hands over to the caller.
+ *
+ * Pasted into generated libraries after runtime/main.c (which defines
+ * rt_error and the rt_entry table's types); static names start with rtl_. */
+#ifndef FUTHORC_RT_H
+#include "rt.h"
+#endif
+
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Return codes of the Futhark C API (FUTHARK_SUCCESS, ...). */
+enum { RT_LIB_OK = 0, RT_LIB_PROGRAM_ERROR = 2, RT_LIB_OUT_OF_MEMORY = 3 };
+
+/* Longest error message kept: enough for any message naming a function, a
+ * type and a shape; longer ones are cut. */
+#define RTL_MAX_ERROR 4096
+/* Initial capacity of the live-array set (a power of two); it doubles when
+ * half full. */
+#define RTL_LIVE_INIT 64
+/* Profiling events kept for futhark_context_report: bounds the memory of a
+ * long-running profiled context; later events are counted, not kept. */
+#define RTL_MAX_EVENTS 100000
+
+typedef struct rt_lib_array {
+    rt_value v;
+    bool borrowed; /* v.data belongs to the caller (futhark_new_raw_*) */
+} rt_lib_array;
+
+typedef struct rtl_event {
+    const char *name; /* an entry point's name (static storage) */
+    double start_us, end_us;
+} rtl_event;
+
+struct futhark_context_config {
+    int debugging, profiling, logging;
+    char *cache_file; /* accepted and unused: nothing is compiled at run time */
+};
+
+struct futhark_context {
+    rt_ctx rt;
+    int debugging, profiling, logging, paused;
+    FILE *log; /* NULL: stderr */
+    rt_lib_array **live; /* open addressing, linear probing */
+    size_t live_cap, live_count;
+    rtl_event *events;
+    size_t nevents, events_cap, events_dropped;
+};
+
+/* ---- Errors ------------------------------------------------------------------ */
+
+/* Replaces the context's error by the formatted message; returns code. */
+static int rtl_fail(struct futhark_context *ctx, int code, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static int rtl_fail(struct futhark_context *ctx, int code, const char *fmt, ...) {
+    if (!ctx) return code;
+    free(ctx->rt.error);
+    ctx->rt.error = malloc(RTL_MAX_ERROR);
+    if (!ctx->rt.error) return code;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(ctx->rt.error, RTL_MAX_ERROR, fmt, ap);
+    va_end(ap);
+    return code;
+}
+
+static void rtl_log(struct futhark_context *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void rtl_log(struct futhark_context *ctx, const char *fmt, ...) {
+    if (!ctx->logging && !ctx->debugging) return;
+    va_list ap;
+    va_start(ap, fmt);
+    vfprintf(ctx->log ? ctx->log : stderr, fmt, ap);
+    va_end(ap);
+}
+
+/* ---- Configuration --------------------------------------------------------- */
+
+struct futhark_context_config *futhark_context_config_new(void) {
+    return calloc(1, sizeof(struct futhark_context_config));
+}
+
+void futhark_context_config_free(struct futhark_context_config *cfg) {
+    if (!cfg) return;
+    free(cfg->cache_file);
+    free(cfg);
+}
+
+void futhark_context_config_set_debugging(struct futhark_context_config *cfg, int flag) {
+    if (cfg) cfg->debugging = flag != 0;
+}
+
+void futhark_context_config_set_profiling(struct futhark_context_config *cfg, int flag) {
+    if (cfg) cfg->profiling = flag != 0;
+}
+
+void futhark_context_config_set_logging(struct futhark_context_config *cfg, int flag) {
+    if (cfg) cfg->logging = flag != 0;
+}
+
+void futhark_context_config_set_cache_file(struct futhark_context_config *cfg, const char *fname) {
+    if (!cfg) return;
+    free(cfg->cache_file);
+    cfg->cache_file = NULL;
+    if (fname && (cfg->cache_file = malloc(strlen(fname) + 1))) strcpy(cfg->cache_file, fname);
+}
+
+/* The sequential C backend has no tuning parameters. */
+int futhark_context_config_set_tuning_param(struct futhark_context_config *cfg, const char *param_name,
+                                            size_t new_value) {
+    (void)cfg, (void)param_name, (void)new_value;
+    return 1;
+}
+
+int futhark_get_tuning_param_count(void) { return 0; }
+
+const char *futhark_get_tuning_param_name(int i) {
+    (void)i;
+    return NULL;
+}
+
+const char *futhark_get_tuning_param_class(int i) {
+    (void)i;
+    return NULL;
+}
+
+/* ---- The set of live arrays ---------------------------------------------------- */
+
+static size_t rtl_hash(const void *p, size_t cap) {
+    uint64_t x = (uint64_t)(uintptr_t)p;
+    x ^= x >> 33;
+    x *= UINT64_C(0xff51afd7ed558ccd);
+    x ^= x >> 33;
+    return (size_t)x & (cap - 1);
+}
+
+/* The slot holding p, or the empty slot where it would go. */
+static size_t rtl_slot(const struct futhark_context *ctx, const void *p) {
+    size_t i = rtl_hash(p, ctx->live_cap);
+    while (ctx->live[i] && (const void *)ctx->live[i] != p) i = (i + 1) & (ctx->live_cap - 1);
+    return i;
+}
+
+static bool rtl_is_live(const struct futhark_context *ctx, const void *p) {
+    return p && ctx->live && ctx->live[rtl_slot(ctx, p)] != NULL;
+}
+
+static bool rtl_grow(struct futhark_context *ctx) {
+    size_t old_cap = ctx->live_cap, cap = old_cap ? old_cap * 2 : RTL_LIVE_INIT;
+    rt_lib_array **old = ctx->live, **fresh = calloc(cap, sizeof *fresh);
+    if (!fresh) return false;
+    ctx->live = fresh;
+    ctx->live_cap = cap;
+    for (size_t i = 0; i < old_cap; i++)
+        if (old[i]) ctx->live[rtl_slot(ctx, old[i])] = old[i];
+    free(old);
+    return true;
+}
+
+static bool rtl_add(struct futhark_context *ctx, rt_lib_array *a) {
+    if (2 * (ctx->live_count + 1) > ctx->live_cap && !rtl_grow(ctx)) return false;
+    ctx->live[rtl_slot(ctx, a)] = a;
+    ctx->live_count++;
+    return true;
+}
+
+/* Removes a live p, moving later entries of its probe run back. */
+static void rtl_remove(struct futhark_context *ctx, const void *p) {
+    size_t mask = ctx->live_cap - 1, i = rtl_slot(ctx, p);
+    ctx->live[i] = NULL;
+    ctx->live_count--;
+    for (size_t j = (i + 1) & mask; ctx->live[j]; j = (j + 1) & mask) {
+        size_t home = rtl_hash(ctx->live[j], ctx->live_cap);
+        bool movable = i <= j ? (home <= i || home > j) : (home <= i && home > j);
+        if (movable) {
+            ctx->live[i] = ctx->live[j];
+            ctx->live[j] = NULL;
+            i = j;
+        }
+    }
+}
+
+static void rtl_array_free(rt_lib_array *a) {
+    free(a->v.shape);
+    if (!a->borrowed) free(a->v.data);
+    free(a);
+}
+
+/* ---- Context ------------------------------------------------------------------- */
+
+struct futhark_context *futhark_context_new(struct futhark_context_config *cfg) {
+    struct futhark_context *ctx = calloc(1, sizeof *ctx);
+    if (!ctx) return NULL;
+    if (!cfg) {
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "futhark_context_new: the configuration is NULL\n");
+        return ctx;
+    }
+    ctx->debugging = cfg->debugging;
+    ctx->profiling = cfg->profiling;
+    ctx->logging = cfg->logging;
+    if (!rtl_grow(ctx)) rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "futhark_context_new: out of memory\n");
+    return ctx;
+}
+
+/* Frees the context and the arrays still live in it. */
+void futhark_context_free(struct futhark_context *ctx) {
+    if (!ctx) return;
+    for (size_t i = 0; i < ctx->live_cap; i++)
+        if (ctx->live[i]) rtl_array_free(ctx->live[i]);
+    free(ctx->live);
+    free(ctx->events);
+    free(ctx->rt.error);
+    free(ctx);
+}
+
+/* Everything runs synchronously: there is nothing to wait for. */
+int futhark_context_sync(struct futhark_context *ctx) { return ctx ? RT_LIB_OK : RT_LIB_PROGRAM_ERROR; }
+
+char *futhark_context_get_error(struct futhark_context *ctx) {
+    if (!ctx) return NULL;
+    char *e = ctx->rt.error;
+    ctx->rt.error = NULL;
+    return e;
+}
+
+void futhark_context_set_logging_file(struct futhark_context *ctx, FILE *f) {
+    if (ctx) ctx->log = f;
+}
+
+void futhark_context_pause_profiling(struct futhark_context *ctx) {
+    if (ctx) ctx->paused = 1;
+}
+
+void futhark_context_unpause_profiling(struct futhark_context *ctx) {
+    if (ctx) ctx->paused = 0;
+}
+
+/* Nothing is cached between calls: every entry frees its memory. */
+int futhark_context_clear_caches(struct futhark_context *ctx) { return ctx ? RT_LIB_OK : RT_LIB_PROGRAM_ERROR; }
+
+static void rtl_buf_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...)
+    __attribute__((format(printf, 4, 5)));
+/* Appends to a growing malloc'd string; on out of memory frees it (NULL). */
+static void rtl_buf_printf(char **buf, size_t *len, size_t *cap, const char *fmt, ...) {
+    if (!*buf) return;
+    for (;;) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = vsnprintf(*buf + *len, *cap - *len, fmt, ap);
+        va_end(ap);
+        if (n < 0) n = 0;
+        if (*len + (size_t)n < *cap) {
+            *len += (size_t)n;
+            return;
+        }
+        char *more = realloc(*buf, *cap * 2 + (size_t)n);
+        if (!more) {
+            free(*buf);
+            *buf = NULL;
+            return;
+        }
+        *buf = more;
+        *cap = *cap * 2 + (size_t)n;
+    }
+}
+
+/* A JSON object: the bytes held by live arrays, and one event per profiled
+ * entry point call (times in microseconds). Caller frees. */
+char *futhark_context_report(struct futhark_context *ctx) {
+    if (!ctx) return NULL;
+    size_t len = 0, cap = 256;
+    char *s = malloc(cap);
+    int64_t bytes = 0;
+    for (size_t i = 0; i < ctx->live_cap; i++)
+        if (ctx->live[i] && !ctx->live[i]->borrowed)
+            bytes += rt_value_count(&ctx->live[i]->v) * rt_prim_size(ctx->live[i]->v.type.elem);
+    if (s) s[0] = 0;
+    rtl_buf_printf(&s, &len, &cap, "{\"memory\":{\"default\":%lld},\"events\":[", (long long)bytes);
+    for (size_t i = 0; i < ctx->nevents; i++)
+        rtl_buf_printf(&s, &len, &cap, "%s{\"name\":\"%s\",\"start\":%.3f,\"end\":%.3f,\"details\":\"\"}",
+                       i ? "," : "", ctx->events[i].name, ctx->events[i].start_us, ctx->events[i].end_us);
+    rtl_buf_printf(&s, &len, &cap, "],\"events_dropped\":%zu}", ctx->events_dropped);
+    return s;
+}
+
+/* ---- Arrays ------------------------------------------------------------------- */
+
+static void rtl_type_str(rt_prim t, int rank, char *buf, size_t n) {
+    size_t k = 0;
+    buf[0] = 0;
+    for (int i = 0; i < rank && k + 3 < n; i++) k += (size_t)snprintf(buf + k, n - k, "[]");
+    if (k < n) snprintf(buf + k, n - k, "%s", rt_prim_name(t));
+}
+
+/* The live array p of type [rank]t, or NULL after setting the error. */
+static rt_lib_array *rtl_get(struct futhark_context *ctx, const char *fn, const void *p, rt_prim t, int rank) {
+    if (!ctx) return NULL;
+    if (!p) {
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the array argument is NULL\n", fn);
+        return NULL;
+    }
+    if (!rtl_is_live(ctx, p)) {
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR,
+                 "%s: the array argument is not a live array of this context (freed already?)\n", fn);
+        return NULL;
+    }
+    rt_lib_array *a = (rt_lib_array *)(uintptr_t)p;
+    if (a->v.type.elem != t || a->v.type.rank != rank) {
+        char want[64], got[64];
+        rtl_type_str(t, rank, want, sizeof want);
+        rtl_type_str(a->v.type.elem, a->v.type.rank, got, sizeof got);
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the array argument has type %s, not %s\n", fn, got, want);
+        return NULL;
+    }
+    return a;
+}
+
+/* The number of elements of shape, or -1 (after setting the error) if a
+ * dimension is negative or the byte size overflows. */
+static int64_t rtl_count(struct futhark_context *ctx, const char *fn, rt_prim t, int rank, const int64_t *shape) {
+    int64_t n = 1, limit = INT64_MAX / rt_prim_size(t);
+    for (int d = 0; d < rank; d++) {
+        if (shape[d] < 0) {
+            rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: dimension %d is negative (%lld)\n", fn, d, (long long)shape[d]);
+            return -1;
+        }
+        if (shape[d] != 0 && n > limit / shape[d]) {
+            rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: the array is too large\n", fn);
+            return -1;
+        }
+        n *= shape[d];
+    }
+    return n;
+}
+
+/* A new live array of type [rank]t and the given shape holding data: a copy,
+ * or data itself when !copy. NULL after setting the error. */
+rt_lib_array *rt_lib_new(struct futhark_context *ctx, const char *fn, rt_prim t, int rank, const void *data,
+                         const int64_t *shape, bool copy) {
+    if (!ctx) return NULL;
+    int64_t n = rtl_count(ctx, fn, t, rank, shape);
+    if (n < 0) return NULL;
+    if (!data && n > 0) {
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the data pointer is NULL\n", fn);
+        return NULL;
+    }
+    size_t bytes = (size_t)n * (size_t)rt_prim_size(t);
+    rt_lib_array *a = calloc(1, sizeof *a);
+    if (a) a->v.shape = malloc((size_t)rank * sizeof(int64_t) + 1);
+    if (a && a->v.shape) a->v.data = copy ? malloc(bytes + 1) : (void *)(uintptr_t)data;
+    if (!a || !a->v.shape || !a->v.data || !rtl_add(ctx, a)) {
+        if (a && copy) free(a->v.data);
+        if (a) free(a->v.shape);
+        free(a);
+        rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
+        return NULL;
+    }
+    a->v.type.elem = t;
+    a->v.type.rank = rank;
+    a->borrowed = !copy;
+    if (rank > 0) memcpy(a->v.shape, shape, (size_t)rank * sizeof(int64_t));
+    if (copy && bytes) memcpy(a->v.data, data, bytes);
+    return a;
+}
+
+int rt_lib_free(struct futhark_context *ctx, const char *fn, void *p, rt_prim t, int rank) {
+    rt_lib_array *a = rtl_get(ctx, fn, p, t, rank);
+    if (!a) return RT_LIB_PROGRAM_ERROR;
+    rtl_remove(ctx, a);
+    rtl_array_free(a);
+    return RT_LIB_OK;
+}
+
+int rt_lib_values(struct futhark_context *ctx, const char *fn, const void *p, rt_prim t, int rank, void *data) {
+    rt_lib_array *a = rtl_get(ctx, fn, p, t, rank);
+    if (!a) return RT_LIB_PROGRAM_ERROR;
+    int64_t n = rt_value_count(&a->v);
+    if (!data && n > 0) return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the data pointer is NULL\n", fn);
+    if (n > 0) memcpy(data, a->v.data, (size_t)n * (size_t)rt_prim_size(t));
+    return RT_LIB_OK;
+}
+
+unsigned char *rt_lib_values_raw(struct futhark_context *ctx, const char *fn, const void *p, rt_prim t, int rank) {
+    rt_lib_array *a = rtl_get(ctx, fn, p, t, rank);
+    return a ? (unsigned char *)a->v.data : NULL;
+}
+
+const int64_t *rt_lib_shape(struct futhark_context *ctx, const char *fn, const void *p, rt_prim t, int rank) {
+    rt_lib_array *a = rtl_get(ctx, fn, p, t, rank);
+    return a ? a->v.shape : NULL;
+}
+
+/* Copies the element at idx (rank indices) to out; an error if out of bounds. */
+int rt_lib_index(struct futhark_context *ctx, const char *fn, void *out, const void *p, rt_prim t, int rank,
+                 const int64_t *idx) {
+    rt_lib_array *a = rtl_get(ctx, fn, p, t, rank);
+    if (!a) return RT_LIB_PROGRAM_ERROR;
+    if (!out) return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the output pointer is NULL\n", fn);
+    int64_t off = 0;
+    for (int d = 0; d < rank; d++) {
+        if (idx[d] < 0 || idx[d] >= a->v.shape[d])
+            return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: index %lld out of bounds for dimension %d of size %lld\n",
+                            fn, (long long)idx[d], d, (long long)a->v.shape[d]);
+        off = off * a->v.shape[d] + idx[d];
+    }
+    int size = rt_prim_size(t);
+    memcpy(out, (const char *)a->v.data + off * size, (size_t)size);
+    return RT_LIB_OK;
+}
+
+/* ---- Entry points ------------------------------------------------------------ */
+
+/* Sets *in to array argument k of entry e (shared, not copied). */
+int rt_lib_arg(struct futhark_context *ctx, const rt_entry *e, int k, const void *p, rt_value *in) {
+    if (!ctx) return RT_LIB_PROGRAM_ERROR;
+    char fn[RTL_MAX_ERROR / 4];
+    snprintf(fn, sizeof fn, "entry point %s: argument %d", e->name, k + 1);
+    rt_lib_array *a = rtl_get(ctx, fn, p, e->in_types[k].elem, e->in_types[k].rank);
+    if (!a) return RT_LIB_PROGRAM_ERROR;
+    *in = a->v;
+    return RT_LIB_OK;
+}
+
+/* A scalar argument as an rt_value that points at it. */
+rt_value rt_lib_scalar(rt_type t, const void *x) {
+    rt_value v;
+    v.type = t;
+    v.shape = NULL;
+    v.data = (void *)(uintptr_t)x;
+    return v;
+}
+
+static double rtl_now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return ts.tv_sec * 1e6 + ts.tv_nsec / 1e3;
+}
+
+static void rtl_record(struct futhark_context *ctx, const char *name, double t0, double t1) {
+    if (!ctx->profiling || ctx->paused) return;
+    if (ctx->nevents == ctx->events_cap) {
+        size_t cap = ctx->events_cap ? ctx->events_cap * 2 : 16;
+        rtl_event *more = cap <= RTL_MAX_EVENTS ? realloc(ctx->events, cap * sizeof *more) : NULL;
+        if (!more) {
+            ctx->events_dropped++;
+            return;
+        }
+        ctx->events = more;
+        ctx->events_cap = cap;
+    }
+    ctx->events[ctx->nevents++] = (rtl_event){name, t0, t1};
+}
+
+/* Frees the results of an entry (after a failure to hand them over). */
+static void rtl_free_outs(rt_value *outs, rt_lib_array **box, int n) {
+    for (int k = 0; k < n; k++) {
+        if (box[k]) rtl_array_free(box[k]);
+        else rt_value_free(&outs[k]);
+        box[k] = NULL;
+    }
+}
+
+/* Boxes the array results of e as live arrays (box[k]; NULL for scalars,
+ * which stay in outs[k]). On failure frees all results. */
+static int rtl_box_outs(struct futhark_context *ctx, const rt_entry *e, rt_value *outs, rt_lib_array **box) {
+    for (int k = 0; k < e->nout; k++) box[k] = NULL;
+    for (int k = 0; k < e->nout; k++) {
+        if (outs[k].type.rank == 0) continue;
+        box[k] = calloc(1, sizeof *box[k]);
+        if (!box[k] || !rtl_add(ctx, box[k])) {
+            free(box[k]);
+            box[k] = NULL;
+            rtl_free_outs(outs, box, e->nout);
+            return rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "entry point %s: out of memory\n", e->name);
+        }
+        box[k]->v = outs[k];
+    }
+    return RT_LIB_OK;
+}
+
+/* Runs entry e on ins. On success the array results are in box (live) and
+ * the scalar results in outs, whose data rt_lib_end frees once the
+ * generated code has copied it out. outp are the caller's output pointers,
+ * only checked here. */
+int rt_lib_call(struct futhark_context *ctx, const rt_entry *e, const rt_value *ins, rt_value *outs,
+                rt_lib_array **box, void *const *outp) {
+    if (!ctx) return RT_LIB_PROGRAM_ERROR;
+    for (int k = 0; k < e->nout; k++)
+        if (!outp[k])
+            return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "entry point %s: output pointer %d is NULL\n", e->name, k);
+    free(ctx->rt.error);
+    ctx->rt.error = NULL;
+    rtl_log(ctx, "futhorc: running entry point %s\n", e->name);
+    double t0 = rtl_now_us();
+    int r = e->fn(&ctx->rt, ins, outs);
+    double t1 = rtl_now_us();
+    rtl_log(ctx, "futhorc: entry point %s %s after %.0f us\n", e->name, r ? "failed" : "finished", t1 - t0);
+    if (r) {
+        if (!ctx->rt.error) rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "entry point %s failed\n", e->name);
+        else if (ctx->rt.error[0] && ctx->rt.error[strlen(ctx->rt.error) - 1] != '\n') {
+            char *msg = ctx->rt.error;
+            ctx->rt.error = NULL;
+            rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s\n", msg);
+            free(msg);
+        }
+        return RT_LIB_PROGRAM_ERROR;
+    }
+    rtl_record(ctx, e->name, t0, t1);
+    return rtl_box_outs(ctx, e, outs, box);
+}
+
+/* Frees the scalar results' storage after they were copied out. */
+void rt_lib_end(rt_value *outs, int n) {
+    for (int k = 0; k < n; k++)
+        if (outs[k].type.rank == 0) rt_value_free(&outs[k]);
+}
