@@ -11,17 +11,14 @@
 #include "lower/internalise.h"
 #include "passes/pipeline.h"
 #include "syntax/ast.h"
+#include "tools/bench.h"
 #include "tools/dataset.h"
+#include "tools/frontend.h"
+#include "tools/structure.h"
 #include "tools/test.h"
 #include "util/embedded.h"
 
 #define FUTHORC_VERSION "0.1.0"
-
-/* Deeper import chains than this are almost certainly a cycle the path
- * comparison missed (e.g. through symbolic links). */
-enum { MAX_IMPORT_DEPTH = 64 };
-
-typedef VEC(Program *) ProgramVec;
 
 typedef struct Options {
     const char *output;
@@ -37,7 +34,9 @@ static void usage(FILE *f) {
             "  check PROG.fut             parse and type-check only\n"
             "  dump --stage=NAME PROG.fut print the program after a stage (ast, NAME of a pass, c)\n"
             "  test [options] FILES|DIRS  run the test blocks of programs\n"
+            "  bench [options] FILES|DIRS  time the datasets of test blocks; --json, --plot, --compare OLD NEW\n"
             "  dataset [options]          random values in Futhark's data format (-g TYPE, -b, -s N)\n"
+            "  structure [--stage soacs|mem] PROG.fut  count IR constructs after a stage\n"
             "  passes                     list the passes of the pipeline\n\n"
             "options for c, check and dump:\n"
             "  -o FILE        output executable (default: PROG without .fut)\n"
@@ -51,70 +50,6 @@ static void usage(FILE *f) {
             "  --version      show the version\n\n"
             "Environment: CC (default cc) and CFLAGS (default -O3) for the C compiler.\n"
             "See futhorc(1).\n");
-}
-
-/* ---- Loading ----------------------------------------------------------------- */
-
-/* The directory part of path including its slash, or "". */
-static char *dir_of(Arena *a, const char *path) {
-    const char *slash = strrchr(path, '/');
-    return slash ? arena_strndup(a, path, (size_t)(slash - path + 1)) : arena_strdup(a, "");
-}
-
-static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int depth, SrcLoc from);
-
-/* Loads the files that p imports (recursively) before p itself. */
-static bool load_imports(Arena *a, Program *p, ProgramVec *loaded, int depth) {
-    bool ok = true;
-    for (int i = 0; i < p->ndecls; i++) {
-        Decl *d = p->decls[i];
-        if (d->kind != D_IMPORT) continue;
-        const char *path = arena_printf(a, "%s%s.fut", dir_of(a, p->file), d->path);
-        d->imported = load_file(a, path, loaded, depth + 1, d->loc);
-        if (!d->imported) ok = false;
-    }
-    return ok;
-}
-
-static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int depth, SrcLoc from) {
-    const char *key = intern(path);
-    for (int i = 0; i < loaded->len; i++)
-        if (loaded->items[i]->file == key) return loaded->items[i];
-    if (depth > MAX_IMPORT_DEPTH) {
-        diag_error(from, "imports nested too deeply (a cycle?) at '%s'", path);
-        return NULL;
-    }
-    char *text = util_read_file(path, NULL);
-    if (!text) {
-        diag_error(from, "cannot read '%s': %s", path, strerror(errno));
-        return NULL;
-    }
-    diag_register_source(key, text);
-    Program *p = parse_program(a, key, text);
-    if (!p) return NULL;
-    p->file = key;
-    if (!load_imports(a, p, loaded, depth)) return NULL;
-    vec_push(loaded, p);
-    return p;
-}
-
-/* Parses and checks the prelude and the program with its imports. */
-static ProgramVec load_and_check(Arena *a, const char *path) {
-    ProgramVec files = {0};
-    const char *prelude = embedded_get("stdlib/prelude.fut");
-    const char *pname = intern("<prelude>");
-    diag_register_source(pname, prelude);
-    Program *pre = parse_program(a, pname, prelude);
-    if (!pre) ICE("the prelude does not parse");
-    pre->file = pname;
-    vec_push(&files, pre);
-    Program *main = load_file(a, path, &files, 0, (SrcLoc){0});
-    if (!main || diag_error_count()) {
-        vec_free(&files);
-        return files;
-    }
-    if (!check_programs(a, files.items, files.len)) vec_free(&files);
-    return files;
 }
 
 /* ---- Compilation ------------------------------------------------------------- */
@@ -184,7 +119,7 @@ static int compile(const char *mode, const char *src, const Options *o) {
     Arena a = {0};
     double t0 = now_ms();
     int rc = 1;
-    ProgramVec files = load_and_check(&a, src);
+    ProgramVec files = frontend_load(&a, src);
     time_phase(o, "frontend", &t0);
     if (files.len == 0) goto done;
     if (!strcmp(mode, "check")) {
@@ -208,7 +143,7 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     const char *dump = o->dump_stage && strcmp(o->dump_stage, "c") != 0 ? o->dump_stage : NULL;
-    PipelineOpts popts = {.verify = o->verify, .dump_after = dump};
+    PipelineOpts popts = {.verify = o->verify, .dump_after = dump, .last_stage = STAGE_MEM};
     if (!pipeline_run(p, &popts)) {
         rc = 0;
         goto done;
@@ -297,7 +232,9 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "test")) return tool_test(argc - 1, argv + 1, self_path(argv[0]));
+    if (!strcmp(cmd, "bench")) return tool_bench(argc - 1, argv + 1, self_path(argv[0]));
     if (!strcmp(cmd, "dataset")) return tool_dataset(argc - 1, argv + 1);
+    if (!strcmp(cmd, "structure")) return tool_structure(argc - 1, argv + 1);
     if (!strcmp(cmd, "passes")) {
         pipeline_list(stdout);
         return 0;

@@ -57,6 +57,7 @@ done
 summarised bash tests/robustness.sh
 summarised bash tests/server/run.sh
 summarised bash tests/library/run.sh
+summarised bash tests/bench/run.sh
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

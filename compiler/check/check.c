@@ -71,7 +71,7 @@ static void default_vars(void) {
         if (tv->bound || tv->rigid) continue;
         if (tv->prims) tv->bound = tc_prim(tc_default_prim(tv->prims));
         else if (tv->fields)
-            tc_fail(tv->loc, "cannot infer the type of the value whose field '%s' is accessed; add a type annotation",
+            tc_fail(tv->loc, "Type is ambiguous: cannot infer the type of the value whose field \"%s\" is accessed; add a type annotation.",
                     tv->fields->name);
     }
 }
@@ -91,30 +91,75 @@ static bool entry_value_ok(Ty *t) {
     return t->kind == TY_ARRAY && t->elem && t->elem->kind == TY_PRIM;
 }
 
+/* A parameter the outside world can provide: a value as above, the unit
+ * (no external parameter), or a tuple or record of values (one external
+ * parameter per component). */
+static bool entry_param_ok(Ty *t) {
+    if (entry_value_ok(t)) return true;
+    if (t->kind != TY_TUPLE && t->kind != TY_RECORD) return false;
+    for (int i = 0; i < t->n; i++)
+        if (!entry_value_ok(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty)) return false;
+    return true;
+}
+
+static bool entry_result_ok(Ty *t) {
+    if (entry_value_ok(t)) return true;
+    if (t->kind != TY_TUPLE || t->n == 0) return false;
+    for (int i = 0; i < t->n; i++)
+        if (!entry_value_ok(t->elems[i])) return false;
+    return true;
+}
+
 static void check_entry(Decl *d) {
     for (int i = 0; i < d->ntparams; i++)
         if (d->tparams[i].kind != TP_SIZE)
-            tc_fail(d->tparams[i].loc, "entry point '%s' cannot have type parameters", d->name);
-    for (int i = 0; i < d->nparams; i++)
-        if (!entry_value_ok(d->param_tys[i]))
+            tc_fail(d->tparams[i].loc, "Entry point functions may not be polymorphic: \"%s\" has type parameter \"%s\".",
+                    d->name, d->tparams[i].name);
+    for (int i = 0; i < d->nparams; i++) {
+        Ty *t = d->param_tys[i];
+        if (tc_contains_arrow(t))
+            tc_fail(d->params[i]->loc, "Entry point functions may not be higher-order: \"%s\" has a parameter of type %s.",
+                    d->name, tc_show(t));
+        if (!entry_param_ok(t))
             tc_fail(d->params[i]->loc,
-                    "entry point '%s': parameter type %s is not a primitive type or an array of primitives",
-                    d->name, tc_show(d->param_tys[i]));
-    Ty *r = d->ret_ty;
-    bool ok = entry_value_ok(r);
-    if (r->kind == TY_TUPLE) {
-        ok = true;
-        for (int i = 0; i < r->n; i++) ok = ok && entry_value_ok(r->elems[i]);
+                    "Entry point \"%s\": parameter type %s is not a primitive type, an array of primitives, or a tuple or record of those.",
+                    d->name, tc_show(t));
     }
-    if (!ok)
-        tc_fail(d->ret ? d->ret->loc : d->loc,
-                "entry point '%s': result type %s is not a primitive type, an array of primitives or a tuple of those",
+    Ty *r = d->ret_ty;
+    SrcLoc rl = d->ret ? d->ret->loc : d->loc;
+    if (tc_contains_arrow(r))
+        tc_fail(rl, "Entry point functions may not be higher-order: \"%s\" returns a value of type %s.", d->name,
+                tc_show(r));
+    if (!entry_result_ok(r))
+        tc_fail(rl, "Entry point \"%s\": result type %s is not a primitive type, an array of primitives or a tuple of those.",
                 d->name, tc_show(r));
 }
 
 /* ---- Declarations -------------------------------------------------------------------- */
 
 static void check_decl(Decl *d);
+
+static const char *namespace_word(DeclKind k) {
+    return k == D_VAL ? "value" : k == D_TYPE ? "type" : "module";
+}
+
+/* Reports a name defined twice (in one namespace) among one file's or one
+ * module's declarations; `local` declarations are not counted. */
+static void check_duplicates(Decl **decls, int n) {
+    for (int i = 0; i < n; i++) {
+        Decl *d = decls[i];
+        if (!d || !d->name || d->is_local || (d->kind != D_VAL && d->kind != D_TYPE && d->kind != D_MODULE))
+            continue;
+        for (int j = 0; j < i; j++) {
+            Decl *p = decls[j];
+            if (!p || !p->name || p->is_local || p->kind != d->kind || strcmp(p->name, d->name) != 0) continue;
+            diag_error(d->loc, "Duplicate definition of %s \"%s\".", namespace_word(d->kind), d->name);
+            diag_note(p->loc, "\"%s\" was previously defined here", d->name);
+            break;
+        }
+    }
+}
+
 
 static Binding value_binding(Decl *d, Scheme *sch) {
     Binding b = {0};
@@ -129,6 +174,7 @@ static Binding value_binding(Decl *d, Scheme *sch) {
 }
 
 static void start_definition(void) {
+    tc.saw_poisoned = false;
     tc.def_first_var = tc.vars.len;
     tc.def_first_svar = tc.svars.len;
     tc.def_first_uid = tc.next_uid;
@@ -161,8 +207,8 @@ static void check_val(Decl *d) {
     for (int i = 0; i < d->nparams; i++) tc_zonk_pat(d->params[i]);
     zonk_type_exp(d->ret);
     bool is_main = cur_file == tc.nfiles - 1 && module_depth == 0 && strcmp(d->name, "main") == 0;
-    if (d->is_entry || is_main) check_entry(d);
-    if (!intrinsic) tc_check_uniqueness(d);
+    if ((d->is_entry || is_main) && !tc.saw_poisoned) check_entry(d);
+    if (!intrinsic && !tc.saw_poisoned) tc_check_uniqueness(d);
     tc_pop_to(mark);
     tc_push(value_binding(d, sch));
 }
@@ -194,7 +240,7 @@ static void check_type_decl(Decl *d) {
     }
     ab->body = tc_type_exp(d->ret, false);
     if (d->lifted != LIFT_FULL && tc_contains_arrow(ab->body))
-        tc_fail(d->loc, "type '%s' contains a function; declare it with type^", d->name);
+        tc_fail(d->loc, "Type \"%s\" contains a function; declare it with type^.", d->name);
     tc_pop_to(mark);
     Binding b = {0};
     b.name = d->name;
@@ -210,7 +256,7 @@ static void check_import(Decl *d) {
     int j = 0;
     while (j < cur_file && tc.files[j] != d->imported) j++;
     if (!d->imported || j >= cur_file || !tc.exports[j])
-        tc_fail(d->loc, "imported file \"%s\" was not loaded before this one", d->path ? d->path : "");
+        tc_fail(d->loc, "Imported file \"%s\" was not loaded before this one.", d->path ? d->path : "");
     Module *m = tc.exports[j];
     for (int i = 0; i < m->n; i++) {
         Binding b = m->binds[i];
@@ -223,6 +269,7 @@ static void check_module(Decl *d) {
     if (!d->name) tc_fail(d->loc, "malformed module declaration");
     int mark = tc_mark();
     module_depth++;
+    check_duplicates(d->decls, d->ndecls);
     for (int i = 0; i < d->ndecls; i++) check_decl(d->decls[i]);
     module_depth--;
     Module *m = tc_collect_module(d->name, mark);
@@ -307,6 +354,7 @@ static void check_file(int i) {
         }
     }
     int mark = tc_mark();
+    if (p) check_duplicates(p->decls, p->ndecls);
     if (p)
         for (int k = 0; k < p->ndecls; k++) check_decl(p->decls[k]);
     tc.exports[i] = tc_collect_module(p && p->file ? p->file : "", mark);

@@ -15,7 +15,9 @@
 bool check_programs(Arena *a, Program **files, int n);
 
 /* Entry points must have types the outside world can provide: parameters
- * and results of primitive types or (possibly nested) arrays of them, a
- * tuple of such results. The checker reports other entry types as errors. */
+ * that are primitives, arrays of primitives, or tuples and records of those
+ * (each component becomes one external parameter; `()` becomes none), and
+ * results of primitive types or arrays of them, or a tuple of such results.
+ * The checker reports other entry types as errors. */
 
 #endif

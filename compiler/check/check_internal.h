@@ -115,6 +115,7 @@ typedef struct Tc {
     int def_first_var;   /* first type variable of the current definition */
     int def_first_svar;
     int def_first_uid;
+    bool saw_poisoned;   /* the definition uses one that had errors */
     Program **files;
     int nfiles;
     Module **exports;    /* per file: its exported names */
@@ -132,6 +133,7 @@ Ty *tc_prim(PrimType p);
 Ty *tc_unit(void);
 Ty *tc_tuple(Ty **elems, int n);
 Ty *tc_arrow(Ty *param, Ty *result, const char *pname);
+Ty *tc_arrow_dep(Ty *param, Ty *result, const char *pname, int puid);
 Ty *tc_array(Ty *elem, const Size *dims, int rank);
 Ty *tc_fresh(SrcLoc loc);
 Ty *tc_fresh_rigid(const char *name, bool lifted);
@@ -154,10 +156,14 @@ Size tc_exp_size(Exp *e);
 Ty *tc_zonk(Ty *t);
 bool tc_is_prim(Ty *t, PrimType p);
 
-/* Unification. On failure the functions report "cannot unify ..." at loc
- * (naming expected and actual) and abandon the definition. */
-enum { U_STRICT = 0, U_LENIENT_SIZES = 1 };
+/* Unification. On failure the functions report "Couldn't match expected
+ * type ... with actual type ..." at loc (after the sentence context, such
+ * as "Cannot apply ...", when given) and abandon the definition. Modes:
+ * U_LENIENT_SIZES accepts differing sizes (checked at run time); U_DIET
+ * rejects a consuming function where a non-consuming one is expected. */
+enum { U_STRICT = 0, U_LENIENT_SIZES = 1, U_DIET = 2 };
 void tc_unify(SrcLoc loc, Ty *expected, Ty *actual, int mode);
+void tc_unify_in(SrcLoc loc, Ty *expected, Ty *actual, int mode, const char *context);
 void tc_constrain(SrcLoc loc, Ty *t, unsigned prims, const char *what);
 void tc_constrain_eq(SrcLoc loc, Ty *t, const char *what);
 Ty *tc_field_type(SrcLoc loc, Ty *t, const char *field);
@@ -178,10 +184,12 @@ typedef struct Subst {
 } Subst;
 Ty *tc_subst(Ty *t, const Subst *s);
 Ty *tc_instantiate(Scheme *sch);
-Ty *tc_subst_pname(Ty *t, const char *pname, Size s);
+Ty *tc_subst_pname(Ty *t, const char *pname, int puid, Size s);
 
 /* Printing for messages: the type with the current substitution applied. */
 const char *tc_show(Ty *t);
+
+const char *tc_capital(const char *s);
 
 /* Errors: report at loc and abandon the current definition. */
 void tc_fail(SrcLoc loc, const char *fmt, ...) __attribute__((noreturn, format(printf, 2, 3)));

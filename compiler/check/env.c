@@ -79,11 +79,11 @@ void tc_open_module(Module *m) {
 /* The module named by the first nparts parts of q. */
 Module *tc_resolve_module(SrcLoc loc, const QualName *q, int nparts) {
     Binding *b = tc_lookup(q->parts[0], NS_MODULE);
-    if (!b) tc_fail(loc, "unknown module '%s'", q->parts[0]);
+    if (!b) tc_fail(loc, "Unknown module \"%s\".", q->parts[0]);
     Module *m = b->mod;
     for (int i = 1; i < nparts; i++) {
         Binding *c = tc_lookup_in(m, q->parts[i], NS_MODULE);
-        if (!c) tc_fail(loc, "module '%s' has no module '%s'", m->name, q->parts[i]);
+        if (!c) tc_fail(loc, "Module \"%s\" has no module \"%s\".", m->name, q->parts[i]);
         m = c->mod;
     }
     return m;
@@ -164,7 +164,7 @@ static Size dim_size(Exp *d) {
     }
     if (d->kind == EX_VAR && d->name.nparts == 1) {
         Binding *b = tc_lookup(d->name.parts[0], NS_VALUE);
-        if (!b) tc_fail(d->loc, "unknown size '%s'", d->name.parts[0]);
+        if (!b) tc_fail(d->loc, "Unknown size \"%s\".", d->name.parts[0]);
         Ty *t = tc_exp(d);
         tc_unify(d->loc, tc_prim(PT_I64), t, U_STRICT);
         if (b->ref == REF_LOCAL && b->uid > 0) return tc_size_var(b->uid, b->name);
@@ -177,7 +177,7 @@ static Size dim_size(Exp *d) {
 /* Applies abbreviation ab to the arguments of te. */
 static Ty *apply_abbr(TypeAbbr *ab, TypeExp *te, bool in_param) {
     if (te->nargs != ab->nparams)
-        tc_fail(te->loc, "type '%s' expects %d argument%s but is given %d", ab->name, ab->nparams,
+        tc_fail(te->loc, "Type \"%s\" expects %d argument%s but is given %d.", ab->name, ab->nparams,
                 ab->nparams == 1 ? "" : "s", te->nargs);
     Subst s = {NEW_ARRAY(tc.a, int, ab->nparams), NEW_ARRAY(tc.a, Ty *, ab->nparams), 0,
                NEW_ARRAY(tc.a, int, ab->nparams), NEW_ARRAY(tc.a, Size, ab->nparams), 0};
@@ -185,11 +185,12 @@ static Ty *apply_abbr(TypeAbbr *ab, TypeExp *te, bool in_param) {
         TypeArg *arg = &te->args[i];
         bool want_size = ab->params[i].kind == TP_SIZE;
         if (arg->is_size != want_size)
-            tc_fail(te->loc, "argument %d of type '%s' must be a %s", i + 1, ab->name,
+            tc_fail(te->loc, "Argument %d of type \"%s\" must be a %s.", i + 1, ab->name,
                     want_size ? "size [n]" : "type");
         if (want_size) {
             s.skeys[s.ns] = ab->keys[i];
-            s.svals[s.ns++] = dim_size(arg->size);
+            /* [] is one unknown size shared by every use of the parameter */
+            s.svals[s.ns++] = arg->size ? dim_size(arg->size) : tc_fresh_size();
         } else {
             s.tkeys[s.nt] = ab->keys[i];
             s.tvals[s.nt++] = tc_type_exp(arg->type, in_param);
@@ -207,17 +208,19 @@ static Ty *type_name(TypeExp *te, bool in_param) {
         b = tc_lookup(last, NS_TYPE);
         PrimType p;
         if (!b && tc_prim_from_name(last, &p)) {
-            if (te->nargs) tc_fail(te->loc, "type '%s' takes no arguments", last);
+            if (te->nargs) tc_fail(te->loc, "Type \"%s\" takes no arguments.", last);
             return tc_prim(p);
         }
     } else {
         b = tc_lookup_in(tc_resolve_module(te->loc, q, q->nparts - 1), last, NS_TYPE);
     }
-    if (!b) tc_fail(te->loc, "unknown type '%s'", last);
+    if (!b) tc_fail(te->loc, "Unknown type \"%s\".", last);
     if (b->tparam) {
-        if (te->nargs) tc_fail(te->loc, "type parameter '%s' takes no arguments", last);
+        if (te->nargs) tc_fail(te->loc, "Type parameter \"%s\" takes no arguments.", last);
         return b->tparam;
     }
+    /* a type whose definition had errors (already reported): anything goes */
+    if (!b->abbr) return tc_fresh(te->loc);
     return apply_abbr(b->abbr, te, in_param);
 }
 
@@ -241,7 +244,7 @@ static Ty *record_type(TypeExp *te, bool in_param) {
     for (int i = 0; i < te->nfields; i++) {
         for (int j = 0; j < i; j++)
             if (strcmp(te->fields[j].name, te->fields[i].name) == 0)
-                tc_fail(te->fields[i].loc, "field '%s' is declared twice", te->fields[i].name);
+                tc_fail(te->fields[i].loc, "Field \"%s\" is declared twice.", te->fields[i].name);
         t->fields[i].name = te->fields[i].name;
         t->fields[i].ty = tc_type_exp(te->fields[i].type, in_param);
     }
@@ -254,10 +257,11 @@ static Ty *arrow_type(TypeExp *te, bool in_param) {
     Ty *param = tc_type_exp(te->param, in_param);
     if (!te->pname) return tc_arrow(param, tc_type_exp(te->result, in_param), NULL);
     int mark = tc_mark();
-    tc_push_local_value(te->pname, tc_new_uid(), param, te->loc);
+    int uid = tc_new_uid();
+    tc_push_local_value(te->pname, uid, param, te->loc);
     Ty *result = tc_type_exp(te->result, in_param);
     tc_pop_to(mark);
-    return tc_arrow(param, result, te->pname);
+    return tc_arrow_dep(param, result, te->pname, uid);
 }
 
 /* ?[n][m].t: the names stand for unknown sizes. */
@@ -286,7 +290,7 @@ Ty *tc_type_exp(TypeExp *te, bool in_param) {
     case TE_ARRAY: {
         Size d = dim_size(te->dim);
         Ty *elem = tc_type_exp(te->elem, in_param);
-        if (tc_contains_arrow(elem)) tc_fail(te->loc, "arrays of functions are not allowed");
+        if (tc_contains_arrow(elem)) tc_fail(te->loc, "Arrays of functions are not allowed.");
         return tc_array(elem, &d, 1);
     }
     case TE_ARROW:

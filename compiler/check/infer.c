@@ -15,7 +15,7 @@ static Ty *exp_type(Exp *e);
 Ty *tc_exp(Exp *e) {
     if (!e) tc_fail(last_loc, "malformed expression");
     last_loc = e->loc;
-    if (++tc.depth > TC_MAX_DEPTH) tc_fail(e->loc, "expression is nested too deeply");
+    if (++tc.depth > TC_MAX_DEPTH) tc_fail(e->loc, "Expression is nested too deeply.");
     Ty *t = exp_type(e);
     tc.depth--;
     e->ty = t;
@@ -77,7 +77,7 @@ static Ty *pat_type(Pat *p, bool is_param) {
         for (int i = 0; i < p->nfields; i++) {
             for (int j = 0; j < i; j++)
                 if (strcmp(p->fields[j].name, p->fields[i].name) == 0)
-                    tc_fail(p->loc, "field '%s' appears twice in the pattern", p->fields[i].name);
+                    tc_fail(p->loc, "Field \"%s\" appears twice in the pattern.", p->fields[i].name);
             /* insertion into name order */
             int k = i;
             while (k > 0 && strcmp(t->fields[k - 1].name, p->fields[i].name) > 0) {
@@ -166,9 +166,9 @@ void tc_check_dup_names(Pat **pats, int npats) {
                 Pat *dup = names.items[i];
                 SrcLoc first = names.items[j]->loc;
                 vec_free(&names);
-                diag_error(dup->loc, "'%s' is bound twice (duplicate parameter or pattern name)",
+                diag_error(dup->loc, "Name \"%s\" is bound twice (duplicate parameter or pattern name).",
                            dup->name);
-                diag_note(first, "'%s' was first bound here", dup->name);
+                diag_note(first, "\"%s\" was first bound here", dup->name);
                 if (tc.bail) longjmp(*tc.bail, 1);
                 return;
             }
@@ -179,11 +179,14 @@ void tc_check_dup_names(Pat **pats, int npats) {
 
 static Ty *use_binding(Exp *e, Binding *b) {
     if (b->recursive)
-        tc_fail(e->loc, "recursion is not supported: '%s' refers to itself", b->name);
+        tc_fail(e->loc, "Recursion is not supported: \"%s\" refers to itself.", b->name);
     e->ref.kind = b->ref;
     e->ref.uid = b->uid;
     e->ref.decl = b->decl;
-    if (!b->sch) return tc_fresh(e->loc); /* its definition had errors */
+    if (!b->sch) { /* its definition had errors */
+        tc.saw_poisoned = true;
+        return tc_fresh(e->loc);
+    }
     return tc_instantiate(b->sch);
 }
 
@@ -198,10 +201,10 @@ static int module_value(Exp *e, Module *m, Ty **out) {
             return i + 1;
         }
         Binding *sub = tc_lookup_in(m, q->parts[i], NS_MODULE);
-        if (!sub) tc_fail(e->loc, "module '%s' has no member '%s'", m->name, q->parts[i]);
+        if (!sub) tc_fail(e->loc, "Module \"%s\" has no member \"%s\".", m->name, q->parts[i]);
         m = sub->mod;
     }
-    tc_fail(e->loc, "'%s' is a module, not a value", qual_str(q));
+    tc_fail(e->loc, "\"%s\" is a module, not a value.", qual_str(q));
 }
 
 static Ty *var_exp(Exp *e) {
@@ -219,14 +222,14 @@ static Ty *var_exp(Exp *e) {
         used = module_value(e, m->mod, &t);
     } else if (q->nparts >= 2 && tc_prim_from_name(q->parts[0], &p)) {
         int row = tc_numeric_row(q->parts[1], p);
-        if (row < 0) tc_fail(e->loc, "unknown name '%s.%s'", q->parts[0], q->parts[1]);
+        if (row < 0) tc_fail(e->loc, "Unknown name \"%s.%s\".", q->parts[0], q->parts[1]);
         e->ref.kind = REF_NUMERIC;
         e->ref.numeric = row;
         e->ref.numeric_type = p;
         t = tc_numeric_type(row, p);
         used = 2;
     } else {
-        tc_fail(e->loc, "unknown name '%s'", q->parts[0]);
+        tc_fail(e->loc, "Unknown name \"%s\".", q->parts[0]);
     }
     e->ref.nvar_parts = used < q->nparts ? used : 0;
     for (int i = used; i < q->nparts; i++) t = tc_field_type(e->loc, t, q->parts[i]);
@@ -242,18 +245,40 @@ static Size arg_size(Exp *arg) {
     return tc_exp_size(arg);
 }
 
-/* Applies a function of type fty to one checked argument. */
-static Ty *apply_arg(SrcLoc loc, Ty *fty, Exp *arg, Ty *argty, const char *fname) {
+/* Arguments quoted in messages are cut to this many characters, so that
+ * a long lambda does not swamp the message. */
+enum { ARG_TEXT_MAX = 40 };
+
+/* The source text of an argument for messages, on one line. */
+static const char *exp_text(Exp *e) {
+    if (!e) return "";
+    Buf b = {0};
+    ast_print_exp(&b, e);
+    size_t n = b.len > ARG_TEXT_MAX ? ARG_TEXT_MAX : b.len;
+    char *s = arena_strndup(tc.a, b.data ? b.data : "", n);
+    for (char *c = s; *c; c++)
+        if (*c == '\n' || *c == '\t') *c = ' ';
+    if (b.len > ARG_TEXT_MAX) s = arena_printf(tc.a, "%s...", s);
+    buf_free(&b);
+    return s;
+}
+
+/* Applies a function of type fty (named fname, quoted, or NULL) to one
+ * checked argument; mode is U_DIET for calls of named functions. */
+static Ty *apply_arg(SrcLoc loc, Ty *fty, Exp *arg, Ty *argty, const char *fname, int mode) {
     Ty *h = tc_head(fty);
     if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid) {
         tc_unify(loc, fty, tc_arrow(tc_fresh(loc), tc_fresh(loc), NULL), U_STRICT);
         h = tc_head(fty);
     }
     if (h->kind != TY_ARROW)
-        tc_fail(loc, "%s has type %s, which is not a function", fname, tc_show(fty));
-    tc_unify(arg->loc, h->param, argty, U_STRICT);
+        tc_fail(loc, "Cannot apply %s as function, as it has type: %s.", fname ? fname : "expression",
+                tc_show(fty));
+    const char *ctx = fname ? arena_printf(tc.a, "Cannot apply %s to \"%s\" (invalid type).", fname, exp_text(arg))
+                            : arena_printf(tc.a, "Cannot apply function to \"%s\" (invalid type).", exp_text(arg));
+    tc_unify_in(arg->loc, h->param, argty, mode, ctx);
     Ty *res = h->result;
-    if (h->pname) res = tc_subst_pname(res, h->pname, arg_size(arg));
+    if (h->pname) res = tc_subst_pname(res, h->pname, h->var, arg_size(arg));
     return res;
 }
 
@@ -263,31 +288,33 @@ static int count_arrows(Ty *t) {
     return n;
 }
 
+/* The quoted name of an applied function, or NULL for an expression. */
 static const char *fun_name(Exp *f) {
-    if (f->kind == EX_VAR && f->name.nparts > 0) return arena_printf(tc.a, "'%s'", qual_str(&f->name));
-    return "the function";
+    if (f->kind == EX_VAR && f->name.nparts > 0) return arena_printf(tc.a, "\"%s\"", qual_str(&f->name));
+    return NULL;
+}
+
+/* Reports an application to more arguments than the function takes. */
+static void check_arity(Exp *e, Ty *fty, const char *name) {
+    int arrows = count_arrows(fty);
+    if (e->nelems <= arrows) return;
+    Ty *last = fty;
+    for (int i = 0; i < arrows; i++) last = tc_head(last)->result;
+    Ty *h = tc_head(last);
+    if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid && !tc.vars.items[h->var].prims) return;
+    const char *n = name ? name : "expression";
+    if (arrows == 0) tc_fail(e->loc, "Cannot apply %s as function, as it has type: %s.", n, tc_show(fty));
+    tc_fail(e->loc, "Cannot apply %s to argument #%d \"%s\", as %s only takes %d argument%s.", n, arrows + 1,
+            exp_text(e->elems[arrows]), n, arrows, arrows == 1 ? "" : "s");
 }
 
 static Ty *apply_exp(Exp *e) {
     Ty *fty = tc_exp(e->e1);
     const char *name = fun_name(e->e1);
-    int arrows = count_arrows(fty);
-    if (e->nelems > arrows) {
-        Ty *last = fty;
-        for (int i = 0; i < arrows; i++) last = tc_head(last)->result;
-        Ty *h = tc_head(last);
-        if (!(h->kind == TY_VAR && !tc.vars.items[h->var].rigid && !tc.vars.items[h->var].prims)) {
-            if (arrows == 0)
-                tc_fail(e->loc, "%s has type %s, which is not a function, but is applied to %d argument%s",
-                        name, tc_show(fty), e->nelems, e->nelems == 1 ? "" : "s");
-            tc_fail(e->loc, "%s%s expects %d argument%s but is applied to %d",
-                    e->e1->kind == EX_VAR ? "function " : "", name, arrows,
-                    arrows == 1 ? "" : "s", e->nelems);
-        }
-    }
+    check_arity(e, fty, name);
     Ty *t = fty;
     for (int i = 0; i < e->nelems; i++) t = apply_arg(e->elems[i] ? e->elems[i]->loc : e->loc, t,
-                                                      e->elems[i], tc_exp(e->elems[i]), name);
+                                                      e->elems[i], tc_exp(e->elems[i]), name, U_DIET);
     return t;
 }
 
@@ -359,7 +386,7 @@ static Ty *builtin_binop(Exp *e, const OpInfo *oi) {
     Ty *t1 = tc_exp(e->e1);
     Ty *t2 = tc_exp(e->e2);
     unsigned m = op_mask(oi->prims);
-    const char *what = arena_printf(tc.a, "operator '%s'", e->op);
+    const char *what = arena_printf(tc.a, "operator \"%s\"", e->op);
     if (m) tc_constrain(e->e1->loc, t1, m, what);
     else tc_constrain_eq(e->e1->loc, t1, what);
     tc_unify(e->e2->loc, t1, t2, U_STRICT);
@@ -371,17 +398,17 @@ static Ty *binop_exp(Exp *e) {
     Binding *b = tc_lookup(e->op, NS_VALUE);
     if (b) {
         Ty *fty = use_binding(e, b);
-        const char *name = arena_printf(tc.a, "operator '%s'", e->op);
-        Ty *t = apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name);
-        return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name);
+        const char *name = arena_printf(tc.a, "\"%s\"", e->op);
+        Ty *t = apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name, U_DIET);
+        return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name, U_DIET);
     }
     const OpInfo *oi = find_op(e->op);
     if (oi) return builtin_binop(e, oi);
     Ty *opty = builtin_op_type(e->op, e->loc);
-    if (!opty) tc_fail(e->loc, "unknown operator '%s'", e->op);
-    const char *name = arena_printf(tc.a, "operator '%s'", e->op);
-    Ty *t = apply_arg(e->loc, opty, e->e1, tc_exp(e->e1), name);
-    return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name);
+    if (!opty) tc_fail(e->loc, "Unknown operator \"%s\".", e->op);
+    const char *name = arena_printf(tc.a, "\"%s\"", e->op);
+    Ty *t = apply_arg(e->loc, opty, e->e1, tc_exp(e->e1), name, U_STRICT);
+    return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name, U_STRICT);
 }
 
 /* Whether a section's op is a backticked function name ("f", "i32.max")
@@ -415,7 +442,7 @@ static Ty *section_fun(Exp *e) {
     v.name = split_name(e->op);
     Ty *t = var_exp(&v);
     if (v.ref.nvar_parts)
-        tc_fail(e->loc, "a backtick section of a record field ('%s') is not supported", e->op);
+        tc_fail(e->loc, "A backtick section of a record field (\"%s\") is not supported.", e->op);
     e->name = v.name;
     e->ref = v.ref;
     return t;
@@ -431,14 +458,13 @@ static Ty *section_exp(Exp *e) {
         Binding *b = tc_lookup(e->op, NS_VALUE);
         fty = b ? use_binding(e, b) : builtin_op_type(e->op, e->loc);
     }
-    if (!fty) tc_fail(e->loc, "unknown operator '%s'", e->op);
-    const char *name = is_name_op(e->op) ? arena_printf(tc.a, "'%s'", e->op)
-                                         : arena_printf(tc.a, "operator '%s'", e->op);
+    if (!fty) tc_fail(e->loc, "Unknown operator \"%s\".", e->op);
+    const char *name = arena_printf(tc.a, "\"%s\"", e->op);
     if (e->e1 && e->e2) {
-        Ty *t = apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name);
-        return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name);
+        Ty *t = apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name, U_STRICT);
+        return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name, U_STRICT);
     }
-    if (e->e1) return apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name);
+    if (e->e1) return apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name, U_STRICT);
     if (e->e2) {
         Ty *a = tc_fresh(e->loc), *bt = tc_fresh(e->loc), *c = tc_fresh(e->loc);
         tc_unify(e->loc, tc_arrow(a, tc_arrow(bt, c, NULL), NULL), fty, U_STRICT);
@@ -500,9 +526,9 @@ static Ty *index_type(SrcLoc loc, Ty *arr, DimIndex *slice, int n) {
         tc_unify(loc, arr, tc_array(tc_fresh(loc), any, n), U_STRICT);
         h = tc_head(arr);
     }
-    if (h->kind != TY_ARRAY) tc_fail(loc, "cannot index a value of type %s, which is not an array", tc_show(arr));
+    if (h->kind != TY_ARRAY) tc_fail(loc, "Cannot index a value of type %s, which is not an array.", tc_show(arr));
     if (n > h->rank)
-        tc_fail(loc, "too many indices (%d) for an array of type %s", n, tc_show(arr));
+        tc_fail(loc, "Too many indices (%d) for an array of type %s.", n, tc_show(arr));
     Size *dims = NEW_ARRAY(tc.a, Size, h->rank);
     int k = 0;
     for (int i = 0; i < h->rank; i++) {
@@ -519,7 +545,7 @@ static Ty *array_exp(Exp *e) {
     }
     Ty *t = tc_exp(e->elems[0]);
     for (int i = 1; i < e->nelems; i++) tc_unify(e->elems[i] ? e->elems[i]->loc : e->loc, t, tc_exp(e->elems[i]), U_STRICT);
-    if (tc_contains_arrow(t)) tc_fail(e->loc, "arrays of functions are not allowed");
+    if (tc_contains_arrow(t)) tc_fail(e->loc, "Arrays of functions are not allowed.");
     Size n = tc_size_const(e->nelems);
     return tc_array(t, &n, 1);
 }
@@ -561,7 +587,7 @@ static Ty *record_exp(Exp *e) {
         ExpField *f = &e->fields[i];
         for (int j = 0; j < i; j++)
             if (strcmp(e->fields[j].name, f->name) == 0)
-                tc_fail(f->loc, "field '%s' is defined twice", f->name);
+                tc_fail(f->loc, "Field \"%s\" is defined twice.", f->name);
         Ty *ft = tc_exp(f->exp);
         int k = i;
         while (k > 0 && strcmp(t->fields[k - 1].name, f->name) > 0) {
@@ -607,7 +633,7 @@ static void bind_tparams(TypeParam *tps, int n, Scheme *sch) {
         TypeParam *tp = &tps[i];
         for (int j = 0; j < i; j++)
             if (strcmp(tps[j].name, tp->name) == 0)
-                tc_fail(tp->loc, "type parameter '%s' is declared twice", tp->name);
+                tc_fail(tp->loc, "Type parameter \"%s\" is declared twice.", tp->name);
         if (tp->kind == TP_SIZE) {
             tp->uid = tc_new_uid();
             tc_set_strict(tp->uid);
@@ -665,19 +691,19 @@ Scheme *tc_function(SrcLoc loc, TypeParam *tps, int ntps, Pat **params, int npar
     Ty *rt = ret ? tc_type_exp(ret, false) : NULL;
     Ty *bt;
     if (intrinsic) {
-        if (!tc.in_prelude) tc_fail(body->loc, "__intrinsic may only be used in the prelude");
-        if (!rt) tc_fail(body->loc, "an __intrinsic definition must declare its return type");
+        if (!tc.in_prelude) tc_fail(body->loc, "__intrinsic may only be used in the prelude.");
+        if (!rt) tc_fail(body->loc, "An __intrinsic definition must declare its return type.");
         bt = rt;
         body->ty = rt;
     } else {
         bt = tc_exp(body);
-        if (rt) tc_unify(body->loc, rt, bt, U_STRICT);
+        if (rt) tc_unify(body->loc, rt, bt, U_DIET);
         else bt = tc_forget_sizes(bt, uid_mark);
     }
     Ty *res = rt ? rt : bt;
     if (ret_out) *ret_out = res;
     Ty *t = res;
-    for (int i = nparams - 1; i >= 0; i--) t = tc_arrow(pts[i], t, param_name(params[i]));
+    for (int i = nparams - 1; i >= 0; i--) t = tc_arrow_dep(pts[i], t, param_name(params[i]), param_uid(params[i]));
     if (param_tys_out) *param_tys_out = pts;
     tc_pop_to(mark);
     sch->ty = t;
@@ -791,9 +817,9 @@ static Ty *let_exp(Exp *e) {
 
 static Binding *local_array_var(SrcLoc loc, const char *name) {
     Binding *b = tc_lookup(name, NS_VALUE);
-    if (!b) tc_fail(loc, "unknown name '%s'", name);
+    if (!b) tc_fail(loc, "Unknown name \"%s\".", name);
     if (b->ref != REF_LOCAL || b->recursive)
-        tc_fail(loc, "'%s' is not a local variable and cannot be updated in place", name);
+        tc_fail(loc, "\"%s\" is not a local variable and cannot be updated in place.", name);
     return b;
 }
 
@@ -821,7 +847,7 @@ static Ty *if_exp(Exp *e) {
     Ty *t2 = tc_exp(e->e2);
     Ty *t3 = tc_exp(e->e3);
     tc_unify(e->e3->loc, t2, t3, U_LENIENT_SIZES);
-    if (tc_contains_arrow(t2)) tc_fail(e->loc, "an 'if' expression cannot return a function");
+    if (tc_contains_arrow(t2)) tc_fail(e->loc, "An \"if\" expression cannot return a function.");
     return tc_join(t2, t3);
 }
 
@@ -856,7 +882,7 @@ static Exp *implicit_loop_init(Pat *p) {
         }
         return x;
     default:
-        tc_fail(p->loc, "a loop pattern without an initial value must consist of names");
+        tc_fail(p->loc, "A loop pattern without an initial value must consist of names.");
     }
 }
 
@@ -870,7 +896,7 @@ static Ty *for_in_array(Exp *e) {
         h = tc_head(xs);
     }
     if (h->kind != TY_ARRAY)
-        tc_fail(e->e3->loc, "a for-in loop needs an array, but got a value of type %s", tc_show(xs));
+        tc_fail(e->e3->loc, "A for-in loop needs an array, but got a value of type %s.", tc_show(xs));
     return h->rank > 1 ? tc_array(h->elem, h->dims + 1, h->rank - 1) : h->elem;
 }
 
@@ -892,7 +918,7 @@ static Ty *loop_exp(Exp *e) {
     int mark = tc_mark();
     Ty *pt = pat_type(e->pat, false);
     tc_unify(e->e1->loc, pt, t0, U_LENIENT_SIZES);
-    if (tc_contains_arrow(pt)) tc_fail(e->pat->loc, "a loop parameter cannot be a function");
+    if (tc_contains_arrow(pt)) tc_fail(e->pat->loc, "A loop parameter cannot be a function.");
     e->pat->ty = pt;
     bind_names(e->pat);
     tc_check_dup_names(&e->pat, 1);
@@ -920,7 +946,7 @@ static Ty *loop_exp(Exp *e) {
 static Ty *literal_type(Exp *e, unsigned prims) {
     if (e->has_suffix) {
         if (!(prims & TC_PRIM_BIT(e->suffix)))
-            tc_fail(e->loc, "a literal of this form cannot have type %s", tc_prim_name(e->suffix));
+            tc_fail(e->loc, "A literal of this form cannot have type %s.", tc_prim_name(e->suffix));
         return tc_prim(e->suffix);
     }
     return tc_fresh_lit(prims, e->loc);
@@ -993,12 +1019,12 @@ static Ty *exp_type(Exp *e) {
         return binop_exp(e);
     case EX_NEG: {
         Ty *t = tc_exp(e->e1);
-        tc_constrain(e->e1->loc, t, TC_NUMS, "negation '-'");
+        tc_constrain(e->e1->loc, t, TC_NUMS, "negation \"-\"");
         return t;
     }
     case EX_NOT: {
         Ty *t = tc_exp(e->e1);
-        tc_constrain(e->e1->loc, t, TC_INTS | TC_PRIM_BIT(PT_BOOL), "'!'");
+        tc_constrain(e->e1->loc, t, TC_INTS | TC_PRIM_BIT(PT_BOOL), "operator \"!\"");
         return t;
     }
     case EX_APPLY:
@@ -1026,7 +1052,7 @@ static Ty *exp_type(Exp *e) {
     case EX_ASCRIBE: {
         Ty *t = tc_exp(e->e1);
         Ty *d = tc_type_exp(e->ret, false);
-        tc_unify(e->loc, d, t, U_STRICT);
+        tc_unify(e->loc, d, t, U_DIET);
         return d;
     }
     case EX_COERCE: {

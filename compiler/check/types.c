@@ -47,6 +47,14 @@ void tc_fail(SrcLoc loc, const char *fmt, ...) {
     ICE("type error outside a definition");
 }
 
+/* s with its first letter in upper case (messages start with one). */
+const char *tc_capital(const char *s) {
+    if (!s || s[0] < 'a' || s[0] > 'z') return s;
+    char *c = arena_strndup(tc.a, s, strlen(s));
+    c[0] = (char)(c[0] - 'a' + 'A');
+    return c;
+}
+
 /* The type an overloaded literal or operand takes when nothing decides it. */
 PrimType tc_default_prim(unsigned prims) {
     if (prims & TC_PRIM_BIT(PT_I32)) return PT_I32;
@@ -85,6 +93,15 @@ Ty *tc_arrow(Ty *param, Ty *result, const char *pname) {
     t->param = param;
     t->result = result;
     t->pname = pname;
+    return t;
+}
+
+/* A dependent arrow (pname: param) -> result whose parameter is the
+ * binding puid: the checker keeps puid in the arrow's var field, so that
+ * applying it replaces exactly the sizes that name that binding. */
+Ty *tc_arrow_dep(Ty *param, Ty *result, const char *pname, int puid) {
+    Ty *t = tc_arrow(param, result, pname);
+    t->var = pname ? puid : 0;
     return t;
 }
 
@@ -431,7 +448,7 @@ static Ty *map_ty(Ty *t, Size (*fsize)(Size, void *), void *ctx) {
         }
         break;
     case TY_ARROW:
-        r = tc_arrow(map_ty(t->param, fsize, ctx), map_ty(t->result, fsize, ctx), t->pname);
+        r = tc_arrow_dep(map_ty(t->param, fsize, ctx), map_ty(t->result, fsize, ctx), t->pname, t->var);
         break;
     default:
         r = t;
@@ -488,12 +505,38 @@ bool tc_contains_arrow(Ty *t) {
 
 /* ---- Printing --------------------------------------------------------------- */
 
+/* A size expression as written in types: n + 1, (n + 1) * m. */
+static void show_size_exp(Buf *b, Exp *e, bool nested) {
+    switch (e->kind) {
+    case EX_INT:
+        buf_printf(b, "%lld", (long long)e->ivalue);
+        break;
+    case EX_VAR:
+        buf_puts(b, e->name.nparts > 0 ? e->name.parts[0] : "?");
+        break;
+    case EX_BINOP:
+        if (nested) buf_putc(b, '(');
+        show_size_exp(b, e->e1, true);
+        buf_printf(b, " %s ", e->op);
+        show_size_exp(b, e->e2, true);
+        if (nested) buf_putc(b, ')');
+        break;
+    default:
+        ast_print_exp(b, e);
+    }
+}
+
 static void show_size(Buf *b, Size s) {
     s = tc_size_head(s);
     buf_putc(b, '[');
     if (s.kind == SZ_CONST) buf_printf(b, "%lld", (long long)s.c);
     else if (s.kind == SZ_VAR && s.uid > 0 && s.name) buf_puts(b, s.name);
-    else if (s.kind == SZ_EXP) ast_print_exp(b, tc_size_resolve(s).exp);
+    else if (s.kind == SZ_EXP) {
+        Size r = tc_size_resolve(s);
+        if (r.kind == SZ_EXP) show_size_exp(b, r.exp, false);
+        else if (r.kind == SZ_CONST) buf_printf(b, "%lld", (long long)r.c);
+        else if (r.kind == SZ_VAR && r.uid > 0 && r.name) buf_puts(b, r.name);
+    }
     buf_putc(b, ']');
 }
 
@@ -559,7 +602,7 @@ const char *tc_show(Ty *t) {
 
 /* ---- Unification -------------------------------------------------------------- */
 
-typedef enum FailKind { F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_OCCURS, F_EQ } FailKind;
+typedef enum FailKind { F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_OCCURS, F_EQ, F_DIET, F_BOUND } FailKind;
 
 /* Why the innermost unification failed, for the message. */
 static struct {
@@ -567,8 +610,19 @@ static struct {
     Ty *a, *b;
     Size sa, sb;
     unsigned prims;
-    const char *field;
+    const char *field; /* F_FIELD; F_BOUND: the parameter name */
 } fail;
+
+/* Parameters of arrow types being unified with each other bind sizes in
+ * their results (a dependent arrow (n: i64) -> [n]t): a type or size
+ * variable bound outside may not take a size that mentions them. Arrows
+ * nest no deeper in practice; deeper ones are not checked. */
+enum { MAX_BOUND_PARAMS = 64 };
+static struct {
+    const char *name;
+    int uid; /* 0: match by name */
+} bound_params[MAX_BOUND_PARAMS];
+static int nbound_params;
 
 static bool unify_rec(Ty *a, Ty *b, int mode);
 
@@ -609,6 +663,79 @@ static bool match_size_exp(Exp *a, Exp *b, bool bind) {
            match_size_exp(sa.exp->e2, sb.exp->e2, bind);
 }
 
+static bool exp_mentions_param(Exp *e, const char **name);
+
+/* The bound parameter name a size mentions, or NULL. */
+static const char *size_mentions_param(Size s) {
+    s = tc_size_resolve(s);
+    const char *name = NULL;
+    if (s.kind == SZ_VAR && s.uid > 0 && s.name) {
+        for (int i = 0; i < nbound_params; i++)
+            if (bound_params[i].uid > 0 ? bound_params[i].uid == s.uid : strcmp(bound_params[i].name, s.name) == 0)
+                return s.name;
+    } else if (s.kind == SZ_EXP && exp_mentions_param(s.exp, &name)) {
+        return name;
+    }
+    return NULL;
+}
+
+static bool exp_mentions_param(Exp *e, const char **name) {
+    if (e->kind == EX_VAR) return (*name = size_mentions_param(tc_size_var(e->ref.uid, e->name.parts[0]))) != NULL;
+    if (e->kind == EX_BINOP) return exp_mentions_param(e->e1, name) || exp_mentions_param(e->e2, name);
+    return false;
+}
+
+/* The bound parameter name some size in t mentions, or NULL. */
+static const char *ty_mentions_param(Ty *t) {
+    if (!nbound_params) return NULL;
+    t = tc_head(t);
+    const char *r = NULL;
+    switch (t->kind) {
+    case TY_ARRAY:
+        for (int i = 0; i < t->rank && !r; i++) r = size_mentions_param(t->dims[i]);
+        return r ? r : ty_mentions_param(t->elem);
+    case TY_TUPLE:
+        for (int i = 0; i < t->n && !r; i++) r = ty_mentions_param(t->elems[i]);
+        return r;
+    case TY_RECORD:
+        for (int i = 0; i < t->n && !r; i++) r = ty_mentions_param(t->fields[i].ty);
+        return r;
+    case TY_ARROW:
+        r = ty_mentions_param(t->param);
+        return r ? r : ty_mentions_param(t->result);
+    default:
+        return NULL;
+    }
+}
+
+/* A size expression as term + offset (term NULL for a constant). */
+static Exp *size_offset(Size s, int64_t *off) {
+    *off = 0;
+    if (s.kind == SZ_CONST) {
+        *off = s.c;
+        return NULL;
+    }
+    Exp *e = size_exp(s);
+    if (e && e->kind == EX_BINOP && e->e2->kind == EX_INT && (strcmp(e->op, "+") == 0 || strcmp(e->op, "-") == 0)) {
+        *off = strcmp(e->op, "+") == 0 ? (int64_t)e->e2->ivalue : -(int64_t)e->e2->ivalue;
+        return e->e1;
+    }
+    if (e && e->kind == EX_BINOP && e->e1->kind == EX_INT && strcmp(e->op, "+") == 0) {
+        *off = (int64_t)e->e1->ivalue;
+        return e->e2;
+    }
+    return e;
+}
+
+/* Whether two (resolved) sizes certainly differ: n + 1 and n + 2, n and
+ * n + 1 (the same term with different constant offsets). */
+static bool sizes_differ(Size a, Size b) {
+    int64_t oa, ob;
+    Exp *ta = size_offset(a, &oa), *tb = size_offset(b, &ob);
+    if (!ta || !tb) return false; /* constants against expressions: unknown */
+    return oa != ob && exp_same(ta, tb);
+}
+
 static bool unify_size(Size a, Size b, int mode) {
     a = tc_size_resolve(a);
     b = tc_size_resolve(b);
@@ -620,6 +747,12 @@ static bool unify_size(Size a, Size b, int mode) {
     }
     if (is_svar(a)) {
         if (b.kind == SZ_ANY || size_mentions(b, a.uid)) return true;
+        const char *p = size_mentions_param(b);
+        if (p) {
+            fail.field = p;
+            fail.kind = F_BOUND;
+            return false;
+        }
         if (is_svar(b) && svar_of(b)->level > svar_of(a)->level)
             svar_of(b)->level = svar_of(a)->level;
         svar_of(a)->bound = true;
@@ -631,7 +764,16 @@ static bool unify_size(Size a, Size b, int mode) {
         /* n + m against k + (n - k): the parts must match; size expressions
          * that do not match are not known to differ */
         Exp *x = size_exp(a), *y = size_exp(b);
-        if (x && y && match_size_exp(x, y, false)) match_size_exp(x, y, true);
+        if (x && y && match_size_exp(x, y, false)) {
+            match_size_exp(x, y, true);
+            return true;
+        }
+        if (!(mode & U_LENIENT_SIZES) && sizes_differ(a, b)) {
+            fail.kind = F_SIZE;
+            fail.sa = a;
+            fail.sb = b;
+            return false;
+        }
         return true;
     }
     if (mode & U_LENIENT_SIZES) return true;
@@ -780,6 +922,11 @@ static bool bind_var(int v, Ty *t) {
         return true;
     }
     if (occurs(v, t)) return set_fail(F_OCCURS, NULL, t);
+    const char *p = ty_mentions_param(t);
+    if (p) {
+        fail.field = p;
+        return set_fail(F_BOUND, t, NULL);
+    }
     if (tv->prims && (t->kind != TY_PRIM || !(tv->prims & TC_PRIM_BIT(t->prim)))) {
         fail.prims = tv->prims;
         return set_fail(F_PRIMS, t, NULL);
@@ -806,9 +953,44 @@ static bool unify_arrays(Ty *a, Ty *b, int mode) {
         b = t;
     }
     for (int i = 0; i < a->rank; i++)
-        if (!unify_size(a->dims[i], b->dims[i], mode)) return set_fail(F_SIZE, a, b);
+        if (!unify_size(a->dims[i], b->dims[i], mode)) {
+            fail.a = a;
+            fail.b = b;
+            return false;
+        }
     if (a->rank == b->rank) return unify_rec(a->elem, b->elem, mode);
     return unify_rec(a->elem, tc_array(b->elem, b->dims + a->rank, b->rank - a->rank), mode);
+}
+
+/* Whether a parameter of type t consumes (part of) its argument. */
+static bool consumes(Ty *t) {
+    if (!t) return false;
+    if (t->unique) return true;
+    t = tc_head(t);
+    if (t->unique) return true;
+    if (t->kind == TY_TUPLE || t->kind == TY_RECORD)
+        for (int i = 0; i < t->n; i++)
+            if (consumes(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty)) return true;
+    return false;
+}
+
+/* Function types: with U_DIET, a function that consumes its argument
+ * (actual b) cannot stand for one that does not (expected a). The
+ * parameter names of dependent arrows are bound in the results. */
+static bool unify_arrows(Ty *a, Ty *b, int mode) {
+    if ((mode & U_DIET) && consumes(b->param) && !consumes(a->param))
+        return set_fail(F_DIET, a->param, b->param);
+    if (!unify_rec(a->param, b->param, mode)) return false;
+    int mark = nbound_params;
+    Ty *arrows[2] = {a, b};
+    for (int i = 0; i < 2; i++)
+        if (arrows[i]->pname && nbound_params < MAX_BOUND_PARAMS) {
+            bound_params[nbound_params].name = arrows[i]->pname;
+            bound_params[nbound_params++].uid = arrows[i]->var;
+        }
+    bool ok = unify_rec(a->result, b->result, mode);
+    nbound_params = mark;
+    return ok;
 }
 
 static bool unify_rec(Ty *a, Ty *b, int mode) {
@@ -839,7 +1021,7 @@ static bool unify_rec(Ty *a, Ty *b, int mode) {
             if (!unify_rec(a->fields[i].ty, b->fields[i].ty, mode)) return false;
         return true;
     case TY_ARROW:
-        return unify_rec(a->param, b->param, mode) && unify_rec(a->result, b->result, mode);
+        return unify_arrows(a, b, mode);
     }
     return false;
 }
@@ -861,7 +1043,7 @@ static const char *size_str(Size s) {
     if (s.kind == SZ_CONST) return arena_printf(tc.a, "%lld", (long long)s.c);
     if (s.kind == SZ_EXP) {
         Buf b = {0};
-        ast_print_exp(&b, s.exp);
+        show_size_exp(&b, s.exp, false);
         const char *r = arena_strndup(tc.a, b.data ? b.data : "", b.len);
         buf_free(&b);
         return r;
@@ -869,30 +1051,48 @@ static const char *size_str(Size s) {
     return s.name ? s.name : "?";
 }
 
-void tc_unify(SrcLoc loc, Ty *expected, Ty *actual, int mode) {
-    fail.kind = F_NONE;
-    if (unify_rec(expected, actual, mode)) return;
-    const char *e = tc_show(expected), *a = tc_show(actual);
+/* Why unification failed, as a clause after "Couldn't match ...", or
+ * NULL when the whole types are the mismatch. */
+static const char *fail_detail(const char *e, const char *a) {
     switch (fail.kind) {
-    case F_SIZE:
-        tc_fail(loc, "cannot unify %s with %s: sizes %s and %s differ", e, a, size_str(fail.sa),
-                size_str(fail.sb));
     case F_PRIMS:
-        tc_fail(loc, "cannot unify %s with %s: %s is not %s", e, a, tc_show(fail.a),
-                prims_desc(fail.prims));
+        return arena_printf(tc.a, "%s is not %s", tc_show(fail.a), prims_desc(fail.prims));
     case F_FIELD:
-        tc_fail(loc, "cannot unify %s with %s: %s has no field '%s'", e, a, tc_show(fail.a),
-                fail.field);
+        return arena_printf(tc.a, "%s has no field \"%s\"", tc_show(fail.a), fail.field);
     case F_OCCURS:
-        tc_fail(loc, "cannot unify %s with %s: the type would be infinite", e, a);
+        return "occurs check: the type would be infinite";
     case F_EQ:
-        tc_fail(loc, "cannot unify %s with %s: %s does not support equality", e, a, tc_show(fail.a));
+        return arena_printf(tc.a, "%s does not support equality", tc_show(fail.a));
+    case F_DIET:
+        return arena_printf(tc.a, "parameters %s and %s are incompatible regarding consuming their arguments",
+                            tc_show(fail.a), tc_show(fail.b));
+    case F_BOUND:
+        return arena_printf(tc.a, "parameter \"%s\" used as a size would go out of scope (the size of a result of a "
+                            "function argument cannot depend on its parameter here)", fail.field);
     default: {
         const char *x = fail.a ? tc_show(fail.a) : e, *y = fail.b ? tc_show(fail.b) : a;
-        if (strcmp(x, e) == 0 && strcmp(y, a) == 0) tc_fail(loc, "cannot unify %s with %s", e, a);
-        tc_fail(loc, "cannot unify %s with %s (%s vs %s)", e, a, x, y);
+        if (strcmp(x, e) == 0 && strcmp(y, a) == 0) return NULL;
+        return arena_printf(tc.a, "types %s and %s do not match", x, y);
     }
     }
+}
+
+void tc_unify(SrcLoc loc, Ty *expected, Ty *actual, int mode) { tc_unify_in(loc, expected, actual, mode, NULL); }
+
+/* Unifies and on failure reports, after the sentence context (if any),
+ * Futhark's "Couldn't match expected type ... with actual type ...". */
+void tc_unify_in(SrcLoc loc, Ty *expected, Ty *actual, int mode, const char *context) {
+    fail.kind = F_NONE;
+    nbound_params = 0;
+    if (unify_rec(expected, actual, mode)) return;
+    const char *e = tc_show(expected), *a = tc_show(actual);
+    const char *pre = context ? arena_printf(tc.a, "%s ", context) : "";
+    if (fail.kind == F_SIZE)
+        tc_fail(loc, "%sSizes \"%s\" and \"%s\" do not match (expected type %s, actual type %s).", pre,
+                size_str(fail.sa), size_str(fail.sb), e, a);
+    const char *d = fail_detail(e, a);
+    if (d) tc_fail(loc, "%sCouldn't match expected type %s with actual type %s: %s.", pre, e, a, d);
+    tc_fail(loc, "%sCouldn't match expected type %s with actual type %s.", pre, e, a);
 }
 
 /* Requires t to be one of the primitive types in prims (what names the
@@ -909,7 +1109,7 @@ void tc_constrain(SrcLoc loc, Ty *t, unsigned prims, const char *what) {
     } else if (h->kind == TY_PRIM && (prims & TC_PRIM_BIT(h->prim))) {
         return;
     }
-    tc_fail(loc, "%s requires %s, but the operand has type %s", what, prims_desc(prims), tc_show(t));
+    tc_fail(loc, "%s requires %s, but the operand has type %s.", tc_capital(what), prims_desc(prims), tc_show(t));
 }
 
 void tc_constrain_eq(SrcLoc loc, Ty *t, const char *what) {
@@ -919,7 +1119,7 @@ void tc_constrain_eq(SrcLoc loc, Ty *t, const char *what) {
         return;
     }
     if (tc_contains_arrow(h))
-        tc_fail(loc, "%s cannot compare values of type %s, which contains a function", what,
+        tc_fail(loc, "%s cannot compare values of type %s, which contains a function.", tc_capital(what),
                 tc_show(t));
 }
 
@@ -940,8 +1140,8 @@ Ty *tc_field_type(SrcLoc loc, Ty *t, const char *field) {
     Ty *ft = lookup_field(h, field);
     if (!ft) {
         if (h->kind == TY_RECORD || h->kind == TY_TUPLE)
-            tc_fail(loc, "type %s has no field '%s'", tc_show(t), field);
-        tc_fail(loc, "cannot access field '%s' of a value of type %s, which is not a record",
+            tc_fail(loc, "Type %s has no field \"%s\".", tc_show(t), field);
+        tc_fail(loc, "Cannot access field \"%s\" of a value of type %s, which is not a record.",
                 field, tc_show(t));
     }
     return ft;
@@ -1022,7 +1222,7 @@ static Ty *subst_rec(Ty *t, const Subst *s) {
         }
         break;
     case TY_ARROW:
-        r = tc_arrow(subst_rec(h->param, s), subst_rec(h->result, s), h->pname);
+        r = tc_arrow_dep(subst_rec(h->param, s), subst_rec(h->result, s), h->pname, h->var);
         break;
     default:
         r = h;
@@ -1056,12 +1256,14 @@ Ty *tc_instantiate(Scheme *sch) {
 
 static Size pname_size(Size s, void *ctx) {
     Size *repl = ctx;
-    if (s.kind == SZ_VAR && s.uid > 0 && s.name == repl[0].name) return repl[1];
+    if (s.kind != SZ_VAR || s.uid <= 0) return s;
+    if (repl[0].uid > 0 ? s.uid == repl[0].uid : s.name == repl[0].name) return repl[1];
     return s;
 }
 
-/* t with the sizes that name the dependent parameter pname replaced by s. */
-Ty *tc_subst_pname(Ty *t, const char *pname, Size s) {
-    Size repl[2] = {{.name = pname}, s};
+/* t with the sizes that name the dependent parameter (binding puid, or
+ * when 0 the name pname) replaced by s. */
+Ty *tc_subst_pname(Ty *t, const char *pname, int puid, Size s) {
+    Size repl[2] = {{.name = pname, .uid = puid}, s};
     return map_ty(t, pname_size, repl);
 }

@@ -6,9 +6,18 @@
  * inside a lambda or local function, or inside a loop body, when bound
  * outside it, and must not be used after it was consumed (also not by
  * another argument of the call that consumes it); a declared unique result
- * must not alias a non-unique parameter. Aliases are tracked per
- * tuple/record element; a function value (lambda, local function, partial
- * application) aliases the arrays it refers to. */
+ * must not alias a non-unique parameter, nor another component of the
+ * result. A parameter of tuple type with unique components consumes those
+ * components of its argument. A loop whose body consumes a loop parameter
+ * must not return, for it, a value that aliases something bound outside
+ * the loop or another returned value. An argument or let-bound value of
+ * function type must not consume anything when it is evaluated (a
+ * function value that has consumed could be applied many times). Aliases
+ * are tracked per tuple/record element; a function value (lambda, local
+ * function, partial application) aliases the arrays it refers to. A name
+ * going out of scope stays in the aliases of the values it reached, as a
+ * "free" instance: it cannot be consumed or used any more, but two values
+ * that both alias it alias each other. Messages follow Futhark's. */
 #include <string.h>
 
 #include "check_internal.h"
@@ -30,6 +39,7 @@ typedef struct Inst {
     int lambda_depth;
     int loop_depth;
     bool consumed;
+    bool free; /* gone out of scope */
     SrcLoc loc, consumed_at;
 } Inst;
 
@@ -45,6 +55,7 @@ static VEC(Inst) insts;
 static VEC(UVar) uenv;
 static int lambda_depth;
 static int loop_depth;
+static int nconsumptions; /* consume() calls outside function bodies */
 
 static AV *empty_av(void) { return NEW(tc.a, AV); }
 
@@ -187,22 +198,21 @@ static void bind_uid(int uid, int inst, AV *av, Ty *ty) {
     vec_push(&uenv, u);
 }
 
-/* Drops roots that are no longer in scope (bound inside a construct). */
-static AV *av_in_scope(AV *a) {
-    if (!a) return empty_av();
-    AV *r = NEW(tc.a, AV);
-    r->n = a->n;
-    if (a->n) {
-        r->elems = NEW_ARRAY(tc.a, AV *, a->n);
-        for (int i = 0; i < a->n; i++) r->elems[i] = av_in_scope(a->elems[i]);
-    }
-    r->roots = NEW_ARRAY(tc.a, int, a->nroots + 1);
-    for (int i = 0; i < a->nroots; i++) {
-        bool live = a->roots[i] == 0;
-        for (int k = 0; k < uenv.len && !live; k++) live = uenv.items[k].inst == a->roots[i];
-        if (live) r->roots[r->nroots++] = a->roots[i];
-    }
-    return r;
+/* Ends the scope of the names bound since mark: their instances become
+ * free. */
+static void leave_scope(int mark) {
+    for (int i = mark; i < uenv.len; i++) insts.items[uenv.items[i].inst].free = true;
+    if (mark < uenv.len) uenv.len = mark;
+}
+
+/* Whether a value of type t is (or contains) a function. */
+static bool has_function(Ty *t) {
+    if (!t) return false;
+    if (t->kind == TY_ARROW) return true;
+    if (t->kind == TY_TUPLE || t->kind == TY_RECORD)
+        for (int i = 0; i < t->n; i++)
+            if (has_function(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty)) return true;
+    return false;
 }
 
 /* ---- Errors ------------------------------------------------------------------------ */
@@ -218,13 +228,13 @@ static void observe(AV *a, SrcLoc loc, const char *name) {
     flatten_into(a, &v);
     for (int i = 0; i < v.len; i++) {
         Inst *in = &insts.items[v.items[i]];
-        if (!in->consumed) continue;
+        if (!in->consumed || in->free) continue;
         const char *msg =
             strcmp(in->name, name) == 0
-                ? arena_printf(tc.a, "'%s' is used after being consumed", name)
-                : arena_printf(tc.a, "'%s' is used after '%s', which it aliases, was consumed", name,
+                ? arena_printf(tc.a, "Using variable \"%s\", but this was consumed.", name)
+                : arena_printf(tc.a, "Using variable \"%s\", but \"%s\", which it aliases, was consumed.", name,
                                in->name);
-        const char *note = arena_printf(tc.a, "'%s' was consumed here", in->name);
+        const char *note = arena_printf(tc.a, "\"%s\" was consumed here", in->name);
         SrcLoc at = in->consumed_at;
         vec_free(&v);
         fail_with_note(loc, at, note, msg);
@@ -232,33 +242,46 @@ static void observe(AV *a, SrcLoc loc, const char *name) {
     vec_free(&v);
 }
 
+/* Why instance in may not be consumed at this point (what names the
+ * consumed value), or NULL; *note and *note_loc may give a note. */
+static const char *consume_error(Inst *in, const char *what, const char **note, SrcLoc *note_loc) {
+    *note_loc = in->loc;
+    if (in->consumed) {
+        *note = arena_printf(tc.a, "\"%s\" was consumed here", in->name);
+        *note_loc = in->consumed_at;
+        return arena_printf(tc.a, "Using variable \"%s\", but this was consumed.", in->name);
+    }
+    if (!in->consumable) {
+        if (in->is_param) *note = arena_printf(tc.a, "declare \"%s\" with a unique type (*) to consume it", in->name);
+        if (strcmp(in->name, what) == 0)
+            return arena_printf(tc.a, "Consuming variable \"%s\", which is not consumable.", what);
+        return arena_printf(tc.a, "Consuming variable \"%s\", which aliases \"%s\", which is not consumable.", what,
+                            in->name);
+    }
+    if (in->lambda_depth < lambda_depth)
+        return arena_printf(tc.a,
+                            "Would consume variable \"%s\", which is bound outside the enclosing lambda or local "
+                            "function (not consumable there).",
+                            in->name);
+    if (in->loop_depth < loop_depth)
+        return arena_printf(tc.a,
+                            "Would consume variable \"%s\", which is bound outside the loop, in the loop body (a "
+                            "later iteration would use it after it was consumed).",
+                            in->name);
+    return NULL;
+}
+
 /* Consumes everything a aliases; what names the consumed value. */
 static void consume(AV *a, SrcLoc loc, const char *what) {
     IntVec v = {0};
     flatten_into(a, &v);
+    nconsumptions++;
     for (int i = 0; i < v.len; i++) {
         Inst *in = &insts.items[v.items[i]];
-        const char *msg = NULL, *note = NULL;
-        SrcLoc nl = in->loc;
-        if (in->consumed) {
-            msg = arena_printf(tc.a, "'%s' is used after being consumed", in->name);
-            note = arena_printf(tc.a, "'%s' was consumed here", in->name);
-            nl = in->consumed_at;
-        } else if (!in->consumable) {
-            msg = strcmp(in->name, what) == 0
-                      ? arena_printf(tc.a, "consuming '%s', which is not unique", what)
-                      : arena_printf(tc.a, "consuming '%s', which aliases '%s', which is not unique",
-                                     what, in->name);
-            if (in->is_param) note = arena_printf(tc.a, "declare '%s' with a unique type (*) to consume it", in->name);
-        } else if (in->lambda_depth < lambda_depth) {
-            msg = arena_printf(tc.a,
-                               "consuming '%s', which is bound outside the enclosing lambda or local function",
-                               in->name);
-        } else if (in->loop_depth < loop_depth) {
-            msg = arena_printf(tc.a,
-                               "consuming '%s', which is bound outside the loop, in the loop body (a later iteration would use it after it was consumed)",
-                               in->name);
-        }
+        if (in->free) continue;
+        const char *note = NULL;
+        SrcLoc nl;
+        const char *msg = consume_error(in, what, &note, &nl);
         if (msg) {
             vec_free(&v);
             fail_with_note(loc, nl, note, msg);
@@ -277,13 +300,26 @@ typedef struct Leaf {
 } Leaf;
 typedef VEC(Leaf) LeafVec;
 
+/* Whether a parameter of type t may be consumed: it is unique, or a tuple
+ * or record whose array components all are. */
+static bool param_consumable(Ty *t) {
+    if (!t) return false;
+    if (t->unique) return true;
+    if ((t->kind != TY_TUPLE && t->kind != TY_RECORD) || t->n == 0) return false;
+    for (int i = 0; i < t->n; i++) {
+        Ty *f = field_ty(t, i);
+        if (f && f->kind != TY_PRIM && !param_consumable(f)) return false;
+    }
+    return true;
+}
+
 /* Binds the names of p to parts of av. Parameters are consumable when
  * their type is unique; other bindings always are (their aliases decide). */
 static void bind_pat(Pat *p, AV *av, bool is_param, LeafVec *leaves) {
     if (!p) return;
     switch (p->kind) {
     case P_ID: {
-        bool consumable = !is_param || (p->ty && p->ty->unique);
+        bool consumable = !is_param || param_consumable(p->ty);
         int inst = new_inst(p->name, consumable, is_param, p->loc);
         AV *own = is_param ? with_root(NULL, inst) : with_root(av, inst);
         bind_uid(p->uid, inst, own, p->ty);
@@ -367,10 +403,11 @@ static const char *exp_name(Exp *e) {
 static void check_args_live(IntVec *observed, SrcLoc loc) {
     for (int i = 0; i < observed->len; i++) {
         Inst *in = &insts.items[observed->items[i]];
-        if (!in->consumed) continue;
+        if (!in->consumed || in->free) continue;
         const char *msg = arena_printf(
-            tc.a, "'%s' is consumed by this call or one of its arguments, but another argument uses it", in->name);
-        const char *note = arena_printf(tc.a, "'%s' was consumed here", in->name);
+            tc.a, "Variable \"%s\" is consumed by this call or one of its arguments, but another argument uses it.",
+            in->name);
+        const char *note = arena_printf(tc.a, "\"%s\" was consumed here", in->name);
         SrcLoc at = in->consumed_at;
         vec_free(observed);
         fail_with_note(loc, at, note, msg);
@@ -380,14 +417,26 @@ static void check_args_live(IntVec *observed, SrcLoc loc) {
 /* Applies a function of type fty to args: consumes the arguments given for
  * unique parameters; what the other arguments (and the function value)
  * alias must not be consumed. Returns the aliases of the result. */
+/* Passes an argument with aliases av for a parameter of type pt: the
+ * unique parts (also components of a tuple or record) are consumed, the
+ * others observed (added to observed) unless they hold no arrays. */
+static void pass_arg(Ty *pt, AV *av, Exp *arg, IntVec *observed) {
+    if (pt && pt->unique) {
+        consume(av, arg->loc, exp_name(arg));
+    } else if (pt && (pt->kind == TY_TUPLE || pt->kind == TY_RECORD) && pt->n > 0) {
+        for (int i = 0; i < pt->n; i++) pass_arg(field_ty(pt, i), av_elem(av, i), arg, observed);
+    } else if (!pt || has_array(pt)) {
+        flatten_into(av, observed);
+    }
+}
+
 static AV *apply_av(AV *fav, Ty *fty, Exp **args, AV **avs, int n, Ty *result, SrcLoc loc) {
     IntVec observed = {0};
     flatten_into(fav, &observed);
     Ty *t = fty;
     for (int i = 0; i < n; i++) {
         if (t && t->kind == TY_ARROW) {
-            if (t->param && t->param->unique) consume(avs[i], args[i]->loc, exp_name(args[i]));
-            else flatten_into(avs[i], &observed);
+            pass_arg(t->param, avs[i], args[i], &observed);
             t = t->result;
         } else {
             flatten_into(avs[i], &observed);
@@ -399,10 +448,22 @@ static AV *apply_av(AV *fav, Ty *fty, Exp **args, AV **avs, int n, Ty *result, S
     return av_for_type(result, src);
 }
 
+/* Checks an argument (or let-bound value): a value of function type must
+ * not consume anything while it is evaluated. */
+static AV *functional_arg(Exp *arg, const char *what) {
+    int before = nconsumptions;
+    AV *a = u_exp(arg);
+    if (arg && nconsumptions != before && has_function(arg->ty))
+        fail_with_note(arg->loc, arg->loc, NULL,
+                       arena_printf(tc.a, "%s %s contains consumption, which is not allowed.", what,
+                                    tc_show(arg->ty)));
+    return a;
+}
+
 static AV *apply_exp(Exp *e) {
     AV *fav = u_exp(e->e1);
     AV **avs = NEW_ARRAY(tc.a, AV *, e->nelems + 1);
-    for (int i = 0; i < e->nelems; i++) avs[i] = u_exp(e->elems[i]);
+    for (int i = 0; i < e->nelems; i++) avs[i] = functional_arg(e->elems[i], "Argument of functional type");
     return apply_av(fav, e->e1->ty, e->elems, avs, e->nelems, e->ty, e->loc);
 }
 
@@ -411,7 +472,8 @@ static Ty *arrow_result(Ty *f, Ty *otherwise) {
 }
 
 static AV *binop_exp(Exp *e) {
-    AV *a = u_exp(e->e1), *b = u_exp(e->e2);
+    AV *a = functional_arg(e->e1, "Argument of functional type");
+    AV *b = functional_arg(e->e2, "Argument of functional type");
     Exp *args[2] = {e->e1, e->e2};
     AV *avs[2] = {a, b};
     if (e->ref.kind != REF_NONE) {
@@ -441,11 +503,13 @@ static void slice_uses(DimIndex *s, int n) {
  * instances bound outside that the body refers to. */
 static AV *function_body(Pat **params, int nparams, Exp *body) {
     int mark = uenv.len, first_inst = insts.len, cmark = captured.len;
+    int consumptions = nconsumptions; /* what the body consumes is its own */
     lambda_depth++;
     for (int i = 0; i < nparams; i++) bind_pat(params[i], NULL, true, NULL);
     u_exp(body);
     lambda_depth--;
-    uenv.len = mark;
+    nconsumptions = consumptions;
+    leave_scope(mark);
     IntVec outer = {0};
     for (int i = cmark; i < captured.len; i++)
         if (captured.items[i] < first_inst) add_root(&outer, captured.items[i]);
@@ -458,12 +522,12 @@ static AV *function_body(Pat **params, int nparams, Exp *body) {
 }
 
 static AV *let_exp(Exp *e) {
-    AV *a = u_exp(e->e1);
+    AV *a = functional_arg(e->e1, "Let-bound expression of higher-order type");
     int mark = uenv.len;
     bind_pat(e->pat, a, false, NULL);
     AV *r = u_exp(e->e2);
-    uenv.len = mark;
-    return av_in_scope(r);
+    leave_scope(mark);
+    return r;
 }
 
 static AV *let_update_exp(Exp *e) {
@@ -479,8 +543,8 @@ static AV *let_update_exp(Exp *e) {
         bind_uid(e->fname_uid, inst, with_root(NULL, inst), old.ty);
     }
     AV *r = u_exp(e->e2);
-    uenv.len = mark;
-    return av_in_scope(r);
+    leave_scope(mark);
+    return r;
 }
 
 static AV *update_exp(Exp *e) {
@@ -529,6 +593,74 @@ static AV *if_exp(Exp *e) {
     return av_merge(a, b);
 }
 
+/* The parts of av that the names of p (in bind_pat's order) receive. */
+static void match_leaves(Pat *p, AV *av, LeafVec *out) {
+    if (!p) return;
+    switch (p->kind) {
+    case P_ID: {
+        Leaf l = {0, av};
+        vec_push(out, l);
+        break;
+    }
+    case P_TUPLE:
+        if (p->nelems == 1) {
+            match_leaves(p->elems[0], av, out);
+            break;
+        }
+        for (int i = 0; i < p->nelems; i++) match_leaves(p->elems[i], av_elem(av, i), out);
+        break;
+    case P_RECORD:
+        for (int i = 0; i < p->nfields; i++)
+            match_leaves(p->fields[i].pat, av_elem(av, field_index(p->ty, p->fields[i].name)), out);
+        break;
+    case P_ASCRIBE:
+        match_leaves(p->inner, av, out);
+        break;
+    default:
+        break;
+    }
+}
+
+static bool shares_root(IntVec *a, IntVec *b) {
+    for (int i = 0; i < a->len; i++)
+        for (int j = 0; j < b->len; j++)
+            if (a->items[i] == b->items[j]) return true;
+    return false;
+}
+
+/* The values a loop body returns for its parameters (Futhark's rules):
+ * for a parameter the body consumes, the value must not alias anything
+ * bound outside the loop (instances before first_inst) nor a value
+ * returned for an earlier parameter; no value may alias one returned for
+ * an earlier consumed parameter. */
+static void check_loop_results(Exp *e, LeafVec *params, AV *body, int first_inst) {
+    LeafVec rets = {0};
+    match_leaves(e->pat, body, &rets);
+    IntVec cons = {0}, obs = {0};
+    const char *msg = NULL;
+    for (int k = 0; k < rets.len && k < params->len && !msg; k++) {
+        Inst *p = &insts.items[params->items[k].inst];
+        IntVec r = {0};
+        flatten_into(rets.items[k].init, &r);
+        for (int i = 0; i < r.len && p->consumed && !msg; i++)
+            if (r.items[i] < first_inst)
+                msg = arena_printf(tc.a, "Return value for consuming loop parameter \"%s\" aliases \"%s\".", p->name,
+                                   insts.items[r.items[i]].name);
+        if (!msg && shares_root(&r, &cons))
+            msg = arena_printf(tc.a, "Return value for loop parameter \"%s\" aliases other consumed loop parameter.",
+                               p->name);
+        if (!msg && p->consumed && shares_root(&r, &obs))
+            msg = arena_printf(tc.a, "Return value for consuming loop parameter \"%s\" aliases previously returned value.",
+                               p->name);
+        for (int i = 0; i < r.len; i++) add_root(p->consumed ? &cons : &obs, r.items[i]);
+        vec_free(&r);
+    }
+    vec_free(&rets);
+    vec_free(&cons);
+    vec_free(&obs);
+    if (msg) fail_with_note(e->loc, e->loc, NULL, msg);
+}
+
 /* A loop: the initial value and a for loop's bound or array are evaluated
  * outside it; the body must not consume what is bound outside it except
  * through the loop parameters. */
@@ -536,7 +668,7 @@ static AV *loop_exp(Exp *e) {
     AV *init = u_exp(e->e1);
     AV *xs = e->form == LOOP_WHILE ? NULL : u_exp(e->e3);
     loop_depth++;
-    int mark = uenv.len;
+    int mark = uenv.len, first_inst = insts.len;
     LeafVec params = {0};
     bind_pat(e->pat, init, false, &params);
     /* inside the body, loop parameters alias only themselves */
@@ -551,6 +683,7 @@ static AV *loop_exp(Exp *e) {
     }
     AV *body = u_exp(e->e2);
     loop_depth--;
+    check_loop_results(e, &params, body, first_inst);
     bool any_consumed = false;
     for (int i = 0; i < params.len; i++) {
         Inst *in = &insts.items[params.items[i].inst];
@@ -560,9 +693,8 @@ static AV *loop_exp(Exp *e) {
         consume(params.items[i].init, e->e1->loc, exp_name(e->e1));
     }
     vec_free(&params);
-    uenv.len = mark;
-    AV *r = av_in_scope(body);
-    return any_consumed ? r : av_merge(init, r);
+    leave_scope(mark);
+    return any_consumed ? body : av_merge(init, body);
 }
 
 static AV *record_exp(Exp *e) {
@@ -633,8 +765,8 @@ static AV *u_exp(Exp *e) {
         int inst = new_inst(e->fname, true, false, e->loc);
         bind_uid(e->fname_uid, inst, with_root(fav, inst), e->e1 ? e->ty : NULL);
         AV *r = u_exp(e->e2);
-        uenv.len = mark;
-        return av_in_scope(r);
+        leave_scope(mark);
+        return r;
     }
     case EX_SECTION:
         u_exp(e->e1);
@@ -665,8 +797,8 @@ static AV *u_exp(Exp *e) {
     }
 }
 
-/* A declared unique result must not alias a parameter that is not unique
- * (or a top-level constant). */
+/* A unique result must not alias a parameter that is not unique (or a
+ * top-level constant). */
 static void check_result(Ty *t, AV *a, SrcLoc loc) {
     if (!t || !a) return;
     if ((t->kind == TY_TUPLE || t->kind == TY_RECORD) && !t->unique) {
@@ -678,14 +810,53 @@ static void check_result(Ty *t, AV *a, SrcLoc loc) {
     flatten_into(a, &v);
     for (int i = 0; i < v.len; i++) {
         Inst *in = &insts.items[v.items[i]];
-        if (in->consumable) continue;
+        if (in->consumable || in->free) continue;
         const char *msg = arena_printf(
-            tc.a, "the result is declared unique, but it aliases '%s', which is not unique", in->name);
+            tc.a, "Unique-typed return value is aliased to \"%s\", which is not consumable.", in->name);
         SrcLoc nl = in->loc;
         vec_free(&v);
         fail_with_note(loc, nl, "returning an alias of a non-unique parameter", msg);
     }
     vec_free(&v);
+}
+
+/* One component of a result: its type and aliases. */
+typedef struct Part {
+    Ty *ty;
+    AV *av;
+} Part;
+typedef VEC(Part) PartVec;
+
+static void result_parts(Ty *t, AV *a, PartVec *out) {
+    if (t && (t->kind == TY_TUPLE || t->kind == TY_RECORD) && !t->unique && t->n > 0) {
+        for (int i = 0; i < t->n; i++) result_parts(field_ty(t, i), av_elem(a, i), out);
+        return;
+    }
+    Part p = {t, a};
+    vec_push(out, p);
+}
+
+/* A unique component of a declared result must not alias another
+ * component (the caller could then update one through the other). */
+static void check_result_parts(Ty *t, AV *a, SrcLoc loc) {
+    PartVec parts = {0};
+    result_parts(t, a, &parts);
+    bool bad = false;
+    for (int i = 0; i < parts.len && !bad; i++)
+        for (int j = 0; j < i && !bad; j++) {
+            if (!(parts.items[i].ty && parts.items[i].ty->unique) && !(parts.items[j].ty && parts.items[j].ty->unique))
+                continue;
+            IntVec x = {0}, y = {0};
+            flatten_into(parts.items[i].av, &x);
+            flatten_into(parts.items[j].av, &y);
+            bad = shares_root(&x, &y);
+            vec_free(&x);
+            vec_free(&y);
+        }
+    vec_free(&parts);
+    if (bad)
+        fail_with_note(loc, loc, NULL,
+                       "A unique-typed component of the return value is aliased to some other component.");
 }
 
 void tc_check_uniqueness(Decl *d) {
@@ -694,6 +865,7 @@ void tc_check_uniqueness(Decl *d) {
     lambda_depth = 0;
     loop_depth = 0;
     captured.len = 0;
+    nconsumptions = 0;
     new_inst("a top-level constant", false, false, d->loc);
     for (int i = 0; i < d->ntparams; i++)
         if (d->tparams[i].kind == TP_SIZE)
@@ -701,7 +873,9 @@ void tc_check_uniqueness(Decl *d) {
                      empty_av(), NULL);
     for (int i = 0; i < d->nparams; i++) bind_pat(d->params[i], NULL, true, NULL);
     AV *r = u_exp(d->body);
-    if (d->body) check_result(d->ret_ty, r, d->body->loc);
+    if (!d->body) return;
+    check_result(d->ret_ty, r, d->body->loc);
+    if (d->ret) check_result_parts(d->ret_ty, r, d->body->loc);
 }
 
 void tc_unique_free(void) {

@@ -10,4 +10,17 @@
  * scatter/hist write into the memory of the consumed array. */
 void pass_memory(Prog *p);
 
+/* simplify.c: STAGE_SOACS -> STAGE_SOACS. Constant folding, algebraic and
+ * range rules, copy propagation, CSE, dead-code removal (also of unused
+ * SOAC, if and loop results) and hoisting of loop-invariant code, to a
+ * fixed point; the rules are listed at the top of simplify.c. */
+void pass_simplify(Prog *p);
+
+/* fuse.c: STAGE_SOACS -> STAGE_SOACS. Vertical (producer into consumer:
+ * map into Screma, Scatter and Hist, also with the producer's scans and
+ * reductions into a Screma) and horizontal (independent Scremas of one
+ * width) SOAC fusion; never duplicates work, never moves a SOAC across a
+ * consumption of what it reads; the rules are listed at the top of fuse.c. */
+void pass_fuse(Prog *p);
+
 #endif

@@ -6,6 +6,10 @@
 #include <string.h>
 
 const Pass pipeline_passes[] = {
+    {"simplify", "fold constants, propagate copies, remove common and dead code, hoist invariants", STAGE_SOACS,
+     STAGE_SOACS, pass_simplify},
+    {"fuse", "fuse SOACs vertically (producer into consumer) and horizontally (siblings of one width)",
+     STAGE_SOACS, STAGE_SOACS, pass_fuse},
     {"memory", "give every array a memory block and an LMAD index function (FunMem)", STAGE_SOACS, STAGE_MEM,
      pass_memory},
 };
@@ -22,6 +26,7 @@ bool pipeline_run(Prog *p, const PipelineOpts *o) {
     }
     for (int i = 0; i < pipeline_npasses; i++) {
         const Pass *ps = &pipeline_passes[i];
+        if (ps->from == o->last_stage && ps->to != o->last_stage) break;
         if (p->stage != ps->from) ICE("pass %s expects another stage", ps->name);
         ps->run(p);
         p->stage = ps->to;

@@ -16,12 +16,14 @@ typedef struct Pass {
 typedef struct PipelineOpts {
     bool verify;            /* check the IR after every pass */
     const char *dump_after; /* print the IR after this pass and stop */
+    Stage last_stage;       /* stop before a pass that leaves this stage (STAGE_MEM: run all) */
 } PipelineOpts;
 
 extern const Pass pipeline_passes[];
 extern const int pipeline_npasses;
 
-/* Runs every pass on p. Returns false when it stopped early to dump. */
+/* Runs the passes on p, up to o->last_stage. Returns false when it
+ * stopped early to dump. */
 bool pipeline_run(Prog *p, const PipelineOpts *o);
 /* Prints the pass names and descriptions. */
 void pipeline_list(FILE *out);

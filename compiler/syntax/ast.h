@@ -75,7 +75,7 @@ struct Ty {
     TyField *fields; /* TY_RECORD, n fields */
     Ty *param, *result;
     const char *pname;
-    int var; /* TY_VAR: id */
+    int var; /* TY_VAR: id; TY_ARROW with a named parameter: the parameter's uid */
     const char *var_name;
 };
 

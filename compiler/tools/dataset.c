@@ -370,6 +370,27 @@ static int generate_all(DatasetCmd *c, FILE *out, FILE *errf) {
     return 0;
 }
 
+bool dataset_write_binary(FILE *out, const char *const *words, int nwords, uint64_t seed, char *err,
+                          size_t errlen) {
+    bool ok = true;
+    for (int k = 0; ok && k < nwords; k++) {
+        DatasetOrder o;
+        memset(&o, 0, sizeof o);
+        ok = parse_order(words[k], &o, err, errlen);
+        if (ok && !o.literal) {
+            DatasetRng r;
+            DatasetBounds b;
+            dataset_default_bounds(&b);
+            dataset_rng_seed(&r, seed + (uint64_t)k);
+            ok = dataset_generate(&o.type, &b, &r, &o.value, err, errlen);
+        }
+        if (ok) rt_write_binary(out, &o.value);
+        if (ok) rt_value_free(&o.value);
+    }
+    if (ok && (fflush(out) != 0 || ferror(out))) ok = fail(err, errlen, "cannot write the data");
+    return ok;
+}
+
 int dataset_run(int argc, char **argv, FILE *in, FILE *out, FILE *errf) {
     Arena a = {0};
     DatasetCmd c = {NEW_ARRAY(&a, DatasetOrder, argc + 1), 0, FMT_TEXT, DATASET_DEFAULT_SEED, false};

@@ -52,6 +52,13 @@ bool dataset_set_bounds(DatasetBounds *b, const char *opt, char *err, size_t err
 bool dataset_generate(const DatasetType *t, const DatasetBounds *b, DatasetRng *r, rt_value *out,
                       char *err, size_t errlen);
 
+/* Writes one value per word (a type such as [100]i32 with the default
+ * bounds, or a literal value such as 10i64) to out in the binary format,
+ * value k drawn from a generator seeded with seed + k: the output of
+ * `futhorc dataset -b -s SEED -g W1 -g W2 ...`. False with a message in err. */
+bool dataset_write_binary(FILE *out, const char *const *words, int nwords, uint64_t seed, char *err,
+                          size_t errlen);
+
 /* Runs `futhorc dataset` (argv[0] is "dataset") reading stdin from in (when
  * no -g is given), writing values to out and messages to err. Returns the
  * exit status. */

@@ -1,5 +1,5 @@
 -- ==
--- error: 6:6: error: .*consuming 'ys', which aliases 'xs'
+-- error: 6:6: error: Consuming variable "ys", which aliases "xs", which is not consumable
 
 def main (xs: []i32) =
   let ys = xs

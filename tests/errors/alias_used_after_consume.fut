@@ -1,5 +1,5 @@
 -- ==
--- error: 7:6: error: .*'v' is used after 'xs'
+-- error: 7:6: error: Using variable "v", but "xs", which it aliases, was consumed
 
 def main (xs: *[]i32) =
   let v = xs[1:3]

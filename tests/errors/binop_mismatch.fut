@@ -1,4 +1,4 @@
 -- ==
--- error: 4:34: error: .*cannot unify i32 with f32
+-- error: 4:34: error: Couldn't match expected type i32 with actual type f32
 
 def main (x: i32) (y: f32) = x + y

@@ -1,5 +1,5 @@
 -- ==
--- error: 7:6: error: .*'g' is used after 'xs', which it aliases, was consumed
+-- error: 7:6: error: Using variable "g", but "xs", which it aliases, was consumed
 
 def main (xs: *[]i32) : i32 =
   let g = \(i: i64) -> xs[i]

@@ -1,5 +1,5 @@
 -- ==
--- error: 6:31: error: .*'xs' is consumed by this call or one of its arguments, but another argument uses it
+-- error: 6:31: error: Variable "xs" is consumed by this call or one of its arguments, but another argument uses
 
 def f (a: []i32) (b: []i32) : i32 = a[0] + b[0]
 

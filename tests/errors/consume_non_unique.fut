@@ -1,4 +1,4 @@
 -- ==
--- error: 4:24: error: .*consuming 'xs', which is not unique
+-- error: 4:24: error: Consuming variable "xs", which is not consumable
 
 def main (xs: []i32) = xs with [0] = 1

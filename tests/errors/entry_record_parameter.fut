@@ -1,4 +1,6 @@
+-- Records of primitives are accepted as entry parameters (one external
+-- parameter per field), but not records nested in records.
 -- ==
--- error: 4:13: error: .*entry point 'main': parameter type
+-- error: 6:13: error: Entry point "main": parameter type \{r: \{x: i32\}\} is not
 
-entry main (r: {x: i32}) = r.x
+entry main (p: {r: {x: i32}}) = p.r.x

@@ -1,4 +1,4 @@
 -- ==
--- error: 4:42: error: .*cannot unify i32 with f32
+-- error: 4:42: error: Couldn't match expected type i32 with actual type f32
 
 def main (b: bool) = if b then 1i32 else 2.0f32

@@ -1,4 +1,4 @@
 -- ==
--- error: 4:21: error: .*cannot index a value of type i32
+-- error: 4:21: error: Cannot index a value of type i32, which is not an array
 
 def main (x: i32) = x[0]

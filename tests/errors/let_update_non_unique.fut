@@ -1,5 +1,5 @@
 -- ==
--- error: 5:3: error: .*consuming 'xs', which is not unique
+-- error: 5:3: error: Consuming variable "xs", which is not consumable
 
 def main (xs: []i32) =
   let xs[0] = 1

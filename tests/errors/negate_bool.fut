@@ -1,4 +1,4 @@
 -- ==
--- error: 4:13: error: .*requires a numeric type
+-- error: 4:13: error: Negation "-" requires a numeric type, but the operand has type bool
 
 def main = -true

@@ -1,4 +1,4 @@
 -- ==
--- error: 4:13: error: .*requires bool or an integer type
+-- error: 4:13: error: Operator "!" requires bool or an integer type, but the operand has type f64
 
 def main = !1.5

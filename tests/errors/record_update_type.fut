@@ -1,4 +1,4 @@
 -- ==
--- error: 4:37: error: .*cannot unify i32 with bool
+-- error: 4:37: error: Couldn't match expected type i32 with actual type bool
 
 def main (r: {x: i32}) = r with x = true

@@ -1,5 +1,5 @@
 -- ==
--- error: 4:46: error: .*recursion is not supported
+-- error: 4:46: error: Recursion is not supported: "f" refers to itself
 
 def f (x: i32) : i32 = if x == 0 then 0 else f (x - 1)
 

@@ -1,4 +1,4 @@
 -- ==
--- error: 4:27: error: .*cannot unify f32 with i32
+-- error: 4:27: error: Couldn't match expected type f32 with actual type i32
 
 def main (x: i32) : f32 = x

@@ -1,5 +1,5 @@
 -- ==
--- error: 6:12: error: .*function 'f' expects 1 argument but is applied to 2
+-- error: 6:12: error: Cannot apply "f" to argument #2 "2", as "f" only takes 1 argument
 
 def f (x: i32) = x + 1
 

@@ -1,5 +1,5 @@
 -- ==
--- error: 6:12: error: .*type 'vec' expects 1 argument
+-- error: 6:12: error: Type "vec" expects 1 argument but is given 0
 
 type vec 't = [3]t
 

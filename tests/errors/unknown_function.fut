@@ -1,4 +1,4 @@
 -- ==
--- error: 4:12: error: .*unknown name 'foo'
+-- error: 4:12: error: Unknown name "foo"
 
 def main = foo 1 2

@@ -1,4 +1,4 @@
 -- ==
--- error: 4:25: error: .*unknown name 'y'
+-- error: 4:25: error: Unknown name "y"
 
 def main (x: i32) = x + y

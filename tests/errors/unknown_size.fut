@@ -1,4 +1,4 @@
 -- ==
--- error: 4:16: error: .*unknown size 'k'
+-- error: 4:16: error: Unknown size "k"
 
 def main (xs: [k]i32) = xs

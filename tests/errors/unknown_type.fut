@@ -1,4 +1,4 @@
 -- ==
--- error: 4:14: error: .*unknown type 'vector'
+-- error: 4:14: error: Unknown type "vector"
 
 def main (x: vector) = x

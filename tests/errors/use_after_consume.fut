@@ -1,5 +1,5 @@
 -- ==
--- error: 6:6: error: .*'xs' is used after being consumed
+-- error: 6:6: error: Using variable "xs", but this was consumed
 
 def main (xs: *[]i32) =
   let ys = xs with [0] = 1

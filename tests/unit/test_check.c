@@ -155,6 +155,13 @@ static void test_functions_and_generalisation(void **state) {
     assert_ret("t", "i32");
 }
 
+/* The binding uid of parameter i of d (a name, possibly ascribed). */
+static int param_uid_of(Decl *d, int i) {
+    Pat *p = d->params[i];
+    while (p->kind == P_ASCRIBE) p = p->inner;
+    return p->uid;
+}
+
 static void test_sizes(void **state) {
     (void)state;
     accept("def f [n] (xs: [n]i32) : [n]i32 = xs\n"
@@ -177,6 +184,13 @@ static void test_sizes(void **state) {
     assert_int_equal(f->ret_ty->dims[0].kind, SZ_VAR);
     assert_int_equal(f->ret_ty->dims[0].uid, f->tparams[0].uid);
     assert_int_equal(find_decl("r")->ret_ty->dims[0].kind, SZ_ANY);
+    /* the caller's x is not replicate's parameter x */
+    accept("def u (x: i64) = replicate x 7i32\n"
+           "def v (x: i64) (y: i32) = map (replicate x) [y, y]\n");
+    assert_ret("u", "*[x]i32");
+    assert_ret("v", "*[2][x]i32");
+    Decl *u = find_decl("u");
+    assert_int_equal(u->ret_ty->dims[0].uid, param_uid_of(u, 0));
 }
 
 static void test_records_and_tuples(void **state) {
@@ -313,13 +327,25 @@ static void test_uniqueness_accepted(void **state) {
            "def m (n: i64) = let k = 3i64 in loop k = 0i64 for i < k do k + i + n\n");
     Exp *m = find_decl("m")->body;
     assert_int_equal(m->e2->kind, EX_LOOP);
+    accept("def t (a: *[]i32, i: i64) = let a[i] = 0 in a\n"
+           "def tu (n: i64) = let a = replicate n 0i32 in t (a, 1)\n"
+           "def pr (x: *[]i32) : (*[]i32, []i32) = (x, copy x)\n"
+           "def inferred (x: *[]i32) = (x, x)\n"
+           "def swap (n: i64) = loop (a, b) = (iota n, iota n) for i < n do let a[i] = 0 in (a, b)\n"
+           "def fresh (n: i64) (xs: []i64) = loop acc = iota n for i < n do let acc[i] = 1 in map (+1) xs\n");
     assert_int_equal(m->e2->e3->ref.uid, m->pat->uid); /* the bound is outside the loop's scope */
 }
 
 static void test_entry_points(void **state) {
     (void)state;
     accept("entry main (xs: []f32) (n: i64) : ([]f32, i64) = (xs, n)\n"
-           "entry other [n] (m: [n][n]i32) : i32 = m[0, 0]\n");
+           "entry other [n] (m: [n][n]i32) : i32 = m[0, 0]\n"
+           "entry tup (x: i32, ys: []f32) : f32 = ys[0] + f32.i32 x\n"
+           "entry rec (p: {a: i32, b: []i32}) : i32 = p.a + p.b[0]\n"
+           "entry unit () : i32 = 1\n");
+    assert_string_equal(show(find_decl("tup")->param_tys[0]), "(i32, []f32)");
+    assert_string_equal(show(find_decl("rec")->param_tys[0]), "{a: i32, b: []i32}");
+    assert_string_equal(show(find_decl("unit")->param_tys[0]), "()");
 }
 
 static void test_real_prelude(void **state) {
@@ -352,7 +378,7 @@ static void test_imports(void **state) {
     bool ok = check_programs(&arena, files, 3);
     capture_end();
     assert_false(ok);
-    assert_non_null(strstr(errbuf, "main2.fut:2:12: error: unknown name 'hidden'"));
+    assert_non_null(strstr(errbuf, "main2.fut:2:12: error: Unknown name \"hidden\""));
 }
 
 /* {0 = a, 1 = b} is the tuple (a, b), in expressions, patterns and types. */
@@ -400,7 +426,7 @@ static void test_backtick_sections(void **state) {
     assert_int_equal(c->e2->ref.uid, c->fname_uid);
     assert_ret("d", "f32 -> f32");
     assert_int_equal(find_decl("d")->body->ref.kind, REF_GLOBAL);
-    reject("def e = (`nosuch` 1)", 1, "unknown name 'nosuch'");
+    reject("def e = (`nosuch` 1)", 1, "Unknown name \"nosuch\"");
 }
 
 static const char *const SIZE_PRELUDE =
@@ -409,12 +435,6 @@ static const char *const SIZE_PRELUDE =
     "def flatten [n] [m] 't (xs: [n][m]t) : [n * m]t = __intrinsic \"flatten\"\n"
     "def unflatten 't [n] [m] (xs: [n * m]t) : [n][m]t = __intrinsic \"unflatten\"\n"
     "def split [n] [m] 't (xs: [n + m]t) : ([n]t, [m]t) = (xs[0:n], xs[n:n + m] :> [m]t)\n";
-
-static int param_uid_of(Decl *d, int i) {
-    Pat *p = d->params[i];
-    while (p->kind == P_ASCRIBE) p = p->inner;
-    return p->uid;
-}
 
 /* Asserts that e is the size expression "l op r" over names with uids. */
 static void assert_size_binop(const Size *s, const char *op, int l, int r) {
@@ -474,90 +494,140 @@ static void test_size_expressions(void **state) {
 
 static void test_type_errors(void **state) {
     (void)state;
-    reject("def b (x: i32) : f32 = x", 1, "test.fut:1:24: error: cannot unify f32 with i32");
-    reject("def c = foo 1", 1, "1:9: error: unknown name 'foo'");
-    reject("def d (x: i32) = if x then 1 else 2", 1, "1:21: error: cannot unify bool with i32");
-    reject("def e = (1, 2).2", 1, "has no field '2'");
-    reject("def f (r: {a: i32}) = r.b", 1, "has no field 'b'");
+    reject("def b (x: i32) : f32 = x", 1, "test.fut:1:24: error: Couldn't match expected type f32 with actual type i32.");
+    reject("def c = foo 1", 1, "1:9: error: Unknown name \"foo\".");
+    reject("def d (x: i32) = if x then 1 else 2", 1, "1:21: error: Couldn't match expected type bool with actual type i32.");
+    reject("def e = (1, 2).2", 1, "Type (i32, i32) has no field \"2\".");
+    reject("def f (r: {a: i32}) = r.b", 1, "Type {a: i32} has no field \"b\".");
     reject("def g (x: i32) (y: i32) = x\ndef h = g 1 2 3", 1,
-           "2:9: error: function 'g' expects 2 arguments but is applied to 3");
+           "2:9: error: Cannot apply \"g\" to argument #3 \"3\", as \"g\" only takes 2 arguments.");
     reject("def j = 1 & 2.0", 1, "not an integer type");
-    reject("def k = 1 + true", 1, "cannot unify");
-    reject("def m = !1.5", 1, "'!' requires bool or an integer type");
-    reject("def n (x: i32) = x.foo", 1, "cannot access field 'foo'");
-    reject("def o = 3 4", 1, "not a function");
-    reject("def p (x: f32) = x == 1i32", 1, "cannot unify f32 with i32");
-    reject("def q = [1, true]", 1, "1:13: error: cannot unify");
-    reject("def r = unknown.thing", 1, "unknown name 'unknown'");
-    reject("def s = f32.popc 1", 1, "unknown name 'f32.popc'");
-    reject("type t = [2]i32\ndef u : t = [1, 2, 3]", 1, "sizes 2 and 3 differ");
+    reject("def k = 1 + true", 1, "Couldn't match expected type i32 with actual type bool: bool is not a numeric type.");
+    reject("def m = !1.5", 1, "Operator \"!\" requires bool or an integer type, but the operand has type f64.");
+    reject("def n (x: i32) = x.foo", 1, "Cannot access field \"foo\" of a value of type i32, which is not a record.");
+    reject("def o = 3 4", 1, "Cannot apply expression as function, as it has type: i32.");
+    reject("def p (x: f32) = x == 1i32", 1, "Couldn't match expected type f32 with actual type i32.");
+    reject("def q = [1, true]", 1, "1:13: error: Couldn't match expected type i32 with actual type bool");
+    reject("def r = unknown.thing", 1, "Unknown name \"unknown\".");
+    reject("def s = f32.popc 1", 1, "Unknown name \"f32.popc\".");
+    reject("type t = [2]i32\ndef u : t = [1, 2, 3]", 1, "Sizes \"2\" and \"3\" do not match (expected type [2]i32, actual type [3]i32).");
 }
 
 static void test_size_errors(void **state) {
     (void)state;
-    reject("def f [n][m] (xs: [n]i32) (ys: [m]i32) = zip xs ys", 1, "sizes n and m differ");
-    reject("def g = [1, 2] : [3]i32", 1, "sizes 3 and 2 differ");
-    reject("def h [n] (xs: [n]i32) : [n]i32 = [1, 2, 3]", 1, "differ");
-    reject("def i (xs: [k]i32) = xs", 1, "unknown size 'k'");
+    reject("def f [n][m] (xs: [n]i32) (ys: [m]i32) = zip xs ys", 1, "1:49: error: Cannot apply \"zip\" to \"ys\" (invalid type). Sizes \"n\" and \"m\" do not match");
+    reject("def g = [1, 2] : [3]i32", 1, "Sizes \"3\" and \"2\" do not match");
+    reject("def h [n] (xs: [n]i32) : [n]i32 = [1, 2, 3]", 1, "Sizes \"n\" and \"3\" do not match");
+    reject("def i (xs: [k]i32) = xs", 1, "Unknown size \"k\".");
+    reject("type sq [n] = [n][n]i32\ndef j (a: i64) (b: i64) : sq [] = replicate a (replicate b 0)", 1,
+           "Sizes \"a\" and \"b\" do not match (expected type [a][a]i32, actual type *[a][b]i32).");
+    reject("def k [n] (xs: [n]i32) : [n + 1]i32 = replicate (n + 2) xs[0]", 1,
+           "Sizes \"n + 1\" and \"n + 2\" do not match");
+    reject("def l [n] (xs: [n]i32) : [n]i32 = xs :> [n + 1]i32", 1, "Sizes \"n\" and \"n + 1\" do not match");
+    reject("def twice '^a '^b (f: a -> b) (x: a) (y: a) : (b, b) = (f x, f y)\n"
+           "def m (n: i64) = twice iota n (n + 1)", 1,
+           "2:24: error: Cannot apply \"twice\" to \"iota\" (invalid type). Couldn't match expected type i64 -> b "
+           "with actual type (n: i64) -> *[n]i64: parameter \"n\" used as a size would go out of scope");
+    accept("type sq [n] = [n][n]i32\ndef j (a: i64) : sq [] = replicate a (replicate a 0)\n"
+           "def k [n] (xs: [n]i32) : [n + 1]i32 = replicate (n + 1) xs[0]\n");
 }
 
 static void test_binding_errors(void **state) {
     (void)state;
-    reject("def i (x: i32) (x: i32) = x", 1, "1:17: error: 'x' is bound twice");
-    reject("def m x = m x", 1, "recursion is not supported");
-    reject("def a = let (x, x) = (1, 2) in x", 1, "'x' is bound twice");
+    reject("def i (x: i32) (x: i32) = x", 1, "1:17: error: Name \"x\" is bound twice");
+    reject("def m x = m x", 1, "Recursion is not supported: \"m\" refers to itself.");
+    reject("def a = let (x, x) = (1, 2) in x", 1, "Name \"x\" is bound twice");
     reject("def b = __intrinsic \"map\"", 1, "only be used in the prelude");
-    reject("def c (x: i32) : notype = x", 1, "unknown type 'notype'");
-    reject("def d = m.x", 1, "unknown name 'm'");
-    reject("module m = { def x = 1 }\ndef e = m.y", 1, "module 'm' has no member 'y'");
+    reject("def c (x: i32) : notype = x", 1, "Unknown type \"notype\".");
+    reject("def d = m.x", 1, "Unknown name \"m\".");
+    reject("module m = { def x = 1 }\ndef e = m.y", 1, "Module \"m\" has no member \"y\".");
+    reject("type t = i32\ntype t = f32", 1, "2:1: error: Duplicate definition of type \"t\".");
+    assert_non_null(strstr(errbuf, "1:1: note: \"t\" was previously defined here"));
+    reject("def x = 1\ndef y = 2\ndef x = 3", 1, "3:1: error: Duplicate definition of value \"x\".");
+    reject("module m = { def a = 1 def a = 2 }", 1, "Duplicate definition of value \"a\".");
+    accept("local def x = 1\ndef x = 2\ntype t = i32\ndef t = 3\nmodule m = { def x = 1 }\nmodule n = { def x = 2 }\n");
 }
 
 static void test_uniqueness_errors(void **state) {
     (void)state;
-    reject("def a (xs: []i32) = xs with [0] = 1", 1, "1:21: error: consuming 'xs', which is not unique");
+    reject("def a (xs: []i32) = xs with [0] = 1", 1, "1:21: error: Consuming variable \"xs\", which is not consumable.");
     reject("def b (xs: *[]i32) = let ys = xs with [0] = 1 in xs[0] + ys[0]", 1,
-           "1:50: error: 'xs' is used after being consumed");
-    assert_non_null(strstr(errbuf, "1:31: note: 'xs' was consumed here"));
+           "1:50: error: Using variable \"xs\", but this was consumed.");
+    assert_non_null(strstr(errbuf, "1:31: note: \"xs\" was consumed here"));
     reject("def c (xs: *[]i32) = let v = xs[1:3] in let xs[0] = 2 in v[0]", 1,
-           "'v' is used after 'xs', which it aliases, was consumed");
+           "Using variable \"v\", but \"xs\", which it aliases, was consumed.");
     reject("def d (xs: *[]i32) = map (\\i -> xs with [i] = 0) (iota 3)", 1,
-           "consuming 'xs', which is bound outside the enclosing lambda");
-    reject("def e (xs: []i32) : *[]i32 = xs", 1, "the result is declared unique, but it aliases 'xs'");
+           "Would consume variable \"xs\", which is bound outside the enclosing lambda");
+    reject("def e (xs: []i32) : *[]i32 = xs", 1, "Unique-typed return value is aliased to \"xs\", which is not consumable.");
     reject("def f (xs: []i32) = let ys = xs in ys with [0] = 1", 1,
-           "consuming 'ys', which aliases 'xs', which is not unique");
+           "Consuming variable \"ys\", which aliases \"xs\", which is not consumable.");
     reject("def g (d: *[]i32) (is: []i64) (vs: []i32) = let r = scatter d is vs in (r, d[0])", 1,
-           "'d' is used after being consumed");
+           "Using variable \"d\", but this was consumed.");
     reject("def h (xs: []i32) = loop acc = xs for i < 3 do acc with [i] = 0", 1,
-           "consuming 'xs', which is not unique");
-    reject("def i (xs: []i32) (is: []i64) = scatter xs is (map i32.i64 is)", 1, "consuming 'xs', which is not unique");
+           "Consuming variable \"xs\", which is not consumable.");
+    reject("def i (xs: []i32) (is: []i64) = scatter xs is (map i32.i64 is)", 1, "Consuming variable \"xs\", which is not consumable.");
     reject("def j (xs: *[]i32) = loop s = 0 for i < 3 do let ys = xs with [i] = 1 in s + ys[0]", 1,
-           "1:55: error: consuming 'xs', which is bound outside the loop");
+           "1:55: error: Would consume variable \"xs\", which is bound outside the loop");
     reject("def k (xs: *[]i32) = loop s = 0 for x in xs do let ys = xs with [0] = x in s + ys[0]", 1,
-           "consuming 'xs', which is bound outside the loop");
+           "Would consume variable \"xs\", which is bound outside the loop");
     reject("def f2 (a: []i32) (b: []i32) = a[0] + b[0]\ndef l (xs: *[]i32) = f2 xs (xs with [0] = 1)", 1,
-           "2:22: error: 'xs' is consumed by this call or one of its arguments, but another argument uses it");
-    reject("def m (d: *[]i32) (is: []i64) = scatter d is d", 1, "'d' is consumed by this call");
+           "2:22: error: Variable \"xs\" is consumed by this call or one of its arguments, but another argument uses it.");
+    reject("def m (d: *[]i32) (is: []i64) = scatter d is d", 1, "Variable \"d\" is consumed by this call");
     reject("def n (xs: *[]i32) = let g = \\(i: i64) -> xs[i] in let ys = xs with [0] = 1 in g 0 + ys[0]", 1,
-           "'g' is used after 'xs', which it aliases, was consumed");
+           "Using variable \"g\", but \"xs\", which it aliases, was consumed.");
     reject("def o (xs: *[]i32) = let g (i: i64) = xs[i] in let ys = xs with [0] = 1 in g 0 + ys[0]", 1,
-           "'g' is used after 'xs', which it aliases, was consumed");
+           "Using variable \"g\", but \"xs\", which it aliases, was consumed.");
     reject("def p (xs: *[]i32) = let h = map (\\(i: i64) -> xs[i]) in let ys = xs with [0] = 1 in h (iota 2)", 1,
-           "'h' is used after 'xs', which it aliases, was consumed");
+           "Using variable \"h\", but \"xs\", which it aliases, was consumed.");
+}
+
+/* Futhark's rules on consuming tuple components, functional arguments,
+ * loop results and results that alias each other. */
+static void test_uniqueness_rules(void **state) {
+    (void)state;
+    reject("def f (a: *[]i64, i: i64) : i64 = let a[i] = 7 in a[i]\n"
+           "def g (n: i64) = let a = iota n in f (a, 1) + a[1]", 1,
+           "2:47: error: Using variable \"a\", but this was consumed.");
+    reject("def s (a: *[]i64) (i: i64) : []i64 = let a[i] = 0 in a\n"
+           "def g (n: i64) = let a = iota n in map (s a) (iota n)", 1,
+           "2:41: error: Argument of functional type (i: i64) -> []i64 contains consumption, which is not allowed.");
+    reject("def s (a: *[]i64) (i: i64) : []i64 = let a[i] = 0 in a\n"
+           "def g (n: i64) = let h = s (iota n) in (h 0, h 1)", 1,
+           "Let-bound expression of higher-order type (i: i64) -> []i64 contains consumption");
+    reject("def g (a: *[][]f64) = map (\\(r: *[]f64) : *[]f64 -> r) a", 1,
+           "parameters a and *[]f64 are incompatible regarding consuming their arguments.");
+    reject("def f (xs: *[]f32) : f32 = xs[0]\ndef g : []f32 -> f32 = f", 1,
+           "2:24: error: Couldn't match expected type []f32 -> f32 with actual type (xs: *[]f32) -> f32");
+    reject("def g (n: i64) = let b = iota n in loop a = iota n for i < n do let a[i] = 0 in b", 1,
+           "1:36: error: Return value for consuming loop parameter \"a\" aliases \"b\".");
+    reject("def g (n: i64) = loop (acc, arr) = (iota n, replicate n (iota n)) for i < n do\n"
+           "  let arr[i] = acc in (arr[i], arr)", 1,
+           "Return value for consuming loop parameter \"arr\" aliases previously returned value.");
+    reject("def g (n: i64) = loop (x, y) = (iota n, iota n) for i < n do\n"
+           "  let x[i] = 0 in (x, x)", 1,
+           "Return value for loop parameter \"y\" aliases other consumed loop parameter.");
+    reject("def d (x: *[]i32) : (*[]i32, *[]i32) = (x, x)", 1,
+           "1:40: error: A unique-typed component of the return value is aliased to some other component.");
+    reject("def d (x: (*[]i32, *[]i32)) : (*[]i32, *[]i32) = (x.0, x.0)", 1,
+           "A unique-typed component of the return value is aliased to some other component.");
+    reject("def d (x: *[]i32) : (*[]i32, []i32) = (x, x[1:])", 1, "aliased to some other component");
 }
 
 static void test_entry_errors(void **state) {
     (void)state;
-    reject("entry n (x: {a: i32}) = x.a", 1, "entry point 'n': parameter type {a: i32}");
-    reject("entry o (x: i32) = \\(y: i32) -> y + x", 1, "entry point 'o': result type");
-    reject("entry p 'a (x: a) : a = x", 1, "entry point 'p' cannot have type parameters");
-    reject("def main (x: [](i32, i32)) = x", 1, "entry point 'main'");
+    reject("entry n (x: {a: {b: i32}}) = x.a.b", 1, "Entry point \"n\": parameter type {a: {b: i32}} is not");
+    reject("entry o (x: i32) = \\(y: i32) -> y + x", 1,
+           "Entry point functions may not be higher-order: \"o\" returns a value of type i32 -> i32.");
+    reject("entry p 'a (x: a) : a = x", 1, "Entry point functions may not be polymorphic: \"p\" has type parameter \"a\".");
+    reject("def main (x: [](i32, i32)) = x", 1, "Entry point \"main\": parameter type [](i32, i32) is not");
+    reject("entry q (f: i32 -> i32) = f 1", 1, "Entry point functions may not be higher-order: \"q\" has a parameter");
 }
 
 static void test_several_errors(void **state) {
     (void)state;
-    reject("def a = foo\ndef b : i32 = true\ndef c = a + 1\ndef d = bar\n", 3, "unknown name 'foo'");
-    assert_non_null(strstr(errbuf, "2:15: error: cannot unify i32 with bool"));
-    assert_non_null(strstr(errbuf, "4:9: error: unknown name 'bar'"));
+    reject("def a = foo\ndef b : i32 = true\ndef c = a + 1\ndef d = bar\n", 3, "Unknown name \"foo\".");
+    assert_non_null(strstr(errbuf, "2:15: error: Couldn't match expected type i32 with actual type bool."));
+    assert_non_null(strstr(errbuf, "4:9: error: Unknown name \"bar\"."));
 }
 
 /* Hand-built ASTs with holes the parser could leave must not crash. */
@@ -610,6 +680,7 @@ int main(void) {
         cmocka_unit_test(test_size_errors),
         cmocka_unit_test(test_binding_errors),
         cmocka_unit_test(test_uniqueness_errors),
+        cmocka_unit_test(test_uniqueness_rules),
         cmocka_unit_test(test_entry_errors),
         cmocka_unit_test(test_several_errors),
         cmocka_unit_test(test_malformed_ast),

@@ -1,0 +1,1180 @@
+/* The simplifier: STAGE_SOACS -> STAGE_SOACS. Removes the redundancy that
+ * internalisation leaves behind (it inlines everything and emits checks
+ * and size computations naively). The algorithm is the classic one of
+ * optimising compilers (e.g. Appel, "Modern Compiler Implementation",
+ * ch. 17-18; Futhark's simplification engine): a forward walk over each
+ * body in SSA order that rewrites statements with a substitution map and a
+ * table of available expressions, then a backward dead-code sweep with use
+ * counts; both repeat until nothing changes (at most SIMP_MAX_ROUNDS).
+ *
+ * Rules, each with its reason:
+ *  - Constant folding of ops and conversions with all-constant operands
+ *    (prim_eval / prim_convert): they compute what the generated C would.
+ *    prim_eval declines division by zero, which then stays (and its
+ *    guarding assertion reports the error at run time).
+ *  - Algebraic rules: x+0, 0+x, x-0, x*1, 1*x, x*0 (integers), x-x
+ *    (integers), x/1, x//1, x%1 (integers), neg(neg x), not(not x),
+ *    min/max/and/or(x, x), xor(x, x), comparisons of a value with itself
+ *    (integers and booleans: floats have NaN), &&/|| with a constant or
+ *    twice the same operand, conversion to the same type. Each is an
+ *    identity of the wrapping integer semantics of prim.c; float rules are
+ *    only the ones exact for every value (x*1, x/1).
+ *  - Ranges: a for-loop index i < n and the parameter of a SOAC lambda fed
+ *    by iota(n, 0, 1) lie in [0, n); comparisons 0 <= i, i < n (and their
+ *    mirrored forms) fold to true, so the bounds check of xs[i] with
+ *    xs : [n]t becomes assert(true) and disappears.
+ *  - Copy propagation: `let x = y` is removed and x replaced by y; SSA makes
+ *    this always valid. If-results equal in both branches (and bound
+ *    outside the if) and loop parameters the body returns unchanged
+ *    (always equal to their initial value) are propagated likewise.
+ *  - If with a constant condition becomes its branch; `if c then true else
+ *    false` becomes c, `if c then false else true` becomes !c and `if c
+ *    then 1 else 0` becomes a bool->int conversion.
+ *  - CSE of pure statements (ops, conversions, index, iota, replicate,
+ *    reshape, rearrange, Screma compared up to renaming of bound
+ *    variables): a later identical statement is replaced by the earlier,
+ *    which dominates it. Statements producing arrays take part only when
+ *    all their results are only read (SOAC input, scalar index, copy,
+ *    concat): merging an array that is later consumed by an in-place
+ *    update would let the update clobber the other use. An assertion of a
+ *    condition already asserted is redundant; assert(true) is removed.
+ *    Updates, scatter, hist, copies and scratch arrays are never merged.
+ *  - Dead code: a statement whose results are unused is removed unless it
+ *    contains an assertion (an error the program must report). Unused map
+ *    outputs, scans and reductions of a Screma (when their operator has no
+ *    assertion), unused lambda parameters with their input arrays, unused
+ *    if results, and loop parameters that neither the loop's users nor any
+ *    live computation of the body need are removed.
+ *  - Hoisting: a statement of a loop body or SOAC (map/scatter/hist)
+ *    lambda that mentions no variable bound in that body moves in front of
+ *    the loop or SOAC. Only statements that are safe to run speculatively
+ *    move (the loop may run zero times): no assertions, no index unless
+ *    the range rule proves it in bounds, no update, no integer division by a non-constant (or zero),
+ *    no integer pow, no while loop (it might not terminate), and arrays
+ *    only under the read-only condition of CSE. Size computations are
+ *    ordinary i64 ops, so they are hoisted by this rule.
+ * Invariants kept: SSA (no Var is bound twice; substitutions only replace
+ * a Var by one bound before it, hoisting only moves a statement to where
+ * all it mentions is in scope); types' shapes are substituted along with
+ * operands. */
+#include "passes.h"
+
+#include <string.h>
+
+/* Rounds of (rewrite, dead-code sweep): each round handles one more level
+ * of hoisting and the chains one round uncovers; real programs settle in
+ * 3-5 rounds, and the bound keeps compile time linear on pathological ones. */
+enum { SIMP_MAX_ROUNDS = 16 };
+/* Buckets of the available-expression table (a power of two): chains stay
+ * short for bodies of thousands of statements, and it costs 16 KiB. */
+enum { SIMP_CSE_BUCKETS = 4096 };
+
+typedef VEC(Stm *) StmVec;
+
+/* An available expression: a statement whose results can replace those of
+ * a later identical statement; next chains entries of one bucket. */
+typedef struct CseEntry {
+    unsigned hash;
+    Stm *stm;
+    int next, bucket;
+} CseEntry;
+
+/* How a variable is used: read-only array uses that create no alias
+ * (SOAC inputs, scalar index, copy, concat), or anything else. */
+typedef enum UseKind { USE_READ, USE_OTHER } UseKind;
+
+/* Pass state; the per-variable arrays are indexed by Var id. */
+typedef struct Simp {
+    Prog *p;
+    int nvars;
+    SubExp *subst;      /* replacement of a removed variable */
+    char *has_subst;
+    Stm **def;          /* the statement binding a variable (or NULL) */
+    int *level;         /* nesting depth of the body binding a variable */
+    SubExp *ub;         /* exclusive upper bound of a variable in [0, ub) */
+    char *has_ub;
+    int *uses;          /* use counts (operands, results, type shapes) */
+    char *not_ro;       /* used other than USE_READ */
+    int *eqmap;         /* alpha-equivalence: bound var id of b -> var id of a */
+    int *live;          /* liveness marks (generation numbers) */
+    int live_gen;
+    VEC(CseEntry) cse;
+    int buckets[SIMP_CSE_BUCKETS];
+    int depth;
+    StmVec *hoist_to;   /* the body a loop/lambda body's statements may move to */
+    int hoist_depth;    /* the depth of the body being hoisted from */
+    bool inv_found;     /* hoistable: a variable of hoist_depth was used */
+    bool changed;
+} Simp;
+
+typedef void (*UseFn)(Simp *s, SubExp *se, Var **v, UseKind k);
+
+/* ---- Walking the uses of statements ------------------------------------------- */
+
+static void walk_body(Simp *s, Body *b, UseFn f);
+
+static void walk_se(Simp *s, SubExp *se, UseFn f) {
+    if (se->is_var) f(s, se, NULL, USE_OTHER);
+}
+
+static void walk_ses(Simp *s, SubExp *ses, int n, UseFn f) {
+    for (int i = 0; i < n; i++) walk_se(s, &ses[i], f);
+}
+
+static void walk_type(Simp *s, Type *t, UseFn f) {
+    if (t->kind == TK_ARRAY) walk_ses(s, t->shape, t->rank, f);
+}
+
+static void walk_vars(Simp *s, Var **vs, int n, UseKind k, UseFn f) {
+    for (int i = 0; i < n; i++) f(s, NULL, &vs[i], k);
+}
+
+static void walk_lambda(Simp *s, Lambda *l, UseFn f) {
+    for (int i = 0; i < l->nparams; i++) walk_type(s, &l->params[i]->type, f);
+    for (int i = 0; i < l->nret; i++) walk_type(s, &l->ret[i], f);
+    walk_body(s, l->body, f);
+}
+
+static void walk_segops(Simp *s, SegOp *ops, int n, UseFn f) {
+    for (int i = 0; i < n; i++) {
+        walk_ses(s, ops[i].neutral, ops[i].k, f);
+        walk_lambda(s, ops[i].op, f);
+    }
+}
+
+static void walk_slice(Simp *s, DimSlice *sl, int n, UseFn f) {
+    for (int i = 0; i < n; i++) {
+        if (!sl[i].is_slice) walk_se(s, &sl[i].index, f);
+        else walk_se(s, &sl[i].start, f), walk_se(s, &sl[i].len, f), walk_se(s, &sl[i].stride, f);
+    }
+}
+
+/* True if an index takes a scalar (every dimension, no slices). */
+static bool is_scalar_index(const IrExp *e) {
+    if (!e->arr || e->nslice != e->arr->type.rank) return false;
+    for (int i = 0; i < e->nslice; i++)
+        if (e->slice[i].is_slice) return false;
+    return true;
+}
+
+/* The uses of constructs with nested bodies. */
+static void walk_compound(Simp *s, IrExp *e, UseFn f) {
+    switch (e->kind) {
+    case IE_IF:
+        walk_se(s, &e->cond, f);
+        for (int i = 0; i < e->nret; i++) walk_type(s, &e->ret[i], f);
+        walk_body(s, e->tbody, f);
+        walk_body(s, e->fbody, f);
+        break;
+    case IE_LOOP: {
+        Loop *l = &e->loop;
+        walk_ses(s, l->inits, l->nparams, f);
+        for (int i = 0; i < l->nparams; i++) walk_type(s, &l->params[i]->type, f);
+        if (l->kind == IR_LOOP_FOR) walk_se(s, &l->bound, f);
+        else f(s, NULL, &l->cond, USE_OTHER);
+        walk_body(s, l->body, f);
+        break;
+    }
+    case IE_SCREMA:
+        walk_se(s, &e->screma.w, f);
+        walk_vars(s, e->screma.arrs, e->screma.narrs, USE_READ, f);
+        walk_segops(s, e->screma.scans, e->screma.nscans, f);
+        walk_segops(s, e->screma.reds, e->screma.nreds, f);
+        walk_lambda(s, e->screma.map, f);
+        break;
+    case IE_SCATTER:
+        walk_se(s, &e->scatter.w, f);
+        walk_vars(s, e->scatter.arrs, e->scatter.narrs, USE_READ, f);
+        walk_vars(s, e->scatter.dests, e->scatter.ndests, USE_OTHER, f);
+        walk_lambda(s, e->scatter.lam, f);
+        break;
+    case IE_HIST:
+        walk_se(s, &e->hist.w, f);
+        walk_se(s, &e->hist.dest_w, f);
+        walk_vars(s, e->hist.arrs, e->hist.narrs, USE_READ, f);
+        walk_vars(s, e->hist.dests, e->hist.op.k, USE_OTHER, f);
+        walk_segops(s, &e->hist.op, 1, f);
+        walk_lambda(s, e->hist.lam, f);
+        break;
+    default: ICE("walk_compound: kind %d", (int)e->kind);
+    }
+}
+
+/* Every use in e, nested bodies included. */
+static void walk_exp(Simp *s, IrExp *e, UseFn f) {
+    switch (e->kind) {
+    case IE_SUBEXP: walk_se(s, &e->se, f); break;
+    case IE_OP:
+    case IE_CONV: walk_ses(s, e->args, e->nargs, f); break;
+    case IE_INDEX:
+        f(s, NULL, &e->arr, is_scalar_index(e) ? USE_READ : USE_OTHER);
+        walk_slice(s, e->slice, e->nslice, f);
+        break;
+    case IE_UPDATE:
+        f(s, NULL, &e->arr, USE_OTHER);
+        walk_slice(s, e->slice, e->nslice, f);
+        walk_se(s, &e->se, f);
+        break;
+    case IE_IOTA: walk_se(s, &e->n, f), walk_se(s, &e->start, f), walk_se(s, &e->step, f); break;
+    case IE_REPLICATE: walk_ses(s, e->shape, e->nshape, f), walk_se(s, &e->se, f); break;
+    case IE_SCRATCH: walk_type(s, &e->type, f); break;
+    case IE_RESHAPE: f(s, NULL, &e->arr, USE_OTHER), walk_ses(s, e->shape, e->nshape, f); break;
+    case IE_REARRANGE: f(s, NULL, &e->arr, USE_OTHER); break;
+    case IE_CONCAT: walk_vars(s, e->arrs, e->narrs, USE_READ, f), walk_se(s, &e->len, f); break;
+    case IE_COPY: f(s, NULL, &e->arr, USE_READ); break;
+    case IE_ARRAYLIT: walk_ses(s, e->args, e->nargs, f), walk_type(s, &e->type, f); break;
+    case IE_ASSERT: walk_se(s, &e->cond, f), walk_ses(s, e->args, e->nargs, f); break;
+    case IE_ALLOC: walk_se(s, &e->size, f); break;
+    default: walk_compound(s, e, f); break;
+    }
+}
+
+/* Every use of a statement: its expression and its pattern's types. */
+static void walk_stm(Simp *s, Stm *st, UseFn f) {
+    for (int i = 0; i < st->npat; i++) walk_type(s, &st->pat[i]->type, f);
+    walk_exp(s, st->e, f);
+}
+
+static void walk_body(Simp *s, Body *b, UseFn f) {
+    for (int i = 0; i < b->nstms; i++) walk_stm(s, b->stms[i], f);
+    walk_ses(s, b->res, b->nres, f);
+}
+
+/* ---- Use callbacks -------------------------------------------------------------- */
+
+static Var *use_var(SubExp *se, Var **v) { return se ? se->v : *v; }
+
+static void count_use(Simp *s, SubExp *se, Var **v, UseKind k) {
+    Var *x = use_var(se, v);
+    s->uses[x->id]++;
+    if (k != USE_READ) s->not_ro[x->id] = 1;
+}
+
+static void uncount_use(Simp *s, SubExp *se, Var **v, UseKind k) {
+    (void)k;
+    s->uses[use_var(se, v)->id]--;
+}
+
+/* The final replacement of se under the substitution. */
+static SubExp resolve(Simp *s, SubExp se) {
+    while (se.is_var && s->has_subst[se.v->id]) se = s->subst[se.v->id];
+    return se;
+}
+
+static void subst_use(Simp *s, SubExp *se, Var **v, UseKind k) {
+    (void)k;
+    if (se) {
+        *se = resolve(s, *se);
+        return;
+    }
+    SubExp r = resolve(s, se_var(*v));
+    if (r.is_var) *v = r.v;
+}
+
+static void mark_live(Simp *s, SubExp *se, Var **v, UseKind k) {
+    (void)k;
+    s->live[use_var(se, v)->id] = s->live_gen;
+}
+
+/* Records that x is replaced by r from now on. */
+static void set_subst(Simp *s, Var *x, SubExp r) {
+    r = resolve(s, r);
+    if (r.is_var && r.v == x) return;
+    s->subst[x->id] = r;
+    s->has_subst[x->id] = 1;
+    s->changed = true;
+}
+
+/* ---- Properties of statements ---------------------------------------------------- */
+
+static bool body_has_assert(const Body *b);
+
+static bool lambda_has_assert(const Lambda *l) { return body_has_assert(l->body); }
+
+static bool segops_have_assert(const SegOp *ops, int n) {
+    for (int i = 0; i < n; i++)
+        if (lambda_has_assert(ops[i].op)) return true;
+    return false;
+}
+
+/* Whether e contains an assertion, nested bodies included. */
+static bool exp_has_assert(const IrExp *e) {
+    switch (e->kind) {
+    case IE_ASSERT: return true;
+    case IE_IF: return body_has_assert(e->tbody) || body_has_assert(e->fbody);
+    case IE_LOOP: return body_has_assert(e->loop.body);
+    case IE_SCREMA:
+        return lambda_has_assert(e->screma.map) || segops_have_assert(e->screma.scans, e->screma.nscans) ||
+               segops_have_assert(e->screma.reds, e->screma.nreds);
+    case IE_SCATTER: return lambda_has_assert(e->scatter.lam);
+    case IE_HIST: return lambda_has_assert(e->hist.lam) || segops_have_assert(&e->hist.op, 1);
+    default: return false;
+    }
+}
+
+static bool body_has_assert(const Body *b) {
+    for (int i = 0; i < b->nstms; i++)
+        if (exp_has_assert(b->stms[i]->e)) return true;
+    return false;
+}
+
+static bool body_speculable(const Simp *s, const Body *b);
+static bool range_lt(const Simp *s, SubExp x, SubExp n);
+static SubExp resolve(Simp *s, SubExp se);
+
+/* An index of a scalar whose indices are all proven in bounds (the range
+ * rule): it reads nothing outside the array wherever it runs. */
+static bool index_in_bounds(const Simp *s, const IrExp *e) {
+    if (!is_scalar_index(e)) return false;
+    for (int d = 0; d < e->nslice; d++)
+        if (!range_lt(s, e->slice[d].index, resolve((Simp *)s, e->arr->type.shape[d]))) return false;
+    return true;
+}
+
+/* An integer op that can trap or whose run-time meaning depends on a
+ * check: division by a non-constant or zero, pow. */
+static bool op_may_trap(const IrExp *e) {
+    if (!prim_is_int(e->t)) return false;
+    switch (e->op) {
+    case OP_DIV:
+    case OP_MOD:
+    case OP_QUOT:
+    case OP_REM: return e->args[1].is_var || e->args[1].c.v.i == 0;
+    case OP_POW: return true;
+    default: return false;
+    }
+}
+
+static bool segops_speculable(const Simp *s, const SegOp *ops, int n) {
+    for (int i = 0; i < n; i++)
+        if (!body_speculable(s, ops[i].op->body)) return false;
+    return true;
+}
+
+/* Whether e may run even where the program would not run it. */
+static bool exp_speculable(const Simp *s, const IrExp *e) {
+    switch (e->kind) {
+    case IE_OP: return !op_may_trap(e);
+    case IE_INDEX: return index_in_bounds(s, e);
+    case IE_SUBEXP:
+    case IE_CONV:
+    case IE_IOTA:
+    case IE_REPLICATE:
+    case IE_RESHAPE:
+    case IE_REARRANGE:
+    case IE_CONCAT:
+    case IE_COPY:
+    case IE_ARRAYLIT: return true;
+    case IE_IF: return body_speculable(s, e->tbody) && body_speculable(s, e->fbody);
+    case IE_LOOP: return e->loop.kind == IR_LOOP_FOR && body_speculable(s, e->loop.body);
+    case IE_SCREMA:
+        return body_speculable(s, e->screma.map->body) &&
+               segops_speculable(s, e->screma.scans, e->screma.nscans) &&
+               segops_speculable(s, e->screma.reds, e->screma.nreds);
+    default: return false;
+    }
+}
+
+static bool body_speculable(const Simp *s, const Body *b) {
+    for (int i = 0; i < b->nstms; i++)
+        if (!exp_speculable(s, b->stms[i]->e)) return false;
+    return true;
+}
+
+/* Array results of st are only read, so st may be merged or moved. */
+static bool results_read_only(const Simp *s, const Stm *st) {
+    for (int i = 0; i < st->npat; i++)
+        if (st->pat[i]->type.kind == TK_ARRAY && s->not_ro[st->pat[i]->id]) return false;
+    return true;
+}
+
+/* ---- Equality of expressions ----------------------------------------------------- */
+
+static bool const_same(PrimValue a, PrimValue b) {
+    if (a.type != b.type) return false;
+    if (prim_is_float(a.type)) return memcmp(&a.v.f, &b.v.f, sizeof a.v.f) == 0;
+    if (a.type == PT_BOOL) return a.v.b == b.v.b;
+    return a.v.i == b.v.i;
+}
+
+/* a and b denote the same value (b's bound variables renamed by eqmap). */
+static bool se_eq(const Simp *s, SubExp a, SubExp b) {
+    if (a.is_var != b.is_var) return false;
+    if (!a.is_var) return const_same(a.c, b.c);
+    int bid = s->eqmap[b.v->id] ? s->eqmap[b.v->id] : b.v->id;
+    return a.v->id == bid;
+}
+
+static bool ses_eq(const Simp *s, const SubExp *a, const SubExp *b, int n) {
+    for (int i = 0; i < n; i++)
+        if (!se_eq(s, a[i], b[i])) return false;
+    return true;
+}
+
+static bool var_eq(const Simp *s, const Var *a, const Var *b) { return se_eq(s, se_var((Var *)a), se_var((Var *)b)); }
+
+static bool type_eq(const Simp *s, Type a, Type b) {
+    if (a.kind != b.kind || a.elem != b.elem) return false;
+    return a.kind != TK_ARRAY || (a.rank == b.rank && ses_eq(s, a.shape, b.shape, a.rank));
+}
+
+/* Binds the variables of b to those of a for the comparison. */
+static bool bind_eq(Simp *s, Var *const *a, Var *const *b, int n) {
+    for (int i = 0; i < n; i++) {
+        if (!type_eq(s, a[i]->type, b[i]->type)) return false;
+        s->eqmap[b[i]->id] = a[i]->id;
+    }
+    return true;
+}
+
+static bool exp_eq(Simp *s, const IrExp *a, const IrExp *b);
+
+static bool body_eq(Simp *s, const Body *a, const Body *b) {
+    if (a->nstms != b->nstms || a->nres != b->nres) return false;
+    for (int i = 0; i < a->nstms; i++) {
+        const Stm *x = a->stms[i], *y = b->stms[i];
+        if (x->npat != y->npat || !exp_eq(s, x->e, y->e) || !bind_eq(s, x->pat, y->pat, x->npat)) return false;
+    }
+    return ses_eq(s, a->res, b->res, a->nres);
+}
+
+static bool lambda_eq(Simp *s, const Lambda *a, const Lambda *b) {
+    if (a->nparams != b->nparams || a->nret != b->nret) return false;
+    if (!bind_eq(s, a->params, b->params, a->nparams)) return false;
+    for (int i = 0; i < a->nret; i++)
+        if (!type_eq(s, a->ret[i], b->ret[i])) return false;
+    return body_eq(s, a->body, b->body);
+}
+
+static bool segops_eq(Simp *s, const SegOp *a, const SegOp *b, int n) {
+    for (int i = 0; i < n; i++)
+        if (a[i].k != b[i].k || a[i].commutative != b[i].commutative ||
+            !ses_eq(s, a[i].neutral, b[i].neutral, a[i].k) || !lambda_eq(s, a[i].op, b[i].op))
+            return false;
+    return true;
+}
+
+static bool slices_eq(const Simp *s, const DimSlice *a, const DimSlice *b, int n) {
+    for (int i = 0; i < n; i++) {
+        if (a[i].is_slice != b[i].is_slice) return false;
+        if (!a[i].is_slice && !se_eq(s, a[i].index, b[i].index)) return false;
+        if (a[i].is_slice && !(se_eq(s, a[i].start, b[i].start) && se_eq(s, a[i].len, b[i].len) &&
+                               se_eq(s, a[i].stride, b[i].stride)))
+            return false;
+    }
+    return true;
+}
+
+static bool screma_eq(Simp *s, const Screma *a, const Screma *b) {
+    if (a->narrs != b->narrs || a->nscans != b->nscans || a->nreds != b->nreds || !se_eq(s, a->w, b->w))
+        return false;
+    for (int i = 0; i < a->narrs; i++)
+        if (!var_eq(s, a->arrs[i], b->arrs[i])) return false;
+    return lambda_eq(s, a->map, b->map) && segops_eq(s, a->scans, b->scans, a->nscans) &&
+           segops_eq(s, a->reds, b->reds, a->nreds);
+}
+
+/* Structural equality of the expressions this pass compares; false for
+ * the others (never merged). */
+static bool exp_eq(Simp *s, const IrExp *a, const IrExp *b) {
+    if (a->kind != b->kind) return false;
+    switch (a->kind) {
+    case IE_SUBEXP: return se_eq(s, a->se, b->se);
+    case IE_OP: return a->op == b->op && a->t == b->t && ses_eq(s, a->args, b->args, a->nargs);
+    case IE_CONV: return a->t == b->t && a->to == b->to && se_eq(s, a->args[0], b->args[0]);
+    case IE_INDEX:
+        return var_eq(s, a->arr, b->arr) && a->nslice == b->nslice && slices_eq(s, a->slice, b->slice, a->nslice);
+    case IE_IOTA:
+        return a->t == b->t && se_eq(s, a->n, b->n) && se_eq(s, a->start, b->start) && se_eq(s, a->step, b->step);
+    case IE_REPLICATE:
+        return a->nshape == b->nshape && ses_eq(s, a->shape, b->shape, a->nshape) && se_eq(s, a->se, b->se);
+    case IE_RESHAPE:
+        return var_eq(s, a->arr, b->arr) && a->nshape == b->nshape && ses_eq(s, a->shape, b->shape, a->nshape);
+    case IE_REARRANGE:
+        return var_eq(s, a->arr, b->arr) && !memcmp(a->perm, b->perm, sizeof(int) * (size_t)a->arr->type.rank);
+    case IE_IF:
+        return se_eq(s, a->cond, b->cond) && a->nret == b->nret && body_eq(s, a->tbody, b->tbody) &&
+               body_eq(s, a->fbody, b->fbody);
+    case IE_SCREMA: return screma_eq(s, &a->screma, &b->screma);
+    default: return false;
+    }
+}
+
+/* ---- The available-expression table ---------------------------------------------- */
+
+static unsigned hash_mix(unsigned h, unsigned x) { return (h ^ x) * 16777619u; }
+
+static unsigned hash_se(unsigned h, SubExp se) {
+    if (se.is_var) return hash_mix(h, (unsigned)se.v->id);
+    return hash_mix(hash_mix(h, (unsigned)se.c.type), (unsigned)se.c.v.i ^ (unsigned)((uint64_t)se.c.v.i >> 32));
+}
+
+/* A hash consistent with exp_eq on the operands at the top level. */
+static unsigned hash_exp(const IrExp *e) {
+    unsigned h = hash_mix(2166136261u, (unsigned)e->kind);
+    switch (e->kind) {
+    case IE_OP:
+        h = hash_mix(hash_mix(h, (unsigned)e->op), (unsigned)e->t);
+        for (int i = 0; i < e->nargs; i++) h = hash_se(h, e->args[i]);
+        return h;
+    case IE_CONV: return hash_se(hash_mix(hash_mix(h, (unsigned)e->t), (unsigned)e->to), e->args[0]);
+    case IE_INDEX:
+    case IE_RESHAPE:
+    case IE_REARRANGE: return hash_mix(h, (unsigned)e->arr->id);
+    case IE_IOTA: return hash_se(hash_se(h, e->n), e->start);
+    case IE_REPLICATE: return hash_se(h, e->se);
+    case IE_ASSERT:
+    case IE_IF: return hash_se(h, e->cond);
+    case IE_SCREMA: return hash_se(hash_mix(h, (unsigned)e->screma.narrs), e->screma.w);
+    default: return h;
+    }
+}
+
+static bool cse_candidate(const Simp *s, const Stm *st) {
+    switch (st->e->kind) {
+    case IE_OP:
+    case IE_CONV:
+    case IE_INDEX:
+    case IE_IOTA:
+    case IE_REPLICATE:
+    case IE_RESHAPE:
+    case IE_REARRANGE:
+    case IE_SCREMA: return results_read_only(s, st) && !exp_has_assert(st->e);
+    case IE_IF: return results_read_only(s, st) && !exp_has_assert(st->e);
+    case IE_ASSERT: return true;
+    default: return false;
+    }
+}
+
+/* The earlier statement equal to st, or NULL. */
+static Stm *cse_find(Simp *s, const Stm *st, unsigned h) {
+    for (int i = s->buckets[h % SIMP_CSE_BUCKETS]; i >= 0; i = s->cse.items[i].next) {
+        Stm *o = s->cse.items[i].stm;
+        if (s->cse.items[i].hash != h || o->npat != st->npat) continue;
+        if (st->e->kind == IE_ASSERT) {
+            if (se_eq(s, o->e->cond, st->e->cond)) return o;
+            continue;
+        }
+        if (exp_eq(s, o->e, st->e)) return o;
+    }
+    return NULL;
+}
+
+static void cse_add(Simp *s, Stm *st, unsigned h) {
+    CseEntry e = {h, st, s->buckets[h % SIMP_CSE_BUCKETS], (int)(h % SIMP_CSE_BUCKETS)};
+    s->buckets[e.bucket] = s->cse.len;
+    vec_push(&s->cse, e);
+}
+
+/* Forgets the entries added since mark (leaving a body). */
+static void cse_pop(Simp *s, int mark) {
+    while (s->cse.len > mark) {
+        CseEntry *e = &s->cse.items[--s->cse.len];
+        s->buckets[e->bucket] = e->next;
+    }
+}
+
+/* ---- Rewriting scalar operations ------------------------------------------------- */
+
+static bool se_is_const(SubExp se, int64_t v) {
+    if (se.is_var) return false;
+    if (prim_is_int(se.c.type)) return se.c.v.i == v;
+    if (prim_is_float(se.c.type)) return se.c.v.f == (double)v;
+    return false;
+}
+
+static bool se_is_bool(SubExp se, bool b) { return !se.is_var && se.c.type == PT_BOOL && se.c.v.b == b; }
+
+static bool se_same(SubExp a, SubExp b) {
+    if (a.is_var || b.is_var) return a.is_var && b.is_var && a.v == b.v;
+    return const_same(a.c, b.c);
+}
+
+/* The statement binding se's variable when it is the op `op`, else NULL. */
+static IrExp *def_op(const Simp *s, SubExp se, Op op) {
+    if (!se.is_var || !s->def[se.v->id]) return NULL;
+    IrExp *e = s->def[se.v->id]->e;
+    return e->kind == IE_OP && e->op == op ? e : NULL;
+}
+
+/* x < n (x in [0, ub)) or 0 <= x is known: the range rule. */
+static bool range_lt(const Simp *s, SubExp x, SubExp n) {
+    if (!x.is_var || !s->has_ub[x.v->id]) return false;
+    SubExp ub = resolve((Simp *)s, s->ub[x.v->id]);
+    if (se_same(ub, n)) return true;
+    return !ub.is_var && !n.is_var && ub.c.type == PT_I64 && n.c.type == PT_I64 && ub.c.v.i <= n.c.v.i;
+}
+
+static bool range_nonneg(const Simp *s, SubExp x) { return x.is_var && s->has_ub[x.v->id]; }
+
+/* Comparisons decided by ranges: 0 <= x, x < n, n > x, x >= 0. */
+static bool fold_range(const Simp *s, const IrExp *e, SubExp *out) {
+    if (e->t != PT_I64) return false;
+    SubExp a = e->args[0], b = e->args[1];
+    bool yes = (e->op == OP_LE && se_is_const(a, 0) && range_nonneg(s, b)) ||
+               (e->op == OP_GE && se_is_const(b, 0) && range_nonneg(s, a)) ||
+               (e->op == OP_LT && range_lt(s, a, b)) || (e->op == OP_GT && range_lt(s, b, a));
+    if (yes) *out = se_bool(true);
+    return yes;
+}
+
+/* Rules on an operand with itself (x op x). */
+static bool fold_self(const IrExp *e, SubExp *out) {
+    SubExp x = e->args[0];
+    bool exact = prim_is_int(e->t) || e->t == PT_BOOL;
+    switch (e->op) {
+    case OP_MIN:
+    case OP_MAX:
+    case OP_AND:
+    case OP_OR:
+    case OP_LAND:
+    case OP_LOR: *out = x; return true;
+    case OP_SUB:
+    case OP_XOR:
+        if (!prim_is_int(e->t)) return false;
+        *out = se_const(prim_int(e->t, 0));
+        return true;
+    case OP_EQ:
+    case OP_LE:
+    case OP_GE: *out = se_bool(true); return exact;
+    case OP_NE:
+    case OP_LT:
+    case OP_GT: *out = se_bool(false); return exact;
+    default: return false;
+    }
+}
+
+/* Identities with a constant operand (x+0, x*1, c && x, ...). */
+static bool fold_identity(const IrExp *e, SubExp *out) {
+    SubExp a = e->args[0], b = e->args[1];
+    bool isint = prim_is_int(e->t);
+    SubExp zero = se_const(isint ? prim_int(e->t, 0) : prim_bool(false));
+    switch (e->op) {
+    case OP_ADD:
+        if (isint && se_is_const(b, 0)) return *out = a, true;
+        if (isint && se_is_const(a, 0)) return *out = b, true;
+        return false;
+    case OP_SUB: return isint && se_is_const(b, 0) ? (*out = a, true) : false;
+    case OP_MUL:
+        if (se_is_const(b, 1)) return *out = a, true;
+        if (se_is_const(a, 1)) return *out = b, true;
+        if (isint && (se_is_const(a, 0) || se_is_const(b, 0))) return *out = zero, true;
+        return false;
+    case OP_DIV:
+    case OP_QUOT: return se_is_const(b, 1) ? (*out = a, true) : false;
+    case OP_MOD:
+    case OP_REM: return isint && se_is_const(b, 1) ? (*out = zero, true) : false;
+    case OP_LAND:
+        if (se_is_bool(a, true)) return *out = b, true;
+        if (se_is_bool(b, true)) return *out = a, true;
+        if (se_is_bool(a, false) || se_is_bool(b, false)) return *out = se_bool(false), true;
+        return false;
+    case OP_LOR:
+        if (se_is_bool(a, false)) return *out = b, true;
+        if (se_is_bool(b, false)) return *out = a, true;
+        if (se_is_bool(a, true) || se_is_bool(b, true)) return *out = se_bool(true), true;
+        return false;
+    default: return false;
+    }
+}
+
+/* Simplifies an op to a SubExp when a rule applies. */
+static bool simplify_op(Simp *s, const IrExp *e, SubExp *out) {
+    bool all_const = true;
+    for (int i = 0; i < e->nargs; i++) all_const &= !e->args[i].is_var;
+    if (all_const) {
+        PrimValue vals[2], r;
+        for (int i = 0; i < e->nargs && i < 2; i++) vals[i] = e->args[i].c;
+        if (e->nargs <= 2 && prim_eval(e->op, vals, &r)) return *out = se_const(r), true;
+        return false;
+    }
+    if (e->nargs == 1) {
+        if (e->op != OP_NEG && e->op != OP_NOT) return false;
+        IrExp *inner = def_op(s, e->args[0], e->op);
+        if (inner && inner->t == e->t) return *out = inner->args[0], true;
+        return false;
+    }
+    if (se_same(e->args[0], e->args[1]) && fold_self(e, out)) return true;
+    return fold_identity(e, out) || fold_range(s, e, out);
+}
+
+/* ---- The forward walk ------------------------------------------------------------- */
+
+static void simp_body(Simp *s, Body *b, StmVec *out);
+
+/* Notes a use of a variable bound in the body being hoisted from. */
+static void check_level(Simp *s, SubExp *se, Var **v, UseKind k) {
+    (void)k;
+    if (s->level[use_var(se, v)->id] == s->hoist_depth) s->inv_found = true;
+}
+
+/* st may move out of the loop or lambda body being simplified. */
+static bool hoistable(Simp *s, Stm *st) {
+    if (!s->hoist_to || s->depth != s->hoist_depth || st->e->kind == IE_SUBEXP || st->npat == 0) return false;
+    if (!exp_speculable(s, st->e) || !results_read_only(s, st)) return false;
+    s->inv_found = false;
+    walk_stm(s, st, check_level);
+    return !s->inv_found;
+}
+
+/* Appends st to out (or to the hoisting target) and records its bindings. */
+static void emit(Simp *s, Stm *st, StmVec *out) {
+    int lvl = s->depth;
+    if (hoistable(s, st)) {
+        out = s->hoist_to;
+        lvl = s->depth - 1;
+        s->changed = true;
+    } else if (cse_candidate(s, st)) {
+        cse_add(s, st, hash_exp(st->e));
+    }
+    for (int i = 0; i < st->npat; i++) {
+        s->level[st->pat[i]->id] = lvl;
+        s->def[st->pat[i]->id] = st;
+    }
+    vec_push(out, st);
+}
+
+/* Binds params at the current depth + 1 (the body about to be entered). */
+static void enter_params(Simp *s, Var **ps, int n) {
+    for (int i = 0; i < n; i++) s->level[ps[i]->id] = s->depth + 1, s->def[ps[i]->id] = NULL;
+}
+
+/* Simplifies a nested body one level deeper; hoist tells whether its
+ * statements may move into out (the body holding its statement). */
+static void simp_nested(Simp *s, Body *b, StmVec *out, bool hoist) {
+    StmVec *save_to = s->hoist_to;
+    int save_depth = s->hoist_depth, mark = s->cse.len;
+    s->hoist_to = hoist ? out : NULL;
+    s->depth++;
+    s->hoist_depth = s->depth;
+    StmVec stms = {0};
+    simp_body(s, b, &stms);
+    b->stms = vec_to_arena(s->p->arena, &stms);
+    b->nstms = stms.len;
+    vec_free(&stms);
+    s->depth--;
+    cse_pop(s, mark);
+    s->hoist_to = save_to;
+    s->hoist_depth = save_depth;
+}
+
+/* Gives lambda parameters fed by iota(n, 0, 1) the range [0, n). */
+static void iota_ranges(Simp *s, Var **arrs, int narrs, Lambda *l) {
+    for (int i = 0; i < narrs && i < l->nparams; i++) {
+        Stm *d = s->def[arrs[i]->id];
+        if (!d || d->e->kind != IE_IOTA || d->e->t != PT_I64) continue;
+        if (!se_is_const(d->e->start, 0) || !se_is_const(d->e->step, 1)) continue;
+        s->ub[l->params[i]->id] = d->e->n;
+        s->has_ub[l->params[i]->id] = 1;
+    }
+}
+
+static void simp_lambda(Simp *s, Lambda *l, StmVec *out, bool hoist) {
+    enter_params(s, l->params, l->nparams);
+    simp_nested(s, l->body, out, hoist);
+}
+
+static void simp_segops(Simp *s, SegOp *ops, int n, StmVec *out) {
+    for (int i = 0; i < n; i++) simp_lambda(s, ops[i].op, out, false);
+}
+
+/* Drops loop parameter i (its value is init throughout). */
+static void loop_drop_param(Loop *l, Body *b, Stm *st, int i) {
+    for (int j = i; j + 1 < l->nparams; j++) {
+        l->params[j] = l->params[j + 1];
+        l->inits[j] = l->inits[j + 1];
+        b->res[j] = b->res[j + 1];
+        st->pat[j] = st->pat[j + 1];
+    }
+    l->nparams--, b->nres--, st->npat--;
+}
+
+/* Loop parameters the body returns unchanged are their initial value. */
+static void loop_invariant_params(Simp *s, Stm *st) {
+    Loop *l = &st->e->loop;
+    bool keep_one = body_has_assert(l->body);
+    for (int i = l->nparams - 1; i >= 0 && (l->nparams > 1 || !keep_one); i--) {
+        SubExp r = resolve(s, l->body->res[i]);
+        if (!r.is_var || r.v != l->params[i] || l->params[i] == l->cond) continue;
+        SubExp init = resolve(s, l->inits[i]);
+        set_subst(s, l->params[i], init);
+        set_subst(s, st->pat[i], init);
+        loop_drop_param(l, l->body, st, i);
+    }
+}
+
+static void simp_loop(Simp *s, Stm *st, StmVec *out) {
+    Loop *l = &st->e->loop;
+    loop_invariant_params(s, st);
+    walk_stm(s, st, subst_use);
+    enter_params(s, l->params, l->nparams);
+    if (l->kind == IR_LOOP_FOR) {
+        s->level[l->i->id] = s->depth + 1;
+        s->ub[l->i->id] = l->bound;
+        s->has_ub[l->i->id] = 1;
+    }
+    simp_nested(s, l->body, out, true);
+}
+
+/* Removes if-result i. */
+static void if_drop_result(Stm *st, int i) {
+    IrExp *e = st->e;
+    for (int j = i; j + 1 < e->nret; j++) {
+        e->ret[j] = e->ret[j + 1];
+        e->tbody->res[j] = e->tbody->res[j + 1];
+        e->fbody->res[j] = e->fbody->res[j + 1];
+        st->pat[j] = st->pat[j + 1];
+    }
+    e->nret--, e->tbody->nres--, e->fbody->nres--, st->npat--;
+}
+
+/* If results equal in both branches and bound outside are propagated. */
+static void if_same_results(Simp *s, Stm *st) {
+    IrExp *e = st->e;
+    bool keep_one = exp_has_assert(e);
+    for (int i = e->nret - 1; i >= 0 && (e->nret > 1 || !keep_one); i--) {
+        SubExp a = resolve(s, e->tbody->res[i]), b = resolve(s, e->fbody->res[i]);
+        if (!se_same(a, b) || (a.is_var && s->level[a.v->id] > s->depth)) continue;
+        set_subst(s, st->pat[i], a);
+        if_drop_result(st, i);
+    }
+}
+
+/* An if choosing between constants is an op on its condition:
+ * c ? true : false = c, c ? false : true = !c, c ? 1 : 0 = bool->int. */
+static bool if_to_op(Simp *s, Stm *st) {
+    IrExp *e = st->e;
+    if (e->nret != 1 || e->tbody->nstms || e->fbody->nstms || e->ret[0].kind != TK_PRIM) return false;
+    SubExp a = e->tbody->res[0], b = e->fbody->res[0];
+    if (se_is_bool(a, true) && se_is_bool(b, false)) return set_subst(s, st->pat[0], e->cond), true;
+    IrExp *n = NEW(s->p->arena, IrExp);
+    n->args = NEW_ARRAY(s->p->arena, SubExp, 1);
+    n->args[0] = e->cond;
+    n->nargs = 1;
+    if (se_is_bool(a, false) && se_is_bool(b, true)) {
+        n->kind = IE_OP, n->op = OP_NOT, n->t = PT_BOOL;
+    } else if (prim_is_int(e->ret[0].elem) && se_is_const(a, 1) && se_is_const(b, 0)) {
+        n->kind = IE_CONV, n->t = PT_BOOL, n->to = e->ret[0].elem;
+    } else {
+        return false;
+    }
+    st->e = n;
+    s->changed = true;
+    return false;
+}
+
+/* An if: a constant condition splices the branch into out; returns true
+ * when st itself is gone. */
+static bool simp_if(Simp *s, Stm *st, StmVec *out) {
+    IrExp *e = st->e;
+    if (!e->cond.is_var) {
+        Body *b = e->cond.c.v.b ? e->tbody : e->fbody;
+        simp_body(s, b, out);
+        for (int i = 0; i < st->npat; i++) set_subst(s, st->pat[i], b->res[i]);
+        s->changed = true;
+        return true;
+    }
+    simp_nested(s, e->tbody, out, false);
+    simp_nested(s, e->fbody, out, false);
+    if_same_results(s, st);
+    return if_to_op(s, st);
+}
+
+/* Rewrites of one statement; returns true when st is replaced entirely
+ * (by substitutions or spliced statements). */
+static bool simp_exp(Simp *s, Stm *st, StmVec *out) {
+    IrExp *e = st->e;
+    SubExp r;
+    switch (e->kind) {
+    case IE_SUBEXP: return set_subst(s, st->pat[0], e->se), true;
+    case IE_OP:
+        if (simplify_op(s, e, &r)) return set_subst(s, st->pat[0], r), true;
+        return false;
+    case IE_CONV:
+        if (!e->args[0].is_var) return set_subst(s, st->pat[0], se_const(prim_convert(e->args[0].c, e->to))), true;
+        if (e->t == e->to) return set_subst(s, st->pat[0], e->args[0]), true;
+        return false;
+    case IE_ASSERT:
+        if (se_is_bool(e->cond, true)) return s->changed = true, true;
+        return false;
+    case IE_IF: return simp_if(s, st, out);
+    case IE_LOOP: simp_loop(s, st, out); return false;
+    case IE_SCREMA:
+        iota_ranges(s, e->screma.arrs, e->screma.narrs, e->screma.map);
+        simp_lambda(s, e->screma.map, out, true);
+        simp_segops(s, e->screma.scans, e->screma.nscans, out);
+        simp_segops(s, e->screma.reds, e->screma.nreds, out);
+        return false;
+    case IE_SCATTER:
+        iota_ranges(s, e->scatter.arrs, e->scatter.narrs, e->scatter.lam);
+        simp_lambda(s, e->scatter.lam, out, true);
+        return false;
+    case IE_HIST:
+        iota_ranges(s, e->hist.arrs, e->hist.narrs, e->hist.lam);
+        simp_lambda(s, e->hist.lam, out, true);
+        simp_segops(s, &e->hist.op, 1, out);
+        return false;
+    default: return false;
+    }
+}
+
+/* Simplifies st and appends what replaces it to out. */
+static void simp_stm(Simp *s, Stm *st, StmVec *out) {
+    walk_stm(s, st, subst_use);
+    if (simp_exp(s, st, out)) return;
+    walk_stm(s, st, subst_use);
+    if (cse_candidate(s, st)) {
+        unsigned h = hash_exp(st->e);
+        Stm *o = cse_find(s, st, h);
+        if (o) {
+            for (int i = 0; i < st->npat; i++) set_subst(s, st->pat[i], se_var(o->pat[i]));
+            s->changed = true;
+            return;
+        }
+    }
+    emit(s, st, out);
+}
+
+static void simp_body(Simp *s, Body *b, StmVec *out) {
+    for (int i = 0; i < b->nstms; i++) simp_stm(s, b->stms[i], out);
+    for (int i = 0; i < b->nres; i++) walk_se(s, &b->res[i], subst_use);
+}
+
+/* ---- The dead-code sweep ------------------------------------------------------------ */
+
+static void dce_body(Simp *s, Body *b);
+
+static void uncount_lambda(Simp *s, Lambda *l) { walk_lambda(s, l, uncount_use); }
+
+static void drop_pat(Stm *st, int from, int n) {
+    for (int j = from; j + n < st->npat; j++) st->pat[j] = st->pat[j + n];
+    st->npat -= n;
+}
+
+/* Removes n results of a lambda starting at from. */
+static void drop_lambda_results(Simp *s, Lambda *l, int from, int n) {
+    for (int j = from; j < from + n; j++) walk_se(s, &l->body->res[j], uncount_use);
+    for (int j = from; j + n < l->nret; j++) l->ret[j] = l->ret[j + n], l->body->res[j] = l->body->res[j + n];
+    l->nret -= n, l->body->nres -= n;
+}
+
+static bool pats_unused(const Simp *s, const Stm *st, int from, int n) {
+    for (int j = from; j < from + n; j++)
+        if (s->uses[st->pat[j]->id] > 0) return false;
+    return true;
+}
+
+/* Removes unused scans (results from pos on) or reductions of a Screma
+ * whose operator has no assertion; returns the position after them. */
+static int prune_segops(Simp *s, Stm *st, SegOp *ops, int *nops, int pos) {
+    Screma *sc = &st->e->screma;
+    for (int i = 0; i < *nops;) {
+        int k = ops[i].k;
+        if (!pats_unused(s, st, pos, k) || lambda_has_assert(ops[i].op) || st->npat <= k) {
+            pos += k, i++;
+            continue;
+        }
+        walk_ses(s, ops[i].neutral, k, uncount_use);
+        uncount_lambda(s, ops[i].op);
+        drop_lambda_results(s, sc->map, pos, k);
+        drop_pat(st, pos, k);
+        for (int j = i; j + 1 < *nops; j++) ops[j] = ops[j + 1];
+        (*nops)--;
+        s->changed = true;
+    }
+    return pos;
+}
+
+/* Unused map outputs, scans and reductions of a Screma. */
+static void prune_screma(Simp *s, Stm *st) {
+    Screma *sc = &st->e->screma;
+    int pos = prune_segops(s, st, sc->scans, &sc->nscans, 0);
+    pos = prune_segops(s, st, sc->reds, &sc->nreds, pos);
+    bool keep_one = exp_has_assert(st->e);
+    for (int i = st->npat - 1; i >= pos; i--) {
+        if (s->uses[st->pat[i]->id] > 0 || (keep_one && st->npat == 1)) continue;
+        drop_lambda_results(s, sc->map, i, 1);
+        drop_pat(st, i, 1);
+        s->changed = true;
+    }
+}
+
+/* Unused parameters of a SOAC lambda and their input arrays (one stays). */
+static void prune_inputs(Simp *s, Lambda *l, Var **arrs, int *narrs) {
+    for (int i = l->nparams - 1; i >= 0 && *narrs > 1; i--) {
+        if (s->uses[l->params[i]->id] > 0 || i >= *narrs) continue;
+        s->uses[arrs[i]->id]--;
+        walk_type(s, &l->params[i]->type, uncount_use);
+        for (int j = i; j + 1 < l->nparams; j++) l->params[j] = l->params[j + 1], arrs[j] = arrs[j + 1];
+        l->nparams--, (*narrs)--;
+        s->changed = true;
+    }
+}
+
+/* Unused if results (one stays when a branch asserts). */
+static void prune_if(Simp *s, Stm *st) {
+    IrExp *e = st->e;
+    bool keep_one = exp_has_assert(e);
+    for (int i = e->nret - 1; i >= 0; i--) {
+        if (s->uses[st->pat[i]->id] > 0 || (keep_one && e->nret == 1)) continue;
+        walk_se(s, &e->tbody->res[i], uncount_use);
+        walk_se(s, &e->fbody->res[i], uncount_use);
+        walk_type(s, &e->ret[i], uncount_use);
+        if_drop_result(st, i);
+        s->changed = true;
+    }
+}
+
+/* Marks the live variables of a loop body given which results are needed:
+ * results, statements with assertions and everything they use. */
+static void loop_liveness(Simp *s, Loop *l, const char *needed) {
+    s->live_gen++;
+    Body *b = l->body;
+    for (int i = 0; i < l->nparams; i++) {
+        if (!needed[i]) continue;
+        walk_se(s, &b->res[i], mark_live);
+        walk_type(s, &l->params[i]->type, mark_live);
+    }
+    for (int i = b->nstms - 1; i >= 0; i--) {
+        Stm *st = b->stms[i];
+        bool live = exp_has_assert(st->e);
+        for (int j = 0; j < st->npat && !live; j++) live = s->live[st->pat[j]->id] == s->live_gen;
+        if (live) walk_stm(s, st, mark_live);
+    }
+}
+
+/* Loop parameters that nothing needs: not used after the loop, not the
+ * condition, not used by a live computation of the body. */
+static void prune_loop(Simp *s, Stm *st) {
+    Loop *l = &st->e->loop;
+    char *needed = arena_alloc(s->p->arena, (size_t)l->nparams + 1);
+    bool any = false, grew = true;
+    for (int i = 0; i < l->nparams; i++)
+        any |= needed[i] = s->uses[st->pat[i]->id] > 0 || l->params[i] == l->cond;
+    if (!any && l->nparams > 0 && body_has_assert(l->body)) needed[0] = 1;
+    while (grew) {
+        grew = false;
+        loop_liveness(s, l, needed);
+        for (int i = 0; i < l->nparams; i++)
+            if (!needed[i] && s->live[l->params[i]->id] == s->live_gen) needed[i] = 1, grew = true;
+    }
+    for (int i = l->nparams - 1; i >= 0; i--) {
+        if (needed[i]) continue;
+        walk_se(s, &l->inits[i], uncount_use);
+        walk_se(s, &l->body->res[i], uncount_use);
+        walk_type(s, &l->params[i]->type, uncount_use);
+        loop_drop_param(l, l->body, st, i);
+        s->changed = true;
+    }
+}
+
+/* Prunes unused results of st and sweeps its nested bodies. */
+static void dce_stm(Simp *s, Stm *st) {
+    IrExp *e = st->e;
+    switch (e->kind) {
+    case IE_IF:
+        prune_if(s, st);
+        dce_body(s, e->tbody);
+        dce_body(s, e->fbody);
+        break;
+    case IE_LOOP:
+        prune_loop(s, st);
+        dce_body(s, e->loop.body);
+        break;
+    case IE_SCREMA:
+        prune_screma(s, st);
+        dce_body(s, e->screma.map->body);
+        for (int i = 0; i < e->screma.nscans; i++) dce_body(s, e->screma.scans[i].op->body);
+        for (int i = 0; i < e->screma.nreds; i++) dce_body(s, e->screma.reds[i].op->body);
+        prune_inputs(s, e->screma.map, e->screma.arrs, &e->screma.narrs);
+        break;
+    case IE_SCATTER:
+        dce_body(s, e->scatter.lam->body);
+        prune_inputs(s, e->scatter.lam, e->scatter.arrs, &e->scatter.narrs);
+        break;
+    case IE_HIST:
+        dce_body(s, e->hist.lam->body);
+        dce_body(s, e->hist.op.op->body);
+        prune_inputs(s, e->hist.lam, e->hist.arrs, &e->hist.narrs);
+        break;
+    default: break;
+    }
+}
+
+/* Removes dead statements, last first so that their operands' counts
+ * drop before the operands' own statements are considered. */
+static void dce_body(Simp *s, Body *b) {
+    int n = b->nstms;
+    for (int i = n - 1; i >= 0; i--) {
+        Stm *st = b->stms[i];
+        if (st->e->kind != IE_ASSERT && pats_unused(s, st, 0, st->npat) && !exp_has_assert(st->e)) {
+            walk_stm(s, st, uncount_use);
+            b->stms[i] = NULL;
+            s->changed = true;
+            continue;
+        }
+        dce_stm(s, st);
+    }
+    int k = 0;
+    for (int i = 0; i < n; i++)
+        if (b->stms[i]) b->stms[k++] = b->stms[i];
+    b->nstms = k;
+}
+
+/* ---- Driver ----------------------------------------------------------------------- */
+
+static void count_fun(Simp *s, Fun *f) {
+    memset(s->uses, 0, sizeof(int) * (size_t)s->nvars);
+    memset(s->not_ro, 0, (size_t)s->nvars);
+    walk_body(s, f->body, count_use);
+    for (int i = 0; i < f->nret; i++) walk_type(s, &f->ret[i], count_use);
+}
+
+/* One round on one entry point: the forward rewrite, then the sweep. */
+static void simp_fun(Simp *s, Fun *f) {
+    count_fun(s, f);
+    for (int i = 0; i < f->nparams; i++) s->level[f->params[i]->id] = 0, s->def[f->params[i]->id] = NULL;
+    s->depth = 0;
+    s->hoist_to = NULL;
+    StmVec stms = {0};
+    simp_body(s, f->body, &stms);
+    f->body->stms = vec_to_arena(s->p->arena, &stms);
+    f->body->nstms = stms.len;
+    vec_free(&stms);
+    cse_pop(s, 0);
+    for (int i = 0; i < f->nret; i++) walk_type(s, &f->ret[i], subst_use);
+    count_fun(s, f);
+    dce_body(s, f->body);
+}
+
+static void *simp_calloc(size_t n, size_t size) {
+    void *p = calloc(n ? n : 1, size);
+    if (!p) ICE("out of memory in the simplifier");
+    return p;
+}
+
+void pass_simplify(Prog *p) {
+    Simp s = {0};
+    s.p = p;
+    s.nvars = p->next_var_id > 0 ? p->next_var_id : 1;
+    size_t n = (size_t)s.nvars;
+    s.subst = simp_calloc(n, sizeof *s.subst);
+    s.has_subst = simp_calloc(n, 1);
+    s.def = simp_calloc(n, sizeof *s.def);
+    s.level = simp_calloc(n, sizeof *s.level);
+    s.ub = simp_calloc(n, sizeof *s.ub);
+    s.has_ub = simp_calloc(n, 1);
+    s.uses = simp_calloc(n, sizeof *s.uses);
+    s.not_ro = simp_calloc(n, 1);
+    s.eqmap = simp_calloc(n, sizeof *s.eqmap);
+    s.live = simp_calloc(n, sizeof *s.live);
+    for (int i = 0; i < SIMP_CSE_BUCKETS; i++) s.buckets[i] = -1;
+    for (int round = 0; round < SIMP_MAX_ROUNDS; round++) {
+        s.changed = false;
+        for (int i = 0; i < p->nfuns; i++) simp_fun(&s, p->funs[i]);
+        if (!s.changed) break;
+    }
+    free(s.subst), free(s.has_subst), free(s.def), free(s.level), free(s.ub), free(s.has_ub);
+    free(s.uses), free(s.not_ro), free(s.eqmap), free(s.live);
+    vec_free(&s.cse);
+}

@@ -1,0 +1,74 @@
+/* Loading a program: the prelude, the source file and its imports. */
+#include "frontend.h"
+
+#include <errno.h>
+#include <string.h>
+
+#include "../check/check.h"
+#include "../util/embedded.h"
+
+/* Deeper import chains than this are almost certainly a cycle the path
+ * comparison missed (e.g. through symbolic links). */
+enum { MAX_IMPORT_DEPTH = 64 };
+
+/* The directory part of path including its slash, or "". */
+static char *dir_of(Arena *a, const char *path) {
+    const char *slash = strrchr(path, '/');
+    return slash ? arena_strndup(a, path, (size_t)(slash - path + 1)) : arena_strdup(a, "");
+}
+
+static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int depth, SrcLoc from);
+
+/* Loads the files that p imports (recursively) before p itself. */
+static bool load_imports(Arena *a, Program *p, ProgramVec *loaded, int depth) {
+    bool ok = true;
+    for (int i = 0; i < p->ndecls; i++) {
+        Decl *d = p->decls[i];
+        if (d->kind != D_IMPORT) continue;
+        const char *path = arena_printf(a, "%s%s.fut", dir_of(a, p->file), d->path);
+        d->imported = load_file(a, path, loaded, depth + 1, d->loc);
+        if (!d->imported) ok = false;
+    }
+    return ok;
+}
+
+static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int depth, SrcLoc from) {
+    const char *key = intern(path);
+    for (int i = 0; i < loaded->len; i++)
+        if (loaded->items[i]->file == key) return loaded->items[i];
+    if (depth > MAX_IMPORT_DEPTH) {
+        diag_error(from, "imports nested too deeply (a cycle?) at '%s'", path);
+        return NULL;
+    }
+    char *text = util_read_file(path, NULL);
+    if (!text) {
+        diag_error(from, "cannot read '%s': %s", path, strerror(errno));
+        return NULL;
+    }
+    diag_register_source(key, text);
+    Program *p = parse_program(a, key, text);
+    if (!p) return NULL;
+    p->file = key;
+    if (!load_imports(a, p, loaded, depth)) return NULL;
+    vec_push(loaded, p);
+    return p;
+}
+
+ProgramVec frontend_load(Arena *a, const char *path) {
+    ProgramVec files = {0};
+    const char *prelude = embedded_get("stdlib/prelude.fut");
+    const char *pname = intern("<prelude>");
+    diag_register_source(pname, prelude);
+    Program *pre = parse_program(a, pname, prelude);
+    if (!pre) ICE("the prelude does not parse");
+    pre->file = pname;
+    vec_push(&files, pre);
+    Program *main = load_file(a, path, &files, 0, (SrcLoc){0});
+    if (!main || diag_error_count()) {
+        vec_free(&files);
+        return files;
+    }
+    if (!check_programs(a, files.items, files.len)) vec_free(&files);
+    return files;
+}
+

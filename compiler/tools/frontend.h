@@ -1,0 +1,16 @@
+/* Loading a program: the prelude, the source file and its imports, parsed
+ * and type-checked. Shared by the driver's subcommands. */
+#ifndef FUTHORC_FRONTEND_H
+#define FUTHORC_FRONTEND_H
+
+#include "../syntax/ast.h"
+
+typedef VEC(Program *) ProgramVec;
+
+/* Parses and checks the prelude and the program at path with the files it
+ * imports. Returns them in dependency order (the prelude first, the program
+ * last), or an empty vector after reporting errors. The caller frees the
+ * vector with vec_free. */
+ProgramVec frontend_load(Arena *a, const char *path);
+
+#endif

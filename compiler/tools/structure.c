@@ -1,0 +1,160 @@
+/* `futhorc structure`: loads, checks and internalises a program, runs the
+ * pipeline up to the requested stage and prints how many of each IR
+ * construct it has (nested occurrences included), one "Name count" line per
+ * kind present. Structure tests (`-- structure { Screma 1 }`) compare these
+ * counts, as Futhark's structure tests do. */
+#include "structure.h"
+
+#include <stdio.h>
+#include <string.h>
+
+#include "../lower/internalise.h"
+#include "../passes/pipeline.h"
+#include "../syntax/ast.h"
+#include "frontend.h"
+
+
+/* The counted kinds, in print order. Ops are split by arity; Scan and
+ * Reduce count the operators inside Scremas. */
+typedef enum SKind {
+    SK_SCREMA, SK_SCAN, SK_REDUCE, SK_SCATTER, SK_HIST, SK_LOOP, SK_IF, SK_BINOP, SK_UNOP, SK_CONV,
+    SK_SUBEXP, SK_INDEX, SK_UPDATE, SK_IOTA, SK_REPLICATE, SK_SCRATCH, SK_RESHAPE, SK_REARRANGE,
+    SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC, SK_COUNT
+} SKind;
+
+static const char *const struct_names[SK_COUNT] = {
+    "Screma", "Scan", "Reduce", "Scatter", "Hist", "Loop", "If", "BinOp", "UnOp", "Conv",
+    "SubExp", "Index", "Update", "Iota", "Replicate", "Scratch", "Reshape", "Rearrange",
+    "Concat", "Copy", "ArrayLit", "Assert", "Alloc",
+};
+
+static void struct_body(int *counts, const Body *b);
+
+static void struct_lambda(int *counts, const Lambda *l) { struct_body(counts, l->body); }
+
+static void struct_segops(int *counts, const SegOp *ops, int n) {
+    for (int i = 0; i < n; i++) struct_lambda(counts, ops[i].op);
+}
+
+/* The kind of an expression without nested bodies. */
+static SKind struct_simple_kind(const IrExp *e) {
+    switch (e->kind) {
+    case IE_SUBEXP: return SK_SUBEXP;
+    case IE_OP: return op_arity(e->op) == 1 ? SK_UNOP : SK_BINOP;
+    case IE_CONV: return SK_CONV;
+    case IE_INDEX: return SK_INDEX;
+    case IE_UPDATE: return SK_UPDATE;
+    case IE_IOTA: return SK_IOTA;
+    case IE_REPLICATE: return SK_REPLICATE;
+    case IE_SCRATCH: return SK_SCRATCH;
+    case IE_RESHAPE: return SK_RESHAPE;
+    case IE_REARRANGE: return SK_REARRANGE;
+    case IE_CONCAT: return SK_CONCAT;
+    case IE_COPY: return SK_COPY;
+    case IE_ARRAYLIT: return SK_ARRAYLIT;
+    case IE_ASSERT: return SK_ASSERT;
+    case IE_ALLOC: return SK_ALLOC;
+    default: return SK_COUNT;
+    }
+}
+
+/* Counts e and what is nested in it. */
+static void struct_exp(int *counts, const IrExp *e) {
+    switch (e->kind) {
+    case IE_IF:
+        counts[SK_IF]++;
+        struct_body(counts, e->tbody);
+        struct_body(counts, e->fbody);
+        break;
+    case IE_LOOP:
+        counts[SK_LOOP]++;
+        struct_body(counts, e->loop.body);
+        break;
+    case IE_SCREMA:
+        counts[SK_SCREMA]++;
+        counts[SK_SCAN] += e->screma.nscans;
+        counts[SK_REDUCE] += e->screma.nreds;
+        struct_lambda(counts, e->screma.map);
+        struct_segops(counts, e->screma.scans, e->screma.nscans);
+        struct_segops(counts, e->screma.reds, e->screma.nreds);
+        break;
+    case IE_SCATTER:
+        counts[SK_SCATTER]++;
+        struct_lambda(counts, e->scatter.lam);
+        break;
+    case IE_HIST:
+        counts[SK_HIST]++;
+        struct_lambda(counts, e->hist.lam);
+        struct_segops(counts, &e->hist.op, 1);
+        break;
+    default: {
+        SKind k = struct_simple_kind(e);
+        if (k != SK_COUNT) counts[k]++;
+        break;
+    }
+    }
+}
+
+static void struct_body(int *counts, const Body *b) {
+    for (int i = 0; i < b->nstms; i++) struct_exp(counts, b->stms[i]->e);
+}
+
+void structure_print(Buf *out, const Prog *p) {
+    int counts[SK_COUNT] = {0};
+    for (int i = 0; i < p->nfuns; i++) struct_body(counts, p->funs[i]->body);
+    for (int k = 0; k < SK_COUNT; k++)
+        if (counts[k]) buf_printf(out, "%s %d\n", struct_names[k], counts[k]);
+}
+
+/* The prelude and the program with its imports, checked and internalised;
+ * NULL on errors (reported). */
+static Prog *struct_internalise(Arena *a, const char *path, bool unsafe) {
+    ProgramVec files = frontend_load(a, path);
+    Prog *p = NULL;
+    if (files.len) {
+        InternaliseOpts o = {.unsafe = unsafe};
+        p = internalise(a, files.items, files.len, &o);
+    }
+    vec_free(&files);
+    return p;
+}
+
+static int struct_usage(const char *why, const char *arg) {
+    fprintf(stderr, "futhorc structure: %s%s%s\nusage: futhorc structure [--stage soacs|mem] PROG.fut\n", why,
+            arg ? " " : "", arg ? arg : "");
+    return 1;
+}
+
+int tool_structure(int argc, char **argv) {
+    const char *src = NULL, *stage_name = "soacs";
+    bool unsafe = false, verify = false;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        if (!strcmp(a, "--stage") && i + 1 < argc) stage_name = argv[++i];
+        else if (!strncmp(a, "--stage=", 8)) stage_name = a + 8;
+        else if (!strcmp(a, "--unsafe")) unsafe = true;
+        else if (!strcmp(a, "--verify")) verify = true;
+        else if (a[0] == '-' && a[1]) return struct_usage("unknown option", a);
+        else if (src) return struct_usage("more than one source file:", a);
+        else src = a;
+    }
+    if (!src) return struct_usage("no source file given", NULL);
+    Stage stage;
+    if (!strcmp(stage_name, "soacs")) stage = STAGE_SOACS;
+    else if (!strcmp(stage_name, "mem")) stage = STAGE_MEM;
+    else return struct_usage("unknown stage (soacs or mem):", stage_name);
+    Arena a = {0};
+    int rc = 1;
+    Prog *p = struct_internalise(&a, src, unsafe);
+    if (p) {
+        PipelineOpts po = {.verify = verify, .last_stage = stage};
+        pipeline_run(p, &po);
+        Buf b = {0};
+        structure_print(&b, p);
+        fputs(b.data ? b.data : "", stdout);
+        buf_free(&b);
+        rc = 0;
+    }
+    arena_free(&a);
+    return rc;
+}

@@ -1,0 +1,404 @@
+/* Unit tests of the simplifier (passes/simplify.c): small programs are
+ * internalised from source, or IR is built by hand; pass_simplify runs,
+ * ir_verify must accept the result, and the tests assert what is left
+ * (construct counts from structure_print, or the printed IR). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "check/check.h"
+#include "ir/ir.h"
+#include "lower/internalise.h"
+#include "passes/passes.h"
+#include "syntax/ast.h"
+#include "tools/structure.h"
+#include "util/embedded.h"
+
+/* ---- Helpers ------------------------------------------------------------ */
+
+/* Internalises src (after the real prelude); the arena is leaked with the
+ * program, which is fine for a test process. */
+static Prog *ts_from_source(const char *src) {
+    Arena *a = calloc(1, sizeof(Arena));
+    const char *pname = intern("<prelude>"), *fname = intern("t.fut");
+    const char *prelude = embedded_get("stdlib/prelude.fut");
+    diag_register_source(pname, prelude);
+    diag_register_source(fname, src);
+    Program *files[2] = {parse_program(a, pname, prelude), parse_program(a, fname, src)};
+    assert_non_null(files[0]);
+    assert_non_null(files[1]);
+    files[0]->file = pname;
+    files[1]->file = fname;
+    assert_true(check_programs(a, files, 2));
+    InternaliseOpts o = {0};
+    Prog *p = internalise(a, files, 2, &o);
+    assert_non_null(p);
+    ir_verify(p, "internalise");
+    return p;
+}
+
+/* Simplifies p and checks the invariants. */
+static void ts_simplify(Prog *p) {
+    pass_simplify(p);
+    assert_int_equal(p->stage, STAGE_SOACS);
+    ir_verify(p, "simplify");
+}
+
+/* The count of construct name in p's structure (0 if absent). */
+static int ts_count(const Prog *p, const char *name) {
+    Buf b = {0};
+    structure_print(&b, p);
+    int n = 0;
+    size_t len = strlen(name);
+    for (const char *l = b.data; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
+        if (!strncmp(l, name, len) && l[len] == ' ') n = atoi(l + len + 1);
+    buf_free(&b);
+    return n;
+}
+
+/* p printed; the caller frees. */
+static char *ts_print(const Prog *p) {
+    Buf b = {0};
+    ir_print(&b, p);
+    return b.data;
+}
+
+static Prog *ts_prog(void) {
+    Arena *a = calloc(1, sizeof(Arena));
+    Prog *p = NEW(a, Prog);
+    p->arena = a;
+    p->next_var_id = 1;
+    p->stage = STAGE_SOACS;
+    return p;
+}
+
+typedef VEC(Stm *) TsStms;
+
+static Var *ts_let(Prog *p, TsStms *stms, Type t, IrExp *e) {
+    Var *v = ir_var(p, "x", t);
+    Stm *s = NEW(p->arena, Stm);
+    s->pat = NEW_ARRAY(p->arena, Var *, 1);
+    s->pat[0] = v;
+    s->npat = e->kind == IE_ASSERT ? 0 : 1;
+    s->e = e;
+    vec_push(stms, s);
+    return v;
+}
+
+static IrExp *ts_op(Prog *p, Op op, PrimType t, SubExp x, SubExp y) {
+    IrExp *e = NEW(p->arena, IrExp);
+    e->kind = IE_OP;
+    e->op = op;
+    e->t = t;
+    e->nargs = op_arity(op);
+    e->args = NEW_ARRAY(p->arena, SubExp, 2);
+    e->args[0] = x;
+    e->args[1] = y;
+    return e;
+}
+
+static Body *ts_body(Prog *p, TsStms *stms, SubExp res) {
+    Body *b = NEW(p->arena, Body);
+    b->stms = vec_to_arena(p->arena, stms);
+    b->nstms = stms->len;
+    b->res = NEW_ARRAY(p->arena, SubExp, 1);
+    b->res[0] = res;
+    b->nres = 1;
+    vec_free(stms);
+    return b;
+}
+
+/* An entry point "main" with the given i32 parameters and body. */
+static void ts_entry(Prog *p, Var **params, int n, Body *b, PrimType ret) {
+    Fun *f = NEW(p->arena, Fun);
+    f->name = "main";
+    f->params = params;
+    f->nparams = n;
+    f->param_ext = NEW_ARRAY(p->arena, ExtType, n + 1);
+    for (int i = 0; i < n; i++) f->param_ext[i].elem = params[i]->type.elem;
+    f->ret = NEW_ARRAY(p->arena, Type, 1);
+    f->ret[0] = type_prim(ret);
+    f->nret = 1;
+    f->ret_ext = NEW_ARRAY(p->arena, ExtType, 1);
+    f->ret_ext[0].elem = ret;
+    f->body = b;
+    p->funs = NEW_ARRAY(p->arena, Fun *, 1);
+    p->funs[0] = f;
+    p->nfuns = 1;
+}
+
+/* ---- Hand-built IR ----------------------------------------------------------- */
+
+/* (2 + 3) * x - 0 folds to 5 * x; x * 1 and neg(neg y) vanish. */
+static void test_fold_and_algebra(void **state) {
+    (void)state;
+    Prog *p = ts_prog();
+    Var **ps = NEW_ARRAY(p->arena, Var *, 2);
+    ps[0] = ir_var(p, "x", type_prim(PT_I32));
+    ps[1] = ir_var(p, "y", type_prim(PT_I32));
+    TsStms s = {0};
+    SubExp c2 = se_const(prim_int(PT_I32, 2)), c3 = se_const(prim_int(PT_I32, 3));
+    Var *a = ts_let(p, &s, type_prim(PT_I32), ts_op(p, OP_ADD, PT_I32, c2, c3));
+    Var *b = ts_let(p, &s, type_prim(PT_I32), ts_op(p, OP_MUL, PT_I32, se_var(a), se_var(ps[0])));
+    Var *c = ts_let(p, &s, type_prim(PT_I32), ts_op(p, OP_SUB, PT_I32, se_var(b), se_const(prim_int(PT_I32, 0))));
+    Var *n1 = ts_let(p, &s, type_prim(PT_I32), ts_op(p, OP_NEG, PT_I32, se_var(ps[1]), se_var(ps[1])));
+    Var *n2 = ts_let(p, &s, type_prim(PT_I32), ts_op(p, OP_NEG, PT_I32, se_var(n1), se_var(n1)));
+    Var *m = ts_let(p, &s, type_prim(PT_I32), ts_op(p, OP_MUL, PT_I32, se_var(n2), se_const(prim_int(PT_I32, 1))));
+    Var *r = ts_let(p, &s, type_prim(PT_I32), ts_op(p, OP_ADD, PT_I32, se_var(c), se_var(m)));
+    ts_entry(p, ps, 2, ts_body(p, &s, se_var(r)), PT_I32);
+    ts_simplify(p);
+    Body *body = p->funs[0]->body;
+    assert_int_equal(body->nstms, 2);
+    char *text = ts_print(p);
+    assert_non_null(strstr(text, "mul.i32(5i32, x_1)"));
+    assert_non_null(strstr(text, "add.i32(x_"));
+    assert_non_null(strstr(text, ", y_2)"));
+    assert_null(strstr(text, "neg"));
+    free(text);
+}
+
+/* x / 0 is not folded and its assertion assert(false) stays; assert(true)
+ * and a repeated assertion of one condition go. */
+static void test_asserts(void **state) {
+    (void)state;
+    Prog *p = ts_prog();
+    Var **ps = NEW_ARRAY(p->arena, Var *, 2);
+    ps[0] = ir_var(p, "x", type_prim(PT_I32));
+    ps[1] = ir_var(p, "c", type_prim(PT_BOOL));
+    TsStms s = {0};
+    SubExp zero = se_const(prim_int(PT_I32, 0));
+    const SubExp conds[4] = {se_bool(true), se_var(ps[1]), se_var(ps[1]), se_bool(false)};
+    for (int i = 0; i < 4; i++) {
+        IrExp *e = NEW(p->arena, IrExp);
+        e->kind = IE_ASSERT;
+        e->cond = conds[i];
+        e->msg = "failed";
+        ts_let(p, &s, type_prim(PT_BOOL), e);
+    }
+    Var *d = ts_let(p, &s, type_prim(PT_I32), ts_op(p, OP_DIV, PT_I32, se_const(prim_int(PT_I32, 7)), zero));
+    ts_entry(p, ps, 2, ts_body(p, &s, se_var(d)), PT_I32);
+    ts_simplify(p);
+    assert_int_equal(ts_count(p, "Assert"), 2);
+    assert_int_equal(ts_count(p, "BinOp"), 1);
+    char *text = ts_print(p);
+    assert_non_null(strstr(text, "assert(c_2"));
+    assert_non_null(strstr(text, "assert(false"));
+    assert_null(strstr(text, "assert(true"));
+    free(text);
+}
+
+/* Dead pure statements go, an assertion never does. */
+static void test_dead_code(void **state) {
+    (void)state;
+    Prog *p = ts_prog();
+    Var **ps = NEW_ARRAY(p->arena, Var *, 1);
+    ps[0] = ir_var(p, "x", type_prim(PT_I64));
+    TsStms s = {0};
+    Var *a = ts_let(p, &s, type_prim(PT_I64), ts_op(p, OP_MUL, PT_I64, se_var(ps[0]), se_var(ps[0])));
+    Var *b = ts_let(p, &s, type_prim(PT_I64), ts_op(p, OP_ADD, PT_I64, se_var(a), se_i64(3)));
+    Var *lt = ts_let(p, &s, type_prim(PT_BOOL), ts_op(p, OP_LT, PT_I64, se_var(b), se_i64(100)));
+    IrExp *e = NEW(p->arena, IrExp);
+    e->kind = IE_ASSERT;
+    e->cond = se_var(lt);
+    e->msg = "small";
+    ts_let(p, &s, type_prim(PT_BOOL), e);
+    ts_let(p, &s, type_prim(PT_I64), ts_op(p, OP_SUB, PT_I64, se_var(b), se_i64(1)));
+    ts_entry(p, ps, 1, ts_body(p, &s, se_var(ps[0])), PT_I64);
+    ts_simplify(p);
+    assert_int_equal(p->funs[0]->body->nstms, 4);
+    assert_int_equal(ts_count(p, "BinOp"), 3);
+    assert_int_equal(ts_count(p, "Assert"), 1);
+}
+
+/* ---- From source -------------------------------------------------------------- */
+
+static void test_dead_map(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main (xs: []i32) : i32 = let ys = map (*2) xs let _ = ys in i32.sum xs");
+    assert_int_equal(ts_count(p, "Screma"), 2);
+    ts_simplify(p);
+    assert_int_equal(ts_count(p, "Screma"), 1);
+    assert_int_equal(ts_count(p, "Reduce"), 1);
+}
+
+static void test_cse_reduce(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main (xs: []f32) : f32 = f32.sum xs * f32.sum xs");
+    assert_int_equal(ts_count(p, "Screma"), 2);
+    ts_simplify(p);
+    assert_int_equal(ts_count(p, "Screma"), 1);
+    assert_int_equal(ts_count(p, "BinOp"), 2);
+}
+
+/* Different operators are not merged. */
+static void test_no_cse_of_different(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main (xs: []i32) : i32 = i32.sum xs + i32.product xs");
+    ts_simplify(p);
+    assert_int_equal(ts_count(p, "Screma"), 2);
+}
+
+static void test_bounds_loop(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main [n] (xs: [n]i32) : i32 = loop acc = 0 for i < n do acc + xs[i]");
+    assert_int_equal(ts_count(p, "Assert"), 1);
+    ts_simplify(p);
+    assert_int_equal(ts_count(p, "Assert"), 0);
+    assert_int_equal(ts_count(p, "Index"), 1);
+}
+
+/* i + 1 is not provably below n: the check stays. */
+static void test_bounds_kept(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i + 1]) (iota n)");
+    ts_simplify(p);
+    assert_int_equal(ts_count(p, "Assert"), 1);
+}
+
+static void test_bounds_iota(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i] + 1) (iota n)");
+    ts_simplify(p);
+    assert_int_equal(ts_count(p, "Assert"), 0);
+}
+
+/* a*b moves in front of the loop; the loop keeps only the add. */
+static void test_hoist_loop(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main (a: i32) (b: i32) (n: i32) : i32 = loop acc = 0 for _i < n do acc + a * b");
+    ts_simplify(p);
+    Body *body = p->funs[0]->body;
+    Stm *loop = NULL;
+    int mul_before = 0;
+    for (int i = 0; i < body->nstms; i++) {
+        IrExp *e = body->stms[i]->e;
+        if (e->kind == IE_LOOP) loop = body->stms[i];
+        if (e->kind == IE_OP && e->op == OP_MUL && !loop) mul_before++;
+    }
+    assert_non_null(loop);
+    assert_int_equal(mul_before, 1);
+    assert_int_equal(loop->e->loop.body->nstms, 1);
+}
+
+/* A division by a variable inside a loop is not hoisted (it could trap). */
+static void test_no_hoist_division(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main (a: i32) (b: i32) (n: i32) : i32 = loop acc = 0 for _i < n do acc + a / b");
+    ts_simplify(p);
+    Body *body = p->funs[0]->body;
+    Stm *loop = body->stms[body->nstms - 1];
+    assert_int_equal(loop->e->kind, IE_LOOP);
+    int divs = 0;
+    for (int i = 0; i < loop->e->loop.body->nstms; i++)
+        divs += loop->e->loop.body->stms[i]->e->kind == IE_OP && loop->e->loop.body->stms[i]->e->op == OP_DIV;
+    assert_int_equal(divs, 1);
+}
+
+/* xs[i] is proven in bounds, so it may move out of the inner map. */
+static void test_hoist_proven_index(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main [n] (xs: [n]i32) : [n][n]i32 = "
+                             "map (\\i -> map (\\j -> xs[j] * xs[i]) (iota n)) (iota n)");
+    ts_simplify(p);
+    Stm *outer = p->funs[0]->body->stms[p->funs[0]->body->nstms - 1];
+    assert_int_equal(outer->e->kind, IE_SCREMA);
+    Body *ob = outer->e->screma.map->body;
+    assert_int_equal(ob->nstms, 2);
+    assert_int_equal(ob->stms[0]->e->kind, IE_INDEX);
+    Stm *inner = ob->stms[1];
+    assert_int_equal(inner->e->kind, IE_SCREMA);
+    assert_int_equal(inner->e->screma.map->body->nstms, 2);
+    assert_int_equal(ts_count(p, "Assert"), 0);
+}
+
+static void test_unused_loop_param(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main (n: i32) : i32 = "
+                             "let (x, _) = loop (a, b) = (0, 1) for i < n do (a + i, b * 3 + a) in x");
+    ts_simplify(p);
+    Body *body = p->funs[0]->body;
+    Stm *loop = body->stms[body->nstms - 1];
+    assert_int_equal(loop->e->kind, IE_LOOP);
+    assert_int_equal(loop->e->loop.nparams, 1);
+    assert_int_equal(ts_count(p, "BinOp"), 1);
+}
+
+static void test_if_rules(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main (c: bool) (x: i32) : (i32, i32, i32) = "
+                             "(if c then x else x, if c then 1 else 0, if 2 > 1 then x + 1 else x - 1)");
+    ts_simplify(p);
+    assert_int_equal(ts_count(p, "If"), 0);
+    assert_int_equal(ts_count(p, "Conv"), 1);
+    assert_int_equal(ts_count(p, "BinOp"), 1);
+}
+
+static void test_unused_map_output(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main (xs: []i32) : []i32 = let (ys, _) = unzip (map (\\x -> (x + 1, x * x)) xs) in ys");
+    ts_simplify(p);
+    Stm *m = p->funs[0]->body->stms[p->funs[0]->body->nstms - 1];
+    assert_int_equal(m->e->kind, IE_SCREMA);
+    assert_int_equal(m->npat, 1);
+    assert_int_equal(m->e->screma.map->nret, 1);
+    assert_int_equal(ts_count(p, "BinOp"), 1);
+}
+
+/* An array that is updated in place is not merged with an equal one. */
+static void test_no_cse_of_consumed(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main (n: i64) : ([]i32, []i32) = "
+                             "let a = replicate n 0i32 let b = replicate n 0i32 in (a, b with [0] = 1)");
+    ts_simplify(p);
+    assert_int_equal(ts_count(p, "Replicate"), 2);
+}
+
+/* A reduction and a size computation are hoisted out of a map lambda;
+ * simplifying twice changes nothing more (a fixed point). */
+static void test_fixed_point(void **state) {
+    (void)state;
+    Prog *p = ts_from_source("def main [n] (xs: [n]i64) : [n]i64 = "
+                             "map (\\i -> xs[i] * (n * 2) + reduce (+) 0 xs) (iota n)");
+    ts_simplify(p);
+    /* the reduction and n * 2 moved out of the map, its bounds check went */
+    Body *body = p->funs[0]->body;
+    Stm *last = body->stms[body->nstms - 1];
+    assert_int_equal(last->e->kind, IE_SCREMA);
+    assert_int_equal(last->e->screma.map->body->nstms, 3);
+    assert_int_equal(ts_count(p, "Assert"), 0);
+    char *a = ts_print(p);
+    ts_simplify(p);
+    char *b = ts_print(p);
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_fold_and_algebra),
+        cmocka_unit_test(test_asserts),
+        cmocka_unit_test(test_dead_code),
+        cmocka_unit_test(test_dead_map),
+        cmocka_unit_test(test_cse_reduce),
+        cmocka_unit_test(test_no_cse_of_different),
+        cmocka_unit_test(test_bounds_loop),
+        cmocka_unit_test(test_bounds_kept),
+        cmocka_unit_test(test_bounds_iota),
+        cmocka_unit_test(test_hoist_loop),
+        cmocka_unit_test(test_no_hoist_division),
+        cmocka_unit_test(test_hoist_proven_index),
+        cmocka_unit_test(test_unused_loop_param),
+        cmocka_unit_test(test_if_rules),
+        cmocka_unit_test(test_unused_map_output),
+        cmocka_unit_test(test_no_cse_of_consumed),
+        cmocka_unit_test(test_fixed_point),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
