@@ -77,7 +77,7 @@ bin/futhorc: $(B)/compiler/main.o $(LIB_OBJ)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
-$(B)/tests/test_%: tests/unit/test_%.c $(LIB_OBJ) $(B)/.deps-ok
+$(B)/tests/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB_OBJ) $(B)/.deps-ok
 	@mkdir -p $(B)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 

@@ -145,27 +145,10 @@ static bool rtm_parse_opts(int argc, char **argv, rtm_opts *o) {
     return true;
 }
 
-/* Reads all of f; NULL on failure. */
-static unsigned char *rtm_slurp(FILE *f, size_t *len) {
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
-        unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-        if (!bigger) free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    if (buf && ferror(f)) free(buf), buf = NULL;
-    *len = n;
-    return buf;
-}
-
 /* Reads the entry's arguments from stdin into ins; false after a message. */
 static bool rtm_read_inputs(const rt_entry *e, rt_value *ins) {
     size_t len;
-    unsigned char *buf = rtm_slurp(stdin, &len);
+    unsigned char *buf = rt_read_all(stdin, &len);
     if (!buf) {
         fprintf(stderr, "Error: cannot read stdin.\n");
         return false;

@@ -56,6 +56,9 @@ bool rt_read_value(rt_reader *r, rt_type expected, rt_value *out, char *err, siz
  * defaults i32 for integers and f64 for decimals; binary values carry their
  * type. Used for expected outputs in test blocks. */
 bool rt_read_any(rt_reader *r, rt_value *out, char *err, size_t errlen);
+/* Reads all of f into a malloc'd buffer; NULL when out of memory or on a
+ * read error. */
+unsigned char *rt_read_all(FILE *f, size_t *len);
 /* Skips whitespace and -- comments; true if the input is exhausted. */
 bool rt_reader_at_end(rt_reader *r);
 

@@ -459,17 +459,9 @@ static unsigned char *rts_slurp(const char *path, size_t *len) {
         rts_fail("Failed to open %s: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, f);
-        if (n < cap) break;
-        unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-        if (!bigger) free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    bool bad = !buf || ferror(f);
+    size_t n = 0;
+    unsigned char *buf = rt_read_all(f, &n);
+    bool bad = !buf;
     fclose(f);
     if (bad) {
         free(buf);

@@ -143,6 +143,22 @@ static void rtv_skip_space(rt_reader *r) {
     }
 }
 
+unsigned char *rt_read_all(FILE *f, size_t *len) {
+    size_t cap = 1 << 16, n = 0;
+    unsigned char *buf = malloc(cap);
+    while (buf) {
+        n += fread(buf + n, 1, cap - n, f);
+        if (n < cap) break;
+        unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
+        if (!bigger) free(buf);
+        buf = bigger;
+        cap *= 2;
+    }
+    if (buf && ferror(f)) free(buf), buf = NULL;
+    *len = n;
+    return buf;
+}
+
 bool rt_reader_at_end(rt_reader *r) {
     rtv_skip_space(r);
     return r->pos >= r->len;

@@ -886,22 +886,7 @@ static void bench_usage(void) {
            BENCH_DEFAULT_RUNS);
 }
 
-/* The value of an option given as "--opt=V", "-xV" or "-x V"; NULL if none. */
-static const char *bench_optval(int argc, char **argv, int *i, const char *opt) {
-    size_t n = strlen(opt);
-    if (strncmp(argv[*i], opt, n)) return NULL;
-    if (argv[*i][n] == '=' && opt[1] == '-') return argv[*i] + n + 1;
-    if (argv[*i][n] && opt[1] != '-') return argv[*i] + n;
-    if (!argv[*i][n] && *i + 1 < argc) return argv[++*i];
-    return NULL;
-}
 
-/* A positive integer within [1, max]; -1 if v is not one. */
-static int bench_posint(const char *v, int max) {
-    char *end;
-    long n = strtol(v, &end, 10);
-    return *v && !*end && n >= 1 && n <= max ? (int)n : -1;
-}
 
 static int bench_bad_usage(const char *what, const char *arg) {
     fprintf(stderr, "futhorc bench: %s%s%s; try --help\n", what, *arg ? " " : "", arg);
@@ -912,20 +897,20 @@ static int bench_bad_usage(const char *what, const char *arg) {
  * value, -1 if argv[*i] is none of them. */
 static int bench_value_option(Bencher *b, int argc, char **argv, int *i) {
     const char *v;
-    if ((v = bench_optval(argc, argv, i, "-r")) || (v = bench_optval(argc, argv, i, "--runs"))) {
-        if ((b->runs = bench_posint(v, BENCH_MAX_RUNS)) < 0) return bench_bad_usage("bad number of runs", v);
-    } else if ((v = bench_optval(argc, argv, i, "--timeout"))) {
-        if ((b->timeout_s = bench_posint(v, INT32_MAX)) < 0) return bench_bad_usage("bad --timeout value", v);
-    } else if ((v = bench_optval(argc, argv, i, "--json"))) b->json = v;
-    else if ((v = bench_optval(argc, argv, i, "--plot"))) b->plot = v;
-    else if ((v = bench_optval(argc, argv, i, "--backend"))) b->backend = v;
-    else if ((v = bench_optval(argc, argv, i, "--pass-compiler-option"))) vec_push(&b->copts, v);
-    else if ((v = bench_optval(argc, argv, i, "-p")) || (v = bench_optval(argc, argv, i, "--pass-option")))
+    if ((v = spec_optval(argc, argv, i, "-r")) || (v = spec_optval(argc, argv, i, "--runs"))) {
+        if ((b->runs = spec_posint(v, BENCH_MAX_RUNS)) < 0) return bench_bad_usage("bad number of runs", v);
+    } else if ((v = spec_optval(argc, argv, i, "--timeout"))) {
+        if ((b->timeout_s = spec_posint(v, INT32_MAX)) < 0) return bench_bad_usage("bad --timeout value", v);
+    } else if ((v = spec_optval(argc, argv, i, "--json"))) b->json = v;
+    else if ((v = spec_optval(argc, argv, i, "--plot"))) b->plot = v;
+    else if ((v = spec_optval(argc, argv, i, "--backend"))) b->backend = v;
+    else if ((v = spec_optval(argc, argv, i, "--pass-compiler-option"))) vec_push(&b->copts, v);
+    else if ((v = spec_optval(argc, argv, i, "-p")) || (v = spec_optval(argc, argv, i, "--pass-option")))
         vec_push(&b->popts, v);
-    else if ((v = bench_optval(argc, argv, i, "--exclude-case"))) vec_push(&b->exclude, v);
-    else if ((v = bench_optval(argc, argv, i, "-e")) || (v = bench_optval(argc, argv, i, "--entry-point")))
+    else if ((v = spec_optval(argc, argv, i, "--exclude-case"))) vec_push(&b->exclude, v);
+    else if ((v = spec_optval(argc, argv, i, "-e")) || (v = spec_optval(argc, argv, i, "--entry-point")))
         b->entry_only = v;
-    else if ((v = bench_optval(argc, argv, i, "--ignore-files"))) b->ignore = v;
+    else if ((v = spec_optval(argc, argv, i, "--ignore-files"))) b->ignore = v;
     else return -1;
     return 0;
 }

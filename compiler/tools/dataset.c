@@ -309,28 +309,11 @@ static bool parse_option(int argc, char **argv, int *i, DatasetCmd *c, DatasetBo
     return true;
 }
 
-/* Reads all of in; NULL when out of memory or on a read error. */
-static unsigned char *slurp(FILE *in, size_t *len) {
-    size_t cap = 1 << 16, n = 0;
-    unsigned char *buf = malloc(cap);
-    while (buf) {
-        n += fread(buf + n, 1, cap - n, in);
-        if (n < cap) break;
-        unsigned char *bigger = cap <= SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
-        if (!bigger) free(buf);
-        buf = bigger;
-        cap *= 2;
-    }
-    if (buf && ferror(in)) free(buf), buf = NULL;
-    *len = n;
-    return buf;
-}
-
 /* Converts the values on in to the chosen format. */
 static int convert_stdin(FILE *in, FILE *out, FILE *errf, DatasetFormat fmt) {
     char err[DATASET_MSG_LEN];
     size_t len;
-    unsigned char *buf = slurp(in, &len);
+    unsigned char *buf = rt_read_all(in, &len);
     if (!buf) {
         fprintf(errf, "futhorc dataset: cannot read standard input\n");
         return 1;

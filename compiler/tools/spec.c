@@ -646,3 +646,18 @@ const char *spec_status_str(Arena *a, int status) {
     if (WIFSIGNALED(status)) return arena_printf(a, "killed by signal %d", WTERMSIG(status));
     return "stopped";
 }
+
+const char *spec_optval(int argc, char **argv, int *i, const char *opt) {
+    size_t n = strlen(opt);
+    if (strncmp(argv[*i], opt, n)) return NULL;
+    if (argv[*i][n] == '=' && opt[1] == '-') return argv[*i] + n + 1;
+    if (argv[*i][n] && opt[1] != '-') return argv[*i] + n;
+    if (!argv[*i][n] && *i + 1 < argc) return argv[++*i];
+    return NULL;
+}
+
+int spec_posint(const char *v, int max) {
+    char *end;
+    long n = v ? strtol(v, &end, 10) : 0;
+    return v && *v && !*end && n >= 1 && n <= max ? (int)n : -1;
+}

@@ -114,4 +114,11 @@ pid_t spec_spawn(char *const *argv, const char *in, const char *out, const char 
 /* Describes a wait status ("exit status 1", "killed by signal 11"). */
 const char *spec_status_str(Arena *a, int status);
 
+/* Command-line helpers shared by the tools. */
+/* The value of option opt given as "--opt=V", "-xV" or "-x V" at argv[*i]
+ * (advancing *i past a separate value); NULL if argv[*i] is not opt. */
+const char *spec_optval(int argc, char **argv, int *i, const char *opt);
+/* v as an integer within [1, max]; -1 if it is not one (or NULL). */
+int spec_posint(const char *v, int max);
+
 #endif

@@ -397,22 +397,7 @@ static void test_usage(void) {
            TEST_DEFAULT_JOBS, TEST_RUN_TIMEOUT_S);
 }
 
-/* The value of an option given as "--opt=V", "-xV" or "-x V"; NULL if none. */
-static const char *test_optval(int argc, char **argv, int *i, const char *opt) {
-    size_t n = strlen(opt);
-    if (strncmp(argv[*i], opt, n)) return NULL;
-    if (argv[*i][n] == '=' && opt[1] == '-') return argv[*i] + n + 1;
-    if (argv[*i][n] && opt[1] != '-') return argv[*i] + n;
-    if (!argv[*i][n] && *i + 1 < argc) return argv[++*i];
-    return NULL;
-}
 
-/* Parses a positive integer option value within [1, max]; -1 if bad. */
-static int test_posint(const char *v, int max) {
-    char *end;
-    long n = v ? strtol(v, &end, 10) : 0;
-    return v && *v && !*end && n >= 1 && n <= max ? (int)n : -1;
-}
 
 /* Prints a command-line error; returns the exit status 1. */
 static int test_bad_usage(const char *what, const char *arg) {
@@ -429,15 +414,15 @@ static int test_options(Tester *t, int argc, char **argv, Strings *paths) {
             return 2;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             t->verbose = true;
-        } else if ((v = test_optval(argc, argv, &i, "-j")) ||
-                   (v = test_optval(argc, argv, &i, "--concurrency"))) {
-            if ((t->jobs = test_posint(v, TEST_MAX_JOBS)) < 0) return test_bad_usage("bad -j value", v);
-        } else if ((v = test_optval(argc, argv, &i, "--timeout"))) {
-            if ((t->timeout_s = test_posint(v, INT32_MAX)) < 0)
+        } else if ((v = spec_optval(argc, argv, &i, "-j")) ||
+                   (v = spec_optval(argc, argv, &i, "--concurrency"))) {
+            if ((t->jobs = spec_posint(v, TEST_MAX_JOBS)) < 0) return test_bad_usage("bad -j value", v);
+        } else if ((v = spec_optval(argc, argv, &i, "--timeout"))) {
+            if ((t->timeout_s = spec_posint(v, INT32_MAX)) < 0)
                 return test_bad_usage("bad --timeout value", v);
-        } else if ((v = test_optval(argc, argv, &i, "--backend"))) {
+        } else if ((v = spec_optval(argc, argv, &i, "--backend"))) {
             t->backend = v;
-        } else if ((v = test_optval(argc, argv, &i, "--pass-compiler-option"))) {
+        } else if ((v = spec_optval(argc, argv, &i, "--pass-compiler-option"))) {
             vec_push(&t->copts, v);
         } else if (a[0] == '-' && a[1]) {
             return test_bad_usage("unknown or incomplete option", a);

@@ -15,6 +15,8 @@
 
 #include <cmocka.h>
 
+#include "from_source.h"
+
 #include "backend/backend.h"
 #include "check/check.h"
 #include "ir/ir.h"
@@ -279,26 +281,6 @@ static void expect_output(Prog *p, const char *input, const char *expected) {
 
 /* ---- Programs from source ------------------------------------------------- */
 
-/* Parses, checks and internalises src (with the prelude) into a Prog whose
- * arena tb_free frees. */
-static Prog *tb_from_source(const char *src) {
-    Arena *a = calloc(1, sizeof(Arena));
-    const char *pname = intern("<prelude>"), *fname = intern("t.fut");
-    const char *prelude = embedded_get("stdlib/prelude.fut");
-    diag_register_source(pname, prelude);
-    diag_register_source(fname, src);
-    Program *files[2] = {parse_program(a, pname, prelude), parse_program(a, fname, src)};
-    assert_non_null(files[0]);
-    assert_non_null(files[1]);
-    files[0]->file = pname;
-    files[1]->file = fname;
-    assert_true(check_programs(a, files, 2));
-    InternaliseOpts o = {0};
-    Prog *p = internalise(a, files, 2, &o);
-    assert_non_null(p);
-    assert_ptr_equal(p->arena, a);
-    return p;
-}
 
 /* Counts statements of kind k in b that run once per iteration of a loop or
  * per element of a SOAC (depth > 0 inside loop bodies and lambdas). */
@@ -335,7 +317,7 @@ static int count_repeated(const Body *b, IrExpKind k, int depth) {
 /* Compiles src, checks the number of allocations and copies made per
  * iteration or element and of copies overall, and runs it on input. */
 static void expect_source(const char *src, int repeated_allocs, int copies, const char *input, const char *expected) {
-    Prog *p = tb_from_source(src);
+    Prog *p = unit_from_source(src);
     RunResult r = run_prog(p, input, NULL);
     if (r.status != 0) fprintf(stderr, "stderr: %s\n", r.err);
     assert_int_equal(r.status, 0);
@@ -800,7 +782,7 @@ static void test_if_layouts(void **state) {
 /* The SOAC iteration index: an i64 Var that array parameters' LMADs use. */
 static void test_iter(void **state) {
     (void)state;
-    Prog *p = tb_from_source("def main [n][m] (xs: [n][m]i32) : [n]i32 = map (\\r -> r[0]) xs");
+    Prog *p = unit_from_source("def main [n][m] (xs: [n][m]i32) : [n]i32 = map (\\r -> r[0]) xs");
     pass_memory(p);
     ir_verify(p, "memory");
     const Stm *s = p->funs[0]->body->stms[p->funs[0]->body->nstms - 1];
@@ -833,7 +815,7 @@ static bool verify_aborts(Prog *p) {
 
 static void test_verify_lmad_vars(void **state) {
     (void)state;
-    Prog *p = tb_from_source("def main [n][m] (xs: [n][m]i32) (c: bool) : [n][m]i32 = map (map (+1)) xs");
+    Prog *p = unit_from_source("def main [n][m] (xs: [n][m]i32) (c: bool) : [n][m]i32 = map (map (+1)) xs");
     pass_memory(p);
     Stm *s = p->funs[0]->body->stms[p->funs[0]->body->nstms - 1];
     Var *ys = s->pat[0], *it = s->e->screma.iter, *c = p->funs[0]->params[1];

@@ -21,28 +21,10 @@
 #include "tools/structure.h"
 #include "util/embedded.h"
 
+#include "from_source.h"
+
 /* ---- Helpers ------------------------------------------------------------ */
 
-/* Internalises src (after the real prelude); the arena is leaked with the
- * program, which is fine for a test process. */
-static Prog *tf_from_source(const char *src) {
-    Arena *a = calloc(1, sizeof(Arena));
-    const char *pname = intern("<prelude>"), *fname = intern("t.fut");
-    const char *prelude = embedded_get("stdlib/prelude.fut");
-    diag_register_source(pname, prelude);
-    diag_register_source(fname, src);
-    Program *files[2] = {parse_program(a, pname, prelude), parse_program(a, fname, src)};
-    assert_non_null(files[0]);
-    assert_non_null(files[1]);
-    files[0]->file = pname;
-    files[1]->file = fname;
-    assert_true(check_programs(a, files, 2));
-    InternaliseOpts o = {0};
-    Prog *p = internalise(a, files, 2, &o);
-    assert_non_null(p);
-    ir_verify(p, "internalise");
-    return p;
-}
 
 /* Fuses p and checks the invariants. */
 static void tf_fuse(Prog *p) {
@@ -51,17 +33,6 @@ static void tf_fuse(Prog *p) {
     ir_verify(p, "fuse");
 }
 
-/* The count of construct name in p's structure (0 if absent). */
-static int tf_count(const Prog *p, const char *name) {
-    Buf b = {0};
-    structure_print(&b, p);
-    int n = 0;
-    size_t len = strlen(name);
-    for (const char *l = b.data; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-        if (!strncmp(l, name, len) && l[len] == ' ') n = atoi(l + len + 1);
-    buf_free(&b);
-    return n;
-}
 
 /* The i-th top-level statement of main that is of kind k (NULL if none). */
 static Stm *tf_find(const Prog *p, IrExpKind k, int i) {
@@ -82,10 +53,10 @@ static char *tf_print(const Prog *p) {
 
 static void test_map_map(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []i32) : []i32 = map (*3) (map (+1) xs)");
-    assert_int_equal(tf_count(p, "Screma"), 2);
+    Prog *p = unit_from_source("def main (xs: []i32) : []i32 = map (*3) (map (+1) xs)");
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 1);
+    assert_int_equal(unit_structure_count(p, "Screma"), 1);
     Stm *s = tf_find(p, IE_SCREMA, 0);
     assert_non_null(s);
     assert_int_equal(s->npat, 1); /* the intermediate array is gone */
@@ -96,7 +67,7 @@ static void test_map_map(void **state) {
 
 static void test_dot(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []f32) (ys: []f32) : f32 = reduce (+) 0 (map2 (*) xs ys)");
+    Prog *p = unit_from_source("def main (xs: []f32) (ys: []f32) : f32 = reduce (+) 0 (map2 (*) xs ys)");
     tf_fuse(p);
     Stm *s = tf_find(p, IE_SCREMA, 0);
     assert_non_null(s);
@@ -111,10 +82,10 @@ static void test_dot(void **state) {
  * Screma (diagonal fusion) instead of being recomputed. */
 static void test_diagonal(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []i32) : ([]i32, []i32) =\n"
+    Prog *p = unit_from_source("def main (xs: []i32) : ([]i32, []i32) =\n"
                              "  let ys = map (\\x -> x * x) xs in (map (+1) ys, ys)");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 1);
+    assert_int_equal(unit_structure_count(p, "Screma"), 1);
     Stm *s = tf_find(p, IE_SCREMA, 0);
     assert_int_equal(s->npat, 2);
     assert_int_equal(s->e->screma.map->nret, 2);
@@ -122,13 +93,13 @@ static void test_diagonal(void **state) {
 
 static void test_map_into_scatter_and_hist(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main [n] (k: i64) (is: [n]i64) (vs: [n]i32) : ([]i32, []i32) =\n"
+    Prog *p = unit_from_source("def main [n] (k: i64) (is: [n]i64) (vs: [n]i32) : ([]i32, []i32) =\n"
                              "  (scatter (replicate k 0) (map (+1) is) (map (*2) vs),\n"
                              "   hist (+) 0 k (map (%k) is) (map (*3) vs))");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 0);
-    assert_int_equal(tf_count(p, "Scatter"), 1);
-    assert_int_equal(tf_count(p, "Hist"), 1);
+    assert_int_equal(unit_structure_count(p, "Screma"), 0);
+    assert_int_equal(unit_structure_count(p, "Scatter"), 1);
+    assert_int_equal(unit_structure_count(p, "Hist"), 1);
     Stm *h = tf_find(p, IE_HIST, 0);
     assert_int_equal(h->e->hist.narrs, 2); /* is and vs, each once */
 }
@@ -136,18 +107,18 @@ static void test_map_into_scatter_and_hist(void **state) {
 /* A scan result is not available to the map lambda: no fusion. */
 static void test_scan_output_not_fused(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []i64) : []i64 = map (*2) (scan (+) 0 xs)");
+    Prog *p = unit_from_source("def main (xs: []i64) : []i64 = map (*2) (scan (+) 0 xs)");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 2);
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
 }
 
 /* A producer with a reduction fuses its map output into a consumer map. */
 static void test_screma_into_map(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []i64) : (i64, []i64) =\n"
+    Prog *p = unit_from_source("def main (xs: []i64) : (i64, []i64) =\n"
                              "  let ys = map (+1) xs in (reduce (+) 0 ys, map (*2) ys)");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 1);
+    assert_int_equal(unit_structure_count(p, "Screma"), 1);
     Stm *s = tf_find(p, IE_SCREMA, 0);
     assert_int_equal(s->e->screma.nreds, 1);
     assert_int_equal(s->npat, 2); /* the sum and the doubled array; ys is gone */
@@ -159,7 +130,7 @@ static void test_screma_into_map(void **state) {
 
 static void test_sum_and_max(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []i32) : (i32, i32) = (reduce (+) 0 xs, reduce i32.max 0 xs)");
+    Prog *p = unit_from_source("def main (xs: []i32) : (i32, i32) = (reduce (+) 0 xs, reduce i32.max 0 xs)");
     tf_fuse(p);
     Stm *s = tf_find(p, IE_SCREMA, 0);
     assert_non_null(s);
@@ -170,16 +141,16 @@ static void test_sum_and_max(void **state) {
 
 static void test_dependent_not_horizontal(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []f64) : []f64 = let s = reduce (+) 0 xs in map (/s) xs");
+    Prog *p = unit_from_source("def main (xs: []f64) : []f64 = let s = reduce (+) 0 xs in map (/s) xs");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 2);
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
 }
 
 static void test_different_widths(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []i32) (ys: []i32) : ([]i32, []i32) = (map (+1) xs, map (+1) ys)");
+    Prog *p = unit_from_source("def main (xs: []i32) (ys: []i32) : ([]i32, []i32) = (map (+1) xs, map (+1) ys)");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 2);
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
 }
 
 /* ---- Legality ----------------------------------------------------------------- */
@@ -188,33 +159,33 @@ static void test_different_widths(void **state) {
  * consumer (which needs the update's result): neither can move. */
 static void test_update_between(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main [n] (xs: *[n]i32) : []i32 =\n"
+    Prog *p = unit_from_source("def main [n] (xs: *[n]i32) : []i32 =\n"
                              "  let ys = map (*10) xs\n"
                              "  let xs2 = xs with [0] = 7\n"
                              "  in map2 (+) ys xs2");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 2);
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
 }
 
 /* The same through an alias: the producer reads a slice of xs. */
 static void test_update_of_alias(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main [n] (xs: *[n]i32) : []i32 =\n"
+    Prog *p = unit_from_source("def main [n] (xs: *[n]i32) : []i32 =\n"
                              "  let ys = map (*10) xs[0:2]\n"
                              "  let xs2 = xs with [0] = 7\n"
                              "  in map2 (+) ys xs2[0:2]");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 2);
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
 }
 
 /* The value map reads the scatter's destination. */
 static void test_scatter_reads_dest(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main [n] (xs: *[n]i32) (is: []i64) : []i32 =\n"
+    Prog *p = unit_from_source("def main [n] (xs: *[n]i32) (is: []i64) : []i32 =\n"
                              "  scatter xs is (map (\\i -> xs[n - 1 - i]) is)");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 1);
-    assert_int_equal(tf_count(p, "Scatter"), 1);
+    assert_int_equal(unit_structure_count(p, "Screma"), 1);
+    assert_int_equal(unit_structure_count(p, "Scatter"), 1);
 }
 
 /* The producer may fail (division by zero) and an index check lies between
@@ -223,49 +194,49 @@ static void test_scatter_reads_dest(void **state) {
  * assertion, it fuses. */
 static void test_assert_order(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []i32) (d: i32) (i: i64) : []i32 =\n"
+    Prog *p = unit_from_source("def main (xs: []i32) (d: i32) (i: i64) : []i32 =\n"
                              "  let ys = map (\\x -> x / d) xs\n"
                              "  let v = xs[i]\n"
                              "  in map (+v) ys");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 2);
-    Prog *q = tf_from_source("def main (xs: []i32) (d: i32) (i: i64) : []i32 =\n"
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
+    Prog *q = unit_from_source("def main (xs: []i32) (d: i32) (i: i64) : []i32 =\n"
                              "  let ys = map (\\x -> x * d) xs\n"
                              "  let v = xs[i]\n"
                              "  in map (+v) ys");
     tf_fuse(q);
-    assert_int_equal(tf_count(q, "Screma"), 1);
+    assert_int_equal(unit_structure_count(q, "Screma"), 1);
 }
 
 /* map2 over a producer of width d_1 and an array of width d_3 fuses
  * because the zip's assertion proves d_1 == d_3 first. */
 static void test_width_by_assertion(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []i32) (ys: []i32) : []i32 = map2 (+) ys (map (+1) xs)");
+    Prog *p = unit_from_source("def main (xs: []i32) (ys: []i32) : []i32 = map2 (+) ys (map (+1) xs)");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 1);
-    assert_int_equal(tf_count(p, "Assert"), 1);
+    assert_int_equal(unit_structure_count(p, "Screma"), 1);
+    assert_int_equal(unit_structure_count(p, "Assert"), 1);
 }
 
 /* A producer outside a loop is not fused into a consumer inside it. */
 static void test_loop_boundary(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []i32) (k: i32) : []i32 =\n"
+    Prog *p = unit_from_source("def main (xs: []i32) (k: i32) : []i32 =\n"
                              "  let ys = map (\\x -> x * x) xs\n"
                              "  in loop acc = xs for i < k do map2 (+) acc ys");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 2);
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
 }
 
 /* Fusing a fused program changes nothing. */
 static void test_fixed_point(void **state) {
     (void)state;
-    Prog *p = tf_from_source("def main (xs: []i64) : (i64, []i64, []i64) =\n"
+    Prog *p = unit_from_source("def main (xs: []i64) : (i64, []i64, []i64) =\n"
                              "  let ys = map (+1) xs\n"
                              "  let zs = map (*2) ys\n"
                              "  in (reduce (+) 0 zs, scan (+) 0 ys, map (\\z -> z - 1) zs)");
     tf_fuse(p);
-    assert_int_equal(tf_count(p, "Screma"), 1);
+    assert_int_equal(unit_structure_count(p, "Screma"), 1);
     char *a = tf_print(p);
     tf_fuse(p);
     char *b = tf_print(p);

@@ -20,28 +20,10 @@
 #include "tools/structure.h"
 #include "util/embedded.h"
 
+#include "from_source.h"
+
 /* ---- Helpers ------------------------------------------------------------ */
 
-/* Internalises src (after the real prelude); the arena is leaked with the
- * program, which is fine for a test process. */
-static Prog *ts_from_source(const char *src) {
-    Arena *a = calloc(1, sizeof(Arena));
-    const char *pname = intern("<prelude>"), *fname = intern("t.fut");
-    const char *prelude = embedded_get("stdlib/prelude.fut");
-    diag_register_source(pname, prelude);
-    diag_register_source(fname, src);
-    Program *files[2] = {parse_program(a, pname, prelude), parse_program(a, fname, src)};
-    assert_non_null(files[0]);
-    assert_non_null(files[1]);
-    files[0]->file = pname;
-    files[1]->file = fname;
-    assert_true(check_programs(a, files, 2));
-    InternaliseOpts o = {0};
-    Prog *p = internalise(a, files, 2, &o);
-    assert_non_null(p);
-    ir_verify(p, "internalise");
-    return p;
-}
 
 /* Simplifies p and checks the invariants. */
 static void ts_simplify(Prog *p) {
@@ -50,17 +32,6 @@ static void ts_simplify(Prog *p) {
     ir_verify(p, "simplify");
 }
 
-/* The count of construct name in p's structure (0 if absent). */
-static int ts_count(const Prog *p, const char *name) {
-    Buf b = {0};
-    structure_print(&b, p);
-    int n = 0;
-    size_t len = strlen(name);
-    for (const char *l = b.data; l && *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : NULL)
-        if (!strncmp(l, name, len) && l[len] == ' ') n = atoi(l + len + 1);
-    buf_free(&b);
-    return n;
-}
 
 /* p printed; the caller frees. */
 static char *ts_print(const Prog *p) {
@@ -184,8 +155,8 @@ static void test_asserts(void **state) {
     Var *d = ts_let(p, &s, type_prim(PT_I32), ts_op(p, OP_DIV, PT_I32, se_const(prim_int(PT_I32, 7)), zero));
     ts_entry(p, ps, 2, ts_body(p, &s, se_var(d)), PT_I32);
     ts_simplify(p);
-    assert_int_equal(ts_count(p, "Assert"), 2);
-    assert_int_equal(ts_count(p, "BinOp"), 1);
+    assert_int_equal(unit_structure_count(p, "Assert"), 2);
+    assert_int_equal(unit_structure_count(p, "BinOp"), 1);
     char *text = ts_print(p);
     assert_non_null(strstr(text, "assert(c_2"));
     assert_non_null(strstr(text, "assert(false"));
@@ -212,66 +183,66 @@ static void test_dead_code(void **state) {
     ts_entry(p, ps, 1, ts_body(p, &s, se_var(ps[0])), PT_I64);
     ts_simplify(p);
     assert_int_equal(p->funs[0]->body->nstms, 4);
-    assert_int_equal(ts_count(p, "BinOp"), 3);
-    assert_int_equal(ts_count(p, "Assert"), 1);
+    assert_int_equal(unit_structure_count(p, "BinOp"), 3);
+    assert_int_equal(unit_structure_count(p, "Assert"), 1);
 }
 
 /* ---- From source -------------------------------------------------------------- */
 
 static void test_dead_map(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main (xs: []i32) : i32 = let ys = map (*2) xs let _ = ys in i32.sum xs");
-    assert_int_equal(ts_count(p, "Screma"), 2);
+    Prog *p = unit_from_source("def main (xs: []i32) : i32 = let ys = map (*2) xs let _ = ys in i32.sum xs");
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
     ts_simplify(p);
-    assert_int_equal(ts_count(p, "Screma"), 1);
-    assert_int_equal(ts_count(p, "Reduce"), 1);
+    assert_int_equal(unit_structure_count(p, "Screma"), 1);
+    assert_int_equal(unit_structure_count(p, "Reduce"), 1);
 }
 
 static void test_cse_reduce(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main (xs: []f32) : f32 = f32.sum xs * f32.sum xs");
-    assert_int_equal(ts_count(p, "Screma"), 2);
+    Prog *p = unit_from_source("def main (xs: []f32) : f32 = f32.sum xs * f32.sum xs");
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
     ts_simplify(p);
-    assert_int_equal(ts_count(p, "Screma"), 1);
-    assert_int_equal(ts_count(p, "BinOp"), 2);
+    assert_int_equal(unit_structure_count(p, "Screma"), 1);
+    assert_int_equal(unit_structure_count(p, "BinOp"), 2);
 }
 
 /* Different operators are not merged. */
 static void test_no_cse_of_different(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main (xs: []i32) : i32 = i32.sum xs + i32.product xs");
+    Prog *p = unit_from_source("def main (xs: []i32) : i32 = i32.sum xs + i32.product xs");
     ts_simplify(p);
-    assert_int_equal(ts_count(p, "Screma"), 2);
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
 }
 
 static void test_bounds_loop(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main [n] (xs: [n]i32) : i32 = loop acc = 0 for i < n do acc + xs[i]");
-    assert_int_equal(ts_count(p, "Assert"), 1);
+    Prog *p = unit_from_source("def main [n] (xs: [n]i32) : i32 = loop acc = 0 for i < n do acc + xs[i]");
+    assert_int_equal(unit_structure_count(p, "Assert"), 1);
     ts_simplify(p);
-    assert_int_equal(ts_count(p, "Assert"), 0);
-    assert_int_equal(ts_count(p, "Index"), 1);
+    assert_int_equal(unit_structure_count(p, "Assert"), 0);
+    assert_int_equal(unit_structure_count(p, "Index"), 1);
 }
 
 /* i + 1 is not provably below n: the check stays. */
 static void test_bounds_kept(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i + 1]) (iota n)");
+    Prog *p = unit_from_source("def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i + 1]) (iota n)");
     ts_simplify(p);
-    assert_int_equal(ts_count(p, "Assert"), 1);
+    assert_int_equal(unit_structure_count(p, "Assert"), 1);
 }
 
 static void test_bounds_iota(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i] + 1) (iota n)");
+    Prog *p = unit_from_source("def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i] + 1) (iota n)");
     ts_simplify(p);
-    assert_int_equal(ts_count(p, "Assert"), 0);
+    assert_int_equal(unit_structure_count(p, "Assert"), 0);
 }
 
 /* a*b moves in front of the loop; the loop keeps only the add. */
 static void test_hoist_loop(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main (a: i32) (b: i32) (n: i32) : i32 = loop acc = 0 for _i < n do acc + a * b");
+    Prog *p = unit_from_source("def main (a: i32) (b: i32) (n: i32) : i32 = loop acc = 0 for _i < n do acc + a * b");
     ts_simplify(p);
     Body *body = p->funs[0]->body;
     Stm *loop = NULL;
@@ -289,7 +260,7 @@ static void test_hoist_loop(void **state) {
 /* A division by a variable inside a loop is not hoisted (it could trap). */
 static void test_no_hoist_division(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main (a: i32) (b: i32) (n: i32) : i32 = loop acc = 0 for _i < n do acc + a / b");
+    Prog *p = unit_from_source("def main (a: i32) (b: i32) (n: i32) : i32 = loop acc = 0 for _i < n do acc + a / b");
     ts_simplify(p);
     Body *body = p->funs[0]->body;
     Stm *loop = body->stms[body->nstms - 1];
@@ -303,7 +274,7 @@ static void test_no_hoist_division(void **state) {
 /* xs[i] is proven in bounds, so it may move out of the inner map. */
 static void test_hoist_proven_index(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main [n] (xs: [n]i32) : [n][n]i32 = "
+    Prog *p = unit_from_source("def main [n] (xs: [n]i32) : [n][n]i32 = "
                              "map (\\i -> map (\\j -> xs[j] * xs[i]) (iota n)) (iota n)");
     ts_simplify(p);
     Stm *outer = p->funs[0]->body->stms[p->funs[0]->body->nstms - 1];
@@ -314,56 +285,56 @@ static void test_hoist_proven_index(void **state) {
     Stm *inner = ob->stms[1];
     assert_int_equal(inner->e->kind, IE_SCREMA);
     assert_int_equal(inner->e->screma.map->body->nstms, 2);
-    assert_int_equal(ts_count(p, "Assert"), 0);
+    assert_int_equal(unit_structure_count(p, "Assert"), 0);
 }
 
 static void test_unused_loop_param(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main (n: i32) : i32 = "
+    Prog *p = unit_from_source("def main (n: i32) : i32 = "
                              "let (x, _) = loop (a, b) = (0, 1) for i < n do (a + i, b * 3 + a) in x");
     ts_simplify(p);
     Body *body = p->funs[0]->body;
     Stm *loop = body->stms[body->nstms - 1];
     assert_int_equal(loop->e->kind, IE_LOOP);
     assert_int_equal(loop->e->loop.nparams, 1);
-    assert_int_equal(ts_count(p, "BinOp"), 1);
+    assert_int_equal(unit_structure_count(p, "BinOp"), 1);
 }
 
 static void test_if_rules(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main (c: bool) (x: i32) : (i32, i32, i32) = "
+    Prog *p = unit_from_source("def main (c: bool) (x: i32) : (i32, i32, i32) = "
                              "(if c then x else x, if c then 1 else 0, if 2 > 1 then x + 1 else x - 1)");
     ts_simplify(p);
-    assert_int_equal(ts_count(p, "If"), 0);
-    assert_int_equal(ts_count(p, "Conv"), 1);
-    assert_int_equal(ts_count(p, "BinOp"), 1);
+    assert_int_equal(unit_structure_count(p, "If"), 0);
+    assert_int_equal(unit_structure_count(p, "Conv"), 1);
+    assert_int_equal(unit_structure_count(p, "BinOp"), 1);
 }
 
 static void test_unused_map_output(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main (xs: []i32) : []i32 = let (ys, _) = unzip (map (\\x -> (x + 1, x * x)) xs) in ys");
+    Prog *p = unit_from_source("def main (xs: []i32) : []i32 = let (ys, _) = unzip (map (\\x -> (x + 1, x * x)) xs) in ys");
     ts_simplify(p);
     Stm *m = p->funs[0]->body->stms[p->funs[0]->body->nstms - 1];
     assert_int_equal(m->e->kind, IE_SCREMA);
     assert_int_equal(m->npat, 1);
     assert_int_equal(m->e->screma.map->nret, 1);
-    assert_int_equal(ts_count(p, "BinOp"), 1);
+    assert_int_equal(unit_structure_count(p, "BinOp"), 1);
 }
 
 /* An array that is updated in place is not merged with an equal one. */
 static void test_no_cse_of_consumed(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main (n: i64) : ([]i32, []i32) = "
+    Prog *p = unit_from_source("def main (n: i64) : ([]i32, []i32) = "
                              "let a = replicate n 0i32 let b = replicate n 0i32 in (a, b with [0] = 1)");
     ts_simplify(p);
-    assert_int_equal(ts_count(p, "Replicate"), 2);
+    assert_int_equal(unit_structure_count(p, "Replicate"), 2);
 }
 
 /* A reduction and a size computation are hoisted out of a map lambda;
  * simplifying twice changes nothing more (a fixed point). */
 static void test_fixed_point(void **state) {
     (void)state;
-    Prog *p = ts_from_source("def main [n] (xs: [n]i64) : [n]i64 = "
+    Prog *p = unit_from_source("def main [n] (xs: [n]i64) : [n]i64 = "
                              "map (\\i -> xs[i] * (n * 2) + reduce (+) 0 xs) (iota n)");
     ts_simplify(p);
     /* the reduction and n * 2 moved out of the map, its bounds check went */
@@ -371,7 +342,7 @@ static void test_fixed_point(void **state) {
     Stm *last = body->stms[body->nstms - 1];
     assert_int_equal(last->e->kind, IE_SCREMA);
     assert_int_equal(last->e->screma.map->body->nstms, 3);
-    assert_int_equal(ts_count(p, "Assert"), 0);
+    assert_int_equal(unit_structure_count(p, "Assert"), 0);
     char *a = ts_print(p);
     ts_simplify(p);
     char *b = ts_print(p);
