@@ -85,6 +85,30 @@ def map5 'a 'b 'c 'd 'e [n] 'x (f: a -> b -> c -> d -> e -> x) (as: [n]a) (bs: [
 def hist 'a [n] (op: a -> a -> a) (ne: a) (k: i64) (is: [n]i64) (as: [n]a) : *[k]a =
   reduce_by_index (replicate k ne) op ne is as
 
+-- | Exclusive prefix scan: element i combines the elements before i.
+def exscan [n] 'a (op: a -> a -> a) (ne: a) (as: [n]a) : *[n]a =
+  let s = scan op ne as
+  in map (\i -> if i == 0 then ne else s[i - 1]) (iota n)
+
+-- | The elements satisfying p1, those satisfying p2 but not p1, and the rest.
+def partition2 [n] 'a (p1: a -> bool) (p2: a -> bool) (as: [n]a) : ([]a, []a, []a) =
+  (filter p1 as, filter (\x -> !(p1 x) && p2 x) as, filter (\x -> !(p1 x) && !(p2 x)) as)
+
+-- | `scatter` into a two-dimensional array; out-of-bounds indices are ignored.
+def scatter_2d 't [n] [m] [k] (dest: *[n][m]t) (is: [k](i64, i64)) (vs: [k]t) : *[n][m]t =
+  let flat = scatter (flatten dest) (map (\(i, j) -> if i >= 0 && i < n && j >= 0 && j < m then i * m + j else -1) is) vs
+  in unflatten flat
+
+-- | `reduce_by_index` into a two-dimensional array.
+def reduce_by_index_2d 'a [n] [m] [k] (dest: *[n][m]a) (f: a -> a -> a) (ne: a) (is: [k](i64, i64)) (as: [k]a) : *[n][m]a =
+  let flat = reduce_by_index (flatten dest) f ne
+                             (map (\(i, j) -> if i >= 0 && i < n && j >= 0 && j < m then i * m + j else -1) is) as
+  in unflatten flat
+
+-- | `hist` into a fresh two-dimensional array of `n` by `m` neutral elements.
+def hist_2d 'a [k] (op: a -> a -> a) (ne: a) (n: i64) (m: i64) (is: [k](i64, i64)) (as: [k]a) : *[n][m]a =
+  reduce_by_index_2d (replicate n (replicate m ne)) op ne is as
+
 def tabulate 'a (n: i64) (f: i64 -> a) : *[n]a = map f (iota n)
 def tabulate_2d 'a (n: i64) (m: i64) (f: i64 -> i64 -> a) : *[n][m]a =
   map (\i -> map (f i) (iota m)) (iota n)

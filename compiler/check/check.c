@@ -86,28 +86,21 @@ static void close_vars(void) {
 
 /* ---- Entry points ------------------------------------------------------------------- */
 
-static bool entry_value_ok(Ty *t) {
-    if (t->kind == TY_PRIM) return true;
-    return t->kind == TY_ARRAY && t->elem && t->elem->kind == TY_PRIM;
-}
-
-/* A parameter the outside world can provide: a value as above, the unit
- * (no external parameter), or a tuple or record of values (one external
- * parameter per component). */
-static bool entry_param_ok(Ty *t) {
-    if (entry_value_ok(t)) return true;
-    if (t->kind != TY_TUPLE && t->kind != TY_RECORD) return false;
-    for (int i = 0; i < t->n; i++)
-        if (!entry_value_ok(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty)) return false;
-    return true;
-}
-
-static bool entry_result_ok(Ty *t) {
-    if (entry_value_ok(t)) return true;
-    if (t->kind != TY_TUPLE || t->n == 0) return false;
-    for (int i = 0; i < t->n; i++)
-        if (!entry_value_ok(t->elems[i])) return false;
-    return true;
+/* A type the outside world can provide or receive: a primitive, an array
+ * of primitives, or tuples and records of those, where an array of tuples
+ * counts as a tuple of arrays. Each primitive or array of primitives in it
+ * becomes one external parameter or result (the unit type becomes none). */
+static bool entry_type_ok(Ty *t) {
+    switch (t->kind) {
+    case TY_PRIM: return true;
+    case TY_ARRAY: return t->elem && entry_type_ok(t->elem);
+    case TY_TUPLE:
+    case TY_RECORD:
+        for (int i = 0; i < t->n; i++)
+            if (!entry_type_ok(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty)) return false;
+        return true;
+    default: return false;
+    }
 }
 
 static void check_entry(Decl *d) {
@@ -120,7 +113,7 @@ static void check_entry(Decl *d) {
         if (tc_contains_arrow(t))
             tc_fail(d->params[i]->loc, "Entry point functions may not be higher-order: \"%s\" has a parameter of type %s.",
                     d->name, tc_show(t));
-        if (!entry_param_ok(t))
+        if (!entry_type_ok(t))
             tc_fail(d->params[i]->loc,
                     "Entry point \"%s\": parameter type %s is not a primitive type, an array of primitives, or a tuple or record of those.",
                     d->name, tc_show(t));
@@ -130,8 +123,8 @@ static void check_entry(Decl *d) {
     if (tc_contains_arrow(r))
         tc_fail(rl, "Entry point functions may not be higher-order: \"%s\" returns a value of type %s.", d->name,
                 tc_show(r));
-    if (!entry_result_ok(r))
-        tc_fail(rl, "Entry point \"%s\": result type %s is not a primitive type, an array of primitives or a tuple of those.",
+    if (!entry_type_ok(r))
+        tc_fail(rl, "Entry point \"%s\": result type %s is not a primitive type, an array of primitives, or a tuple or record of those.",
                 d->name, tc_show(r));
 }
 

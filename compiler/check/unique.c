@@ -371,6 +371,8 @@ static AV *av_for_type(Ty *t, AV *src) {
 static AV *var_av(Exp *e) {
     const char *name = e->name.nparts > 0 ? e->name.parts[e->name.nparts - 1] : "?";
     if (e->ref.kind == REF_GLOBAL) {
+        /* a top-level function captures nothing; a constant is shared */
+        if (e->ref.decl && e->ref.decl->nparams > 0) return empty_av();
         int zero = 0;
         return has_array(e->ty) ? leaf_av(&zero, 1) : empty_av();
     }

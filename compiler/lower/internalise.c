@@ -372,8 +372,85 @@ static SubExp array_lit(Lower *l, SubExp *rows, int n, Type row, SrcLoc loc) {
     return lower_emit1(l, e, t, loc);
 }
 
+/* Type variables of inlined polymorphic functions are bound in the
+ * environment under this key, apart from the uids of values (> 0). */
+static int tyvar_key(int var) { return -var - 1; }
+
+/* ty with its type variables replaced by what they stand for in env, as
+ * far as the structures that empty arrays need (arrays, tuples, records). */
+static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
+    if (ty->kind == TY_VAR) {
+        SVal *v = env_lookup(env, tyvar_key(ty->var));
+        return v && v->kind == SV_TYPE ? v->tyval : ty;
+    }
+    if (ty->kind == TY_ARRAY) {
+        const Ty *elem = resolve_ty(l, env, ty->elem);
+        if (elem == ty->elem) return ty;
+        Ty *t = NEW(l->a, Ty);
+        *t = *ty;
+        if (elem->kind == TY_ARRAY) { /* [n]([m]t) is [n][m]t */
+            t->rank = ty->rank + elem->rank;
+            t->dims = NEW_ARRAY(l->a, Size, t->rank);
+            memcpy(t->dims, ty->dims, sizeof(Size) * (size_t)ty->rank);
+            memcpy(t->dims + ty->rank, elem->dims, sizeof(Size) * (size_t)elem->rank);
+            elem = elem->elem;
+        }
+        t->elem = (Ty *)elem;
+        return t;
+    }
+    if (ty->kind == TY_TUPLE || ty->kind == TY_RECORD) {
+        Ty *t = NEW(l->a, Ty);
+        *t = *ty;
+        if (ty->kind == TY_TUPLE) {
+            t->elems = NEW_ARRAY(l->a, Ty *, ty->n);
+            for (int i = 0; i < ty->n; i++) t->elems[i] = (Ty *)resolve_ty(l, env, ty->elems[i]);
+        } else {
+            t->fields = NEW_ARRAY(l->a, TyField, ty->n);
+            for (int i = 0; i < ty->n; i++)
+                t->fields[i] = (TyField){ty->fields[i].name, (Ty *)resolve_ty(l, env, ty->fields[i].ty)};
+        }
+        return t;
+    }
+    return ty;
+}
+
+/* Binds the type variables of a callee's declared type decl to the
+ * corresponding parts of the call site's checked type inst (resolved in
+ * the caller's environment). */
+static Env *bind_tyvars(Lower *l, Env *fenv, Env *callenv, const Ty *decl, const Ty *inst) {
+    if (!decl || !inst) return fenv;
+    if (decl->kind == TY_VAR) {
+        if (env_lookup(fenv, tyvar_key(decl->var))) return fenv;
+        SVal *v = NEW(l->a, SVal);
+        v->kind = SV_TYPE;
+        v->tyval = resolve_ty(l, callenv, inst);
+        return env_bind(l, fenv, tyvar_key(decl->var), NULL, v); /* unnamed: not a value */
+    }
+    if (decl->kind == TY_ARRAY && inst->kind == TY_ARRAY) {
+        if (decl->elem->kind == TY_VAR && inst->rank > decl->rank) {
+            /* [n]a against [n][m]t: a is [m]t */
+            Ty *rest = NEW(l->a, Ty);
+            *rest = *inst;
+            rest->rank = inst->rank - decl->rank;
+            rest->dims = inst->dims + decl->rank;
+            return bind_tyvars(l, fenv, callenv, decl->elem, rest);
+        }
+        return bind_tyvars(l, fenv, callenv, decl->elem, inst->elem);
+    }
+    if (decl->kind == inst->kind && (decl->kind == TY_TUPLE || decl->kind == TY_RECORD))
+        for (int i = 0; i < decl->n && i < inst->n; i++)
+            fenv = bind_tyvars(l, fenv, callenv, decl->kind == TY_TUPLE ? decl->elems[i] : decl->fields[i].ty,
+                               inst->kind == TY_TUPLE ? inst->elems[i] : inst->fields[i].ty);
+    if (decl->kind == TY_ARROW && inst->kind == TY_ARROW) {
+        fenv = bind_tyvars(l, fenv, callenv, decl->param, inst->param);
+        fenv = bind_tyvars(l, fenv, callenv, decl->result, inst->result);
+    }
+    return fenv;
+}
+
 /* An empty array value of checked type ty (rank >= 1). */
 static SVal *empty_of_ty(Lower *l, Env *env, const Ty *ty, SrcLoc loc, int outer_rank) {
+    ty = resolve_ty(l, env, ty);
     if (ty->kind == TY_ARRAY) {
         int rank = ty->rank;
         if (ty->elem->kind != TY_PRIM) {
@@ -726,7 +803,13 @@ static SVal *apply_definition(Lower *l, Env *fenv, Pat **params, int nparams, Ty
         fenv = bind_sizes(l, fenv, param_tys ? param_tys[i] : params[i]->ty, args[i]);
         fenv = bind_pat(l, fenv, params[i], args[i]);
     }
-    if (call && call->ty) fenv = bind_result_sizes(l, fenv, callenv, ret_ty, call->ty, call->loc);
+    if (call && call->ty) {
+        fenv = bind_result_sizes(l, fenv, callenv, ret_ty, call->ty, call->loc);
+        fenv = bind_tyvars(l, fenv, callenv, ret_ty, call->ty);
+    }
+    if (call && call->kind == EX_APPLY && param_tys)
+        for (int i = 0; i < nparams && i < call->nelems; i++)
+            fenv = bind_tyvars(l, fenv, callenv, param_tys[i], call->elems[i]->ty);
     SVal *v = lower_exp(l, fenv, body);
     l->depth--;
     return v;
@@ -1569,6 +1652,30 @@ static SVal *entry_value(Lower *l, Env **env, const Ty *t, const char *name, Var
         vec_push(vars, v);
         vec_push(exts, ext);
         return sv_dyn(l, se_var(v));
+    }
+    if (t->kind == TY_ARRAY && (t->elem->kind == TY_TUPLE || t->elem->kind == TY_RECORD)) {
+        /* an array of tuples is a tuple of arrays: one parameter each */
+        const Ty *e = t->elem;
+        Ty *split = NEW(l->a, Ty);
+        *split = *e;
+        split->elems = NEW_ARRAY(l->a, Ty *, e->n);
+        split->fields = NEW_ARRAY(l->a, TyField, e->n);
+        for (int i = 0; i < e->n; i++) {
+            const Ty *c = e->kind == TY_TUPLE ? e->elems[i] : e->fields[i].ty;
+            Ty *arr = NEW(l->a, Ty);
+            *arr = *t;
+            if (c->kind == TY_ARRAY) { /* [n]([m]t) is [n][m]t */
+                arr->rank = t->rank + c->rank;
+                arr->dims = NEW_ARRAY(l->a, Size, arr->rank);
+                memcpy(arr->dims, t->dims, sizeof(Size) * (size_t)t->rank);
+                memcpy(arr->dims + t->rank, c->dims, sizeof(Size) * (size_t)c->rank);
+                c = c->elem;
+            }
+            arr->elem = (Ty *)c;
+            if (e->kind == TY_TUPLE) split->elems[i] = arr;
+            else split->fields[i] = (TyField){e->fields[i].name, arr};
+        }
+        return entry_value(l, env, split, name, vars, exts, loc);
     }
     if (t->kind == TY_TUPLE || t->kind == TY_RECORD) {
         SVal *v = NEW(l->a, SVal);

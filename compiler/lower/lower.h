@@ -16,6 +16,7 @@ typedef enum SvKind {
     SV_TUPLE,  /* elems[n] */
     SV_RECORD, /* elems[n] named names[n], sorted by name */
     SV_FUN,    /* a function value, see FunKind */
+    SV_TYPE,   /* the type a type variable stands for in an inlined call: tyval */
 } SvKind;
 
 typedef enum FunKind {
@@ -47,6 +48,7 @@ struct SVal {
     SVal **applied; /* arguments supplied so far (partial application) */
     int napplied;
     SVal *left, *right; /* FK_SECTION operands (NULL where missing) */
+    const Ty *tyval;    /* SV_TYPE */
 };
 
 struct Env {

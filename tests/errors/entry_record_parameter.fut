@@ -1,6 +1,6 @@
--- Records of primitives are accepted as entry parameters (one external
--- parameter per field), but not records nested in records.
+-- Records (also nested) are accepted as entry parameters, one external
+-- parameter per field, but not records holding functions.
 -- ==
--- error: 6:13: error: Entry point "main": parameter type \{r: \{x: i32\}\} is not
+-- error: 6:13: error: Entry point functions may not be higher-order: "main" has a parameter
 
-entry main (p: {r: {x: i32}}) = p.r.x
+entry main (p: {r: {x: i32}, f: i32 -> i32}) = p.f p.r.x
