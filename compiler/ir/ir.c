@@ -936,3 +936,33 @@ void ir_verify(const Prog *p, const char *after_pass) {
     free(vf.var_of);
     vec_free(&vf.stack);
 }
+
+/* ---- Queries ---------------------------------------------------------------- */
+
+bool ir_lambda_has_assert(const Lambda *l) { return ir_body_has_assert(l->body); }
+
+static bool segops_have_assert(const SegOp *ops, int n) {
+    for (int i = 0; i < n; i++)
+        if (ir_lambda_has_assert(ops[i].op)) return true;
+    return false;
+}
+
+bool ir_exp_has_assert(const IrExp *e) {
+    switch (e->kind) {
+    case IE_ASSERT: return true;
+    case IE_IF: return ir_body_has_assert(e->tbody) || ir_body_has_assert(e->fbody);
+    case IE_LOOP: return ir_body_has_assert(e->loop.body);
+    case IE_SCREMA:
+        return ir_lambda_has_assert(e->screma.map) || segops_have_assert(e->screma.scans, e->screma.nscans) ||
+               segops_have_assert(e->screma.reds, e->screma.nreds);
+    case IE_SCATTER: return ir_lambda_has_assert(e->scatter.lam);
+    case IE_HIST: return ir_lambda_has_assert(e->hist.lam) || segops_have_assert(&e->hist.op, 1);
+    default: return false;
+    }
+}
+
+bool ir_body_has_assert(const Body *b) {
+    for (int i = 0; i < b->nstms; i++)
+        if (ir_exp_has_assert(b->stms[i]->e)) return true;
+    return false;
+}

@@ -278,6 +278,14 @@ Type subexp_type(SubExp se);
 /* The type of one row (element) of an array type: rank - 1 dims, or a prim. */
 Type type_row(Type t);
 
+/* ---- Queries ---------------------------------------------------------------- */
+
+/* Whether e (or b) contains an assertion, in nested bodies and lambdas too:
+ * such code cannot be removed or moved past other failures freely. */
+bool ir_exp_has_assert(const IrExp *e);
+bool ir_body_has_assert(const Body *b);
+bool ir_lambda_has_assert(const Lambda *l);
+
 /* ---- Printing and checking ------------------------------------------------ */
 
 /* Prints the program in a readable, stable text form. */

@@ -239,38 +239,6 @@ static int stm_count_marked(Fuse *F, const Stm *s) {
     return w.n;
 }
 
-/* True if s is or contains an assertion. */
-static bool stm_has_assert(const Stm *s);
-
-static bool body_has_assert(const Body *b) {
-    for (int i = 0; i < b->nstms; i++)
-        if (stm_has_assert(b->stms[i])) return true;
-    return false;
-}
-
-static bool lambda_has_assert(const Lambda *l) { return body_has_assert(l->body); }
-
-static bool segops_have_assert(const SegOp *ops, int n) {
-    for (int i = 0; i < n; i++)
-        if (lambda_has_assert(ops[i].op)) return true;
-    return false;
-}
-
-static bool stm_has_assert(const Stm *s) {
-    const IrExp *e = s->e;
-    switch (e->kind) {
-    case IE_ASSERT: return true;
-    case IE_IF: return body_has_assert(e->tbody) || body_has_assert(e->fbody);
-    case IE_LOOP: return body_has_assert(e->loop.body);
-    case IE_SCREMA:
-        return lambda_has_assert(e->screma.map) || segops_have_assert(e->screma.scans, e->screma.nscans) ||
-               segops_have_assert(e->screma.reds, e->screma.nreds);
-    case IE_SCATTER: return lambda_has_assert(e->scatter.lam);
-    case IE_HIST: return lambda_has_assert(e->hist.lam) || segops_have_assert(&e->hist.op, 1);
-    default: return false;
-    }
-}
-
 /* Marks (in rmark, set gen) the alias roots of the arrays s reads or consumes. */
 static void on_root_mark(Walk *w, Var *v, UseKind k) {
     if (v->type.kind == TK_ARRAY) w->F->rmark[fuse_root(w->F, v)->id] = w->F->gen;
@@ -310,7 +278,7 @@ static bool uses_consumed_by(Fuse *F, Body *b, int from, int to, const Stm *c) {
 
 static bool any_assert(Body *b, int from, int to) {
     for (int i = from; i < to; i++)
-        if (stm_has_assert(b->stms[i])) return true;
+        if (ir_exp_has_assert(b->stms[i]->e)) return true;
     return false;
 }
 
@@ -569,7 +537,7 @@ static void replace_pair(Fuse *F, Body *b, int pi, int ci, int at, Stm *fused) {
 static int placement(Fuse *F, Body *b, int pi, int ci, bool between_use) {
     Stm *p = b->stms[pi], *c = b->stms[ci];
     bool down = !between_use && !consumes_reads_of(F, b, pi + 1, ci + 1, p) &&
-                !(stm_has_assert(p) && any_assert(b, pi + 1, ci));
+                !(ir_exp_has_assert(p->e) && any_assert(b, pi + 1, ci));
     if (down) return ci;
     fuse_new_set(F);
     for (int i = pi + 1; i < ci; i++) mark_pats(F, b->stms[i]);

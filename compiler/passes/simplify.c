@@ -285,39 +285,6 @@ static void set_subst(Simp *s, Var *x, SubExp r) {
     s->changed = true;
 }
 
-/* ---- Properties of statements ---------------------------------------------------- */
-
-static bool body_has_assert(const Body *b);
-
-static bool lambda_has_assert(const Lambda *l) { return body_has_assert(l->body); }
-
-static bool segops_have_assert(const SegOp *ops, int n) {
-    for (int i = 0; i < n; i++)
-        if (lambda_has_assert(ops[i].op)) return true;
-    return false;
-}
-
-/* Whether e contains an assertion, nested bodies included. */
-static bool exp_has_assert(const IrExp *e) {
-    switch (e->kind) {
-    case IE_ASSERT: return true;
-    case IE_IF: return body_has_assert(e->tbody) || body_has_assert(e->fbody);
-    case IE_LOOP: return body_has_assert(e->loop.body);
-    case IE_SCREMA:
-        return lambda_has_assert(e->screma.map) || segops_have_assert(e->screma.scans, e->screma.nscans) ||
-               segops_have_assert(e->screma.reds, e->screma.nreds);
-    case IE_SCATTER: return lambda_has_assert(e->scatter.lam);
-    case IE_HIST: return lambda_has_assert(e->hist.lam) || segops_have_assert(&e->hist.op, 1);
-    default: return false;
-    }
-}
-
-static bool body_has_assert(const Body *b) {
-    for (int i = 0; i < b->nstms; i++)
-        if (exp_has_assert(b->stms[i]->e)) return true;
-    return false;
-}
-
 static bool body_speculable(const Simp *s, const Body *b);
 static bool range_lt(const Simp *s, SubExp x, SubExp n);
 static SubExp resolve(Simp *s, SubExp se);
@@ -539,8 +506,8 @@ static bool cse_candidate(const Simp *s, const Stm *st) {
     case IE_REPLICATE:
     case IE_RESHAPE:
     case IE_REARRANGE:
-    case IE_SCREMA: return results_read_only(s, st) && !exp_has_assert(st->e);
-    case IE_IF: return results_read_only(s, st) && !exp_has_assert(st->e);
+    case IE_SCREMA: return results_read_only(s, st) && !ir_exp_has_assert(st->e);
+    case IE_IF: return results_read_only(s, st) && !ir_exp_has_assert(st->e);
     case IE_ASSERT: return true;
     default: return false;
     }
@@ -792,7 +759,7 @@ static void loop_drop_param(Loop *l, Body *b, Stm *st, int i) {
 /* Loop parameters the body returns unchanged are their initial value. */
 static void loop_invariant_params(Simp *s, Stm *st) {
     Loop *l = &st->e->loop;
-    bool keep_one = body_has_assert(l->body);
+    bool keep_one = ir_body_has_assert(l->body);
     for (int i = l->nparams - 1; i >= 0 && (l->nparams > 1 || !keep_one); i--) {
         SubExp r = resolve(s, l->body->res[i]);
         if (!r.is_var || r.v != l->params[i] || l->params[i] == l->cond) continue;
@@ -831,7 +798,7 @@ static void if_drop_result(Stm *st, int i) {
 /* If results equal in both branches and bound outside are propagated. */
 static void if_same_results(Simp *s, Stm *st) {
     IrExp *e = st->e;
-    bool keep_one = exp_has_assert(e);
+    bool keep_one = ir_exp_has_assert(e);
     for (int i = e->nret - 1; i >= 0 && (e->nret > 1 || !keep_one); i--) {
         SubExp a = resolve(s, e->tbody->res[i]), b = resolve(s, e->fbody->res[i]);
         if (!se_same(a, b) || (a.is_var && s->level[a.v->id] > s->depth)) continue;
@@ -970,7 +937,7 @@ static int prune_segops(Simp *s, Stm *st, SegOp *ops, int *nops, int pos) {
     Screma *sc = &st->e->screma;
     for (int i = 0; i < *nops;) {
         int k = ops[i].k;
-        if (!pats_unused(s, st, pos, k) || lambda_has_assert(ops[i].op) || st->npat <= k) {
+        if (!pats_unused(s, st, pos, k) || ir_lambda_has_assert(ops[i].op) || st->npat <= k) {
             pos += k, i++;
             continue;
         }
@@ -990,7 +957,7 @@ static void prune_screma(Simp *s, Stm *st) {
     Screma *sc = &st->e->screma;
     int pos = prune_segops(s, st, sc->scans, &sc->nscans, 0);
     pos = prune_segops(s, st, sc->reds, &sc->nreds, pos);
-    bool keep_one = exp_has_assert(st->e);
+    bool keep_one = ir_exp_has_assert(st->e);
     for (int i = st->npat - 1; i >= pos; i--) {
         if (s->uses[st->pat[i]->id] > 0 || (keep_one && st->npat == 1)) continue;
         drop_lambda_results(s, sc->map, i, 1);
@@ -1014,7 +981,7 @@ static void prune_inputs(Simp *s, Lambda *l, Var **arrs, int *narrs) {
 /* Unused if results (one stays when a branch asserts). */
 static void prune_if(Simp *s, Stm *st) {
     IrExp *e = st->e;
-    bool keep_one = exp_has_assert(e);
+    bool keep_one = ir_exp_has_assert(e);
     for (int i = e->nret - 1; i >= 0; i--) {
         if (s->uses[st->pat[i]->id] > 0 || (keep_one && e->nret == 1)) continue;
         walk_se(s, &e->tbody->res[i], uncount_use);
@@ -1037,7 +1004,7 @@ static void loop_liveness(Simp *s, Loop *l, const char *needed) {
     }
     for (int i = b->nstms - 1; i >= 0; i--) {
         Stm *st = b->stms[i];
-        bool live = exp_has_assert(st->e);
+        bool live = ir_exp_has_assert(st->e);
         for (int j = 0; j < st->npat && !live; j++) live = s->live[st->pat[j]->id] == s->live_gen;
         if (live) walk_stm(s, st, mark_live);
     }
@@ -1051,7 +1018,7 @@ static void prune_loop(Simp *s, Stm *st) {
     bool any = false, grew = true;
     for (int i = 0; i < l->nparams; i++)
         any |= needed[i] = s->uses[st->pat[i]->id] > 0 || l->params[i] == l->cond;
-    if (!any && l->nparams > 0 && body_has_assert(l->body)) needed[0] = 1;
+    if (!any && l->nparams > 0 && ir_body_has_assert(l->body)) needed[0] = 1;
     while (grew) {
         grew = false;
         loop_liveness(s, l, needed);
@@ -1107,7 +1074,7 @@ static void dce_body(Simp *s, Body *b) {
     int n = b->nstms;
     for (int i = n - 1; i >= 0; i--) {
         Stm *st = b->stms[i];
-        if (st->e->kind != IE_ASSERT && pats_unused(s, st, 0, st->npat) && !exp_has_assert(st->e)) {
+        if (st->e->kind != IE_ASSERT && pats_unused(s, st, 0, st->npat) && !ir_exp_has_assert(st->e)) {
             walk_stm(s, st, uncount_use);
             b->stms[i] = NULL;
             s->changed = true;
