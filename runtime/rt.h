@@ -94,6 +94,7 @@ typedef struct rt_entry {
     int nout;
     const rt_type *out_types;
     rt_entry_fn fn;
+    const bool *in_unique; /* nin flags: the entry consumes that input (*t), or NULL */
 } rt_entry;
 
 /* The command line of generated executables (-e -r -t -b -n -h): reads the

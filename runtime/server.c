@@ -325,18 +325,9 @@ static const rt_entry *rts_entry(rts_state *s, const char *name) {
     return NULL;
 }
 
-/* Whether entry e consumes (takes as unique) its input i. rt_entry says so
- * only where rt.h defines RT_ENTRY_IN_UNIQUE with the in_unique field; the
- * generated code copies unique arguments, so the other inputs are safe to
- * treat as not consumed. */
-static bool rts_consumes(const rt_entry *e, int i) {
-#ifdef RT_ENTRY_IN_UNIQUE
-    return e->in_unique && e->in_unique[i];
-#else
-    (void)e, (void)i;
-    return false;
-#endif
-}
+/* Whether entry e consumes (takes as unique) its input i; a consumed
+ * variable cannot be used again, as in Futhark's server. */
+static bool rts_consumes(const rt_entry *e, int i) { return e->in_unique && e->in_unique[i]; }
 
 /* Checks the call's input variables against the entry's parameter types;
  * fills ins with (borrowed) values. */

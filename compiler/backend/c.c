@@ -912,15 +912,22 @@ static void emit_table(Emit *E) {
         for (int k = 0; k < f->nparams; k++) pts[k] = f->params[k]->type;
         emit_types(E, "in", i, f->param_ext, pts, f->nparams);
         emit_types(E, "out", i, f->ret_ext, f->ret, f->nret);
+        if (f->nparams) {
+            Buf b = {0};
+            for (int k = 0; k < f->nparams; k++) buf_printf(&b, "%s%s", k ? ", " : "", f->param_ext[k].unique ? "true" : "false");
+            line(E, "static const bool futhorc_unique_%d[] = {%s};", i, b.data);
+            buf_free(&b);
+        }
     }
     line(E, "static const rt_entry futhorc_entries[] = {");
     for (int i = 0; i < E->p->nfuns; i++) {
         const Fun *f = E->p->funs[i];
-        line(E, "    {\"%s\", %d, %s, %d, %s, futhorc_run_%d},", c_str(E, f->name, false), f->nparams,
+        line(E, "    {\"%s\", %d, %s, %d, %s, futhorc_run_%d, %s},", c_str(E, f->name, false), f->nparams,
              f->nparams ? arena_printf(E->a, "futhorc_in_%d", i) : "NULL", f->nret,
-             f->nret ? arena_printf(E->a, "futhorc_out_%d", i) : "NULL", i);
+             f->nret ? arena_printf(E->a, "futhorc_out_%d", i) : "NULL", i,
+             f->nparams ? arena_printf(E->a, "futhorc_unique_%d", i) : "NULL");
     }
-    if (E->p->nfuns == 0) line(E, "    {NULL, 0, NULL, 0, NULL, NULL},");
+    if (E->p->nfuns == 0) line(E, "    {NULL, 0, NULL, 0, NULL, NULL, NULL},");
     line(E, "};");
     buf_putc(E->out, '\n');
 }

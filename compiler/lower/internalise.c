@@ -141,6 +141,12 @@ SubExp lower_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc) {
         PrimValue args[2] = {x.c, y.c}, out;
         if (prim_eval(op, args, &out)) return se_const(out);
     }
+    /* an integer compared with itself (typically a size checked against
+     * itself): decided now, so no assertion is emitted for it */
+    if (x.is_var && y.is_var && x.v == y.v && prim_is_int(t)) {
+        if (op == OP_EQ || op == OP_LE || op == OP_GE) return se_bool(true);
+        if (op == OP_NE || op == OP_LT || op == OP_GT) return se_bool(false);
+    }
     IrExp *e = lower_new_exp(l, IE_OP);
     e->op = op;
     e->t = t;

@@ -220,11 +220,17 @@ static SVal *do_reduce_or_scan(Lower *l, SVal *op, SVal *ne, SVal *xs, bool scan
     return sv_rebuild(l, ne, ses_of(l, pat, so.k), &pos);
 }
 
-/* The arrays a scatter or histogram reads: the indices, then the values. */
-static SubExpVec index_and_values(SVal *is, SVal *vs) {
+/* The arrays a scatter or histogram reads: the indices, then the values,
+ * which must be as many (checked at run time). */
+static SubExpVec index_and_values(Lower *l, SVal *is, SVal *vs, SrcLoc loc) {
     SubExpVec il = leaves_of(is), vl = leaves_of(vs), arrs = {0};
     vec_push(&arrs, il.items[0]);
     for (int i = 0; i < vl.len; i++) vec_push(&arrs, vl.items[i]);
+    if (!l->opts->unsafe && vl.len > 0) {
+        SubExp ni = width_of(l, &il, loc), nv = width_of(l, &vl, loc);
+        SubExp args[2] = {ni, nv};
+        lower_assert(l, lower_binop(l, OP_EQ, ni, nv, loc), "{} indices but {} values.", args, 2, loc);
+    }
     vec_free(&il);
     vec_free(&vl);
     return arrs;
@@ -245,7 +251,7 @@ static SVal *emit_updating(Lower *l, IrExp *e, SVal *dest, SubExpVec *dl, SrcLoc
 
 /* scatter dest is vs: every leaf of dest receives the same indices. */
 static SVal *do_scatter(Lower *l, SVal *dest, SVal *is, SVal *vs, SrcLoc loc) {
-    SubExpVec dl = leaves_of(dest), arrs = index_and_values(is, vs);
+    SubExpVec dl = leaves_of(dest), arrs = index_and_values(l, is, vs, loc);
     int k = dl.len;
     Builder *saved, nb;
     Lambda *lam = lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
@@ -263,7 +269,7 @@ static SVal *do_scatter(Lower *l, SVal *dest, SVal *is, SVal *vs, SrcLoc loc) {
 }
 
 static SVal *do_reduce_by_index(Lower *l, SVal *dest, SVal *op, SVal *ne, SVal *is, SVal *as, SrcLoc loc) {
-    SubExpVec dl = leaves_of(dest), arrs = index_and_values(is, as);
+    SubExpVec dl = leaves_of(dest), arrs = index_and_values(l, is, as, loc);
     IrExp *e = lower_new_exp(l, IE_HIST);
     e->hist = (Hist){.w = width_of(l, &arrs, loc), .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len,
                      .lam = identity_lambda(l, &arrs), .dest_w = width_of(l, &dl, loc),

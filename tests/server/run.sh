@@ -341,9 +341,7 @@ install_client() {
 }
 
 if install_client; then
-    consumption=0
-    grep -q RT_ENTRY_IN_UNIQUE runtime/rt.h && consumption=1
-    CONSUMPTION=$consumption "$venv/bin/python" tests/server/client.py "$build" >"$build/client.log" 2>&1
+    "$venv/bin/python" tests/server/client.py "$build" >"$build/client.log" 2>&1
     rc=$?
     p=$(grep -c '^PASS ' "$build/client.log")
     f=$(grep -c '^FAIL ' "$build/client.log")
