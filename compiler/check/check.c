@@ -216,32 +216,13 @@ static void check_type_decl(Decl *d) {
     ab->nparams = d->ntparams;
     ab->keys = NEW_ARRAY(tc.a, int, d->ntparams + 1);
     for (int i = 0; i < d->ntparams; i++) {
-        TypeParam *tp = &d->tparams[i];
-        if (tp->kind == TP_SIZE) {
-            tp->uid = tc_new_uid();
-            tc_push_local_value(tp->name, tp->uid, tc_prim(PT_I64), tp->loc);
-            ab->keys[i] = tp->uid;
-        } else {
-            Ty *v = tc_fresh_rigid(tp->name, tp->kind == TP_TYPE_LIFTED);
-            Binding b = {0};
-            b.name = tp->name;
-            b.ns = NS_TYPE;
-            b.tparam = v;
-            tc_push(b);
-            ab->keys[i] = v->var;
-        }
+        ab->keys[i] = tc_bind_tparam(&d->tparams[i]);
     }
     ab->body = tc_type_exp(d->ret, false);
     if (d->lifted != LIFT_FULL && tc_contains_arrow(ab->body))
         tc_fail(d->loc, "Type \"%s\" contains a function; declare it with type^.", d->name);
     tc_pop_to(mark);
-    Binding b = {0};
-    b.name = d->name;
-    b.ns = NS_TYPE;
-    b.loc = d->loc;
-    b.abbr = ab;
-    b.local = d->is_local;
-    tc_push(b);
+    tc_push((Binding){.name = d->name, .ns = NS_TYPE, .loc = d->loc, .abbr = ab, .local = d->is_local});
 }
 
 /* Makes the exported names of an earlier file visible (not re-exported). */
@@ -267,13 +248,7 @@ static void check_module(Decl *d) {
     module_depth--;
     Module *m = tc_collect_module(d->name, mark);
     tc_pop_to(mark);
-    Binding b = {0};
-    b.name = d->name;
-    b.ns = NS_MODULE;
-    b.loc = d->loc;
-    b.mod = m;
-    b.local = d->is_local;
-    tc_push(b);
+    tc_push((Binding){.name = d->name, .ns = NS_MODULE, .loc = d->loc, .mod = m, .local = d->is_local});
 }
 
 static void check_open(Decl *d) {

@@ -204,6 +204,10 @@ void tc_pop_to(int mark);
 Binding *tc_lookup(const char *name, BindNs ns);
 Binding *tc_lookup_in(Module *m, const char *name, BindNs ns);
 void tc_push_local_value(const char *name, int uid, Ty *ty, SrcLoc loc);
+/* Brings a type or size parameter into scope: a size parameter as an i64
+ * value with a fresh uid (stored in tp->uid), a type parameter as a rigid
+ * type variable. Returns the uid or the variable's id. */
+int tc_bind_tparam(TypeParam *tp);
 Module *tc_collect_module(const char *name, int mark);
 void tc_open_module(Module *m);
 Module *tc_resolve_module(SrcLoc loc, const QualName *q, int nparts);

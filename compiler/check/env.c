@@ -50,14 +50,18 @@ static Scheme *mono(Ty *t) {
 }
 
 void tc_push_local_value(const char *name, int uid, Ty *ty, SrcLoc loc) {
-    Binding b = {0};
-    b.name = name;
-    b.ns = NS_VALUE;
-    b.loc = loc;
-    b.ref = REF_LOCAL;
-    b.uid = uid;
-    b.sch = mono(ty);
-    tc_push(b);
+    tc_push((Binding){.name = name, .ns = NS_VALUE, .loc = loc, .ref = REF_LOCAL, .uid = uid, .sch = mono(ty)});
+}
+
+int tc_bind_tparam(TypeParam *tp) {
+    if (tp->kind == TP_SIZE) {
+        tp->uid = tc_new_uid();
+        tc_push_local_value(tp->name, tp->uid, tc_prim(PT_I64), tp->loc);
+        return tp->uid;
+    }
+    Ty *v = tc_fresh_rigid(tp->name, tp->kind == TP_TYPE_LIFTED);
+    tc_push((Binding){.name = tp->name, .ns = NS_TYPE, .loc = tp->loc, .tparam = v});
+    return v->var;
 }
 
 /* The names bound since mark that a module exports (not `local`), newest

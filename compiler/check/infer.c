@@ -634,20 +634,12 @@ static void bind_tparams(TypeParam *tps, int n, Scheme *sch) {
         for (int j = 0; j < i; j++)
             if (strcmp(tps[j].name, tp->name) == 0)
                 tc_fail(tp->loc, "Type parameter \"%s\" is declared twice.", tp->name);
+        int key = tc_bind_tparam(tp);
         if (tp->kind == TP_SIZE) {
-            tp->uid = tc_new_uid();
-            tc_set_strict(tp->uid);
-            tc_push_local_value(tp->name, tp->uid, tc_prim(PT_I64), tp->loc);
-            sch->svars[sch->nsvars++] = tp->uid;
+            tc_set_strict(key);
+            sch->svars[sch->nsvars++] = key;
         } else {
-            Ty *v = tc_fresh_rigid(tp->name, tp->kind == TP_TYPE_LIFTED);
-            Binding b = {0};
-            b.name = tp->name;
-            b.ns = NS_TYPE;
-            b.loc = tp->loc;
-            b.tparam = v;
-            tc_push(b);
-            sch->tvars[sch->ntvars++] = v->var;
+            sch->tvars[sch->ntvars++] = key;
         }
     }
 }
@@ -791,14 +783,7 @@ static Ty *letfun_exp(Exp *e) {
     tc_generalise(sch, first_var, first_svar);
     int mark = tc_mark();
     e->fname_uid = tc_new_uid();
-    Binding b = {0};
-    b.name = e->fname;
-    b.ns = NS_VALUE;
-    b.loc = e->loc;
-    b.ref = REF_LOCAL;
-    b.uid = e->fname_uid;
-    b.sch = sch;
-    tc_push(b);
+    tc_push((Binding){.name = e->fname, .ns = NS_VALUE, .loc = e->loc, .ref = REF_LOCAL, .uid = e->fname_uid, .sch = sch});
     Ty *t = tc_exp(e->e2);
     tc_pop_to(mark);
     return tc_forget_sizes(t, uid_mark);
