@@ -22,7 +22,7 @@ LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(COMPILER_SRC) $(RUNTIME_SRC)) \
            $(B)/gen/lexer.o $(B)/gen/parser.o $(B)/gen/embedded.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
-EMBEDDED := stdlib/prelude.fut $(RUNTIME_HDR) $(RUNTIME_SRC)
+EMBEDDED := stdlib/prelude.fut $(RUNTIME_HDR) $(RUNTIME_SRC) $(wildcard runtime/*.cl)
 
 # Build tools from Debian that a fresh machine may lack: binary:package.
 DEPS := flex:flex bison:bison

@@ -31,14 +31,16 @@ static void usage(FILE *f) {
             "usage: futhorc COMMAND [options] FILE...\n\n"
             "commands:\n"
             "  c PROG.fut [-o EXE]        compile to a sequential C executable\n"
+            "  opencl PROG.fut [-o EXE]   compile to an executable that runs on an OpenCL device\n"
             "  check PROG.fut             parse and type-check only\n"
-            "  dump --stage=NAME PROG.fut print the program after a stage (ast, NAME of a pass, c)\n"
+            "  dump --stage=NAME PROG.fut print the program after a stage (ast, NAME of a pass, c,\n"
+            "                             opencl)\n"
             "  test [options] FILES|DIRS  run the test blocks of programs\n"
             "  bench [options] FILES|DIRS  time the datasets of test blocks; --json, --plot, --compare OLD NEW\n"
             "  dataset [options]          random values in Futhark's data format (-g TYPE, -b, -s N)\n"
             "  structure [--stage soacs|mem] PROG.fut  count IR constructs after a stage\n"
             "  passes                     list the passes of the pipeline\n\n"
-            "options for c, check and dump:\n"
+            "options for c, opencl, check and dump:\n"
             "  -o FILE        output executable (default: PROG without .fut)\n"
             "  --library      (c) write FILE.h, FILE.c and FILE.json: a library with the\n"
             "                 Futhark C API (see futhorc-c-api(3)) instead of an executable\n"
@@ -91,14 +93,15 @@ static bool write_library(Arena *a, const Prog *p, const char *base) {
     return ok;
 }
 
-/* Runs $CC on the generated C file; returns true on success. */
-static bool run_cc(const char *cfile, const char *exe) {
+/* Runs $CC on the generated C file (linking OpenCL when opencl); returns
+ * true on success. */
+static bool run_cc(const char *cfile, const char *exe, bool opencl) {
     const char *cc = getenv("CC");
     const char *cflags = getenv("CFLAGS");
     if (!cc || !*cc) cc = "cc";
     if (!cflags || !*cflags) cflags = "-O3";
     Buf cmd = {0};
-    buf_printf(&cmd, "%s %s -std=c11 -o '%s' '%s' -lm", cc, cflags, exe, cfile);
+    buf_printf(&cmd, "%s %s -std=c11 -o '%s' '%s' %s-lm", cc, cflags, exe, cfile, opencl ? "-lOpenCL " : "");
     int st = system(cmd.data);
     buf_free(&cmd);
     if (st != 0) {
@@ -114,7 +117,8 @@ static char *default_output(Arena *a, const char *src) {
     return arena_printf(a, "%s.out", src);
 }
 
-/* The whole pipeline for one program; mode is "c", "check" or "dump". */
+/* The whole pipeline for one program; mode is "c", "opencl", "check" or
+ * "dump". */
 static int compile(const char *mode, const char *src, const Options *o) {
     Arena a = {0};
     double t0 = now_ms();
@@ -142,20 +146,24 @@ static int compile(const char *mode, const char *src, const Options *o) {
         fprintf(stderr, "%s: error: the program has no entry point (no `entry` and no `main`)\n", src);
         goto done;
     }
-    const char *dump = o->dump_stage && strcmp(o->dump_stage, "c") != 0 ? o->dump_stage : NULL;
-    PipelineOpts popts = {.verify = o->verify, .dump_after = dump, .last_stage = STAGE_MEM};
+    bool gpu = !strcmp(mode, "opencl") ||
+               (o->dump_stage && (!strcmp(o->dump_stage, "kernels") || !strcmp(o->dump_stage, "opencl")));
+    bool code = o->dump_stage && (!strcmp(o->dump_stage, "c") || !strcmp(o->dump_stage, "opencl"));
+    const char *dump = o->dump_stage && !code ? o->dump_stage : NULL;
+    PipelineOpts popts = {.verify = o->verify, .dump_after = dump, .last_stage = gpu ? STAGE_GPU : STAGE_MEM};
     if (!pipeline_run(p, &popts)) {
         rc = 0;
         goto done;
     }
     time_phase(o, "passes", &t0);
-    if (o->library && !o->dump_stage) {
+    if (o->library && !o->dump_stage && !gpu) {
         if (write_library(&a, p, o->output ? o->output : default_output(&a, src))) rc = 0;
         time_phase(o, "emit", &t0);
         goto done;
     }
     Buf c = {0};
-    emit_c_program(&c, p, o->server);
+    if (gpu) emit_opencl_program(&c, p, o->server);
+    else emit_c_program(&c, p, o->server);
     time_phase(o, "emit", &t0);
     if (o->dump_stage) {
         fputs(c.data, stdout);
@@ -163,7 +171,7 @@ static int compile(const char *mode, const char *src, const Options *o) {
     } else {
         const char *exe = o->output ? o->output : default_output(&a, src);
         const char *cfile = arena_printf(&a, "%s.c", exe);
-        if (write_file(cfile, c.data, c.len) && run_cc(cfile, exe)) rc = 0;
+        if (write_file(cfile, c.data, c.len) && run_cc(cfile, exe, gpu)) rc = 0;
         time_phase(o, "cc", &t0);
     }
     buf_free(&c);
@@ -239,7 +247,7 @@ int main(int argc, char **argv) {
         pipeline_list(stdout);
         return 0;
     }
-    if (!strcmp(cmd, "c") || !strcmp(cmd, "check") || !strcmp(cmd, "dump")) {
+    if (!strcmp(cmd, "c") || !strcmp(cmd, "opencl") || !strcmp(cmd, "check") || !strcmp(cmd, "dump")) {
         Options o = {0};
         const char *src = parse_options(argc - 1, argv + 1, &o);
         if (!src) return 1;

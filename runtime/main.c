@@ -28,6 +28,13 @@
 
 /* Server mode, in runtime/server.c. */
 
+const rt_backend *rt_the_backend = NULL;
+
+/* Passes argv[*i] to the backend: 1 taken, 0 not its option, -1 bad value. */
+static int rtm_backend_option(int argc, char **argv, int *i) {
+    return rt_the_backend && rt_the_backend->option ? rt_the_backend->option(argc, argv, i) : 0;
+}
+
 void rt_error(rt_ctx *ctx, const char *fmt, ...) {
     if (ctx->error) return; /* the first error is the cause; keep it */
     char *msg = malloc(RTM_MAX_ERROR);
@@ -76,8 +83,8 @@ static void rtm_usage(const char *prog, const rt_entry *entries, int nentries) {
            "  -n, --no-print-result       do not print the results\n"
            "  -D, -L, -P                  accepted and ignored (debug, log, profile)\n"
            "  --server                    speak Futhark's server protocol on stdin/stdout\n"
-           "  -h, --help                  print this text\n\nEntry points:\n",
-           prog);
+           "  -h, --help                  print this text\n%s\nEntry points:\n",
+           prog, rt_the_backend && rt_the_backend->help ? rt_the_backend->help : "");
     for (int i = 0; i < nentries; i++) rtm_print_entry(stdout, &entries[i]);
 }
 
@@ -126,6 +133,9 @@ static bool rtm_value_opt(int argc, char **argv, int *i, rtm_opts *o, char which
 static bool rtm_parse_opts(int argc, char **argv, rtm_opts *o) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int taken = rtm_backend_option(argc, argv, &i);
+        if (taken < 0) return false;
+        if (taken > 0) continue;
         if (rtm_is(a, "-e", "--entry-point", true)) {
             if (!rtm_value_opt(argc, argv, &i, o, 'e')) return false;
         } else if (rtm_is(a, "-r", "--runs", true)) {
@@ -202,9 +212,11 @@ static bool rtm_run(const rt_entry *e, const rtm_opts *o, rt_value *ins, rt_valu
     int total = o->runs > 0 ? o->runs + 1 : 1;
     for (int run = 0; run < total; run++) {
         memset(outs, 0, sizeof(rt_value) * (size_t)e->nout);
+        ctx.run_us = -1;
         int64_t t0 = rtm_now_us();
         int rc = e->fn(&ctx, ins, outs);
         int64_t t1 = rtm_now_us();
+        if (ctx.run_us >= 0) t1 = t0 + ctx.run_us; /* the device's time, without transfers */
         if (rc != 0) {
             fprintf(stderr, "Error: %s\n", ctx.error ? ctx.error : "unknown run-time error");
             free(ctx.error);
@@ -273,6 +285,7 @@ int rt_main(int argc, char **argv, const rt_entry *entries, int nentries) {
     }
     int status = rtm_execute(e, &o, times);
     if (times && fclose(times) != 0) status = 1;
+    if (rt_the_backend && rt_the_backend->finish) rt_the_backend->finish();
     return status;
 }
 

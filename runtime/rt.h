@@ -77,7 +77,9 @@ bool rt_values_match(const rt_value *got, const rt_value *expected, char *err, s
  * A generated function that fails (bounds check, assertion, size mismatch,
  * out of memory) sets the error with rt_error and returns non-zero. */
 typedef struct rt_ctx {
-    char *error; /* malloc'd message, or NULL */
+    char *error;    /* malloc'd message, or NULL */
+    int64_t run_us; /* set by OpenCL entry points: microseconds the device
+                       worked, without copying inputs and results; else -1 */
 } rt_ctx;
 
 void rt_error(rt_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -96,6 +98,19 @@ typedef struct rt_entry {
     rt_entry_fn fn;
     const bool *in_unique; /* nin flags: the entry consumes that input (*t), or NULL */
 } rt_entry;
+
+/* A backend's share of the command line and of the run (OpenCL; none for
+ * sequential C). option takes argv[*i] (and its value, advancing *i) and
+ * returns 1 when it took it, 0 when the option is not the backend's, -1
+ * after a message when its value is bad; help lines are added to --help;
+ * finish runs when the program is done (the -P report, releasing the
+ * device). The generated program sets rt_the_backend before rt_main. */
+typedef struct rt_backend {
+    const char *help;
+    int (*option)(int argc, char **argv, int *i);
+    void (*finish)(void);
+} rt_backend;
+extern const rt_backend *rt_the_backend;
 
 /* The command line of generated executables (-e -r -t -b -n -h): reads the
  * chosen entry's arguments from stdin, runs it, prints the results one per

@@ -972,6 +972,9 @@ static bool rts_check_tuning_file(const char *path) {
 static bool rts_options(int argc, char **argv) {
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
+        int taken = rt_the_backend && rt_the_backend->option ? rt_the_backend->option(argc, argv, &i) : 0;
+        if (taken < 0) return false;
+        if (taken > 0) continue;
         bool has_value = !strcmp(a, "--tuning") || !strcmp(a, "--cache-file") || !strcmp(a, "--param");
         if (has_value && i + 1 >= argc) {
             fprintf(stderr, "Option %s requires an argument.\n", a);
@@ -1023,6 +1026,7 @@ int rt_server_main(int argc, char **argv, const rt_entry *entries, int nentries)
         rts_ok();
     }
     while (s.nvars > 0) rts_drop(&s, &s.vars[s.nvars - 1]);
+    if (rt_the_backend && rt_the_backend->finish) rt_the_backend->finish();
     free(s.vars);
     free(words);
     free(line);

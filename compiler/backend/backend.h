@@ -9,6 +9,10 @@
  * (Futhark's server protocol) when server is true. */
 void emit_c_program(Buf *out, const Prog *p, bool server);
 
+/* Writes a complete C program for p at STAGE_GPU that runs its parallel
+ * work as OpenCL kernels (compiler/backend/opencl.c); link with -lOpenCL. */
+void emit_opencl_program(Buf *out, const Prog *p, bool server);
+
 /* What emit_c_program writes except main: the runtime, the entry functions
  * and the table `static const rt_entry futhorc_entries[]` (p's entry points
  * in order). */

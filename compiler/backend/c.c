@@ -22,6 +22,7 @@
  * reductions, scans and histograms live in the places memory.c gave the
  * operators' parameters. */
 #include "backend.h"
+#include "emit.h"
 
 #include <ctype.h>
 #include <math.h>
@@ -30,58 +31,39 @@
 
 #include "../util/embedded.h"
 
-/* Emitter state for one program. names maps Var ids (and the ids of
- * loop counters the emitter makes, numbered after the program's Vars) to
- * C names. */
-typedef struct Emit {
-    Buf *out;
-    const Prog *p;
-    Arena *a;
-    VEC(const char *) names;
-    int next_id;
-    int indent;
-    int *mark;       /* by id: 1 + index in the body being scanned, or 0 */
-    const Fun *fun;
-} Emit;
-
-/* What to do with a body's results, emitted before its last releases. */
-typedef void (*ResFn)(Emit *E, const Body *b, void *ctx);
-
-static void emit_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, int nextra);
-
 /* ---- Names and small printers --------------------------------------------- */
 
-static void set_name(Emit *E, int id, const char *name) {
+void ce_set_name(Emit *E, int id, const char *name) {
     while (E->names.len <= id) vec_push(&E->names, NULL);
     E->names.items[id] = name;
 }
 
-static const char *cname(Emit *E, const Var *v) {
+const char *ce_name(Emit *E, const Var *v) {
     if (v->id < E->names.len && E->names.items[v->id]) return E->names.items[v->id];
     Buf b = {0};
     for (const char *s = v->name; *s; s++) buf_putc(&b, isalnum((unsigned char)*s) ? *s : '_');
     buf_printf(&b, "_%d", v->id);
     const char *n = arena_printf(E->a, "%s%s", isalpha((unsigned char)b.data[0]) ? "" : "v", b.data);
     buf_free(&b);
-    set_name(E, v->id, n);
+    ce_set_name(E, v->id, n);
     return n;
 }
 
-static const char *sym_name(int id, void *ctx) {
+const char *ce_sym_name(int id, void *ctx) {
     Emit *E = ctx;
     if (id < E->names.len && E->names.items[id]) return E->names.items[id];
     ICE("C backend: LMAD variable %d has no C name", id);
 }
 
 /* A fresh loop counter: a synthetic id with a C name. */
-static int new_counter(Emit *E, const char *base) {
+int ce_counter(Emit *E, const char *base) {
     int id = E->next_id++;
-    set_name(E, id, arena_printf(E->a, "%s_%d", base, id));
+    ce_set_name(E, id, arena_printf(E->a, "%s_%d", base, id));
     return id;
 }
 
-static void line(Emit *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void line(Emit *E, const char *fmt, ...) {
+void ce_line(Emit *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void ce_line(Emit *E, const char *fmt, ...) {
     for (int i = 0; i < E->indent; i++) buf_puts(E->out, "    ");
     va_list ap;
     va_start(ap, fmt);
@@ -98,10 +80,10 @@ const char *emit_c_rt_prim(Arena *a, PrimType t) {
     return s;
 }
 
-static const char *rt_prim_enum(Emit *E, PrimType t) { return emit_c_rt_prim(E->a, t); }
+const char *ce_rt_prim(Emit *E, PrimType t) { return emit_c_rt_prim(E->a, t); }
 
 /* A constant as a C expression of its type. */
-static const char *c_const(Emit *E, PrimValue c) {
+const char *ce_const(Emit *E, PrimValue c) {
     switch (prim_class(c.type)) {
     case PC_BOOL: return c.v.b ? "true" : "false";
     case PC_SIGNED:
@@ -121,40 +103,41 @@ static const char *c_const(Emit *E, PrimValue c) {
     }
 }
 
-static const char *c_se(Emit *E, SubExp se) { return se.is_var ? cname(E, se.v) : c_const(E, se.c); }
+const char *ce_se(Emit *E, SubExp se) { return se.is_var ? ce_name(E, se.v) : ce_const(E, se.c); }
 
-static Sym *se_sym(Emit *E, SubExp se) {
+Sym *ce_se_sym(Emit *E, SubExp se) {
     return se.is_var ? sym_var(E->a, se.v->id) : sym_const(E->a, se.c.v.i);
 }
 
-static const char *c_sym(Emit *E, const Sym *s) {
+const char *ce_sym(Emit *E, const Sym *s) {
     Buf b = {0};
-    sym_print_c(&b, s, sym_name, E);
+    sym_print_c(&b, s, ce_sym_name, E);
     const char *r = arena_strdup(E->a, b.data ? b.data : "0");
     buf_free(&b);
     return r;
 }
 
 /* "((float *)mem_3->data)" */
-static const char *mem_base(Emit *E, const Var *mem, PrimType t) {
-    return arena_printf(E->a, "((%s *)%s->data)", ctype(t), cname(E, mem));
+const char *ce_mem_base(Emit *E, const Var *mem, PrimType t) {
+    if (E->mode == EM_KERNEL) return arena_printf(E->a, "((__global %s *)%s)", ctype(t), ce_name(E, mem));
+    return arena_printf(E->a, "((%s *)%s->data)", ctype(t), ce_name(E, mem));
 }
 
 /* "base[offset]" for index idx through l. */
-static const char *elem_at(Emit *E, const char *base, const Lmad *l, Sym *const *idx) {
-    return arena_printf(E->a, "%s[%s]", base, c_sym(E, lmad_index(E->a, l, idx)));
+const char *ce_elem_at(Emit *E, const char *base, const Lmad *l, Sym *const *idx) {
+    return arena_printf(E->a, "%s[%s]", base, ce_sym(E, lmad_index(E->a, l, idx)));
 }
 
-static const char *arr_base(Emit *E, const Var *arr) { return mem_base(E, arr->mem->mem, arr->type.elem); }
+const char *ce_arr_base(Emit *E, const Var *arr) { return ce_mem_base(E, arr->mem->mem, arr->type.elem); }
 
-static const char *loc_prefix(Emit *E, SrcLoc loc) {
+const char *ce_loc(Emit *E, SrcLoc loc) {
     if (!loc.file) return "";
     return arena_printf(E->a, "%s:%d:%d: ", loc.file, loc.line, loc.col);
 }
 
 /* A C string literal body for s (quotes and escapes; % doubled when
  * printf_safe). */
-static const char *c_str(Emit *E, const char *s, bool printf_safe) {
+const char *ce_str(Emit *E, const char *s, bool printf_safe) {
     Buf b = {0};
     for (; s && *s; s++) {
         unsigned char c = (unsigned char)*s;
@@ -173,46 +156,46 @@ static const char *c_str(Emit *E, const char *s, bool printf_safe) {
 /* Emits loops over dst's shape (rank dims) that set each element of dst
  * (dbase through dl) to the element of src (sbase through sl, indexed by
  * the last sl->rank indices), or to the scalar sval when sbase is NULL. */
-static void emit_copy_nest(Emit *E, const char *dbase, const Lmad *dl, const char *sbase,
+void ce_copy_nest(Emit *E, const char *dbase, const Lmad *dl, const char *sbase,
                            const Lmad *sl, const char *sval) {
     int r = dl->rank;
     Sym **idx = NEW_ARRAY(E->a, Sym *, r + 1);
     for (int d = 0; d < r; d++) {
-        int c = new_counter(E, "c");
+        int c = ce_counter(E, "c");
         idx[d] = sym_var(E->a, c);
-        line(E, "for (int64_t %s = 0; %s < %s; %s++) {", sym_name(c, E), sym_name(c, E),
-             c_sym(E, dl->dims[d].shape), sym_name(c, E));
+        ce_line(E, "for (int64_t %s = 0; %s < %s; %s++) {", ce_sym_name(c, E), ce_sym_name(c, E),
+             ce_sym(E, dl->dims[d].shape), ce_sym_name(c, E));
         E->indent++;
     }
-    const char *src = sbase ? elem_at(E, sbase, sl, idx + (r - sl->rank)) : sval;
-    line(E, "%s = %s;", elem_at(E, dbase, dl, idx), src);
+    const char *src = sbase ? ce_elem_at(E, sbase, sl, idx + (r - sl->rank)) : sval;
+    ce_line(E, "%s = %s;", ce_elem_at(E, dbase, dl, idx), src);
     for (int d = 0; d < r; d++) {
         E->indent--;
-        line(E, "}");
+        ce_line(E, "}");
     }
 }
 
 /* Copies array src into dst's block at layout dl, unless it is already there. */
-static void emit_copy_array(Emit *E, const Var *dmem, const Lmad *dl, const Var *src) {
+void ce_copy_array(Emit *E, const Var *dmem, const Lmad *dl, const Var *src) {
     if (src->mem->mem == dmem && lmad_equal(src->mem->ixfun, dl)) return;
     PrimType t = src->type.elem;
-    emit_copy_nest(E, mem_base(E, dmem, t), dl, arr_base(E, src), src->mem->ixfun, NULL);
+    ce_copy_nest(E, ce_mem_base(E, dmem, t), dl, ce_arr_base(E, src), src->mem->ixfun, NULL);
 }
 
 /* Stores se (a scalar or an array) at layout dl of block dmem. */
-static void emit_store(Emit *E, const Var *dmem, const Lmad *dl, SubExp se, PrimType t) {
+void ce_store(Emit *E, const Var *dmem, const Lmad *dl, SubExp se, PrimType t) {
     if (se.is_var && se.v->type.kind == TK_ARRAY) {
-        emit_copy_array(E, dmem, dl, se.v);
+        ce_copy_array(E, dmem, dl, se.v);
         return;
     }
     if (dl->rank == 0) {
-        line(E, "%s = %s;", elem_at(E, mem_base(E, dmem, t), dl, NULL), c_se(E, se));
+        ce_line(E, "%s = %s;", ce_elem_at(E, ce_mem_base(E, dmem, t), dl, NULL), ce_se(E, se));
         return;
     }
-    emit_copy_nest(E, mem_base(E, dmem, t), dl, NULL, NULL, c_se(E, se));
+    ce_copy_nest(E, ce_mem_base(E, dmem, t), dl, NULL, NULL, ce_se(E, se));
 }
 
-static Lmad *fix_row(Emit *E, const Lmad *l, Sym *i) {
+Lmad *ce_fix_row(Emit *E, const Lmad *l, Sym *i) {
     LmadSlice s = {0};
     s.is_index = true;
     s.index = i;
@@ -222,11 +205,23 @@ static Lmad *fix_row(Emit *E, const Lmad *l, Sym *i) {
 /* ---- Declarations --------------------------------------------------------- */
 
 /* Declares the C variable of a scalar or memory Var (arrays have none). */
-static void declare(Emit *E, const Var *v, const char *init) {
+const char *ce_block_type(Emit *E) {
+    static const char *const types[] = {"rt_block *", "rt_dblock *", "__global unsigned char *"};
+    return types[E->mode];
+}
+
+/* Retains or releases block b (op "retain" or "release"); blocks inside
+ * kernels are not counted. */
+static void block_ref(Emit *E, const char *op, const char *b) {
+    if (E->mode == EM_KERNEL) return;
+    ce_line(E, "%s_%s(%s);", E->mode == EM_HOST ? "rt_dblock" : "rt_block", op, b);
+}
+
+void ce_declare(Emit *E, const Var *v, const char *init) {
     if (v->type.kind == TK_ARRAY) return;
-    const char *t = v->type.kind == TK_MEM ? "rt_block *" : arena_printf(E->a, "%s ", ctype(v->type.elem));
-    if (init) line(E, "%s%s = %s;", t, cname(E, v), init);
-    else line(E, "%s%s = %s;", t, cname(E, v), v->type.kind == TK_MEM ? "NULL" : "0");
+    const char *t = v->type.kind == TK_MEM ? ce_block_type(E) : arena_printf(E->a, "%s ", ctype(v->type.elem));
+    if (init) ce_line(E, "%s%s = %s;", t, ce_name(E, v), init);
+    else ce_line(E, "%s%s = %s;", t, ce_name(E, v), v->type.kind == TK_MEM ? "NULL" : "0");
 }
 
 /* ---- Simple statements ---------------------------------------------------- */
@@ -235,9 +230,9 @@ static void emit_op(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
     Buf b = {0};
     buf_printf(&b, "rt_%s_%s(", op_name(e->op), prim_name(e->t));
-    for (int i = 0; i < e->nargs; i++) buf_printf(&b, "%s%s", i ? ", " : "", c_se(E, e->args[i]));
+    for (int i = 0; i < e->nargs; i++) buf_printf(&b, "%s%s", i ? ", " : "", ce_se(E, e->args[i]));
     buf_putc(&b, ')');
-    declare(E, s->pat[0], b.data);
+    ce_declare(E, s->pat[0], b.data);
     buf_free(&b);
 }
 
@@ -245,8 +240,8 @@ static void emit_index(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
     if (s->pat[0]->type.kind == TK_ARRAY) return; /* a view: memory.c set its LMAD */
     Sym **idx = NEW_ARRAY(E->a, Sym *, e->nslice + 1);
-    for (int i = 0; i < e->nslice; i++) idx[i] = se_sym(E, e->slice[i].index);
-    declare(E, s->pat[0], elem_at(E, arr_base(E, e->arr), e->arr->mem->ixfun, idx));
+    for (int i = 0; i < e->nslice; i++) idx[i] = ce_se_sym(E, e->slice[i].index);
+    ce_declare(E, s->pat[0], ce_elem_at(E, ce_arr_base(E, e->arr), e->arr->mem->ixfun, idx));
 }
 
 static void emit_update(Emit *E, const Stm *s) {
@@ -254,37 +249,37 @@ static void emit_update(Emit *E, const Stm *s) {
     LmadSlice *ls = NEW_ARRAY(E->a, LmadSlice, e->nslice + 1);
     for (int i = 0; i < e->nslice; i++) {
         ls[i].is_index = !e->slice[i].is_slice;
-        if (ls[i].is_index) ls[i].index = se_sym(E, e->slice[i].index);
+        if (ls[i].is_index) ls[i].index = ce_se_sym(E, e->slice[i].index);
         else {
-            ls[i].start = se_sym(E, e->slice[i].start);
-            ls[i].len = se_sym(E, e->slice[i].len);
-            ls[i].stride = se_sym(E, e->slice[i].stride);
+            ls[i].start = ce_se_sym(E, e->slice[i].start);
+            ls[i].len = ce_se_sym(E, e->slice[i].len);
+            ls[i].stride = ce_se_sym(E, e->slice[i].stride);
         }
     }
     Lmad *region = lmad_slice(E->a, e->arr->mem->ixfun, ls, e->nslice);
-    emit_store(E, e->arr->mem->mem, region, e->se, e->arr->type.elem);
+    ce_store(E, e->arr->mem->mem, region, e->se, e->arr->type.elem);
 }
 
 static void emit_iota(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
     Var *v = s->pat[0];
-    int c = new_counter(E, "c");
-    const char *i = sym_name(c, E), *t = prim_name(e->t);
+    int c = ce_counter(E, "c");
+    const char *i = ce_sym_name(c, E), *t = prim_name(e->t);
     Sym *idx = sym_var(E->a, c);
-    line(E, "for (int64_t %s = 0; %s < %s; %s++)", i, i, c_se(E, e->n), i);
-    line(E, "    %s = rt_add_%s(%s, rt_mul_%s((%s)%s, %s));", elem_at(E, arr_base(E, v), v->mem->ixfun, &idx),
-         t, c_se(E, e->start), t, ctype(e->t), i, c_se(E, e->step));
+    ce_line(E, "for (int64_t %s = 0; %s < %s; %s++)", i, i, ce_se(E, e->n), i);
+    ce_line(E, "    %s = rt_add_%s(%s, rt_mul_%s((%s)%s, %s));", ce_elem_at(E, ce_arr_base(E, v), v->mem->ixfun, &idx),
+         t, ce_se(E, e->start), t, ctype(e->t), i, ce_se(E, e->step));
 }
 
 static void emit_replicate(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
     Var *v = s->pat[0];
     if (!e->se.is_var || e->se.v->type.kind != TK_ARRAY) {
-        emit_store(E, v->mem->mem, v->mem->ixfun, e->se, v->type.elem);
+        ce_store(E, v->mem->mem, v->mem->ixfun, e->se, v->type.elem);
         return;
     }
     Var *src = e->se.v;
-    emit_copy_nest(E, arr_base(E, v), v->mem->ixfun, arr_base(E, src), src->mem->ixfun, NULL);
+    ce_copy_nest(E, ce_arr_base(E, v), v->mem->ixfun, ce_arr_base(E, src), src->mem->ixfun, NULL);
 }
 
 static void emit_concat(Emit *E, const Stm *s) {
@@ -297,7 +292,7 @@ static void emit_concat(Emit *E, const Stm *s) {
         sl.start = off;
         sl.len = a->mem->ixfun->dims[0].shape;
         sl.stride = sym_const(E->a, 1);
-        emit_copy_array(E, v->mem->mem, lmad_slice(E->a, v->mem->ixfun, &sl, 1), a);
+        ce_copy_array(E, v->mem->mem, lmad_slice(E->a, v->mem->ixfun, &sl, 1), a);
         off = sym_add(E->a, off, sl.len);
     }
 }
@@ -306,42 +301,46 @@ static void emit_arraylit(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
     Var *v = s->pat[0];
     for (int i = 0; i < e->nargs; i++)
-        emit_store(E, v->mem->mem, fix_row(E, v->mem->ixfun, sym_const(E->a, i)), e->args[i], v->type.elem);
+        ce_store(E, v->mem->mem, ce_fix_row(E, v->mem->ixfun, sym_const(E->a, i)), e->args[i], v->type.elem);
 }
 
 /* Replaces each "{}" of msg by %lld and passes args, prefixed by the location. */
 static void emit_assert(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
+    if (E->mode == EM_KERNEL) {
+        cl_kernel_fail(E, s);
+        return;
+    }
     Buf fmt = {0}, args = {0};
-    buf_puts(&fmt, c_str(E, loc_prefix(E, s->loc), true));
+    buf_puts(&fmt, ce_str(E, ce_loc(E, s->loc), true));
     const char *m = e->msg ? e->msg : "assertion failed";
     int used = 0;
     for (const char *q = m; *q; q++) {
         if (q[0] == '{' && q[1] == '}' && used < e->nargs) {
             buf_puts(&fmt, "%lld");
-            buf_printf(&args, ", (long long)%s", c_se(E, e->args[used++]));
+            buf_printf(&args, ", (long long)%s", ce_se(E, e->args[used++]));
             q++;
             continue;
         }
         char one[2] = {*q, 0};
-        buf_puts(&fmt, c_str(E, one, true));
+        buf_puts(&fmt, ce_str(E, one, true));
     }
-    line(E, "if (!%s) {", c_se(E, e->cond));
-    line(E, "    rt_error(ctx, \"%s\"%s);", fmt.data ? fmt.data : "", args.data ? args.data : "");
-    line(E, "    goto fail;");
-    line(E, "}");
+    ce_line(E, "if (!%s) {", ce_se(E, e->cond));
+    ce_line(E, "    rt_error(ctx, \"%s\"%s);", fmt.data ? fmt.data : "", args.data ? args.data : "");
+    ce_line(E, "    goto %s;", E->fail_label);
+    ce_line(E, "}");
     buf_free(&fmt);
     buf_free(&args);
 }
 
 static void emit_alloc(Emit *E, const Stm *s) {
-    const char *m = cname(E, s->pat[0]), *size = c_se(E, s->e->size);
-    line(E, "rt_block *%s = rt_block_new(pool, %s);", m, size);
-    line(E, "if (!%s) {", m);
-    line(E, "    rt_error(ctx, \"%sout of memory (allocating %%lld bytes)\", (long long)%s);",
-         c_str(E, loc_prefix(E, s->loc), true), size);
-    line(E, "    goto fail;");
-    line(E, "}");
+    const char *m = ce_name(E, s->pat[0]), *size = ce_se(E, s->e->size);
+    ce_line(E, "rt_block *%s = rt_block_new(pool, %s);", m, size);
+    ce_line(E, "if (!%s) {", m);
+    ce_line(E, "    rt_error(ctx, \"%sout of memory (allocating %%lld bytes)\", (long long)%s);",
+         ce_str(E, ce_loc(E, s->loc), true), size);
+    ce_line(E, "    goto fail;");
+    ce_line(E, "}");
 }
 
 /* ---- Control flow --------------------------------------------------------- */
@@ -352,22 +351,22 @@ static void res_assign(Emit *E, const Body *b, void *ctx) {
     for (int i = 0; i < b->nres && i < s->npat; i++) {
         Var *v = s->pat[i];
         if (v->type.kind == TK_ARRAY) continue;
-        line(E, "%s = %s;", cname(E, v), c_se(E, b->res[i]));
-        if (v->type.kind == TK_MEM) line(E, "rt_block_retain(%s);", cname(E, v));
+        ce_line(E, "%s = %s;", ce_name(E, v), ce_se(E, b->res[i]));
+        if (v->type.kind == TK_MEM) block_ref(E, "retain", ce_name(E, v));
     }
 }
 
 static void emit_if(Emit *E, const Stm *s) {
-    for (int i = 0; i < s->npat; i++) declare(E, s->pat[i], NULL);
-    line(E, "if (%s) {", c_se(E, s->e->cond));
+    for (int i = 0; i < s->npat; i++) ce_declare(E, s->pat[i], NULL);
+    ce_line(E, "if (%s) {", ce_se(E, s->e->cond));
     E->indent++;
-    emit_body(E, s->e->tbody, res_assign, (void *)s, NULL, 0);
+    ce_body(E, s->e->tbody, res_assign, (void *)s, NULL, 0);
     E->indent--;
-    line(E, "} else {");
+    ce_line(E, "} else {");
     E->indent++;
-    emit_body(E, s->e->fbody, res_assign, (void *)s, NULL, 0);
+    ce_body(E, s->e->fbody, res_assign, (void *)s, NULL, 0);
     E->indent--;
-    line(E, "}");
+    ce_line(E, "}");
 }
 
 /* Result handler of loop bodies: new parameter values through temporaries
@@ -378,62 +377,62 @@ static void res_loop(Emit *E, const Body *b, void *ctx) {
     for (int i = 0; i < l->nparams; i++) {
         Var *p = l->params[i];
         if (p->type.kind == TK_ARRAY) continue;
-        int t = new_counter(E, "next");
-        const char *ty = p->type.kind == TK_MEM ? "rt_block *" : arena_printf(E->a, "%s ", ctype(p->type.elem));
-        line(E, "%s%s = %s;", ty, sym_name(t, E), c_se(E, b->res[i]));
-        if (p->type.kind == TK_MEM) line(E, "rt_block_retain(%s);", sym_name(t, E));
+        int t = ce_counter(E, "next");
+        const char *ty = p->type.kind == TK_MEM ? ce_block_type(E) : arena_printf(E->a, "%s ", ctype(p->type.elem));
+        ce_line(E, "%s%s = %s;", ty, ce_sym_name(t, E), ce_se(E, b->res[i]));
+        if (p->type.kind == TK_MEM) block_ref(E, "retain", ce_sym_name(t, E));
     }
     for (int i = 0, t = base; i < l->nparams; i++) {
         Var *p = l->params[i];
         if (p->type.kind == TK_ARRAY) continue;
-        if (p->type.kind == TK_MEM) line(E, "rt_block_release(%s);", cname(E, p));
-        line(E, "%s = %s;", cname(E, p), sym_name(t++, E));
+        if (p->type.kind == TK_MEM) block_ref(E, "release", ce_name(E, p));
+        ce_line(E, "%s = %s;", ce_name(E, p), ce_sym_name(t++, E));
     }
 }
 
 static void emit_loop(Emit *E, const Stm *s) {
     const Loop *l = &s->e->loop;
-    for (int i = 0; i < s->npat; i++) declare(E, s->pat[i], NULL);
-    line(E, "{");
+    for (int i = 0; i < s->npat; i++) ce_declare(E, s->pat[i], NULL);
+    ce_line(E, "{");
     E->indent++;
     for (int i = 0; i < l->nparams; i++) {
         Var *p = l->params[i];
         if (p->type.kind == TK_ARRAY) continue;
-        declare(E, p, c_se(E, l->inits[i]));
-        if (p->type.kind == TK_MEM) line(E, "rt_block_retain(%s);", cname(E, p));
+        ce_declare(E, p, ce_se(E, l->inits[i]));
+        if (p->type.kind == TK_MEM) block_ref(E, "retain", ce_name(E, p));
     }
     if (l->kind == IR_LOOP_FOR) {
-        const char *i = cname(E, l->i);
-        line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, c_se(E, l->bound), i);
+        const char *i = ce_name(E, l->i);
+        ce_line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, ce_se(E, l->bound), i);
     } else {
-        line(E, "while (%s) {", cname(E, l->cond));
+        ce_line(E, "while (%s) {", ce_name(E, l->cond));
     }
     E->indent++;
-    emit_body(E, l->body, res_loop, (void *)l, NULL, 0);
+    ce_body(E, l->body, res_loop, (void *)l, NULL, 0);
     E->indent--;
-    line(E, "}");
+    ce_line(E, "}");
     for (int i = 0; i < s->npat; i++)
-        if (s->pat[i]->type.kind != TK_ARRAY) line(E, "%s = %s;", cname(E, s->pat[i]), cname(E, l->params[i]));
+        if (s->pat[i]->type.kind != TK_ARRAY) ce_line(E, "%s = %s;", ce_name(E, s->pat[i]), ce_name(E, l->params[i]));
     E->indent--;
-    line(E, "}");
+    ce_line(E, "}");
 }
 
 /* ---- SOACs ---------------------------------------------------------------- */
 
 /* Binds the scalar parameters of a SOAC lambda to row iter of arrs (array
  * parameters are views: memory.c gave them LMADs in terms of iter). */
-static void bind_rows(Emit *E, const Lambda *lam, Var **arrs, const Var *iter) {
+void ce_bind_rows(Emit *E, const Lambda *lam, Var **arrs, const Var *iter) {
     Sym *i = sym_var(E->a, iter->id);
     for (int k = 0; k < lam->nparams; k++) {
         Var *p = lam->params[k];
-        if (p->type.kind != TK_ARRAY) declare(E, p, elem_at(E, arr_base(E, arrs[k]), arrs[k]->mem->ixfun, &i));
+        if (p->type.kind != TK_ARRAY) ce_declare(E, p, ce_elem_at(E, ce_arr_base(E, arrs[k]), arrs[k]->mem->ixfun, &i));
     }
 }
 
 /* Copies the array at (smem, sl) to (dmem, dl) unless they are the same. */
-static void emit_copy_at(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
+void ce_copy_at(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
     if (smem == dmem && lmad_equal(sl, dl)) return;
-    emit_copy_nest(E, mem_base(E, dmem, t), dl, mem_base(E, smem, t), sl, NULL);
+    ce_copy_nest(E, ce_mem_base(E, dmem, t), dl, ce_mem_base(E, smem, t), sl, NULL);
 }
 
 /* Binds operator parameters to accumulator expressions and values, runs
@@ -441,75 +440,71 @@ static void emit_copy_at(Emit *E, const Var *dmem, const Lmad *dl, const Var *sm
  * operand has no accumulator expression (NULL): its accumulator is the
  * place of the operator's parameter (memory.c), which results are copied
  * into unless they were built there. */
-typedef struct OpCtx {
+typedef struct CeOpCtx {
     const SegOp *op;
     const char **accs;
-} OpCtx;
+} CeOpCtx;
 
 static void res_to_accs(Emit *E, const Body *b, void *ctx) {
-    OpCtx *o = ctx;
+    CeOpCtx *o = ctx;
     for (int i = 0; i < b->nres; i++) {
         if (o->accs[i]) {
-            line(E, "%s = %s;", o->accs[i], c_se(E, b->res[i]));
+            ce_line(E, "%s = %s;", o->accs[i], ce_se(E, b->res[i]));
             continue;
         }
         const MemInfo *acc = o->op->op->params[i]->mem;
-        emit_store(E, acc->mem, acc->ixfun, b->res[i], o->op->op->params[i]->type.elem);
+        ce_store(E, acc->mem, acc->ixfun, b->res[i], o->op->op->params[i]->type.elem);
     }
 }
 
-static void emit_segop(Emit *E, const SegOp *op, const char **accs, const SubExp *vals) {
-    line(E, "{");
+void ce_segop(Emit *E, const SegOp *op, const char **accs, const SubExp *vals) {
+    ce_line(E, "{");
     E->indent++;
     for (int i = 0; i < op->k; i++) {
         Var *pe = op->op->params[op->k + i];
         if (accs[i]) {
-            declare(E, op->op->params[i], accs[i]);
-            declare(E, pe, c_se(E, vals[i]));
+            ce_declare(E, op->op->params[i], accs[i]);
+            ce_declare(E, pe, ce_se(E, vals[i]));
             continue;
         }
-        emit_store(E, pe->mem->mem, pe->mem->ixfun, vals[i], pe->type.elem);
+        ce_store(E, pe->mem->mem, pe->mem->ixfun, vals[i], pe->type.elem);
     }
-    OpCtx o = {op, accs};
-    emit_body(E, op->op->body, res_to_accs, &o, NULL, 0);
+    CeOpCtx o = {op, accs};
+    ce_body(E, op->op->body, res_to_accs, &o, NULL, 0);
     E->indent--;
-    line(E, "}");
+    ce_line(E, "}");
 }
 
-typedef struct ScremaCtx {
-    const Stm *s;
-    const char **scan_accs, **red_accs;
-} ScremaCtx;
 
 /* After the map body: the scans (writing their outputs), the reductions,
  * and the map outputs, all at row iter. */
-static void res_screma(Emit *E, const Body *b, void *ctx) {
-    ScremaCtx *x = ctx;
+void ce_res_screma(Emit *E, const Body *b, void *ctx) {
+    CeScremaCtx *x = ctx;
     const Screma *sc = &x->s->e->screma;
     Sym *i = sym_var(E->a, sc->iter->id);
     int pos = 0, acc = 0;
     for (int j = 0; j < sc->nscans; j++) {
-        emit_segop(E, &sc->scans[j], x->scan_accs + acc, b->res + pos);
+        ce_segop(E, &sc->scans[j], x->scan_accs + acc, b->res + pos);
         for (int k = 0; k < sc->scans[j].k; k++, pos++, acc++) {
             Var *out = x->s->pat[pos];
             const char *a = x->scan_accs[acc];
             if (a) {
-                line(E, "%s = %s;", elem_at(E, arr_base(E, out), out->mem->ixfun, &i), a);
+                ce_line(E, "%s = %s;", ce_elem_at(E, ce_arr_base(E, out), out->mem->ixfun, &i), a);
                 continue;
             }
             const MemInfo *am = sc->scans[j].op->params[k]->mem;
-            emit_copy_at(E, out->mem->mem, fix_row(E, out->mem->ixfun, i), am->mem, am->ixfun, out->type.elem);
+            ce_copy_at(E, out->mem->mem, ce_fix_row(E, out->mem->ixfun, i), am->mem, am->ixfun, out->type.elem);
         }
     }
     acc = 0;
     for (int j = 0; j < sc->nreds; j++) {
-        emit_segop(E, &sc->reds[j], x->red_accs + acc, b->res + pos);
+        ce_segop(E, &sc->reds[j], x->red_accs + acc, b->res + pos);
         pos += sc->reds[j].k;
         acc += sc->reds[j].k;
     }
     for (; pos < b->nres; pos++) {
         Var *out = x->s->pat[pos];
-        emit_store(E, out->mem->mem, fix_row(E, out->mem->ixfun, i), b->res[pos], out->type.elem);
+        ce_store(E, out->mem->mem, ce_fix_row(E, out->mem->ixfun, i), b->res[pos], out->type.elem);
     }
 }
 
@@ -517,7 +512,7 @@ static void res_screma(Emit *E, const Body *b, void *ctx) {
  * pattern Vars pat) set to the neutral elements; an array accumulator is
  * the place of its operator parameter, filled with the neutral element,
  * and gets a NULL expression. */
-static const char **declare_accs(Emit *E, const SegOp *ops, int nops, Var **pat, bool temps) {
+const char **ce_declare_accs(Emit *E, const SegOp *ops, int nops, Var **pat, bool temps) {
     int n = 0;
     for (int j = 0; j < nops; j++) n += ops[j].k;
     const char **accs = NEW_ARRAY(E->a, const char *, n + 1);
@@ -528,23 +523,23 @@ static const char **declare_accs(Emit *E, const SegOp *ops, int nops, Var **pat,
             PrimType t = subexp_type(ne).elem;
             const Var *pa = ops[j].op->params[k];
             if (pa->type.kind == TK_ARRAY) {
-                emit_store(E, pa->mem->mem, pa->mem->ixfun, ne, t);
+                ce_store(E, pa->mem->mem, pa->mem->ixfun, ne, t);
                 accs[n] = NULL;
             } else if (temps) {
-                accs[n] = sym_name(new_counter(E, "acc"), E);
-                line(E, "%s %s = %s;", ctype(t), accs[n], c_se(E, ne));
+                accs[n] = ce_sym_name(ce_counter(E, "acc"), E);
+                ce_line(E, "%s %s = %s;", ctype(t), accs[n], ce_se(E, ne));
             } else {
-                accs[n] = cname(E, pat[n]);
-                declare(E, pat[n], c_se(E, ne));
+                accs[n] = ce_name(E, pat[n]);
+                ce_declare(E, pat[n], ce_se(E, ne));
             }
         }
     return accs;
 }
 
 /* "for (int64_t i_7 = 0; i_7 < w; i_7++) {" over a SOAC's iter. */
-static void open_soac_loop(Emit *E, SubExp w, const Var *iter) {
-    const char *i = cname(E, iter);
-    line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, c_se(E, w), i);
+void ce_open_soac_loop(Emit *E, SubExp w, const Var *iter) {
+    const char *i = ce_name(E, iter);
+    ce_line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, ce_se(E, w), i);
     E->indent++;
 }
 
@@ -552,85 +547,109 @@ static void emit_screma(Emit *E, const Stm *s) {
     const Screma *sc = &s->e->screma;
     int nscan = 0;
     for (int j = 0; j < sc->nscans; j++) nscan += sc->scans[j].k;
-    ScremaCtx x = {s, NULL, NULL};
-    x.red_accs = declare_accs(E, sc->reds, sc->nreds, s->pat + nscan, false);
-    line(E, "{");
+    CeScremaCtx x = {s, NULL, NULL};
+    x.red_accs = ce_declare_accs(E, sc->reds, sc->nreds, s->pat + nscan, false);
+    ce_line(E, "{");
     E->indent++;
-    x.scan_accs = declare_accs(E, sc->scans, sc->nscans, NULL, true);
-    open_soac_loop(E, sc->w, sc->iter);
-    bind_rows(E, sc->map, sc->arrs, sc->iter);
-    emit_body(E, sc->map->body, res_screma, &x, NULL, 0);
+    x.scan_accs = ce_declare_accs(E, sc->scans, sc->nscans, NULL, true);
+    ce_open_soac_loop(E, sc->w, sc->iter);
+    ce_bind_rows(E, sc->map, sc->arrs, sc->iter);
+    ce_body(E, sc->map->body, ce_res_screma, &x, NULL, 0);
     E->indent--;
-    line(E, "}");
+    ce_line(E, "}");
     E->indent--;
-    line(E, "}");
+    ce_line(E, "}");
 }
 
 /* Scatter: writes value j (an element or a whole row) to dests[j] at
  * index j when in bounds. */
-static void res_scatter(Emit *E, const Body *b, void *ctx) {
+void ce_res_scatter(Emit *E, const Body *b, void *ctx) {
     const Scatter *sc = ctx;
     for (int j = 0; j < sc->ndests; j++) {
         Var *d = sc->dests[j];
         const Lmad *l = d->mem->ixfun;
-        const char *ixc = c_se(E, b->res[j]);
-        line(E, "if (%s >= 0 && %s < %s) {", ixc, ixc, c_sym(E, l->dims[0].shape));
+        const char *ixc = ce_se(E, b->res[j]);
+        ce_line(E, "if (%s >= 0 && %s < %s) {", ixc, ixc, ce_sym(E, l->dims[0].shape));
         E->indent++;
-        emit_store(E, d->mem->mem, fix_row(E, l, se_sym(E, b->res[j])), b->res[sc->ndests + j], d->type.elem);
+        ce_store(E, d->mem->mem, ce_fix_row(E, l, ce_se_sym(E, b->res[j])), b->res[sc->ndests + j], d->type.elem);
         E->indent--;
-        line(E, "}");
+        ce_line(E, "}");
     }
 }
 
 static void emit_soac_loop(Emit *E, SubExp w, const Lambda *lam, Var **arrs, const Var *iter, ResFn fn,
                            void *ctx) {
-    open_soac_loop(E, w, iter);
-    bind_rows(E, lam, arrs, iter);
-    emit_body(E, lam->body, fn, ctx, NULL, 0);
+    ce_open_soac_loop(E, w, iter);
+    ce_bind_rows(E, lam, arrs, iter);
+    ce_body(E, lam->body, fn, ctx, NULL, 0);
     E->indent--;
-    line(E, "}");
+    ce_line(E, "}");
 }
 
 /* Hist: combines the values with the bucket's current contents. An array
  * bucket is copied into the operator's accumulator place, combined, and
  * copied back. */
-static void res_hist(Emit *E, const Body *b, void *ctx) {
+void ce_res_hist(Emit *E, const Body *b, void *ctx) {
     const Hist *h = ctx;
-    const char *bk = c_se(E, b->res[0]);
-    Sym *ix = se_sym(E, b->res[0]);
-    line(E, "if (%s >= 0 && %s < %s) {", bk, bk, c_se(E, h->dest_w));
+    const char *bk = ce_se(E, b->res[0]);
+    Sym *ix = ce_se_sym(E, b->res[0]);
+    ce_line(E, "if (%s >= 0 && %s < %s) {", bk, bk, ce_se(E, h->dest_w));
     E->indent++;
     const char **accs = NEW_ARRAY(E->a, const char *, h->op.k + 1);
     for (int j = 0; j < h->op.k; j++) {
         const Var *d = h->dests[j], *pa = h->op.op->params[j];
         if (pa->type.kind != TK_ARRAY) {
-            accs[j] = elem_at(E, arr_base(E, d), d->mem->ixfun, &ix);
+            accs[j] = ce_elem_at(E, ce_arr_base(E, d), d->mem->ixfun, &ix);
             continue;
         }
-        emit_copy_at(E, pa->mem->mem, pa->mem->ixfun, d->mem->mem, fix_row(E, d->mem->ixfun, ix), d->type.elem);
+        ce_copy_at(E, pa->mem->mem, pa->mem->ixfun, d->mem->mem, ce_fix_row(E, d->mem->ixfun, ix), d->type.elem);
     }
-    emit_segop(E, &h->op, accs, b->res + 1);
+    ce_segop(E, &h->op, accs, b->res + 1);
     for (int j = 0; j < h->op.k; j++) {
         const Var *d = h->dests[j], *pa = h->op.op->params[j];
         if (pa->type.kind == TK_ARRAY)
-            emit_copy_at(E, d->mem->mem, fix_row(E, d->mem->ixfun, ix), pa->mem->mem, pa->mem->ixfun, d->type.elem);
+            ce_copy_at(E, d->mem->mem, ce_fix_row(E, d->mem->ixfun, ix), pa->mem->mem, pa->mem->ixfun, d->type.elem);
     }
     E->indent--;
-    line(E, "}");
+    ce_line(E, "}");
 }
 
 /* ---- Statements and bodies ------------------------------------------------ */
 
-static void emit_stm(Emit *E, const Stm *s) {
+/* Statements that touch array memory, which OpenCL host code runs on the
+ * device (a scalar index reads one element back). */
+static bool device_stm(const Stm *s) {
+    switch (s->e->kind) {
+    case IE_INDEX: return s->pat[0]->type.kind != TK_ARRAY;
+    case IE_UPDATE:
+    case IE_IOTA:
+    case IE_REPLICATE:
+    case IE_COPY:
+    case IE_CONCAT:
+    case IE_ARRAYLIT:
+    case IE_SCREMA:
+    case IE_SCATTER:
+    case IE_HIST:
+    case IE_ALLOC: return true;
+    default: return false;
+    }
+}
+
+void ce_stm(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
+    if (E->mode == EM_HOST && device_stm(s)) {
+        cl_host_stm(E, s);
+        return;
+    }
+    if (E->mode == EM_KERNEL && e->kind == IE_ALLOC) ICE("OpenCL backend: an allocation inside a kernel");
     switch (e->kind) {
     case IE_SUBEXP:
-        if (s->pat[0]->type.kind != TK_ARRAY) declare(E, s->pat[0], c_se(E, e->se));
+        if (s->pat[0]->type.kind != TK_ARRAY) ce_declare(E, s->pat[0], ce_se(E, e->se));
         break;
     case IE_OP: emit_op(E, s); break;
     case IE_CONV:
-        declare(E, s->pat[0], arena_printf(E->a, "rt_conv_%s_%s(%s)", prim_name(e->t), prim_name(e->to),
-                                            c_se(E, e->args[0])));
+        ce_declare(E, s->pat[0], arena_printf(E->a, "rt_conv_%s_%s(%s)", prim_name(e->t), prim_name(e->to),
+                                            ce_se(E, e->args[0])));
         break;
     case IE_IF: emit_if(E, s); break;
     case IE_LOOP: emit_loop(E, s); break;
@@ -638,17 +657,17 @@ static void emit_stm(Emit *E, const Stm *s) {
     case IE_UPDATE: emit_update(E, s); break;
     case IE_IOTA: emit_iota(E, s); break;
     case IE_REPLICATE: emit_replicate(E, s); break;
-    case IE_COPY: emit_copy_array(E, s->pat[0]->mem->mem, s->pat[0]->mem->ixfun, e->arr); break;
+    case IE_COPY: ce_copy_array(E, s->pat[0]->mem->mem, s->pat[0]->mem->ixfun, e->arr); break;
     case IE_CONCAT: emit_concat(E, s); break;
     case IE_ARRAYLIT: emit_arraylit(E, s); break;
     case IE_ASSERT: emit_assert(E, s); break;
     case IE_SCREMA: emit_screma(E, s); break;
     case IE_SCATTER:
-        emit_soac_loop(E, e->scatter.w, e->scatter.lam, e->scatter.arrs, e->scatter.iter, res_scatter,
+        emit_soac_loop(E, e->scatter.w, e->scatter.lam, e->scatter.arrs, e->scatter.iter, ce_res_scatter,
                        (void *)&e->scatter);
         break;
     case IE_HIST:
-        emit_soac_loop(E, e->hist.w, e->hist.lam, e->hist.arrs, e->hist.iter, res_hist, (void *)&e->hist);
+        emit_soac_loop(E, e->hist.w, e->hist.lam, e->hist.arrs, e->hist.iter, ce_res_hist, (void *)&e->hist);
         break;
     case IE_ALLOC: emit_alloc(E, s); break;
     case IE_SCRATCH:
@@ -741,12 +760,12 @@ static void use_body(Uses *u, const Body *b) {
 
 static void release_at(Emit *E, Var **mems, const int *last, int n, int j) {
     for (int k = 0; k < n; k++)
-        if (last[k] == j) line(E, "rt_block_release(%s);", cname(E, mems[k]));
+        if (last[k] == j) block_ref(E, "release", ce_name(E, mems[k]));
 }
 
 /* Emits b's statements, then fn for its results; each block bound in b (or
  * passed in extra, bound before it) is released after its last use. */
-static void emit_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, int nextra) {
+void ce_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, int nextra) {
     VEC(Var *) mems = {0};
     VEC(int) last = {0};
     for (int k = 0; k < nextra; k++) {
@@ -771,7 +790,7 @@ static void emit_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, 
     for (int k = 0; k < mems.len; k++) E->mark[mems.items[k]->id] = 0;
     release_at(E, mems.items, last.items, mems.len, -1);
     for (int j = 0; j < b->nstms; j++) {
-        emit_stm(E, b->stms[j]);
+        ce_stm(E, b->stms[j]);
         release_at(E, mems.items, last.items, mems.len, j);
     }
     if (fn) fn(E, b, ctx);
@@ -782,114 +801,130 @@ static void emit_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, 
 
 /* ---- Entry points ----------------------------------------------------------- */
 
-static void emit_oom(Emit *E, const char *what) {
-    line(E, "    rt_error(ctx, \"out of memory (%s)\");", what);
-    line(E, "    goto fail;");
+void ce_oom(Emit *E, const char *what) {
+    ce_line(E, "    rt_error(ctx, \"out of memory (%s)\");", what);
+    ce_line(E, "    goto fail;");
 }
 
 /* Binds parameter k: sizes (checked where already bound), then the value. */
 static void emit_param(Emit *E, const Fun *f, int k, char *bound) {
     Var *v = f->params[k];
     if (v->type.kind != TK_ARRAY) {
-        declare(E, v, arena_printf(E->a, "*(const %s *)ins[%d].data", ctype(v->type.elem), k));
+        ce_declare(E, v, arena_printf(E->a, "*(const %s *)ins[%d].data", ctype(v->type.elem), k));
         return;
     }
     for (int d = 0; d < v->type.rank; d++) {
         SubExp s = v->type.shape[d];
         if (s.is_var && !bound[s.v->id]) {
             bound[s.v->id] = 1;
-            line(E, "int64_t %s = ins[%d].shape[%d];", cname(E, s.v), k, d);
+            ce_line(E, "int64_t %s = ins[%d].shape[%d];", ce_name(E, s.v), k, d);
             continue;
         }
-        line(E, "if (ins[%d].shape[%d] != %s) {", k, d, c_se(E, s));
-        line(E, "    rt_error(ctx, \"entry point %s: argument %d has size %%lld in dimension %d, "
+        ce_line(E, "if (ins[%d].shape[%d] != %s) {", k, d, ce_se(E, s));
+        ce_line(E, "    rt_error(ctx, \"entry point %s: argument %d has size %%lld in dimension %d, "
                 "but %%lld was expected (from the sizes of the other arguments)\", "
                 "(long long)ins[%d].shape[%d], (long long)%s);",
-             c_str(E, f->name, true), k + 1, d + 1, k, d, c_se(E, s));
-        line(E, "    goto fail;");
-        line(E, "}");
+             ce_str(E, f->name, true), k + 1, d + 1, k, d, ce_se(E, s));
+        ce_line(E, "    goto fail;");
+        ce_line(E, "}");
     }
-    const char *m = cname(E, v->mem->mem);
+    const char *m = ce_name(E, v->mem->mem);
     bool unique = v->type.unique || (f->param_ext && f->param_ext[k].unique);
-    if (unique) {
-        line(E, "int64_t %s_bytes = rt_value_count(&ins[%d]) * %d;", m, k, prim_size(v->type.elem));
-        line(E, "rt_block *%s = rt_block_new(pool, %s_bytes);", m, m);
-        line(E, "if (!%s) {", m);
-        emit_oom(E, "copying an argument");
-        line(E, "}");
-        line(E, "memcpy(%s->data, ins[%d].data, (size_t)%s_bytes);", m, k, m);
+    if (E->mode == EM_HOST) {
+        ce_line(E, "rt_dblock *%s = rt_cl_upload(ctx, dpool, ins[%d].data, rt_value_count(&ins[%d]) * %d);", m, k, k,
+                prim_size(v->type.elem));
+        ce_line(E, "if (!%s) goto fail;", m);
+    } else if (unique) {
+        ce_line(E, "int64_t %s_bytes = rt_value_count(&ins[%d]) * %d;", m, k, prim_size(v->type.elem));
+        ce_line(E, "rt_block *%s = rt_block_new(pool, %s_bytes);", m, m);
+        ce_line(E, "if (!%s) {", m);
+        ce_oom(E, "copying an argument");
+        ce_line(E, "}");
+        ce_line(E, "memcpy(%s->data, ins[%d].data, (size_t)%s_bytes);", m, k, m);
     } else {
-        line(E, "rt_block *%s = rt_block_wrap(pool, ins[%d].data);", m, k);
-        line(E, "if (!%s) {", m);
-        emit_oom(E, "wrapping an argument");
-        line(E, "}");
+        ce_line(E, "rt_block *%s = rt_block_wrap(pool, ins[%d].data);", m, k);
+        ce_line(E, "if (!%s) {", m);
+        ce_oom(E, "wrapping an argument");
+        ce_line(E, "}");
     }
 }
 
-/* Writes the entry's results into outs, dense and row-major. */
+/* Writes the entry's results into outs, dense and row-major (OpenCL: after
+ * the device has finished and reported no failure). */
 static void res_outputs(Emit *E, const Body *b, void *ctx) {
+    if (E->mode == EM_HOST) ce_line(E, "if (rt_cl_finish(ctx)) goto fail;");
     for (int k = 0; k < b->nres; k++) {
         SubExp r = b->res[k];
         Type t = subexp_type(r);
-        line(E, "outs[%d].type.elem = %s;", k, rt_prim_enum(E, t.elem));
+        ce_line(E, "outs[%d].type.elem = %s;", k, ce_rt_prim(E, t.elem));
         if (t.kind != TK_ARRAY) {
-            line(E, "outs[%d].type.rank = 0;", k);
-            line(E, "outs[%d].data = malloc(%d);", k, prim_size(t.elem));
-            line(E, "if (!outs[%d].data) {", k);
-            emit_oom(E, "writing a result");
-            line(E, "}");
-            line(E, "*(%s *)outs[%d].data = %s;", ctype(t.elem), k, c_se(E, r));
+            ce_line(E, "outs[%d].type.rank = 0;", k);
+            ce_line(E, "outs[%d].data = malloc(%d);", k, prim_size(t.elem));
+            ce_line(E, "if (!outs[%d].data) {", k);
+            ce_oom(E, "writing a result");
+            ce_line(E, "}");
+            ce_line(E, "*(%s *)outs[%d].data = %s;", ctype(t.elem), k, ce_se(E, r));
             continue;
         }
         const Lmad *l = r.v->mem->ixfun;
-        line(E, "outs[%d].type.rank = %d;", k, t.rank);
-        line(E, "outs[%d].shape = malloc(%d * sizeof(int64_t));", k, t.rank);
-        line(E, "if (!outs[%d].shape) {", k);
-        emit_oom(E, "writing a result");
-        line(E, "}");
+        ce_line(E, "outs[%d].type.rank = %d;", k, t.rank);
+        ce_line(E, "outs[%d].shape = malloc(%d * sizeof(int64_t));", k, t.rank);
+        ce_line(E, "if (!outs[%d].shape) {", k);
+        ce_oom(E, "writing a result");
+        ce_line(E, "}");
         Sym **shape = NEW_ARRAY(E->a, Sym *, t.rank);
         for (int d = 0; d < t.rank; d++) {
             shape[d] = l->dims[d].shape;
-            line(E, "outs[%d].shape[%d] = %s;", k, d, c_sym(E, shape[d]));
+            ce_line(E, "outs[%d].shape[%d] = %s;", k, d, ce_sym(E, shape[d]));
         }
-        line(E, "outs[%d].data = malloc((size_t)(rt_value_count(&outs[%d]) * %d) + 1);", k, k, prim_size(t.elem));
-        line(E, "if (!outs[%d].data) {", k);
-        emit_oom(E, "writing a result");
-        line(E, "}");
-        emit_copy_nest(E, arena_printf(E->a, "((%s *)outs[%d].data)", ctype(t.elem), k),
-                       lmad_row_major(E->a, t.rank, shape), arr_base(E, r.v), l, NULL);
+        ce_line(E, "outs[%d].data = malloc((size_t)(rt_value_count(&outs[%d]) * %d) + 1);", k, k, prim_size(t.elem));
+        ce_line(E, "if (!outs[%d].data) {", k);
+        ce_oom(E, "writing a result");
+        ce_line(E, "}");
+        if (E->mode == EM_HOST) {
+            cl_download(E, arena_printf(E->a, "outs[%d].data", k), r.v);
+            continue;
+        }
+        ce_copy_nest(E, arena_printf(E->a, "((%s *)outs[%d].data)", ctype(t.elem), k),
+                       lmad_row_major(E->a, t.rank, shape), ce_arr_base(E, r.v), l, NULL);
     }
 }
 
 static void emit_entry(Emit *E, const Fun *f, int idx) {
     E->fun = f;
-    line(E, "static int futhorc_entry_%d(rt_ctx *ctx, rt_pool *pool, const rt_value *ins, rt_value *outs) {", idx);
+    bool cl = E->mode == EM_HOST;
+    ce_line(E, "static int futhorc_entry_%d(rt_ctx *ctx, rt_pool *pool, %sconst rt_value *ins, rt_value *outs) {", idx,
+            cl ? "rt_dpool *dpool, " : "");
     E->indent++;
-    line(E, "if (0) goto fail; /* the label is used whatever the body */");
+    ce_line(E, "if (0) goto fail; /* the label is used whatever the body */");
+    if (cl) ce_line(E, "if (rt_cl_begin(ctx)) goto fail;");
     char *bound = arena_alloc(E->a, (size_t)E->p->next_var_id + 1);
     VEC(Var *) mems = {0};
     for (int k = 0; k < f->nparams; k++) {
         emit_param(E, f, k, bound);
         if (f->params[k]->type.kind == TK_ARRAY) vec_push(&mems, f->params[k]->mem->mem);
     }
-    emit_body(E, f->body, res_outputs, NULL, mems.items, mems.len);
+    if (cl) ce_line(E, "rt_cl_start_timer(ctx);");
+    ce_body(E, f->body, res_outputs, NULL, mems.items, mems.len);
     vec_free(&mems);
-    line(E, "return 0;");
+    ce_line(E, "return 0;");
     E->indent--;
-    line(E, "fail:");
-    line(E, "    return 1;");
-    line(E, "}");
+    ce_line(E, "fail:");
+    ce_line(E, "    return 1;");
+    ce_line(E, "}");
     buf_putc(E->out, '\n');
-    line(E, "static int futhorc_run_%d(rt_ctx *ctx, const rt_value *ins, rt_value *outs) {", idx);
-    line(E, "    rt_pool pool;");
-    line(E, "    rt_pool_init(&pool);");
-    line(E, "    for (int k = 0; k < %d; k++) outs[k].shape = NULL, outs[k].data = NULL;", f->nret);
-    line(E, "    int r = futhorc_entry_%d(ctx, &pool, ins, outs);", idx);
-    line(E, "    rt_pool_free(&pool);");
-    line(E, "    if (r)");
-    line(E, "        for (int k = 0; k < %d; k++) free(outs[k].shape), free(outs[k].data), outs[k].shape = NULL, outs[k].data = NULL;", f->nret);
-    line(E, "    return r;");
-    line(E, "}");
+    ce_line(E, "static int futhorc_run_%d(rt_ctx *ctx, const rt_value *ins, rt_value *outs) {", idx);
+    ce_line(E, "    rt_pool pool;");
+    ce_line(E, "    rt_pool_init(&pool);");
+    if (cl) ce_line(E, "    rt_dpool dpool;\n    rt_dpool_init(&dpool);");
+    ce_line(E, "    for (int k = 0; k < %d; k++) outs[k].shape = NULL, outs[k].data = NULL;", f->nret);
+    ce_line(E, "    int r = futhorc_entry_%d(ctx, &pool, %sins, outs);", idx, cl ? "&dpool, " : "");
+    ce_line(E, "    rt_pool_free(&pool);");
+    if (cl) ce_line(E, "    rt_dpool_free(&dpool);");
+    ce_line(E, "    if (r)");
+    ce_line(E, "        for (int k = 0; k < %d; k++) free(outs[k].shape), free(outs[k].data), outs[k].shape = NULL, outs[k].data = NULL;", f->nret);
+    ce_line(E, "    return r;");
+    ce_line(E, "}");
     buf_putc(E->out, '\n');
 }
 
@@ -899,13 +934,13 @@ static void emit_types(Emit *E, const char *what, int idx, const ExtType *ts, co
     for (int i = 0; i < n; i++) {
         PrimType elem = ts ? ts[i].elem : fallback[i].elem;
         int rank = ts ? ts[i].rank : fallback[i].rank;
-        buf_printf(&b, "%s{%s, %d}", i ? ", " : "", rt_prim_enum(E, elem), rank);
+        buf_printf(&b, "%s{%s, %d}", i ? ", " : "", ce_rt_prim(E, elem), rank);
     }
-    line(E, "static const rt_type futhorc_%s_%d[] = {%s};", what, idx, b.data);
+    ce_line(E, "static const rt_type futhorc_%s_%d[] = {%s};", what, idx, b.data);
     buf_free(&b);
 }
 
-static void emit_table(Emit *E) {
+void ce_table(Emit *E) {
     for (int i = 0; i < E->p->nfuns; i++) {
         const Fun *f = E->p->funs[i];
         Type *pts = NEW_ARRAY(E->a, Type, f->nparams + 1);
@@ -915,20 +950,20 @@ static void emit_table(Emit *E) {
         if (f->nparams) {
             Buf b = {0};
             for (int k = 0; k < f->nparams; k++) buf_printf(&b, "%s%s", k ? ", " : "", f->param_ext[k].unique ? "true" : "false");
-            line(E, "static const bool futhorc_unique_%d[] = {%s};", i, b.data);
+            ce_line(E, "static const bool futhorc_unique_%d[] = {%s};", i, b.data);
             buf_free(&b);
         }
     }
-    line(E, "static const rt_entry futhorc_entries[] = {");
+    ce_line(E, "static const rt_entry futhorc_entries[] = {");
     for (int i = 0; i < E->p->nfuns; i++) {
         const Fun *f = E->p->funs[i];
-        line(E, "    {\"%s\", %d, %s, %d, %s, futhorc_run_%d, %s},", c_str(E, f->name, false), f->nparams,
+        ce_line(E, "    {\"%s\", %d, %s, %d, %s, futhorc_run_%d, %s},", ce_str(E, f->name, false), f->nparams,
              f->nparams ? arena_printf(E->a, "futhorc_in_%d", i) : "NULL", f->nret,
              f->nret ? arena_printf(E->a, "futhorc_out_%d", i) : "NULL", i,
              f->nparams ? arena_printf(E->a, "futhorc_unique_%d", i) : "NULL");
     }
-    if (E->p->nfuns == 0) line(E, "    {NULL, 0, NULL, 0, NULL, NULL, NULL},");
-    line(E, "};");
+    if (E->p->nfuns == 0) ce_line(E, "    {NULL, 0, NULL, 0, NULL, NULL, NULL},");
+    ce_line(E, "};");
     buf_putc(E->out, '\n');
 }
 
@@ -953,25 +988,40 @@ void emit_c_runtime_file(Buf *out, const char *path) {
     if (text[0] && text[strlen(text) - 1] != '\n') buf_putc(out, '\n');
 }
 
+void ce_init(Emit *E, Buf *out, const Prog *p, Arena *a, EmitMode mode) {
+    memset(E, 0, sizeof *E);
+    E->out = out;
+    E->p = p;
+    E->a = a;
+    E->next_id = p->next_var_id;
+    E->mark = calloc((size_t)p->next_var_id + 1, sizeof(int));
+    if (!E->mark) ICE("out of memory");
+    E->mode = mode;
+    E->fail_label = "fail";
+}
+
+void ce_fini(Emit *E) {
+    free(E->mark);
+    vec_free(&E->names);
+}
+
+void ce_entries(Emit *E) {
+    for (int i = 0; i < E->p->nfuns; i++) emit_entry(E, E->p->funs[i], i);
+    ce_table(E);
+}
+
 void emit_c_entries(Buf *out, const Prog *p) {
     if (p->stage != STAGE_MEM) ICE("emit_c_entries: the program must be at STAGE_MEM");
     Arena a = {0};
-    Emit E = {0};
-    E.out = out;
-    E.p = p;
-    E.a = &a;
-    E.next_id = p->next_var_id;
-    E.mark = calloc((size_t)p->next_var_id + 1, sizeof(int));
-    if (!E.mark) ICE("out of memory");
+    Emit E;
+    ce_init(&E, out, p, &a, EM_C);
     buf_puts(out, "/* Generated by futhorc. */\n#ifndef _POSIX_C_SOURCE\n#define _POSIX_C_SOURCE 200809L\n#endif\n");
     static const char *const runtime[] = {"runtime/rt.h", "runtime/memory.h", "runtime/scalar.h",
                                           "runtime/values.c", "runtime/server.c", "runtime/main.c"};
     for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++) emit_c_runtime_file(out, runtime[i]);
     buf_puts(out, "/* ---- the program ---- */\n#include <string.h>\n\n");
-    for (int i = 0; i < p->nfuns; i++) emit_entry(&E, p->funs[i], i);
-    emit_table(&E);
-    free(E.mark);
-    vec_free(&E.names);
+    ce_entries(&E);
+    ce_fini(&E);
     arena_free(&a);
 }
 

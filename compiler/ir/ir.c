@@ -368,7 +368,14 @@ static bool print_simple_exp(Buf *out, const IrExp *e) {
     }
 }
 
+const char *ir_seg_name(SegKind k) {
+    static const char *const names[] = {"SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host"};
+    return names[k];
+}
+
 static void print_exp(Printer *pr, const IrExp *e) {
+    if (e->seg) buf_printf(pr->out, "%s[%d] ", ir_seg_name(e->seg->kind), e->seg->depth);
+    if (e->kind == IE_ALLOC && e->per_iter) buf_puts(pr->out, "per-element ");
     if (print_simple_exp(pr->out, e)) return;
     switch (e->kind) {
     case IE_IF:
@@ -428,7 +435,8 @@ static void print_fun(Printer *pr, const Fun *f) {
 
 void ir_print(Buf *out, const Prog *p) {
     Printer pr = {out, 0};
-    buf_printf(out, "-- stage %s\n", p->stage == STAGE_MEM ? "mem" : "soacs");
+    static const char *const stages[] = {"soacs", "mem", "gpu"};
+    buf_printf(out, "-- stage %s\n", stages[p->stage]);
     for (int i = 0; i < p->nfuns; i++) {
         if (i) buf_putc(out, '\n');
         print_fun(&pr, p->funs[i]);
@@ -553,7 +561,7 @@ static void check_lmad_vars(Verifier *vf, const Var *v) {
 
 /* At STAGE_MEM an array Var needs a MemInfo whose block is a mem Var in scope. */
 static void check_mem_info(Verifier *vf, const Var *v) {
-    if (vf->p->stage != STAGE_MEM || v->type.kind != TK_ARRAY) return;
+    if (vf->p->stage < STAGE_MEM || v->type.kind != TK_ARRAY) return;
     if (!v->mem || !v->mem->mem || !v->mem->ixfun)
         VFAIL(vf, "array %s has no memory information", vname(vf, v));
     if (v->mem->mem->type.kind != TK_MEM)
@@ -615,7 +623,7 @@ static void expect_npat(Verifier *vf, const Stm *s, int n) {
  * returns the scope mark to pop to after the SOAC's lambdas. */
 static int bind_iter(Verifier *vf, Var *iter) {
     int mark = vf->stack.len;
-    if (vf->p->stage == STAGE_MEM && !iter) VFAIL(vf, "SOAC without an iteration index");
+    if (vf->p->stage >= STAGE_MEM && !iter) VFAIL(vf, "SOAC without an iteration index");
     if (!iter) return mark;
     bind(vf, iter);
     expect_type(vf, iter->type, type_prim(PT_I64), "SOAC iteration index");
@@ -873,7 +881,7 @@ static void verify_exp(Verifier *vf, const Stm *s) {
     case IE_SCATTER: verify_scatter(vf, s); break;
     case IE_HIST: verify_hist(vf, s); break;
     case IE_ALLOC:
-        if (vf->p->stage != STAGE_MEM) VFAIL(vf, "alloc before the memory pass");
+        if (vf->p->stage < STAGE_MEM) VFAIL(vf, "alloc before the memory pass");
         expect_prim(vf, e->size, PT_I64, "allocation size");
         expect_npat(vf, s, 1);
         if (s->pat[0]->type.kind != TK_MEM) VFAIL(vf, "alloc must bind a memory block");
@@ -888,7 +896,7 @@ static void verify_stm(Verifier *vf, const Stm *s) {
     verify_exp(vf, s);
     for (int i = 0; i < s->npat; i++) bind(vf, s->pat[i]);
     for (int i = 0; i < s->npat; i++) {
-        if (s->pat[i]->type.kind == TK_MEM && vf->p->stage != STAGE_MEM)
+        if (s->pat[i]->type.kind == TK_MEM && vf->p->stage < STAGE_MEM)
             VFAIL(vf, "memory block %s before the memory pass", vname(vf, s->pat[i]));
         check_mem_info(vf, s->pat[i]);
     }
@@ -913,7 +921,7 @@ static void verify_fun(Verifier *vf, const Fun *f) {
         bind(vf, v);
         for (int d = 0; v->type.kind == TK_ARRAY && d < v->type.rank; d++)
             if (v->type.shape[d].is_var) bind_implicit(vf, v->type.shape[d].v);
-        if (vf->p->stage == STAGE_MEM && v->mem && v->mem->mem) bind_implicit(vf, v->mem->mem);
+        if (vf->p->stage >= STAGE_MEM && v->mem && v->mem->mem) bind_implicit(vf, v->mem->mem);
         check_mem_info(vf, v);
     }
     verify_body(vf, f->body, f->ret, f->nret, "entry body");

@@ -6,7 +6,9 @@
  *   STAGE_MEM    - after the memory pass: every array-typed Var has a MemInfo
  *                  (a memory block Var and an LMAD index function), memory
  *                  blocks are created by E_ALLOC statements.
- * Later (GPU) stages add kernel constructs; they are not defined yet.
+ *   STAGE_GPU    - STAGE_MEM plus a SegInfo on every host-level SOAC (one not
+ *                  inside another SOAC's lambda) saying how it runs on a GPU:
+ *                  which segmented operation, over which space (pass_kernels).
  *
  * Variables are SSA: each Var is bound exactly once (by a statement pattern,
  * a lambda/function/loop parameter or a loop index) and referenced by
@@ -151,6 +153,29 @@ typedef struct Loop {
     Body *body;
 } Loop;
 
+/* STAGE_GPU: how a host-level SOAC runs (compiler/passes/kernels.c). */
+typedef enum SegKind {
+    SEG_MAP,  /* one work-item per point of the segment space: a perfect nest
+                 of maps (levels), or the elements of a scatter */
+    SEG_RED,  /* a reduction of the whole input (fused map outputs written too) */
+    SEG_SCAN, /* a single-pass scan of the whole input */
+    SEG_HIST, /* a histogram with atomic updates of its buckets */
+    SEG_SEQ,  /* one work-item runs the SOAC sequentially (array operators) */
+    SEG_HOST, /* not a kernel: runs on the host over mapped device memory
+                 (the SOAC allocates memory of varying size per element) */
+} SegKind;
+
+typedef struct SegInfo {
+    SegKind kind;
+    int depth;        /* SEG_MAP over a Screma: levels of the nest, >= 1 */
+    struct Stm **levels; /* those Screma statements, outermost (this one) first */
+    Var **free;       /* the variables the statement reads or writes that are
+                         bound outside it: scalars, blocks, LMAD variables */
+    int nfree;
+    bool *private_mem; /* per free variable: a block each work-item needs a
+                          copy of (allocated once per element of a SOAC) */
+} SegInfo;
+
 typedef enum IrExpKind {
     IE_SUBEXP,    /* se */
     IE_OP,        /* op on args[arity], operand type t */
@@ -205,6 +230,9 @@ struct IrExp {
     Scatter scatter;
     Hist hist;
     SubExp size;      /* IE_ALLOC: bytes (i64) */
+    bool per_iter;    /* IE_ALLOC: hoisted out of a SOAC lambda; each element
+                         (work-item) uses the block for itself */
+    SegInfo *seg;     /* STAGE_GPU, host-level SOACs: how it runs */
 };
 
 /* A statement binds npat variables to the results of e. loc is the source
@@ -251,7 +279,7 @@ typedef struct Fun {
     SrcLoc loc;
 } Fun;
 
-typedef enum Stage { STAGE_SOACS, STAGE_MEM } Stage;
+typedef enum Stage { STAGE_SOACS, STAGE_MEM, STAGE_GPU } Stage;
 
 /* A whole program: its entry points. Array parameters of entry points have
  * shapes made of fresh i64 Vars that are bound to the dimensions of the
@@ -287,6 +315,9 @@ bool ir_body_has_assert(const Body *b);
 bool ir_lambda_has_assert(const Lambda *l);
 
 /* ---- Printing and checking ------------------------------------------------ */
+
+/* "SegMap", "SegRed", ...: the names structure counts and dumps use. */
+const char *ir_seg_name(SegKind k);
 
 /* Prints the program in a readable, stable text form. */
 void ir_print(Buf *out, const Prog *p);

@@ -407,6 +407,7 @@ static void hoist_allocs(MemCtx *m, Body *b, StmVec *out, Var *const *params, in
         Stm *s = b->stms[i];
         bool alloc = s->e->kind == IE_ALLOC && invariant(variant, s->e->size) && !esc[s->pat[0]->id];
         if (alloc || hoistable_arith(s, variant)) {
+            if (alloc && !loop) s->e->per_iter = true;
             vec_push(out, s);
             continue;
         }

@@ -23,4 +23,9 @@ void pass_simplify(Prog *p);
  * consumption of what it reads; the rules are listed at the top of fuse.c. */
 void pass_fuse(Prog *p);
 
+/* kernels.c: STAGE_MEM -> STAGE_GPU. Decides how each host-level SOAC runs
+ * on a GPU (SegMap over a flattened map nest, SegRed, SegScan, SegHist,
+ * one work-item, or the host) and records its free variables. */
+void pass_kernels(Prog *p);
+
 #endif

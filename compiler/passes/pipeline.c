@@ -12,6 +12,8 @@ const Pass pipeline_passes[] = {
      STAGE_SOACS, STAGE_SOACS, pass_fuse},
     {"memory", "give every array a memory block and an LMAD index function (FunMem)", STAGE_SOACS, STAGE_MEM,
      pass_memory},
+    {"kernels", "decide how each host-level SOAC runs on a GPU (segmented operations)", STAGE_MEM, STAGE_GPU,
+     pass_kernels},
 };
 const int pipeline_npasses = sizeof pipeline_passes / sizeof pipeline_passes[0];
 

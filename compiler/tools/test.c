@@ -390,7 +390,7 @@ static void test_usage(void) {
            "Options:\n"
            "  -j N, --concurrency=N          run N test processes at once (default %d)\n"
            "  -v, --verbose                  also print passing cases and skipped files\n"
-           "  --backend=NAME                 compile with backend NAME (default c)\n"
+           "  --backend=NAME                 compile with backend NAME: c (default) or opencl\n"
            "  --pass-compiler-option=OPT     pass OPT to the compiler\n"
            "  --timeout=SECONDS              time limit of each run (default %d)\n"
            "  -h, --help                     print this text\n",
@@ -431,7 +431,7 @@ static int test_options(Tester *t, int argc, char **argv, Strings *paths) {
         }
     }
     if (paths->len == 0) return test_bad_usage("no files or directories given", "");
-    if (strcmp(t->backend, "c")) return test_bad_usage("unknown backend", t->backend);
+    if (strcmp(t->backend, "c") && strcmp(t->backend, "opencl")) return test_bad_usage("unknown backend", t->backend);
     return 0;
 }
 

@@ -1,0 +1,1253 @@
+/* The OpenCL backend: a program at STAGE_GPU becomes one C program (the C
+ * runtime, runtime/opencl.h and the host code of the entry points) that
+ * carries the OpenCL C of its kernels as a string.
+ *
+ * Host code is the shared emitter (emit.h) in EM_HOST mode: scalars,
+ * control flow and host-level loops are plain C; memory blocks are device
+ * buffers (rt_dblock); each statement that touches array memory is handed
+ * here (cl_host_stm):
+ *   - allocations take a pooled device buffer; a scalar index reads one
+ *     element back, a scalar update writes one;
+ *   - copies, replicates, concatenations, iotas and array literals use the
+ *     built-in kernels of runtime/kernels.cl through LMAD parameters (a
+ *     tiled transpose where a copy transposes);
+ *   - a SOAC runs as its SegInfo (compiler/passes/kernels.c) says:
+ *       SegMap  one work-item per point of the flattened nest,
+ *       SegRed  per-group partial results (a strided loop per work-item
+ *               when the operators commute, contiguous chunks otherwise),
+ *               then one group combines them in order,
+ *       SegScan one pass with decoupled look-back: groups take ids in the
+ *               order they start, scan their chunk in local memory and
+ *               publish their aggregate, then the inclusive prefix,
+ *       SegHist atomic updates (native atomics for +, min, max and bit
+ *               operations on integers, a compare-and-swap loop for any
+ *               other operator), in a local sub-histogram when the
+ *               buckets fit in local memory,
+ *       SegSeq  one work-item, Host: the host over mapped buffers.
+ * Kernel bodies are the same emitter in EM_KERNEL mode, so the code of a
+ * lambda is the same as in the C backend; failures inside kernels are
+ * recorded (first one wins) and reported when the host synchronises.
+ * Blocks that each work-item needs for itself (per-element allocations
+ * hoisted out of the SOAC) are allocated once per work-item by the host
+ * and indexed by the work-item's number. */
+#include "backend.h"
+#include "emit.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+#include "../util/embedded.h"
+
+/* Elements each work-item of a SegScan scans sequentially: enough to make
+ * the look-back cheap per element, few enough to keep a group's chunk in
+ * local memory. */
+#define SCAN_ELEMS 8
+/* Built-in kernels (runtime/kernels.cl), listed first in this order. */
+static const char *const builtin_bases[] = {"rt_copy", "rt_fill", "rt_iota", "rt_transpose"};
+static const int builtin_sizes[] = {1, 2, 4, 8};
+
+struct ClEmit {
+    Buf src;                    /* OpenCL C of the generated kernels */
+    VEC(const char *) kernels;  /* kernel names by index */
+    VEC(const char *) fails;    /* failure formats by id */
+    VEC(const char *) params;   /* tuning parameter names */
+};
+
+static const char *ctype(PrimType t) { return prim_ctype(t); }
+
+/* ---- Registration ------------------------------------------------------------ */
+
+static int new_kernel(Emit *E, const char *name) {
+    vec_push(&E->cl->kernels, name);
+    return E->cl->kernels.len - 1;
+}
+
+static int new_param(Emit *E, const char *name) {
+    vec_push(&E->cl->params, name);
+    return E->cl->params.len - 1;
+}
+
+/* ---- Host: small helpers ---------------------------------------------------------- */
+
+/* "{a, b, c}" of an LMAD's strides or shape (at least one entry). */
+static const char *sym_list(Emit *E, const Lmad *l, bool strides) {
+    Buf b = {0};
+    buf_putc(&b, '{');
+    for (int d = 0; d < l->rank; d++)
+        buf_printf(&b, "%s%s", d ? ", " : "", ce_sym(E, strides ? l->dims[d].stride : l->dims[d].shape));
+    if (l->rank == 0) buf_puts(&b, "0");
+    buf_putc(&b, '}');
+    const char *r = arena_strdup(E->a, b.data);
+    buf_free(&b);
+    return r;
+}
+
+/* Copies between two LMAD layouts of device blocks (nothing when equal). */
+static void host_copy(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
+    if (dmem == smem && lmad_equal(dl, sl)) return;
+    ce_line(E, "{");
+    E->indent++;
+    ce_line(E, "const int64_t rt_ds[] = %s, rt_ss[] = %s, rt_sh[] = %s;", sym_list(E, dl, true), sym_list(E, sl, true),
+            sym_list(E, dl, false));
+    ce_line(E, "if (rt_cl_copy(ctx, %d, %s, %s, rt_ds, %s, %s, rt_ss, rt_sh, %d)) goto fail;", prim_size(t),
+            ce_name(E, dmem), ce_sym(E, dl->offset), ce_name(E, smem), ce_sym(E, sl->offset), dl->rank);
+    E->indent--;
+    ce_line(E, "}");
+}
+
+/* The bits of scalar se as a uint64_t expression. */
+static const char *scalar_bits(Emit *E, SubExp se, PrimType t) {
+    int n = ce_counter(E, "bits");
+    ce_line(E, "uint64_t %s = 0;", ce_sym_name(n, E));
+    ce_line(E, "{ %s rt_v = %s; memcpy(&%s, &rt_v, sizeof rt_v); }", ctype(t), ce_se(E, se), ce_sym_name(n, E));
+    return ce_sym_name(n, E);
+}
+
+/* Stores se (a scalar or an array Var) at layout dl of device block dmem. */
+static void host_store(Emit *E, const Var *dmem, const Lmad *dl, SubExp se, PrimType t) {
+    if (se.is_var && se.v->type.kind == TK_ARRAY) {
+        host_copy(E, dmem, dl, se.v->mem->mem, se.v->mem->ixfun, t);
+        return;
+    }
+    const char *bits = scalar_bits(E, se, t);
+    ce_line(E, "{");
+    E->indent++;
+    ce_line(E, "const int64_t rt_ds[] = %s, rt_sh[] = %s;", sym_list(E, dl, true), sym_list(E, dl, false));
+    ce_line(E, "if (rt_cl_fill(ctx, %d, %s, %s, rt_ds, rt_sh, %d, %s)) goto fail;", prim_size(t), ce_name(E, dmem),
+            ce_sym(E, dl->offset), dl->rank, bits);
+    E->indent--;
+    ce_line(E, "}");
+}
+
+static LmadSlice *lmad_slices(Emit *E, const DimSlice *sl, int n) {
+    LmadSlice *ls = NEW_ARRAY(E->a, LmadSlice, n + 1);
+    for (int i = 0; i < n; i++) {
+        ls[i].is_index = !sl[i].is_slice;
+        if (ls[i].is_index) ls[i].index = ce_se_sym(E, sl[i].index);
+        else {
+            ls[i].start = ce_se_sym(E, sl[i].start);
+            ls[i].len = ce_se_sym(E, sl[i].len);
+            ls[i].stride = ce_se_sym(E, sl[i].stride);
+        }
+    }
+    return ls;
+}
+
+static void host_alloc(Emit *E, const Stm *s) {
+    const char *m = ce_name(E, s->pat[0]);
+    ce_line(E, "rt_dblock *%s = rt_dblock_new(ctx, dpool, %s);", m, ce_se(E, s->e->size));
+    ce_line(E, "if (!%s) goto fail;", m);
+}
+
+static void host_index(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Sym **idx = NEW_ARRAY(E->a, Sym *, e->nslice + 1);
+    for (int i = 0; i < e->nslice; i++) idx[i] = ce_se_sym(E, e->slice[i].index);
+    Var *v = s->pat[0];
+    ce_declare(E, v, NULL);
+    ce_line(E, "if (rt_cl_read(ctx, %s, %s, sizeof %s, &%s)) goto fail;", ce_name(E, e->arr->mem->mem),
+            ce_sym(E, lmad_index(E->a, e->arr->mem->ixfun, idx)), ce_name(E, v), ce_name(E, v));
+}
+
+static void host_update(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Lmad *region = lmad_slice(E->a, e->arr->mem->ixfun, lmad_slices(E, e->slice, e->nslice), e->nslice);
+    PrimType t = e->arr->type.elem;
+    if (region->rank == 0 && !(e->se.is_var && e->se.v->type.kind == TK_ARRAY)) {
+        ce_line(E, "{");
+        ce_line(E, "    %s rt_v = %s;", ctype(t), ce_se(E, e->se));
+        ce_line(E, "    if (rt_cl_write(ctx, %s, %s * %d, %d, &rt_v)) goto fail;", ce_name(E, e->arr->mem->mem),
+                ce_sym(E, region->offset), prim_size(t), prim_size(t));
+        ce_line(E, "}");
+        return;
+    }
+    host_store(E, e->arr->mem->mem, region, e->se, t);
+}
+
+static void host_iota(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    const Lmad *l = s->pat[0]->mem->ixfun;
+    ce_line(E, "if (rt_cl_iota(ctx, %d, %s, %s, %s, %s, (int64_t)%s, (int64_t)%s)) goto fail;", prim_size(e->t),
+            ce_name(E, s->pat[0]->mem->mem), ce_sym(E, l->offset), ce_sym(E, l->dims[0].stride), ce_se(E, e->n),
+            ce_se(E, e->start), ce_se(E, e->step));
+}
+
+/* replicate of an array: a copy whose source repeats along the new
+ * leading dimensions (stride 0). */
+static void host_replicate(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Var *v = s->pat[0];
+    if (!e->se.is_var || e->se.v->type.kind != TK_ARRAY) {
+        host_store(E, v->mem->mem, v->mem->ixfun, e->se, v->type.elem);
+        return;
+    }
+    const Lmad *sl = e->se.v->mem->ixfun, *dl = v->mem->ixfun;
+    Lmad *rep = NEW(E->a, Lmad);
+    rep->rank = dl->rank;
+    rep->offset = sl->offset;
+    rep->dims = NEW_ARRAY(E->a, LmadDim, dl->rank);
+    int lead = dl->rank - sl->rank;
+    for (int d = 0; d < dl->rank; d++) {
+        rep->dims[d].shape = dl->dims[d].shape;
+        rep->dims[d].stride = d < lead ? sym_const(E->a, 0) : sl->dims[d - lead].stride;
+    }
+    host_copy(E, v->mem->mem, dl, e->se.v->mem->mem, rep, v->type.elem);
+}
+
+static void host_concat(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Var *v = s->pat[0];
+    Sym *off = sym_const(E->a, 0);
+    for (int i = 0; i < e->narrs; i++) {
+        Var *a = e->arrs[i];
+        LmadSlice sl = {0};
+        sl.start = off;
+        sl.len = a->mem->ixfun->dims[0].shape;
+        sl.stride = sym_const(E->a, 1);
+        host_copy(E, v->mem->mem, lmad_slice(E->a, v->mem->ixfun, &sl, 1), a->mem->mem, a->mem->ixfun, v->type.elem);
+        off = sym_add(E->a, off, sl.len);
+    }
+}
+
+/* An array literal: scalars into a host array written at once when the
+ * result is contiguous, else each row stored. */
+static void host_arraylit(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    Var *v = s->pat[0];
+    bool scalars = v->type.rank == 1 && lmad_is_contiguous(v->mem->ixfun);
+    for (int i = 0; i < e->nargs && scalars; i++)
+        if (e->args[i].is_var && e->args[i].v->type.kind == TK_ARRAY) scalars = false;
+    if (scalars && e->nargs > 0) {
+        Buf b = {0};
+        for (int i = 0; i < e->nargs; i++) buf_printf(&b, "%s%s", i ? ", " : "", ce_se(E, e->args[i]));
+        ce_line(E, "{");
+        ce_line(E, "    const %s rt_lit[] = {%s};", ctype(v->type.elem), b.data);
+        ce_line(E, "    if (rt_cl_write(ctx, %s, %s * %d, sizeof rt_lit, rt_lit)) goto fail;", ce_name(E, v->mem->mem),
+                ce_sym(E, v->mem->ixfun->offset), prim_size(v->type.elem));
+        ce_line(E, "}");
+        buf_free(&b);
+        return;
+    }
+    for (int i = 0; i < e->nargs; i++)
+        host_store(E, v->mem->mem, ce_fix_row(E, v->mem->ixfun, sym_const(E->a, i)), e->args[i], v->type.elem);
+}
+
+void cl_download(Emit *E, const char *dst, const Var *v) {
+    const Lmad *l = v->mem->ixfun;
+    ce_line(E, "{");
+    E->indent++;
+    ce_line(E, "const int64_t rt_ss[] = %s, rt_sh[] = %s;", sym_list(E, l, true), sym_list(E, l, false));
+    ce_line(E, "if (rt_cl_download(ctx, dpool, %s, %d, %s, %s, rt_ss, rt_sh, %d)) goto fail;", dst,
+            prim_size(v->type.elem), ce_name(E, v->mem->mem), ce_sym(E, l->offset), l->rank);
+    E->indent--;
+    ce_line(E, "}");
+}
+
+/* ---- Kernels: signatures and arguments ----------------------------------------------- */
+
+/* One kernel being written: its emitter (EM_KERNEL, into the kernel
+ * source), its index, the statement, and the host argument count so far. */
+typedef struct Kern {
+    Emit K;
+    int id;
+    const Stm *s;
+    const SegInfo *seg;
+    Buf params;   /* the kernel's parameter list after rt_fail */
+    int nargs;    /* arguments set so far (0 is rt_fail) */
+} Kern;
+
+static void kparam(Kern *k, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void kparam(Kern *k, const char *fmt, ...) {
+    buf_puts(&k->params, ", ");
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(&k->params, fmt, ap);
+    va_end(ap);
+}
+
+/* Starts kernel name for s: its emitter writes the body into a buffer
+ * that kern_end wraps in the signature. */
+static void kern_begin(Emit *E, Kern *k, const Stm *s, const char *kind) {
+    memset(k, 0, sizeof *k);
+    k->s = s;
+    k->seg = s->e->seg;
+    k->id = E->cl->kernels.len;
+    const char *name = arena_printf(E->a, "%s_%d", kind, k->id);
+    new_kernel(E, name);
+    Buf *body = NEW(E->a, Buf);
+    memset(body, 0, sizeof *body);
+    ce_init(&k->K, body, E->p, E->a, EM_KERNEL);
+    k->K.cl = E->cl;
+    k->K.fail_label = "rt_next";
+    k->K.indent = 1;
+    k->nargs = 1;
+}
+
+/* The free variables as kernel parameters, and (host side) the code that
+ * sets them from the host's variables. Private blocks get one copy per
+ * work-item: the host allocates nthreads (a C expression) times the
+ * block's size. Host code goes to E; returns nothing. */
+static void kern_free_args(Emit *E, Kern *k, const char *nthreads) {
+    const SegInfo *g = k->seg;
+    for (int i = 0; i < g->nfree; i++) {
+        Var *v = g->free[i];
+        const char *n = ce_name(&k->K, v);
+        if (v->type.kind == TK_ARRAY) continue;
+        if (v->type.kind == TK_MEM && g->private_mem[i]) {
+            kparam(k, "__global unsigned char *%s_base, long %s_bytes", n, n);
+            ce_line(E, "rt_dblock *rt_priv_%d_%d = rt_dblock_new(ctx, dpool, %s_bytes_%d * (%s));", k->id, i, n, k->id,
+                    nthreads);
+            ce_line(E, "if (!rt_priv_%d_%d) goto fail;", k->id, i);
+            ce_line(E, "if (rt_cl_mem_arg(ctx, %d, %d, rt_priv_%d_%d)) goto fail;", k->id, k->nargs++, k->id, i);
+            ce_line(E, "if (rt_cl_arg(ctx, %d, %d, sizeof(int64_t), &%s_bytes_%d)) goto fail;", k->id, k->nargs++, n,
+                    k->id);
+        } else if (v->type.kind == TK_MEM) {
+            kparam(k, "__global unsigned char *%s", n);
+            ce_line(E, "if (rt_cl_mem_arg(ctx, %d, %d, %s)) goto fail;", k->id, k->nargs++, ce_name(E, v));
+        } else if (v->type.elem == PT_BOOL) {
+            kparam(k, "uchar %s_u", n);
+            ce_line(E, "{ uint8_t rt_b = %s; if (rt_cl_arg(ctx, %d, %d, 1, &rt_b)) goto fail; }", ce_name(E, v), k->id,
+                    k->nargs++);
+        } else {
+            kparam(k, "%s %s", ctype(v->type.elem), n);
+            ce_line(E, "if (rt_cl_arg(ctx, %d, %d, sizeof(%s), &%s)) goto fail;", k->id, k->nargs++,
+                    ctype(v->type.elem), ce_name(E, v));
+        }
+    }
+}
+
+/* Host: the byte sizes of private blocks (before the arguments are set). */
+static void host_private_sizes(Emit *E, Kern *k) {
+    const SegInfo *g = k->seg;
+    for (int i = 0; i < g->nfree; i++)
+        if (g->free[i]->type.kind == TK_MEM && g->private_mem[i])
+            ce_line(E, "int64_t %s_bytes_%d = rt_cl_block_size(%s);", ce_name(E, g->free[i]), k->id,
+                    ce_name(E, g->free[i]));
+}
+
+static void host_release_private(Emit *E, Kern *k) {
+    const SegInfo *g = k->seg;
+    for (int i = 0; i < g->nfree; i++)
+        if (g->free[i]->type.kind == TK_MEM && g->private_mem[i]) ce_line(E, "rt_dblock_release(rt_priv_%d_%d);", k->id, i);
+}
+
+/* Kernel prologue: bools from their uchar arguments, private blocks at
+ * this work-item's copy (tid: a C expression of the work-item number). */
+static void kern_prologue(Kern *k, const char *tid) {
+    const SegInfo *g = k->seg;
+    for (int i = 0; i < g->nfree; i++) {
+        Var *v = g->free[i];
+        const char *n = ce_name(&k->K, v);
+        if (v->type.kind == TK_MEM && g->private_mem[i])
+            ce_line(&k->K, "__global unsigned char *%s = %s_base + (%s) * %s_bytes;", n, n, tid, n);
+        else if (v->type.kind == TK_PRIM && v->type.elem == PT_BOOL) ce_line(&k->K, "bool %s = %s_u;", n, n);
+    }
+}
+
+/* Adds a host-set extra argument: kernel parameter decl, host value code. */
+static void kern_extra(Emit *E, Kern *k, const char *decl, const char *host_type, const char *host_value) {
+    buf_printf(&k->params, ", %s", decl);
+    ce_line(E, "{ %s rt_a = %s; if (rt_cl_arg(ctx, %d, %d, sizeof rt_a, &rt_a)) goto fail; }", host_type, host_value,
+            k->id, k->nargs++);
+}
+
+static void kern_extra_mem(Emit *E, Kern *k, const char *decl, const char *block) {
+    buf_printf(&k->params, ", %s", decl);
+    ce_line(E, "if (rt_cl_mem_arg(ctx, %d, %d, %s)) goto fail;", k->id, k->nargs++, block);
+}
+
+static void kern_extra_local(Emit *E, Kern *k, const char *decl, const char *bytes) {
+    buf_printf(&k->params, ", %s", decl);
+    ce_line(E, "if (rt_cl_arg(ctx, %d, %d, %s, NULL)) goto fail;", k->id, k->nargs++, bytes);
+}
+
+/* Writes the finished kernel into the program's kernel source. */
+static void kern_end(Emit *E, Kern *k) {
+    Buf *src = &E->cl->src;
+    buf_printf(src, "\n__kernel void %s(__global long *rt_fail%s) {\n", E->cl->kernels.items[k->id],
+               k->params.data ? k->params.data : "");
+    buf_puts(src, k->K.out->data ? k->K.out->data : "");
+    buf_puts(src, "}\n");
+    buf_free(&k->params);
+    buf_free(k->K.out);
+    ce_fini(&k->K);
+}
+
+/* ---- Kernels: operators -------------------------------------------------------------- */
+
+typedef struct AssignCtx {
+    const char **dst;
+} AssignCtx;
+
+static void res_assign_dst(Emit *E, const Body *b, void *ctx) {
+    AssignCtx *a = ctx;
+    for (int i = 0; i < b->nres; i++) ce_line(E, "%s = %s;", a->dst[i], ce_se(E, b->res[i]));
+}
+
+/* dst = op(xs, ys) for C expressions (scalar operands). */
+static void apply_op(Emit *K, const SegOp *op, const char **xs, const char **ys, const char **dst) {
+    ce_line(K, "{");
+    K->indent++;
+    for (int i = 0; i < op->k; i++) {
+        ce_declare(K, op->op->params[i], xs[i]);
+        ce_declare(K, op->op->params[op->k + i], ys[i]);
+    }
+    AssignCtx a = {dst};
+    ce_body(K, op->op->body, res_assign_dst, &a, NULL, 0);
+    K->indent--;
+    ce_line(K, "}");
+}
+
+/* Names "base_j[index]" for the values of op j (fmt gets the value number
+ * and index). */
+static const char **names_at(Emit *E, const char *base, int first, int n, const char *index) {
+    const char **r = NEW_ARRAY(E->a, const char *, n + 1);
+    for (int i = 0; i < n; i++) r[i] = arena_printf(E->a, "%s%d[%s]", base, first + i, index);
+    return r;
+}
+
+/* The element types of the k values of ops. */
+static PrimType *op_types(Emit *E, const SegOp *ops, int nops, int *total) {
+    int n = 0;
+    for (int j = 0; j < nops; j++) n += ops[j].k;
+    PrimType *ts = NEW_ARRAY(E->a, PrimType, n + 1);
+    n = 0;
+    for (int j = 0; j < nops; j++)
+        for (int i = 0; i < ops[j].k; i++) ts[n++] = ops[j].op->params[i]->type.elem;
+    *total = n;
+    return ts;
+}
+
+/* In-order tree reduction of the group's values in rt_loc<j>[], leaving
+ * the result in rt_loc<j>[0]. */
+static void group_tree(Emit *K, const SegOp *ops, int nops) {
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    ce_line(K, "for (int rt_s = 1; rt_s < rt_lsize; rt_s *= 2) {");
+    K->indent++;
+    ce_line(K, "if ((rt_ltid & (2 * rt_s - 1)) == 0 && rt_ltid + rt_s < rt_lsize) {");
+    K->indent++;
+    int v = 0;
+    for (int j = 0; j < nops; j++) {
+        const char **x = names_at(K, "rt_loc", v, ops[j].k, "rt_ltid");
+        const char **y = names_at(K, "rt_loc", v, ops[j].k, "rt_ltid + rt_s");
+        apply_op(K, &ops[j], x, y, x);
+        v += ops[j].k;
+    }
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    K->indent--;
+    ce_line(K, "}");
+}
+
+/* ---- SegMap -------------------------------------------------------------------------------- */
+
+static void host_launch_begin(Emit *E, Kern *k) {
+    ce_line(E, "{");
+    E->indent++;
+    host_private_sizes(E, k);
+}
+
+static void host_launch_end(Emit *E, Kern *k) {
+    host_release_private(E, k);
+    E->indent--;
+    ce_line(E, "}");
+}
+
+static SubExp level_width(const Stm *s) {
+    return s->e->kind == IE_SCATTER ? s->e->scatter.w : s->e->screma.w;
+}
+
+static void seg_map(Emit *E, const Stm *s) {
+    Kern k;
+    kern_begin(E, &k, s, "segmap");
+    const SegInfo *g = s->e->seg;
+    int P = new_param(E, arena_printf(E->a, "segmap_%d.group_size", k.id));
+    host_launch_begin(E, &k);
+    Buf n = {0};
+    for (int l = 0; l < g->depth; l++) buf_printf(&n, "%s(int64_t)%s", l ? " * " : "", ce_se(E, level_width(g->levels[l])));
+    ce_line(E, "int64_t rt_n = %s;", n.data);
+    buf_free(&n);
+    ce_line(E, "int64_t rt_g = rt_cl_group_size(%d), rt_groups = (rt_n + rt_g - 1) / rt_g;", P);
+    kern_free_args(E, &k, "rt_groups * rt_g");
+    kern_extra(E, &k, "long rt_n", "int64_t", "rt_n");
+    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k.id);
+    host_launch_end(E, &k);
+
+    Emit *K = &k.K;
+    ce_line(K, "long rt_tid = get_global_id(0);");
+    ce_line(K, "if (rt_tid >= rt_n) return;");
+    kern_prologue(&k, "rt_tid");
+    /* Level iters from the flat id, innermost fastest. */
+    ce_line(K, "long rt_rest = rt_tid;");
+    for (int l = g->depth - 1; l >= 0; l--) {
+        const Stm *ls = g->levels[l];
+        const Var *iter = ls->e->kind == IE_SCATTER ? ls->e->scatter.iter : ls->e->screma.iter;
+        if (l == 0) ce_line(K, "int64_t %s = rt_rest;", ce_name(K, iter));
+        else {
+            const char *w = ce_se(K, level_width(ls));
+            ce_line(K, "int64_t %s = rt_rest %% %s;", ce_name(K, iter), w);
+            ce_line(K, "rt_rest /= %s;", w);
+        }
+    }
+    for (int l = 0; l < g->depth; l++) {
+        const Stm *ls = g->levels[l];
+        if (ls->e->kind == IE_SCATTER) {
+            const Scatter *sc = &ls->e->scatter;
+            ce_bind_rows(K, sc->lam, sc->arrs, sc->iter);
+            ce_body(K, sc->lam->body, ce_res_scatter, (void *)sc, NULL, 0);
+            continue;
+        }
+        const Screma *sc = &ls->e->screma;
+        ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
+        if (l + 1 < g->depth) {
+            for (int i = 0; i + 1 < sc->map->body->nstms; i++) ce_stm(K, sc->map->body->stms[i]);
+            continue;
+        }
+        CeScremaCtx x = {ls, NULL, NULL};
+        ce_body(K, sc->map->body, ce_res_screma, &x, NULL, 0);
+    }
+    ce_line(K, "rt_next: ;");
+    kern_end(E, &k);
+}
+
+/* ---- SegRed ---------------------------------------------------------------------------------- */
+
+static bool all_commutative(const SegOp *ops, int n) {
+    for (int i = 0; i < n; i++)
+        if (!ops[i].commutative) return false;
+    return true;
+}
+
+/* Declares rt_loc<j> local parameters and their host sizes for values ts. */
+static void local_arrays(Emit *E, Kern *k, const PrimType *ts, int n, const char *count) {
+    for (int j = 0; j < n; j++)
+        kern_extra_local(E, k, arena_printf(E->a, "__local %s *rt_loc%d", ctype(ts[j]), j),
+                         arena_printf(E->a, "(size_t)(%s) * sizeof(%s)", count, ctype(ts[j])));
+}
+
+/* Stage 1: every group reduces its share of the input into rt_part<j>. */
+static void red_stage1(const Stm *s, Kern *k, int nv) {
+    const Screma *sc = &s->e->screma;
+    Emit *K = &k->K;
+    ce_line(K, "long rt_tid = get_global_id(0), rt_nthreads = get_global_size(0);");
+    ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
+    kern_prologue(k, "rt_tid");
+    const char **accs = ce_declare_accs(K, sc->reds, sc->nreds, NULL, true);
+    if (all_commutative(sc->reds, sc->nreds)) {
+        ce_line(K, "for (long rt_i = rt_tid; rt_i < rt_n; rt_i += rt_nthreads) {");
+    } else {
+        ce_line(K, "long rt_chunk = (rt_n + rt_nthreads - 1) / rt_nthreads, rt_lo = rt_tid * rt_chunk;");
+        ce_line(K, "long rt_hi = rt_lo + rt_chunk < rt_n ? rt_lo + rt_chunk : rt_n;");
+        ce_line(K, "for (long rt_i = rt_lo; rt_i < rt_hi; rt_i++) {");
+    }
+    K->indent++;
+    ce_line(K, "int64_t %s = rt_i;", ce_name(K, sc->iter));
+    ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
+    CeScremaCtx x = {s, NULL, accs};
+    ce_body(K, sc->map->body, ce_res_screma, &x, NULL, 0);
+    ce_line(K, "rt_next: ;");
+    K->indent--;
+    ce_line(K, "}");
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_loc%d[rt_ltid] = %s;", j, accs[j]);
+    group_tree(K, sc->reds, sc->nreds);
+    ce_line(K, "if (rt_ltid == 0) {");
+    for (int j = 0; j < nv; j++) ce_line(K, "    rt_part%d[get_group_id(0)] = rt_loc%d[0];", j, j);
+    ce_line(K, "}");
+}
+
+/* Stage 2: one group combines the partial results in order. */
+static void red_stage2(const Stm *s, Kern *k, int nv) {
+    const Screma *sc = &s->e->screma;
+    Emit *K = &k->K;
+    ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
+    kern_prologue(k, "0");
+    const char **accs = ce_declare_accs(K, sc->reds, sc->nreds, NULL, true);
+    ce_line(K, "long rt_chunk = (rt_ngroups + rt_lsize - 1) / rt_lsize, rt_lo = rt_ltid * rt_chunk;");
+    ce_line(K, "long rt_hi = rt_lo + rt_chunk < rt_ngroups ? rt_lo + rt_chunk : rt_ngroups;");
+    ce_line(K, "for (long rt_i = rt_lo; rt_i < rt_hi; rt_i++) {");
+    K->indent++;
+    int v = 0;
+    for (int j = 0; j < sc->nreds; j++) {
+        apply_op(K, &sc->reds[j], accs + v, names_at(K, "rt_part", v, sc->reds[j].k, "rt_i"), accs + v);
+        v += sc->reds[j].k;
+    }
+    K->indent--;
+    ce_line(K, "}");
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_loc%d[rt_ltid] = %s;", j, accs[j]);
+    group_tree(K, sc->reds, sc->nreds);
+    ce_line(K, "if (rt_ltid == 0) {");
+    for (int j = 0; j < nv; j++)
+        ce_line(K, "    *(__global %s *)(rt_res + %d) = rt_loc%d[0];", ctype(s->pat[j]->type.elem), 8 * j, j);
+    ce_line(K, "}");
+    ce_line(K, "rt_next: ;");
+}
+
+/* Host: reads the scalar results of a kernel from rt_res (8 bytes each). */
+static void host_read_results(Emit *E, const Stm *s, int n) {
+    ce_line(E, "{");
+    ce_line(E, "    unsigned char rt_buf[%d];", 8 * (n > 0 ? n : 1));
+    ce_line(E, "    if (rt_cl_read(ctx, rt_res, 0, %d, rt_buf)) goto fail;", 8 * (n > 0 ? n : 1));
+    for (int j = 0; j < n; j++)
+        ce_line(E, "    memcpy(&%s, rt_buf + %d, sizeof %s);", ce_name(E, s->pat[j]), 8 * j, ce_name(E, s->pat[j]));
+    ce_line(E, "}");
+}
+
+static void seg_red(Emit *E, const Stm *s) {
+    const Screma *sc = &s->e->screma;
+    int nv;
+    PrimType *ts = op_types(E, sc->reds, sc->nreds, &nv);
+    for (int j = 0; j < nv; j++) ce_declare(E, s->pat[j], NULL);
+    Kern k1, k2;
+    kern_begin(E, &k1, s, "segred");
+    int P = new_param(E, arena_printf(E->a, "segred_%d.group_size", k1.id));
+    int PN = new_param(E, arena_printf(E->a, "segred_%d.num_groups", k1.id));
+    host_launch_begin(E, &k1);
+    ce_line(E, "int64_t rt_n = %s;", ce_se(E, sc->w));
+    ce_line(E, "int64_t rt_g = rt_cl_group_size(%d), rt_groups = rt_cl_num_groups(%d, rt_n, rt_g);", P, PN);
+    for (int j = 0; j < nv; j++) {
+        ce_line(E, "rt_dblock *rt_part%d = rt_dblock_new(ctx, dpool, rt_groups * %d);", j, prim_size(ts[j]));
+        ce_line(E, "if (!rt_part%d) goto fail;", j);
+    }
+    ce_line(E, "rt_dblock *rt_res = rt_dblock_new(ctx, dpool, %d);", 8 * (nv > 0 ? nv : 1));
+    ce_line(E, "if (!rt_res) goto fail;");
+    kern_free_args(E, &k1, "rt_groups * rt_g");
+    kern_extra(E, &k1, "long rt_n", "int64_t", "rt_n");
+    for (int j = 0; j < nv; j++)
+        kern_extra_mem(E, &k1, arena_printf(E->a, "__global %s *rt_part%d", ctype(ts[j]), j),
+                       arena_printf(E->a, "rt_part%d", j));
+    local_arrays(E, &k1, ts, nv, "rt_g");
+    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k1.id);
+    red_stage1(s, &k1, nv);
+    kern_end(E, &k1);
+
+    kern_begin(E, &k2, s, "segred_final");
+    host_private_sizes(E, &k2);
+    kern_free_args(E, &k2, "rt_g");
+    kern_extra(E, &k2, "long rt_ngroups", "int64_t", "rt_groups");
+    for (int j = 0; j < nv; j++)
+        kern_extra_mem(E, &k2, arena_printf(E->a, "__global %s *rt_part%d", ctype(ts[j]), j),
+                       arena_printf(E->a, "rt_part%d", j));
+    local_arrays(E, &k2, ts, nv, "rt_g");
+    kern_extra_mem(E, &k2, "__global unsigned char *rt_res", "rt_res");
+    ce_line(E, "if (rt_cl_launch(ctx, %d, 1, rt_g)) goto fail;", k2.id);
+    red_stage2(s, &k2, nv);
+    kern_end(E, &k2);
+    host_release_private(E, &k2);
+    host_read_results(E, s, nv);
+    for (int j = 0; j < nv; j++) ce_line(E, "rt_dblock_release(rt_part%d);", j);
+    ce_line(E, "rt_dblock_release(rt_res);");
+    host_launch_end(E, &k1);
+}
+
+/* ---- SegScan --------------------------------------------------------------------------------- */
+
+/* The map body's results in a scan kernel: scan inputs into local memory
+ * at rt_slot, map outputs (after the scan inputs) at row iter. */
+typedef struct ScanCtx {
+    const Stm *s;
+    int nv;
+} ScanCtx;
+
+static void res_scan_in(Emit *K, const Body *b, void *ctx) {
+    ScanCtx *x = ctx;
+    const Screma *sc = &x->s->e->screma;
+    for (int j = 0; j < x->nv; j++) ce_line(K, "rt_loc%d[rt_slot] = %s;", j, ce_se(K, b->res[j]));
+    Sym *i = sym_var(K->a, sc->iter->id);
+    for (int r = x->nv; r < b->nres; r++) {
+        Var *out = x->s->pat[r];
+        ce_store(K, out->mem->mem, ce_fix_row(K, out->mem->ixfun, i), b->res[r], out->type.elem);
+    }
+}
+
+/* Applies every scan operator: dst = op(xs, ys) over all values. */
+static void apply_ops(Emit *K, const SegOp *ops, int nops, const char **xs, const char **ys, const char **dst) {
+    int v = 0;
+    for (int j = 0; j < nops; j++) {
+        apply_op(K, &ops[j], xs + v, ys + v, dst + v);
+        v += ops[j].k;
+    }
+}
+
+static const char **names_of(Emit *E, const char *fmt, int n) {
+    const char **r = NEW_ARRAY(E->a, const char *, n + 1);
+    for (int i = 0; i < n; i++) r[i] = arena_printf(E->a, fmt, i);
+    return r;
+}
+
+/* Like names_of with a second %s (an index) after the value number. */
+static const char **names_idx(Emit *E, const char *prefix, int n, const char *idx) {
+    const char **r = NEW_ARRAY(E->a, const char *, n + 1);
+    for (int i = 0; i < n; i++) r[i] = arena_printf(E->a, "%s%d[%s]", prefix, i, idx);
+    return r;
+}
+
+static void declare_vals(Emit *K, const char *fmt, const PrimType *ts, const char **init, int n) {
+    for (int j = 0; j < n; j++) {
+        const char *name = arena_printf(K->a, fmt, j);
+        if (init) ce_line(K, "%s %s = %s;", ctype(ts[j]), name, init[j]);
+        else ce_line(K, "%s %s;", ctype(ts[j]), name);
+    }
+}
+
+static const char **neutrals(Emit *K, const SegOp *ops, int nops, int nv) {
+    const char **r = NEW_ARRAY(K->a, const char *, nv + 1);
+    int v = 0;
+    for (int j = 0; j < nops; j++)
+        for (int i = 0; i < ops[j].k; i++) r[v++] = ce_se(K, ops[j].neutral[i]);
+    return r;
+}
+
+static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
+    const Stm *s = k->s;
+    const Screma *sc = &s->e->screma;
+    Emit *K = &k->K;
+    const SegOp *ops = sc->scans;
+    int nops = sc->nscans;
+    const char **ne = neutrals(K, ops, nops, nv);
+    ce_line(K, "__local long rt_grp_l;");
+    for (int j = 0; j < nv; j++) ce_line(K, "__local %s rt_prefix%d;", ctype(ts[j]), j);
+    ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
+    ce_line(K, "if (rt_ltid == 0) rt_grp_l = atomic_inc(rt_counter);");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    ce_line(K, "long rt_grp = rt_grp_l, rt_tid = rt_grp * rt_lsize + rt_ltid;");
+    ce_line(K, "long rt_start = rt_grp * rt_lsize * %d;", SCAN_ELEMS);
+    kern_prologue(k, "rt_tid");
+    /* 1: the map, scan inputs to local memory in a coalesced order. */
+    ce_line(K, "for (int rt_k = 0; rt_k < %d; rt_k++) {", SCAN_ELEMS);
+    K->indent++;
+    ce_line(K, "long rt_i = rt_start + rt_k * rt_lsize + rt_ltid;");
+    ce_line(K, "int rt_slot = rt_k * rt_lsize + rt_ltid;");
+    ce_line(K, "if (rt_i < rt_n) {");
+    K->indent++;
+    ce_line(K, "int64_t %s = rt_i;", ce_name(K, sc->iter));
+    ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
+    ScanCtx x = {s, nv};
+    ce_body(K, sc->map->body, res_scan_in, &x, NULL, 0);
+    K->indent--;
+    ce_line(K, "} else {");
+    for (int j = 0; j < nv; j++) ce_line(K, "    rt_loc%d[rt_slot] = %s;", j, ne[j]);
+    ce_line(K, "}");
+    ce_line(K, "rt_next: ;");
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    /* 2: each work-item scans its consecutive elements. */
+    ce_line(K, "{");
+    K->indent++;
+    ce_line(K, "int rt_base = rt_ltid * %d;", SCAN_ELEMS);
+    declare_vals(K, "rt_acc%d", ts, names_idx(K, "rt_loc", nv, "rt_base"), nv);
+    ce_line(K, "for (int rt_e = 1; rt_e < %d; rt_e++) {", SCAN_ELEMS);
+    K->indent++;
+    const char **acc = names_of(K, "rt_acc%d", nv);
+    const char **cur = names_idx(K, "rt_loc", nv, "rt_base + rt_e");
+    apply_ops(K, ops, nops, acc, cur, acc);
+    for (int j = 0; j < nv; j++) ce_line(K, "%s = %s;", cur[j], acc[j]);
+    K->indent--;
+    ce_line(K, "}");
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_tot%d[rt_ltid] = rt_acc%d;", j, j);
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    /* 3: inclusive scan of the work-items' totals. */
+    ce_line(K, "for (int rt_s = 1; rt_s < rt_lsize; rt_s *= 2) {");
+    K->indent++;
+    declare_vals(K, "rt_x%d", ts, NULL, nv);
+    ce_line(K, "bool rt_have = rt_ltid >= rt_s;");
+    ce_line(K, "if (rt_have) {");
+    for (int j = 0; j < nv; j++) ce_line(K, "    rt_x%d = rt_tot%d[rt_ltid - rt_s];", j, j);
+    ce_line(K, "}");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    ce_line(K, "if (rt_have) {");
+    K->indent++;
+    const char **tot = names_idx(K, "rt_tot", nv, "rt_ltid");
+    apply_ops(K, ops, nops, names_of(K, "rt_x%d", nv), tot, tot);
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    K->indent--;
+    ce_line(K, "}");
+    /* 4: look-back (work-item 0). */
+    ce_line(K, "if (rt_ltid == 0) {");
+    K->indent++;
+    declare_vals(K, "rt_agg%d", ts, names_idx(K, "rt_tot", nv, "rt_lsize - 1"), nv);
+    ce_line(K, "if (rt_grp == 0) {");
+    for (int j = 0; j < nv; j++) ce_line(K, "    rt_inc%d[0] = rt_agg%d;", j, j);
+    ce_line(K, "    mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    ce_line(K, "    rt_flags[0] = 2;");
+    for (int j = 0; j < nv; j++) ce_line(K, "    rt_prefix%d = %s;", j, ne[j]);
+    ce_line(K, "} else {");
+    K->indent++;
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_aggs%d[rt_grp] = rt_agg%d;", j, j);
+    ce_line(K, "mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    ce_line(K, "rt_flags[rt_grp] = 1;");
+    declare_vals(K, "rt_pre%d", ts, ne, nv);
+    ce_line(K, "long rt_j = rt_grp - 1;");
+    ce_line(K, "for (;;) {");
+    K->indent++;
+    ce_line(K, "int rt_f = rt_flags[rt_j];");
+    ce_line(K, "if (rt_f == 0) continue;");
+    ce_line(K, "mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    const char **pre = names_of(K, "rt_pre%d", nv);
+    ce_line(K, "if (rt_f == 2) {");
+    K->indent++;
+    apply_ops(K, ops, nops, names_idx(K, "rt_inc", nv, "rt_j"), pre, pre);
+    ce_line(K, "break;");
+    K->indent--;
+    ce_line(K, "}");
+    apply_ops(K, ops, nops, names_idx(K, "rt_aggs", nv, "rt_j"), pre, pre);
+    ce_line(K, "rt_j--;");
+    K->indent--;
+    ce_line(K, "}");
+    declare_vals(K, "rt_incl%d", ts, NULL, nv);
+    apply_ops(K, ops, nops, pre, names_of(K, "rt_agg%d", nv), names_of(K, "rt_incl%d", nv));
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_inc%d[rt_grp] = rt_incl%d;", j, j);
+    ce_line(K, "mem_fence(CLK_GLOBAL_MEM_FENCE);");
+    ce_line(K, "rt_flags[rt_grp] = 2;");
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_prefix%d = rt_pre%d;", j, j);
+    K->indent--;
+    ce_line(K, "}");
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    /* 5: add the prefix of everything before each work-item's elements. */
+    ce_line(K, "{");
+    K->indent++;
+    declare_vals(K, "rt_p%d", ts, names_of(K, "rt_prefix%d", nv), nv);
+    const char **p = names_of(K, "rt_p%d", nv);
+    ce_line(K, "if (rt_ltid > 0) {");
+    K->indent++;
+    apply_ops(K, ops, nops, p, names_idx(K, "rt_tot", nv, "rt_ltid - 1"), p);
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "for (int rt_e = 0; rt_e < %d; rt_e++) {", SCAN_ELEMS);
+    K->indent++;
+    const char **el = names_idx(K, "rt_loc", nv, arena_printf(K->a, "rt_ltid * %d + rt_e", SCAN_ELEMS));
+    apply_ops(K, ops, nops, p, el, el);
+    K->indent--;
+    ce_line(K, "}");
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    /* 6: write the scanned values, coalesced. */
+    ce_line(K, "for (int rt_k = 0; rt_k < %d; rt_k++) {", SCAN_ELEMS);
+    K->indent++;
+    ce_line(K, "long rt_i = rt_start + rt_k * rt_lsize + rt_ltid;");
+    ce_line(K, "if (rt_i < rt_n) {");
+    K->indent++;
+    ce_line(K, "int64_t %s = rt_i;", ce_name(K, sc->iter));
+    Sym *iv = sym_var(K->a, sc->iter->id);
+    for (int j = 0; j < nv; j++) {
+        Var *out = s->pat[j];
+        ce_line(K, "%s = rt_loc%d[rt_k * rt_lsize + rt_ltid];", ce_elem_at(K, ce_arr_base(K, out), out->mem->ixfun, &iv),
+                j);
+    }
+    K->indent--;
+    ce_line(K, "}");
+    K->indent--;
+    ce_line(K, "}");
+}
+
+static void seg_scan(Emit *E, const Stm *s) {
+    const Screma *sc = &s->e->screma;
+    int nv;
+    PrimType *ts = op_types(E, sc->scans, sc->nscans, &nv);
+    Kern k;
+    kern_begin(E, &k, s, "segscan");
+    int P = new_param(E, arena_printf(E->a, "segscan_%d.group_size", k.id));
+    host_launch_begin(E, &k);
+    int bytes = 0;
+    for (int j = 0; j < nv; j++) bytes += prim_size(ts[j]);
+    ce_line(E, "int64_t rt_n = %s;", ce_se(E, sc->w));
+    ce_line(E, "int64_t rt_g = rt_cl_fit_group(rt_cl_group_size(%d), %d);", P, bytes * (SCAN_ELEMS + 1));
+    ce_line(E, "int64_t rt_groups = (rt_n + rt_g * %d - 1) / (rt_g * %d);", SCAN_ELEMS, SCAN_ELEMS);
+    ce_line(E, "if (rt_groups < 1) rt_groups = 1;");
+    ce_line(E, "rt_dblock *rt_state = rt_dblock_new(ctx, dpool, 4 * (rt_groups + 1));");
+    ce_line(E, "if (!rt_state || rt_cl_zero(ctx, rt_state, 4 * (rt_groups + 1))) goto fail;");
+    for (int j = 0; j < nv; j++) {
+        ce_line(E, "rt_dblock *rt_aggs%d = rt_dblock_new(ctx, dpool, rt_groups * %d);", j, prim_size(ts[j]));
+        ce_line(E, "rt_dblock *rt_inc%d = rt_dblock_new(ctx, dpool, rt_groups * %d);", j, prim_size(ts[j]));
+        ce_line(E, "if (!rt_aggs%d || !rt_inc%d) goto fail;", j, j);
+    }
+    kern_free_args(E, &k, "rt_groups * rt_g");
+    kern_extra(E, &k, "long rt_n", "int64_t", "rt_n");
+    /* The counter is the first int of the state block, the flags follow. */
+    kern_extra_mem(E, &k, "volatile __global int *rt_state", "rt_state");
+    for (int j = 0; j < nv; j++) {
+        kern_extra_mem(E, &k, arena_printf(E->a, "volatile __global %s *rt_aggs%d", ctype(ts[j]), j),
+                       arena_printf(E->a, "rt_aggs%d", j));
+        kern_extra_mem(E, &k, arena_printf(E->a, "volatile __global %s *rt_inc%d", ctype(ts[j]), j),
+                       arena_printf(E->a, "rt_inc%d", j));
+    }
+    local_arrays(E, &k, ts, nv, arena_printf(E->a, "rt_g * %d", SCAN_ELEMS));
+    for (int j = 0; j < nv; j++)
+        kern_extra_local(E, &k, arena_printf(E->a, "__local %s *rt_tot%d", ctype(ts[j]), j),
+                         arena_printf(E->a, "(size_t)rt_g * sizeof(%s)", ctype(ts[j])));
+    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k.id);
+    for (int j = 0; j < nv; j++) ce_line(E, "rt_dblock_release(rt_aggs%d);\nrt_dblock_release(rt_inc%d);", j, j);
+    ce_line(E, "rt_dblock_release(rt_state);");
+    host_launch_end(E, &k);
+    ce_line(&k.K, "volatile __global int *rt_counter = rt_state, *rt_flags = rt_state + 1;");
+    scan_kernel(&k, ts, nv);
+    kern_end(E, &k);
+}
+
+/* ---- SegHist ----------------------------------------------------------------------------------- */
+
+/* The native atomic function for op on type t, or NULL. */
+static const char *native_atomic(const SegOp *op, PrimType t) {
+    const Body *b = op->op->body;
+    if (b->nstms != 1 || b->nres != 1 || !b->res[0].is_var || b->res[0].v != b->stms[0]->pat[0]) return NULL;
+    const IrExp *e = b->stms[0]->e;
+    if (e->kind != IE_OP || e->nargs != 2 || !e->args[0].is_var || !e->args[1].is_var) return NULL;
+    Var *x = op->op->params[0], *y = op->op->params[1];
+    if (!((e->args[0].v == x && e->args[1].v == y) || (e->args[0].v == y && e->args[1].v == x))) return NULL;
+    PrimClass c = prim_class(t);
+    if (c != PC_SIGNED && c != PC_UNSIGNED) return NULL;
+    bool wide = prim_size(t) == 8;
+    switch (e->op) {
+    case OP_ADD: return wide ? "atom_add" : "atomic_add";
+    case OP_MIN: return wide ? "atom_min" : "atomic_min";
+    case OP_MAX: return wide ? "atom_max" : "atomic_max";
+    case OP_AND: return wide ? "atom_and" : "atomic_and";
+    case OP_OR: return wide ? "atom_or" : "atomic_or";
+    case OP_XOR: return wide ? "atom_xor" : "atomic_xor";
+    default: return NULL;
+    }
+}
+
+/* The reinterpretation function of OpenCL for type t ("as_float"). */
+static const char *as_fn(PrimType t) {
+    switch (t) {
+    case PT_I32: return "as_int";
+    case PT_U32: return "as_uint";
+    case PT_F32: return "as_float";
+    case PT_I64: return "as_long";
+    case PT_U64: return "as_ulong";
+    case PT_F64: return "as_double";
+    default: return NULL;
+    }
+}
+
+/* Combines val into *addr (space "__global" or "__local") atomically. */
+static void atomic_combine(Emit *K, const SegOp *op, const char *space, const char *addr, const char *val) {
+    PrimType t = op->op->params[0]->type.elem;
+    const char *nat = native_atomic(op, t);
+    bool wide = prim_size(t) == 8;
+    if (nat) {
+        const char *pt = prim_class(t) == PC_SIGNED ? (wide ? "long" : "int") : (wide ? "ulong" : "uint");
+        ce_line(K, "%s((volatile %s %s *)(%s), (%s)(%s));", nat, space, pt, addr, pt, val);
+        return;
+    }
+    const char *u = wide ? "ulong" : "uint";
+    ce_line(K, "{");
+    K->indent++;
+    ce_line(K, "volatile %s %s *rt_p = (volatile %s %s *)(%s);", space, u, space, u, addr);
+    ce_line(K, "%s rt_old = *rt_p, rt_seen;", u);
+    ce_line(K, "%s rt_new;", ctype(t));
+    ce_line(K, "do {");
+    K->indent++;
+    ce_line(K, "rt_seen = rt_old;");
+    const char *x = arena_printf(K->a, "%s(rt_seen)", as_fn(t));
+    const char *dst = "rt_new";
+    apply_op(K, op, &x, &val, &dst);
+    ce_line(K, "rt_old = %s(rt_p, rt_seen, %s(rt_new));", wide ? "atom_cmpxchg" : "atomic_cmpxchg",
+            wide ? "as_ulong" : "as_uint");
+    K->indent--;
+    ce_line(K, "} while (rt_old != rt_seen);");
+    K->indent--;
+    ce_line(K, "}");
+}
+
+typedef struct HistCtx {
+    const Hist *h;
+} HistCtx;
+
+static void res_hist_atomic(Emit *K, const Body *b, void *ctx) {
+    HistCtx *x = ctx;
+    const Hist *h = x->h;
+    const Var *d = h->dests[0];
+    const char *ix = ce_se(K, b->res[0]);
+    ce_line(K, "if (%s >= 0 && %s < rt_bins) {", ix, ix);
+    K->indent++;
+    const char *v = ce_se(K, b->res[1]);
+    ce_line(K, "if (rt_use_local) {");
+    K->indent++;
+    atomic_combine(K, &h->op, "__local", arena_printf(K->a, "&rt_lh[%s]", ix), v);
+    K->indent--;
+    ce_line(K, "} else {");
+    K->indent++;
+    Sym *is = ce_se_sym(K, b->res[0]);
+    atomic_combine(K, &h->op, "__global",
+                   arena_printf(K->a, "&%s", ce_elem_at(K, ce_arr_base(K, d), d->mem->ixfun, &is)), v);
+    K->indent--;
+    ce_line(K, "}");
+    K->indent--;
+    ce_line(K, "}");
+}
+
+static void seg_hist(Emit *E, const Stm *s) {
+    const Hist *h = &s->e->hist;
+    PrimType t = h->op.op->params[0]->type.elem;
+    Kern k;
+    kern_begin(E, &k, s, "seghist");
+    int P = new_param(E, arena_printf(E->a, "seghist_%d.group_size", k.id));
+    int PN = new_param(E, arena_printf(E->a, "seghist_%d.num_groups", k.id));
+    host_launch_begin(E, &k);
+    ce_line(E, "int64_t rt_n = %s, rt_bins = %s;", ce_se(E, h->w), ce_se(E, h->dest_w));
+    ce_line(E, "int64_t rt_g = rt_cl_group_size(%d), rt_groups = rt_cl_num_groups(%d, rt_n, rt_g);", P, PN);
+    ce_line(E, "int rt_use_local = %s && rt_bins * %d <= rt_cl_local_budget();",
+            prim_size(t) == 4 ? "1" : "0", prim_size(t));
+    kern_free_args(E, &k, "rt_groups * rt_g");
+    kern_extra(E, &k, "long rt_n", "int64_t", "rt_n");
+    kern_extra(E, &k, "long rt_bins", "int64_t", "rt_bins");
+    kern_extra(E, &k, "int rt_use_local", "int", "rt_use_local");
+    kern_extra_local(E, &k, arena_printf(E->a, "__local %s *rt_lh", ctype(t)),
+                     arena_printf(E->a, "(size_t)(rt_use_local ? rt_bins : 1) * %d", prim_size(t)));
+    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k.id);
+    host_launch_end(E, &k);
+
+    Emit *K = &k.K;
+    ce_line(K, "long rt_tid = get_global_id(0), rt_nthreads = get_global_size(0);");
+    ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
+    kern_prologue(&k, "rt_tid");
+    ce_line(K, "if (rt_use_local) {");
+    ce_line(K, "    for (long rt_b = rt_ltid; rt_b < rt_bins; rt_b += rt_lsize) rt_lh[rt_b] = %s;",
+            ce_se(K, h->op.neutral[0]));
+    ce_line(K, "    barrier(CLK_LOCAL_MEM_FENCE);");
+    ce_line(K, "}");
+    ce_line(K, "for (long rt_i = rt_tid; rt_i < rt_n; rt_i += rt_nthreads) {");
+    K->indent++;
+    ce_line(K, "int64_t %s = rt_i;", ce_name(K, h->iter));
+    ce_bind_rows(K, h->lam, h->arrs, h->iter);
+    HistCtx x = {h};
+    ce_body(K, h->lam->body, res_hist_atomic, &x, NULL, 0);
+    ce_line(K, "rt_next: ;");
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "if (rt_use_local) {");
+    K->indent++;
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    ce_line(K, "for (long rt_b = rt_ltid; rt_b < rt_bins; rt_b += rt_lsize) {");
+    K->indent++;
+    const Var *d = h->dests[0];
+    int bc = ce_counter(K, "b");
+    Sym *bs = sym_var(K->a, bc);
+    ce_line(K, "int64_t %s = rt_b;", ce_sym_name(bc, K));
+    atomic_combine(K, &h->op, "__global", arena_printf(K->a, "&%s", ce_elem_at(K, ce_arr_base(K, d), d->mem->ixfun, &bs)),
+                   "rt_lh[rt_b]");
+    K->indent--;
+    ce_line(K, "}");
+    K->indent--;
+    ce_line(K, "}");
+    kern_end(E, &k);
+}
+
+/* ---- SegSeq and Host ---------------------------------------------------------------------------- */
+
+static void seg_seq(Emit *E, const Stm *s) {
+    Kern k;
+    kern_begin(E, &k, s, "segseq");
+    int nres = 0;
+    for (int j = 0; j < s->npat; j++)
+        if (s->pat[j]->type.kind == TK_PRIM) {
+            ce_declare(E, s->pat[j], NULL);
+            nres++;
+        }
+    host_launch_begin(E, &k);
+    ce_line(E, "rt_dblock *rt_res = rt_dblock_new(ctx, dpool, %d);", 8 * (s->npat > 0 ? s->npat : 1));
+    ce_line(E, "if (!rt_res) goto fail;");
+    kern_free_args(E, &k, "1");
+    kern_extra_mem(E, &k, "__global unsigned char *rt_res", "rt_res");
+    ce_line(E, "if (rt_cl_launch(ctx, %d, 1, 1)) goto fail;", k.id);
+    if (nres) {
+        ce_line(E, "{");
+        ce_line(E, "    unsigned char rt_buf[%d];", 8 * s->npat);
+        ce_line(E, "    if (rt_cl_read(ctx, rt_res, 0, %d, rt_buf)) goto fail;", 8 * s->npat);
+        for (int j = 0; j < s->npat; j++)
+            if (s->pat[j]->type.kind == TK_PRIM)
+                ce_line(E, "    memcpy(&%s, rt_buf + %d, sizeof %s);", ce_name(E, s->pat[j]), 8 * j,
+                        ce_name(E, s->pat[j]));
+        ce_line(E, "}");
+    }
+    ce_line(E, "rt_dblock_release(rt_res);");
+    host_launch_end(E, &k);
+
+    Emit *K = &k.K;
+    kern_prologue(&k, "0");
+    ce_stm(K, s);
+    for (int j = 0; j < s->npat; j++)
+        if (s->pat[j]->type.kind == TK_PRIM)
+            ce_line(K, "*(__global %s *)(rt_res + %d) = %s;", ctype(s->pat[j]->type.elem), 8 * j, ce_name(K, s->pat[j]));
+    ce_line(K, "rt_next: ;");
+    kern_end(E, &k);
+}
+
+/* Runs s on the host: its blocks are mapped into host memory and the
+ * sequential C code works on them. */
+static void seg_host(Emit *E, const Stm *s) {
+    const SegInfo *g = s->e->seg;
+    const char **saved = NEW_ARRAY(E->a, const char *, g->nfree + 1);
+    for (int i = 0; i < g->nfree; i++) {
+        Var *v = g->free[i];
+        if (v->type.kind != TK_MEM) continue;
+        saved[i] = ce_name(E, v);
+        const char *h = ce_sym_name(ce_counter(E, "host"), E);
+        ce_line(E, "rt_block *%s = rt_cl_map(ctx, pool, %s);", h, saved[i]);
+        ce_line(E, "if (!%s) goto fail;", h);
+        ce_set_name(E, v->id, h);
+    }
+    E->mode = EM_C;
+    ce_stm(E, s);
+    E->mode = EM_HOST;
+    for (int i = 0; i < g->nfree; i++) {
+        Var *v = g->free[i];
+        if (v->type.kind != TK_MEM) continue;
+        ce_line(E, "if (rt_cl_unmap(ctx, %s, %s)) goto fail;", saved[i], ce_name(E, v));
+        ce_set_name(E, v->id, saved[i]);
+    }
+}
+
+/* ---- Dispatch ---------------------------------------------------------------------------------- */
+
+void cl_host_stm(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    switch (e->kind) {
+    case IE_ALLOC: host_alloc(E, s); return;
+    case IE_INDEX: host_index(E, s); return;
+    case IE_UPDATE: host_update(E, s); return;
+    case IE_IOTA: host_iota(E, s); return;
+    case IE_REPLICATE: host_replicate(E, s); return;
+    case IE_COPY: host_copy(E, s->pat[0]->mem->mem, s->pat[0]->mem->ixfun, e->arr->mem->mem, e->arr->mem->ixfun, e->arr->type.elem); return;
+    case IE_CONCAT: host_concat(E, s); return;
+    case IE_ARRAYLIT: host_arraylit(E, s); return;
+    default: break;
+    }
+    if (!e->seg) ICE("OpenCL backend: a host-level SOAC without a SegInfo");
+    switch (e->seg->kind) {
+    case SEG_MAP: seg_map(E, s); return;
+    case SEG_RED: seg_red(E, s); return;
+    case SEG_SCAN: seg_scan(E, s); return;
+    case SEG_HIST: seg_hist(E, s); return;
+    case SEG_SEQ: seg_seq(E, s); return;
+    case SEG_HOST: seg_host(E, s); return;
+    }
+}
+
+void cl_kernel_fail(Emit *K, const Stm *s) {
+    const IrExp *e = s->e;
+    ClEmit *cl = K->cl;
+    Buf fmt = {0};
+    buf_puts(&fmt, ce_str(K, ce_loc(K, s->loc), true));
+    const char *m = e->msg ? e->msg : "assertion failed";
+    int used = 0;
+    for (const char *q = m; *q; q++) {
+        if (q[0] == '{' && q[1] == '}' && used < e->nargs && used < 8) {
+            buf_puts(&fmt, "%lld");
+            used++;
+            q++;
+            continue;
+        }
+        char one[2] = {*q, 0};
+        buf_puts(&fmt, ce_str(K, one, true));
+    }
+    vec_push(&cl->fails, arena_strdup(K->a, fmt.data ? fmt.data : ""));
+    buf_free(&fmt);
+    int id = cl->fails.len - 1;
+    ce_line(K, "if (!%s) {", ce_se(K, e->cond));
+    ce_line(K, "    if (atomic_cmpxchg((volatile __global int *)rt_fail, -1, %d) == -1) {", id);
+    for (int i = 0; i < used; i++) ce_line(K, "        rt_fail[%d] = (long)%s;", i + 1, ce_se(K, e->args[i]));
+    ce_line(K, "    }");
+    ce_line(K, "    goto %s;", K->fail_label);
+    ce_line(K, "}");
+}
+
+/* ---- The program -------------------------------------------------------------------------------- */
+
+/* Appends an embedded file with its #include lines dropped. */
+static void append_source(Buf *out, const char *path) {
+    const char *text = embedded_get(path);
+    if (!text) ICE("the compiler lacks the runtime file %s", path);
+    for (const char *s = text; *s;) {
+        const char *nl = strchr(s, '\n');
+        size_t n = nl ? (size_t)(nl - s + 1) : strlen(s);
+        const char *q = s;
+        while (*q == ' ' || *q == '\t') q++;
+        if (strncmp(q, "#include", 8) != 0) buf_printf(out, "%.*s", (int)n, s);
+        s += n;
+    }
+    buf_putc(out, '\n');
+}
+
+/* A C string literal of s, split into lines. */
+static void c_literal(Buf *out, const char *s) {
+    buf_puts(out, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '\n') buf_puts(out, "\\n\"\n\"");
+        else if (c == '"' || c == '\\') buf_printf(out, "\\%c", c);
+        else if (c < 32 || c > 126) buf_printf(out, "\\%03o", c);
+        else buf_putc(out, (char)c);
+    }
+    buf_puts(out, "\"");
+}
+
+static void string_table(Buf *out, const char *name, const char *const *items, int n) {
+    buf_printf(out, "static const char *const %s[] = {\n", name);
+    for (int i = 0; i < n; i++) {
+        buf_puts(out, "    ");
+        c_literal(out, items[i]);
+        buf_puts(out, ",\n");
+    }
+    if (n == 0) buf_puts(out, "    NULL,\n");
+    buf_puts(out, "};\n");
+}
+
+void emit_opencl_program(Buf *out, const Prog *p, bool server) {
+    if (p->stage != STAGE_GPU) ICE("emit_opencl_program: the program must be at STAGE_GPU");
+    Arena a = {0};
+    ClEmit cl;
+    memset(&cl, 0, sizeof cl);
+    for (int b = 0; b < 4; b++)
+        for (int s = 0; s < 4; s++) vec_push(&cl.kernels, arena_printf(&a, "%s_%d", builtin_bases[b], builtin_sizes[s]));
+    Emit E;
+    ce_init(&E, out, p, &a, EM_HOST);
+    E.cl = &cl;
+    buf_puts(out, "/* Generated by futhorc (OpenCL). */\n#ifndef _POSIX_C_SOURCE\n#define _POSIX_C_SOURCE 200809L\n#endif\n");
+    static const char *const runtime[] = {"runtime/rt.h", "runtime/memory.h", "runtime/scalar.h", "runtime/values.c",
+                                          "runtime/server.c", "runtime/main.c", "runtime/opencl.h"};
+    for (size_t i = 0; i < sizeof runtime / sizeof runtime[0]; i++) emit_c_runtime_file(out, runtime[i]);
+    buf_puts(out, "/* ---- the program ---- */\n#include <string.h>\n\n");
+    ce_entries(&E);
+    Buf src = {0};
+    append_source(&src, "runtime/prelude.cl");
+    append_source(&src, "runtime/scalar.h");
+    append_source(&src, "runtime/kernels.cl");
+    buf_puts(&src, cl.src.data ? cl.src.data : "");
+    buf_puts(out, "static const char futhorc_cl_source[] =\n");
+    c_literal(out, src.data);
+    buf_puts(out, ";\n");
+    string_table(out, "futhorc_cl_kernels", cl.kernels.items, cl.kernels.len);
+    string_table(out, "futhorc_cl_failures", cl.fails.items, cl.fails.len);
+    string_table(out, "futhorc_cl_params", cl.params.items, cl.params.len);
+    buf_printf(out,
+               "static const rt_cl_program_info futhorc_cl_info = {futhorc_cl_source, futhorc_cl_kernels, %d, "
+               "futhorc_cl_failures, %d, futhorc_cl_params, %d};\n\n",
+               cl.kernels.len, cl.fails.len, cl.params.len);
+    buf_printf(out,
+               "int main(int argc, char **argv) {\n"
+               "    rt_cl_set_program(&futhorc_cl_info);\n"
+               "    int early = rt_cl_early(argc, argv);\n"
+               "    if (early >= 0) return early;\n"
+               "    rt_the_backend = &rt_cl_backend;\n"
+               "    return %s(argc, argv, futhorc_entries, %d);\n"
+               "}\n",
+               server ? "rt_server_main" : "rt_main", p->nfuns);
+    buf_free(&src);
+    buf_free(&cl.src);
+    vec_free(&cl.kernels);
+    vec_free(&cl.fails);
+    vec_free(&cl.params);
+    ce_fini(&E);
+    arena_free(&a);
+}

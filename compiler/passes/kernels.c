@@ -1,0 +1,403 @@
+/* Kernel extraction, STAGE_MEM -> STAGE_GPU: decides how each host-level
+ * SOAC (one that is not inside another SOAC's lambda; host-level loops and
+ * ifs are entered, a stencil's time loop stays on the host) runs on a GPU,
+ * and records it in a SegInfo (ir.h):
+ *
+ *  - A map-only Screma is a SegMap. Its space takes in the levels of a
+ *    perfect nest: when the map's body is cheap scalar code followed by
+ *    another map-only Screma of a width bound outside the outer lambda,
+ *    whose results are the body's results built in place in the outer
+ *    output rows, the inner map joins the space (up to SEG_MAX_DEPTH
+ *    levels). Inner SOACs that do not join run sequentially inside each
+ *    work-item, as do loops.
+ *  - A Screma with reductions and no scans is a SegRed, with scans and no
+ *    reductions a SegScan (fused map outputs are written by the same
+ *    kernel); a Scatter is a SegMap over its elements; a Hist whose
+ *    operator combines one scalar of 4 or 8 bytes is a SegHist.
+ *  - Operators on arrays (and Scremas with both scans and reductions, and
+ *    other histograms) run in one work-item (SegSeq): correct, not fast.
+ *  - A SOAC that allocates memory per element whose size varies (an
+ *    allocation left inside its lambdas) cannot run in a kernel and runs on
+ *    the host over mapped memory (Host).
+ *
+ * Each SegInfo also lists the statement's free variables (kernel
+ * arguments) and which of them are blocks every work-item needs its own
+ * copy of: blocks the memory pass hoisted out of a SOAC lambda (per_iter
+ * allocations), which the backend expands by the number of work-items.
+ */
+#include "passes.h"
+
+#include <string.h>
+
+/* Deepest map nest flattened into one segment space: enough for the
+ * nests real programs write (images, matrices, batches of them). */
+#define SEG_MAX_DEPTH 4
+
+typedef struct KCtx {
+    Prog *p;
+    Arena *a;
+    Var **by_id;     /* every Var of the function, by id (for LMAD variables) */
+    Stm **alloc_of;  /* by block id: its IE_ALLOC statement */
+} KCtx;
+
+/* ---- Indexing the function's variables -------------------------------------- */
+
+typedef struct Walk Walk;
+struct Walk {
+    void (*bind)(Walk *w, Var *v);          /* a Var bound here */
+    void (*use)(Walk *w, Var *v);           /* a Var used here */
+    void (*stm)(Walk *w, Stm *s);           /* before each statement, or NULL */
+    void *ctx;
+};
+
+static void walk_body(Walk *w, Body *b);
+
+static void walk_use(Walk *w, Var *v) {
+    if (v) w->use(w, v);
+}
+
+static void walk_se(Walk *w, SubExp se) {
+    if (se.is_var) walk_use(w, se.v);
+}
+
+static void walk_ses(Walk *w, SubExp *ses, int n) {
+    for (int i = 0; i < n; i++) walk_se(w, ses[i]);
+}
+
+static void walk_uses(Walk *w, Var **vs, int n) {
+    for (int i = 0; i < n; i++) walk_use(w, vs[i]);
+}
+
+static void walk_binds(Walk *w, Var **vs, int n) {
+    for (int i = 0; i < n; i++)
+        if (vs[i]) w->bind(w, vs[i]);
+}
+
+static void walk_lambda(Walk *w, Lambda *l) {
+    walk_binds(w, l->params, l->nparams);
+    walk_body(w, l->body);
+}
+
+static void walk_segops(Walk *w, SegOp *ops, int n) {
+    for (int i = 0; i < n; i++) {
+        walk_ses(w, ops[i].neutral, ops[i].k);
+        walk_lambda(w, ops[i].op);
+    }
+}
+
+static void walk_exp(Walk *w, IrExp *e) {
+    switch (e->kind) {
+    case IE_IF:
+        walk_se(w, e->cond);
+        walk_body(w, e->tbody);
+        walk_body(w, e->fbody);
+        return;
+    case IE_LOOP:
+        walk_ses(w, e->loop.inits, e->loop.nparams);
+        walk_binds(w, e->loop.params, e->loop.nparams);
+        if (e->loop.kind == IR_LOOP_FOR) {
+            walk_se(w, e->loop.bound);
+            w->bind(w, e->loop.i);
+        }
+        walk_body(w, e->loop.body);
+        return;
+    case IE_SCREMA:
+        walk_se(w, e->screma.w);
+        walk_uses(w, e->screma.arrs, e->screma.narrs);
+        if (e->screma.iter) w->bind(w, e->screma.iter);
+        walk_segops(w, e->screma.scans, e->screma.nscans);
+        walk_segops(w, e->screma.reds, e->screma.nreds);
+        walk_lambda(w, e->screma.map);
+        return;
+    case IE_SCATTER:
+        walk_se(w, e->scatter.w);
+        walk_uses(w, e->scatter.arrs, e->scatter.narrs);
+        walk_uses(w, e->scatter.dests, e->scatter.ndests);
+        if (e->scatter.iter) w->bind(w, e->scatter.iter);
+        walk_lambda(w, e->scatter.lam);
+        return;
+    case IE_HIST:
+        walk_se(w, e->hist.w);
+        walk_se(w, e->hist.dest_w);
+        walk_uses(w, e->hist.arrs, e->hist.narrs);
+        walk_uses(w, e->hist.dests, e->hist.op.k);
+        if (e->hist.iter) w->bind(w, e->hist.iter);
+        walk_segops(w, &e->hist.op, 1);
+        walk_lambda(w, e->hist.lam);
+        return;
+    default:
+        walk_se(w, e->se);
+        walk_se(w, e->cond);
+        walk_ses(w, e->args, e->nargs);
+        walk_use(w, e->arr);
+        walk_uses(w, e->arrs, e->narrs);
+        for (int i = 0; i < e->nslice; i++) {
+            walk_se(w, e->slice[i].index);
+            walk_se(w, e->slice[i].start);
+            walk_se(w, e->slice[i].len);
+            walk_se(w, e->slice[i].stride);
+        }
+        walk_se(w, e->n);
+        walk_se(w, e->start);
+        walk_se(w, e->step);
+        walk_ses(w, e->shape, e->nshape);
+        walk_se(w, e->len);
+        walk_se(w, e->size);
+        if (e->kind == IE_SCRATCH || e->kind == IE_ARRAYLIT) walk_ses(w, e->type.shape, e->type.rank);
+        return;
+    }
+}
+
+static void walk_stm(Walk *w, Stm *s) {
+    if (w->stm) w->stm(w, s);
+    walk_exp(w, s->e);
+    walk_binds(w, s->pat, s->npat);
+}
+
+static void walk_body(Walk *w, Body *b) {
+    for (int i = 0; i < b->nstms; i++) walk_stm(w, b->stms[i]);
+    walk_ses(w, b->res, b->nres);
+}
+
+static void index_bind(Walk *w, Var *v) {
+    KCtx *k = w->ctx;
+    k->by_id[v->id] = v;
+}
+
+static void index_stm(Walk *w, Stm *s) {
+    KCtx *k = w->ctx;
+    if (s->e->kind == IE_ALLOC) k->alloc_of[s->pat[0]->id] = s;
+}
+
+/* ---- Free variables --------------------------------------------------------- */
+
+typedef struct FreeCtx {
+    KCtx *k;
+    char *bound, *seen;
+    VEC(Var *) free;
+} FreeCtx;
+
+static void free_add(FreeCtx *f, Var *v) {
+    if (f->seen[v->id]) return;
+    f->seen[v->id] = 1;
+    vec_push(&f->free, v);
+}
+
+static void free_sym_var(int id, void *ctx) {
+    FreeCtx *f = ctx;
+    Var *v = f->k->by_id[id];
+    if (!v) ICE("kernels: LMAD variable %d is not bound in the function", id);
+    free_add(f, v);
+}
+
+/* Records v (and its block and LMAD variables) as used. Blocks and LMAD
+ * variables of arrays bound inside are free too when bound outside. */
+static void free_use(Walk *w, Var *v) {
+    FreeCtx *f = w->ctx;
+    if (v->mem) {
+        if (v->mem->mem) free_use(w, v->mem->mem);
+        const Lmad *l = v->mem->ixfun;
+        sym_vars(l->offset, free_sym_var, f);
+        for (int d = 0; d < l->rank; d++) {
+            sym_vars(l->dims[d].stride, free_sym_var, f);
+            sym_vars(l->dims[d].shape, free_sym_var, f);
+        }
+    }
+    for (int d = 0; v->type.kind == TK_ARRAY && d < v->type.rank; d++)
+        if (v->type.shape[d].is_var) free_use(w, v->type.shape[d].v);
+    free_add(f, v);
+}
+
+static void free_bind(Walk *w, Var *v) {
+    FreeCtx *f = w->ctx;
+    f->bound[v->id] = 1;
+    free_use(w, v); /* its block and LMAD variables */
+}
+
+/* The variables s uses that are bound outside it, in first-use order. */
+static void free_vars(KCtx *k, Stm *s, SegInfo *seg) {
+    size_t n = (size_t)k->p->next_var_id + 1;
+    FreeCtx f = {k, arena_alloc(k->a, n), arena_alloc(k->a, n), {0}};
+    Walk w = {free_bind, free_use, NULL, &f};
+    walk_stm(&w, s);
+    VEC(Var *) out = {0};
+    for (int i = 0; i < f.free.len; i++)
+        if (!f.bound[f.free.items[i]->id]) vec_push(&out, f.free.items[i]);
+    seg->nfree = out.len;
+    seg->free = vec_to_arena(k->a, &out);
+    seg->private_mem = arena_alloc(k->a, (size_t)out.len + 1);
+    for (int i = 0; i < out.len; i++) {
+        Var *v = seg->free[i];
+        Stm *al = v->type.kind == TK_MEM ? k->alloc_of[v->id] : NULL;
+        seg->private_mem[i] = al && al->e->per_iter;
+    }
+    vec_free(&out);
+    vec_free(&f.free);
+}
+
+/* ---- Classification --------------------------------------------------------- */
+
+static bool body_allocates(const Body *b);
+
+static bool lambda_allocates(const Lambda *l) { return l && body_allocates(l->body); }
+
+static bool exp_allocates(const IrExp *e) {
+    switch (e->kind) {
+    case IE_ALLOC: return true;
+    case IE_IF: return body_allocates(e->tbody) || body_allocates(e->fbody);
+    case IE_LOOP: return body_allocates(e->loop.body);
+    case IE_SCREMA:
+        for (int i = 0; i < e->screma.nscans; i++)
+            if (lambda_allocates(e->screma.scans[i].op)) return true;
+        for (int i = 0; i < e->screma.nreds; i++)
+            if (lambda_allocates(e->screma.reds[i].op)) return true;
+        return lambda_allocates(e->screma.map);
+    case IE_SCATTER: return lambda_allocates(e->scatter.lam);
+    case IE_HIST: return lambda_allocates(e->hist.lam) || lambda_allocates(e->hist.op.op);
+    default: return false;
+    }
+}
+
+static bool body_allocates(const Body *b) {
+    for (int i = 0; i < b->nstms; i++)
+        if (exp_allocates(b->stms[i]->e)) return true;
+    return false;
+}
+
+/* Whether every operator parameter is a scalar. */
+static bool scalar_ops(const SegOp *ops, int n) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < ops[i].op->nparams; j++)
+            if (ops[i].op->params[j]->type.kind != TK_PRIM) return false;
+    return true;
+}
+
+/* Cheap scalar code that every work-item of a flattened nest may repeat. */
+static bool cheap_stm(const Stm *s) {
+    switch (s->e->kind) {
+    case IE_SUBEXP:
+    case IE_OP:
+    case IE_CONV:
+    case IE_INDEX:
+    case IE_ASSERT:
+    case IE_RESHAPE:
+    case IE_REARRANGE: return true;
+    default: return false;
+    }
+}
+
+/* Whether Var v is bound anywhere in lambda l (so a width using it varies
+ * between l's elements). */
+typedef struct BoundIn {
+    const Var *v;
+    bool found;
+} BoundIn;
+
+static void bound_in_bind(Walk *w, Var *v) {
+    BoundIn *b = w->ctx;
+    if (v == b->v) b->found = true;
+}
+
+static void no_use(Walk *w, Var *v) {}
+
+static bool bound_in(Lambda *l, const Var *v) {
+    BoundIn b = {v, false};
+    Walk w = {bound_in_bind, no_use, NULL, &b};
+    walk_lambda(&w, l);
+    return b.found;
+}
+
+static bool is_map(const IrExp *e) {
+    return e->kind == IE_SCREMA && e->screma.nscans == 0 && e->screma.nreds == 0;
+}
+
+/* The inner map of a perfect nest below level s, or NULL. */
+static Stm *inner_level(KCtx *k, Stm *s) {
+    Screma *sc = &s->e->screma;
+    Body *b = sc->map->body;
+    if (b->nstms == 0) return NULL;
+    Stm *in = b->stms[b->nstms - 1];
+    if (!is_map(in->e) || in->npat != b->nres || in->npat != s->npat) return NULL;
+    for (int i = 0; i + 1 < b->nstms; i++)
+        if (!cheap_stm(b->stms[i])) return NULL;
+    SubExp w = in->e->screma.w;
+    if (w.is_var && bound_in(sc->map, w.v)) return NULL;
+    for (int i = 0; i < in->npat; i++) {
+        Var *r = in->pat[i], *o = s->pat[i];
+        if (!b->res[i].is_var || b->res[i].v != r || !r->mem || !o->mem || r->mem->mem != o->mem->mem)
+            return NULL;
+        LmadSlice fix = {.is_index = true, .index = sym_var(k->a, sc->iter->id)};
+        if (!lmad_equal(r->mem->ixfun, lmad_slice(k->a, o->mem->ixfun, &fix, 1))) return NULL;
+    }
+    return in;
+}
+
+static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
+    SegInfo *g = NEW(k->a, SegInfo);
+    g->kind = kind;
+    g->depth = 1;
+    g->levels = NEW_ARRAY(k->a, Stm *, SEG_MAX_DEPTH + 1);
+    g->levels[0] = s;
+    if (kind == SEG_MAP && s->e->kind == IE_SCREMA) {
+        Stm *cur = s;
+        while (g->depth < SEG_MAX_DEPTH && (cur = inner_level(k, cur))) g->levels[g->depth++] = cur;
+    }
+    return g;
+}
+
+/* Whether a histogram's operator fits the atomic SegHist kernel. */
+static bool atomic_hist(const Hist *h) {
+    if (h->op.k != 1 || !scalar_ops(&h->op, 1)) return false;
+    int size = prim_size(h->op.op->params[0]->type.elem);
+    return size == 4 || size == 8;
+}
+
+static SegKind classify(const Stm *s) {
+    const IrExp *e = s->e;
+    if (exp_allocates(e)) return SEG_HOST;
+    if (e->kind == IE_SCATTER) return SEG_MAP;
+    if (e->kind == IE_HIST) return atomic_hist(&e->hist) ? SEG_HIST : SEG_SEQ;
+    const Screma *sc = &e->screma;
+    if (!scalar_ops(sc->scans, sc->nscans) || !scalar_ops(sc->reds, sc->nreds)) return SEG_SEQ;
+    if (sc->nscans && sc->nreds) return SEG_SEQ;
+    if (sc->nreds) return SEG_RED;
+    if (sc->nscans) return SEG_SCAN;
+    return SEG_MAP;
+}
+
+static void kern_body(KCtx *k, Body *b) {
+    for (int i = 0; i < b->nstms; i++) {
+        Stm *s = b->stms[i];
+        IrExp *e = s->e;
+        if (e->kind == IE_IF) {
+            kern_body(k, e->tbody);
+            kern_body(k, e->fbody);
+        } else if (e->kind == IE_LOOP) {
+            kern_body(k, e->loop.body);
+        } else if (e->kind == IE_SCREMA || e->kind == IE_SCATTER || e->kind == IE_HIST) {
+            e->seg = new_seg(k, classify(s), s);
+            free_vars(k, s, e->seg);
+        }
+    }
+}
+
+void pass_kernels(Prog *p) {
+    if (p->stage != STAGE_MEM) ICE("pass_kernels: expected a program at STAGE_MEM");
+    Arena *a = p->arena;
+    for (int i = 0; i < p->nfuns; i++) {
+        Fun *f = p->funs[i];
+        size_t n = (size_t)p->next_var_id + 1;
+        KCtx k = {p, a, NEW_ARRAY(a, Var *, n), NEW_ARRAY(a, Stm *, n)};
+        Walk w = {index_bind, no_use, index_stm, &k};
+        for (int j = 0; j < f->nparams; j++) {
+            Var *v = f->params[j];
+            index_bind(&w, v);
+            if (v->mem) index_bind(&w, v->mem->mem);
+            for (int d = 0; v->type.kind == TK_ARRAY && d < v->type.rank; d++)
+                if (v->type.shape[d].is_var) index_bind(&w, v->type.shape[d].v);
+        }
+        walk_body(&w, f->body);
+        kern_body(&k, f->body);
+    }
+    p->stage = STAGE_GPU;
+}

@@ -1,0 +1,928 @@
+/* The OpenCL runtime of generated programs (header only, pasted into
+ * programs built by `futhorc opencl` after the C runtime).
+ *
+ * One device per process: chosen from the options (-p, -d), set up on the
+ * first entry-point call (context, in-order queue, program built from the
+ * generated source or loaded from --load-opencl or the --cache-file
+ * binary), released by rt_cl_finish_all. Device memory blocks (rt_dblock)
+ * are reference counted like rt_block and live in a per-run pool; released
+ * buffers go to a free list that later allocations reuse, so repeated runs
+ * do not allocate. Kernels record failures (bounds checks, assertions) in a
+ * small device buffer that the host reads when it synchronises
+ * (rt_cl_finish); every OpenCL call is checked and reported with its name
+ * and the error's name. -P times every kernel launch with events.
+ *
+ * The generated program provides the program text, kernel names, failure
+ * messages and tuning parameters through rt_cl_program (set before
+ * rt_main). Names are rt_cl_ (functions and state) and rt_d (blocks). */
+#ifndef FUTHORC_RT_OPENCL_H
+#define FUTHORC_RT_OPENCL_H
+
+#define CL_TARGET_OPENCL_VERSION 120
+#define CL_USE_DEPRECATED_OPENCL_1_2_APIS
+#include <CL/cl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Arguments a kernel failure can carry (the most "{}" in one message). */
+#define RT_CL_FAIL_ARGS 8
+/* Ranks the built-in copy and fill kernels handle (their shape and
+ * strides are long8 arguments); higher ranks are copied on the host. */
+#define RT_CL_MAX_RANK 8
+/* Default work-group size: a multiple of every GPU's SIMD width that
+ * leaves room for several groups per compute unit. */
+#define RT_CL_GROUP_SIZE 256
+/* Default groups per compute unit for reductions and histograms: enough
+ * to hide memory latency on GPUs, harmless on CPUs. */
+#define RT_CL_GROUPS_PER_CU 8
+/* Longest build log and device/platform name kept. */
+#define RT_CL_LOG_MAX 65536
+#define RT_CL_NAME_MAX 256
+
+/* What the generated program tells the runtime. */
+typedef struct rt_cl_program_info {
+    const char *source;              /* OpenCL C of every kernel */
+    const char *const *kernels;      /* kernel names; launches use the index */
+    int nkernels;
+    const char *const *failures;     /* printf formats (%lld per argument) by failure id */
+    int nfailures;
+    const char *const *params;       /* tuning parameter names ("k3.group_size") */
+    int nparams;
+} rt_cl_program_info;
+
+typedef struct rt_dblock {
+    int64_t refs;
+    struct rt_dblock *prev, *next;
+    cl_mem mem;
+    int64_t size;  /* of the buffer */
+    int64_t req;   /* bytes asked for */
+} rt_dblock;
+
+typedef struct rt_dpool {
+    rt_dblock live;
+} rt_dpool;
+
+/* A released buffer kept for reuse. */
+typedef struct rt_cl_free {
+    cl_mem mem;
+    int64_t size;
+} rt_cl_free;
+
+static struct rt_cl_state {
+    const rt_cl_program_info *prog;
+    /* options */
+    int platform_index, device_index;   /* -1: any */
+    const char *device_name;            /* -d NAME: a device whose name contains NAME */
+    const char *cache_file, *dump_file, *load_file, *tuning_file;
+    bool profile, list_devices, print_params;
+    int64_t group_size, num_groups;
+    int64_t *param_values;               /* by parameter index; 0 = default */
+    /* the device */
+    bool ready, failed_setup;
+    cl_platform_id platform;
+    cl_device_id device;
+    cl_context context;
+    cl_command_queue queue;
+    cl_program program;
+    cl_kernel *kernels;
+    cl_mem fail;
+    int64_t compute_units, max_group, local_mem;
+    /* buffers */
+    rt_cl_free *free_list;
+    int nfree, cap_free;
+    /* profiling */
+    double *kernel_ms;
+    int64_t *kernel_runs;
+    int64_t t0;
+} rt_cl = {NULL, -1, -1, NULL, NULL, NULL, NULL, NULL, false, false, false, 0, 0, NULL};
+
+static void rt_cl_set_program(const rt_cl_program_info *p) { rt_cl.prog = p; }
+
+static const char *rt_cl_errstr(cl_int e) {
+    switch (e) {
+    case CL_DEVICE_NOT_FOUND: return "CL_DEVICE_NOT_FOUND";
+    case CL_DEVICE_NOT_AVAILABLE: return "CL_DEVICE_NOT_AVAILABLE";
+    case CL_COMPILER_NOT_AVAILABLE: return "CL_COMPILER_NOT_AVAILABLE";
+    case CL_MEM_OBJECT_ALLOCATION_FAILURE: return "CL_MEM_OBJECT_ALLOCATION_FAILURE (out of device memory)";
+    case CL_OUT_OF_RESOURCES: return "CL_OUT_OF_RESOURCES";
+    case CL_OUT_OF_HOST_MEMORY: return "CL_OUT_OF_HOST_MEMORY";
+    case CL_BUILD_PROGRAM_FAILURE: return "CL_BUILD_PROGRAM_FAILURE";
+    case CL_INVALID_VALUE: return "CL_INVALID_VALUE";
+    case CL_INVALID_PLATFORM: return "CL_INVALID_PLATFORM";
+    case CL_INVALID_DEVICE: return "CL_INVALID_DEVICE";
+    case CL_INVALID_CONTEXT: return "CL_INVALID_CONTEXT";
+    case CL_INVALID_COMMAND_QUEUE: return "CL_INVALID_COMMAND_QUEUE";
+    case CL_INVALID_MEM_OBJECT: return "CL_INVALID_MEM_OBJECT";
+    case CL_INVALID_BINARY: return "CL_INVALID_BINARY";
+    case CL_INVALID_BUILD_OPTIONS: return "CL_INVALID_BUILD_OPTIONS";
+    case CL_INVALID_PROGRAM: return "CL_INVALID_PROGRAM";
+    case CL_INVALID_PROGRAM_EXECUTABLE: return "CL_INVALID_PROGRAM_EXECUTABLE";
+    case CL_INVALID_KERNEL_NAME: return "CL_INVALID_KERNEL_NAME";
+    case CL_INVALID_KERNEL: return "CL_INVALID_KERNEL";
+    case CL_INVALID_ARG_INDEX: return "CL_INVALID_ARG_INDEX";
+    case CL_INVALID_ARG_VALUE: return "CL_INVALID_ARG_VALUE";
+    case CL_INVALID_ARG_SIZE: return "CL_INVALID_ARG_SIZE";
+    case CL_INVALID_KERNEL_ARGS: return "CL_INVALID_KERNEL_ARGS";
+    case CL_INVALID_WORK_DIMENSION: return "CL_INVALID_WORK_DIMENSION";
+    case CL_INVALID_WORK_GROUP_SIZE: return "CL_INVALID_WORK_GROUP_SIZE";
+    case CL_INVALID_WORK_ITEM_SIZE: return "CL_INVALID_WORK_ITEM_SIZE";
+    case CL_INVALID_GLOBAL_OFFSET: return "CL_INVALID_GLOBAL_OFFSET";
+    case CL_INVALID_EVENT_WAIT_LIST: return "CL_INVALID_EVENT_WAIT_LIST";
+    case CL_INVALID_OPERATION: return "CL_INVALID_OPERATION";
+    case CL_INVALID_BUFFER_SIZE: return "CL_INVALID_BUFFER_SIZE";
+    case CL_INVALID_GLOBAL_WORK_SIZE: return "CL_INVALID_GLOBAL_WORK_SIZE";
+    case CL_MAP_FAILURE: return "CL_MAP_FAILURE";
+    case -1001: return "CL_PLATFORM_NOT_FOUND_KHR (no OpenCL platform is installed)";
+    default: return "an unknown OpenCL error";
+    }
+}
+
+/* Reports a failed OpenCL call through ctx; returns 1. */
+static int rt_cl_fail(rt_ctx *ctx, const char *call, cl_int e) {
+    rt_error(ctx, "OpenCL call %s failed: %s (%d)", call, rt_cl_errstr(e), (int)e);
+    return 1;
+}
+
+static int64_t rt_cl_now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* ---- Options ------------------------------------------------------------------ */
+
+static const char rt_cl_help[] =
+    "\nOpenCL options:\n"
+    "  -p, --platform N            use platform number N (see --list-devices)\n"
+    "  -d, --device NAME           use the first device whose name contains NAME,\n"
+    "                              or device number N when NAME is a number\n"
+    "  --list-devices              list platforms and devices, then exit\n"
+    "  -P, --profile               print the time and launch count of each kernel\n"
+    "  --cache-file FILE           keep the built program binary in FILE\n"
+    "  --dump-opencl FILE          write the program's OpenCL source to FILE, then exit\n"
+    "  --load-opencl FILE          build the OpenCL source in FILE instead\n"
+    "  --default-group-size N      work-group size of every kernel (default 256)\n"
+    "  --default-num-groups N      groups of reductions, scans and histograms\n"
+    "  --param NAME=N              set one tuning parameter (see --print-params)\n"
+    "  --tuning FILE               set tuning parameters from NAME=N lines\n"
+    "  --print-params              list the tuning parameters, then exit\n";
+
+/* Parses a positive count; false after a message. */
+static bool rt_cl_count(const char *opt, const char *v, int64_t *out) {
+    char *end;
+    long long n = strtoll(v, &end, 10);
+    if (!*v || *end || n < 0 || n > (1LL << 40)) {
+        fprintf(stderr, "Error: %s expects a non-negative integer, not '%s'\n", opt, v);
+        return false;
+    }
+    *out = n;
+    return true;
+}
+
+/* Sets parameter NAME=N; false after a message. */
+static bool rt_cl_set_param(const char *assignment, const char *where) {
+    const char *eq = strchr(assignment, '=');
+    if (!eq) {
+        fprintf(stderr, "Error: %s: expected NAME=INTEGER, not '%s'\n", where, assignment);
+        return false;
+    }
+    size_t n = (size_t)(eq - assignment);
+    for (int i = 0; rt_cl.prog && i < rt_cl.prog->nparams; i++)
+        if (strlen(rt_cl.prog->params[i]) == n && !strncmp(rt_cl.prog->params[i], assignment, n))
+            return rt_cl_count(where, eq + 1, &rt_cl.param_values[i]);
+    fprintf(stderr, "Error: %s: unknown tuning parameter '%.*s' (see --print-params)\n", where, (int)n, assignment);
+    return false;
+}
+
+static bool rt_cl_read_tuning(const char *path) {
+    FILE *f = fopen(path, "r");
+    if (!f) {
+        fprintf(stderr, "Error: cannot open tuning file %s\n", path);
+        return false;
+    }
+    char line[1024];
+    bool ok = true;
+    while (ok && fgets(line, sizeof line, f)) {
+        size_t n = strlen(line);
+        while (n && (line[n - 1] == '\n' || line[n - 1] == '\r' || line[n - 1] == ' ')) line[--n] = 0;
+        if (n == 0 || line[0] == '#') continue;
+        ok = rt_cl_set_param(line, path);
+    }
+    fclose(f);
+    return ok;
+}
+
+/* The value of the option at argv[*i] ("-pN", "--opt=V" or the next word). */
+static const char *rt_cl_value(int argc, char **argv, int *i, const char *name) {
+    const char *a = argv[*i];
+    const char *eq = strchr(a, '=');
+    if (a[1] != '-' && a[2]) return a + 2;
+    if (a[1] == '-' && eq) return eq + 1;
+    if (*i + 1 < argc) return argv[++*i];
+    fprintf(stderr, "Option %s requires an argument.\n", name);
+    return NULL;
+}
+
+static bool rt_cl_is(const char *a, const char *s, const char *l) {
+    size_t n = strlen(l);
+    if (!strncmp(a, l, n) && (a[n] == 0 || a[n] == '=')) return true;
+    return s && !strncmp(a, s, 2) && a[1] != '-';
+}
+
+static int rt_cl_option(int argc, char **argv, int *i) {
+    const char *a = argv[*i];
+    if (!rt_cl.param_values && rt_cl.prog) {
+        rt_cl.param_values = calloc((size_t)rt_cl.prog->nparams + 1, sizeof(int64_t));
+        if (!rt_cl.param_values) return -1;
+    }
+    const char *v;
+    if (!strcmp(a, "-P") || !strcmp(a, "--profile")) rt_cl.profile = true;
+    else if (!strcmp(a, "--list-devices")) rt_cl.list_devices = true;
+    else if (!strcmp(a, "--print-params")) rt_cl.print_params = true;
+    else if (rt_cl_is(a, "-p", "--platform")) {
+        int64_t n;
+        if (!(v = rt_cl_value(argc, argv, i, "--platform")) || !rt_cl_count("--platform", v, &n)) return -1;
+        rt_cl.platform_index = (int)n;
+    } else if (rt_cl_is(a, "-d", "--device")) {
+        if (!(v = rt_cl_value(argc, argv, i, "--device"))) return -1;
+        rt_cl.device_name = v;
+    } else if (rt_cl_is(a, NULL, "--cache-file")) {
+        if (!(v = rt_cl_value(argc, argv, i, "--cache-file"))) return -1;
+        rt_cl.cache_file = v;
+    } else if (!strncmp(a, "--dump-opencl", 13)) {
+        if (!(v = rt_cl_value(argc, argv, i, "--dump-opencl"))) return -1;
+        rt_cl.dump_file = v;
+    } else if (!strncmp(a, "--load-opencl", 13)) {
+        if (!(v = rt_cl_value(argc, argv, i, "--load-opencl"))) return -1;
+        rt_cl.load_file = v;
+    } else if (!strncmp(a, "--default-group-size", 20)) {
+        if (!(v = rt_cl_value(argc, argv, i, "--default-group-size")) ||
+            !rt_cl_count("--default-group-size", v, &rt_cl.group_size))
+            return -1;
+    } else if (!strncmp(a, "--default-num-groups", 20)) {
+        if (!(v = rt_cl_value(argc, argv, i, "--default-num-groups")) ||
+            !rt_cl_count("--default-num-groups", v, &rt_cl.num_groups))
+            return -1;
+    } else if (!strncmp(a, "--param", 7)) {
+        if (!(v = rt_cl_value(argc, argv, i, "--param")) || !rt_cl_set_param(v, "--param")) return -1;
+    } else if (!strncmp(a, "--tuning", 8)) {
+        if (!(v = rt_cl_value(argc, argv, i, "--tuning")) || !rt_cl_read_tuning(v)) return -1;
+    } else return 0;
+    return 1;
+}
+
+/* ---- Device selection and program build --------------------------------------- */
+
+static void rt_cl_list_devices(FILE *f) {
+    cl_platform_id ps[16];
+    cl_uint np = 0;
+    if (clGetPlatformIDs(16, ps, &np) != CL_SUCCESS || np == 0) {
+        fprintf(f, "No OpenCL platforms found.\n");
+        return;
+    }
+    for (cl_uint p = 0; p < np; p++) {
+        char name[RT_CL_NAME_MAX] = "";
+        clGetPlatformInfo(ps[p], CL_PLATFORM_NAME, sizeof name, name, NULL);
+        fprintf(f, "Platform #%u: %s\n", p, name);
+        cl_device_id ds[16];
+        cl_uint nd = 0;
+        if (clGetDeviceIDs(ps[p], CL_DEVICE_TYPE_ALL, 16, ds, &nd) != CL_SUCCESS) continue;
+        for (cl_uint d = 0; d < nd; d++) {
+            clGetDeviceInfo(ds[d], CL_DEVICE_NAME, sizeof name, name, NULL);
+            fprintf(f, "  Device #%u: %s\n", d, name);
+        }
+    }
+}
+
+/* Picks the platform and device the options ask for (GPUs first). */
+static int rt_cl_pick(rt_ctx *ctx) {
+    cl_platform_id ps[16];
+    cl_uint np = 0;
+    cl_int e = clGetPlatformIDs(16, ps, &np);
+    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clGetPlatformIDs", e);
+    if (np == 0) {
+        rt_error(ctx, "no OpenCL platform found (is an OpenCL driver, e.g. pocl-opencl-icd, installed?)");
+        return 1;
+    }
+    if (rt_cl.platform_index >= (int)np) {
+        rt_error(ctx, "there is no OpenCL platform #%d (there are %u; see --list-devices)", rt_cl.platform_index, np);
+        return 1;
+    }
+    char *end = NULL;
+    long want = rt_cl.device_name ? strtol(rt_cl.device_name, &end, 10) : -1;
+    bool by_number = rt_cl.device_name && *rt_cl.device_name && end && !*end;
+    for (int pass = 0; pass < 2; pass++) {
+        cl_device_type type = pass == 0 && !rt_cl.device_name ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL;
+        for (cl_uint p = 0; p < np; p++) {
+            if (rt_cl.platform_index >= 0 && (int)p != rt_cl.platform_index) continue;
+            cl_device_id ds[16];
+            cl_uint nd = 0;
+            if (clGetDeviceIDs(ps[p], type, 16, ds, &nd) != CL_SUCCESS) continue;
+            for (cl_uint d = 0; d < nd; d++) {
+                char name[RT_CL_NAME_MAX] = "";
+                clGetDeviceInfo(ds[d], CL_DEVICE_NAME, sizeof name, name, NULL);
+                if (by_number && (long)d != want) continue;
+                if (rt_cl.device_name && !by_number && !strstr(name, rt_cl.device_name)) continue;
+                rt_cl.platform = ps[p];
+                rt_cl.device = ds[d];
+                return 0;
+            }
+        }
+    }
+    rt_error(ctx, "no OpenCL device matches%s%s (see --list-devices)", rt_cl.device_name ? " -d " : "",
+             rt_cl.device_name ? rt_cl.device_name : "");
+    return 1;
+}
+
+static unsigned char *rt_cl_slurp(const char *path, size_t *len) {
+    FILE *f = fopen(path, "rb");
+    if (!f) return NULL;
+    unsigned char *b = rt_read_all(f, len);
+    fclose(f);
+    return b;
+}
+
+/* Builds the program from the cache file when it holds a binary for this
+ * device, else from source (writing the cache). */
+static int rt_cl_build(rt_ctx *ctx) {
+    cl_int e = CL_SUCCESS;
+    const char *src = rt_cl.prog->source;
+    unsigned char *loaded = NULL;
+    size_t len = 0;
+    if (rt_cl.load_file) {
+        loaded = rt_cl_slurp(rt_cl.load_file, &len);
+        if (!loaded) {
+            rt_error(ctx, "cannot read OpenCL source from %s", rt_cl.load_file);
+            return 1;
+        }
+        src = (const char *)loaded;
+    }
+    bool from_cache = false;
+    if (rt_cl.cache_file && !loaded) {
+        size_t blen;
+        unsigned char *bin = rt_cl_slurp(rt_cl.cache_file, &blen);
+        if (bin) {
+            const unsigned char *bins[1] = {bin};
+            cl_int st;
+            rt_cl.program = clCreateProgramWithBinary(rt_cl.context, 1, &rt_cl.device, &blen, bins, &st, &e);
+            if (e == CL_SUCCESS && st == CL_SUCCESS &&
+                clBuildProgram(rt_cl.program, 1, &rt_cl.device, "", NULL, NULL) == CL_SUCCESS)
+                from_cache = true;
+            else if (rt_cl.program) clReleaseProgram(rt_cl.program), rt_cl.program = NULL;
+            free(bin);
+        }
+    }
+    if (!from_cache) {
+        size_t slen = strlen(src);
+        rt_cl.program = clCreateProgramWithSource(rt_cl.context, 1, &src, &slen, &e);
+        if (e != CL_SUCCESS) {
+            free(loaded);
+            return rt_cl_fail(ctx, "clCreateProgramWithSource", e);
+        }
+        e = clBuildProgram(rt_cl.program, 1, &rt_cl.device, "-cl-std=CL1.2", NULL, NULL);
+        if (e != CL_SUCCESS) {
+            char *log = malloc(RT_CL_LOG_MAX);
+            size_t n = 0;
+            if (log) clGetProgramBuildInfo(rt_cl.program, rt_cl.device, CL_PROGRAM_BUILD_LOG, RT_CL_LOG_MAX - 1, log, &n);
+            if (log) log[n < RT_CL_LOG_MAX ? n : RT_CL_LOG_MAX - 1] = 0;
+            rt_error(ctx, "building the OpenCL program failed (%s); build log:\n%s", rt_cl_errstr(e), log ? log : "");
+            free(log);
+            free(loaded);
+            return 1;
+        }
+        if (rt_cl.cache_file && !loaded) {
+            size_t blen = 0;
+            clGetProgramInfo(rt_cl.program, CL_PROGRAM_BINARY_SIZES, sizeof blen, &blen, NULL);
+            unsigned char *bin = blen ? malloc(blen) : NULL;
+            if (bin && clGetProgramInfo(rt_cl.program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
+                FILE *f = fopen(rt_cl.cache_file, "wb");
+                if (f) fwrite(bin, 1, blen, f), fclose(f);
+            }
+            free(bin);
+        }
+    }
+    free(loaded);
+    return 0;
+}
+
+/* Sets up the device on first use. */
+static int rt_cl_setup(rt_ctx *ctx) {
+    if (rt_cl.ready) return 0;
+    if (!rt_cl.prog) {
+        rt_error(ctx, "the program has no OpenCL code");
+        return 1;
+    }
+    if (rt_cl_pick(ctx)) return 1;
+    cl_int e;
+    rt_cl.context = clCreateContext(NULL, 1, &rt_cl.device, NULL, NULL, &e);
+    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clCreateContext", e);
+    rt_cl.queue = clCreateCommandQueue(rt_cl.context, rt_cl.device, rt_cl.profile ? CL_QUEUE_PROFILING_ENABLE : 0, &e);
+    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clCreateCommandQueue", e);
+    cl_uint cus = 1;
+    size_t maxg = 1;
+    cl_ulong lmem = 0;
+    clGetDeviceInfo(rt_cl.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
+    clGetDeviceInfo(rt_cl.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxg, &maxg, NULL);
+    clGetDeviceInfo(rt_cl.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
+    rt_cl.compute_units = cus;
+    rt_cl.max_group = (int64_t)maxg;
+    rt_cl.local_mem = (int64_t)lmem;
+    if (rt_cl_build(ctx)) return 1;
+    int nk = rt_cl.prog->nkernels;
+    rt_cl.kernels = calloc((size_t)nk + 1, sizeof(cl_kernel));
+    rt_cl.kernel_ms = calloc((size_t)nk + 1, sizeof(double));
+    rt_cl.kernel_runs = calloc((size_t)nk + 1, sizeof(int64_t));
+    if (!rt_cl.kernels || !rt_cl.kernel_ms || !rt_cl.kernel_runs) {
+        rt_error(ctx, "out of memory");
+        return 1;
+    }
+    for (int k = 0; k < nk; k++) {
+        rt_cl.kernels[k] = clCreateKernel(rt_cl.program, rt_cl.prog->kernels[k], &e);
+        if (e != CL_SUCCESS) return rt_cl_fail(ctx, rt_cl.prog->kernels[k], e);
+    }
+    rt_cl.fail = clCreateBuffer(rt_cl.context, CL_MEM_READ_WRITE, sizeof(int64_t) * (1 + RT_CL_FAIL_ARGS), NULL, &e);
+    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clCreateBuffer", e);
+    for (int k = 0; k < nk; k++) clSetKernelArg(rt_cl.kernels[k], 0, sizeof(cl_mem), &rt_cl.fail);
+    rt_cl.ready = true;
+    return 0;
+}
+
+/* ---- Tuning ------------------------------------------------------------------- */
+
+static int64_t rt_cl_param(int i, int64_t dflt) {
+    return i >= 0 && rt_cl.param_values && rt_cl.param_values[i] > 0 ? rt_cl.param_values[i] : dflt;
+}
+
+/* The group size of a kernel whose tuning parameter is i (-1: none). */
+static int64_t rt_cl_group_size(int i) {
+    int64_t g = rt_cl_param(i, rt_cl.group_size > 0 ? rt_cl.group_size : RT_CL_GROUP_SIZE);
+    if (g > rt_cl.max_group) g = rt_cl.max_group;
+    int64_t p = 1;
+    while (p * 2 <= g) p *= 2; /* reductions need a power of two */
+    return p;
+}
+
+/* Groups of a reduction-like kernel over n elements in groups of size g. */
+static int64_t rt_cl_num_groups(int i, int64_t n, int64_t g) {
+    int64_t d = rt_cl.num_groups > 0 ? rt_cl.num_groups : rt_cl.compute_units * RT_CL_GROUPS_PER_CU;
+    int64_t k = rt_cl_param(i, d), need = (n + g - 1) / g;
+    if (k > need) k = need;
+    return k < 1 ? 1 : k;
+}
+
+/* Local memory a kernel may use for a sub-histogram: half the device's,
+ * so that the runtime's own local buffers and occupancy are left room. */
+static int64_t rt_cl_local_budget(void) { return rt_cl.local_mem / 2; }
+
+/* Shrinks group size g until g work-items of bytes local memory each fit. */
+static int64_t rt_cl_fit_group(int64_t g, int64_t bytes) {
+    while (g > 1 && g * bytes > rt_cl.local_mem / 2) g /= 2;
+    return g;
+}
+
+/* ---- Runs ------------------------------------------------------------------------ */
+
+/* Called at the start of each entry-point run: sets up the device and clears
+ * the failure record. */
+static int rt_cl_begin(rt_ctx *ctx) {
+    if (rt_cl_setup(ctx)) return 1;
+    int64_t none[1 + RT_CL_FAIL_ARGS];
+    memset(none, 0xff, sizeof none);
+    cl_int e = clEnqueueWriteBuffer(rt_cl.queue, rt_cl.fail, CL_TRUE, 0, sizeof none, none, 0, NULL, NULL);
+    return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueWriteBuffer", e) : 0;
+}
+
+static void rt_cl_start_timer(rt_ctx *ctx) {
+    (void)ctx;
+    rt_cl.t0 = rt_cl_now_us();
+}
+
+/* Waits for the device and reports a failure a kernel recorded. */
+static int rt_cl_sync(rt_ctx *ctx) {
+    cl_int e = clFinish(rt_cl.queue);
+    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clFinish", e);
+    int64_t rec[1 + RT_CL_FAIL_ARGS];
+    e = clEnqueueReadBuffer(rt_cl.queue, rt_cl.fail, CL_TRUE, 0, sizeof rec, rec, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clEnqueueReadBuffer", e);
+    int32_t id;
+    memcpy(&id, rec, sizeof id);
+    if (id < 0) return 0;
+    if (id >= rt_cl.prog->nfailures) {
+        rt_error(ctx, "a kernel failed (unknown failure %d)", (int)id);
+        return 1;
+    }
+    long long a[RT_CL_FAIL_ARGS];
+    for (int i = 0; i < RT_CL_FAIL_ARGS; i++) a[i] = (long long)rec[1 + i];
+    rt_error(ctx, rt_cl.prog->failures[id], a[0], a[1], a[2], a[3], a[4], a[5], a[6], a[7]);
+    return 1;
+}
+
+/* End of an entry's computation: synchronises, checks failures and records
+ * the device time (without the copies of inputs and results). */
+static int rt_cl_finish(rt_ctx *ctx) {
+    int r = rt_cl_sync(ctx);
+    ctx->run_us = rt_cl_now_us() - rt_cl.t0;
+    return r;
+}
+
+/* ---- Device memory -------------------------------------------------------------- */
+
+static void rt_dpool_init(rt_dpool *p) { p->live.prev = p->live.next = &p->live; }
+
+static void rt_cl_keep(cl_mem m, int64_t size) {
+    if (rt_cl.nfree == rt_cl.cap_free) {
+        int cap = rt_cl.cap_free ? 2 * rt_cl.cap_free : 64;
+        rt_cl_free *fl = realloc(rt_cl.free_list, sizeof *fl * (size_t)cap);
+        if (!fl) {
+            clReleaseMemObject(m);
+            return;
+        }
+        rt_cl.free_list = fl;
+        rt_cl.cap_free = cap;
+    }
+    rt_cl.free_list[rt_cl.nfree].mem = m;
+    rt_cl.free_list[rt_cl.nfree++].size = size;
+}
+
+static void rt_cl_drop_free(void) {
+    for (int i = 0; i < rt_cl.nfree; i++) clReleaseMemObject(rt_cl.free_list[i].mem);
+    rt_cl.nfree = 0;
+}
+
+/* A buffer of at least bytes: the smallest kept one that is not more than
+ * twice as large, else a new one. */
+static cl_mem rt_cl_buffer(rt_ctx *ctx, int64_t bytes, int64_t *size) {
+    int best = -1;
+    for (int i = 0; i < rt_cl.nfree; i++) {
+        int64_t s = rt_cl.free_list[i].size;
+        if (s >= bytes && s <= 2 * bytes + 4096 && (best < 0 || s < rt_cl.free_list[best].size)) best = i;
+    }
+    if (best >= 0) {
+        cl_mem m = rt_cl.free_list[best].mem;
+        *size = rt_cl.free_list[best].size;
+        rt_cl.free_list[best] = rt_cl.free_list[--rt_cl.nfree];
+        return m;
+    }
+    cl_int e;
+    cl_mem m = clCreateBuffer(rt_cl.context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &e);
+    if (e != CL_SUCCESS && rt_cl.nfree > 0) {
+        rt_cl_drop_free();
+        m = clCreateBuffer(rt_cl.context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &e);
+    }
+    if (e != CL_SUCCESS) {
+        rt_error(ctx, "cannot allocate %lld bytes of device memory: %s", (long long)bytes, rt_cl_errstr(e));
+        return NULL;
+    }
+    *size = bytes;
+    return m;
+}
+
+/* A fresh device block of bytes bytes with one reference, or NULL after
+ * an error. */
+static rt_dblock *rt_dblock_new(rt_ctx *ctx, rt_dpool *p, int64_t bytes) {
+    if (bytes < 0) {
+        rt_error(ctx, "cannot allocate a negative number of bytes (%lld)", (long long)bytes);
+        return NULL;
+    }
+    int64_t req = bytes;
+    if (bytes < 8) bytes = 8;
+    rt_dblock *b = malloc(sizeof *b);
+    if (!b) {
+        rt_error(ctx, "out of memory");
+        return NULL;
+    }
+    b->mem = rt_cl_buffer(ctx, bytes, &b->size);
+    if (!b->mem) {
+        free(b);
+        return NULL;
+    }
+    b->req = req;
+    b->refs = 1;
+    b->next = p->live.next;
+    b->prev = &p->live;
+    p->live.next->prev = b;
+    p->live.next = b;
+    return b;
+}
+
+static void rt_dblock_retain(rt_dblock *b) { b->refs++; }
+
+static int64_t rt_cl_block_size(const rt_dblock *b) { return b->req; }
+
+/* Sets the first bytes of b to zero. */
+static int rt_cl_zero(rt_ctx *ctx, rt_dblock *b, int64_t bytes) {
+    cl_uchar z = 0;
+    cl_int e = clEnqueueFillBuffer(rt_cl.queue, b->mem, &z, 1, 0, (size_t)bytes, 0, NULL, NULL);
+    return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueFillBuffer", e) : 0;
+}
+
+static void rt_dblock_release(rt_dblock *b) {
+    if (--b->refs > 0) return;
+    b->prev->next = b->next;
+    b->next->prev = b->prev;
+    rt_cl_keep(b->mem, b->size);
+    free(b);
+}
+
+static void rt_dpool_free(rt_dpool *p) {
+    rt_dblock *b = p->live.next;
+    while (b != &p->live) {
+        rt_dblock *next = b->next;
+        rt_cl_keep(b->mem, b->size);
+        free(b);
+        b = next;
+    }
+    rt_dpool_init(p);
+}
+
+/* A device block holding a copy of bytes bytes of host data. */
+static rt_dblock *rt_cl_upload(rt_ctx *ctx, rt_dpool *p, const void *data, int64_t bytes) {
+    rt_dblock *b = rt_dblock_new(ctx, p, bytes);
+    if (!b || bytes == 0) return b;
+    cl_int e = clEnqueueWriteBuffer(rt_cl.queue, b->mem, CL_TRUE, 0, (size_t)bytes, data, 0, NULL, NULL);
+    if (e != CL_SUCCESS) {
+        rt_cl_fail(ctx, "clEnqueueWriteBuffer", e);
+        return NULL;
+    }
+    return b;
+}
+
+/* Reads or writes size bytes at element offset off (elements of size bytes). */
+static int rt_cl_read(rt_ctx *ctx, rt_dblock *b, int64_t off, int size, void *dst) {
+    cl_int e = clEnqueueReadBuffer(rt_cl.queue, b->mem, CL_TRUE, (size_t)(off * size), (size_t)size, dst, 0, NULL, NULL);
+    return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueReadBuffer", e) : 0;
+}
+
+static int rt_cl_write(rt_ctx *ctx, rt_dblock *b, int64_t off, int64_t bytes, const void *src) {
+    if (bytes == 0) return 0;
+    cl_int e = clEnqueueWriteBuffer(rt_cl.queue, b->mem, CL_TRUE, (size_t)off, (size_t)bytes, src, 0, NULL, NULL);
+    return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueWriteBuffer", e) : 0;
+}
+
+/* Maps a block into host memory for code that runs on the host. */
+static rt_block *rt_cl_map(rt_ctx *ctx, rt_pool *pool, rt_dblock *b) {
+    cl_int e;
+    void *p = clEnqueueMapBuffer(rt_cl.queue, b->mem, CL_TRUE, CL_MAP_READ | CL_MAP_WRITE, 0, (size_t)b->size, 0,
+                                 NULL, NULL, &e);
+    if (e != CL_SUCCESS) {
+        rt_cl_fail(ctx, "clEnqueueMapBuffer", e);
+        return NULL;
+    }
+    rt_block *h = rt_block_wrap(pool, p);
+    if (!h) rt_error(ctx, "out of memory");
+    return h;
+}
+
+static int rt_cl_unmap(rt_ctx *ctx, rt_dblock *b, rt_block *h) {
+    cl_int e = clEnqueueUnmapMemObject(rt_cl.queue, b->mem, h->data, 0, NULL, NULL);
+    rt_block_release(h);
+    return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueUnmapMemObject", e) : 0;
+}
+
+/* ---- Launches -------------------------------------------------------------------- */
+
+static int rt_cl_arg(rt_ctx *ctx, int k, int i, size_t size, const void *v) {
+    cl_int e = clSetKernelArg(rt_cl.kernels[k], (cl_uint)i, size, v);
+    if (e != CL_SUCCESS) {
+        rt_error(ctx, "OpenCL call clSetKernelArg failed for kernel %s, argument %d: %s", rt_cl.prog->kernels[k], i,
+                 rt_cl_errstr(e));
+        return 1;
+    }
+    return 0;
+}
+
+static int rt_cl_mem_arg(rt_ctx *ctx, int k, int i, rt_dblock *b) { return rt_cl_arg(ctx, k, i, sizeof(cl_mem), &b->mem); }
+
+/* Launches kernel k over groups * group work-items. */
+static int rt_cl_launch(rt_ctx *ctx, int k, int64_t groups, int64_t group) {
+    if (groups <= 0) return 0;
+    size_t global = (size_t)(groups * group), local = (size_t)group;
+    cl_event ev = NULL;
+    cl_int e = clEnqueueNDRangeKernel(rt_cl.queue, rt_cl.kernels[k], 1, NULL, &global, &local, 0, NULL,
+                                      rt_cl.profile ? &ev : NULL);
+    if (e != CL_SUCCESS) {
+        rt_error(ctx, "OpenCL call clEnqueueNDRangeKernel failed for kernel %s (%lld x %lld): %s",
+                 rt_cl.prog->kernels[k], (long long)groups, (long long)group, rt_cl_errstr(e));
+        return 1;
+    }
+    if (ev) {
+        cl_ulong t0 = 0, t1 = 0;
+        clWaitForEvents(1, &ev);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+        rt_cl.kernel_ms[k] += (double)(t1 - t0) / 1e6;
+        rt_cl.kernel_runs[k]++;
+        clReleaseEvent(ev);
+    }
+    return 0;
+}
+
+/* Launches the 2-D kernel k over (g0 * l0) x (g1 * l1) work-items. */
+static int rt_cl_launch2(rt_ctx *ctx, int k, int64_t g0, int64_t g1, int64_t l0, int64_t l1) {
+    if (g0 <= 0 || g1 <= 0) return 0;
+    size_t global[2] = {(size_t)(g0 * l0), (size_t)(g1 * l1)}, local[2] = {(size_t)l0, (size_t)l1};
+    cl_event ev = NULL;
+    cl_int e = clEnqueueNDRangeKernel(rt_cl.queue, rt_cl.kernels[k], 2, NULL, global, local, 0, NULL,
+                                      rt_cl.profile ? &ev : NULL);
+    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clEnqueueNDRangeKernel", e);
+    if (ev) {
+        cl_ulong t0 = 0, t1 = 0;
+        clWaitForEvents(1, &ev);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+        rt_cl.kernel_ms[k] += (double)(t1 - t0) / 1e6;
+        rt_cl.kernel_runs[k]++;
+        clReleaseEvent(ev);
+    }
+    return 0;
+}
+
+/* Index of the built-in kernel named name (the generated program lists
+ * them first, by element size: rt_copy_1 ... ). */
+static int rt_cl_builtin(const char *base, int esize) {
+    static const int sizes[] = {1, 2, 4, 8};
+    static const char *const bases[] = {"rt_copy", "rt_fill", "rt_iota", "rt_transpose"};
+    int b = 0, s = 0;
+    while (b < 4 && strcmp(bases[b], base)) b++;
+    while (s < 4 && sizes[s] != esize) s++;
+    return b * 4 + s;
+}
+
+/* Sets a long8 argument from up to 8 values (the rest 0). */
+static int rt_cl_long8(rt_ctx *ctx, int k, int i, const int64_t *v, int n) {
+    cl_long8 x;
+    memset(&x, 0, sizeof x);
+    for (int d = 0; d < n; d++) x.s[d] = v[d];
+    return rt_cl_arg(ctx, k, i, sizeof x, &x);
+}
+
+static int64_t rt_cl_count_of(const int64_t *shape, int rank) {
+    int64_t n = 1;
+    for (int d = 0; d < rank; d++) n *= shape[d];
+    return n;
+}
+
+/* Whether strides are those of a dense row-major array of shape. */
+static bool rt_cl_dense(const int64_t *shape, const int64_t *strides, int rank) {
+    int64_t s = 1;
+    for (int d = rank - 1; d >= 0; d--) {
+        if (shape[d] != 1 && strides[d] != s) return false;
+        s *= shape[d];
+    }
+    return true;
+}
+
+static int rt_cl_groups_for(int64_t n, int64_t g) { return (int)((n + g - 1) / g); }
+
+/* Copies rank-dimensional elements of esize bytes between LMAD layouts
+ * (element offsets and strides): a buffer copy when both are dense, a tiled
+ * transpose for a 2-D transposition, else the general copy kernel. */
+static int rt_cl_copy(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, const int64_t *ds, rt_dblock *src,
+                      int64_t soff, const int64_t *ss, const int64_t *shape, int rank) {
+    int64_t n = rt_cl_count_of(shape, rank);
+    if (n == 0) return 0;
+    if (rt_cl_dense(shape, ds, rank) && rt_cl_dense(shape, ss, rank)) {
+        if (dst == src && doff == soff) return 0;
+        cl_int e = clEnqueueCopyBuffer(rt_cl.queue, src->mem, dst->mem, (size_t)(soff * esize), (size_t)(doff * esize),
+                                       (size_t)(n * esize), 0, NULL, NULL);
+        return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueCopyBuffer", e) : 0;
+    }
+    if (rank == 2 && ds[1] == 1 && ss[0] == 1 && shape[0] > 1 && shape[1] > 1) {
+        int k = rt_cl_builtin("rt_transpose", esize);
+        int64_t a[] = {doff, ds[0], soff, ss[1], shape[0], shape[1]};
+        if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_mem_arg(ctx, k, 2, src)) return 1;
+        for (int i = 0; i < 6; i++)
+            if (rt_cl_arg(ctx, k, 3 + i, sizeof(int64_t), &a[i])) return 1;
+        return rt_cl_launch2(ctx, k, rt_cl_groups_for(shape[0], 32), rt_cl_groups_for(shape[1], 32), 32, 8);
+    }
+    if (rank > RT_CL_MAX_RANK) {
+        rt_error(ctx, "copying an array of rank %d on the device is not supported (at most %d)", rank, RT_CL_MAX_RANK);
+        return 1;
+    }
+    int k = rt_cl_builtin("rt_copy", esize);
+    int r = rank;
+    if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_arg(ctx, k, 2, sizeof doff, &doff) || rt_cl_long8(ctx, k, 3, ds, rank) ||
+        rt_cl_mem_arg(ctx, k, 4, src) || rt_cl_arg(ctx, k, 5, sizeof soff, &soff) || rt_cl_long8(ctx, k, 6, ss, rank) ||
+        rt_cl_long8(ctx, k, 7, shape, rank) || rt_cl_arg(ctx, k, 8, sizeof r, &r) || rt_cl_arg(ctx, k, 9, sizeof n, &n))
+        return 1;
+    int64_t g = rt_cl_group_size(-1);
+    return rt_cl_launch(ctx, k, rt_cl_groups_for(n, g), g);
+}
+
+/* Sets every element of an LMAD region to the esize-byte value bits. */
+static int rt_cl_fill(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, const int64_t *ds, const int64_t *shape,
+                      int rank, uint64_t bits) {
+    int64_t n = rt_cl_count_of(shape, rank);
+    if (n == 0) return 0;
+    if (rank > RT_CL_MAX_RANK) {
+        rt_error(ctx, "filling an array of rank %d on the device is not supported (at most %d)", rank, RT_CL_MAX_RANK);
+        return 1;
+    }
+    int k = rt_cl_builtin("rt_fill", esize);
+    int r = rank;
+    if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_arg(ctx, k, 2, sizeof doff, &doff) || rt_cl_long8(ctx, k, 3, ds, rank) ||
+        rt_cl_long8(ctx, k, 4, shape, rank) || rt_cl_arg(ctx, k, 5, sizeof r, &r) ||
+        rt_cl_arg(ctx, k, 6, sizeof n, &n) || rt_cl_arg(ctx, k, 7, sizeof bits, &bits))
+        return 1;
+    int64_t g = rt_cl_group_size(-1);
+    return rt_cl_launch(ctx, k, rt_cl_groups_for(n, g), g);
+}
+
+/* dst[off + i*stride] = start + i*step (wrapping in esize bytes), i < n. */
+static int rt_cl_iota(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t off, int64_t stride, int64_t n, int64_t start,
+                      int64_t step) {
+    if (n <= 0) return 0;
+    int k = rt_cl_builtin("rt_iota", esize);
+    if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_arg(ctx, k, 2, sizeof off, &off) ||
+        rt_cl_arg(ctx, k, 3, sizeof stride, &stride) || rt_cl_arg(ctx, k, 4, sizeof n, &n) ||
+        rt_cl_arg(ctx, k, 5, sizeof start, &start) || rt_cl_arg(ctx, k, 6, sizeof step, &step))
+        return 1;
+    int64_t g = rt_cl_group_size(-1);
+    return rt_cl_launch(ctx, k, rt_cl_groups_for(n, g), g);
+}
+
+/* Reads a (rank-dimensional, LMAD) array into dense host memory dst. */
+static int rt_cl_download(rt_ctx *ctx, rt_dpool *p, void *dst, int esize, rt_dblock *src, int64_t off,
+                          const int64_t *strides, const int64_t *shape, int rank) {
+    int64_t n = rt_cl_count_of(shape, rank);
+    if (n == 0) return 0;
+    if (rt_cl_dense(shape, strides, rank)) {
+        cl_int e = clEnqueueReadBuffer(rt_cl.queue, src->mem, CL_TRUE, (size_t)(off * esize), (size_t)(n * esize), dst,
+                                       0, NULL, NULL);
+        return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueReadBuffer", e) : 0;
+    }
+    rt_dblock *tmp = rt_dblock_new(ctx, p, n * esize);
+    if (!tmp) return 1;
+    int64_t dense[RT_CL_MAX_RANK + 1];
+    int64_t s = 1;
+    for (int d = rank - 1; d >= 0 && rank <= RT_CL_MAX_RANK; d--) dense[d] = s, s *= shape[d];
+    int r = rt_cl_copy(ctx, esize, tmp, 0, dense, src, off, strides, shape, rank) ||
+            rt_cl_download(ctx, p, dst, esize, tmp, 0, dense, shape, rank);
+    rt_dblock_release(tmp);
+    return r;
+}
+
+/* ---- The end ------------------------------------------------------------------- */
+
+static void rt_cl_report(FILE *f) {
+    if (!rt_cl.ready) return;
+    double total = 0;
+    fprintf(f, "%-32s %10s %12s %12s\n", "kernel", "launches", "total ms", "mean us");
+    for (int k = 0; k < rt_cl.prog->nkernels; k++) {
+        if (!rt_cl.kernel_runs[k]) continue;
+        total += rt_cl.kernel_ms[k];
+        fprintf(f, "%-32s %10lld %12.3f %12.1f\n", rt_cl.prog->kernels[k], (long long)rt_cl.kernel_runs[k],
+                rt_cl.kernel_ms[k], 1e3 * rt_cl.kernel_ms[k] / (double)rt_cl.kernel_runs[k]);
+    }
+    fprintf(f, "%-32s %10s %12.3f\n", "total", "", total);
+}
+
+static void rt_cl_finish_all(void) {
+    if (rt_cl.profile) rt_cl_report(stderr);
+    if (!rt_cl.ready) return;
+    rt_cl_drop_free();
+    free(rt_cl.free_list);
+    for (int k = 0; k < rt_cl.prog->nkernels; k++) clReleaseKernel(rt_cl.kernels[k]);
+    clReleaseMemObject(rt_cl.fail);
+    clReleaseProgram(rt_cl.program);
+    clReleaseCommandQueue(rt_cl.queue);
+    clReleaseContext(rt_cl.context);
+    free(rt_cl.kernels);
+    free(rt_cl.kernel_ms);
+    free(rt_cl.kernel_runs);
+    free(rt_cl.param_values);
+    rt_cl.ready = false;
+}
+
+static const rt_backend rt_cl_backend = {rt_cl_help, rt_cl_option, rt_cl_finish_all};
+
+/* What main does before rt_main: --list-devices, --print-params and
+ * --dump-opencl act and exit here. Returns -1 to go on, else an exit status. */
+static int rt_cl_early(int argc, char **argv) {
+    for (int i = 1; i < argc; i++) {
+        int r = rt_cl_option(argc, argv, &i);
+        if (r < 0) return 1;
+    }
+    if (rt_cl.list_devices) {
+        rt_cl_list_devices(stdout);
+        return 0;
+    }
+    if (rt_cl.print_params) {
+        for (int i = 0; i < rt_cl.prog->nparams; i++) printf("%s\n", rt_cl.prog->params[i]);
+        return 0;
+    }
+    if (rt_cl.dump_file) {
+        FILE *f = fopen(rt_cl.dump_file, "w");
+        if (!f || fputs(rt_cl.prog->source, f) < 0 || fclose(f) != 0) {
+            fprintf(stderr, "Error: cannot write %s\n", rt_cl.dump_file);
+            return 1;
+        }
+        return 0;
+    }
+    return -1;
+}
+
+#endif

@@ -1,0 +1,60 @@
+/* The start of every generated OpenCL program: the C names runtime/scalar.h
+ * uses (fixed-width types, limits, math functions with an f suffix,
+ * GCC builtins) in OpenCL C terms, so that the scalar operations of kernels
+ * are the same code as the C backend's. */
+#pragma OPENCL EXTENSION cl_khr_fp64 : enable
+#pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
+#pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+
+typedef char int8_t;
+typedef short int16_t;
+typedef int int32_t;
+typedef long int64_t;
+typedef uchar uint8_t;
+typedef ushort uint16_t;
+typedef uint uint32_t;
+typedef ulong uint64_t;
+
+#define INT8_MIN (-128)
+#define INT8_MAX 127
+#define INT16_MIN (-32768)
+#define INT16_MAX 32767
+#define INT32_MIN (-2147483647 - 1)
+#define INT32_MAX 2147483647
+#define INT64_MIN (-9223372036854775807L - 1)
+#define INT64_MAX 9223372036854775807L
+#define UINT8_MAX 255
+#define UINT16_MAX 65535
+#define UINT32_MAX 4294967295U
+#define UINT64_MAX 18446744073709551615UL
+
+#define __builtin_popcountll(x) ((int)popcount((ulong)(x)))
+#define __builtin_clzll(x) ((int)clz((ulong)(x)))
+#define __builtin_ctzll(x) ((int)(63 - clz((ulong)(x) & (0UL - (ulong)(x)))))
+
+#define fmodf fmod
+#define powf pow
+#define fminf fmin
+#define fmaxf fmax
+#define atan2f atan2
+#define hypotf hypot
+#define fabsf fabs
+#define rintf rint
+#define sqrtf sqrt
+#define cbrtf cbrt
+#define expf exp
+#define logf log
+#define log2f log2
+#define log10f log10
+#define sinf sin
+#define cosf cos
+#define tanf tan
+#define asinf asin
+#define acosf acos
+#define atanf atan
+#define sinhf sinh
+#define coshf cosh
+#define tanhf tanh
+#define floorf floor
+#define ceilf ceil
+#define truncf trunc
