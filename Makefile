@@ -24,9 +24,12 @@ UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 EMBEDDED := stdlib/prelude.fut $(RUNTIME_HDR) $(RUNTIME_SRC) $(wildcard runtime/*.cl)
 
-# Build tools from Debian that a fresh machine may lack: binary:package.
+# Build tools from Debian that a fresh machine may lack: binary:package, then
+# path:package (the OpenCL headers, loader and PoCL, the CPU device that
+# `make check` runs OpenCL programs on).
 DEPS := flex:flex bison:bison
-DEP_HEADERS := /usr/include/cmocka.h:libcmocka-dev
+DEP_HEADERS := /usr/include/cmocka.h:libcmocka-dev /usr/include/CL/cl.h:opencl-c-headers \
+               /usr/share/doc/ocl-icd-opencl-dev:ocl-icd-opencl-dev /etc/OpenCL/vendors/pocl.icd:pocl-opencl-icd
 
 .PHONY: all deps check demo install clean
 all: bin/futhorc

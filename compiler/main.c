@@ -156,7 +156,11 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     time_phase(o, "passes", &t0);
-    if (o->library && !o->dump_stage && !gpu) {
+    if (o->library && gpu) {
+        fprintf(stderr, "futhorc: --library is not supported by the opencl backend yet (use futhorc c --library)\n");
+        goto done;
+    }
+    if (o->library && !o->dump_stage) {
         if (write_library(&a, p, o->output ? o->output : default_output(&a, src))) rc = 0;
         time_phase(o, "emit", &t0);
         goto done;

@@ -651,7 +651,7 @@ static rt_dblock *rt_cl_upload(rt_ctx *ctx, rt_dpool *p, const void *data, int64
 }
 
 /* Reads or writes size bytes at element offset off (elements of size bytes). */
-static int rt_cl_read(rt_ctx *ctx, rt_dblock *b, int64_t off, int size, void *dst) {
+static int rt_cl_read(rt_ctx *ctx, rt_dblock *b, int64_t off, int64_t size, void *dst) {
     cl_int e = clEnqueueReadBuffer(rt_cl.queue, b->mem, CL_TRUE, (size_t)(off * size), (size_t)size, dst, 0, NULL, NULL);
     return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueReadBuffer", e) : 0;
 }

@@ -1,10 +1,12 @@
 /* The start of every generated OpenCL program: the C names runtime/scalar.h
  * uses (fixed-width types, limits, math functions with an f suffix,
  * GCC builtins) in OpenCL C terms, so that the scalar operations of kernels
- * are the same code as the C backend's. */
+ * are the same code as the C backend's, with the same results. */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
+/* Results as the C backend computes them: no fused multiply-adds. */
+#pragma OPENCL FP_CONTRACT OFF
 
 typedef char int8_t;
 typedef short int16_t;

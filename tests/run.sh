@@ -50,10 +50,25 @@ summarised() {
 }
 
 dirs=()
-for d in tests/programs tests/errors tests/structure examples; do
+for d in tests/programs tests/errors tests/structure tests/fusion tests/gpu examples bench; do
     [ -d "$d" ] && dirs+=("$d")
 done
 [ ${#dirs[@]} -gt 0 ] && summarised bin/futhorc test -j "$(nproc)" --pass-compiler-option=--verify "${dirs[@]}"
+# The same programs through the OpenCL backend, on PoCL (a CPU OpenCL
+# device) or whatever OpenCL device is installed; results must agree with
+# the expected outputs exactly as on the C backend.
+cl_dirs=()
+for d in tests/programs tests/gpu examples bench; do
+    [ -d "$d" ] && cl_dirs+=("$d")
+done
+if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
+    summarised bin/futhorc test -j "$(nproc)" --backend=opencl "${cl_dirs[@]}"
+elif [ -n "${FUTHORC_REQUIRE_OPENCL:-}" ]; then
+    echo "opencl: no OpenCL platform installed (FUTHORC_REQUIRE_OPENCL is set)"
+    failed=$((failed + 1))
+else
+    echo "opencl: SKIPPED: no OpenCL platform installed (apt-get install pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers)"
+fi
 summarised bash tests/robustness.sh
 summarised bash tests/server/run.sh
 summarised bash tests/library/run.sh

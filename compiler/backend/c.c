@@ -852,7 +852,10 @@ static void emit_param(Emit *E, const Fun *f, int k, char *bound) {
 /* Writes the entry's results into outs, dense and row-major (OpenCL: after
  * the device has finished and reported no failure). */
 static void res_outputs(Emit *E, const Body *b, void *ctx) {
-    if (E->mode == EM_HOST) ce_line(E, "if (rt_cl_finish(ctx)) goto fail;");
+    if (E->mode == EM_HOST) {
+        cl_manifest(E, b);
+        ce_line(E, "if (rt_cl_finish(ctx)) goto fail;");
+    }
     for (int k = 0; k < b->nres; k++) {
         SubExp r = b->res[k];
         Type t = subexp_type(r);
@@ -882,7 +885,7 @@ static void res_outputs(Emit *E, const Body *b, void *ctx) {
         ce_oom(E, "writing a result");
         ce_line(E, "}");
         if (E->mode == EM_HOST) {
-            cl_download(E, arena_printf(E->a, "outs[%d].data", k), r.v);
+            cl_download(E, arena_printf(E->a, "outs[%d].data", k), r.v, k);
             continue;
         }
         ce_copy_nest(E, arena_printf(E->a, "((%s *)outs[%d].data)", ctype(t.elem), k),

@@ -101,8 +101,12 @@ void ce_table(Emit *E);
 /* ---- OpenCL hooks (opencl.c) ---- */
 /* EM_HOST: emits statement s (an array statement or a SOAC) as device work. */
 void cl_host_stm(Emit *E, const Stm *s);
-/* EM_HOST: reads array v from the device into host memory dst, row-major. */
-void cl_download(Emit *E, const char *dst, const Var *v);
+/* EM_HOST: makes the entry's array results dense on the device (so that
+ * the device's time includes it), before the host waits for the device. */
+void cl_manifest(Emit *E, const Body *b);
+/* EM_HOST: reads array v, result k, from the device into host memory dst,
+ * row-major. */
+void cl_download(Emit *E, const char *dst, const Var *v, int k);
 /* EM_KERNEL: records a failed assertion (message and arguments) for the host. */
 void cl_kernel_fail(Emit *E, const Stm *s);
 

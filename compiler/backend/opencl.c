@@ -42,6 +42,9 @@
  * the look-back cheap per element, few enough to keep a group's chunk in
  * local memory. */
 #define SCAN_ELEMS 8
+/* Elements a work-item of a reduction or histogram handles per step of
+ * its strided loop: independent loads in flight hide memory latency. */
+#define STRIDE_UNROLL 4
 /* Built-in kernels (runtime/kernels.cl), listed first in this order. */
 static const char *const builtin_bases[] = {"rt_copy", "rt_fill", "rt_iota", "rt_transpose"};
 static const int builtin_sizes[] = {1, 2, 4, 8};
@@ -51,6 +54,7 @@ struct ClEmit {
     VEC(const char *) kernels;  /* kernel names by index */
     VEC(const char *) fails;    /* failure formats by id */
     VEC(const char *) params;   /* tuning parameter names */
+    VEC(const char *) manifested; /* by result index: its dense copy's block, or NULL */
 };
 
 static const char *ctype(PrimType t) { return prim_ctype(t); }
@@ -232,8 +236,37 @@ static void host_arraylit(Emit *E, const Stm *s) {
         host_store(E, v->mem->mem, ce_fix_row(E, v->mem->ixfun, sym_const(E->a, i)), e->args[i], v->type.elem);
 }
 
-void cl_download(Emit *E, const char *dst, const Var *v) {
+void cl_manifest(Emit *E, const Body *b) {
+    E->cl->manifested.len = 0;
+    for (int k = 0; k < b->nres; k++) {
+        SubExp r = b->res[k];
+        if (!r.is_var || r.v->type.kind != TK_ARRAY) continue;
+        const Lmad *l = r.v->mem->ixfun;
+        if (lmad_is_row_major(l)) continue;
+        Sym **shape = NEW_ARRAY(E->a, Sym *, l->rank + 1);
+        Sym *n = sym_const(E->a, prim_size(r.v->type.elem));
+        for (int d = 0; d < l->rank; d++) shape[d] = l->dims[d].shape, n = sym_mul(E->a, n, shape[d]);
+        Var *m = NEW(E->a, Var); /* a block of the emitter's own (a counter id) */
+        memset(m, 0, sizeof *m);
+        m->id = ce_counter(E, "result");
+        m->name = "result";
+        m->type.kind = TK_MEM;
+        ce_line(E, "rt_dblock *%s = rt_dblock_new(ctx, dpool, %s);", ce_name(E, m), ce_sym(E, n));
+        ce_line(E, "if (!%s) goto fail;", ce_name(E, m));
+        host_copy(E, m, lmad_row_major(E->a, l->rank, shape), r.v->mem->mem, l, r.v->type.elem);
+        while (E->cl->manifested.len <= k) vec_push(&E->cl->manifested, NULL);
+        E->cl->manifested.items[k] = ce_name(E, m);
+    }
+}
+
+void cl_download(Emit *E, const char *dst, const Var *v, int k) {
     const Lmad *l = v->mem->ixfun;
+    if (k < E->cl->manifested.len && E->cl->manifested.items[k]) {
+        ce_line(E, "if (rt_cl_read(ctx, %s, 0, rt_cl_block_size(%s), %s)) goto fail;", E->cl->manifested.items[k],
+                E->cl->manifested.items[k], dst);
+        ce_line(E, "rt_dblock_release(%s);", E->cl->manifested.items[k]);
+        return;
+    }
     ce_line(E, "{");
     E->indent++;
     ce_line(E, "const int64_t rt_ss[] = %s, rt_sh[] = %s;", sym_list(E, l, true), sym_list(E, l, false));
@@ -511,6 +544,76 @@ static void seg_map(Emit *E, const Stm *s) {
     kern_end(E, &k);
 }
 
+/* A lambda body's results: the first nv into the C places dst, the rest
+ * (a Screma's map outputs) at row iter of s's pattern. */
+typedef struct StoreCtx {
+    const Stm *s;
+    int nv;
+    const char **dst;
+} StoreCtx;
+static void res_store(Emit *K, const Body *b, void *ctx);
+static const char **names_idx(Emit *E, const char *prefix, int n, const char *idx);
+static void declare_vals(Emit *K, const char *fmt, const PrimType *ts, const char **init, int n);
+
+/* The main loop of a work-item over elements rt_tid, rt_tid + rt_nthreads,
+ * ... of rt_n: STRIDE_UNROLL elements per step, each copy of lam's body
+ * computing its first nv results (types ts) into rt_r<u>_<j> before any
+ * of them is combined (by combine, called per copy u), so that their
+ * loads overlap. Leaves rt_i0 at the first element the step did not
+ * take; open_rest / close_rest loop over the rest one by one (rt_i). */
+static void strided_steps(Emit *K, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter, const PrimType *ts,
+                          int nv, void (*combine)(Emit *K, const Stm *s, const char **vals, void *ctx), void *ctx) {
+    ce_line(K, "long rt_i0 = rt_tid;");
+    ce_line(K, "for (; rt_i0 + %d * rt_nthreads < rt_n; rt_i0 += %d * rt_nthreads) {", STRIDE_UNROLL - 1,
+            STRIDE_UNROLL);
+    K->indent++;
+    const char ***vals = NEW_ARRAY(K->a, const char **, STRIDE_UNROLL);
+    for (int u = 0; u < STRIDE_UNROLL; u++) {
+        const char *fmt = arena_printf(K->a, "rt_r%d_%%d", u);
+        declare_vals(K, fmt, ts, NULL, nv);
+        vals[u] = NEW_ARRAY(K->a, const char *, nv + 1);
+        for (int j = 0; j < nv; j++) vals[u][j] = arena_printf(K->a, fmt, j);
+    }
+    for (int u = 0; u < STRIDE_UNROLL; u++) {
+        ce_line(K, "{");
+        K->indent++;
+        K->fail_label = arena_printf(K->a, "rt_next%d", u);
+        ce_line(K, "int64_t %s = rt_i0 + %d * rt_nthreads;", ce_name(K, iter), u);
+        ce_bind_rows(K, lam, arrs, iter);
+        StoreCtx x = {s, nv, vals[u]};
+        ce_body(K, lam->body, res_store, &x, NULL, 0);
+        ce_line(K, "%s: ;", K->fail_label);
+        K->indent--;
+        ce_line(K, "}");
+    }
+    K->fail_label = "rt_next";
+    for (int u = 0; u < STRIDE_UNROLL; u++) combine(K, s, vals[u], ctx);
+    K->indent--;
+    ce_line(K, "}");
+}
+
+static void open_rest(Emit *K) {
+    ce_line(K, "for (; rt_i0 < rt_n; rt_i0 += rt_nthreads) {");
+    K->indent++;
+    ce_line(K, "long rt_i = rt_i0;");
+}
+
+static void close_rest(Emit *K) {
+    ce_line(K, "rt_next: ;");
+    K->indent--;
+    ce_line(K, "}");
+}
+
+static void combine_reds(Emit *K, const Stm *s, const char **vals, void *ctx) {
+    const Screma *sc = &s->e->screma;
+    const char **accs = ctx;
+    int v = 0;
+    for (int j = 0; j < sc->nreds; j++) {
+        apply_op(K, &sc->reds[j], accs + v, vals + v, accs + v);
+        v += sc->reds[j].k;
+    }
+}
+
 /* ---- SegRed ---------------------------------------------------------------------------------- */
 
 static bool all_commutative(const SegOp *ops, int n) {
@@ -534,21 +637,28 @@ static void red_stage1(const Stm *s, Kern *k, int nv) {
     ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
     kern_prologue(k, "rt_tid");
     const char **accs = ce_declare_accs(K, sc->reds, sc->nreds, NULL, true);
-    if (all_commutative(sc->reds, sc->nreds)) {
-        ce_line(K, "for (long rt_i = rt_tid; rt_i < rt_n; rt_i += rt_nthreads) {");
+    bool comm = all_commutative(sc->reds, sc->nreds);
+    if (comm) {
+        int nv;
+        PrimType *ts = op_types(K, sc->reds, sc->nreds, &nv);
+        strided_steps(K, s, sc->map, sc->arrs, sc->iter, ts, nv, combine_reds, accs);
+        open_rest(K);
     } else {
         ce_line(K, "long rt_chunk = (rt_n + rt_nthreads - 1) / rt_nthreads, rt_lo = rt_tid * rt_chunk;");
         ce_line(K, "long rt_hi = rt_lo + rt_chunk < rt_n ? rt_lo + rt_chunk : rt_n;");
         ce_line(K, "for (long rt_i = rt_lo; rt_i < rt_hi; rt_i++) {");
+        K->indent++;
     }
-    K->indent++;
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, sc->iter));
     ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
     CeScremaCtx x = {s, NULL, accs};
     ce_body(K, sc->map->body, ce_res_screma, &x, NULL, 0);
-    ce_line(K, "rt_next: ;");
-    K->indent--;
-    ce_line(K, "}");
+    if (comm) close_rest(K);
+    else {
+        ce_line(K, "rt_next: ;");
+        K->indent--;
+        ce_line(K, "}");
+    }
     for (int j = 0; j < nv; j++) ce_line(K, "rt_loc%d[rt_ltid] = %s;", j, accs[j]);
     group_tree(K, sc->reds, sc->nreds);
     ce_line(K, "if (rt_ltid == 0) {");
@@ -642,17 +752,11 @@ static void seg_red(Emit *E, const Stm *s) {
 
 /* ---- SegScan --------------------------------------------------------------------------------- */
 
-/* The map body's results in a scan kernel: scan inputs into local memory
- * at rt_slot, map outputs (after the scan inputs) at row iter. */
-typedef struct ScanCtx {
-    const Stm *s;
-    int nv;
-} ScanCtx;
-
-static void res_scan_in(Emit *K, const Body *b, void *ctx) {
-    ScanCtx *x = ctx;
+static void res_store(Emit *K, const Body *b, void *ctx) {
+    StoreCtx *x = ctx;
+    for (int j = 0; j < x->nv; j++) ce_line(K, "%s = %s;", x->dst[j], ce_se(K, b->res[j]));
+    if (x->s->e->kind != IE_SCREMA) return;
     const Screma *sc = &x->s->e->screma;
-    for (int j = 0; j < x->nv; j++) ce_line(K, "rt_loc%d[rt_slot] = %s;", j, ce_se(K, b->res[j]));
     Sym *i = sym_var(K->a, sc->iter->id);
     for (int r = x->nv; r < b->nres; r++) {
         Var *out = x->s->pat[r];
@@ -698,6 +802,101 @@ static const char **neutrals(Emit *K, const SegOp *ops, int nops, int nv) {
     return r;
 }
 
+/* Status words of the look-back: each value is split into 32-bit chunks
+ * and each chunk travels with its group's flag in one 64-bit word
+ * (flag << 32 | chunk), written and read at once. Flag 1: the chunk is
+ * of the group's aggregate, 2: of its inclusive prefix. A reader takes a
+ * group's values only when all its words carry the same flag, so it never
+ * mixes an aggregate with a prefix, and no fence between a value and its
+ * flag is needed. */
+static int chunks_of(PrimType t) { return prim_size(t) > 4 ? 2 : 1; }
+
+static int status_words(const PrimType *ts, int nv) {
+    int w = 0;
+    for (int j = 0; j < nv; j++) w += chunks_of(ts[j]);
+    return w;
+}
+
+/* Writes values vals[] (C variables) with flag into group grp's words. */
+static void publish(Emit *K, const PrimType *ts, int nv, const char **vals, int flag, const char *grp) {
+    int W = status_words(ts, nv), w = 0;
+    for (int j = 0; j < nv; j++) {
+        PrimType t = ts[j];
+        if (chunks_of(t) == 1) {
+            const char *bits = arena_printf(K->a, t == PT_F32 ? "as_uint(%s)" : "(uint)(%s)", vals[j]);
+            ce_line(K, "rt_status[(%s) * %d + %d] = (%dUL << 32) | (ulong)%s;", grp, W, w++, flag, bits);
+            continue;
+        }
+        ce_line(K, "{");
+        ce_line(K, "    ulong rt_x = %s;", arena_printf(K->a, t == PT_F64 ? "as_ulong(%s)" : "(ulong)(%s)", vals[j]));
+        ce_line(K, "    rt_status[(%s) * %d + %d] = (%dUL << 32) | (rt_x & 0xffffffffUL);", grp, W, w++, flag);
+        ce_line(K, "    rt_status[(%s) * %d + %d] = (%dUL << 32) | (rt_x >> 32);", grp, W, w++, flag);
+        ce_line(K, "}");
+    }
+}
+
+/* Reads group rt_j's words into rt_w<k>; sets rt_f to their common flag,
+ * or 0 when they are not all published with one flag yet. */
+static void read_status(Emit *K, int W) {
+    for (int w = 0; w < W; w++) ce_line(K, "ulong rt_w%d = rt_status[rt_j * %d + %d];", w, W, w);
+    ce_line(K, "uint rt_f = (uint)(rt_w0 >> 32);");
+    for (int w = 1; w < W; w++) ce_line(K, "if ((uint)(rt_w%d >> 32) != rt_f) rt_f = 0;", w);
+}
+
+/* Declares rt_v<j> from the words rt_w<k>. */
+static void unpack_status(Emit *K, const PrimType *ts, int nv) {
+    int w = 0;
+    for (int j = 0; j < nv; j++) {
+        PrimType t = ts[j];
+        const char *ct = ctype(t);
+        if (chunks_of(t) == 1) {
+            if (t == PT_F32) ce_line(K, "float rt_v%d = as_float((uint)rt_w%d);", j, w);
+            else ce_line(K, "%s rt_v%d = (%s)(uint)rt_w%d;", ct, j, ct, w);
+            w++;
+            continue;
+        }
+        ce_line(K, "ulong rt_x%d = (rt_w%d & 0xffffffffUL) | (rt_w%d << 32);", j, w, w + 1);
+        if (t == PT_F64) ce_line(K, "double rt_v%d = as_double(rt_x%d);", j, j);
+        else ce_line(K, "%s rt_v%d = (%s)rt_x%d;", ct, j, ct, j);
+        w += 2;
+    }
+}
+
+/* The look-back of work-item 0: publish the aggregate, combine the
+ * predecessors' values backwards until an inclusive prefix, publish the
+ * group's own inclusive prefix, leave the exclusive one in rt_prefix<j>. */
+static void lookback(Emit *K, const SegOp *ops, int nops, const PrimType *ts, int nv, const char **ne) {
+    int W = status_words(ts, nv);
+    const char **agg = names_of(K, "rt_agg%d", nv), **pre = names_of(K, "rt_pre%d", nv);
+    ce_line(K, "if (rt_grp == 0) {");
+    K->indent++;
+    publish(K, ts, nv, agg, 2, "0");
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_prefix%d = %s;", j, ne[j]);
+    K->indent--;
+    ce_line(K, "} else {");
+    K->indent++;
+    publish(K, ts, nv, agg, 1, "rt_grp");
+    declare_vals(K, "rt_pre%d", ts, ne, nv);
+    ce_line(K, "long rt_j = rt_grp - 1;");
+    ce_line(K, "for (;;) {");
+    K->indent++;
+    read_status(K, W);
+    ce_line(K, "if (rt_f == 0) continue;");
+    unpack_status(K, ts, nv);
+    apply_ops(K, ops, nops, names_of(K, "rt_v%d", nv), pre, pre);
+    ce_line(K, "if (rt_f == 2) break;");
+    ce_line(K, "rt_j--;");
+    K->indent--;
+    ce_line(K, "}");
+    declare_vals(K, "rt_incl%d", ts, NULL, nv);
+    const char **incl = names_of(K, "rt_incl%d", nv);
+    apply_ops(K, ops, nops, pre, agg, incl);
+    publish(K, ts, nv, incl, 2, "rt_grp");
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_prefix%d = rt_pre%d;", j, j);
+    K->indent--;
+    ce_line(K, "}");
+}
+
 static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     const Stm *s = k->s;
     const Screma *sc = &s->e->screma;
@@ -722,8 +921,8 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     K->indent++;
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, sc->iter));
     ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
-    ScanCtx x = {s, nv};
-    ce_body(K, sc->map->body, res_scan_in, &x, NULL, 0);
+    StoreCtx x = {s, nv, names_idx(K, "rt_loc", nv, "rt_slot")};
+    ce_body(K, sc->map->body, res_store, &x, NULL, 0);
     K->indent--;
     ce_line(K, "} else {");
     for (int j = 0; j < nv; j++) ce_line(K, "    rt_loc%d[rt_slot] = %s;", j, ne[j]);
@@ -771,42 +970,7 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     ce_line(K, "if (rt_ltid == 0) {");
     K->indent++;
     declare_vals(K, "rt_agg%d", ts, names_idx(K, "rt_tot", nv, "rt_lsize - 1"), nv);
-    ce_line(K, "if (rt_grp == 0) {");
-    for (int j = 0; j < nv; j++) ce_line(K, "    rt_inc%d[0] = rt_agg%d;", j, j);
-    ce_line(K, "    mem_fence(CLK_GLOBAL_MEM_FENCE);");
-    ce_line(K, "    rt_flags[0] = 2;");
-    for (int j = 0; j < nv; j++) ce_line(K, "    rt_prefix%d = %s;", j, ne[j]);
-    ce_line(K, "} else {");
-    K->indent++;
-    for (int j = 0; j < nv; j++) ce_line(K, "rt_aggs%d[rt_grp] = rt_agg%d;", j, j);
-    ce_line(K, "mem_fence(CLK_GLOBAL_MEM_FENCE);");
-    ce_line(K, "rt_flags[rt_grp] = 1;");
-    declare_vals(K, "rt_pre%d", ts, ne, nv);
-    ce_line(K, "long rt_j = rt_grp - 1;");
-    ce_line(K, "for (;;) {");
-    K->indent++;
-    ce_line(K, "int rt_f = rt_flags[rt_j];");
-    ce_line(K, "if (rt_f == 0) continue;");
-    ce_line(K, "mem_fence(CLK_GLOBAL_MEM_FENCE);");
-    const char **pre = names_of(K, "rt_pre%d", nv);
-    ce_line(K, "if (rt_f == 2) {");
-    K->indent++;
-    apply_ops(K, ops, nops, names_idx(K, "rt_inc", nv, "rt_j"), pre, pre);
-    ce_line(K, "break;");
-    K->indent--;
-    ce_line(K, "}");
-    apply_ops(K, ops, nops, names_idx(K, "rt_aggs", nv, "rt_j"), pre, pre);
-    ce_line(K, "rt_j--;");
-    K->indent--;
-    ce_line(K, "}");
-    declare_vals(K, "rt_incl%d", ts, NULL, nv);
-    apply_ops(K, ops, nops, pre, names_of(K, "rt_agg%d", nv), names_of(K, "rt_incl%d", nv));
-    for (int j = 0; j < nv; j++) ce_line(K, "rt_inc%d[rt_grp] = rt_incl%d;", j, j);
-    ce_line(K, "mem_fence(CLK_GLOBAL_MEM_FENCE);");
-    ce_line(K, "rt_flags[rt_grp] = 2;");
-    for (int j = 0; j < nv; j++) ce_line(K, "rt_prefix%d = rt_pre%d;", j, j);
-    K->indent--;
-    ce_line(K, "}");
+    lookback(K, ops, nops, ts, nv, ne);
     K->indent--;
     ce_line(K, "}");
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
@@ -862,32 +1026,22 @@ static void seg_scan(Emit *E, const Stm *s) {
     ce_line(E, "int64_t rt_g = rt_cl_fit_group(rt_cl_group_size(%d), %d);", P, bytes * (SCAN_ELEMS + 1));
     ce_line(E, "int64_t rt_groups = (rt_n + rt_g * %d - 1) / (rt_g * %d);", SCAN_ELEMS, SCAN_ELEMS);
     ce_line(E, "if (rt_groups < 1) rt_groups = 1;");
-    ce_line(E, "rt_dblock *rt_state = rt_dblock_new(ctx, dpool, 4 * (rt_groups + 1));");
-    ce_line(E, "if (!rt_state || rt_cl_zero(ctx, rt_state, 4 * (rt_groups + 1))) goto fail;");
-    for (int j = 0; j < nv; j++) {
-        ce_line(E, "rt_dblock *rt_aggs%d = rt_dblock_new(ctx, dpool, rt_groups * %d);", j, prim_size(ts[j]));
-        ce_line(E, "rt_dblock *rt_inc%d = rt_dblock_new(ctx, dpool, rt_groups * %d);", j, prim_size(ts[j]));
-        ce_line(E, "if (!rt_aggs%d || !rt_inc%d) goto fail;", j, j);
-    }
+    /* The state block: the group counter, then the status words. */
+    int W = status_words(ts, nv);
+    ce_line(E, "rt_dblock *rt_state = rt_dblock_new(ctx, dpool, 8 * (rt_groups * %d + 1));", W);
+    ce_line(E, "if (!rt_state || rt_cl_zero(ctx, rt_state, 8 * (rt_groups * %d + 1))) goto fail;", W);
     kern_free_args(E, &k, "rt_groups * rt_g");
     kern_extra(E, &k, "long rt_n", "int64_t", "rt_n");
-    /* The counter is the first int of the state block, the flags follow. */
-    kern_extra_mem(E, &k, "volatile __global int *rt_state", "rt_state");
-    for (int j = 0; j < nv; j++) {
-        kern_extra_mem(E, &k, arena_printf(E->a, "volatile __global %s *rt_aggs%d", ctype(ts[j]), j),
-                       arena_printf(E->a, "rt_aggs%d", j));
-        kern_extra_mem(E, &k, arena_printf(E->a, "volatile __global %s *rt_inc%d", ctype(ts[j]), j),
-                       arena_printf(E->a, "rt_inc%d", j));
-    }
+    kern_extra_mem(E, &k, "volatile __global ulong *rt_state", "rt_state");
     local_arrays(E, &k, ts, nv, arena_printf(E->a, "rt_g * %d", SCAN_ELEMS));
     for (int j = 0; j < nv; j++)
         kern_extra_local(E, &k, arena_printf(E->a, "__local %s *rt_tot%d", ctype(ts[j]), j),
                          arena_printf(E->a, "(size_t)rt_g * sizeof(%s)", ctype(ts[j])));
     ce_line(E, "if (rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k.id);
-    for (int j = 0; j < nv; j++) ce_line(E, "rt_dblock_release(rt_aggs%d);\nrt_dblock_release(rt_inc%d);", j, j);
     ce_line(E, "rt_dblock_release(rt_state);");
     host_launch_end(E, &k);
-    ce_line(&k.K, "volatile __global int *rt_counter = rt_state, *rt_flags = rt_state + 1;");
+    ce_line(&k.K, "volatile __global int *rt_counter = (volatile __global int *)rt_state;");
+    ce_line(&k.K, "volatile __global ulong *rt_status = rt_state + 1;");
     scan_kernel(&k, ts, nv);
     kern_end(E, &k);
 }
@@ -963,27 +1117,34 @@ typedef struct HistCtx {
     const Hist *h;
 } HistCtx;
 
-static void res_hist_atomic(Emit *K, const Body *b, void *ctx) {
-    HistCtx *x = ctx;
-    const Hist *h = x->h;
+/* Adds value v to bucket ix (C expressions) of h's destination. */
+static void hist_update(Emit *K, const Hist *h, const char *ix, const char *v) {
     const Var *d = h->dests[0];
-    const char *ix = ce_se(K, b->res[0]);
     ce_line(K, "if (%s >= 0 && %s < rt_bins) {", ix, ix);
     K->indent++;
-    const char *v = ce_se(K, b->res[1]);
     ce_line(K, "if (rt_use_local) {");
     K->indent++;
     atomic_combine(K, &h->op, "__local", arena_printf(K->a, "&rt_lh[%s]", ix), v);
     K->indent--;
     ce_line(K, "} else {");
     K->indent++;
-    Sym *is = ce_se_sym(K, b->res[0]);
+    Sym *is = sym_var(K->a, ce_counter(K, "bucket"));
+    ce_line(K, "int64_t %s = %s;", ce_sym(K, is), ix);
     atomic_combine(K, &h->op, "__global",
                    arena_printf(K->a, "&%s", ce_elem_at(K, ce_arr_base(K, d), d->mem->ixfun, &is)), v);
     K->indent--;
     ce_line(K, "}");
     K->indent--;
     ce_line(K, "}");
+}
+
+static void res_hist_atomic(Emit *K, const Body *b, void *ctx) {
+    HistCtx *x = ctx;
+    hist_update(K, x->h, ce_se(K, b->res[0]), ce_se(K, b->res[1]));
+}
+
+static void combine_hist(Emit *K, const Stm *s, const char **vals, void *ctx) {
+    hist_update(K, &s->e->hist, vals[0], vals[1]);
 }
 
 static void seg_hist(Emit *E, const Stm *s) {
@@ -1016,15 +1177,14 @@ static void seg_hist(Emit *E, const Stm *s) {
             ce_se(K, h->op.neutral[0]));
     ce_line(K, "    barrier(CLK_LOCAL_MEM_FENCE);");
     ce_line(K, "}");
-    ce_line(K, "for (long rt_i = rt_tid; rt_i < rt_n; rt_i += rt_nthreads) {");
-    K->indent++;
+    PrimType hts[2] = {PT_I64, t};
+    strided_steps(K, s, h->lam, h->arrs, h->iter, hts, 2, combine_hist, NULL);
+    open_rest(K);
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, h->iter));
     ce_bind_rows(K, h->lam, h->arrs, h->iter);
     HistCtx x = {h};
     ce_body(K, h->lam->body, res_hist_atomic, &x, NULL, 0);
-    ce_line(K, "rt_next: ;");
-    K->indent--;
-    ce_line(K, "}");
+    close_rest(K);
     ce_line(K, "if (rt_use_local) {");
     K->indent++;
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
@@ -1248,6 +1408,7 @@ void emit_opencl_program(Buf *out, const Prog *p, bool server) {
     vec_free(&cl.kernels);
     vec_free(&cl.fails);
     vec_free(&cl.params);
+    vec_free(&cl.manifested);
     ce_fini(&E);
     arena_free(&a);
 }

@@ -19,14 +19,25 @@
 typedef enum SKind {
     SK_SCREMA, SK_SCAN, SK_REDUCE, SK_SCATTER, SK_HIST, SK_LOOP, SK_IF, SK_BINOP, SK_UNOP, SK_CONV,
     SK_SUBEXP, SK_INDEX, SK_UPDATE, SK_IOTA, SK_REPLICATE, SK_SCRATCH, SK_RESHAPE, SK_REARRANGE,
-    SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC, SK_COUNT
+    SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC,
+    SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_KERNEL, SK_COUNT
 } SKind;
 
 static const char *const struct_names[SK_COUNT] = {
     "Screma", "Scan", "Reduce", "Scatter", "Hist", "Loop", "If", "BinOp", "UnOp", "Conv",
     "SubExp", "Index", "Update", "Iota", "Replicate", "Scratch", "Reshape", "Rearrange",
     "Concat", "Copy", "ArrayLit", "Assert", "Alloc",
+    "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "Kernel",
 };
+
+/* GPU stage: a SOAC's segmented operation, and the kernels it launches
+ * (a SegRed launches two: per-group partial results, then their
+ * combination; Host launches none). */
+static void struct_seg(int *counts, const SegInfo *g) {
+    static const SKind kinds[] = {SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST};
+    counts[kinds[g->kind]]++;
+    counts[SK_KERNEL] += g->kind == SEG_RED ? 2 : g->kind == SEG_HOST ? 0 : 1;
+}
 
 static void struct_body(int *counts, const Body *b);
 
@@ -60,6 +71,7 @@ static SKind struct_simple_kind(const IrExp *e) {
 
 /* Counts e and what is nested in it. */
 static void struct_exp(int *counts, const IrExp *e) {
+    if (e->seg) struct_seg(counts, e->seg);
     switch (e->kind) {
     case IE_IF:
         counts[SK_IF]++;
@@ -120,7 +132,7 @@ static Prog *struct_internalise(Arena *a, const char *path, bool unsafe) {
 }
 
 static int struct_usage(const char *why, const char *arg) {
-    fprintf(stderr, "futhorc structure: %s%s%s\nusage: futhorc structure [--stage soacs|mem] PROG.fut\n", why,
+    fprintf(stderr, "futhorc structure: %s%s%s\nusage: futhorc structure [--stage soacs|gpu|mem] PROG.fut\n", why,
             arg ? " " : "", arg ? arg : "");
     return 1;
 }
@@ -142,7 +154,8 @@ int tool_structure(int argc, char **argv) {
     Stage stage;
     if (!strcmp(stage_name, "soacs")) stage = STAGE_SOACS;
     else if (!strcmp(stage_name, "mem")) stage = STAGE_MEM;
-    else return struct_usage("unknown stage (soacs or mem):", stage_name);
+    else if (!strcmp(stage_name, "gpu")) stage = STAGE_GPU;
+    else return struct_usage("unknown stage (soacs, gpu or mem):", stage_name);
     Arena a = {0};
     int rc = 1;
     Prog *p = struct_internalise(&a, src, unsafe);

@@ -437,7 +437,7 @@ static int test_options(Tester *t, int argc, char **argv, Strings *paths) {
 
 /* Sorts the parsed cases and structure checks of p into runs, skipped
  * (notest, disable, no_<backend>) and unsupported (script input, auto
- * output; structure stages other than soacs and mem). */
+ * output; structure stages other than soacs, gpu and mem). */
 static void test_classify(Tester *t, TestProg *p) {
     const char *no_backend = arena_printf(&t->arena, "no_%s", t->backend);
     for (int i = 0; i < p->spec.cases.len; i++) {
@@ -457,7 +457,7 @@ static void test_classify(Tester *t, TestProg *p) {
     }
     for (int i = 0; i < p->spec.structs.len; i++) {
         SpecStruct *sc = p->spec.structs.items[i];
-        if (strcmp(sc->stage, "soacs") && strcmp(sc->stage, "mem")) p->nskipped++;
+        if (strcmp(sc->stage, "soacs") && strcmp(sc->stage, "mem") && strcmp(sc->stage, "gpu")) p->nskipped++;
         else vec_push(&p->structs, sc);
     }
 }
