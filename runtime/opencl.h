@@ -696,6 +696,18 @@ static int rt_cl_arg(rt_ctx *ctx, int k, int i, size_t size, const void *v) {
 
 static int rt_cl_mem_arg(rt_ctx *ctx, int k, int i, rt_dblock *b) { return rt_cl_arg(ctx, k, i, sizeof(cl_mem), &b->mem); }
 
+/* -P: waits for launch ev of kernel k and adds its time. */
+static void rt_cl_profile(int k, cl_event ev) {
+    if (!ev) return;
+    cl_ulong t0 = 0, t1 = 0;
+    clWaitForEvents(1, &ev);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
+    clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
+    rt_cl.kernel_ms[k] += (double)(t1 - t0) / 1e6;
+    rt_cl.kernel_runs[k]++;
+    clReleaseEvent(ev);
+}
+
 /* Launches kernel k over groups * group work-items. */
 static int rt_cl_launch(rt_ctx *ctx, int k, int64_t groups, int64_t group) {
     if (groups <= 0) return 0;
@@ -708,15 +720,7 @@ static int rt_cl_launch(rt_ctx *ctx, int k, int64_t groups, int64_t group) {
                  rt_cl.prog->kernels[k], (long long)groups, (long long)group, rt_cl_errstr(e));
         return 1;
     }
-    if (ev) {
-        cl_ulong t0 = 0, t1 = 0;
-        clWaitForEvents(1, &ev);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-        rt_cl.kernel_ms[k] += (double)(t1 - t0) / 1e6;
-        rt_cl.kernel_runs[k]++;
-        clReleaseEvent(ev);
-    }
+    rt_cl_profile(k, ev);
     return 0;
 }
 
@@ -728,15 +732,7 @@ static int rt_cl_launch2(rt_ctx *ctx, int k, int64_t g0, int64_t g1, int64_t l0,
     cl_int e = clEnqueueNDRangeKernel(rt_cl.queue, rt_cl.kernels[k], 2, NULL, global, local, 0, NULL,
                                       rt_cl.profile ? &ev : NULL);
     if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clEnqueueNDRangeKernel", e);
-    if (ev) {
-        cl_ulong t0 = 0, t1 = 0;
-        clWaitForEvents(1, &ev);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL);
-        clGetEventProfilingInfo(ev, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL);
-        rt_cl.kernel_ms[k] += (double)(t1 - t0) / 1e6;
-        rt_cl.kernel_runs[k]++;
-        clReleaseEvent(ev);
-    }
+    rt_cl_profile(k, ev);
     return 0;
 }
 

@@ -178,6 +178,10 @@ void ce_copy_nest(Emit *E, const char *dbase, const Lmad *dl, const char *sbase,
 /* Copies array src into dst's block at layout dl, unless it is already there. */
 void ce_copy_array(Emit *E, const Var *dmem, const Lmad *dl, const Var *src) {
     if (src->mem->mem == dmem && lmad_equal(src->mem->ixfun, dl)) return;
+    if (E->mode == EM_HOST) {
+        cl_copy(E, dmem, dl, src->mem->mem, src->mem->ixfun, src->type.elem);
+        return;
+    }
     PrimType t = src->type.elem;
     ce_copy_nest(E, ce_mem_base(E, dmem, t), dl, ce_arr_base(E, src), src->mem->ixfun, NULL);
 }
@@ -625,7 +629,6 @@ static bool device_stm(const Stm *s) {
     case IE_IOTA:
     case IE_REPLICATE:
     case IE_COPY:
-    case IE_CONCAT:
     case IE_ARRAYLIT:
     case IE_SCREMA:
     case IE_SCATTER:

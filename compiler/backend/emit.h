@@ -99,6 +99,8 @@ void ce_entries(Emit *E);
 void ce_table(Emit *E);
 
 /* ---- OpenCL hooks (opencl.c) ---- */
+/* EM_HOST: copies between LMAD layouts of device blocks (nothing when equal). */
+void cl_copy(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t);
 /* EM_HOST: emits statement s (an array statement or a SOAC) as device work. */
 void cl_host_stm(Emit *E, const Stm *s);
 /* EM_HOST: makes the entry's array results dense on the device (so that

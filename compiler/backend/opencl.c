@@ -86,8 +86,7 @@ static const char *sym_list(Emit *E, const Lmad *l, bool strides) {
     return r;
 }
 
-/* Copies between two LMAD layouts of device blocks (nothing when equal). */
-static void host_copy(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
+void cl_copy(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
     if (dmem == smem && lmad_equal(dl, sl)) return;
     ce_line(E, "{");
     E->indent++;
@@ -110,7 +109,7 @@ static const char *scalar_bits(Emit *E, SubExp se, PrimType t) {
 /* Stores se (a scalar or an array Var) at layout dl of device block dmem. */
 static void host_store(Emit *E, const Var *dmem, const Lmad *dl, SubExp se, PrimType t) {
     if (se.is_var && se.v->type.kind == TK_ARRAY) {
-        host_copy(E, dmem, dl, se.v->mem->mem, se.v->mem->ixfun, t);
+        cl_copy(E, dmem, dl, se.v->mem->mem, se.v->mem->ixfun, t);
         return;
     }
     const char *bits = scalar_bits(E, se, t);
@@ -195,22 +194,7 @@ static void host_replicate(Emit *E, const Stm *s) {
         rep->dims[d].shape = dl->dims[d].shape;
         rep->dims[d].stride = d < lead ? sym_const(E->a, 0) : sl->dims[d - lead].stride;
     }
-    host_copy(E, v->mem->mem, dl, e->se.v->mem->mem, rep, v->type.elem);
-}
-
-static void host_concat(Emit *E, const Stm *s) {
-    const IrExp *e = s->e;
-    Var *v = s->pat[0];
-    Sym *off = sym_const(E->a, 0);
-    for (int i = 0; i < e->narrs; i++) {
-        Var *a = e->arrs[i];
-        LmadSlice sl = {0};
-        sl.start = off;
-        sl.len = a->mem->ixfun->dims[0].shape;
-        sl.stride = sym_const(E->a, 1);
-        host_copy(E, v->mem->mem, lmad_slice(E->a, v->mem->ixfun, &sl, 1), a->mem->mem, a->mem->ixfun, v->type.elem);
-        off = sym_add(E->a, off, sl.len);
-    }
+    cl_copy(E, v->mem->mem, dl, e->se.v->mem->mem, rep, v->type.elem);
 }
 
 /* An array literal: scalars into a host array written at once when the
@@ -253,7 +237,7 @@ void cl_manifest(Emit *E, const Body *b) {
         m->type.kind = TK_MEM;
         ce_line(E, "rt_dblock *%s = rt_dblock_new(ctx, dpool, %s);", ce_name(E, m), ce_sym(E, n));
         ce_line(E, "if (!%s) goto fail;", ce_name(E, m));
-        host_copy(E, m, lmad_row_major(E->a, l->rank, shape), r.v->mem->mem, l, r.v->type.elem);
+        cl_copy(E, m, lmad_row_major(E->a, l->rank, shape), r.v->mem->mem, l, r.v->type.elem);
         while (E->cl->manifested.len <= k) vec_push(&E->cl->manifested, NULL);
         E->cl->manifested.items[k] = ce_name(E, m);
     }
@@ -1278,8 +1262,7 @@ void cl_host_stm(Emit *E, const Stm *s) {
     case IE_UPDATE: host_update(E, s); return;
     case IE_IOTA: host_iota(E, s); return;
     case IE_REPLICATE: host_replicate(E, s); return;
-    case IE_COPY: host_copy(E, s->pat[0]->mem->mem, s->pat[0]->mem->ixfun, e->arr->mem->mem, e->arr->mem->ixfun, e->arr->type.elem); return;
-    case IE_CONCAT: host_concat(E, s); return;
+    case IE_COPY: cl_copy(E, s->pat[0]->mem->mem, s->pat[0]->mem->ixfun, e->arr->mem->mem, e->arr->mem->ixfun, e->arr->type.elem); return;
     case IE_ARRAYLIT: host_arraylit(E, s); return;
     default: break;
     }
