@@ -475,10 +475,13 @@ static SubExp level_width(const Stm *s) {
     return s->e->kind == IE_SCATTER ? s->e->scatter.w : s->e->screma.w;
 }
 
-static void seg_map(Emit *E, const Stm *s) {
+/* A SegMap over the first depth levels of s's SegInfo. */
+static void seg_map(Emit *E, const Stm *s, int depth) {
     Kern k;
     kern_begin(E, &k, s, "segmap");
-    const SegInfo *g = s->e->seg;
+    SegInfo lv = *s->e->seg;
+    lv.depth = depth;
+    const SegInfo *g = &lv;
     int P = new_param(E, arena_printf(E->a, "segmap_%d.group_size", k.id));
     host_launch_begin(E, &k);
     Buf n = {0};
@@ -732,6 +735,85 @@ static void seg_red(Emit *E, const Stm *s) {
     for (int j = 0; j < nv; j++) ce_line(E, "rt_dblock_release(rt_part%d);", j);
     ce_line(E, "rt_dblock_release(rt_res);");
     host_launch_end(E, &k1);
+}
+
+/* Segments at least this long get a work-group each; shorter ones are
+ * reduced by one work-item each (a group would idle). */
+#define SEGRED_GROUP_MIN 64
+
+/* A segmented reduction (map of a reduction over rows): one work-group
+ * per segment reads the segment coalesced and reduces it in local memory;
+ * the map's scalar code runs in every work-item (it is the same for the
+ * whole group), work-item 0 writes the results. Short segments use the
+ * one-work-item-per-segment SegMap instead. */
+static void seg_segred(Emit *E, const Stm *s) {
+    const SegInfo *g = s->e->seg;
+    const Stm *rs = g->levels[1];
+    const Screma *sc = &s->e->screma, *rc = &rs->e->screma;
+    int nv;
+    PrimType *ts = op_types(E, rc->reds, rc->nreds, &nv);
+    ce_line(E, "if ((int64_t)%s < %d) {", ce_se(E, rc->w), SEGRED_GROUP_MIN);
+    E->indent++;
+    seg_map(E, s, 1);
+    E->indent--;
+    ce_line(E, "} else {");
+    E->indent++;
+    Kern k;
+    kern_begin(E, &k, s, "segred_segments");
+    int P = new_param(E, arena_printf(E->a, "segred_segments_%d.group_size", k.id));
+    host_launch_begin(E, &k);
+    ce_line(E, "int64_t rt_nseg = %s, rt_m = %s;", ce_se(E, sc->w), ce_se(E, rc->w));
+    ce_line(E, "int64_t rt_g = rt_cl_group_size(%d);", P);
+    kern_free_args(E, &k, "rt_nseg * rt_g");
+    kern_extra(E, &k, "long rt_m", "int64_t", "rt_m");
+    local_arrays(E, &k, ts, nv, "rt_g");
+    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_nseg, rt_g)) goto fail;", k.id);
+    host_launch_end(E, &k);
+    E->indent--;
+    ce_line(E, "}");
+
+    Emit *K = &k.K;
+    ce_line(K, "long rt_tid = get_global_id(0);");
+    ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
+    kern_prologue(&k, "rt_tid");
+    ce_line(K, "int64_t %s = get_group_id(0);", ce_name(K, sc->iter));
+    ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
+    /* The segment's code is uniform in the group: a failure there leaves
+     * the whole group together. */
+    K->fail_label = "rt_done";
+    const Body *b = sc->map->body;
+    int at = 0;
+    while (b->stms[at] != rs) ce_stm(K, b->stms[at++]);
+    K->fail_label = "rt_next";
+    const char **accs = ce_declare_accs(K, rc->reds, rc->nreds, NULL, true);
+    if (all_commutative(rc->reds, rc->nreds)) {
+        ce_line(K, "for (long rt_i = rt_ltid; rt_i < rt_m; rt_i += rt_lsize) {");
+    } else {
+        ce_line(K, "long rt_chunk = (rt_m + rt_lsize - 1) / rt_lsize, rt_lo = rt_ltid * rt_chunk;");
+        ce_line(K, "long rt_hi = rt_lo + rt_chunk < rt_m ? rt_lo + rt_chunk : rt_m;");
+        ce_line(K, "for (long rt_i = rt_lo; rt_i < rt_hi; rt_i++) {");
+    }
+    K->indent++;
+    ce_line(K, "int64_t %s = rt_i;", ce_name(K, rc->iter));
+    ce_bind_rows(K, rc->map, rc->arrs, rc->iter);
+    CeScremaCtx x = {rs, NULL, accs};
+    ce_body(K, rc->map->body, ce_res_screma, &x, NULL, 0);
+    ce_line(K, "rt_next: ;");
+    K->indent--;
+    ce_line(K, "}");
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_loc%d[rt_ltid] = %s;", j, accs[j]);
+    group_tree(K, rc->reds, rc->nreds);
+    for (int j = 0; j < nv; j++) ce_declare(K, rs->pat[j], arena_printf(K->a, "rt_loc%d[0]", j));
+    K->fail_label = "rt_done";
+    for (at++; at < b->nstms; at++) ce_stm(K, b->stms[at]);
+    ce_line(K, "if (rt_ltid == 0) {");
+    K->indent++;
+    CeScremaCtx ox = {s, NULL, NULL};
+    ce_res_screma(K, b, &ox);
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "rt_done: ;");
+    kern_end(E, &k);
 }
 
 /* ---- SegScan --------------------------------------------------------------------------------- */
@@ -1268,8 +1350,11 @@ void cl_host_stm(Emit *E, const Stm *s) {
     }
     if (!e->seg) ICE("OpenCL backend: a host-level SOAC without a SegInfo");
     switch (e->seg->kind) {
-    case SEG_MAP: seg_map(E, s); return;
-    case SEG_RED: seg_red(E, s); return;
+    case SEG_MAP: seg_map(E, s, e->seg->depth); return;
+    case SEG_RED:
+        if (e->seg->depth == 2) seg_segred(E, s);
+        else seg_red(E, s);
+        return;
     case SEG_SCAN: seg_scan(E, s); return;
     case SEG_HIST: seg_hist(E, s); return;
     case SEG_SEQ: seg_seq(E, s); return;

@@ -167,8 +167,10 @@ typedef enum SegKind {
 
 typedef struct SegInfo {
     SegKind kind;
-    int depth;        /* SEG_MAP over a Screma: levels of the nest, >= 1 */
-    struct Stm **levels; /* those Screma statements, outermost (this one) first */
+    int depth;        /* SEG_MAP over a Screma: levels of the nest, >= 1;
+                         SEG_RED: 2 for a segmented reduction */
+    struct Stm **levels; /* those Screma statements, outermost (this one) first
+                            (a segmented reduction: the map, its reduction) */
     Var **free;       /* the variables the statement reads or writes that are
                          bound outside it: scalars, blocks, LMAD variables */
     int nfree;

@@ -10,6 +10,10 @@
  *    output rows, the inner map joins the space (up to SEG_MAX_DEPTH
  *    levels). Inner SOACs that do not join run sequentially inside each
  *    work-item, as do loops.
+ *  - A map whose body is cheap scalar code around one reduction over rows
+ *    of the map's input (trmv, row sums) is a segmented SegRed of depth 2:
+ *    a work-group per segment when segments are long, else a SegMap that
+ *    reduces each segment in one work-item (chosen at run time).
  *  - A Screma with reductions and no scans is a SegRed, with scans and no
  *    reductions a SegScan (fused map outputs are written by the same
  *    kernel); a Scatter is a SegMap over its elements; a Hist whose
@@ -332,6 +336,36 @@ static Stm *inner_level(KCtx *k, Stm *s) {
     return in;
 }
 
+/* The reduction of a segmented reduction below map s, or NULL: s's body
+ * is cheap scalar code around one reduction (no scans, no map outputs,
+ * scalar operators) of a width bound outside s's lambda, over at least
+ * one array that differs between s's elements (a row of s's input), and
+ * s returns scalars. Each of s's elements is then a segment that a
+ * work-group reduces with coalesced reads. */
+static Stm *segred_level(Stm *s) {
+    Screma *sc = &s->e->screma;
+    Body *b = sc->map->body;
+    Stm *red = NULL;
+    for (int i = 0; i < b->nstms; i++) {
+        Stm *x = b->stms[i];
+        if (cheap_stm(x)) continue;
+        const IrExp *e = x->e;
+        if (red || e->kind != IE_SCREMA || e->screma.nscans || !e->screma.nreds) return NULL;
+        int nv = 0;
+        for (int j = 0; j < e->screma.nreds; j++) nv += e->screma.reds[j].k;
+        if (x->npat != nv || !scalar_ops(e->screma.reds, e->screma.nreds)) return NULL;
+        red = x;
+    }
+    if (!red) return NULL;
+    for (int i = 0; i < b->nres; i++)
+        if (subexp_type(b->res[i]).kind != TK_PRIM) return NULL;
+    SubExp w = red->e->screma.w;
+    if (w.is_var && bound_in(sc->map, w.v)) return NULL;
+    for (int i = 0; i < red->e->screma.narrs; i++)
+        if (bound_in(sc->map, red->e->screma.arrs[i])) return red;
+    return NULL;
+}
+
 static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
     SegInfo *g = NEW(k->a, SegInfo);
     g->kind = kind;
@@ -341,6 +375,11 @@ static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
     if (kind == SEG_MAP && s->e->kind == IE_SCREMA) {
         Stm *cur = s;
         while (g->depth < SEG_MAX_DEPTH && (cur = inner_level(k, cur))) g->levels[g->depth++] = cur;
+        Stm *red = g->depth == 1 ? segred_level(s) : NULL;
+        if (red) {
+            g->kind = SEG_RED;
+            g->levels[g->depth++] = red;
+        }
     }
     return g;
 }

@@ -31,12 +31,12 @@ static const char *const struct_names[SK_COUNT] = {
 };
 
 /* GPU stage: a SOAC's segmented operation, and the kernels it launches
- * (a SegRed launches two: per-group partial results, then their
- * combination; Host launches none). */
+ * (a SegRed of a whole array launches two: per-group partial results, then
+ * their combination; a segmented SegRed one; Host none). */
 static void struct_seg(int *counts, const SegInfo *g) {
     static const SKind kinds[] = {SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST};
     counts[kinds[g->kind]]++;
-    counts[SK_KERNEL] += g->kind == SEG_RED ? 2 : g->kind == SEG_HOST ? 0 : 1;
+    counts[SK_KERNEL] += g->kind == SEG_RED && g->depth == 1 ? 2 : g->kind == SEG_HOST ? 0 : 1;
 }
 
 static void struct_body(int *counts, const Body *b);
