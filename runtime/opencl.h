@@ -813,6 +813,11 @@ static int rt_cl_fill(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, cons
                       int rank, uint64_t bits) {
     int64_t n = rt_cl_count_of(shape, rank);
     if (n == 0) return 0;
+    if (rt_cl_dense(shape, ds, rank)) {
+        cl_int e = clEnqueueFillBuffer(rt_cl.queue, dst->mem, &bits, (size_t)esize, (size_t)(doff * esize),
+                                       (size_t)(n * esize), 0, NULL, NULL);
+        return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueFillBuffer", e) : 0;
+    }
     if (rank > RT_CL_MAX_RANK) {
         rt_error(ctx, "filling an array of rank %d on the device is not supported (at most %d)", rank, RT_CL_MAX_RANK);
         return 1;

@@ -23,6 +23,9 @@
  *    by iota(n, 0, 1) lie in [0, n); comparisons 0 <= i, i < n (and their
  *    mirrored forms) fold to true, so the bounds check of xs[i] with
  *    xs : [n]t becomes assert(true) and disappears.
+ *  - A SOAC input that replicates a scalar is dropped and its lambda
+ *    parameter bound to the scalar (one input stays): the array is never
+ *    built, and the value is a constant or a variable in the lambda.
  *  - Copy propagation: `let x = y` is removed and x replaced by y; SSA makes
  *    this always valid. If-results equal in both branches (and bound
  *    outside the if) and loop parameters the body returns unchanged
@@ -736,6 +739,41 @@ static void iota_ranges(Simp *s, Var **arrs, int narrs, Lambda *l) {
     }
 }
 
+/* SOAC inputs that replicate a scalar become that scalar in the lambda:
+ * the element parameter is bound to it at the top of the body, and the
+ * replicated array need not exist (`hist (+) 0 k is (replicate n 1)`). */
+static void replicate_inputs(Simp *s, Var **arrs, int *narrs, Lambda *l, SrcLoc loc) {
+    for (int i = 0; i < *narrs && i < l->nparams && *narrs > 1;) {
+        Stm *d = s->def[arrs[i]->id];
+        bool scalar = d && d->e->kind == IE_REPLICATE && d->e->nshape == 1 &&
+                      !(d->e->se.is_var && d->e->se.v->type.kind != TK_PRIM);
+        if (!scalar) {
+            i++;
+            continue;
+        }
+        Stm *bind = NEW(s->p->arena, Stm);
+        bind->pat = NEW_ARRAY(s->p->arena, Var *, 1);
+        bind->pat[0] = l->params[i];
+        bind->npat = 1;
+        bind->e = NEW(s->p->arena, IrExp);
+        bind->e->kind = IE_SUBEXP;
+        bind->e->se = d->e->se;
+        bind->loc = loc;
+        Stm **stms = NEW_ARRAY(s->p->arena, Stm *, l->body->nstms + 1);
+        stms[0] = bind;
+        memcpy(stms + 1, l->body->stms, sizeof *stms * (size_t)l->body->nstms);
+        l->body->stms = stms;
+        l->body->nstms++;
+        s->uses[arrs[i]->id]--;
+        if (bind->e->se.is_var) s->uses[bind->e->se.v->id]++;
+        for (int j = i; j + 1 < *narrs; j++) arrs[j] = arrs[j + 1];
+        for (int j = i; j + 1 < l->nparams; j++) l->params[j] = l->params[j + 1];
+        (*narrs)--;
+        l->nparams--;
+        s->changed = true;
+    }
+}
+
 static void simp_lambda(Simp *s, Lambda *l, StmVec *out, bool hoist) {
     enter_params(s, l->params, l->nparams);
     simp_nested(s, l->body, out, hoist);
@@ -867,16 +905,19 @@ static bool simp_exp(Simp *s, Stm *st, StmVec *out) {
     case IE_IF: return simp_if(s, st, out);
     case IE_LOOP: simp_loop(s, st, out); return false;
     case IE_SCREMA:
+        replicate_inputs(s, e->screma.arrs, &e->screma.narrs, e->screma.map, st->loc);
         iota_ranges(s, e->screma.arrs, e->screma.narrs, e->screma.map);
         simp_lambda(s, e->screma.map, out, true);
         simp_segops(s, e->screma.scans, e->screma.nscans, out);
         simp_segops(s, e->screma.reds, e->screma.nreds, out);
         return false;
     case IE_SCATTER:
+        replicate_inputs(s, e->scatter.arrs, &e->scatter.narrs, e->scatter.lam, st->loc);
         iota_ranges(s, e->scatter.arrs, e->scatter.narrs, e->scatter.lam);
         simp_lambda(s, e->scatter.lam, out, true);
         return false;
     case IE_HIST:
+        replicate_inputs(s, e->hist.arrs, &e->hist.narrs, e->hist.lam, st->loc);
         iota_ranges(s, e->hist.arrs, e->hist.narrs, e->hist.lam);
         simp_lambda(s, e->hist.lam, out, true);
         simp_segops(s, &e->hist.op, 1, out);
