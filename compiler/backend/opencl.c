@@ -542,17 +542,27 @@ static void res_store(Emit *K, const Body *b, void *ctx);
 static const char **names_idx(Emit *E, const char *prefix, int n, const char *idx);
 static void declare_vals(Emit *K, const char *fmt, const PrimType *ts, const char **init, int n);
 
-/* The main loop of a work-item over elements rt_tid, rt_tid + rt_nthreads,
- * ... of rt_n: STRIDE_UNROLL elements per step, each copy of lam's body
- * computing its first nv results (types ts) into rt_r<u>_<j> before any
- * of them is combined (by combine, called per copy u), so that their
- * loads overlap. Leaves rt_i0 at the first element the step did not
- * take; open_rest / close_rest loop over the rest one by one (rt_i). */
-static void strided_steps(Emit *K, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter, const PrimType *ts,
-                          int nv, void (*combine)(Emit *K, const Stm *s, const char **vals, void *ctx), void *ctx) {
-    ce_line(K, "long rt_i0 = rt_tid;");
-    ce_line(K, "for (; rt_i0 + %d * rt_nthreads < rt_n; rt_i0 += %d * rt_nthreads) {", STRIDE_UNROLL - 1,
-            STRIDE_UNROLL);
+/* Where a work-item's strided loop runs: elements start, start + stride,
+ * ... below n (C expressions). */
+typedef struct Stride {
+    const char *start, *stride, *n;
+} Stride;
+
+/* Over the whole input, all work-items of the kernel. */
+static const Stride GLOBAL_STRIDE = {"rt_tid", "rt_nthreads", "rt_n"};
+
+/* The main loop of a work-item over the elements of st: STRIDE_UNROLL
+ * elements per step, each copy of lam's body computing its first nv
+ * results (types ts) into rt_r<u>_<j> before any of them is combined (by
+ * combine, called per copy u), so that their loads overlap. Leaves rt_i0
+ * at the first element the steps did not take; open_rest / close_rest
+ * loop over the rest one by one (rt_i). */
+static void strided_steps(Emit *K, Stride st, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter,
+                          const PrimType *ts, int nv, void (*combine)(Emit *K, const Stm *s, const char **vals, void *ctx),
+                          void *ctx) {
+    ce_line(K, "long rt_i0 = %s;", st.start);
+    ce_line(K, "for (; rt_i0 + %d * (%s) < %s; rt_i0 += %d * (%s)) {", STRIDE_UNROLL - 1, st.stride, st.n,
+            STRIDE_UNROLL, st.stride);
     K->indent++;
     const char ***vals = NEW_ARRAY(K->a, const char **, STRIDE_UNROLL);
     for (int u = 0; u < STRIDE_UNROLL; u++) {
@@ -565,7 +575,7 @@ static void strided_steps(Emit *K, const Stm *s, const Lambda *lam, Var **arrs, 
         ce_line(K, "{");
         K->indent++;
         K->fail_label = arena_printf(K->a, "rt_next%d", u);
-        ce_line(K, "int64_t %s = rt_i0 + %d * rt_nthreads;", ce_name(K, iter), u);
+        ce_line(K, "int64_t %s = rt_i0 + %d * (%s);", ce_name(K, iter), u, st.stride);
         ce_bind_rows(K, lam, arrs, iter);
         StoreCtx x = {s, nv, vals[u]};
         ce_body(K, lam->body, res_store, &x, NULL, 0);
@@ -579,8 +589,8 @@ static void strided_steps(Emit *K, const Stm *s, const Lambda *lam, Var **arrs, 
     ce_line(K, "}");
 }
 
-static void open_rest(Emit *K) {
-    ce_line(K, "for (; rt_i0 < rt_n; rt_i0 += rt_nthreads) {");
+static void open_rest(Emit *K, Stride st) {
+    ce_line(K, "for (; rt_i0 < %s; rt_i0 += %s) {", st.n, st.stride);
     K->indent++;
     ce_line(K, "long rt_i = rt_i0;");
 }
@@ -628,8 +638,8 @@ static void red_stage1(const Stm *s, Kern *k, int nv) {
     if (comm) {
         int nv;
         PrimType *ts = op_types(K, sc->reds, sc->nreds, &nv);
-        strided_steps(K, s, sc->map, sc->arrs, sc->iter, ts, nv, combine_reds, accs);
-        open_rest(K);
+        strided_steps(K, GLOBAL_STRIDE, s, sc->map, sc->arrs, sc->iter, ts, nv, combine_reds, accs);
+        open_rest(K, GLOBAL_STRIDE);
     } else {
         ce_line(K, "long rt_chunk = (rt_n + rt_nthreads - 1) / rt_nthreads, rt_lo = rt_tid * rt_chunk;");
         ce_line(K, "long rt_hi = rt_lo + rt_chunk < rt_n ? rt_lo + rt_chunk : rt_n;");
@@ -787,13 +797,15 @@ static void seg_segred(Emit *E, const Stm *s) {
     K->fail_label = "rt_next";
     const char **accs = ce_declare_accs(K, rc->reds, rc->nreds, NULL, true);
     if (all_commutative(rc->reds, rc->nreds)) {
-        ce_line(K, "for (long rt_i = rt_ltid; rt_i < rt_m; rt_i += rt_lsize) {");
+        Stride seg = {"rt_ltid", "rt_lsize", "rt_m"};
+        strided_steps(K, seg, rs, rc->map, rc->arrs, rc->iter, ts, nv, combine_reds, accs);
+        open_rest(K, seg);
     } else {
         ce_line(K, "long rt_chunk = (rt_m + rt_lsize - 1) / rt_lsize, rt_lo = rt_ltid * rt_chunk;");
         ce_line(K, "long rt_hi = rt_lo + rt_chunk < rt_m ? rt_lo + rt_chunk : rt_m;");
         ce_line(K, "for (long rt_i = rt_lo; rt_i < rt_hi; rt_i++) {");
+        K->indent++;
     }
-    K->indent++;
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, rc->iter));
     ce_bind_rows(K, rc->map, rc->arrs, rc->iter);
     CeScremaCtx x = {rs, NULL, accs};
@@ -1244,8 +1256,8 @@ static void seg_hist(Emit *E, const Stm *s) {
     ce_line(K, "    barrier(CLK_LOCAL_MEM_FENCE);");
     ce_line(K, "}");
     PrimType hts[2] = {PT_I64, t};
-    strided_steps(K, s, h->lam, h->arrs, h->iter, hts, 2, combine_hist, NULL);
-    open_rest(K);
+    strided_steps(K, GLOBAL_STRIDE, s, h->lam, h->arrs, h->iter, hts, 2, combine_hist, NULL);
+    open_rest(K, GLOBAL_STRIDE);
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, h->iter));
     ce_bind_rows(K, h->lam, h->arrs, h->iter);
     HistCtx x = {h};
