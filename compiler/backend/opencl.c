@@ -626,38 +626,40 @@ static void local_arrays(Emit *E, Kern *k, const PrimType *ts, int n, const char
                          arena_printf(E->a, "(size_t)(%s) * sizeof(%s)", count, ctype(ts[j])));
 }
 
-/* Stage 1: every group reduces its share of the input into rt_part<j>. */
-static void red_stage1(const Stm *s, Kern *k, int nv) {
-    const Screma *sc = &s->e->screma;
-    Emit *K = &k->K;
-    ce_line(K, "long rt_tid = get_global_id(0), rt_nthreads = get_global_size(0);");
-    ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
-    kern_prologue(k, "rt_tid");
+/* The reduction Screma rs over the elements of st: each work-item folds
+ * its elements (strided and unrolled when the operators commute, else a
+ * contiguous chunk in order), then the group's tree leaves the result in
+ * rt_loc<j>[0]. */
+static void group_reduce(Emit *K, const Stm *rs, Stride st) {
+    const Screma *sc = &rs->e->screma;
+    int nv;
+    PrimType *ts = op_types(K, sc->reds, sc->nreds, &nv);
     const char **accs = ce_declare_accs(K, sc->reds, sc->nreds, NULL, true);
-    bool comm = all_commutative(sc->reds, sc->nreds);
-    if (comm) {
-        int nv;
-        PrimType *ts = op_types(K, sc->reds, sc->nreds, &nv);
-        strided_steps(K, GLOBAL_STRIDE, s, sc->map, sc->arrs, sc->iter, ts, nv, combine_reds, accs);
-        open_rest(K, GLOBAL_STRIDE);
+    if (all_commutative(sc->reds, sc->nreds)) {
+        strided_steps(K, st, rs, sc->map, sc->arrs, sc->iter, ts, nv, combine_reds, accs);
+        open_rest(K, st);
     } else {
-        ce_line(K, "long rt_chunk = (rt_n + rt_nthreads - 1) / rt_nthreads, rt_lo = rt_tid * rt_chunk;");
-        ce_line(K, "long rt_hi = rt_lo + rt_chunk < rt_n ? rt_lo + rt_chunk : rt_n;");
+        ce_line(K, "long rt_chunk = (%s + %s - 1) / %s, rt_lo = %s * rt_chunk;", st.n, st.stride, st.stride, st.start);
+        ce_line(K, "long rt_hi = rt_lo + rt_chunk < %s ? rt_lo + rt_chunk : %s;", st.n, st.n);
         ce_line(K, "for (long rt_i = rt_lo; rt_i < rt_hi; rt_i++) {");
         K->indent++;
     }
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, sc->iter));
     ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
-    CeScremaCtx x = {s, NULL, accs};
+    CeScremaCtx x = {rs, NULL, accs};
     ce_body(K, sc->map->body, ce_res_screma, &x, NULL, 0);
-    if (comm) close_rest(K);
-    else {
-        ce_line(K, "rt_next: ;");
-        K->indent--;
-        ce_line(K, "}");
-    }
+    close_rest(K);
     for (int j = 0; j < nv; j++) ce_line(K, "rt_loc%d[rt_ltid] = %s;", j, accs[j]);
     group_tree(K, sc->reds, sc->nreds);
+}
+
+/* Stage 1: every group reduces its share of the input into rt_part<j>. */
+static void red_stage1(const Stm *s, Kern *k, int nv) {
+    Emit *K = &k->K;
+    ce_line(K, "long rt_tid = get_global_id(0), rt_nthreads = get_global_size(0);");
+    ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
+    kern_prologue(k, "rt_tid");
+    group_reduce(K, s, GLOBAL_STRIDE);
     ce_line(K, "if (rt_ltid == 0) {");
     for (int j = 0; j < nv; j++) ce_line(K, "    rt_part%d[get_group_id(0)] = rt_loc%d[0];", j, j);
     ce_line(K, "}");
@@ -795,26 +797,8 @@ static void seg_segred(Emit *E, const Stm *s) {
     int at = 0;
     while (b->stms[at] != rs) ce_stm(K, b->stms[at++]);
     K->fail_label = "rt_next";
-    const char **accs = ce_declare_accs(K, rc->reds, rc->nreds, NULL, true);
-    if (all_commutative(rc->reds, rc->nreds)) {
-        Stride seg = {"rt_ltid", "rt_lsize", "rt_m"};
-        strided_steps(K, seg, rs, rc->map, rc->arrs, rc->iter, ts, nv, combine_reds, accs);
-        open_rest(K, seg);
-    } else {
-        ce_line(K, "long rt_chunk = (rt_m + rt_lsize - 1) / rt_lsize, rt_lo = rt_ltid * rt_chunk;");
-        ce_line(K, "long rt_hi = rt_lo + rt_chunk < rt_m ? rt_lo + rt_chunk : rt_m;");
-        ce_line(K, "for (long rt_i = rt_lo; rt_i < rt_hi; rt_i++) {");
-        K->indent++;
-    }
-    ce_line(K, "int64_t %s = rt_i;", ce_name(K, rc->iter));
-    ce_bind_rows(K, rc->map, rc->arrs, rc->iter);
-    CeScremaCtx x = {rs, NULL, accs};
-    ce_body(K, rc->map->body, ce_res_screma, &x, NULL, 0);
-    ce_line(K, "rt_next: ;");
-    K->indent--;
-    ce_line(K, "}");
-    for (int j = 0; j < nv; j++) ce_line(K, "rt_loc%d[rt_ltid] = %s;", j, accs[j]);
-    group_tree(K, rc->reds, rc->nreds);
+    Stride seg = {"rt_ltid", "rt_lsize", "rt_m"};
+    group_reduce(K, rs, seg);
     for (int j = 0; j < nv; j++) ce_declare(K, rs->pat[j], arena_printf(K->a, "rt_loc%d[0]", j));
     K->fail_label = "rt_done";
     for (at++; at < b->nstms; at++) ce_stm(K, b->stms[at]);
