@@ -613,9 +613,11 @@ static void combine_reds(Emit *K, const Stm *s, const char **vals, void *ctx) {
 
 /* ---- SegRed ---------------------------------------------------------------------------------- */
 
+/* Whether the operators may combine elements in any order: declared so
+ * (reduce_comm) or known to be (ir_segop_known_commutative). */
 static bool all_commutative(const SegOp *ops, int n) {
     for (int i = 0; i < n; i++)
-        if (!ops[i].commutative) return false;
+        if (!ops[i].commutative && !ir_segop_known_commutative(&ops[i])) return false;
     return true;
 }
 
@@ -1112,16 +1114,10 @@ static void seg_scan(Emit *E, const Stm *s) {
 
 /* The native atomic function for op on type t, or NULL. */
 static const char *native_atomic(const SegOp *op, PrimType t) {
-    const Body *b = op->op->body;
-    if (b->nstms != 1 || b->nres != 1 || !b->res[0].is_var || b->res[0].v != b->stms[0]->pat[0]) return NULL;
-    const IrExp *e = b->stms[0]->e;
-    if (e->kind != IE_OP || e->nargs != 2 || !e->args[0].is_var || !e->args[1].is_var) return NULL;
-    Var *x = op->op->params[0], *y = op->op->params[1];
-    if (!((e->args[0].v == x && e->args[1].v == y) || (e->args[0].v == y && e->args[1].v == x))) return NULL;
     PrimClass c = prim_class(t);
     if (c != PC_SIGNED && c != PC_UNSIGNED) return NULL;
     bool wide = prim_size(t) == 8;
-    switch (e->op) {
+    switch (ir_lambda_binop(op->op, 0, 1)) {
     case OP_ADD: return wide ? "atom_add" : "atomic_add";
     case OP_MIN: return wide ? "atom_min" : "atomic_min";
     case OP_MAX: return wide ? "atom_max" : "atomic_max";

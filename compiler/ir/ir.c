@@ -368,6 +368,32 @@ static bool print_simple_exp(Buf *out, const IrExp *e) {
     }
 }
 
+Op ir_lambda_binop(const Lambda *l, int j, int k) {
+    const Body *b = l->body;
+    if (l->nparams != 2 * k || j >= b->nres || !b->res[j].is_var) return OP_COUNT;
+    const Var *r = b->res[j].v, *x = l->params[j], *y = l->params[k + j];
+    for (int i = 0; i < b->nstms; i++) {
+        const Stm *s = b->stms[i];
+        if (s->npat != 1 || s->pat[0] != r) continue;
+        const IrExp *e = s->e;
+        if (e->kind != IE_OP || e->nargs != 2 || !e->args[0].is_var || !e->args[1].is_var) return OP_COUNT;
+        const Var *a = e->args[0].v, *c = e->args[1].v;
+        return (a == x && c == y) || (a == y && c == x) ? e->op : OP_COUNT;
+    }
+    return OP_COUNT;
+}
+
+bool ir_segop_known_commutative(const SegOp *op) {
+    for (int j = 0; j < op->k; j++) {
+        switch (ir_lambda_binop(op->op, j, op->k)) {
+        case OP_ADD: case OP_MUL: case OP_MIN: case OP_MAX: case OP_AND: case OP_OR: case OP_XOR:
+        case OP_LAND: case OP_LOR: case OP_EQ: case OP_NE: break;
+        default: return false;
+        }
+    }
+    return true;
+}
+
 const char *ir_seg_name(SegKind k) {
     static const char *const names[] = {"SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host"};
     return names[k];

@@ -316,6 +316,15 @@ bool ir_exp_has_assert(const IrExp *e);
 bool ir_body_has_assert(const Body *b);
 bool ir_lambda_has_assert(const Lambda *l);
 
+/* The operator of result j of a binary operator lambda on k values when
+ * that result is one primitive op of accumulator j and element j
+ * (params[j] and params[k + j], in either order), else OP_COUNT. */
+Op ir_lambda_binop(const Lambda *l, int j, int k);
+/* Whether every result of op is a commutative primitive op (+, *, min,
+ * max, bit and logical and/or/xor, ==, !=) of its accumulator and element:
+ * a known-commutative operator that reduce need not be told about. */
+bool ir_segop_known_commutative(const SegOp *op);
+
 /* ---- Printing and checking ------------------------------------------------ */
 
 /* "SegMap", "SegRed", ...: the names structure counts and dumps use. */
