@@ -5,6 +5,11 @@
  * these kernels first, in the order rt_cl_builtin (runtime/opencl.h)
  * expects. Argument 0 of every kernel is the failure record. */
 
+/* A local-memory index with one word of padding after every 32, so that
+ * work-items reading consecutive runs of elements (a scan's chunks) hit
+ * different banks. */
+#define RT_PAD(x) ((x) + ((x) >> 5))
+
 /* The element offset of flat index i in an LMAD of rank r. */
 static inline long rt_lmad_offset(long off, long8 strides, long8 shape, int r, long i) {
     long st[8] = {strides.s0, strides.s1, strides.s2, strides.s3, strides.s4, strides.s5, strides.s6, strides.s7};

@@ -35,6 +35,9 @@
 /* Default work-group size: a multiple of every GPU's SIMD width that
  * leaves room for several groups per compute unit. */
 #define RT_CL_GROUP_SIZE 256
+/* Default work-group size of scans: larger groups halve the look-backs
+ * per element (H200: 0.78 ms for 2^27 i32 against 0.95 ms with 256). */
+#define RT_CL_SCAN_GROUP_SIZE 512
 /* Default groups per compute unit for reductions and histograms: enough
  * to hide memory latency on GPUs, harmless on CPUs. */
 #define RT_CL_GROUPS_PER_CU 8
@@ -456,14 +459,17 @@ static int64_t rt_cl_param(int i, int64_t dflt) {
     return i >= 0 && rt_cl.param_values && rt_cl.param_values[i] > 0 ? rt_cl.param_values[i] : dflt;
 }
 
-/* The group size of a kernel whose tuning parameter is i (-1: none). */
-static int64_t rt_cl_group_size(int i) {
-    int64_t g = rt_cl_param(i, rt_cl.group_size > 0 ? rt_cl.group_size : RT_CL_GROUP_SIZE);
+/* The group size of a kernel whose tuning parameter is i (-1: none), when
+ * neither the parameter nor --default-group-size is set: dflt. */
+static int64_t rt_cl_group_size_or(int i, int64_t dflt) {
+    int64_t g = rt_cl_param(i, rt_cl.group_size > 0 ? rt_cl.group_size : dflt);
     if (g > rt_cl.max_group) g = rt_cl.max_group;
     int64_t p = 1;
     while (p * 2 <= g) p *= 2; /* reductions need a power of two */
     return p;
 }
+
+static int64_t rt_cl_group_size(int i) { return rt_cl_group_size_or(i, RT_CL_GROUP_SIZE); }
 
 /* Groups of a reduction-like kernel over n elements in groups of size g. */
 static int64_t rt_cl_num_groups(int i, int64_t n, int64_t g) {

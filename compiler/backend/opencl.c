@@ -985,11 +985,11 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     K->indent++;
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, sc->iter));
     ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
-    StoreCtx x = {s, nv, names_idx(K, "rt_loc", nv, "rt_slot")};
+    StoreCtx x = {s, nv, names_idx(K, "rt_loc", nv, "RT_PAD(rt_slot)")};
     ce_body(K, sc->map->body, res_store, &x, NULL, 0);
     K->indent--;
     ce_line(K, "} else {");
-    for (int j = 0; j < nv; j++) ce_line(K, "    rt_loc%d[rt_slot] = %s;", j, ne[j]);
+    for (int j = 0; j < nv; j++) ce_line(K, "    rt_loc%d[RT_PAD(rt_slot)] = %s;", j, ne[j]);
     ce_line(K, "}");
     ce_line(K, "rt_next: ;");
     K->indent--;
@@ -999,11 +999,11 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     ce_line(K, "{");
     K->indent++;
     ce_line(K, "int rt_base = rt_ltid * %d;", SCAN_ELEMS);
-    declare_vals(K, "rt_acc%d", ts, names_idx(K, "rt_loc", nv, "rt_base"), nv);
+    declare_vals(K, "rt_acc%d", ts, names_idx(K, "rt_loc", nv, "RT_PAD(rt_base)"), nv);
     ce_line(K, "for (int rt_e = 1; rt_e < %d; rt_e++) {", SCAN_ELEMS);
     K->indent++;
     const char **acc = names_of(K, "rt_acc%d", nv);
-    const char **cur = names_idx(K, "rt_loc", nv, "rt_base + rt_e");
+    const char **cur = names_idx(K, "rt_loc", nv, "RT_PAD(rt_base + rt_e)");
     apply_ops(K, ops, nops, acc, cur, acc);
     for (int j = 0; j < nv; j++) ce_line(K, "%s = %s;", cur[j], acc[j]);
     K->indent--;
@@ -1050,7 +1050,7 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     ce_line(K, "}");
     ce_line(K, "for (int rt_e = 0; rt_e < %d; rt_e++) {", SCAN_ELEMS);
     K->indent++;
-    const char **el = names_idx(K, "rt_loc", nv, arena_printf(K->a, "rt_ltid * %d + rt_e", SCAN_ELEMS));
+    const char **el = names_idx(K, "rt_loc", nv, arena_printf(K->a, "RT_PAD(rt_ltid * %d + rt_e)", SCAN_ELEMS));
     apply_ops(K, ops, nops, p, el, el);
     K->indent--;
     ce_line(K, "}");
@@ -1067,7 +1067,7 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     Sym *iv = sym_var(K->a, sc->iter->id);
     for (int j = 0; j < nv; j++) {
         Var *out = s->pat[j];
-        ce_line(K, "%s = rt_loc%d[rt_k * rt_lsize + rt_ltid];", ce_elem_at(K, ce_arr_base(K, out), out->mem->ixfun, &iv),
+        ce_line(K, "%s = rt_loc%d[RT_PAD(rt_k * rt_lsize + rt_ltid)];", ce_elem_at(K, ce_arr_base(K, out), out->mem->ixfun, &iv),
                 j);
     }
     K->indent--;
@@ -1087,7 +1087,8 @@ static void seg_scan(Emit *E, const Stm *s) {
     int bytes = 0;
     for (int j = 0; j < nv; j++) bytes += prim_size(ts[j]);
     ce_line(E, "int64_t rt_n = %s;", ce_se(E, sc->w));
-    ce_line(E, "int64_t rt_g = rt_cl_fit_group(rt_cl_group_size(%d), %d);", P, bytes * (SCAN_ELEMS + 1));
+    ce_line(E, "int64_t rt_g = rt_cl_fit_group(rt_cl_group_size_or(%d, RT_CL_SCAN_GROUP_SIZE), %d);", P,
+            bytes * (SCAN_ELEMS + 1));
     ce_line(E, "int64_t rt_groups = (rt_n + rt_g * %d - 1) / (rt_g * %d);", SCAN_ELEMS, SCAN_ELEMS);
     ce_line(E, "if (rt_groups < 1) rt_groups = 1;");
     /* The state block: the group counter, then the status words. */
@@ -1097,7 +1098,9 @@ static void seg_scan(Emit *E, const Stm *s) {
     kern_free_args(E, &k, "rt_groups * rt_g");
     kern_extra(E, &k, "long rt_n", "int64_t", "rt_n");
     kern_extra_mem(E, &k, "volatile __global ulong *rt_state", "rt_state");
-    local_arrays(E, &k, ts, nv, arena_printf(E->a, "rt_g * %d", SCAN_ELEMS));
+    /* Padded (RT_PAD, runtime/kernels.cl): a work-item's consecutive
+     * elements are in different banks. */
+    local_arrays(E, &k, ts, nv, arena_printf(E->a, "rt_g * %d + rt_g * %d / 32 + 1", SCAN_ELEMS, SCAN_ELEMS));
     for (int j = 0; j < nv; j++)
         kern_extra_local(E, &k, arena_printf(E->a, "__local %s *rt_tot%d", ctype(ts[j]), j),
                          arena_printf(E->a, "(size_t)rt_g * sizeof(%s)", ctype(ts[j])));
