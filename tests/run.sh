@@ -63,6 +63,7 @@ for d in tests/programs tests/gpu examples bench; do
 done
 if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
     summarised bin/futhorc test -j "$(nproc)" --backend=opencl "${cl_dirs[@]}"
+    summarised bash tests/opencl/run.sh
 elif [ -n "${FUTHORC_REQUIRE_OPENCL:-}" ]; then
     echo "opencl: no OpenCL platform installed (FUTHORC_REQUIRE_OPENCL is set)"
     failed=$((failed + 1))

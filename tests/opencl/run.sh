@@ -1,0 +1,80 @@
+#!/usr/bin/env bash
+# Tests of the OpenCL runtime of generated programs (runtime/opencl.h) on
+# whatever OpenCL device is installed (PoCL in CI): device listing and
+# selection errors, tuning parameters, -P profiles, --dump-opencl and
+# --load-opencl, the program cache, -t device times, and failures inside
+# kernels reported with their source location. Results themselves are
+# checked by `futhorc test --backend=opencl` (tests/run.sh). Ends with
+# "opencl: N passed, N failed"; exits 1 if anything failed.
+#
+#   usage: tests/opencl/run.sh      (FUTHORC=path selects another compiler)
+set -u
+cd "$(dirname "$0")/../.."
+futhorc=${FUTHORC:-bin/futhorc}
+here=tests/opencl
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+
+pass() { passed=$((passed + 1)); }
+fail() {
+    failed=$((failed + 1))
+    echo "opencl: FAIL $*"
+}
+# expect NAME STATUS PATTERN COMMAND...: the command exits with STATUS and its
+# output (stdout and stderr) matches the extended regular expression PATTERN.
+expect() {
+    local name=$1 status=$2 pattern=$3 out rc
+    shift 3
+    out=$("$@" 2>&1)
+    rc=$?
+    if [ "$rc" -eq "$status" ] && echo "$out" | grep -Eq -- "$pattern"; then
+        pass
+    else
+        fail "$name (exit $rc)"
+        echo "$out" | head -20 | sed 's/^/    /'
+    fi
+}
+
+exe=$work/kf
+if ! "$futhorc" opencl $here/kernel_fail.fut -o "$exe" >"$work/cc.log" 2>&1; then
+    fail "compiling kernel_fail.fut"
+    cat "$work/cc.log"
+    echo "opencl: $passed passed, $failed failed"
+    exit 1
+fi
+in='[10, 20, 30] [2i64, 0i64]'
+bad='[10, 20, 30] [2i64, 7i64]'
+
+expect "runs" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe"
+expect "index out of bounds in a kernel" 1 'kernel_fail.fut:3:[0-9]+: .*[Ii]ndex \[7\] out of bounds' \
+    sh -c "echo '$bad' | $exe"
+expect "list devices" 0 'Platform #0: .*' "$exe" --list-devices
+expect "no such device" 1 'no OpenCL device matches -d no-such-device' \
+    sh -c "echo '$in' | $exe -d no-such-device"
+expect "no such platform" 1 'no OpenCL platform #9' sh -c "echo '$in' | $exe -p 9"
+expect "print params" 0 '^segmap_[0-9]+\.group_size$' "$exe" --print-params
+param=$("$exe" --print-params | head -n 1)
+expect "set a param" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --param $param=64"
+expect "unknown param" 1 "unknown tuning parameter 'bogus'" sh -c "echo '$in' | $exe --param bogus=1"
+expect "bad param value" 1 'expects a non-negative integer' sh -c "echo '$in' | $exe --param $param=x"
+printf '%s=32\n# a comment\n' "$param" >"$work/tuning"
+expect "tuning file" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --tuning $work/tuning"
+expect "missing tuning file" 1 'cannot open tuning file' sh -c "echo '$in' | $exe --tuning $work/none"
+expect "profile" 0 'segmap_[0-9]+ +1 ' sh -c "echo '$in' | $exe -P"
+expect "default group size" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --default-group-size 1"
+expect "dump source" 0 '' "$exe" --dump-opencl "$work/k.cl"
+expect "dumped kernels" 0 '__kernel void segmap_' cat "$work/k.cl"
+expect "load source" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --load-opencl $work/k.cl"
+echo '__kernel void broken(' >"$work/broken.cl"
+expect "build log" 1 'building the OpenCL program failed.*build log' \
+    sh -c "echo '$in' | $exe --load-opencl $work/broken.cl"
+expect "cache written" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --cache-file $work/cache"
+expect "cache exists" 0 '' test -s "$work/cache"
+expect "cache read" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --cache-file $work/cache"
+expect "device time" 0 '^[0-9]+$' sh -c "echo '$in' | $exe -r 2 -t /dev/stdout -n"
+expect "help lists OpenCL options" 0 '--list-devices' "$exe" --help
+expect "no library yet" 1 'not supported by the opencl backend' "$futhorc" opencl --library $here/kernel_fail.fut -o "$work/lib"
+
+echo "opencl: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]
