@@ -23,6 +23,7 @@
 typedef struct Options {
     const char *output;
     const char *dump_stage;
+    const char *skip_pass;
     bool unsafe, verify, time_passes, library, server;
 } Options;
 
@@ -48,6 +49,8 @@ static void usage(FILE *f) {
             "  --unsafe       omit bounds, division-by-zero and size checks\n"
             "  --verify       check the IR after every pass\n"
             "  --time-passes  print the time each phase takes\n"
+            "  --skip-pass=NAME  do not run optimisation pass NAME (simplify or fuse), to\n"
+            "                 measure what it gains\n"
             "  -h, --help     show this help\n"
             "  --version      show the version\n\n"
             "Environment: CC (default cc) and CFLAGS (default -O3) for the C compiler.\n"
@@ -150,7 +153,8 @@ static int compile(const char *mode, const char *src, const Options *o) {
                (o->dump_stage && (!strcmp(o->dump_stage, "kernels") || !strcmp(o->dump_stage, "opencl")));
     bool code = o->dump_stage && (!strcmp(o->dump_stage, "c") || !strcmp(o->dump_stage, "opencl"));
     const char *dump = o->dump_stage && !code ? o->dump_stage : NULL;
-    PipelineOpts popts = {.verify = o->verify, .dump_after = dump, .last_stage = gpu ? STAGE_GPU : STAGE_MEM};
+    PipelineOpts popts = {.verify = o->verify, .dump_after = dump, .last_stage = gpu ? STAGE_GPU : STAGE_MEM,
+                          .skip = o->skip_pass};
     if (!pipeline_run(p, &popts)) {
         rc = 0;
         goto done;
@@ -200,6 +204,14 @@ static const char *parse_options(int argc, char **argv, Options *o) {
         else if (!strcmp(a, "--verify")) o->verify = true;
         else if (!strcmp(a, "--time-passes")) o->time_passes = true;
         else if (!strncmp(a, "--stage=", 8)) o->dump_stage = a + 8;
+        else if (!strncmp(a, "--skip-pass=", 12)) {
+            o->skip_pass = a + 12;
+            if (!pipeline_skippable(o->skip_pass)) {
+                fprintf(stderr, "futhorc: --skip-pass: '%s' is not an optimisation pass (see futhorc passes)\n",
+                        o->skip_pass);
+                return NULL;
+            }
+        }
         else if (!strcmp(a, "--stage") && i + 1 < argc) o->dump_stage = argv[++i];
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             usage(stdout);

@@ -17,6 +17,12 @@ const Pass pipeline_passes[] = {
 };
 const int pipeline_npasses = sizeof pipeline_passes / sizeof pipeline_passes[0];
 
+bool pipeline_skippable(const char *name) {
+    for (int i = 0; i < pipeline_npasses; i++)
+        if (!strcmp(pipeline_passes[i].name, name)) return pipeline_passes[i].from == pipeline_passes[i].to;
+    return false;
+}
+
 bool pipeline_run(Prog *p, const PipelineOpts *o) {
     if (o->verify) ir_verify(p, "internalise");
     if (o->dump_after && strcmp(o->dump_after, "internalise") == 0) {
@@ -30,6 +36,7 @@ bool pipeline_run(Prog *p, const PipelineOpts *o) {
         const Pass *ps = &pipeline_passes[i];
         if (ps->from == o->last_stage && ps->to != o->last_stage) break;
         if (p->stage != ps->from) ICE("pass %s expects another stage", ps->name);
+        if (o->skip && !strcmp(o->skip, ps->name)) continue;
         ps->run(p);
         p->stage = ps->to;
         if (o->verify) ir_verify(p, ps->name);

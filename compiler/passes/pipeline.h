@@ -17,7 +17,12 @@ typedef struct PipelineOpts {
     bool verify;            /* check the IR after every pass */
     const char *dump_after; /* print the IR after this pass and stop */
     Stage last_stage;       /* stop before a pass that leaves this stage (STAGE_MEM: run all) */
+    const char *skip;       /* a pass that keeps the stage not to run (an optimisation), or NULL */
 } PipelineOpts;
+
+/* Whether name is a pass that may be skipped (it keeps the program's stage:
+ * an optimisation, not a lowering). */
+bool pipeline_skippable(const char *name);
 
 extern const Pass pipeline_passes[];
 extern const int pipeline_npasses;
