@@ -58,7 +58,7 @@ done
 # device) or whatever OpenCL device is installed; results must agree with
 # the expected outputs exactly as on the C backend.
 cl_dirs=()
-for d in tests/programs tests/gpu examples bench; do
+for d in tests/programs tests/structure tests/fusion tests/gpu examples bench; do
     [ -d "$d" ] && cl_dirs+=("$d")
 done
 if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
