@@ -8,19 +8,9 @@
 # "bench: N passed, N failed"; exits 1 if anything failed.
 #
 #   usage: tests/bench/run.sh      (FUTHORC=path selects another compiler)
-set -u
-cd "$(dirname "$0")/../.."
-futhorc=${FUTHORC:-bin/futhorc}
+suite=bench
+source "$(dirname "$0")/../lib.sh"
 here=tests/bench
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-
-pass() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    echo "bench: FAIL $*"
-}
 # check NAME COMMAND...: passes if the command succeeds, else shows its output.
 check() {
     local name=$1

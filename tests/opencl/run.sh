@@ -8,19 +8,9 @@
 # "opencl: N passed, N failed"; exits 1 if anything failed.
 #
 #   usage: tests/opencl/run.sh      (FUTHORC=path selects another compiler)
-set -u
-cd "$(dirname "$0")/../.."
-futhorc=${FUTHORC:-bin/futhorc}
+suite=opencl
+source "$(dirname "$0")/../lib.sh"
 here=tests/opencl
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
-
-pass() { passed=$((passed + 1)); }
-fail() {
-    failed=$((failed + 1))
-    echo "opencl: FAIL $*"
-}
 # expect NAME STATUS PATTERN COMMAND...: the command exits with STATUS and its
 # output (stdout and stderr) matches the extended regular expression PATTERN.
 expect() {
