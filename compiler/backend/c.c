@@ -80,10 +80,10 @@ const char *emit_c_rt_prim(Arena *a, PrimType t) {
     return s;
 }
 
-const char *ce_rt_prim(Emit *E, PrimType t) { return emit_c_rt_prim(E->a, t); }
+static const char *ce_rt_prim(Emit *E, PrimType t) { return emit_c_rt_prim(E->a, t); }
 
 /* A constant as a C expression of its type. */
-const char *ce_const(Emit *E, PrimValue c) {
+static const char *ce_const(Emit *E, PrimValue c) {
     switch (prim_class(c.type)) {
     case PC_BOOL: return c.v.b ? "true" : "false";
     case PC_SIGNED:
@@ -118,7 +118,7 @@ const char *ce_sym(Emit *E, const Sym *s) {
 }
 
 /* "((float *)mem_3->data)" */
-const char *ce_mem_base(Emit *E, const Var *mem, PrimType t) {
+static const char *ce_mem_base(Emit *E, const Var *mem, PrimType t) {
     if (E->mode == EM_KERNEL) return arena_printf(E->a, "((__global %s *)%s)", ctype(t), ce_name(E, mem));
     return arena_printf(E->a, "((%s *)%s->data)", ctype(t), ce_name(E, mem));
 }
@@ -156,7 +156,7 @@ const char *ce_str(Emit *E, const char *s, bool printf_safe) {
 /* Emits loops over dst's shape (rank dims) that set each element of dst
  * (dbase through dl) to the element of src (sbase through sl, indexed by
  * the last sl->rank indices), or to the scalar sval when sbase is NULL. */
-void ce_copy_nest(Emit *E, const char *dbase, const Lmad *dl, const char *sbase,
+static void ce_copy_nest(Emit *E, const char *dbase, const Lmad *dl, const char *sbase,
                            const Lmad *sl, const char *sval) {
     int r = dl->rank;
     Sym **idx = NEW_ARRAY(E->a, Sym *, r + 1);
@@ -176,7 +176,7 @@ void ce_copy_nest(Emit *E, const char *dbase, const Lmad *dl, const char *sbase,
 }
 
 /* Copies array src into dst's block at layout dl, unless it is already there. */
-void ce_copy_array(Emit *E, const Var *dmem, const Lmad *dl, const Var *src) {
+static void ce_copy_array(Emit *E, const Var *dmem, const Lmad *dl, const Var *src) {
     if (src->mem->mem == dmem && lmad_equal(src->mem->ixfun, dl)) return;
     if (E->mode == EM_HOST) {
         cl_copy(E, dmem, dl, src->mem->mem, src->mem->ixfun, src->type.elem);
@@ -208,8 +208,8 @@ Lmad *ce_fix_row(Emit *E, const Lmad *l, Sym *i) {
 
 /* ---- Declarations --------------------------------------------------------- */
 
-/* Declares the C variable of a scalar or memory Var (arrays have none). */
-const char *ce_block_type(Emit *E) {
+/* The C type of a block variable in E's mode. */
+static const char *ce_block_type(Emit *E) {
     static const char *const types[] = {"rt_block *", "rt_dblock *", "__global unsigned char *"};
     return types[E->mode];
 }
@@ -221,6 +221,7 @@ static void block_ref(Emit *E, const char *op, const char *b) {
     ce_line(E, "%s_%s(%s);", E->mode == EM_HOST ? "rt_dblock" : "rt_block", op, b);
 }
 
+/* Declares the C variable of a scalar or memory Var (arrays have none). */
 void ce_declare(Emit *E, const Var *v, const char *init) {
     if (v->type.kind == TK_ARRAY) return;
     const char *t = v->type.kind == TK_MEM ? ce_block_type(E) : arena_printf(E->a, "%s ", ctype(v->type.elem));
@@ -434,7 +435,7 @@ void ce_bind_rows(Emit *E, const Lambda *lam, Var **arrs, const Var *iter) {
 }
 
 /* Copies the array at (smem, sl) to (dmem, dl) unless they are the same. */
-void ce_copy_at(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
+static void ce_copy_at(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
     if (smem == dmem && lmad_equal(sl, dl)) return;
     ce_copy_nest(E, ce_mem_base(E, dmem, t), dl, ce_mem_base(E, smem, t), sl, NULL);
 }
@@ -461,7 +462,7 @@ static void res_to_accs(Emit *E, const Body *b, void *ctx) {
     }
 }
 
-void ce_segop(Emit *E, const SegOp *op, const char **accs, const SubExp *vals) {
+static void ce_segop(Emit *E, const SegOp *op, const char **accs, const SubExp *vals) {
     ce_line(E, "{");
     E->indent++;
     for (int i = 0; i < op->k; i++) {
@@ -541,7 +542,7 @@ const char **ce_declare_accs(Emit *E, const SegOp *ops, int nops, Var **pat, boo
 }
 
 /* "for (int64_t i_7 = 0; i_7 < w; i_7++) {" over a SOAC's iter. */
-void ce_open_soac_loop(Emit *E, SubExp w, const Var *iter) {
+static void ce_open_soac_loop(Emit *E, SubExp w, const Var *iter) {
     const char *i = ce_name(E, iter);
     ce_line(E, "for (int64_t %s = 0; %s < %s; %s++) {", i, i, ce_se(E, w), i);
     E->indent++;
@@ -593,7 +594,7 @@ static void emit_soac_loop(Emit *E, SubExp w, const Lambda *lam, Var **arrs, con
 /* Hist: combines the values with the bucket's current contents. An array
  * bucket is copied into the operator's accumulator place, combined, and
  * copied back. */
-void ce_res_hist(Emit *E, const Body *b, void *ctx) {
+static void ce_res_hist(Emit *E, const Body *b, void *ctx) {
     const Hist *h = ctx;
     const char *bk = ce_se(E, b->res[0]);
     Sym *ix = ce_se_sym(E, b->res[0]);
@@ -804,7 +805,7 @@ void ce_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, int nextr
 
 /* ---- Entry points ----------------------------------------------------------- */
 
-void ce_oom(Emit *E, const char *what) {
+static void ce_oom(Emit *E, const char *what) {
     ce_line(E, "    rt_error(ctx, \"out of memory (%s)\");", what);
     ce_line(E, "    goto fail;");
 }
@@ -946,7 +947,7 @@ static void emit_types(Emit *E, const char *what, int idx, const ExtType *ts, co
     buf_free(&b);
 }
 
-void ce_table(Emit *E) {
+static void ce_table(Emit *E) {
     for (int i = 0; i < E->p->nfuns; i++) {
         const Fun *f = E->p->funs[i];
         Type *pts = NEW_ARRAY(E->a, Type, f->nparams + 1);

@@ -53,32 +53,19 @@ const char *ce_name(Emit *E, const Var *v);
 const char *ce_sym_name(int id, void *ctx);
 int ce_counter(Emit *E, const char *base);
 void ce_line(Emit *E, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-const char *ce_rt_prim(Emit *E, PrimType t);
-const char *ce_const(Emit *E, PrimValue c);
 const char *ce_se(Emit *E, SubExp se);
 Sym *ce_se_sym(Emit *E, SubExp se);
 const char *ce_sym(Emit *E, const Sym *s);
-const char *ce_mem_base(Emit *E, const Var *mem, PrimType t);
 const char *ce_elem_at(Emit *E, const char *base, const Lmad *l, Sym *const *idx);
 const char *ce_arr_base(Emit *E, const Var *arr);
 const char *ce_loc(Emit *E, SrcLoc loc);
 const char *ce_str(Emit *E, const char *s, bool printf_safe);
 Lmad *ce_fix_row(Emit *E, const Lmad *l, Sym *i);
 void ce_declare(Emit *E, const Var *v, const char *init);
-void ce_oom(Emit *E, const char *what);
-/* The C type of a block variable in E's mode ("rt_block *"). */
-const char *ce_block_type(Emit *E);
 
 /* ---- Copies and SOAC pieces (sequential code) ---- */
-void ce_copy_nest(Emit *E, const char *dbase, const Lmad *dl, const char *sbase, const Lmad *sl, const char *sval);
-void ce_copy_array(Emit *E, const Var *dmem, const Lmad *dl, const Var *src);
-void ce_copy_at(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t);
 void ce_store(Emit *E, const Var *dmem, const Lmad *dl, SubExp se, PrimType t);
 void ce_bind_rows(Emit *E, const Lambda *lam, Var **arrs, const Var *iter);
-void ce_open_soac_loop(Emit *E, SubExp w, const Var *iter);
-/* Binds op's parameters to accs (NULL: an array accumulator in place) and
- * vals, runs it and assigns the results to the accumulators. */
-void ce_segop(Emit *E, const SegOp *op, const char **accs, const SubExp *vals);
 /* Declares the accumulators of ops set to their neutral elements: C
  * temporaries when temps, else the pattern Vars pat. */
 const char **ce_declare_accs(Emit *E, const SegOp *ops, int nops, Var **pat, bool temps);
@@ -90,13 +77,11 @@ typedef struct CeScremaCtx {
 } CeScremaCtx;
 void ce_res_screma(Emit *E, const Body *b, void *ctx);  /* ctx: CeScremaCtx */
 void ce_res_scatter(Emit *E, const Body *b, void *ctx); /* ctx: const Scatter * */
-void ce_res_hist(Emit *E, const Body *b, void *ctx);    /* ctx: const Hist * */
 
 /* ---- Entry points ---- */
 /* The entry functions futhorc_run_<index> of E's program and the rt_entry
  * table futhorc_entries of them. */
 void ce_entries(Emit *E);
-void ce_table(Emit *E);
 
 /* ---- OpenCL hooks (opencl.c) ---- */
 /* EM_HOST: copies between LMAD layouts of device blocks (nothing when equal). */
