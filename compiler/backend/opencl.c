@@ -415,8 +415,8 @@ static void apply_op(Emit *K, const SegOp *op, const char **xs, const char **ys,
     ce_line(K, "}");
 }
 
-/* Names "base_j[index]" for the values of op j (fmt gets the value number
- * and index). */
+/* The n C places "<base><first + i>[index]" (values first ... of a
+ * group of per-value arrays such as rt_loc0, rt_loc1). */
 static const char **names_at(Emit *E, const char *base, int first, int n, const char *index) {
     const char **r = NEW_ARRAY(E->a, const char *, n + 1);
     for (int i = 0; i < n; i++) r[i] = arena_printf(E->a, "%s%d[%s]", base, first + i, index);
@@ -539,7 +539,6 @@ typedef struct StoreCtx {
     const char **dst;
 } StoreCtx;
 static void res_store(Emit *K, const Body *b, void *ctx);
-static const char **names_idx(Emit *E, const char *prefix, int n, const char *idx);
 static void declare_vals(Emit *K, const char *fmt, const PrimType *ts, const char **init, int n);
 
 /* Where a work-item's strided loop runs: elements start, start + stride,
@@ -694,21 +693,38 @@ static void red_stage2(const Stm *s, Kern *k, int nv) {
     ce_line(K, "rt_next: ;");
 }
 
-/* Host: reads the scalar results of a kernel from rt_res (8 bytes each). */
-static void host_read_results(Emit *E, const Stm *s, int n) {
+/* Scalar results of a kernel travel through the device block rt_res, 8
+ * bytes per pattern position. Host: declares s's scalar pattern Vars (before
+ * the launch block, so they outlive it). */
+static void declare_results(Emit *E, const Stm *s) {
+    for (int j = 0; j < s->npat; j++)
+        if (s->pat[j]->type.kind == TK_PRIM) ce_declare(E, s->pat[j], NULL);
+}
+
+/* Host: the rt_res block (inside the launch block). */
+static void host_result_block(Emit *E, const Stm *s) {
+    ce_line(E, "rt_dblock *rt_res = rt_dblock_new(ctx, dpool, %d);", 8 * (s->npat > 0 ? s->npat : 1));
+    ce_line(E, "if (!rt_res) goto fail;");
+}
+
+/* Host: reads the scalar results back from rt_res and releases it. */
+static void host_read_results(Emit *E, const Stm *s) {
     ce_line(E, "{");
-    ce_line(E, "    unsigned char rt_buf[%d];", 8 * (n > 0 ? n : 1));
-    ce_line(E, "    if (rt_cl_read(ctx, rt_res, 0, %d, rt_buf)) goto fail;", 8 * (n > 0 ? n : 1));
-    for (int j = 0; j < n; j++)
-        ce_line(E, "    memcpy(&%s, rt_buf + %d, sizeof %s);", ce_name(E, s->pat[j]), 8 * j, ce_name(E, s->pat[j]));
+    ce_line(E, "    unsigned char rt_buf[%d];", 8 * (s->npat > 0 ? s->npat : 1));
+    ce_line(E, "    if (rt_cl_read(ctx, rt_res, 0, sizeof rt_buf, rt_buf)) goto fail;");
+    for (int j = 0; j < s->npat; j++)
+        if (s->pat[j]->type.kind == TK_PRIM)
+            ce_line(E, "    memcpy(&%s, rt_buf + %d, sizeof %s);", ce_name(E, s->pat[j]), 8 * j,
+                    ce_name(E, s->pat[j]));
     ce_line(E, "}");
+    ce_line(E, "rt_dblock_release(rt_res);");
 }
 
 static void seg_red(Emit *E, const Stm *s) {
     const Screma *sc = &s->e->screma;
     int nv;
     PrimType *ts = op_types(E, sc->reds, sc->nreds, &nv);
-    for (int j = 0; j < nv; j++) ce_declare(E, s->pat[j], NULL);
+    declare_results(E, s);
     Kern k1, k2;
     kern_begin(E, &k1, s, "segred");
     int P = new_param(E, arena_printf(E->a, "segred_%d.group_size", k1.id));
@@ -720,8 +736,7 @@ static void seg_red(Emit *E, const Stm *s) {
         ce_line(E, "rt_dblock *rt_part%d = rt_dblock_new(ctx, dpool, rt_groups * %d);", j, prim_size(ts[j]));
         ce_line(E, "if (!rt_part%d) goto fail;", j);
     }
-    ce_line(E, "rt_dblock *rt_res = rt_dblock_new(ctx, dpool, %d);", 8 * (nv > 0 ? nv : 1));
-    ce_line(E, "if (!rt_res) goto fail;");
+    host_result_block(E, s);
     kern_free_args(E, &k1, "rt_groups * rt_g");
     kern_extra(E, &k1, "long rt_n", "int64_t", "rt_n");
     for (int j = 0; j < nv; j++)
@@ -745,9 +760,8 @@ static void seg_red(Emit *E, const Stm *s) {
     red_stage2(s, &k2, nv);
     kern_end(E, &k2);
     host_release_private(E, &k2);
-    host_read_results(E, s, nv);
+    host_read_results(E, s);
     for (int j = 0; j < nv; j++) ce_line(E, "rt_dblock_release(rt_part%d);", j);
-    ce_line(E, "rt_dblock_release(rt_res);");
     host_launch_end(E, &k1);
 }
 
@@ -840,13 +854,6 @@ static void apply_ops(Emit *K, const SegOp *ops, int nops, const char **xs, cons
 static const char **names_of(Emit *E, const char *fmt, int n) {
     const char **r = NEW_ARRAY(E->a, const char *, n + 1);
     for (int i = 0; i < n; i++) r[i] = arena_printf(E->a, fmt, i);
-    return r;
-}
-
-/* Like names_of with a second %s (an index) after the value number. */
-static const char **names_idx(Emit *E, const char *prefix, int n, const char *idx) {
-    const char **r = NEW_ARRAY(E->a, const char *, n + 1);
-    for (int i = 0; i < n; i++) r[i] = arena_printf(E->a, "%s%d[%s]", prefix, i, idx);
     return r;
 }
 
@@ -985,7 +992,7 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     K->indent++;
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, sc->iter));
     ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
-    StoreCtx x = {s, nv, names_idx(K, "rt_loc", nv, "RT_PAD(rt_slot)")};
+    StoreCtx x = {s, nv, names_at(K, "rt_loc", 0, nv, "RT_PAD(rt_slot)")};
     ce_body(K, sc->map->body, res_store, &x, NULL, 0);
     K->indent--;
     ce_line(K, "} else {");
@@ -999,11 +1006,11 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     ce_line(K, "{");
     K->indent++;
     ce_line(K, "int rt_base = rt_ltid * %d;", SCAN_ELEMS);
-    declare_vals(K, "rt_acc%d", ts, names_idx(K, "rt_loc", nv, "RT_PAD(rt_base)"), nv);
+    declare_vals(K, "rt_acc%d", ts, names_at(K, "rt_loc", 0, nv, "RT_PAD(rt_base)"), nv);
     ce_line(K, "for (int rt_e = 1; rt_e < %d; rt_e++) {", SCAN_ELEMS);
     K->indent++;
     const char **acc = names_of(K, "rt_acc%d", nv);
-    const char **cur = names_idx(K, "rt_loc", nv, "RT_PAD(rt_base + rt_e)");
+    const char **cur = names_at(K, "rt_loc", 0, nv, "RT_PAD(rt_base + rt_e)");
     apply_ops(K, ops, nops, acc, cur, acc);
     for (int j = 0; j < nv; j++) ce_line(K, "%s = %s;", cur[j], acc[j]);
     K->indent--;
@@ -1023,7 +1030,7 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     ce_line(K, "if (rt_have) {");
     K->indent++;
-    const char **tot = names_idx(K, "rt_tot", nv, "rt_ltid");
+    const char **tot = names_at(K, "rt_tot", 0, nv, "rt_ltid");
     apply_ops(K, ops, nops, names_of(K, "rt_x%d", nv), tot, tot);
     K->indent--;
     ce_line(K, "}");
@@ -1033,7 +1040,7 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     /* 4: look-back (work-item 0). */
     ce_line(K, "if (rt_ltid == 0) {");
     K->indent++;
-    declare_vals(K, "rt_agg%d", ts, names_idx(K, "rt_tot", nv, "rt_lsize - 1"), nv);
+    declare_vals(K, "rt_agg%d", ts, names_at(K, "rt_tot", 0, nv, "rt_lsize - 1"), nv);
     lookback(K, ops, nops, ts, nv, ne);
     K->indent--;
     ce_line(K, "}");
@@ -1045,12 +1052,12 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     const char **p = names_of(K, "rt_p%d", nv);
     ce_line(K, "if (rt_ltid > 0) {");
     K->indent++;
-    apply_ops(K, ops, nops, p, names_idx(K, "rt_tot", nv, "rt_ltid - 1"), p);
+    apply_ops(K, ops, nops, p, names_at(K, "rt_tot", 0, nv, "rt_ltid - 1"), p);
     K->indent--;
     ce_line(K, "}");
     ce_line(K, "for (int rt_e = 0; rt_e < %d; rt_e++) {", SCAN_ELEMS);
     K->indent++;
-    const char **el = names_idx(K, "rt_loc", nv, arena_printf(K->a, "RT_PAD(rt_ltid * %d + rt_e)", SCAN_ELEMS));
+    const char **el = names_at(K, "rt_loc", 0, nv, arena_printf(K->a, "RT_PAD(rt_ltid * %d + rt_e)", SCAN_ELEMS));
     apply_ops(K, ops, nops, p, el, el);
     K->indent--;
     ce_line(K, "}");
@@ -1174,10 +1181,6 @@ static void atomic_combine(Emit *K, const SegOp *op, const char *space, const ch
     ce_line(K, "}");
 }
 
-typedef struct HistCtx {
-    const Hist *h;
-} HistCtx;
-
 /* Adds value v to bucket ix (C expressions) of h's destination. */
 static void hist_update(Emit *K, const Hist *h, const char *ix, const char *v) {
     const Var *d = h->dests[0];
@@ -1200,8 +1203,7 @@ static void hist_update(Emit *K, const Hist *h, const char *ix, const char *v) {
 }
 
 static void res_hist_atomic(Emit *K, const Body *b, void *ctx) {
-    HistCtx *x = ctx;
-    hist_update(K, x->h, ce_se(K, b->res[0]), ce_se(K, b->res[1]));
+    hist_update(K, ctx, ce_se(K, b->res[0]), ce_se(K, b->res[1]));
 }
 
 static void combine_hist(Emit *K, const Stm *s, const char **vals, void *ctx) {
@@ -1243,8 +1245,7 @@ static void seg_hist(Emit *E, const Stm *s) {
     open_rest(K, GLOBAL_STRIDE);
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, h->iter));
     ce_bind_rows(K, h->lam, h->arrs, h->iter);
-    HistCtx x = {h};
-    ce_body(K, h->lam->body, res_hist_atomic, &x, NULL, 0);
+    ce_body(K, h->lam->body, res_hist_atomic, (void *)h, NULL, 0);
     close_rest(K);
     ce_line(K, "if (rt_use_local) {");
     K->indent++;
@@ -1269,29 +1270,13 @@ static void seg_hist(Emit *E, const Stm *s) {
 static void seg_seq(Emit *E, const Stm *s) {
     Kern k;
     kern_begin(E, &k, s, "segseq");
-    int nres = 0;
-    for (int j = 0; j < s->npat; j++)
-        if (s->pat[j]->type.kind == TK_PRIM) {
-            ce_declare(E, s->pat[j], NULL);
-            nres++;
-        }
+    declare_results(E, s);
     host_launch_begin(E, &k);
-    ce_line(E, "rt_dblock *rt_res = rt_dblock_new(ctx, dpool, %d);", 8 * (s->npat > 0 ? s->npat : 1));
-    ce_line(E, "if (!rt_res) goto fail;");
+    host_result_block(E, s);
     kern_free_args(E, &k, "1");
     kern_extra_mem(E, &k, "__global unsigned char *rt_res", "rt_res");
     ce_line(E, "if (rt_cl_launch(ctx, %d, 1, 1)) goto fail;", k.id);
-    if (nres) {
-        ce_line(E, "{");
-        ce_line(E, "    unsigned char rt_buf[%d];", 8 * s->npat);
-        ce_line(E, "    if (rt_cl_read(ctx, rt_res, 0, %d, rt_buf)) goto fail;", 8 * s->npat);
-        for (int j = 0; j < s->npat; j++)
-            if (s->pat[j]->type.kind == TK_PRIM)
-                ce_line(E, "    memcpy(&%s, rt_buf + %d, sizeof %s);", ce_name(E, s->pat[j]), 8 * j,
-                        ce_name(E, s->pat[j]));
-        ce_line(E, "}");
-    }
-    ce_line(E, "rt_dblock_release(rt_res);");
+    host_read_results(E, s);
     host_launch_end(E, &k);
 
     Emit *K = &k.K;
