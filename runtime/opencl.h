@@ -79,12 +79,12 @@ static struct rt_cl_state {
     /* options */
     int platform_index, device_index;   /* -1: any */
     const char *device_name;            /* -d NAME: a device whose name contains NAME */
-    const char *cache_file, *dump_file, *load_file, *tuning_file;
+    const char *cache_file, *dump_file, *load_file;
     bool profile, list_devices, print_params;
     int64_t group_size, num_groups;
     int64_t *param_values;               /* by parameter index; 0 = default */
     /* the device */
-    bool ready, failed_setup;
+    bool ready;
     cl_platform_id platform;
     cl_device_id device;
     cl_context context;
@@ -100,7 +100,7 @@ static struct rt_cl_state {
     double *kernel_ms;
     int64_t *kernel_runs;
     int64_t t0;
-} rt_cl = {NULL, -1, -1, NULL, NULL, NULL, NULL, NULL, false, false, false, 0, 0, NULL};
+} rt_cl = {.platform_index = -1, .device_index = -1};
 
 static void rt_cl_set_program(const rt_cl_program_info *p) { rt_cl.prog = p; }
 
@@ -714,32 +714,30 @@ static void rt_cl_profile(int k, cl_event ev) {
     clReleaseEvent(ev);
 }
 
-/* Launches kernel k over groups * group work-items. */
-static int rt_cl_launch(rt_ctx *ctx, int k, int64_t groups, int64_t group) {
-    if (groups <= 0) return 0;
-    size_t global = (size_t)(groups * group), local = (size_t)group;
+/* Launches kernel k over dims dimensions of groups[d] groups of group[d]
+ * work-items each (nothing when a dimension is empty). */
+static int rt_cl_launch_nd(rt_ctx *ctx, int k, cl_uint dims, const int64_t *groups, const int64_t *group) {
+    size_t global[2], local[2];
+    for (cl_uint d = 0; d < dims; d++) {
+        if (groups[d] <= 0) return 0;
+        global[d] = (size_t)(groups[d] * group[d]);
+        local[d] = (size_t)group[d];
+    }
     cl_event ev = NULL;
-    cl_int e = clEnqueueNDRangeKernel(rt_cl.queue, rt_cl.kernels[k], 1, NULL, &global, &local, 0, NULL,
+    cl_int e = clEnqueueNDRangeKernel(rt_cl.queue, rt_cl.kernels[k], dims, NULL, global, local, 0, NULL,
                                       rt_cl.profile ? &ev : NULL);
     if (e != CL_SUCCESS) {
-        rt_error(ctx, "OpenCL call clEnqueueNDRangeKernel failed for kernel %s (%lld x %lld): %s",
-                 rt_cl.prog->kernels[k], (long long)groups, (long long)group, rt_cl_errstr(e));
+        rt_error(ctx, "OpenCL call clEnqueueNDRangeKernel failed for kernel %s (%lld groups of %lld): %s",
+                 rt_cl.prog->kernels[k], (long long)groups[0], (long long)group[0], rt_cl_errstr(e));
         return 1;
     }
     rt_cl_profile(k, ev);
     return 0;
 }
 
-/* Launches the 2-D kernel k over (g0 * l0) x (g1 * l1) work-items. */
-static int rt_cl_launch2(rt_ctx *ctx, int k, int64_t g0, int64_t g1, int64_t l0, int64_t l1) {
-    if (g0 <= 0 || g1 <= 0) return 0;
-    size_t global[2] = {(size_t)(g0 * l0), (size_t)(g1 * l1)}, local[2] = {(size_t)l0, (size_t)l1};
-    cl_event ev = NULL;
-    cl_int e = clEnqueueNDRangeKernel(rt_cl.queue, rt_cl.kernels[k], 2, NULL, global, local, 0, NULL,
-                                      rt_cl.profile ? &ev : NULL);
-    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clEnqueueNDRangeKernel", e);
-    rt_cl_profile(k, ev);
-    return 0;
+/* Launches kernel k over groups * group work-items. */
+static int rt_cl_launch(rt_ctx *ctx, int k, int64_t groups, int64_t group) {
+    return rt_cl_launch_nd(ctx, k, 1, &groups, &group);
 }
 
 /* Index of the built-in kernel named name (the generated program lists
@@ -779,6 +777,14 @@ static bool rt_cl_dense(const int64_t *shape, const int64_t *strides, int rank) 
 
 static int rt_cl_groups_for(int64_t n, int64_t g) { return (int)((n + g - 1) / g); }
 
+/* Whether the built-in kernels cannot handle rank (after a message about
+ * doing what to such an array). */
+static bool rt_cl_rank_unsupported(rt_ctx *ctx, const char *what, int rank) {
+    if (rank <= RT_CL_MAX_RANK) return false;
+    rt_error(ctx, "%s an array of rank %d on the device is not supported (at most %d)", what, rank, RT_CL_MAX_RANK);
+    return true;
+}
+
 /* Copies rank-dimensional elements of esize bytes between LMAD layouts
  * (element offsets and strides): a buffer copy when both are dense, a tiled
  * transpose for a 2-D transposition, else the general copy kernel. */
@@ -798,12 +804,10 @@ static int rt_cl_copy(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, cons
         if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_mem_arg(ctx, k, 2, src)) return 1;
         for (int i = 0; i < 6; i++)
             if (rt_cl_arg(ctx, k, 3 + i, sizeof(int64_t), &a[i])) return 1;
-        return rt_cl_launch2(ctx, k, rt_cl_groups_for(shape[0], 32), rt_cl_groups_for(shape[1], 32), 32, 8);
+        const int64_t groups[2] = {rt_cl_groups_for(shape[0], 32), rt_cl_groups_for(shape[1], 32)}, group[2] = {32, 8};
+        return rt_cl_launch_nd(ctx, k, 2, groups, group);
     }
-    if (rank > RT_CL_MAX_RANK) {
-        rt_error(ctx, "copying an array of rank %d on the device is not supported (at most %d)", rank, RT_CL_MAX_RANK);
-        return 1;
-    }
+    if (rt_cl_rank_unsupported(ctx, "copying", rank)) return 1;
     int k = rt_cl_builtin("rt_copy", esize);
     int r = rank;
     if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_arg(ctx, k, 2, sizeof doff, &doff) || rt_cl_long8(ctx, k, 3, ds, rank) ||
@@ -824,10 +828,7 @@ static int rt_cl_fill(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, cons
                                        (size_t)(n * esize), 0, NULL, NULL);
         return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueFillBuffer", e) : 0;
     }
-    if (rank > RT_CL_MAX_RANK) {
-        rt_error(ctx, "filling an array of rank %d on the device is not supported (at most %d)", rank, RT_CL_MAX_RANK);
-        return 1;
-    }
+    if (rt_cl_rank_unsupported(ctx, "filling", rank)) return 1;
     int k = rt_cl_builtin("rt_fill", esize);
     int r = rank;
     if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_arg(ctx, k, 2, sizeof doff, &doff) || rt_cl_long8(ctx, k, 3, ds, rank) ||
@@ -861,11 +862,12 @@ static int rt_cl_download(rt_ctx *ctx, rt_dpool *p, void *dst, int esize, rt_dbl
                                        0, NULL, NULL);
         return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueReadBuffer", e) : 0;
     }
+    if (rt_cl_rank_unsupported(ctx, "reading", rank)) return 1;
     rt_dblock *tmp = rt_dblock_new(ctx, p, n * esize);
     if (!tmp) return 1;
     int64_t dense[RT_CL_MAX_RANK + 1];
     int64_t s = 1;
-    for (int d = rank - 1; d >= 0 && rank <= RT_CL_MAX_RANK; d--) dense[d] = s, s *= shape[d];
+    for (int d = rank - 1; d >= 0; d--) dense[d] = s, s *= shape[d];
     int r = rt_cl_copy(ctx, esize, tmp, 0, dense, src, off, strides, shape, rank) ||
             rt_cl_download(ctx, p, dst, esize, tmp, 0, dense, shape, rank);
     rt_dblock_release(tmp);
