@@ -690,76 +690,10 @@ typedef struct Uses {
     int j;
 } Uses;
 
-static void use_var(Uses *u, const Var *v) {
-    if (!v) return;
-    if (v->mem) use_var(u, v->mem->mem);
-    if (v->id > 0 && v->id < u->E->p->next_var_id && u->E->mark[v->id])
-        u->last[u->E->mark[v->id] - 1] = u->j;
-}
-
-static void use_se(Uses *u, SubExp se) {
-    if (se.is_var) use_var(u, se.v);
-}
-
-static void use_body(Uses *u, const Body *b);
-
-static void use_lambda(Uses *u, const Lambda *l) {
-    if (!l) return;
-    for (int i = 0; i < l->nparams; i++) use_var(u, l->params[i]);
-    use_body(u, l->body);
-}
-
-static void use_vars(Uses *u, Var *const *vs, int n) {
-    for (int i = 0; i < n; i++) use_var(u, vs[i]);
-}
-
-static void use_ses(Uses *u, const SubExp *ses, int n) {
-    for (int i = 0; i < n; i++) use_se(u, ses[i]);
-}
-
-static void use_segop(Uses *u, const SegOp *op) {
-    use_ses(u, op->neutral, op->k);
-    use_lambda(u, op->op);
-}
-
-static void use_exp(Uses *u, const IrExp *e) {
-    use_se(u, e->se);
-    use_se(u, e->cond);
-    use_ses(u, e->args, e->nargs);
-    use_var(u, e->arr);
-    use_vars(u, e->arrs, e->narrs);
-    if (e->tbody) use_body(u, e->tbody);
-    if (e->fbody) use_body(u, e->fbody);
-    if (e->kind == IE_LOOP) {
-        use_vars(u, e->loop.params, e->loop.nparams);
-        use_ses(u, e->loop.inits, e->loop.nparams);
-        use_body(u, e->loop.body);
-    }
-    if (e->kind == IE_SCREMA) {
-        use_vars(u, e->screma.arrs, e->screma.narrs);
-        for (int i = 0; i < e->screma.nscans; i++) use_segop(u, &e->screma.scans[i]);
-        for (int i = 0; i < e->screma.nreds; i++) use_segop(u, &e->screma.reds[i]);
-        use_lambda(u, e->screma.map);
-    }
-    if (e->kind == IE_SCATTER) {
-        use_vars(u, e->scatter.arrs, e->scatter.narrs);
-        use_vars(u, e->scatter.dests, e->scatter.ndests);
-        use_lambda(u, e->scatter.lam);
-    }
-    if (e->kind == IE_HIST) {
-        use_vars(u, e->hist.arrs, e->hist.narrs);
-        use_vars(u, e->hist.dests, e->hist.op.k);
-        use_segop(u, &e->hist.op);
-        use_lambda(u, e->hist.lam);
-    }
-}
-
-static void use_body(Uses *u, const Body *b) {
-    for (int i = 0; i < b->nstms; i++) {
-        use_vars(u, b->stms[i]->pat, b->stms[i]->npat);
-        use_exp(u, b->stms[i]->e);
-    }
-    use_ses(u, b->res, b->nres);
+static void use_var(IrWalk *w, Var *v) {
+    Uses *u = w->ctx;
+    if (v->mem) use_var(w, v->mem->mem);
+    if (v->id > 0 && v->id < u->E->p->next_var_id && u->E->mark[v->id]) u->last[u->E->mark[v->id] - 1] = u->j;
 }
 
 static void release_at(Emit *E, Var **mems, const int *last, int n, int j) {
@@ -784,13 +718,14 @@ void ce_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, int nextr
             }
     for (int k = 0; k < mems.len; k++) E->mark[mems.items[k]->id] = k + 1;
     Uses u = {E, last.items, 0};
+    IrWalk w = {use_var, use_var, NULL, &u};
     for (int j = 0; j < b->nstms; j++) {
         u.j = j;
-        use_vars(&u, b->stms[j]->pat, b->stms[j]->npat);
-        use_exp(&u, b->stms[j]->e);
+        ir_walk_stm(&w, b->stms[j]);
     }
     u.j = b->nstms;
-    use_ses(&u, b->res, b->nres);
+    for (int i = 0; i < b->nres; i++)
+        if (b->res[i].is_var) use_var(&w, b->res[i].v);
     for (int k = 0; k < mems.len; k++) E->mark[mems.items[k]->id] = 0;
     release_at(E, mems.items, last.items, mems.len, -1);
     for (int j = 0; j < b->nstms; j++) {

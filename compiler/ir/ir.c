@@ -368,6 +368,115 @@ static bool print_simple_exp(Buf *out, const IrExp *e) {
     }
 }
 
+/* ---- Walking the variables of statements ---------------------------------------- */
+
+static void iw_use(IrWalk *w, Var *v) {
+    if (v) w->use(w, v);
+}
+
+static void iw_se(IrWalk *w, SubExp se) {
+    if (se.is_var) iw_use(w, se.v);
+}
+
+static void iw_ses(IrWalk *w, SubExp *ses, int n) {
+    for (int i = 0; i < n; i++) iw_se(w, ses[i]);
+}
+
+static void iw_uses(IrWalk *w, Var **vs, int n) {
+    for (int i = 0; i < n; i++) iw_use(w, vs[i]);
+}
+
+static void iw_binds(IrWalk *w, Var **vs, int n) {
+    for (int i = 0; i < n; i++)
+        if (vs[i]) w->bind(w, vs[i]);
+}
+
+void ir_walk_lambda(IrWalk *w, Lambda *l) {
+    iw_binds(w, l->params, l->nparams);
+    ir_walk_body(w, l->body);
+}
+
+static void iw_segops(IrWalk *w, SegOp *ops, int n) {
+    for (int i = 0; i < n; i++) {
+        iw_ses(w, ops[i].neutral, ops[i].k);
+        ir_walk_lambda(w, ops[i].op);
+    }
+}
+
+static void iw_exp(IrWalk *w, IrExp *e) {
+    switch (e->kind) {
+    case IE_IF:
+        iw_se(w, e->cond);
+        ir_walk_body(w, e->tbody);
+        ir_walk_body(w, e->fbody);
+        return;
+    case IE_LOOP:
+        iw_ses(w, e->loop.inits, e->loop.nparams);
+        iw_binds(w, e->loop.params, e->loop.nparams);
+        if (e->loop.kind == IR_LOOP_FOR) {
+            iw_se(w, e->loop.bound);
+            w->bind(w, e->loop.i);
+        }
+        ir_walk_body(w, e->loop.body);
+        return;
+    case IE_SCREMA:
+        iw_se(w, e->screma.w);
+        iw_uses(w, e->screma.arrs, e->screma.narrs);
+        if (e->screma.iter) w->bind(w, e->screma.iter);
+        iw_segops(w, e->screma.scans, e->screma.nscans);
+        iw_segops(w, e->screma.reds, e->screma.nreds);
+        ir_walk_lambda(w, e->screma.map);
+        return;
+    case IE_SCATTER:
+        iw_se(w, e->scatter.w);
+        iw_uses(w, e->scatter.arrs, e->scatter.narrs);
+        iw_uses(w, e->scatter.dests, e->scatter.ndests);
+        if (e->scatter.iter) w->bind(w, e->scatter.iter);
+        ir_walk_lambda(w, e->scatter.lam);
+        return;
+    case IE_HIST:
+        iw_se(w, e->hist.w);
+        iw_se(w, e->hist.dest_w);
+        iw_uses(w, e->hist.arrs, e->hist.narrs);
+        iw_uses(w, e->hist.dests, e->hist.op.k);
+        if (e->hist.iter) w->bind(w, e->hist.iter);
+        iw_segops(w, &e->hist.op, 1);
+        ir_walk_lambda(w, e->hist.lam);
+        return;
+    default:
+        iw_se(w, e->se);
+        iw_se(w, e->cond);
+        iw_ses(w, e->args, e->nargs);
+        iw_use(w, e->arr);
+        iw_uses(w, e->arrs, e->narrs);
+        for (int i = 0; i < e->nslice; i++) {
+            iw_se(w, e->slice[i].index);
+            iw_se(w, e->slice[i].start);
+            iw_se(w, e->slice[i].len);
+            iw_se(w, e->slice[i].stride);
+        }
+        iw_se(w, e->n);
+        iw_se(w, e->start);
+        iw_se(w, e->step);
+        iw_ses(w, e->shape, e->nshape);
+        iw_se(w, e->len);
+        iw_se(w, e->size);
+        if (e->kind == IE_SCRATCH || e->kind == IE_ARRAYLIT) iw_ses(w, e->type.shape, e->type.rank);
+        return;
+    }
+}
+
+void ir_walk_stm(IrWalk *w, Stm *s) {
+    if (w->stm) w->stm(w, s);
+    iw_exp(w, s->e);
+    iw_binds(w, s->pat, s->npat);
+}
+
+void ir_walk_body(IrWalk *w, Body *b) {
+    for (int i = 0; i < b->nstms; i++) ir_walk_stm(w, b->stms[i]);
+    iw_ses(w, b->res, b->nres);
+}
+
 Op ir_lambda_binop(const Lambda *l, int j, int k) {
     const Body *b = l->body;
     if (l->nparams != 2 * k || j >= b->nres || !b->res[j].is_var) return OP_COUNT;

@@ -316,6 +316,22 @@ bool ir_exp_has_assert(const IrExp *e);
 bool ir_body_has_assert(const Body *b);
 bool ir_lambda_has_assert(const Lambda *l);
 
+/* A walk over the variables of IR code: bind is called for each Var a
+ * statement, lambda or loop binds (patterns, parameters, loop indices,
+ * SOAC iters), use for each Var it reads (operands, arrays, destinations,
+ * results, sizes), stm (when not NULL) before each statement, nested
+ * bodies and lambdas included. */
+typedef struct IrWalk IrWalk;
+struct IrWalk {
+    void (*bind)(IrWalk *w, Var *v);
+    void (*use)(IrWalk *w, Var *v);
+    void (*stm)(IrWalk *w, Stm *s);
+    void *ctx;
+};
+void ir_walk_stm(IrWalk *w, Stm *s);
+void ir_walk_body(IrWalk *w, Body *b);
+void ir_walk_lambda(IrWalk *w, Lambda *l);
+
 /* The operator of result j of a binary operator lambda on k values when
  * that result is one primitive op of accumulator j and element j
  * (params[j] and params[k + j], in either order), else OP_COUNT. */

@@ -46,129 +46,12 @@ typedef struct KCtx {
 
 /* ---- Indexing the function's variables -------------------------------------- */
 
-typedef struct Walk Walk;
-struct Walk {
-    void (*bind)(Walk *w, Var *v);          /* a Var bound here */
-    void (*use)(Walk *w, Var *v);           /* a Var used here */
-    void (*stm)(Walk *w, Stm *s);           /* before each statement, or NULL */
-    void *ctx;
-};
-
-static void walk_body(Walk *w, Body *b);
-
-static void walk_use(Walk *w, Var *v) {
-    if (v) w->use(w, v);
-}
-
-static void walk_se(Walk *w, SubExp se) {
-    if (se.is_var) walk_use(w, se.v);
-}
-
-static void walk_ses(Walk *w, SubExp *ses, int n) {
-    for (int i = 0; i < n; i++) walk_se(w, ses[i]);
-}
-
-static void walk_uses(Walk *w, Var **vs, int n) {
-    for (int i = 0; i < n; i++) walk_use(w, vs[i]);
-}
-
-static void walk_binds(Walk *w, Var **vs, int n) {
-    for (int i = 0; i < n; i++)
-        if (vs[i]) w->bind(w, vs[i]);
-}
-
-static void walk_lambda(Walk *w, Lambda *l) {
-    walk_binds(w, l->params, l->nparams);
-    walk_body(w, l->body);
-}
-
-static void walk_segops(Walk *w, SegOp *ops, int n) {
-    for (int i = 0; i < n; i++) {
-        walk_ses(w, ops[i].neutral, ops[i].k);
-        walk_lambda(w, ops[i].op);
-    }
-}
-
-static void walk_exp(Walk *w, IrExp *e) {
-    switch (e->kind) {
-    case IE_IF:
-        walk_se(w, e->cond);
-        walk_body(w, e->tbody);
-        walk_body(w, e->fbody);
-        return;
-    case IE_LOOP:
-        walk_ses(w, e->loop.inits, e->loop.nparams);
-        walk_binds(w, e->loop.params, e->loop.nparams);
-        if (e->loop.kind == IR_LOOP_FOR) {
-            walk_se(w, e->loop.bound);
-            w->bind(w, e->loop.i);
-        }
-        walk_body(w, e->loop.body);
-        return;
-    case IE_SCREMA:
-        walk_se(w, e->screma.w);
-        walk_uses(w, e->screma.arrs, e->screma.narrs);
-        if (e->screma.iter) w->bind(w, e->screma.iter);
-        walk_segops(w, e->screma.scans, e->screma.nscans);
-        walk_segops(w, e->screma.reds, e->screma.nreds);
-        walk_lambda(w, e->screma.map);
-        return;
-    case IE_SCATTER:
-        walk_se(w, e->scatter.w);
-        walk_uses(w, e->scatter.arrs, e->scatter.narrs);
-        walk_uses(w, e->scatter.dests, e->scatter.ndests);
-        if (e->scatter.iter) w->bind(w, e->scatter.iter);
-        walk_lambda(w, e->scatter.lam);
-        return;
-    case IE_HIST:
-        walk_se(w, e->hist.w);
-        walk_se(w, e->hist.dest_w);
-        walk_uses(w, e->hist.arrs, e->hist.narrs);
-        walk_uses(w, e->hist.dests, e->hist.op.k);
-        if (e->hist.iter) w->bind(w, e->hist.iter);
-        walk_segops(w, &e->hist.op, 1);
-        walk_lambda(w, e->hist.lam);
-        return;
-    default:
-        walk_se(w, e->se);
-        walk_se(w, e->cond);
-        walk_ses(w, e->args, e->nargs);
-        walk_use(w, e->arr);
-        walk_uses(w, e->arrs, e->narrs);
-        for (int i = 0; i < e->nslice; i++) {
-            walk_se(w, e->slice[i].index);
-            walk_se(w, e->slice[i].start);
-            walk_se(w, e->slice[i].len);
-            walk_se(w, e->slice[i].stride);
-        }
-        walk_se(w, e->n);
-        walk_se(w, e->start);
-        walk_se(w, e->step);
-        walk_ses(w, e->shape, e->nshape);
-        walk_se(w, e->len);
-        walk_se(w, e->size);
-        if (e->kind == IE_SCRATCH || e->kind == IE_ARRAYLIT) walk_ses(w, e->type.shape, e->type.rank);
-        return;
-    }
-}
-
-static void walk_stm(Walk *w, Stm *s) {
-    if (w->stm) w->stm(w, s);
-    walk_exp(w, s->e);
-    walk_binds(w, s->pat, s->npat);
-}
-
-static void walk_body(Walk *w, Body *b) {
-    for (int i = 0; i < b->nstms; i++) walk_stm(w, b->stms[i]);
-    walk_ses(w, b->res, b->nres);
-}
-
-static void index_bind(Walk *w, Var *v) {
+static void index_bind(IrWalk *w, Var *v) {
     KCtx *k = w->ctx;
     k->by_id[v->id] = v;
 }
 
-static void index_stm(Walk *w, Stm *s) {
+static void index_stm(IrWalk *w, Stm *s) {
     KCtx *k = w->ctx;
     if (s->e->kind == IE_ALLOC) k->alloc_of[s->pat[0]->id] = s;
 }
@@ -196,7 +79,7 @@ static void free_sym_var(int id, void *ctx) {
 
 /* Records v (and its block and LMAD variables) as used. Blocks and LMAD
  * variables of arrays bound inside are free too when bound outside. */
-static void free_use(Walk *w, Var *v) {
+static void free_use(IrWalk *w, Var *v) {
     FreeCtx *f = w->ctx;
     if (v->mem) {
         if (v->mem->mem) free_use(w, v->mem->mem);
@@ -212,7 +95,7 @@ static void free_use(Walk *w, Var *v) {
     free_add(f, v);
 }
 
-static void free_bind(Walk *w, Var *v) {
+static void free_bind(IrWalk *w, Var *v) {
     FreeCtx *f = w->ctx;
     f->bound[v->id] = 1;
     free_use(w, v); /* its block and LMAD variables */
@@ -222,8 +105,8 @@ static void free_bind(Walk *w, Var *v) {
 static void free_vars(KCtx *k, Stm *s, SegInfo *seg) {
     size_t n = (size_t)k->p->next_var_id + 1;
     FreeCtx f = {k, arena_alloc(k->a, n), arena_alloc(k->a, n), {0}};
-    Walk w = {free_bind, free_use, NULL, &f};
-    walk_stm(&w, s);
+    IrWalk w = {free_bind, free_use, NULL, &f};
+    ir_walk_stm(&w, s);
     VEC(Var *) out = {0};
     for (int i = 0; i < f.free.len; i++)
         if (!f.bound[f.free.items[i]->id]) vec_push(&out, f.free.items[i]);
@@ -297,17 +180,17 @@ typedef struct BoundIn {
     bool found;
 } BoundIn;
 
-static void bound_in_bind(Walk *w, Var *v) {
+static void bound_in_bind(IrWalk *w, Var *v) {
     BoundIn *b = w->ctx;
     if (v == b->v) b->found = true;
 }
 
-static void no_use(Walk *w, Var *v) {}
+static void no_use(IrWalk *w, Var *v) {}
 
 static bool bound_in(Lambda *l, const Var *v) {
     BoundIn b = {v, false};
-    Walk w = {bound_in_bind, no_use, NULL, &b};
-    walk_lambda(&w, l);
+    IrWalk w = {bound_in_bind, no_use, NULL, &b};
+    ir_walk_lambda(&w, l);
     return b.found;
 }
 
@@ -427,7 +310,7 @@ void pass_kernels(Prog *p) {
         Fun *f = p->funs[i];
         size_t n = (size_t)p->next_var_id + 1;
         KCtx k = {p, a, NEW_ARRAY(a, Var *, n), NEW_ARRAY(a, Stm *, n)};
-        Walk w = {index_bind, no_use, index_stm, &k};
+        IrWalk w = {index_bind, no_use, index_stm, &k};
         for (int j = 0; j < f->nparams; j++) {
             Var *v = f->params[j];
             index_bind(&w, v);
@@ -435,7 +318,7 @@ void pass_kernels(Prog *p) {
             for (int d = 0; v->type.kind == TK_ARRAY && d < v->type.rank; d++)
                 if (v->type.shape[d].is_var) index_bind(&w, v->type.shape[d].v);
         }
-        walk_body(&w, f->body);
+        ir_walk_body(&w, f->body);
         kern_body(&k, f->body);
     }
     p->stage = STAGE_GPU;

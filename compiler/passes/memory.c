@@ -245,76 +245,17 @@ typedef struct UseCount {
     int n;
 } UseCount;
 
-static void uc_body(UseCount *u, const Body *b);
-
-static void uc_var(UseCount *u, const Var *x) { u->n += x == u->v; }
-static void uc_se(UseCount *u, SubExp se) {
-    if (se.is_var) uc_var(u, se.v);
-}
-static void uc_ses(UseCount *u, const SubExp *ses, int n) {
-    for (int i = 0; i < n; i++) uc_se(u, ses[i]);
-}
-static void uc_vars(UseCount *u, Var *const *vs, int n) {
-    for (int i = 0; i < n; i++) uc_var(u, vs[i]);
-}
-static void uc_lambda(UseCount *u, const Lambda *l) {
-    if (l) uc_body(u, l->body);
-}
-static void uc_segops(UseCount *u, const SegOp *ops, int n) {
-    for (int i = 0; i < n; i++) {
-        uc_ses(u, ops[i].neutral, ops[i].k);
-        uc_lambda(u, ops[i].op);
-    }
+static void uc_use(IrWalk *w, Var *x) {
+    UseCount *u = w->ctx;
+    u->n += x == u->v;
 }
 
-static void uc_exp(UseCount *u, const IrExp *e) {
-    uc_se(u, e->se);
-    uc_se(u, e->cond);
-    uc_ses(u, e->args, e->nargs);
-    if (e->arr) uc_var(u, e->arr);
-    uc_vars(u, e->arrs, e->narrs);
-    for (int i = 0; i < e->nslice; i++) {
-        uc_se(u, e->slice[i].index);
-        uc_se(u, e->slice[i].start);
-        uc_se(u, e->slice[i].len);
-        uc_se(u, e->slice[i].stride);
-    }
-    if (e->tbody) uc_body(u, e->tbody);
-    if (e->fbody) uc_body(u, e->fbody);
-    switch (e->kind) {
-    case IE_LOOP:
-        uc_ses(u, e->loop.inits, e->loop.nparams);
-        uc_body(u, e->loop.body);
-        break;
-    case IE_SCREMA:
-        uc_vars(u, e->screma.arrs, e->screma.narrs);
-        uc_segops(u, e->screma.scans, e->screma.nscans);
-        uc_segops(u, e->screma.reds, e->screma.nreds);
-        uc_lambda(u, e->screma.map);
-        break;
-    case IE_SCATTER:
-        uc_vars(u, e->scatter.arrs, e->scatter.narrs);
-        uc_vars(u, e->scatter.dests, e->scatter.ndests);
-        uc_lambda(u, e->scatter.lam);
-        break;
-    case IE_HIST:
-        uc_vars(u, e->hist.arrs, e->hist.narrs);
-        uc_vars(u, e->hist.dests, e->hist.op.k);
-        uc_segops(u, &e->hist.op, 1);
-        uc_lambda(u, e->hist.lam);
-        break;
-    default: break;
-    }
-}
-
-static void uc_body(UseCount *u, const Body *b) {
-    for (int i = 0; i < b->nstms; i++) uc_exp(u, b->stms[i]->e);
-    uc_ses(u, b->res, b->nres);
-}
+static void uc_bind(IrWalk *w, Var *x) {}
 
 static int count_uses(const Body *b, const Var *v) {
     UseCount u = {v, 0};
-    uc_body(&u, b);
+    IrWalk w = {uc_bind, uc_use, NULL, &u};
+    ir_walk_body(&w, (Body *)b);
     return u.n;
 }
 
