@@ -39,7 +39,7 @@ static void usage(FILE *f) {
             "  test [options] FILES|DIRS  run the test blocks of programs\n"
             "  bench [options] FILES|DIRS  time the datasets of test blocks; --json, --plot, --compare OLD NEW\n"
             "  dataset [options]          random values in Futhark's data format (-g TYPE, -b, -s N)\n"
-            "  structure [--stage soacs|mem] PROG.fut  count IR constructs after a stage\n"
+            "  structure [--stage soacs|gpu|mem] PROG.fut  count IR constructs after a stage\n"
             "  passes                     list the passes of the pipeline\n\n"
             "options for c, opencl, check and dump:\n"
             "  -o FILE        output executable (default: PROG without .fut)\n"
