@@ -1,0 +1,167 @@
+/* Unit tests of the GPU stage: which operators are known to commute
+ * (ir_segop_known_commutative), and what the kernels pass records for
+ * host-level SOACs (segment kind, nest depth, free variables, per-work-item
+ * blocks), on programs compiled from source through the whole pipeline;
+ * and skipping an optimisation pass (--skip-pass) to measure it. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include "from_source.h"
+
+#include "passes/pipeline.h"
+
+/* p through every pass up to STAGE_GPU, verified. */
+static Prog *tk_gpu(const char *src) {
+    Prog *p = unit_from_source(src);
+    PipelineOpts o = {.verify = true, .last_stage = STAGE_GPU};
+    assert_true(pipeline_run(p, &o));
+    assert_int_equal(p->stage, STAGE_GPU);
+    return p;
+}
+
+static void tk_free(Prog *p) {
+    Arena *a = p->arena;
+    arena_free(a);
+    free(a);
+}
+
+/* The first host-level statement of main with a SegInfo. */
+static Stm *tk_seg_stm(const Prog *p) {
+    const Body *b = p->funs[0]->body;
+    for (int i = 0; i < b->nstms; i++)
+        if (b->stms[i]->e->seg) return b->stms[i];
+    fail_msg("no host-level SOAC");
+    return NULL;
+}
+
+/* Whether the reduction operator of the only host-level Screma is known to
+ * commute. */
+static bool tk_red_commutes(const char *src) {
+    Prog *p = unit_from_source(src);
+    const Body *b = p->funs[0]->body;
+    bool r = false, found = false;
+    for (int i = 0; i < b->nstms; i++) {
+        const IrExp *e = b->stms[i]->e;
+        if (e->kind != IE_SCREMA || e->screma.nreds != 1) continue;
+        r = ir_segop_known_commutative(&e->screma.reds[0]);
+        found = true;
+    }
+    assert_true(found);
+    tk_free(p);
+    return r;
+}
+
+static void test_commutative_known(void **state) {
+    (void)state;
+    assert_true(tk_red_commutes("def main (xs: []i32) = reduce (+) 0 xs"));
+    assert_true(tk_red_commutes("def main (xs: []f32) = reduce f32.max f32.lowest xs"));
+    assert_true(tk_red_commutes("def main (xs: []i64) = reduce (\\a b -> b * a) 1 xs"));
+    assert_true(tk_red_commutes(
+        "def main (xs: []i32) (ys: []i32) = reduce (\\(a, b) (c, d) -> (a + c, b & d)) (0, -1) (zip xs ys)"));
+}
+
+static void test_commutative_not_known(void **state) {
+    (void)state;
+    assert_false(tk_red_commutes("def main (xs: []i32) = reduce (-) 0 xs"));
+    assert_false(tk_red_commutes("def main (xs: []i32) = reduce (\\a b -> a * 3 + b) 0 xs"));
+    assert_false(tk_red_commutes("def main (xs: []i32) = reduce (\\_ b -> b) 0 xs"));
+    /* Composition of affine maps: associative, not commutative. */
+    assert_false(tk_red_commutes("def main (xs: []i32) (ys: []i32) = "
+                                 "reduce (\\(a1, b1) (a2, b2) -> (a1 * a2, b1 * a2 + b2)) (1, 0) (zip xs ys)"));
+}
+
+static void test_perfect_nest_flattened(void **state) {
+    (void)state;
+    Prog *p = tk_gpu("def main (xss: [][]f32) = map (\\xs -> map (\\x -> x * 2 + 1) xs) xss");
+    Stm *s = tk_seg_stm(p);
+    assert_int_equal(s->e->seg->kind, SEG_MAP);
+    assert_int_equal(s->e->seg->depth, 2);
+    assert_int_equal(s->e->seg->levels[1]->e->kind, IE_SCREMA);
+    tk_free(p);
+}
+
+static void test_segmented_reduction(void **state) {
+    (void)state;
+    Prog *p = tk_gpu("def main (xss: [][]i32) = map (\\r -> 1 + reduce (+) 0 r) xss");
+    Stm *s = tk_seg_stm(p);
+    assert_int_equal(s->e->seg->kind, SEG_RED);
+    assert_int_equal(s->e->seg->depth, 2);
+    assert_int_equal(s->e->seg->levels[1]->e->screma.nreds, 1);
+    tk_free(p);
+    /* Over an array that is the same for every element: not segmented
+     * (one work-item per element reads it with broadcasts). */
+    p = tk_gpu("def main (xs: []i32) (ys: []i32) = map (\\x -> reduce (+) 0 (map (*x) ys)) xs");
+    s = tk_seg_stm(p);
+    assert_int_equal(s->e->seg->kind, SEG_MAP);
+    assert_int_equal(s->e->seg->depth, 1);
+    tk_free(p);
+}
+
+static void test_kinds(void **state) {
+    (void)state;
+    Prog *p = tk_gpu("def main (xs: []i32) = scan (+) 0 xs");
+    assert_int_equal(tk_seg_stm(p)->e->seg->kind, SEG_SCAN);
+    tk_free(p);
+    p = tk_gpu("def main (is: []i64) (vs: []f32) = hist (+) 0 10 is vs");
+    assert_int_equal(tk_seg_stm(p)->e->seg->kind, SEG_HIST);
+    tk_free(p);
+    p = tk_gpu("def main (is: []i64) (vs: []i16) = hist (+) 0 10 is vs");
+    assert_int_equal(tk_seg_stm(p)->e->seg->kind, SEG_SEQ);
+    tk_free(p);
+    p = tk_gpu("def main [n][m] (xss: [n][m]i32) = reduce (map2 (+)) (replicate m 0) xss");
+    assert_int_equal(tk_seg_stm(p)->e->seg->kind, SEG_SEQ);
+    tk_free(p);
+}
+
+/* A block allocated per element of a map (hoisted out of its lambda) is
+ * private to each work-item; the map's output block is not. */
+static void test_private_blocks(void **state) {
+    (void)state;
+    Prog *p = tk_gpu("def main (xs: []i64) = map (\\x -> let a = map (+x) (iota 4) in a[x % 4] + a[3]) xs");
+    const SegInfo *g = tk_seg_stm(p)->e->seg;
+    int priv = 0, shared = 0;
+    for (int i = 0; i < g->nfree; i++) {
+        if (g->free[i]->type.kind != TK_MEM) continue;
+        if (g->private_mem[i]) priv++;
+        else shared++;
+    }
+    assert_int_equal(priv, 1);
+    assert_true(shared >= 2); /* the input and the output */
+    tk_free(p);
+}
+
+/* Without fusion the map and the reduction stay apart; lowering passes
+ * cannot be skipped. */
+static void test_skip_pass(void **state) {
+    (void)state;
+    const char *src = "def main (xs: []f32) = reduce (+) 0 (map (*2) xs)";
+    assert_true(pipeline_skippable("fuse"));
+    assert_true(pipeline_skippable("simplify"));
+    assert_false(pipeline_skippable("memory"));
+    assert_false(pipeline_skippable("kernels"));
+    assert_false(pipeline_skippable("no-such-pass"));
+    for (int skip = 0; skip < 2; skip++) {
+        Prog *p = unit_from_source(src);
+        PipelineOpts o = {.verify = true, .last_stage = STAGE_SOACS, .skip = skip ? "fuse" : NULL};
+        assert_true(pipeline_run(p, &o));
+        assert_int_equal(unit_structure_count(p, "Screma"), skip ? 2 : 1);
+        tk_free(p);
+    }
+}
+
+int main(void) {
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_commutative_known),
+        cmocka_unit_test(test_commutative_not_known),
+        cmocka_unit_test(test_perfect_nest_flattened),
+        cmocka_unit_test(test_segmented_reduction),
+        cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_private_blocks),
+        cmocka_unit_test(test_skip_pass),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
