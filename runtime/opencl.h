@@ -41,6 +41,8 @@
 /* Default groups per compute unit for reductions and histograms: enough
  * to hide memory latency on GPUs, harmless on CPUs. */
 #define RT_CL_GROUPS_PER_CU 8
+/* Longest build option string (--build-option, all of them). */
+#define RT_CL_OPTIONS_MAX 4096
 /* Longest build log and device/platform name kept. */
 #define RT_CL_LOG_MAX 65536
 #define RT_CL_NAME_MAX 256
@@ -80,6 +82,7 @@ static struct rt_cl_state {
     int platform_index, device_index;   /* -1: any */
     const char *device_name;            /* -d NAME: a device whose name contains NAME */
     const char *cache_file, *dump_file, *load_file;
+    char build_options[RT_CL_OPTIONS_MAX]; /* after -cl-std=CL1.2 */
     bool profile, list_devices, print_params;
     int64_t group_size, num_groups;
     int64_t *param_values;               /* by parameter index; 0 = default */
@@ -167,6 +170,7 @@ static const char rt_cl_help[] =
     "  --cache-file FILE           keep the built program binary in FILE\n"
     "  --dump-opencl FILE          write the program's OpenCL source to FILE, then exit\n"
     "  --load-opencl FILE          build the OpenCL source in FILE instead\n"
+    "  --build-option OPT          pass OPT to the OpenCL compiler (repeatable)\n"
     "  --default-group-size N      work-group size of every kernel (default 256)\n"
     "  --default-num-groups N      groups of reductions, scans and histograms\n"
     "  --param NAME=N              set one tuning parameter (see --print-params)\n"
@@ -261,6 +265,14 @@ static int rt_cl_option(int argc, char **argv, int *i) {
     } else if (!strncmp(a, "--load-opencl", 13)) {
         if (!(v = rt_cl_value(argc, argv, i, "--load-opencl"))) return -1;
         rt_cl.load_file = v;
+    } else if (rt_cl_is(a, NULL, "--build-option")) {
+        if (!(v = rt_cl_value(argc, argv, i, "--build-option"))) return -1;
+        size_t have = strlen(rt_cl.build_options);
+        if (have + strlen(v) + 2 > sizeof rt_cl.build_options) {
+            fprintf(stderr, "Error: --build-option: the options are longer than %d bytes\n", RT_CL_OPTIONS_MAX);
+            return -1;
+        }
+        snprintf(rt_cl.build_options + have, sizeof rt_cl.build_options - have, " %s", v);
     } else if (!strncmp(a, "--default-group-size", 20)) {
         if (!(v = rt_cl_value(argc, argv, i, "--default-group-size")) ||
             !rt_cl_count("--default-group-size", v, &rt_cl.group_size))
@@ -385,7 +397,9 @@ static int rt_cl_build(rt_ctx *ctx) {
             free(loaded);
             return rt_cl_fail(ctx, "clCreateProgramWithSource", e);
         }
-        e = clBuildProgram(rt_cl.program, 1, &rt_cl.device, "-cl-std=CL1.2", NULL, NULL);
+        char options[RT_CL_OPTIONS_MAX + 32];
+        snprintf(options, sizeof options, "-cl-std=CL1.2%s", rt_cl.build_options);
+        e = clBuildProgram(rt_cl.program, 1, &rt_cl.device, options, NULL, NULL);
         if (e != CL_SUCCESS) {
             char *log = malloc(RT_CL_LOG_MAX);
             size_t n = 0;

@@ -139,6 +139,8 @@ def foldr [n] 'a 'b (f: b -> a -> a) (acc: a) (bs: [n]b) : a =
 
 def all [n] 'a (f: a -> bool) (as: [n]a) : bool = reduce (&&) true (map f as)
 def any [n] 'a (f: a -> bool) (as: [n]a) : bool = reduce (||) false (map f as)
+def and [n] (bs: [n]bool) : bool = reduce (&&) true bs
+def or [n] (bs: [n]bool) : bool = reduce (||) false bs
 
 def id 'a (x: a) : a = x
 def const 'a 'b (x: a) (_: b) : a = x

@@ -231,8 +231,19 @@ void ce_declare(Emit *E, const Var *v, const char *init) {
 
 /* ---- Simple statements ---------------------------------------------------- */
 
+/* The C operator of a float operation that a kernel may contract (fuse a
+ * multiplication into an addition), or NULL. */
+static const char *contractible(Op op) {
+    return op == OP_ADD ? "+" : op == OP_SUB ? "-" : op == OP_MUL ? "*" : NULL;
+}
+
 static void emit_op(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
+    const char *infix = E->contract && prim_class(e->t) == PC_FLOAT ? contractible(e->op) : NULL;
+    if (infix) {
+        ce_declare(E, s->pat[0], arena_printf(E->a, "%s %s %s", ce_se(E, e->args[0]), infix, ce_se(E, e->args[1])));
+        return;
+    }
     Buf b = {0};
     buf_printf(&b, "rt_%s_%s(", op_name(e->op), prim_name(e->t));
     for (int i = 0; i < e->nargs; i++) buf_printf(&b, "%s%s", i ? ", " : "", ce_se(E, e->args[i]));

@@ -33,6 +33,8 @@ typedef struct Emit {
     EmitMode mode;
     const char *fail_label; /* where a failure jumps: "fail", or a kernel's label */
     ClEmit *cl;             /* EM_HOST and EM_KERNEL */
+    bool contract;          /* EM_KERNEL: float +, - and * as C operators, which
+                               a kernel with FP_CONTRACT ON may fuse */
 } Emit;
 
 /* What to do with a body's results, emitted before its last releases. */

@@ -270,6 +270,7 @@ typedef struct Kern {
     const Stm *s;
     const SegInfo *seg;
     Buf params;   /* the kernel's parameter list after rt_fail */
+    const char *attrs; /* attributes before the kernel's name, or NULL */
     int nargs;    /* arguments set so far (0 is rt_fail) */
 } Kern;
 
@@ -381,8 +382,8 @@ static void kern_extra_local(Emit *E, Kern *k, const char *decl, const char *byt
 /* Writes the finished kernel into the program's kernel source. */
 static void kern_end(Emit *E, Kern *k) {
     Buf *src = &E->cl->src;
-    buf_printf(src, "\n__kernel void %s(__global long *rt_fail%s) {\n", E->cl->kernels.items[k->id],
-               k->params.data ? k->params.data : "");
+    buf_printf(src, "\n__kernel %svoid %s(__global long *rt_fail%s) {\n", k->attrs ? k->attrs : "",
+               E->cl->kernels.items[k->id], k->params.data ? k->params.data : "");
     buf_puts(src, k->K.out->data ? k->K.out->data : "");
     buf_puts(src, "}\n");
     buf_free(&k->params);
@@ -1316,6 +1317,250 @@ static void seg_host(Emit *E, const Stm *s) {
 
 /* ---- Dispatch ---------------------------------------------------------------------------------- */
 
+/* ---- Block-tiled SegMap ------------------------------------------------------------------------ */
+
+/* A tiled group is TILE_SIDE x TILE_SIDE work-items, each computing
+ * TILE_REG x TILE_REG points of the space in registers; a group's block
+ * is BLOCK x BLOCK points. Its rows and columns read TILE_K elements of
+ * their reduction's rows at a time from local memory, where the group
+ * stages them: every element read from global memory serves BLOCK
+ * points, and every local read TILE_REG of them. A work-item's points in
+ * one direction are runs of TILE_RUN neighbours, TILE_SIDE * TILE_RUN
+ * apart, so that neighbouring work-items read neighbouring local words
+ * (no bank conflicts) and a run can be one vector load. Staged rows are
+ * padded by TILE_PAD elements against bank conflicts when they are
+ * stored. Sizes for a GPU with 64K registers and 48 KiB+ of local memory
+ * per compute unit (NVIDIA, AMD): 256 work-items with about 100 registers
+ * each, 17 KiB of local memory per f32 matrix product. */
+#define TILE_SIDE 16
+#define TILE_REG 8
+#define TILE_RUN 4
+#define TILE_K 16
+#define TILE_PAD 4
+#define TILE_BLOCK (TILE_SIDE * TILE_REG)
+#define TILE_THREADS (TILE_SIDE * TILE_SIDE)
+/* Elements of one stage of one input in local memory; there are two
+ * stages per input, one computed on while the next is stored. */
+#define TILE_STAGE (TILE_K * (TILE_BLOCK + TILE_PAD))
+
+/* The offset in a group's block of a work-item's point r (coordinate
+ * rt_t<axis> of the work-item), a C expression. */
+static const char *tile_offset(Emit *K, char axis, int r) {
+    return arena_printf(K->a, "%d + rt_t%c * %d", (r / TILE_RUN) * TILE_SIDE * TILE_RUN + r % TILE_RUN, axis, TILE_RUN);
+}
+
+/* Which level (0: rows, 1: columns) gives the map-reduce input arr. */
+static int tile_level_of(const SegInfo *g, const Var *arr) {
+    const Lambda *lo = g->levels[0]->e->screma.map;
+    for (int i = 0; i < lo->nparams; i++)
+        if (lo->params[i] == arr) return 0;
+    return 1;
+}
+
+/* Elements of one input's stage that each work-item loads. */
+#define TILE_PER (TILE_BLOCK * TILE_K / TILE_THREADS)
+
+/* Whether neighbour work-items load neighbour elements of input arr
+ * along its reduction dimension (when that has unit stride) rather than
+ * along its rows. */
+static bool tile_along_k(const Var *arr) {
+    int64_t unit;
+    return sym_is_const(arr->mem->ixfun->dims[0].stride, &unit) && unit == 1;
+}
+
+/* The position (rt_kk, rt_rr) in a stage of the work-item's element e. */
+static void tile_place(Emit *K, const Var *arr, int e) {
+    ce_line(K, "int rt_x = rt_ltid + %d;", e * TILE_THREADS);
+    if (tile_along_k(arr)) ce_line(K, "int rt_kk = rt_x %% %d, rt_rr = rt_x / %d;", TILE_K, TILE_K);
+    else ce_line(K, "int rt_rr = rt_x %% %d, rt_kk = rt_x / %d;", TILE_BLOCK, TILE_BLOCK);
+}
+
+/* Where input arr (the j-th) of a tiled map-reduce comes from: the rows
+ * of a level with iterator iter and width n, from base (the group's first
+ * row), of reduction width w (C expressions). */
+typedef struct TileFetch {
+    const Var *arr;
+    int j;
+    const Var *iter;
+    const char *base, *n, *w;
+} TileFetch;
+
+/* Loads the work-item's share of a stage of input f->arr into registers
+ * rt_g<j>_<e>: TILE_BLOCK rows times TILE_K elements from k0, zero
+ * outside. All loads are issued before any is used, and a stage is
+ * loaded while the previous one is being computed on. */
+static void tile_fetch(Emit *K, const TileFetch *f, const char *k0) {
+    const Var *arr = f->arr, *iter = f->iter;
+    const char *base = f->base, *n = f->n, *w = f->w;
+    int j = f->j;
+    int kg = ce_counter(K, "rt_kg");
+    Sym *kk = sym_var(K->a, kg);
+    for (int e = 0; e < TILE_PER; e++) {
+        ce_line(K, "{");
+        K->indent++;
+        tile_place(K, arr, e);
+        ce_line(K, "rt_g%d_%d = 0;", j, e);
+        ce_line(K, "if (%s + rt_rr < %s && %s + rt_kk < %s) {", base, n, k0, w);
+        K->indent++;
+        ce_line(K, "int64_t %s = %s + rt_rr, %s = %s + rt_kk;", ce_name(K, iter), base, ce_sym_name(kg, K), k0);
+        ce_line(K, "rt_g%d_%d = %s;", j, e, ce_elem_at(K, ce_arr_base(K, arr), arr->mem->ixfun, &kk));
+        K->indent--;
+        ce_line(K, "}");
+        K->indent--;
+        ce_line(K, "}");
+    }
+}
+
+/* Stores the registers of input arr (j) into the stage of rt_tile<j> at
+ * offset rt_at: element (row rr, kk) at [kk][rr]. */
+static void tile_store(Emit *K, const Var *arr, int j) {
+    for (int e = 0; e < TILE_PER; e++) {
+        ce_line(K, "{");
+        K->indent++;
+        tile_place(K, arr, e);
+        ce_line(K, "rt_tile%d[rt_at + rt_kk * %d + rt_rr] = rt_g%d_%d;", j, TILE_BLOCK + TILE_PAD, j, e);
+        K->indent--;
+        ce_line(K, "}");
+    }
+}
+
+/* The body of a loop over rt_kk (left open by the caller, closed here):
+ * reads each work-item's elements of element rt_kk of the stage at rt_at
+ * and folds them
+ * into its points' accumulators accs[r][c]. */
+static void tile_fold(Emit *K, const SegInfo *g, const char ****accs) {
+    const Stm *red = g->tile;
+    const Screma *rc = &red->e->screma;
+    K->indent++;
+    for (int j = 0; j < rc->narrs; j++) {
+        int l = tile_level_of(g, rc->arrs[j]);
+        for (int r = 0; r < TILE_REG; r++)
+            ce_line(K, "%s rt_f%d_%d = rt_tile%d[rt_at + rt_kk * %d + %s];", ctype(rc->arrs[j]->type.elem), j, r, j,
+                    TILE_BLOCK + TILE_PAD, tile_offset(K, l ? 'x' : 'y', r));
+    }
+    int nv;
+    PrimType *ts = op_types(K, rc->reds, rc->nreds, &nv);
+    const char **vals = names_of(K, "rt_m%d", nv);
+    for (int r = 0; r < TILE_REG; r++)
+        for (int c = 0; c < TILE_REG; c++) {
+            ce_line(K, "{");
+            K->indent++;
+            for (int j = 0; j < rc->narrs; j++)
+                ce_declare(K, rc->map->params[j],
+                           arena_printf(K->a, "rt_f%d_%d", j, tile_level_of(g, rc->arrs[j]) ? c : r));
+            declare_vals(K, "rt_m%d", ts, NULL, nv);
+            StoreCtx x = {red, nv, vals};
+            ce_body(K, rc->map->body, res_store, &x, NULL, 0);
+            combine_reds(K, red, vals, accs[r][c]);
+            K->indent--;
+            ce_line(K, "}");
+        }
+    K->indent--;
+    ce_line(K, "}");
+}
+
+/* The kernel's steps over the reduction, one barrier each: load the next
+ * stage of every input into registers, fold the current one (in local
+ * memory) into each point's accumulators accs[r][c], and store the next
+ * one in the other half of local memory. */
+static void tile_steps(Emit *K, const SegInfo *g, const char ****accs) {
+    const Stm *red = g->tile;
+    const Screma *rc = &red->e->screma;
+    const char *width[2] = {ce_se(K, level_width(g->levels[0])), ce_se(K, level_width(g->levels[1]))};
+    const char *wk = ce_se(K, rc->w);
+    for (int j = 0; j < rc->narrs; j++)
+        for (int e = 0; e < TILE_PER; e++) ce_line(K, "%s rt_g%d_%d;", ctype(rc->arrs[j]->type.elem), j, e);
+    TileFetch *fetch = NEW_ARRAY(K->a, TileFetch, rc->narrs);
+    for (int j = 0; j < rc->narrs; j++) {
+        int l = tile_level_of(g, rc->arrs[j]);
+        fetch[j] = (TileFetch){rc->arrs[j], j, g->levels[l]->e->screma.iter, l ? "rt_x0" : "rt_y0", width[l], wk};
+        tile_fetch(K, &fetch[j], "0");
+    }
+    ce_line(K, "int rt_at = 0;");
+    for (int j = 0; j < rc->narrs; j++) tile_store(K, rc->arrs[j], j);
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    ce_line(K, "for (long rt_k0 = 0; rt_k0 < %s; rt_k0 += %d) {", wk, TILE_K);
+    K->indent++;
+    for (int j = 0; j < rc->narrs; j++) tile_fetch(K, &fetch[j], arena_printf(K->a, "rt_k0 + %d", TILE_K));
+    ce_line(K, "int rt_kn = %s - rt_k0 < %d ? (int)(%s - rt_k0) : %d;", wk, TILE_K, wk, TILE_K);
+    ce_line(K, "if (rt_kn == %d) {", TILE_K);
+    K->indent++;
+    ce_line(K, "#pragma unroll");
+    ce_line(K, "for (int rt_kk = 0; rt_kk < %d; rt_kk++) {", TILE_K);
+    tile_fold(K, g, accs);
+    K->indent--;
+    ce_line(K, "} else {");
+    K->indent++;
+    ce_line(K, "for (int rt_kk = 0; rt_kk < rt_kn; rt_kk++) {");
+    tile_fold(K, g, accs);
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "rt_at = %d - rt_at;", TILE_STAGE);
+    for (int j = 0; j < rc->narrs; j++) tile_store(K, rc->arrs[j], j);
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    K->indent--;
+    ce_line(K, "}");
+}
+
+/* A block-tiled SegMap (SegInfo.tile): one group per TILE_BLOCK x
+ * TILE_BLOCK block of the two-level space, with the map-reduce's
+ * accumulators in registers; then each point runs the rest of the inner
+ * body and stores its results. The accumulation may contract a multiply
+ * and an add into one fused operation (FP_CONTRACT ON): the order of the
+ * reduction is kept, its rounding may differ from the C backend's. */
+static void seg_map_tiled(Emit *E, const Stm *s) {
+    const SegInfo *g = s->e->seg;
+    const Stm *red = g->tile, *inner = g->levels[1];
+    const Screma *rc = &red->e->screma;
+    Kern k;
+    kern_begin(E, &k, s, "segmap_tiled");
+    host_launch_begin(E, &k);
+    ce_line(E, "int64_t rt_gx = ((int64_t)%s + %d) / %d, rt_gy = ((int64_t)%s + %d) / %d;",
+            ce_se(E, level_width(inner)), TILE_BLOCK - 1, TILE_BLOCK, ce_se(E, level_width(s)), TILE_BLOCK - 1,
+            TILE_BLOCK);
+    kern_free_args(E, &k, arena_printf(E->a, "rt_gx * rt_gy * %d", TILE_THREADS));
+    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_gx * rt_gy, %d)) goto fail;", k.id, TILE_THREADS);
+    host_launch_end(E, &k);
+
+    /* The group size is fixed: the compiler may give each work-item the
+     * registers its accumulators need. */
+    k.attrs = arena_printf(E->a, "__attribute__((reqd_work_group_size(%d, 1, 1))) ", TILE_THREADS);
+    Emit *K = &k.K;
+    K->contract = true;
+    ce_line(K, "#pragma OPENCL FP_CONTRACT ON");
+    for (int j = 0; j < rc->narrs; j++)
+        ce_line(K, "__local %s rt_tile%d[%d] __attribute__((aligned(16)));", ctype(rc->arrs[j]->type.elem), j,
+                2 * TILE_STAGE);
+    const char *wy = ce_se(K, level_width(s)), *wx = ce_se(K, level_width(inner));
+    ce_line(K, "int rt_ltid = get_local_id(0), rt_ty = rt_ltid / %d, rt_tx = rt_ltid %% %d;", TILE_SIDE, TILE_SIDE);
+    ce_line(K, "long rt_gx = (%s + %d) / %d, rt_gid = get_group_id(0);", wx, TILE_BLOCK - 1, TILE_BLOCK);
+    ce_line(K, "long rt_y0 = rt_gid / rt_gx * %d, rt_x0 = rt_gid %% rt_gx * %d;", TILE_BLOCK, TILE_BLOCK);
+    kern_prologue(&k, "get_global_id(0)");
+    const char ****accs = NEW_ARRAY(K->a, const char ***, TILE_REG);
+    for (int r = 0; r < TILE_REG; r++) {
+        accs[r] = NEW_ARRAY(K->a, const char **, TILE_REG);
+        for (int c = 0; c < TILE_REG; c++) accs[r][c] = ce_declare_accs(K, rc->reds, rc->nreds, NULL, true);
+    }
+    tile_steps(K, g, accs);
+    const Body *b = inner->e->screma.map->body;
+    for (int r = 0; r < TILE_REG; r++)
+        for (int c = 0; c < TILE_REG; c++) {
+            const char *y = tile_offset(K, 'y', r), *x = tile_offset(K, 'x', c);
+            ce_line(K, "if (rt_y0 + %s < %s && rt_x0 + %s < %s) {", y, wy, x, wx);
+            K->indent++;
+            ce_line(K, "int64_t %s = rt_y0 + %s, %s = rt_x0 + %s;", ce_name(K, s->e->screma.iter), y,
+                    ce_name(K, inner->e->screma.iter), x);
+            for (int j = 0; j < red->npat; j++) ce_declare(K, red->pat[j], accs[r][c][j]);
+            for (int i = 1; i < b->nstms; i++) ce_stm(K, b->stms[i]);
+            CeScremaCtx o = {inner, NULL, NULL};
+            ce_res_screma(K, b, &o);
+            K->indent--;
+            ce_line(K, "}");
+        }
+    ce_line(K, "rt_next: ;");
+    kern_end(E, &k);
+}
+
 void cl_host_stm(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
     switch (e->kind) {
@@ -1330,7 +1575,10 @@ void cl_host_stm(Emit *E, const Stm *s) {
     }
     if (!e->seg) ICE("OpenCL backend: a host-level SOAC without a SegInfo");
     switch (e->seg->kind) {
-    case SEG_MAP: seg_map(E, s, e->seg->depth); return;
+    case SEG_MAP:
+        if (e->seg->tile) seg_map_tiled(E, s);
+        else seg_map(E, s, e->seg->depth);
+        return;
     case SEG_RED:
         if (e->seg->depth == 2) seg_segred(E, s);
         else seg_red(E, s);

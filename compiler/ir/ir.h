@@ -176,6 +176,10 @@ typedef struct SegInfo {
     int nfree;
     bool *private_mem; /* per free variable: a block each work-item needs a
                           copy of (allocated once per element of a SOAC) */
+    struct Stm *tile; /* SEG_MAP of depth 2 whose inner body is one reduction
+                         over a row of each level's input (matrix product):
+                         that reduction, which block tiling shares between
+                         work-items; else NULL */
 } SegInfo;
 
 typedef enum IrExpKind {

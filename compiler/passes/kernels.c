@@ -10,6 +10,10 @@
  *    output rows, the inner map joins the space (up to SEG_MAX_DEPTH
  *    levels). Inner SOACs that do not join run sequentially inside each
  *    work-item, as do loops.
+ *    A nest of two maps around one map-reduce of a row from each level
+ *    (the matrix product) is block-tiled (SegInfo.tile): each work-group
+ *    computes a block of the space and stages the rows it reads in local
+ *    memory, so that every element read from memory is used many times.
  *  - A map whose body is cheap scalar code around one reduction over rows
  *    of the map's input (trmv, row sums) is a segmented SegRed of depth 2:
  *    a work-group per segment when segments are long, else a SegMap that
@@ -249,6 +253,65 @@ static Stm *segred_level(Stm *s) {
     return NULL;
 }
 
+/* Whether l is plain arithmetic on non-boolean scalars (no indexing, no
+ * assertions): safe to run on the zeros that pad a partial tile. */
+static bool arith_lambda(const Lambda *l) {
+    for (int i = 0; i < l->nparams; i++)
+        if (l->params[i]->type.kind != TK_PRIM || l->params[i]->type.elem == PT_BOOL) return false;
+    for (int i = 0; i < l->body->nstms; i++) {
+        IrExpKind e = l->body->stms[i]->e->kind;
+        if (e != IE_SUBEXP && e != IE_OP && e != IE_CONV) return false;
+    }
+    return true;
+}
+
+/* 0 or 1 when arr is a parameter of the outer (lo) or inner (li) lambda
+ * of a nest, else -1. */
+static int param_level(const Lambda *lo, const Lambda *li, const Var *arr) {
+    for (int i = 0; i < lo->nparams; i++)
+        if (lo->params[i] == arr) return 0;
+    for (int i = 0; i < li->nparams; i++)
+        if (li->params[i] == arr) return 1;
+    return -1;
+}
+
+/* The reduction that block tiling shares between the work-items of SegMap
+ * g, or NULL. g must be a nest of two levels whose inner body is one
+ * map-reduce (plain arithmetic) over a width bound outside the nest,
+ * followed by cheap scalar code, and each input of the map-reduce must be
+ * the row one level's lambda gets, with at least one from each level: the
+ * matrix product's shape, where a group's rows and columns share the rows
+ * they read through local memory. */
+static Stm *tile_level(const SegInfo *g) {
+    if (g->kind != SEG_MAP || g->depth != 2 || g->levels[0]->e->kind != IE_SCREMA) return NULL;
+    Lambda *lo = g->levels[0]->e->screma.map, *li = g->levels[1]->e->screma.map;
+    Body *b = li->body;
+    if (lo->body->nstms != 1 || b->nstms == 0) return NULL;
+    Stm *red = b->stms[0];
+    const IrExp *e = red->e;
+    if (e->kind != IE_SCREMA || e->screma.nscans || !e->screma.nreds || !arith_lambda(e->screma.map)) return NULL;
+    int nv = 0;
+    for (int j = 0; j < e->screma.nreds; j++) {
+        if (!arith_lambda(e->screma.reds[j].op)) return NULL;
+        nv += e->screma.reds[j].k;
+    }
+    if (red->npat != nv) return NULL;
+    for (int i = 1; i < b->nstms; i++)
+        if (!cheap_stm(b->stms[i])) return NULL;
+    for (int i = 0; i < b->nres; i++)
+        if (subexp_type(b->res[i]).kind != TK_PRIM) return NULL;
+    SubExp w = e->screma.w;
+    if (w.is_var && bound_in(lo, w.v)) return NULL;
+    int from[2] = {0, 0};
+    for (int i = 0; i < e->screma.narrs; i++) {
+        const Var *a = e->screma.arrs[i];
+        int l = param_level(lo, li, a);
+        if (l < 0 || a->type.rank != 1 || a->type.elem == PT_BOOL) return NULL;
+        from[l]++;
+    }
+    return from[0] && from[1] ? red : NULL;
+}
+
 static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
     SegInfo *g = NEW(k->a, SegInfo);
     g->kind = kind;
@@ -263,6 +326,7 @@ static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
             g->kind = SEG_RED;
             g->levels[g->depth++] = red;
         }
+        g->tile = tile_level(g);
     }
     return g;
 }

@@ -20,22 +20,24 @@ typedef enum SKind {
     SK_SCREMA, SK_SCAN, SK_REDUCE, SK_SCATTER, SK_HIST, SK_LOOP, SK_IF, SK_BINOP, SK_UNOP, SK_CONV,
     SK_SUBEXP, SK_INDEX, SK_UPDATE, SK_IOTA, SK_REPLICATE, SK_SCRATCH, SK_RESHAPE, SK_REARRANGE,
     SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC,
-    SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_KERNEL, SK_COUNT
+    SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_TILED, SK_KERNEL, SK_COUNT
 } SKind;
 
 static const char *const struct_names[SK_COUNT] = {
     "Screma", "Scan", "Reduce", "Scatter", "Hist", "Loop", "If", "BinOp", "UnOp", "Conv",
     "SubExp", "Index", "Update", "Iota", "Replicate", "Scratch", "Reshape", "Rearrange",
     "Concat", "Copy", "ArrayLit", "Assert", "Alloc",
-    "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "Kernel",
+    "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "Tiled", "Kernel",
 };
 
-/* GPU stage: a SOAC's segmented operation, and the kernels it launches
- * (a SegRed of a whole array launches two: per-group partial results, then
- * their combination; a segmented SegRed one; Host none). */
+/* GPU stage: a SOAC's segmented operation, whether it is block-tiled,
+ * and the kernels it launches (a SegRed of a whole array launches two:
+ * per-group partial results, then their combination; a segmented SegRed
+ * one; Host none). */
 static void struct_seg(int *counts, const SegInfo *g) {
     static const SKind kinds[] = {SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST};
     counts[kinds[g->kind]]++;
+    counts[SK_TILED] += g->tile != NULL;
     counts[SK_KERNEL] += g->kind == SEG_RED && g->depth == 1 ? 2 : g->kind == SEG_HOST ? 0 : 1;
 }
 

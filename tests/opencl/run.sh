@@ -59,6 +59,8 @@ expect "load source" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --load-open
 echo '__kernel void broken(' >"$work/broken.cl"
 expect "build log" 1 'building the OpenCL program failed.*build log' \
     sh -c "echo '$in' | $exe --load-opencl $work/broken.cl"
+expect "build option" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --build-option -DFUTHORC_TEST=1"
+expect "bad build option" 1 'CL_INVALID_BUILD_OPTIONS' sh -c "echo '$in' | $exe --build-option -no-such-option"
 expect "cache written" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --cache-file $work/cache"
 expect "cache exists" 0 '' test -s "$work/cache"
 expect "cache read" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --cache-file $work/cache"

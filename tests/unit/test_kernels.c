@@ -101,6 +101,37 @@ static void test_segmented_reduction(void **state) {
     tk_free(p);
 }
 
+/* The tiled SegMap's reduction, or NULL, for main's first host SOAC. */
+static bool tk_tiled(const char *src) {
+    Prog *p = tk_gpu(src);
+    Stm *s = tk_seg_stm(p);
+    const Stm *t = s->e->seg->tile;
+    if (t) {
+        assert_int_equal(s->e->seg->kind, SEG_MAP);
+        assert_int_equal(s->e->seg->depth, 2);
+        assert_ptr_equal(t, s->e->seg->levels[1]->e->screma.map->body->stms[0]);
+    }
+    tk_free(p);
+    return t != NULL;
+}
+
+static void test_block_tiling(void **state) {
+    (void)state;
+    assert_true(tk_tiled("def main [n][k][m] (a: [n][k]f32) (b: [k][m]f32) = "
+                         "map (\\r -> map (\\c -> reduce (+) 0 (map2 (*) r c)) (transpose b)) a"));
+    assert_true(tk_tiled("def main [n][m][d] (p: [n][d]i32) (q: [m][d]i32) = "
+                         "map (\\x -> map (\\y -> 2 * reduce i32.max 0 (map2 (-) x y)) q) p"));
+    /* Both rows from the same level: nothing to share between columns. */
+    assert_false(tk_tiled("def main [n][k] (a: [n][k]f32) (b: [n][k]f32) (m: i64) = "
+                          "map2 (\\r s -> map (\\j -> f32.i64 j + reduce (+) 0 (map2 (*) r s)) (iota m)) a b"));
+    /* Indexing inside the map-reduce could fail on a tile's padding. */
+    assert_false(tk_tiled("def main [n][k][m] (a: [n][k]i64) (b: [m][k]i64) (w: [3]i64) = "
+                          "map (\\r -> map (\\c -> reduce (+) 0 (map2 (\\x y -> w[x] + y) r c)) b) a"));
+    /* A scan is not a reduction. */
+    assert_false(tk_tiled("def main [n][k][m] (a: [n][k]i32) (b: [m][k]i32) = "
+                          "map (\\r -> map (\\c -> last (scan (+) 0 (map2 (*) r c))) b) a"));
+}
+
 static void test_kinds(void **state) {
     (void)state;
     Prog *p = tk_gpu("def main (xs: []i32) = scan (+) 0 xs");
@@ -160,6 +191,7 @@ int main(void) {
         cmocka_unit_test(test_perfect_nest_flattened),
         cmocka_unit_test(test_segmented_reduction),
         cmocka_unit_test(test_kinds),
+        cmocka_unit_test(test_block_tiling),
         cmocka_unit_test(test_private_blocks),
         cmocka_unit_test(test_skip_pass),
     };
