@@ -397,8 +397,10 @@ static int rt_cl_build(rt_ctx *ctx) {
             free(loaded);
             return rt_cl_fail(ctx, "clCreateProgramWithSource", e);
         }
-        char options[RT_CL_OPTIONS_MAX + 32];
-        snprintf(options, sizeof options, "-cl-std=CL1.2%s", rt_cl.build_options);
+        char options[RT_CL_OPTIONS_MAX + 64], vendor[RT_CL_NAME_MAX] = "";
+        clGetDeviceInfo(rt_cl.device, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+        snprintf(options, sizeof options, "-cl-std=CL1.2%s%s", strstr(vendor, "NVIDIA") ? " -DRT_NVIDIA" : "",
+                 rt_cl.build_options);
         e = clBuildProgram(rt_cl.program, 1, &rt_cl.device, options, NULL, NULL);
         if (e != CL_SUCCESS) {
             char *log = malloc(RT_CL_LOG_MAX);

@@ -60,3 +60,35 @@ typedef ulong uint64_t;
 #define floorf floor
 #define ceilf ceil
 #define truncf trunc
+
+/* Atomic addition of floats in global and local memory: one reduction
+ * instruction on NVIDIA devices (the runtime defines RT_NVIDIA when it
+ * builds for one), a compare-and-swap loop elsewhere. */
+#ifdef RT_NVIDIA
+static inline void rt_fadd_global_f32(volatile __global float *p, float v) {
+    asm volatile("red.global.add.f32 [%0], %1;" : : "l"(p), "f"(v) : "memory");
+}
+static inline void rt_fadd_local_f32(volatile __local float *p, float v) {
+    asm volatile("red.shared.add.f32 [%0], %1;" : : "l"((ulong)p), "f"(v) : "memory");
+}
+static inline void rt_fadd_global_f64(volatile __global double *p, double v) {
+    asm volatile("red.global.add.f64 [%0], %1;" : : "l"(p), "d"(v) : "memory");
+}
+static inline void rt_fadd_local_f64(volatile __local double *p, double v) {
+    asm volatile("red.shared.add.f64 [%0], %1;" : : "l"((ulong)p), "d"(v) : "memory");
+}
+#else
+#define RT_FADD_CAS(NAME, SPACE, T, U, AS_T, AS_U, CMPXCHG)                    \
+    static inline void NAME(volatile SPACE T *p, T v) {                        \
+        volatile SPACE U *q = (volatile SPACE U *)p;                           \
+        U old = *q, seen;                                                      \
+        do {                                                                   \
+            seen = old;                                                        \
+            old = CMPXCHG(q, seen, AS_U(AS_T(seen) + v));                      \
+        } while (old != seen);                                                 \
+    }
+RT_FADD_CAS(rt_fadd_global_f32, __global, float, uint, as_float, as_uint, atomic_cmpxchg)
+RT_FADD_CAS(rt_fadd_local_f32, __local, float, uint, as_float, as_uint, atomic_cmpxchg)
+RT_FADD_CAS(rt_fadd_global_f64, __global, double, ulong, as_double, as_ulong, atom_cmpxchg)
+RT_FADD_CAS(rt_fadd_local_f64, __local, double, ulong, as_double, as_ulong, atom_cmpxchg)
+#endif

@@ -1157,6 +1157,11 @@ static void atomic_combine(Emit *K, const SegOp *op, const char *space, const ch
     PrimType t = op->op->params[0]->type.elem;
     const char *nat = native_atomic(op, t);
     bool wide = prim_size(t) == 8;
+    if (prim_class(t) == PC_FLOAT && ir_lambda_binop(op->op, 0, 1) == OP_ADD) {
+        ce_line(K, "rt_fadd_%s_%s((volatile %s %s *)(%s), %s);", strcmp(space, "__local") ? "global" : "local",
+                prim_name(t), space, ctype(t), addr, val);
+        return;
+    }
     if (nat) {
         const char *pt = prim_class(t) == PC_SIGNED ? (wide ? "long" : "int") : (wide ? "ulong" : "uint");
         ce_line(K, "%s((volatile %s %s *)(%s), (%s)(%s));", nat, space, pt, addr, pt, val);
