@@ -42,6 +42,9 @@
  * the look-back cheap per element, few enough to keep a group's chunk in
  * local memory. */
 #define SCAN_ELEMS 8
+/* Predecessors whose statuses a SegScan's look-back reads at once (one
+ * memory latency per round instead of one per predecessor): a warp. */
+#define LOOKBACK 32
 /* Elements a work-item of a reduction or histogram handles per step of
  * its strided loop: independent loads in flight hide memory latency. */
 #define STRIDE_UNROLL 4
@@ -934,37 +937,79 @@ static void unpack_status(Emit *K, const PrimType *ts, int nv) {
     }
 }
 
-/* The look-back of work-item 0: publish the aggregate, combine the
- * predecessors' values backwards until an inclusive prefix, publish the
- * group's own inclusive prefix, leave the exclusive one in rt_prefix<j>. */
+/* The look-back, by the whole group: work-item 0 publishes the group's
+ * aggregate (group 0 its inclusive prefix); then, until an inclusive
+ * prefix is found, the first LOOKBACK work-items read the statuses of as
+ * many predecessors at once and work-item 0 combines them backwards,
+ * stopping at one that is not published yet (read again next round) or
+ * at an inclusive prefix. It then publishes the group's own inclusive
+ * prefix, and rt_prefix<j> (local) holds the exclusive one. */
 static void lookback(Emit *K, const SegOp *ops, int nops, const PrimType *ts, int nv, const char **ne) {
     int W = status_words(ts, nv);
-    const char **agg = names_of(K, "rt_agg%d", nv), **pre = names_of(K, "rt_pre%d", nv);
+    const char **agg = names_of(K, "rt_agg%d", nv), **pre = names_of(K, "rt_prefix%d", nv);
+    const char **tot_last = names_at(K, "rt_tot", 0, nv, "rt_lsize - 1");
+    ce_line(K, "if (rt_ltid == 0) {");
+    K->indent++;
+    declare_vals(K, "rt_agg%d", ts, tot_last, nv);
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_prefix%d = %s;", j, ne[j]);
+    ce_line(K, "rt_lbdone = rt_grp == 0;");
+    ce_line(K, "rt_lbj = rt_grp - 1;");
     ce_line(K, "if (rt_grp == 0) {");
     K->indent++;
     publish(K, ts, nv, agg, 2, "0");
-    for (int j = 0; j < nv; j++) ce_line(K, "rt_prefix%d = %s;", j, ne[j]);
     K->indent--;
     ce_line(K, "} else {");
     K->indent++;
     publish(K, ts, nv, agg, 1, "rt_grp");
-    declare_vals(K, "rt_pre%d", ts, ne, nv);
-    ce_line(K, "long rt_j = rt_grp - 1;");
-    ce_line(K, "for (;;) {");
-    K->indent++;
-    read_status(K, W);
-    ce_line(K, "if (rt_f == 0) continue;");
-    unpack_status(K, ts, nv);
-    apply_ops(K, ops, nops, names_of(K, "rt_v%d", nv), pre, pre);
-    ce_line(K, "if (rt_f == 2) break;");
-    ce_line(K, "rt_j--;");
     K->indent--;
     ce_line(K, "}");
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    ce_line(K, "while (!rt_lbdone) {");
+    K->indent++;
+    ce_line(K, "if (rt_ltid < %d) {", LOOKBACK);
+    K->indent++;
+    ce_line(K, "long rt_j = rt_lbj - rt_ltid;");
+    ce_line(K, "rt_lbf[rt_ltid] = 0;");
+    ce_line(K, "if (rt_j >= 0) {");
+    K->indent++;
+    read_status(K, W);
+    unpack_status(K, ts, nv);
+    for (int j = 0; j < nv; j++) ce_line(K, "rt_lbv%d[rt_ltid] = rt_v%d;", j, j);
+    ce_line(K, "rt_lbf[rt_ltid] = rt_f;");
+    K->indent--;
+    ce_line(K, "}");
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    ce_line(K, "if (rt_ltid == 0) {");
+    K->indent++;
+    ce_line(K, "int rt_w = 0;");
+    ce_line(K, "for (; rt_w < %d && rt_lbf[rt_w] != 0; rt_w++) {", LOOKBACK);
+    K->indent++;
+    apply_ops(K, ops, nops, names_at(K, "rt_lbv", 0, nv, "rt_w"), pre, pre);
+    ce_line(K, "if (rt_lbf[rt_w] == 2) {");
+    K->indent++;
+    ce_line(K, "rt_lbdone = 1;");
+    ce_line(K, "break;");
+    K->indent--;
+    ce_line(K, "}");
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "rt_lbj -= rt_w;");
+    ce_line(K, "if (rt_lbdone) {");
+    K->indent++;
+    declare_vals(K, "rt_agg%d", ts, tot_last, nv);
     declare_vals(K, "rt_incl%d", ts, NULL, nv);
     const char **incl = names_of(K, "rt_incl%d", nv);
     apply_ops(K, ops, nops, pre, agg, incl);
     publish(K, ts, nv, incl, 2, "rt_grp");
-    for (int j = 0; j < nv; j++) ce_line(K, "rt_prefix%d = rt_pre%d;", j, j);
+    K->indent--;
+    ce_line(K, "}");
+    K->indent--;
+    ce_line(K, "}");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     K->indent--;
     ce_line(K, "}");
 }
@@ -977,7 +1022,10 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     int nops = sc->nscans;
     const char **ne = neutrals(K, ops, nops, nv);
     ce_line(K, "__local long rt_grp_l;");
-    for (int j = 0; j < nv; j++) ce_line(K, "__local %s rt_prefix%d;", ctype(ts[j]), j);
+    for (int j = 0; j < nv; j++) ce_line(K, "__local %s rt_prefix%d, rt_lbv%d[%d];", ctype(ts[j]), j, j, LOOKBACK);
+    ce_line(K, "__local uint rt_lbf[%d];", LOOKBACK);
+    ce_line(K, "__local long rt_lbj;");
+    ce_line(K, "__local int rt_lbdone;");
     ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
     ce_line(K, "if (rt_ltid == 0) rt_grp_l = atomic_inc(rt_counter);");
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
@@ -1038,14 +1086,8 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     K->indent--;
     ce_line(K, "}");
-    /* 4: look-back (work-item 0). */
-    ce_line(K, "if (rt_ltid == 0) {");
-    K->indent++;
-    declare_vals(K, "rt_agg%d", ts, names_at(K, "rt_tot", 0, nv, "rt_lsize - 1"), nv);
+    /* 4: look-back. */
     lookback(K, ops, nops, ts, nv, ne);
-    K->indent--;
-    ce_line(K, "}");
-    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     /* 5: add the prefix of everything before each work-item's elements. */
     ce_line(K, "{");
     K->indent++;
