@@ -39,9 +39,10 @@
 #include "../util/embedded.h"
 
 /* Elements each work-item of a SegScan scans sequentially: enough to make
- * the look-back cheap per element, few enough to keep a group's chunk in
- * local memory. */
-#define SCAN_ELEMS 8
+ * the look-back and the group's scan cheap per element, few enough to
+ * keep a group's chunk in local memory (H100, 2^27 i32 in groups of 256:
+ * 8 elements 0.88 ms, 16 elements 0.69 ms). */
+#define SCAN_ELEMS 16
 /* Predecessors whose statuses a SegScan's look-back reads at once (one
  * memory latency per round instead of one per predecessor): a warp. */
 #define LOOKBACK 32
