@@ -30,11 +30,17 @@
  * Vertical fusion is tried before horizontal, to a fixed point per body,
  * innermost bodies first; every fusion removes one SOAC, so it terminates.
  * The fused lambda binds C's parameters with `let p = r` statements instead
- * of substituting, so the consumer's statements are reused untouched; the C
- * compiler (and a later simplify) removes those copies. */
+ * of substituting, so the consumer's statements are reused untouched; the
+ * simplifier, run between rounds of fusion, removes those copies, and the
+ * next round fuses what they hid (SOACs inside the fused lambda). */
 #include "passes.h"
 
 #include <string.h>
+
+/* Rounds of fusion and simplification at most: each round fuses the SOACs
+ * that the previous one exposed inside the lambdas it built; nests in real
+ * programs are a few levels deep. */
+#define FUSE_ROUNDS 4
 
 typedef enum UseKind { FU_READ, FU_CONSUME } UseKind;
 
@@ -55,6 +61,7 @@ typedef struct Fuse {
     int *cnt;    /* per-variable use counts of the current query */
     int gen;
     VEC(SizeEq) eqs;
+    bool changed; /* a fusion happened in this round */
 } Fuse;
 
 /* ---- Walking the uses of statements ------------------------------------------- */
@@ -702,6 +709,7 @@ static void fuse_body(Fuse *F, Body *b) {
     for (bool changed = true; changed;) {
         push_body_eqs(F, b, 0, b->nstms, false);
         changed = try_vertical(F, b) || try_horizontal(F, b);
+        F->changed |= changed;
         F->eqs.len = base;
     }
 }
@@ -732,7 +740,8 @@ static void collect_defs(Fuse *F, Body *b) {
     }
 }
 
-void pass_fuse(Prog *p) {
+/* One round of fusion over every function; whether anything fused. */
+static bool fuse_round(Prog *p) {
     Fuse F = {0};
     F.p = p;
     F.nvars = p->next_var_id + 1;
@@ -748,4 +757,14 @@ void pass_fuse(Prog *p) {
     }
     free(F.def), free(F.mark), free(F.rmark), free(F.cnt);
     vec_free(&F.eqs);
+    return F.changed;
+}
+
+/* Fusion and simplification in turn while fusion changes something: a
+ * fused lambda binds the consumer's parameters to the producer's results
+ * (`let p = r`), and only once simplification has removed those copies
+ * can the SOACs inside it fuse (a map inside a fused map into the
+ * reduction that reads it). */
+void pass_fuse(Prog *p) {
+    for (int round = 0; round < FUSE_ROUNDS && fuse_round(p); round++) pass_simplify(p);
 }
