@@ -18,7 +18,9 @@
  *               then one group combines them in order,
  *       SegScan one pass with decoupled look-back: groups take ids in the
  *               order they start, scan their chunk in local memory and
- *               publish their aggregate, then the inclusive prefix,
+ *               publish their aggregate, then the inclusive prefix;
+ *               reductions fused with the scan leave a partial result
+ *               per group, combined by SegRed's second kernel,
  *       SegHist atomic updates (native atomics for +, min, max and bit
  *               operations on integers, a compare-and-swap loop for any
  *               other operator), in a local sub-histogram when the
