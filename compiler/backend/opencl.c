@@ -870,8 +870,8 @@ static void res_store(Emit *K, const Body *b, void *ctx) {
     const char **rv = NEW_ARRAY(K->a, const char *, x->nr + 1);
     for (int j = 0; j < x->nr; j++) rv[j] = ce_se(K, b->res[x->nv + j]);
     if (x->red_accs) combine_reds(K, x->s, rv, x->red_accs);
-    else
-        for (int j = 0; j < x->nr && x->red_dst; j++) ce_line(K, "%s = %s;", x->red_dst[j], rv[j]);
+    else if (x->red_dst)
+        for (int j = 0; j < x->nr; j++) ce_line(K, "%s = %s;", x->red_dst[j], rv[j]);
     if (x->s->e->kind != IE_SCREMA) return;
     const Screma *sc = &x->s->e->screma;
     Sym *i = sym_var(K->a, sc->iter->id);
