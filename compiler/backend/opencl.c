@@ -18,7 +18,9 @@
  *               then one group combines them in order,
  *       SegScan one pass with decoupled look-back: groups take ids in the
  *               order they start, scan their chunk in local memory and
- *               publish their aggregate, then the inclusive prefix,
+ *               publish their aggregate, then the inclusive prefix;
+ *               reductions fused with the scan leave a partial result
+ *               per group, combined by SegRed's second kernel,
  *       SegHist atomic updates (native atomics for +, min, max and bit
  *               operations on integers, a compare-and-swap loop for any
  *               other operator), in a local sub-histogram when the
@@ -440,23 +442,31 @@ static PrimType *op_types(Emit *E, const SegOp *ops, int nops, int *total) {
     return ts;
 }
 
+/* Step rt_s (1, 2, 4, ...) of an in-order tree reduction of the group's
+ * values in <base><j>[]: every 2 * rt_s-th work-item combines its value
+ * with the one rt_s places later (a barrier must separate the steps).
+ * After the last step <base><j>[0] holds the group's result. */
+static void tree_step(Emit *K, const SegOp *ops, int nops, const char *base) {
+    ce_line(K, "if ((rt_ltid & (2 * rt_s - 1)) == 0 && rt_ltid + rt_s < rt_lsize) {");
+    K->indent++;
+    int v = 0;
+    for (int j = 0; j < nops; j++) {
+        const char **x = names_at(K, base, v, ops[j].k, "rt_ltid");
+        const char **y = names_at(K, base, v, ops[j].k, "rt_ltid + rt_s");
+        apply_op(K, &ops[j], x, y, x);
+        v += ops[j].k;
+    }
+    K->indent--;
+    ce_line(K, "}");
+}
+
 /* In-order tree reduction of the group's values in rt_loc<j>[], leaving
  * the result in rt_loc<j>[0]. */
 static void group_tree(Emit *K, const SegOp *ops, int nops) {
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     ce_line(K, "for (int rt_s = 1; rt_s < rt_lsize; rt_s *= 2) {");
     K->indent++;
-    ce_line(K, "if ((rt_ltid & (2 * rt_s - 1)) == 0 && rt_ltid + rt_s < rt_lsize) {");
-    K->indent++;
-    int v = 0;
-    for (int j = 0; j < nops; j++) {
-        const char **x = names_at(K, "rt_loc", v, ops[j].k, "rt_ltid");
-        const char **y = names_at(K, "rt_loc", v, ops[j].k, "rt_ltid + rt_s");
-        apply_op(K, &ops[j], x, y, x);
-        v += ops[j].k;
-    }
-    K->indent--;
-    ce_line(K, "}");
+    tree_step(K, ops, nops, "rt_loc");
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     K->indent--;
     ce_line(K, "}");
@@ -536,12 +546,17 @@ static void seg_map(Emit *E, const Stm *s, int depth) {
     kern_end(E, &k);
 }
 
-/* A lambda body's results: the first nv into the C places dst, the rest
- * (a Screma's map outputs) at row iter of s's pattern. */
+/* A lambda body's results: the first nv into the C places dst; the next
+ * nr (the reduction values of a Screma with scans and reductions) into
+ * the places red_dst, or combined into the accumulators red_accs with
+ * the Screma's reduction operators; the rest (a Screma's map outputs) at
+ * row iter of s's pattern. */
 typedef struct StoreCtx {
     const Stm *s;
     int nv;
     const char **dst;
+    int nr;
+    const char **red_dst, **red_accs;
 } StoreCtx;
 static void res_store(Emit *K, const Body *b, void *ctx);
 static void declare_vals(Emit *K, const char *fmt, const PrimType *ts, const char **init, int n);
@@ -581,7 +596,7 @@ static void strided_steps(Emit *K, Stride st, const Stm *s, const Lambda *lam, V
         K->fail_label = arena_printf(K->a, "rt_next%d", u);
         ce_line(K, "int64_t %s = rt_i0 + %d * (%s);", ce_name(K, iter), u, st.stride);
         ce_bind_rows(K, lam, arrs, iter);
-        StoreCtx x = {s, nv, vals[u]};
+        StoreCtx x = {s, nv, vals[u], 0, NULL, NULL};
         ce_body(K, lam->body, res_store, &x, NULL, 0);
         ce_line(K, "%s: ;", K->fail_label);
         K->indent--;
@@ -671,8 +686,9 @@ static void red_stage1(const Stm *s, Kern *k, int nv) {
     ce_line(K, "}");
 }
 
-/* Stage 2: one group combines the partial results in order. */
-static void red_stage2(const Stm *s, Kern *k, int nv) {
+/* Stage 2: one group combines the partial results in order into rt_res
+ * at s's pattern positions first, first + 1, ... */
+static void red_stage2(const Stm *s, Kern *k, int nv, int first) {
     const Screma *sc = &s->e->screma;
     Emit *K = &k->K;
     ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
@@ -693,7 +709,8 @@ static void red_stage2(const Stm *s, Kern *k, int nv) {
     group_tree(K, sc->reds, sc->nreds);
     ce_line(K, "if (rt_ltid == 0) {");
     for (int j = 0; j < nv; j++)
-        ce_line(K, "    *(__global %s *)(rt_res + %d) = rt_loc%d[0];", ctype(s->pat[j]->type.elem), 8 * j, j);
+        ce_line(K, "    *(__global %s *)(rt_res + %d) = rt_loc%d[0];", ctype(s->pat[first + j]->type.elem),
+                8 * (first + j), j);
     ce_line(K, "}");
     ce_line(K, "rt_next: ;");
 }
@@ -725,49 +742,65 @@ static void host_read_results(Emit *E, const Stm *s) {
     ce_line(E, "rt_dblock_release(rt_res);");
 }
 
+/* Host: the blocks rt_part<j> of rt_groups partial results of values ts. */
+static void host_partials(Emit *E, const PrimType *ts, int nv) {
+    for (int j = 0; j < nv; j++) {
+        ce_line(E, "rt_dblock *rt_part%d = rt_dblock_new(ctx, dpool, rt_groups * %d);", j, prim_size(ts[j]));
+        ce_line(E, "if (!rt_part%d) goto fail;", j);
+    }
+}
+
+/* The rt_part<j> blocks as arguments of kernel k. */
+static void kern_partials(Emit *E, Kern *k, const PrimType *ts, int nv) {
+    for (int j = 0; j < nv; j++)
+        kern_extra_mem(E, k, arena_printf(E->a, "__global %s *rt_part%d", ctype(ts[j]), j),
+                       arena_printf(E->a, "rt_part%d", j));
+}
+
+/* The second kernel of a reduction whose first left rt_groups partial
+ * results (values ts) in rt_part<j>: one group of rt_g combines them in
+ * order; the host reads the results back into s's pattern positions
+ * first, first + 1, ... and releases the partials. */
+static void red_final(Emit *E, const Stm *s, const PrimType *ts, int nv, int first) {
+    Kern k;
+    kern_begin(E, &k, s, "segred_final");
+    host_result_block(E, s);
+    host_private_sizes(E, &k);
+    kern_free_args(E, &k, "rt_g");
+    kern_extra(E, &k, "long rt_ngroups", "int64_t", "rt_groups");
+    kern_partials(E, &k, ts, nv);
+    local_arrays(E, &k, ts, nv, "rt_g");
+    kern_extra_mem(E, &k, "__global unsigned char *rt_res", "rt_res");
+    ce_line(E, "if (rt_cl_launch(ctx, %d, 1, rt_g)) goto fail;", k.id);
+    red_stage2(s, &k, nv, first);
+    kern_end(E, &k);
+    host_release_private(E, &k);
+    host_read_results(E, s);
+    for (int j = 0; j < nv; j++) ce_line(E, "rt_dblock_release(rt_part%d);", j);
+}
+
 static void seg_red(Emit *E, const Stm *s) {
     const Screma *sc = &s->e->screma;
     int nv;
     PrimType *ts = op_types(E, sc->reds, sc->nreds, &nv);
     declare_results(E, s);
-    Kern k1, k2;
-    kern_begin(E, &k1, s, "segred");
-    int P = new_param(E, arena_printf(E->a, "segred_%d.group_size", k1.id));
-    int PN = new_param(E, arena_printf(E->a, "segred_%d.num_groups", k1.id));
-    host_launch_begin(E, &k1);
+    Kern k;
+    kern_begin(E, &k, s, "segred");
+    int P = new_param(E, arena_printf(E->a, "segred_%d.group_size", k.id));
+    int PN = new_param(E, arena_printf(E->a, "segred_%d.num_groups", k.id));
+    host_launch_begin(E, &k);
     ce_line(E, "int64_t rt_n = %s;", ce_se(E, sc->w));
     ce_line(E, "int64_t rt_g = rt_cl_group_size(%d), rt_groups = rt_cl_num_groups(%d, rt_n, rt_g);", P, PN);
-    for (int j = 0; j < nv; j++) {
-        ce_line(E, "rt_dblock *rt_part%d = rt_dblock_new(ctx, dpool, rt_groups * %d);", j, prim_size(ts[j]));
-        ce_line(E, "if (!rt_part%d) goto fail;", j);
-    }
-    host_result_block(E, s);
-    kern_free_args(E, &k1, "rt_groups * rt_g");
-    kern_extra(E, &k1, "long rt_n", "int64_t", "rt_n");
-    for (int j = 0; j < nv; j++)
-        kern_extra_mem(E, &k1, arena_printf(E->a, "__global %s *rt_part%d", ctype(ts[j]), j),
-                       arena_printf(E->a, "rt_part%d", j));
-    local_arrays(E, &k1, ts, nv, "rt_g");
-    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k1.id);
-    red_stage1(s, &k1, nv);
-    kern_end(E, &k1);
-
-    kern_begin(E, &k2, s, "segred_final");
-    host_private_sizes(E, &k2);
-    kern_free_args(E, &k2, "rt_g");
-    kern_extra(E, &k2, "long rt_ngroups", "int64_t", "rt_groups");
-    for (int j = 0; j < nv; j++)
-        kern_extra_mem(E, &k2, arena_printf(E->a, "__global %s *rt_part%d", ctype(ts[j]), j),
-                       arena_printf(E->a, "rt_part%d", j));
-    local_arrays(E, &k2, ts, nv, "rt_g");
-    kern_extra_mem(E, &k2, "__global unsigned char *rt_res", "rt_res");
-    ce_line(E, "if (rt_cl_launch(ctx, %d, 1, rt_g)) goto fail;", k2.id);
-    red_stage2(s, &k2, nv);
-    kern_end(E, &k2);
-    host_release_private(E, &k2);
-    host_read_results(E, s);
-    for (int j = 0; j < nv; j++) ce_line(E, "rt_dblock_release(rt_part%d);", j);
-    host_launch_end(E, &k1);
+    host_partials(E, ts, nv);
+    kern_free_args(E, &k, "rt_groups * rt_g");
+    kern_extra(E, &k, "long rt_n", "int64_t", "rt_n");
+    kern_partials(E, &k, ts, nv);
+    local_arrays(E, &k, ts, nv, "rt_g");
+    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k.id);
+    red_stage1(s, &k, nv);
+    kern_end(E, &k);
+    red_final(E, s, ts, nv, 0);
+    host_launch_end(E, &k);
 }
 
 /* Segments at least this long get a work-group each; shorter ones are
@@ -838,10 +871,15 @@ static void seg_segred(Emit *E, const Stm *s) {
 static void res_store(Emit *K, const Body *b, void *ctx) {
     StoreCtx *x = ctx;
     for (int j = 0; j < x->nv; j++) ce_line(K, "%s = %s;", x->dst[j], ce_se(K, b->res[j]));
+    const char **rv = NEW_ARRAY(K->a, const char *, x->nr + 1);
+    for (int j = 0; j < x->nr; j++) rv[j] = ce_se(K, b->res[x->nv + j]);
+    if (x->red_accs) combine_reds(K, x->s, rv, x->red_accs);
+    else if (x->red_dst)
+        for (int j = 0; j < x->nr; j++) ce_line(K, "%s = %s;", x->red_dst[j], rv[j]);
     if (x->s->e->kind != IE_SCREMA) return;
     const Screma *sc = &x->s->e->screma;
     Sym *i = sym_var(K->a, sc->iter->id);
-    for (int r = x->nv; r < b->nres; r++) {
+    for (int r = x->nv + x->nr; r < b->nres; r++) {
         Var *out = x->s->pat[r];
         ce_store(K, out->mem->mem, ce_fix_row(K, out->mem->ixfun, i), b->res[r], out->type.elem);
     }
@@ -1015,25 +1053,32 @@ static void lookback(Emit *K, const SegOp *ops, int nops, const PrimType *ts, in
     ce_line(K, "}");
 }
 
-static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
+/* The reductions of a Screma with scans and reductions, which its SegScan
+ * kernel folds as it scans: nr values of types ts. Each work-item folds
+ * its elements into its accumulators acc; when every operator commutes
+ * it does so as it maps them, else (staged) the values go through local
+ * memory (rt_loc<nv + j>, after the scan values) so that each work-item
+ * folds its consecutive elements in order. The group combines the
+ * work-items' results (rt_red<j>) with an in-order tree during the scan
+ * of their totals and writes one partial result per group; red_final
+ * combines the groups' partials, which are in element order because
+ * groups take their numbers in the order they start. */
+typedef struct ScanReds {
+    int nr;
+    PrimType *ts;
+    bool staged;
+    const char **acc;
+} ScanReds;
+
+/* Step 1 of the scan kernel: the map over the group's elements in a
+ * coalesced order, scan inputs (and staged reduction values) to local
+ * memory, neutral elements past the end. */
+static void scan_map(Kern *k, int nv, const char **ne, const ScanReds *rd) {
     const Stm *s = k->s;
     const Screma *sc = &s->e->screma;
     Emit *K = &k->K;
-    const SegOp *ops = sc->scans;
-    int nops = sc->nscans;
-    const char **ne = neutrals(K, ops, nops, nv);
-    ce_line(K, "__local long rt_grp_l;");
-    for (int j = 0; j < nv; j++) ce_line(K, "__local %s rt_prefix%d, rt_lbv%d[%d];", ctype(ts[j]), j, j, LOOKBACK);
-    ce_line(K, "__local uint rt_lbf[%d];", LOOKBACK);
-    ce_line(K, "__local long rt_lbj;");
-    ce_line(K, "__local int rt_lbdone;");
-    ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
-    ce_line(K, "if (rt_ltid == 0) rt_grp_l = atomic_inc(rt_counter);");
-    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
-    ce_line(K, "long rt_grp = rt_grp_l, rt_tid = rt_grp * rt_lsize + rt_ltid;");
-    ce_line(K, "long rt_start = rt_grp * rt_lsize * %d;", SCAN_ELEMS);
-    kern_prologue(k, "rt_tid");
-    /* 1: the map, scan inputs to local memory in a coalesced order. */
+    int nstaged = rd->staged ? rd->nr : 0;
+    const char **rne = neutrals(K, sc->reds, sc->nreds, rd->nr);
     ce_line(K, "for (int rt_k = 0; rt_k < %d; rt_k++) {", SCAN_ELEMS);
     K->indent++;
     ce_line(K, "long rt_i = rt_start + rt_k * rt_lsize + rt_ltid;");
@@ -1042,17 +1087,25 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     K->indent++;
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, sc->iter));
     ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
-    StoreCtx x = {s, nv, names_at(K, "rt_loc", 0, nv, "RT_PAD(rt_slot)")};
+    const char **staged = nstaged ? names_at(K, "rt_loc", nv, nstaged, "RT_PAD(rt_slot)") : NULL;
+    StoreCtx x = {s, nv, names_at(K, "rt_loc", 0, nv, "RT_PAD(rt_slot)"), rd->nr, staged,
+                  rd->staged ? NULL : rd->acc};
     ce_body(K, sc->map->body, res_store, &x, NULL, 0);
     K->indent--;
     ce_line(K, "} else {");
     for (int j = 0; j < nv; j++) ce_line(K, "    rt_loc%d[RT_PAD(rt_slot)] = %s;", j, ne[j]);
+    for (int j = 0; j < nstaged; j++) ce_line(K, "    rt_loc%d[RT_PAD(rt_slot)] = %s;", nv + j, rne[j]);
     ce_line(K, "}");
     ce_line(K, "rt_next: ;");
     K->indent--;
     ce_line(K, "}");
-    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
-    /* 2: each work-item scans its consecutive elements. */
+}
+
+/* Step 2: each work-item scans its SCAN_ELEMS consecutive elements in
+ * place, leaves their total in rt_tot<j>[rt_ltid], and its reduction
+ * result in rt_red<j>[rt_ltid]. */
+static void scan_own(Emit *K, const Stm *s, const PrimType *ts, int nv, const ScanReds *rd) {
+    const Screma *sc = &s->e->screma;
     ce_line(K, "{");
     K->indent++;
     ce_line(K, "int rt_base = rt_ltid * %d;", SCAN_ELEMS);
@@ -1061,15 +1114,27 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     K->indent++;
     const char **acc = names_of(K, "rt_acc%d", nv);
     const char **cur = names_at(K, "rt_loc", 0, nv, "RT_PAD(rt_base + rt_e)");
-    apply_ops(K, ops, nops, acc, cur, acc);
+    apply_ops(K, sc->scans, sc->nscans, acc, cur, acc);
     for (int j = 0; j < nv; j++) ce_line(K, "%s = %s;", cur[j], acc[j]);
     K->indent--;
     ce_line(K, "}");
     for (int j = 0; j < nv; j++) ce_line(K, "rt_tot%d[rt_ltid] = rt_acc%d;", j, j);
+    if (rd->staged) {
+        ce_line(K, "for (int rt_e = 0; rt_e < %d; rt_e++) {", SCAN_ELEMS);
+        K->indent++;
+        combine_reds(K, s, names_at(K, "rt_loc", nv, rd->nr, "RT_PAD(rt_base + rt_e)"), rd->acc);
+        K->indent--;
+        ce_line(K, "}");
+    }
+    for (int j = 0; j < rd->nr; j++) ce_line(K, "rt_red%d[rt_ltid] = %s;", j, rd->acc[j]);
     K->indent--;
     ce_line(K, "}");
-    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
-    /* 3: inclusive scan of the work-items' totals. */
+}
+
+/* Step 3: inclusive scan of the work-items' totals; each of its steps
+ * also takes a step of the tree over their reduction results. */
+static void scan_totals(Emit *K, const Stm *s, const PrimType *ts, int nv, const ScanReds *rd) {
+    const Screma *sc = &s->e->screma;
     ce_line(K, "for (int rt_s = 1; rt_s < rt_lsize; rt_s *= 2) {");
     K->indent++;
     declare_vals(K, "rt_x%d", ts, NULL, nv);
@@ -1081,34 +1146,41 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     ce_line(K, "if (rt_have) {");
     K->indent++;
     const char **tot = names_at(K, "rt_tot", 0, nv, "rt_ltid");
-    apply_ops(K, ops, nops, names_of(K, "rt_x%d", nv), tot, tot);
+    apply_ops(K, sc->scans, sc->nscans, names_of(K, "rt_x%d", nv), tot, tot);
     K->indent--;
     ce_line(K, "}");
+    if (rd->nr) tree_step(K, sc->reds, sc->nreds, "rt_red");
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     K->indent--;
     ce_line(K, "}");
-    /* 4: look-back. */
-    lookback(K, ops, nops, ts, nv, ne);
-    /* 5: add the prefix of everything before each work-item's elements. */
+}
+
+/* Step 5: every work-item adds the prefix of everything before its
+ * elements to them. */
+static void scan_add_prefix(Emit *K, const Stm *s, const PrimType *ts, int nv) {
+    const Screma *sc = &s->e->screma;
     ce_line(K, "{");
     K->indent++;
     declare_vals(K, "rt_p%d", ts, names_of(K, "rt_prefix%d", nv), nv);
     const char **p = names_of(K, "rt_p%d", nv);
     ce_line(K, "if (rt_ltid > 0) {");
     K->indent++;
-    apply_ops(K, ops, nops, p, names_at(K, "rt_tot", 0, nv, "rt_ltid - 1"), p);
+    apply_ops(K, sc->scans, sc->nscans, p, names_at(K, "rt_tot", 0, nv, "rt_ltid - 1"), p);
     K->indent--;
     ce_line(K, "}");
     ce_line(K, "for (int rt_e = 0; rt_e < %d; rt_e++) {", SCAN_ELEMS);
     K->indent++;
     const char **el = names_at(K, "rt_loc", 0, nv, arena_printf(K->a, "RT_PAD(rt_ltid * %d + rt_e)", SCAN_ELEMS));
-    apply_ops(K, ops, nops, p, el, el);
+    apply_ops(K, sc->scans, sc->nscans, p, el, el);
     K->indent--;
     ce_line(K, "}");
     K->indent--;
     ce_line(K, "}");
-    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
-    /* 6: write the scanned values, coalesced. */
+}
+
+/* Step 6: the scanned values to the outputs, coalesced. */
+static void scan_write(Emit *K, const Stm *s, int nv) {
+    const Screma *sc = &s->e->screma;
     ce_line(K, "for (int rt_k = 0; rt_k < %d; rt_k++) {", SCAN_ELEMS);
     K->indent++;
     ce_line(K, "long rt_i = rt_start + rt_k * rt_lsize + rt_ltid;");
@@ -1127,41 +1199,99 @@ static void scan_kernel(Kern *k, const PrimType *ts, int nv) {
     ce_line(K, "}");
 }
 
+/* The single-pass scan kernel: steps 1-6, one barrier between each. */
+static void scan_kernel(Kern *k, const PrimType *ts, int nv, ScanReds *rd) {
+    const Stm *s = k->s;
+    const Screma *sc = &s->e->screma;
+    Emit *K = &k->K;
+    const SegOp *ops = sc->scans;
+    int nops = sc->nscans;
+    const char **ne = neutrals(K, ops, nops, nv);
+    ce_line(K, "__local long rt_grp_l;");
+    for (int j = 0; j < nv; j++) ce_line(K, "__local %s rt_prefix%d, rt_lbv%d[%d];", ctype(ts[j]), j, j, LOOKBACK);
+    ce_line(K, "__local uint rt_lbf[%d];", LOOKBACK);
+    ce_line(K, "__local long rt_lbj;");
+    ce_line(K, "__local int rt_lbdone;");
+    ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
+    ce_line(K, "if (rt_ltid == 0) rt_grp_l = atomic_inc(rt_counter);");
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    ce_line(K, "long rt_grp = rt_grp_l, rt_tid = rt_grp * rt_lsize + rt_ltid;");
+    ce_line(K, "long rt_start = rt_grp * rt_lsize * %d;", SCAN_ELEMS);
+    kern_prologue(k, "rt_tid");
+    if (rd->nr) rd->acc = ce_declare_accs(K, sc->reds, sc->nreds, NULL, true);
+    scan_map(k, nv, ne, rd);
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    scan_own(K, s, ts, nv, rd);
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    scan_totals(K, s, ts, nv, rd);
+    /* 4: the group's partial reduction (work-item 0) and the look-back. */
+    if (rd->nr) {
+        ce_line(K, "if (rt_ltid == 0) {");
+        for (int j = 0; j < rd->nr; j++) ce_line(K, "    rt_part%d[rt_grp] = rt_red%d[0];", j, j);
+        ce_line(K, "}");
+    }
+    lookback(K, ops, nops, ts, nv, ne);
+    scan_add_prefix(K, s, ts, nv);
+    ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
+    scan_write(K, s, nv);
+}
+
+/* Bytes of one value of each of ts. */
+static int value_bytes(const PrimType *ts, int n) {
+    int bytes = 0;
+    for (int j = 0; j < n; j++) bytes += prim_size(ts[j]);
+    return bytes;
+}
+
+/* A SegScan: the scan kernel, and when the Screma also reduces, the
+ * second kernel of a SegRed over the scan groups' partial results. */
 static void seg_scan(Emit *E, const Stm *s) {
     const Screma *sc = &s->e->screma;
     int nv;
     PrimType *ts = op_types(E, sc->scans, sc->nscans, &nv);
+    ScanReds rd = {0};
+    rd.ts = op_types(E, sc->reds, sc->nreds, &rd.nr);
+    rd.staged = rd.nr && !all_commutative(sc->reds, sc->nreds);
+    int nloc = nv + (rd.staged ? rd.nr : 0);
+    PrimType *lts = NEW_ARRAY(E->a, PrimType, nloc + 1);
+    memcpy(lts, ts, sizeof *ts * nv);
+    memcpy(lts + nv, rd.ts, sizeof *ts * (nloc - nv));
+    declare_results(E, s);
     Kern k;
     kern_begin(E, &k, s, "segscan");
     int P = new_param(E, arena_printf(E->a, "segscan_%d.group_size", k.id));
     host_launch_begin(E, &k);
-    int bytes = 0;
-    for (int j = 0; j < nv; j++) bytes += prim_size(ts[j]);
     ce_line(E, "int64_t rt_n = %s;", ce_se(E, sc->w));
     ce_line(E, "int64_t rt_g = rt_cl_fit_group(rt_cl_group_size_or(%d, RT_CL_SCAN_GROUP_SIZE), %d);", P,
-            bytes * (SCAN_ELEMS + 1));
+            value_bytes(lts, nloc) * SCAN_ELEMS + value_bytes(ts, nv) + value_bytes(rd.ts, rd.nr));
     ce_line(E, "int64_t rt_groups = (rt_n + rt_g * %d - 1) / (rt_g * %d);", SCAN_ELEMS, SCAN_ELEMS);
     ce_line(E, "if (rt_groups < 1) rt_groups = 1;");
     /* The state block: the group counter, then the status words. */
     int W = status_words(ts, nv);
     ce_line(E, "rt_dblock *rt_state = rt_dblock_new(ctx, dpool, 8 * (rt_groups * %d + 1));", W);
     ce_line(E, "if (!rt_state || rt_cl_zero(ctx, rt_state, 8 * (rt_groups * %d + 1))) goto fail;", W);
+    host_partials(E, rd.ts, rd.nr);
     kern_free_args(E, &k, "rt_groups * rt_g");
     kern_extra(E, &k, "long rt_n", "int64_t", "rt_n");
     kern_extra_mem(E, &k, "volatile __global ulong *rt_state", "rt_state");
+    kern_partials(E, &k, rd.ts, rd.nr);
     /* Padded (RT_PAD, runtime/kernels.cl): a work-item's consecutive
      * elements are in different banks. */
-    local_arrays(E, &k, ts, nv, arena_printf(E->a, "rt_g * %d + rt_g * %d / 32 + 1", SCAN_ELEMS, SCAN_ELEMS));
+    local_arrays(E, &k, lts, nloc, arena_printf(E->a, "rt_g * %d + rt_g * %d / 32 + 1", SCAN_ELEMS, SCAN_ELEMS));
     for (int j = 0; j < nv; j++)
         kern_extra_local(E, &k, arena_printf(E->a, "__local %s *rt_tot%d", ctype(ts[j]), j),
                          arena_printf(E->a, "(size_t)rt_g * sizeof(%s)", ctype(ts[j])));
+    for (int j = 0; j < rd.nr; j++)
+        kern_extra_local(E, &k, arena_printf(E->a, "__local %s *rt_red%d", ctype(rd.ts[j]), j),
+                         arena_printf(E->a, "(size_t)rt_g * sizeof(%s)", ctype(rd.ts[j])));
     ce_line(E, "if (rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k.id);
     ce_line(E, "rt_dblock_release(rt_state);");
-    host_launch_end(E, &k);
     ce_line(&k.K, "volatile __global int *rt_counter = (volatile __global int *)rt_state;");
     ce_line(&k.K, "volatile __global ulong *rt_status = rt_state + 1;");
-    scan_kernel(&k, ts, nv);
+    scan_kernel(&k, ts, nv, &rd);
     kern_end(E, &k);
+    if (rd.nr) red_final(E, s, rd.ts, rd.nr, nv);
+    host_launch_end(E, &k);
 }
 
 /* ---- SegHist ----------------------------------------------------------------------------------- */
@@ -1497,7 +1627,7 @@ static void tile_fold(Emit *K, const SegInfo *g, const char ****accs) {
                 ce_declare(K, rc->map->params[j],
                            arena_printf(K->a, "rt_f%d_%d", j, tile_level_of(g, rc->arrs[j]) ? c : r));
             declare_vals(K, "rt_m%d", ts, NULL, nv);
-            StoreCtx x = {red, nv, vals};
+            StoreCtx x = {red, nv, vals, 0, NULL, NULL};
             ce_body(K, rc->map->body, res_store, &x, NULL, 0);
             combine_reds(K, red, vals, accs[r][c]);
             K->indent--;

@@ -18,12 +18,14 @@
  *    of the map's input (trmv, row sums) is a segmented SegRed of depth 2:
  *    a work-group per segment when segments are long, else a SegMap that
  *    reduces each segment in one work-item (chosen at run time).
- *  - A Screma with reductions and no scans is a SegRed, with scans and no
- *    reductions a SegScan (fused map outputs are written by the same
- *    kernel); a Scatter is a SegMap over its elements; a Hist whose
+ *  - A Screma with reductions and no scans is a SegRed, with scans a
+ *    SegScan: its scan kernel also folds the reductions, if any (the
+ *    counts of filter and partition), into a partial result per group
+ *    that a second kernel combines; fused map outputs are written by the
+ *    same kernel. A Scatter is a SegMap over its elements; a Hist whose
  *    operator combines one scalar of 4 or 8 bytes is a SegHist.
- *  - Operators on arrays (and Scremas with both scans and reductions, and
- *    other histograms) run in one work-item (SegSeq): correct, not fast.
+ *  - Operators on arrays (and other histograms) run in one work-item
+ *    (SegSeq): correct, not fast.
  *  - A SOAC that allocates memory per element whose size varies (an
  *    allocation left inside its lambdas) cannot run in a kernel and runs on
  *    the host over mapped memory (Host).
@@ -345,9 +347,8 @@ static SegKind classify(const Stm *s) {
     if (e->kind == IE_HIST) return atomic_hist(&e->hist) ? SEG_HIST : SEG_SEQ;
     const Screma *sc = &e->screma;
     if (!scalar_ops(sc->scans, sc->nscans) || !scalar_ops(sc->reds, sc->nreds)) return SEG_SEQ;
-    if (sc->nscans && sc->nreds) return SEG_SEQ;
-    if (sc->nreds) return SEG_RED;
     if (sc->nscans) return SEG_SCAN;
+    if (sc->nreds) return SEG_RED;
     return SEG_MAP;
 }
 

@@ -30,15 +30,26 @@ static const char *const struct_names[SK_COUNT] = {
     "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "Tiled", "Kernel",
 };
 
+/* The kernels a SegInfo launches: a SegRed of a whole array two (per-group
+ * partial results, then their combination), as does a SegScan that also
+ * reduces (the scan kernel leaves the partial results); a segmented
+ * SegRed one; Host none; the others one. */
+static int seg_kernels(const SegInfo *g) {
+    switch (g->kind) {
+    case SEG_RED: return g->depth == 1 ? 2 : 1;
+    case SEG_SCAN: return g->levels[0]->e->screma.nreds ? 2 : 1;
+    case SEG_HOST: return 0;
+    default: return 1;
+    }
+}
+
 /* GPU stage: a SOAC's segmented operation, whether it is block-tiled,
- * and the kernels it launches (a SegRed of a whole array launches two:
- * per-group partial results, then their combination; a segmented SegRed
- * one; Host none). */
+ * and the kernels it launches. */
 static void struct_seg(int *counts, const SegInfo *g) {
     static const SKind kinds[] = {SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST};
     counts[kinds[g->kind]]++;
     counts[SK_TILED] += g->tile != NULL;
-    counts[SK_KERNEL] += g->kind == SEG_RED && g->depth == 1 ? 2 : g->kind == SEG_HOST ? 0 : 1;
+    counts[SK_KERNEL] += seg_kernels(g);
 }
 
 static void struct_body(int *counts, const Body *b);

@@ -137,6 +137,16 @@ static void test_kinds(void **state) {
     Prog *p = tk_gpu("def main (xs: []i32) = scan (+) 0 xs");
     assert_int_equal(tk_seg_stm(p)->e->seg->kind, SEG_SCAN);
     tk_free(p);
+    /* Scans and reductions in one Screma: the scan kernel folds both. */
+    p = tk_gpu("def main (xs: []i32) = (scan (+) 0 xs, reduce i32.max 0 xs)");
+    Stm *s = tk_seg_stm(p);
+    assert_int_equal(s->e->screma.nscans, 1);
+    assert_int_equal(s->e->screma.nreds, 1);
+    assert_int_equal(s->e->seg->kind, SEG_SCAN);
+    tk_free(p);
+    p = tk_gpu("def main (xs: []i32) = filter (> 0) xs");
+    assert_int_equal(tk_seg_stm(p)->e->seg->kind, SEG_SCAN);
+    tk_free(p);
     p = tk_gpu("def main (is: []i64) (vs: []f32) = hist (+) 0 10 is vs");
     assert_int_equal(tk_seg_stm(p)->e->seg->kind, SEG_HIST);
     tk_free(p);
