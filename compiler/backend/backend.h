@@ -13,6 +13,11 @@ void emit_c_program(Buf *out, const Prog *p, bool server);
  * work as OpenCL kernels (compiler/backend/opencl.c); link with -lOpenCL. */
 void emit_opencl_program(Buf *out, const Prog *p, bool server);
 
+/* What emit_opencl_program writes except main: the runtime, the entry
+ * functions, the table futhorc_entries and the program's OpenCL code
+ * (`static const rt_cl_program_info futhorc_cl_info`). */
+void emit_opencl_entries(Buf *out, const Prog *p);
+
 /* What emit_c_program writes except main: the runtime, the entry functions
  * and the table `static const rt_entry futhorc_entries[]` (p's entry points
  * in order). */
