@@ -370,9 +370,11 @@ static int rt_cl_pick(rt_ctx *ctx) {
             }
         }
     }
-    const char *dev = rt_cl.device_name ? rt_cl.device_name : "", *plat = rt_cl.platform_name;
-    rt_error(ctx, "no OpenCL device matches%s%s%s%s (%s)", *dev ? (rt_cl.library ? " the name " : " -d ") : "", dev,
-             plat ? " on a platform matching " : "", plat ? plat : "", rt_cl_list_hint());
+    const char *dev = rt_cl.device_name, *plat = rt_cl.platform_name;
+    if (rt_cl.library)
+        rt_error(ctx, "no OpenCL device %s%s%s%s%s (%s)", dev ? "matches \"" : "found", dev ? dev : "", dev ? "\"" : "",
+                 plat ? " on a platform matching " : "", plat ? plat : "", rt_cl_list_hint());
+    else rt_error(ctx, "no OpenCL device matches%s%s (%s)", dev ? " -d " : "", dev ? dev : "", rt_cl_list_hint());
     return 1;
 }
 
@@ -769,6 +771,7 @@ static rt_dblock *rt_cl_upload(rt_ctx *ctx, rt_dpool *p, const void *data, int64
     cl_int e = clEnqueueWriteBuffer(rt_cl.queue, b->mem, CL_TRUE, 0, (size_t)bytes, data, 0, NULL, NULL);
     if (e != CL_SUCCESS) {
         rt_cl_fail(ctx, "clEnqueueWriteBuffer", e);
+        rt_dblock_release(b);
         return NULL;
     }
     return b;

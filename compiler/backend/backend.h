@@ -33,7 +33,9 @@ const char *emit_c_rt_prim(Arena *a, PrimType t);
 /* Writes a library for p with the Futhark C API (man/futhorc-c-api.3):
  * the header to h, the self-contained C source (header included) to c and
  * the JSON manifest to manifest. name is the library's base name (for the
- * header guard); version is the compiler's, recorded in the manifest. */
-void emit_c_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const char *name, const char *version);
+ * header guard); version is the compiler's, recorded in the manifest.
+ * Sequential C for p at STAGE_MEM, or OpenCL (link with -lOpenCL; arrays
+ * stay on the device) for p at STAGE_GPU when opencl. */
+void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const char *name, const char *version, bool opencl);
 
 #endif

@@ -1,5 +1,6 @@
-/* The library writer (`futhorc c --library`): a program at STAGE_MEM as a C
- * library with the Futhark C API (man/futhorc-c-api.3), in three texts:
+/* The library writer (`futhorc c --library` and `futhorc opencl --library`):
+ * a program at STAGE_MEM (C) or STAGE_GPU (OpenCL) as a C library with the
+ * Futhark C API (man/futhorc-c-api.3), in three texts:
  *   prog.h     the API: configuration, context, one struct futhark_T_Nd
  *              with its new/new_raw/free/values/values_raw/shape/index
  *              functions per array type of the entry points, and one
@@ -7,10 +8,14 @@
  *              out1, ...: several results are unpacked, as the API that
  *              the futhark-ffi 0.16 binding reads), then the inputs;
  *   prog.c     self-contained: the executable's code without main
- *              (emit_c_entries), the header, runtime/library.c (the generic
- *              operations) and the generated functions, which only convert
- *              between the API's types and rt_values and call the generic
- *              operations with an element type and rank;
+ *              (emit_c_entries or emit_opencl_entries), the header,
+ *              runtime/library.c (the generic operations; for OpenCL
+ *              followed by runtime/opencl_library.h, which keeps arrays
+ *              on the device and adds the OpenCL functions of the API)
+ *              and the generated functions, which only convert between
+ *              the API's types and rt_values and call the generic
+ *              operations with an element type and rank, the same for
+ *              both backends;
  *   prog.json  the manifest in Futhark's schema (docs/manifest.schema.json).
  * Entry points take and return primitives and arrays of primitives only
  * (internalise flattens tuple and record results), so there are no opaque
@@ -98,7 +103,6 @@ static const char *entry_cname(Arena *a, const Prog *p, const Fun *f) {
 /* ---- The header ------------------------------------------------------------ */
 
 static const char *const HEADER_CONTEXT =
-    "#define FUTHARK_BACKEND_c\n"
     "#define FUTHARK_SUCCESS 0\n"
     "#define FUTHARK_PROGRAM_ERROR 2\n"
     "#define FUTHARK_OUT_OF_MEMORY 3\n\n"
@@ -127,8 +131,34 @@ static const char *const HEADER_CONTEXT =
     "char *futhark_context_report(struct futhark_context *ctx);\n"
     "int futhark_context_clear_caches(struct futhark_context *ctx);\n";
 
-/* The prototype of array operation `op` of type t, without ';' or body. */
-static const char *arr_proto(Arena *a, ExtType t, const char *op) {
+/* The OpenCL backend's header: the OpenCL types and its functions. */
+static const char *const HEADER_OPENCL_INCLUDES =
+    "#ifndef CL_TARGET_OPENCL_VERSION\n#define CL_TARGET_OPENCL_VERSION 120\n#endif\n"
+    "#ifndef CL_USE_DEPRECATED_OPENCL_1_2_APIS\n#define CL_USE_DEPRECATED_OPENCL_1_2_APIS\n#endif\n"
+    "#ifdef __APPLE__\n#include <OpenCL/cl.h>\n#else\n#include <CL/cl.h>\n#endif\n\n";
+
+static const char *const HEADER_OPENCL =
+    "\n/* OpenCL. */\n"
+    "void futhark_context_config_set_device(struct futhark_context_config *cfg, const char *s);\n"
+    "void futhark_context_config_set_platform(struct futhark_context_config *cfg, const char *s);\n"
+    "void futhark_context_config_select_device_interactively(struct futhark_context_config *cfg);\n"
+    "void futhark_context_config_list_devices(struct futhark_context_config *cfg);\n"
+    "void futhark_context_config_set_default_group_size(struct futhark_context_config *cfg, int size);\n"
+    "void futhark_context_config_set_default_thread_block_size(struct futhark_context_config *cfg, int size);\n"
+    "void futhark_context_config_set_default_num_groups(struct futhark_context_config *cfg, int num);\n"
+    "void futhark_context_config_set_default_grid_size(struct futhark_context_config *cfg, int num);\n"
+    "void futhark_context_config_set_default_tile_size(struct futhark_context_config *cfg, int num);\n"
+    "void futhark_context_config_add_build_option(struct futhark_context_config *cfg, const char *opt);\n"
+    "const char *futhark_context_config_get_program(struct futhark_context_config *cfg);\n"
+    "void futhark_context_config_set_program(struct futhark_context_config *cfg, const char *program);\n"
+    "void futhark_context_config_dump_program_to(struct futhark_context_config *cfg, const char *path);\n"
+    "void futhark_context_config_load_program_from(struct futhark_context_config *cfg, const char *path);\n"
+    "void futhark_context_config_set_command_queue(struct futhark_context_config *cfg, cl_command_queue queue);\n"
+    "cl_command_queue futhark_context_get_command_queue(struct futhark_context *ctx);\n";
+
+/* The prototype of array operation `op` of type t, without ';' or body;
+ * the raw storage is a cl_mem for OpenCL. */
+static const char *arr_proto(Arena *a, ExtType t, const char *op, bool cl) {
     const char *n = arr_name(a, t), *ct = prim_ctype(t.elem);
     const char *dims = "", *idx = "";
     for (int d = 0; d < t.rank; d++) {
@@ -139,10 +169,11 @@ static const char *arr_proto(Arena *a, ExtType t, const char *op) {
     const char *c = "struct futhark_context *ctx";
     if (!strcmp(op, "new")) return arena_printf(a, "struct %s *%s(%s, const %s *data%s)", n, name, c, ct, dims);
     if (!strcmp(op, "new_raw"))
-        return arena_printf(a, "struct %s *%s(%s, unsigned char *data%s)", n, name, c, dims);
+        return arena_printf(a, "struct %s *%s(%s, %s data%s)", n, name, c, cl ? "cl_mem" : "unsigned char *", dims);
     if (!strcmp(op, "free")) return arena_printf(a, "int %s(%s, struct %s *arr)", name, c, n);
     if (!strcmp(op, "values")) return arena_printf(a, "int %s(%s, struct %s *arr, %s *data)", name, c, n, ct);
-    if (!strcmp(op, "values_raw")) return arena_printf(a, "unsigned char *%s(%s, struct %s *arr)", name, c, n);
+    if (!strcmp(op, "values_raw"))
+        return arena_printf(a, "%s%s(%s, struct %s *arr)", cl ? "cl_mem " : "unsigned char *", name, c, n);
     if (!strcmp(op, "shape")) return arena_printf(a, "const int64_t *%s(%s, struct %s *arr)", name, c, n);
     return arena_printf(a, "int %s(%s, %s *out, struct %s *arr%s)", name, c, ct, n, idx);
 }
@@ -169,18 +200,21 @@ static const char *entry_proto(Arena *a, const Prog *p, const Fun *f) {
     return r;
 }
 
-static void emit_header(Buf *h, Arena *a, const Prog *p, const ArrTypeVec *types, const char *name) {
+static void emit_header(Buf *h, Arena *a, const Prog *p, const ArrTypeVec *types, const char *name, bool cl) {
     char *guard = arena_printf(a, "FUTHORC_LIB_%s_H", name);
     for (char *c = guard; *c; c++) *c = isalnum((unsigned char)*c) ? (char)toupper((unsigned char)*c) : '_';
     buf_printf(h, "/* Generated by futhorc: the Futhark C API of %s (see futhorc-c-api(3)). */\n", name);
     buf_printf(h, "#ifndef %s\n#define %s\n\n", guard, guard);
     buf_puts(h, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n\n");
+    if (cl) buf_puts(h, HEADER_OPENCL_INCLUDES);
     buf_puts(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
+    buf_printf(h, "#define FUTHARK_BACKEND_%s\n", cl ? "opencl" : "c");
     buf_puts(h, HEADER_CONTEXT);
+    if (cl) buf_puts(h, HEADER_OPENCL);
     for (int i = 0; i < types->len; i++) {
         ExtType t = {types->items[i].elem, types->items[i].rank, false};
         buf_printf(h, "\n/* Arrays of type %s. */\nstruct %s;\n", fut_type(a, t), arr_name(a, t));
-        for (int k = 0; k < NARRAY_OPS; k++) buf_printf(h, "%s;\n", arr_proto(a, t, ARRAY_OPS[k]));
+        for (int k = 0; k < NARRAY_OPS; k++) buf_printf(h, "%s;\n", arr_proto(a, t, ARRAY_OPS[k], cl));
     }
     buf_puts(h, "\n/* Entry points. */\n");
     for (int i = 0; i < p->nfuns; i++) buf_printf(h, "%s;\n", entry_proto(a, p, p->funs[i]));
@@ -191,12 +225,12 @@ static void emit_header(Buf *h, Arena *a, const Prog *p, const ArrTypeVec *types
 /* ---- The C source ------------------------------------------------------------ */
 
 /* The body of array operation op of type t: a call of the generic one. */
-static void emit_array_op(Buf *c, Arena *a, ExtType t, const char *op) {
+static void emit_array_op(Buf *c, Arena *a, ExtType t, const char *op, bool cl) {
     const char *fn = arena_printf(a, "futhark_%s_%s", op, arr_name(a, t) + 8);
     const char *args = arena_printf(a, "ctx, \"%s\"", fn);
     const char *ty = arena_printf(a, "%s, %d", emit_c_rt_prim(a, t.elem), t.rank);
     bool is_new = !strcmp(op, "new") || !strcmp(op, "new_raw"), is_index = !strcmp(op, "index");
-    buf_printf(c, "%s {\n", arr_proto(a, t, op));
+    buf_printf(c, "%s {\n", arr_proto(a, t, op, cl));
     if (is_new || is_index) {
         buf_printf(c, "    const int64_t v[%d] = {", t.rank);
         for (int d = 0; d < t.rank; d++) buf_printf(c, "%s%s%d", d ? ", " : "", is_new ? "dim" : "i", d);
@@ -238,15 +272,18 @@ static void emit_entry_def(Buf *c, Arena *a, const Prog *p, int idx) {
     buf_printf(c, "    rt_lib_end(outs, %d);\n    return 0;\n}\n\n", f->nret);
 }
 
-static void emit_source(Buf *c, Arena *a, const Prog *p, const ArrTypeVec *types, const Buf *h) {
-    emit_c_entries(c, p);
+static void emit_source(Buf *c, Arena *a, const Prog *p, const ArrTypeVec *types, const Buf *h, bool cl) {
+    if (cl) emit_opencl_entries(c, p);
+    else emit_c_entries(c, p);
     buf_puts(c, "/* ---- the header ---- */\n");
     buf_puts(c, h->data);
+    if (cl) buf_puts(c, "#define RTL_DEVICE_STORAGE 1\n");
     emit_c_runtime_file(c, "runtime/library.c");
+    if (cl) emit_c_runtime_file(c, "runtime/opencl_library.h");
     buf_puts(c, "/* ---- the API of the program ---- */\n\n");
     for (int i = 0; i < types->len; i++) {
         ExtType t = {types->items[i].elem, types->items[i].rank, false};
-        for (int k = 0; k < NARRAY_OPS; k++) emit_array_op(c, a, t, ARRAY_OPS[k]);
+        for (int k = 0; k < NARRAY_OPS; k++) emit_array_op(c, a, t, ARRAY_OPS[k], cl);
     }
     for (int i = 0; i < p->nfuns; i++) emit_entry_def(c, a, p, i);
 }
@@ -287,8 +324,9 @@ static void emit_manifest_entry(Buf *m, Arena *a, const Prog *p, const Fun *f, b
     buf_printf(m, "%s]\n    }%s\n", f->nret ? "\n      " : "", last ? "" : ",");
 }
 
-static void emit_manifest(Buf *m, Arena *a, const Prog *p, const ArrTypeVec *types, const char *version) {
-    buf_printf(m, "{\n  \"backend\": \"c\",\n  \"version\": %s,\n  \"entry_points\": {\n", json_str(a, version));
+static void emit_manifest(Buf *m, Arena *a, const Prog *p, const ArrTypeVec *types, const char *version, bool cl) {
+    buf_printf(m, "{\n  \"backend\": \"%s\",\n  \"version\": %s,\n  \"entry_points\": {\n", cl ? "opencl" : "c",
+               json_str(a, version));
     for (int i = 0; i < p->nfuns; i++) emit_manifest_entry(m, a, p, p->funs[i], i + 1 == p->nfuns);
     buf_puts(m, "  },\n  \"types\": {\n");
     for (int i = 0; i < types->len; i++) {
@@ -304,13 +342,14 @@ static void emit_manifest(Buf *m, Arena *a, const Prog *p, const ArrTypeVec *typ
     buf_puts(m, "  }\n}\n");
 }
 
-void emit_c_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const char *name, const char *version) {
-    if (p->stage != STAGE_MEM) ICE("emit_c_library: the program must be at STAGE_MEM");
+void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const char *name, const char *version, bool opencl) {
+    if (p->stage != (opencl ? STAGE_GPU : STAGE_MEM))
+        ICE("emit_library: the program must be at STAGE_%s", opencl ? "GPU" : "MEM");
     Arena a = {0};
     ArrTypeVec types = lib_array_types(p);
-    emit_header(h, &a, p, &types, name);
-    emit_source(c, &a, p, &types, h);
-    emit_manifest(manifest, &a, p, &types, version);
+    emit_header(h, &a, p, &types, name, opencl);
+    emit_source(c, &a, p, &types, h, opencl);
+    emit_manifest(manifest, &a, p, &types, version, opencl);
     vec_free(&types);
     arena_free(&a);
 }
