@@ -5,6 +5,9 @@
  *
  * An array handed to the user (struct futhark_T_Nd *) is an rt_lib_array:
  * a dense row-major rt_value it owns (or borrows, for futhark_new_raw_*).
+ * An opaque value (struct futhark_opaque_NAME *: a tuple, record or array
+ * of them) is an rt_lib_array too, holding its components: the flattened
+ * arrays and scalars the entry points take and give.
  * The context records every live array in a hash set, so that functions
  * given a NULL, freed or foreign pointer, or an array of another type,
  * return an error instead of touching it; futhark_context_free frees the
@@ -41,11 +44,28 @@ enum { RT_LIB_OK = 0, RT_LIB_PROGRAM_ERROR = 2, RT_LIB_OUT_OF_MEMORY = 3 };
 /* Profiling events kept for futhark_context_report: bounds the memory of a
  * long-running profiled context; later events are counted, not kept. */
 #define RTL_MAX_EVENTS 100000
+/* The start of futhark_store_opaque_*'s bytes (then the type's name, the
+ * number of components and each component: element type, rank, shape and
+ * elements), and the longest type name futhark_restore_opaque_* accepts. */
+#define RTL_OPAQUE_MAGIC "FUTHORC1"
+#define RTL_OPAQUE_NAME_MAX 4096
 
 typedef struct rt_lib_array {
-    rt_value v;    /* v.data: the storage's handle of the elements */
-    bool borrowed; /* the elements belong to the caller (futhark_new_raw_*) */
+    rt_value v;         /* v.data: the storage's handle of the elements */
+    bool borrowed;      /* the elements belong to the caller (futhark_new_raw_*) */
+    const char *opaque; /* an opaque value: its type's name, and v is unused */
+    int nparts;
+    rt_value *parts;    /* its components: arrays' data are storage handles,
+                           scalars' malloc'd host memory */
 } rt_lib_array;
+
+/* One value of an entry point in the API: components [first, first + n)
+ * of its parameters or results; an opaque value of the type named opaque,
+ * or (opaque NULL, n 1) a primitive or an array of primitives. */
+typedef struct rt_lib_val {
+    int first, n;
+    const char *opaque;
+} rt_lib_val;
 
 typedef struct rtl_event {
     const char *name; /* an entry point's name (static storage) */
@@ -86,6 +106,8 @@ static void rtl_store_close(struct futhark_context *ctx);
  * storage (wrap); NULL after setting the error (naming fn). */
 static void *rtl_store_new(struct futhark_context *ctx, const char *fn, const void *src, int64_t bytes);
 static void *rtl_store_wrap(struct futhark_context *ctx, const char *fn, void *raw, int64_t bytes);
+/* A new handle of the same bytes bytes as h (a copy, or h shared). */
+static void *rtl_store_dup(struct futhark_context *ctx, const char *fn, void *h, int64_t bytes);
 /* Releases handle h (borrowed: made by rtl_store_wrap). */
 static void rtl_store_free(struct futhark_context *ctx, void *h, bool borrowed);
 /* Copies bytes bytes from byte offset off of h to dst: 0, or an error
@@ -250,10 +272,30 @@ static void rtl_remove(struct futhark_context *ctx, const void *p) {
     }
 }
 
+/* Frees a component of an opaque value (or an entry's result). */
+static void rtl_part_free(struct futhark_context *ctx, rt_value *v) {
+    if (v->type.rank > 0 && v->data) rtl_store_free(ctx, v->data, false);
+    else free(v->data);
+    free(v->shape);
+    v->data = NULL;
+    v->shape = NULL;
+}
+
 static void rtl_array_free(struct futhark_context *ctx, rt_lib_array *a) {
-    free(a->v.shape);
-    rtl_store_free(ctx, a->v.data, a->borrowed);
+    if (a->opaque) {
+        for (int k = 0; k < a->nparts; k++) rtl_part_free(ctx, &a->parts[k]);
+        free(a->parts);
+    } else {
+        free(a->v.shape);
+        rtl_store_free(ctx, a->v.data, a->borrowed);
+    }
     free(a);
+}
+
+/* Frees a live array or opaque value. */
+static void rtl_discard(struct futhark_context *ctx, rt_lib_array *a) {
+    rtl_remove(ctx, a);
+    rtl_array_free(ctx, a);
 }
 
 /* ---- Context ------------------------------------------------------------------- */
@@ -352,9 +394,12 @@ char *futhark_context_report(struct futhark_context *ctx) {
     size_t len = 0, cap = 256;
     char *s = malloc(cap);
     int64_t bytes = 0;
-    for (size_t i = 0; i < ctx->live_cap; i++)
-        if (ctx->live[i] && !ctx->live[i]->borrowed)
-            bytes += rt_value_count(&ctx->live[i]->v) * rt_prim_size(ctx->live[i]->v.type.elem);
+    for (size_t i = 0; i < ctx->live_cap; i++) {
+        rt_lib_array *a = ctx->live[i];
+        if (a && !a->opaque && !a->borrowed) bytes += rt_value_count(&a->v) * rt_prim_size(a->v.type.elem);
+        for (int k = 0; a && k < a->nparts; k++)
+            bytes += rt_value_count(&a->parts[k]) * rt_prim_size(a->parts[k].type.elem);
+    }
     if (s) s[0] = 0;
     rtl_buf_printf(&s, &len, &cap, "{\"memory\":{\"default\":%lld},\"events\":[", (long long)bytes);
     for (size_t i = 0; i < ctx->nevents; i++)
@@ -386,6 +431,13 @@ static rt_lib_array *rtl_get(struct futhark_context *ctx, const char *fn, const 
         return NULL;
     }
     rt_lib_array *a = (rt_lib_array *)(uintptr_t)p;
+    if (a->opaque) {
+        char want[64];
+        rtl_type_str(t, rank, want, sizeof want);
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the argument is an opaque value of type %s, not an array of type %s\n",
+                 fn, a->opaque, want);
+        return NULL;
+    }
     if (a->v.type.elem != t || a->v.type.rank != rank) {
         char want[64], got[64];
         rtl_type_str(t, rank, want, sizeof want);
@@ -456,8 +508,7 @@ rt_lib_array *rt_lib_new(struct futhark_context *ctx, const char *fn, rt_prim t,
 int rt_lib_free(struct futhark_context *ctx, const char *fn, void *p, rt_prim t, int rank) {
     rt_lib_array *a = rtl_get(ctx, fn, p, t, rank);
     if (!a) return RT_LIB_PROGRAM_ERROR;
-    rtl_remove(ctx, a);
-    rtl_array_free(ctx, a);
+    rtl_discard(ctx, a);
     return RT_LIB_OK;
 }
 
@@ -499,11 +550,12 @@ int rt_lib_index(struct futhark_context *ctx, const char *fn, void *out, const v
 
 /* ---- Entry points ------------------------------------------------------------ */
 
-/* Sets *in to array argument k of entry e (shared, not copied). */
-int rt_lib_arg(struct futhark_context *ctx, const rt_entry *e, int k, const void *p, rt_value *in) {
+/* Sets *in to array argument k of entry e (shared, not copied), the
+ * argno-th argument of the API's function. */
+int rt_lib_arg(struct futhark_context *ctx, const rt_entry *e, int k, int argno, const void *p, rt_value *in) {
     if (!ctx) return RT_LIB_PROGRAM_ERROR;
     char fn[RTL_MAX_ERROR / 4];
-    snprintf(fn, sizeof fn, "entry point %s: argument %d", e->name, k + 1);
+    snprintf(fn, sizeof fn, "entry point %s: argument %d", e->name, argno);
     rt_lib_array *a = rtl_get(ctx, fn, p, e->in_types[k].elem, e->in_types[k].rank);
     if (!a) return RT_LIB_PROGRAM_ERROR;
     *in = a->v;
@@ -543,39 +595,61 @@ static void rtl_record(struct futhark_context *ctx, const char *name, double t0,
 /* Frees the results of an entry (after a failure to hand them over). */
 static void rtl_free_outs(struct futhark_context *ctx, rt_value *outs, rt_lib_array **box, int n) {
     for (int k = 0; k < n; k++) {
-        if (box[k]) rtl_array_free(ctx, box[k]);
-        else if (outs[k].type.rank > 0) free(outs[k].shape), rtl_store_free(ctx, outs[k].data, false);
-        else rt_value_free(&outs[k]);
+        if (box[k]) rtl_discard(ctx, box[k]);
+        else rtl_part_free(ctx, &outs[k]);
         box[k] = NULL;
     }
 }
 
-/* Boxes the array results of e as live arrays (box[k]; NULL for scalars,
- * which stay in outs[k]). On failure frees all results. */
-static int rtl_box_outs(struct futhark_context *ctx, const rt_entry *e, rt_value *outs, rt_lib_array **box) {
+/* A new live array or opaque value (named opaque) holding the n values
+ * at vals, which it takes over (they are left empty); NULL when out of
+ * memory, the values untouched. */
+static rt_lib_array *rtl_box(struct futhark_context *ctx, rt_value *vals, int n, const char *opaque) {
+    rt_lib_array *a = calloc(1, sizeof *a);
+    rt_value *parts = opaque ? malloc(sizeof *parts * (size_t)(n + 1)) : NULL;
+    if (!a || (opaque && !parts) || !rtl_add(ctx, a)) {
+        free(a);
+        free(parts);
+        return NULL;
+    }
+    if (opaque) {
+        a->opaque = opaque;
+        a->nparts = n;
+        a->parts = parts;
+        a->v.type.rank = -1;
+        memcpy(parts, vals, sizeof *parts * (size_t)n);
+    } else a->v = vals[0];
+    for (int k = 0; k < n; k++) vals[k].data = vals[k].shape = NULL, vals[k].type.rank = 0;
+    return a;
+}
+
+/* Boxes the results of e as the API's values: box[v.first] is a live
+ * array or opaque value for an array or opaque v; a scalar stays in
+ * outs[v.first]. On failure frees all results. */
+static int rtl_box_outs(struct futhark_context *ctx, const rt_entry *e, rt_value *outs, rt_lib_array **box,
+                        const rt_lib_val *vals, int nvals) {
     for (int k = 0; k < e->nout; k++) box[k] = NULL;
-    for (int k = 0; k < e->nout; k++) {
-        if (outs[k].type.rank == 0) continue;
-        box[k] = calloc(1, sizeof *box[k]);
-        if (!box[k] || !rtl_add(ctx, box[k])) {
-            free(box[k]);
-            box[k] = NULL;
+    for (int i = 0; i < nvals; i++) {
+        const rt_lib_val *v = &vals[i];
+        if (!v->opaque && outs[v->first].type.rank == 0) continue;
+        box[v->first] = rtl_box(ctx, &outs[v->first], v->n, v->opaque);
+        if (!box[v->first]) {
             rtl_free_outs(ctx, outs, box, e->nout);
             return rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "entry point %s: out of memory\n", e->name);
         }
-        box[k]->v = outs[k];
     }
     return RT_LIB_OK;
 }
 
-/* Runs entry e on ins. On success the array results are in box (live) and
- * the scalar results in outs, whose data rt_lib_end frees once the
- * generated code has copied it out. outp are the caller's output pointers,
+/* Runs entry e on ins. On success the array and opaque results are in box
+ * (live, at their first component) and the scalar results in outs, whose
+ * data rt_lib_end frees once the generated code has copied it out. vals
+ * are the API's nvals results and outp the caller's pointers for them,
  * only checked here. */
 int rt_lib_call(struct futhark_context *ctx, const rt_entry *e, const rt_value *ins, rt_value *outs,
-                rt_lib_array **box, void *const *outp) {
+                rt_lib_array **box, void *const *outp, const rt_lib_val *vals, int nvals) {
     if (!ctx) return RT_LIB_PROGRAM_ERROR;
-    for (int k = 0; k < e->nout; k++)
+    for (int k = 0; k < nvals; k++)
         if (!outp[k])
             return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "entry point %s: output pointer %d is NULL\n", e->name, k);
     if (ctx->broken)
@@ -600,13 +674,218 @@ int rt_lib_call(struct futhark_context *ctx, const rt_entry *e, const rt_value *
         return rtl_code_of(ctx->rt.error);
     }
     rtl_record(ctx, e->name, t0, t1);
-    return rtl_box_outs(ctx, e, outs, box);
+    return rtl_box_outs(ctx, e, outs, box, vals, nvals);
 }
 
 /* Frees the scalar results' storage after they were copied out. */
 void rt_lib_end(rt_value *outs, int n) {
     for (int k = 0; k < n; k++)
         if (outs[k].type.rank == 0) rt_value_free(&outs[k]);
+}
+
+/* ---- Opaque values ---------------------------------------------------------------- */
+
+/* The live opaque value p of type name, or NULL after setting the error. */
+static rt_lib_array *rtl_get_opaque(struct futhark_context *ctx, const char *fn, const void *p, const char *name) {
+    if (!ctx) return NULL;
+    if (!p) {
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the opaque argument is NULL\n", fn);
+        return NULL;
+    }
+    if (!rtl_is_live(ctx, p)) {
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR,
+                 "%s: the argument is not a live value of this context (freed already?)\n", fn);
+        return NULL;
+    }
+    rt_lib_array *a = (rt_lib_array *)(uintptr_t)p;
+    if (!a->opaque || strcmp(a->opaque, name)) {
+        char got[64];
+        if (!a->opaque) rtl_type_str(a->v.type.elem, a->v.type.rank, got, sizeof got);
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the argument has type %s, not %s\n", fn,
+                 a->opaque ? a->opaque : got, name);
+        return NULL;
+    }
+    return a;
+}
+
+int rt_lib_free_opaque(struct futhark_context *ctx, const char *fn, void *p, const char *name) {
+    rt_lib_array *a = rtl_get_opaque(ctx, fn, p, name);
+    if (!a) return RT_LIB_PROGRAM_ERROR;
+    rtl_discard(ctx, a);
+    return RT_LIB_OK;
+}
+
+/* Sets ins[v->first ...] to the components of the opaque argument p of
+ * entry e (shared, not copied), the argno-th argument of the API's
+ * function. */
+int rt_lib_opaque_arg(struct futhark_context *ctx, const rt_entry *e, const rt_lib_val *v, int argno, const void *p,
+                      rt_value *ins) {
+    if (!ctx) return RT_LIB_PROGRAM_ERROR;
+    char fn[RTL_MAX_ERROR / 4];
+    snprintf(fn, sizeof fn, "entry point %s: argument %d", e->name, argno);
+    rt_lib_array *a = rtl_get_opaque(ctx, fn, p, v->opaque);
+    if (!a) return RT_LIB_PROGRAM_ERROR;
+    for (int k = 0; k < v->n && k < a->nparts; k++) ins[v->first + k] = a->parts[k];
+    return RT_LIB_OK;
+}
+
+/* The bytes of component v's elements. */
+static int64_t rtl_part_bytes(const rt_value *v) { return rt_value_count(v) * rt_prim_size(v->type.elem); }
+
+/* Serialises opaque p: RTL_OPAQUE_MAGIC, the name's length (4 bytes) and
+ * the name, the number of components (4 bytes), then per component its
+ * element type and rank (a byte each), shape (8 bytes a dimension) and
+ * elements, in the machine's byte order. *n is the size; with p NULL
+ * nothing else, with *p NULL into malloc'd memory that *p then points at,
+ * else into *p. */
+int rt_lib_store_opaque(struct futhark_context *ctx, const char *fn, const void *p, const char *name, void **out,
+                        size_t *n) {
+    rt_lib_array *a = rtl_get_opaque(ctx, fn, p, name);
+    if (!a) return RT_LIB_PROGRAM_ERROR;
+    if (!n) return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the size pointer is NULL\n", fn);
+    uint32_t len = (uint32_t)strlen(name), parts = (uint32_t)a->nparts;
+    size_t total = sizeof RTL_OPAQUE_MAGIC - 1 + 4 + len + 4;
+    for (int k = 0; k < a->nparts; k++)
+        total += 2 + 8 * (size_t)a->parts[k].type.rank + (size_t)rtl_part_bytes(&a->parts[k]);
+    *n = total;
+    if (!out) return RT_LIB_OK;
+    unsigned char *b = *out ? *out : malloc(total);
+    if (!b) return rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
+    size_t at = 0;
+    memcpy(b, RTL_OPAQUE_MAGIC, sizeof RTL_OPAQUE_MAGIC - 1), at += sizeof RTL_OPAQUE_MAGIC - 1;
+    memcpy(b + at, &len, 4), at += 4;
+    memcpy(b + at, name, len), at += len;
+    memcpy(b + at, &parts, 4), at += 4;
+    for (int k = 0; k < a->nparts; k++) {
+        const rt_value *v = &a->parts[k];
+        int64_t bytes = rtl_part_bytes(v);
+        b[at++] = (unsigned char)v->type.elem;
+        b[at++] = (unsigned char)v->type.rank;
+        if (v->type.rank) memcpy(b + at, v->shape, 8 * (size_t)v->type.rank), at += 8 * (size_t)v->type.rank;
+        int r = v->type.rank == 0 ? (memcpy(b + at, v->data, (size_t)bytes), RT_LIB_OK)
+                : bytes ? rtl_store_read(ctx, fn, v->data, 0, bytes, b + at) : RT_LIB_OK;
+        if (r) {
+            if (!*out) free(b);
+            return r;
+        }
+        at += (size_t)bytes;
+    }
+    *out = b;
+    return RT_LIB_OK;
+}
+
+/* Reads component k of a stored opaque value at *at, expecting type t,
+ * into v (its storage made); 0 or an error code. */
+static int rtl_restore_part(struct futhark_context *ctx, const char *fn, const unsigned char *b, size_t *at, rt_type t,
+                            rt_value *v) {
+    if (b[*at] != t.elem || b[*at + 1] != t.rank)
+        return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the bytes hold a component of another type\n", fn);
+    *at += 2;
+    v->type = t;
+    v->shape = malloc(8 * (size_t)t.rank + 1);
+    if (!v->shape) return rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
+    memcpy(v->shape, b + *at, 8 * (size_t)t.rank);
+    *at += 8 * (size_t)t.rank;
+    int64_t count = rtl_count(ctx, fn, t.elem, t.rank, v->shape);
+    if (count < 0) return RT_LIB_PROGRAM_ERROR;
+    int64_t bytes = count * rt_prim_size(t.elem);
+    if (t.rank > 0) v->data = rtl_store_new(ctx, fn, b + *at, bytes);
+    else if ((v->data = malloc((size_t)bytes))) memcpy(v->data, b + *at, (size_t)bytes);
+    else rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
+    *at += (size_t)bytes;
+    return v->data ? RT_LIB_OK : RT_LIB_PROGRAM_ERROR;
+}
+
+/* The opaque value of type name (n components of types ts) that
+ * rt_lib_store_opaque wrote at p, or NULL after setting the error. */
+void *rt_lib_restore_opaque(struct futhark_context *ctx, const char *fn, const void *p, const char *name,
+                            const rt_type *ts, int n) {
+    if (!ctx) return NULL;
+    const unsigned char *b = p;
+    uint32_t len = 0, parts = 0;
+    size_t m = sizeof RTL_OPAQUE_MAGIC - 1, at = m + 4;
+    if (ctx->broken || !b || memcmp(b, RTL_OPAQUE_MAGIC, m)) {
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: %s\n", fn,
+                 ctx->broken ? "the context could not be created" : "the bytes are not a stored opaque value");
+        return NULL;
+    }
+    memcpy(&len, b + m, 4);
+    if (len != strlen(name) || memcmp(b + at, name, len)) {
+        rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the bytes hold a value of another type (%.*s)\n", fn,
+                 (int)(len < RTL_OPAQUE_NAME_MAX ? len : RTL_OPAQUE_NAME_MAX), (const char *)(b + at));
+        return NULL;
+    }
+    at += len;
+    memcpy(&parts, b + at, 4), at += 4;
+    rt_value *vals = calloc((size_t)n + 1, sizeof *vals);
+    int r = vals ? (parts == (uint32_t)n ? RT_LIB_OK : RT_LIB_PROGRAM_ERROR) : RT_LIB_OUT_OF_MEMORY;
+    if (r == RT_LIB_PROGRAM_ERROR) rtl_fail(ctx, r, "%s: the bytes hold %u components, not %d\n", fn, parts, n);
+    if (r == RT_LIB_OUT_OF_MEMORY) rtl_fail(ctx, r, "%s: out of memory\n", fn);
+    for (int k = 0; r == RT_LIB_OK && k < n; k++) r = rtl_restore_part(ctx, fn, b, &at, ts[k], &vals[k]);
+    rt_lib_array *a = r == RT_LIB_OK ? rtl_box(ctx, vals, n, name) : NULL;
+    if (!a && r == RT_LIB_OK) rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
+    for (int k = 0; !a && vals && k < n; k++) rtl_part_free(ctx, &vals[k]);
+    free(vals);
+    return a;
+}
+
+/* A copy of array or scalar component v whose storage shares or copies
+ * v's; 0 or an error code. */
+static int rtl_part_dup(struct futhark_context *ctx, const char *fn, const rt_value *v, rt_value *out) {
+    int64_t bytes = rtl_part_bytes(v);
+    out->type = v->type;
+    out->shape = malloc(8 * (size_t)v->type.rank + 1);
+    if (!out->shape) return rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
+    if (v->type.rank) memcpy(out->shape, v->shape, 8 * (size_t)v->type.rank);
+    if (v->type.rank > 0) out->data = rtl_store_dup(ctx, fn, v->data, bytes);
+    else if ((out->data = malloc((size_t)bytes))) memcpy(out->data, v->data, (size_t)bytes);
+    else rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
+    return out->data ? RT_LIB_OK : RT_LIB_OUT_OF_MEMORY;
+}
+
+/* A new opaque value of type name in *out from its n fields of types ts:
+ * args[k] is a live array (whose elements it shares or copies) or points
+ * at a scalar. */
+int rt_lib_new_opaque(struct futhark_context *ctx, const char *fn, void **out, const char *name, const rt_type *ts,
+                      int n, const void *const *args) {
+    if (!ctx) return RT_LIB_PROGRAM_ERROR;
+    if (!out) return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the output pointer is NULL\n", fn);
+    if (ctx->broken) return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the context could not be created\n", fn);
+    rt_value *vals = calloc((size_t)n + 1, sizeof *vals);
+    int r = vals ? RT_LIB_OK : rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
+    for (int k = 0; r == RT_LIB_OK && k < n; k++) {
+        rt_value scalar = rt_lib_scalar(ts[k], args[k]);
+        const rt_lib_array *a = ts[k].rank ? rtl_get(ctx, fn, args[k], ts[k].elem, ts[k].rank) : NULL;
+        if (ts[k].rank && !a) r = RT_LIB_PROGRAM_ERROR;
+        else if (!ts[k].rank && !args[k]) r = rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: a field is NULL\n", fn);
+        else r = rtl_part_dup(ctx, fn, a ? &a->v : &scalar, &vals[k]);
+    }
+    rt_lib_array *o = r == RT_LIB_OK ? rtl_box(ctx, vals, n, name) : NULL;
+    if (!o && r == RT_LIB_OK) r = rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
+    for (int k = 0; !o && vals && k < n; k++) rtl_part_free(ctx, &vals[k]);
+    free(vals);
+    if (o) *out = o;
+    return r;
+}
+
+/* Field k (component k) of opaque p: a scalar copied to out, or a new
+ * array (sharing or copying the elements) in *(void **)out. */
+int rt_lib_project(struct futhark_context *ctx, const char *fn, void *out, const void *p, const char *name, int k) {
+    rt_lib_array *a = rtl_get_opaque(ctx, fn, p, name);
+    if (!a) return RT_LIB_PROGRAM_ERROR;
+    if (!out) return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the output pointer is NULL\n", fn);
+    const rt_value *v = &a->parts[k];
+    if (v->type.rank == 0) {
+        memcpy(out, v->data, (size_t)rt_prim_size(v->type.elem));
+        return RT_LIB_OK;
+    }
+    rt_value copy = {v->type, NULL, NULL};
+    int r = rtl_part_dup(ctx, fn, v, &copy);
+    rt_lib_array *arr = r == RT_LIB_OK ? rtl_box(ctx, &copy, 1, NULL) : NULL;
+    if (!arr && r == RT_LIB_OK) r = rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
+    if (!arr) rtl_part_free(ctx, &copy);
+    else *(void **)out = arr;
+    return r;
 }
 
 /* ---- Host storage (the C backend) ------------------------------------------------ */
@@ -642,6 +921,10 @@ static void *rtl_store_new(struct futhark_context *ctx, const char *fn, const vo
 static void *rtl_store_wrap(struct futhark_context *ctx, const char *fn, void *raw, int64_t bytes) {
     (void)ctx, (void)fn, (void)bytes;
     return raw ? raw : &rtl_no_raw; /* an empty array's NULL still needs a handle */
+}
+
+static void *rtl_store_dup(struct futhark_context *ctx, const char *fn, void *h, int64_t bytes) {
+    return rtl_store_new(ctx, fn, h, bytes);
 }
 
 static void rtl_store_free(struct futhark_context *ctx, void *h, bool borrowed) {

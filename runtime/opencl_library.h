@@ -240,6 +240,14 @@ static void *rtl_store_wrap(struct futhark_context *ctx, const char *fn, void *r
     return b;
 }
 
+/* The same block, with one more reference. */
+static void *rtl_store_dup(struct futhark_context *ctx, const char *fn, void *h, int64_t bytes) {
+    (void)fn, (void)bytes;
+    rtl_cl_enter(ctx->store);
+    rt_dblock_retain(h);
+    return h;
+}
+
 static void rtl_store_free(struct futhark_context *ctx, void *h, bool borrowed) {
     (void)borrowed; /* a borrowed buffer's block is foreign: it knows */
     rtl_cl_enter(ctx->store);
