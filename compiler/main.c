@@ -43,7 +43,7 @@ static void usage(FILE *f) {
             "  passes                     list the passes of the pipeline\n\n"
             "options for c, opencl, check and dump:\n"
             "  -o FILE        output executable (default: PROG without .fut)\n"
-            "  --library      (c) write FILE.h, FILE.c and FILE.json: a library with the\n"
+            "  --library      write FILE.h, FILE.c and FILE.json: a library with the\n"
             "                 Futhark C API (see futhorc-c-api(3)) instead of an executable\n"
             "  --server       (c) the executable speaks Futhark's server protocol\n"
             "  --unsafe       omit bounds, division-by-zero and size checks\n"
@@ -82,11 +82,11 @@ static bool write_file(const char *path, const char *data, size_t len) {
 }
 
 /* Writes BASE.h, BASE.c and BASE.json: the program as a library with the
- * Futhark C API. */
-static bool write_library(Arena *a, const Prog *p, const char *base) {
+ * Futhark C API (on OpenCL when opencl). */
+static bool write_library(Arena *a, const Prog *p, const char *base, bool opencl) {
     Buf h = {0}, c = {0}, m = {0};
     const char *slash = strrchr(base, '/');
-    emit_c_library(&h, &c, &m, p, slash ? slash + 1 : base, FUTHORC_VERSION);
+    emit_library(&h, &c, &m, p, slash ? slash + 1 : base, FUTHORC_VERSION, opencl);
     bool ok = write_file(arena_printf(a, "%s.h", base), h.data, h.len) &&
               write_file(arena_printf(a, "%s.c", base), c.data, c.len) &&
               write_file(arena_printf(a, "%s.json", base), m.data, m.len);
@@ -160,12 +160,8 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     time_phase(o, "passes", &t0);
-    if (o->library && gpu) {
-        fprintf(stderr, "futhorc: --library is not supported by the opencl backend yet (use futhorc c --library)\n");
-        goto done;
-    }
     if (o->library && !o->dump_stage) {
-        if (write_library(&a, p, o->output ? o->output : default_output(&a, src))) rc = 0;
+        if (write_library(&a, p, o->output ? o->output : default_output(&a, src), gpu)) rc = 0;
         time_phase(o, "emit", &t0);
         goto done;
     }

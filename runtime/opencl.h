@@ -41,7 +41,8 @@
 /* Default groups per compute unit for reductions and histograms: enough
  * to hide memory latency on GPUs, harmless on CPUs. */
 #define RT_CL_GROUPS_PER_CU 8
-/* Longest build option string (--build-option, all of them). */
+/* Longest build option string of an executable (--build-option, all of
+ * them). */
 #define RT_CL_OPTIONS_MAX 4096
 /* Longest build log and device/platform name kept. */
 #define RT_CL_LOG_MAX 65536
@@ -64,6 +65,11 @@ typedef struct rt_dblock {
     cl_mem mem;
     int64_t size;  /* of the buffer */
     int64_t req;   /* bytes asked for */
+    struct rt_dblock *owner; /* a borrowed block: the block (of a library's
+                                array) whose buffer this one uses and holds
+                                a reference to; else NULL */
+    bool foreign;  /* mem is the library user's (futhark_new_raw_*): released
+                      to them with clReleaseMemObject, never reused */
 } rt_dblock;
 
 typedef struct rt_dpool {
@@ -81,8 +87,11 @@ static struct rt_cl_state {
     /* options */
     int platform_index, device_index;   /* -1: any */
     const char *device_name;            /* -d NAME: a device whose name contains NAME */
+    const char *platform_name;          /* a platform whose name contains it (libraries) */
+    const char *build_options;          /* added to clBuildProgram's (libraries), or NULL */
+    const char *source;                 /* OpenCL C to build instead of prog->source, or NULL */
+    bool library;                       /* set up by a library (runtime/opencl_library.h) */
     const char *cache_file, *dump_file, *load_file;
-    char build_options[RT_CL_OPTIONS_MAX]; /* after -cl-std=CL1.2 */
     bool profile, list_devices, print_params;
     int64_t group_size, num_groups;
     int64_t *param_values;               /* by parameter index; 0 = default */
@@ -267,12 +276,14 @@ static int rt_cl_option(int argc, char **argv, int *i) {
         rt_cl.load_file = v;
     } else if (rt_cl_is(a, NULL, "--build-option")) {
         if (!(v = rt_cl_value(argc, argv, i, "--build-option"))) return -1;
-        size_t have = strlen(rt_cl.build_options);
-        if (have + strlen(v) + 2 > sizeof rt_cl.build_options) {
+        static char options[RT_CL_OPTIONS_MAX];
+        size_t have = strlen(options);
+        if (have + strlen(v) + 2 > sizeof options) {
             fprintf(stderr, "Error: --build-option: the options are longer than %d bytes\n", RT_CL_OPTIONS_MAX);
             return -1;
         }
-        snprintf(rt_cl.build_options + have, sizeof rt_cl.build_options - have, " %s", v);
+        snprintf(options + have, sizeof options - have, " %s", v);
+        rt_cl.build_options = options;
     } else if (!strncmp(a, "--default-group-size", 20)) {
         if (!(v = rt_cl_value(argc, argv, i, "--default-group-size")) ||
             !rt_cl_count("--default-group-size", v, &rt_cl.group_size))
@@ -312,43 +323,72 @@ static void rt_cl_list_devices(FILE *f) {
     }
 }
 
-/* Picks the platform and device the options ask for (GPUs first). */
+/* The number k of "k" or "#k", or -1 when s is not one. */
+static long rt_cl_number(const char *s) {
+    if (!s) return -1;
+    if (*s == '#') s++;
+    if (*s < '0' || *s > '9') return -1;
+    char *end;
+    long n = strtol(s, &end, 10);
+    return *end ? -1 : n;
+}
+
+/* Where to read about the devices there are. */
+static const char *rt_cl_list_hint(void) {
+    return rt_cl.library ? "futhark_context_config_list_devices lists them" : "see --list-devices";
+}
+
+/* Whether platform number p, named name, is one the options allow. */
+static bool rt_cl_platform_ok(cl_uint p, const char *name) {
+    if (rt_cl.platform_index >= 0 && (int)p != rt_cl.platform_index) return false;
+    if (!rt_cl.platform_name) return true;
+    long n = rt_cl_number(rt_cl.platform_name);
+    return rt_cl.platform_name[0] == '#' && n >= 0 ? (long)p == n : strstr(name, rt_cl.platform_name) != NULL;
+}
+
+/* Picks the platform and device the options ask for (GPUs first): a device
+ * whose name contains device_name, or whose number in its platform is "k"
+ * or "#k"; a platform whose name contains platform_name, or "#k". */
 static int rt_cl_pick(rt_ctx *ctx) {
     cl_platform_id ps[16];
     cl_uint np = 0;
     cl_int e = clGetPlatformIDs(16, ps, &np);
-    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clGetPlatformIDs", e);
-    if (np == 0) {
+    if (e != CL_SUCCESS && e != -1001) return rt_cl_fail(ctx, "clGetPlatformIDs", e);
+    if (e != CL_SUCCESS || np == 0) {
         rt_error(ctx, "no OpenCL platform found (is an OpenCL driver, e.g. pocl-opencl-icd, installed?)");
         return 1;
     }
     if (rt_cl.platform_index >= (int)np) {
-        rt_error(ctx, "there is no OpenCL platform #%d (there are %u; see --list-devices)", rt_cl.platform_index, np);
+        rt_error(ctx, "there is no OpenCL platform #%d (there are %u; %s)", rt_cl.platform_index, np,
+                 rt_cl_list_hint());
         return 1;
     }
-    char *end = NULL;
-    long want = rt_cl.device_name ? strtol(rt_cl.device_name, &end, 10) : -1;
-    bool by_number = rt_cl.device_name && *rt_cl.device_name && end && !*end;
+    long want = rt_cl_number(rt_cl.device_name);
     for (int pass = 0; pass < 2; pass++) {
         cl_device_type type = pass == 0 && !rt_cl.device_name ? CL_DEVICE_TYPE_GPU : CL_DEVICE_TYPE_ALL;
         for (cl_uint p = 0; p < np; p++) {
-            if (rt_cl.platform_index >= 0 && (int)p != rt_cl.platform_index) continue;
+            char pname[RT_CL_NAME_MAX] = "";
+            clGetPlatformInfo(ps[p], CL_PLATFORM_NAME, sizeof pname, pname, NULL);
+            if (!rt_cl_platform_ok(p, pname)) continue;
             cl_device_id ds[16];
             cl_uint nd = 0;
             if (clGetDeviceIDs(ps[p], type, 16, ds, &nd) != CL_SUCCESS) continue;
             for (cl_uint d = 0; d < nd; d++) {
                 char name[RT_CL_NAME_MAX] = "";
                 clGetDeviceInfo(ds[d], CL_DEVICE_NAME, sizeof name, name, NULL);
-                if (by_number && (long)d != want) continue;
-                if (rt_cl.device_name && !by_number && !strstr(name, rt_cl.device_name)) continue;
+                if (want >= 0 && (long)d != want) continue;
+                if (rt_cl.device_name && want < 0 && !strstr(name, rt_cl.device_name)) continue;
                 rt_cl.platform = ps[p];
                 rt_cl.device = ds[d];
                 return 0;
             }
         }
     }
-    rt_error(ctx, "no OpenCL device matches%s%s (see --list-devices)", rt_cl.device_name ? " -d " : "",
-             rt_cl.device_name ? rt_cl.device_name : "");
+    const char *dev = rt_cl.device_name, *plat = rt_cl.platform_name;
+    if (rt_cl.library)
+        rt_error(ctx, "no OpenCL device %s%s%s%s%s (%s)", dev ? "matches \"" : "found", dev ? dev : "", dev ? "\"" : "",
+                 plat ? " on a platform matching " : "", plat ? plat : "", rt_cl_list_hint());
+    else rt_error(ctx, "no OpenCL device matches%s%s (%s)", dev ? " -d " : "", dev ? dev : "", rt_cl_list_hint());
     return 1;
 }
 
@@ -360,11 +400,37 @@ static unsigned char *rt_cl_slurp(const char *path, size_t *len) {
     return b;
 }
 
+/* Builds the program from source with the OpenCL C standard it is written
+ * in, RT_NVIDIA defined on NVIDIA devices (prelude.cl's atomics) and the
+ * user's build options; false after an error. */
+static bool rt_cl_build_source(rt_ctx *ctx) {
+    const char *user = rt_cl.build_options ? rt_cl.build_options : "";
+    char vendor[RT_CL_NAME_MAX] = "";
+    clGetDeviceInfo(rt_cl.device, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
+    char *opts = malloc(strlen(user) + 48);
+    if (!opts) {
+        rt_error(ctx, "out of memory");
+        return false;
+    }
+    sprintf(opts, "-cl-std=CL1.2%s %s", strstr(vendor, "NVIDIA") ? " -DRT_NVIDIA" : "", user);
+    cl_int e = clBuildProgram(rt_cl.program, 1, &rt_cl.device, opts, NULL, NULL);
+    free(opts);
+    if (e == CL_SUCCESS) return true;
+    char *log = malloc(RT_CL_LOG_MAX);
+    size_t n = 0;
+    if (log) clGetProgramBuildInfo(rt_cl.program, rt_cl.device, CL_PROGRAM_BUILD_LOG, RT_CL_LOG_MAX - 1, log, &n);
+    if (log) log[n < RT_CL_LOG_MAX ? n : RT_CL_LOG_MAX - 1] = 0;
+    rt_error(ctx, "building the OpenCL program failed (%s); build log:\n%s", rt_cl_errstr(e), log ? log : "");
+    free(log);
+    return false;
+}
+
 /* Builds the program from the cache file when it holds a binary for this
- * device, else from source (writing the cache). */
+ * device, else from source (writing the cache). The cache is not used for
+ * source other than the program's own. */
 static int rt_cl_build(rt_ctx *ctx) {
     cl_int e = CL_SUCCESS;
-    const char *src = rt_cl.prog->source;
+    const char *src = rt_cl.source ? rt_cl.source : rt_cl.prog->source;
     unsigned char *loaded = NULL;
     size_t len = 0;
     if (rt_cl.load_file) {
@@ -375,8 +441,8 @@ static int rt_cl_build(rt_ctx *ctx) {
         }
         src = (const char *)loaded;
     }
-    bool from_cache = false;
-    if (rt_cl.cache_file && !loaded) {
+    bool from_cache = false, cacheable = rt_cl.cache_file && !loaded && !rt_cl.source;
+    if (cacheable) {
         size_t blen;
         unsigned char *bin = rt_cl_slurp(rt_cl.cache_file, &blen);
         if (bin) {
@@ -397,22 +463,11 @@ static int rt_cl_build(rt_ctx *ctx) {
             free(loaded);
             return rt_cl_fail(ctx, "clCreateProgramWithSource", e);
         }
-        char options[RT_CL_OPTIONS_MAX + 64], vendor[RT_CL_NAME_MAX] = "";
-        clGetDeviceInfo(rt_cl.device, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
-        snprintf(options, sizeof options, "-cl-std=CL1.2%s%s", strstr(vendor, "NVIDIA") ? " -DRT_NVIDIA" : "",
-                 rt_cl.build_options);
-        e = clBuildProgram(rt_cl.program, 1, &rt_cl.device, options, NULL, NULL);
-        if (e != CL_SUCCESS) {
-            char *log = malloc(RT_CL_LOG_MAX);
-            size_t n = 0;
-            if (log) clGetProgramBuildInfo(rt_cl.program, rt_cl.device, CL_PROGRAM_BUILD_LOG, RT_CL_LOG_MAX - 1, log, &n);
-            if (log) log[n < RT_CL_LOG_MAX ? n : RT_CL_LOG_MAX - 1] = 0;
-            rt_error(ctx, "building the OpenCL program failed (%s); build log:\n%s", rt_cl_errstr(e), log ? log : "");
-            free(log);
+        if (!rt_cl_build_source(ctx)) {
             free(loaded);
             return 1;
         }
-        if (rt_cl.cache_file && !loaded) {
+        if (cacheable) {
             size_t blen = 0;
             clGetProgramInfo(rt_cl.program, CL_PROGRAM_BINARY_SIZES, sizeof blen, &blen, NULL);
             unsigned char *bin = blen ? malloc(blen) : NULL;
@@ -427,19 +482,24 @@ static int rt_cl_build(rt_ctx *ctx) {
     return 0;
 }
 
-/* Sets up the device on first use. */
+/* Sets up the device on first use (a library that was given its command
+ * queue has set queue, context and device already). After a failure,
+ * rt_cl_release_all releases what was made. */
 static int rt_cl_setup(rt_ctx *ctx) {
     if (rt_cl.ready) return 0;
     if (!rt_cl.prog) {
         rt_error(ctx, "the program has no OpenCL code");
         return 1;
     }
-    if (rt_cl_pick(ctx)) return 1;
     cl_int e;
-    rt_cl.context = clCreateContext(NULL, 1, &rt_cl.device, NULL, NULL, &e);
-    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clCreateContext", e);
-    rt_cl.queue = clCreateCommandQueue(rt_cl.context, rt_cl.device, rt_cl.profile ? CL_QUEUE_PROFILING_ENABLE : 0, &e);
-    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clCreateCommandQueue", e);
+    if (!rt_cl.queue) {
+        if (rt_cl_pick(ctx)) return 1;
+        rt_cl.context = clCreateContext(NULL, 1, &rt_cl.device, NULL, NULL, &e);
+        if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clCreateContext", e);
+        rt_cl.queue =
+            clCreateCommandQueue(rt_cl.context, rt_cl.device, rt_cl.profile ? CL_QUEUE_PROFILING_ENABLE : 0, &e);
+        if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clCreateCommandQueue", e);
+    }
     cl_uint cus = 1;
     size_t maxg = 1;
     cl_ulong lmem = 0;
@@ -602,6 +662,32 @@ static cl_mem rt_cl_buffer(rt_ctx *ctx, int64_t bytes, int64_t *size) {
     return m;
 }
 
+/* Links b into p's live list with refs references. */
+static void rt_dblock_link(rt_dpool *p, rt_dblock *b, int64_t refs) {
+    b->refs = refs;
+    b->next = p->live.next;
+    b->prev = &p->live;
+    p->live.next->prev = b;
+    p->live.next = b;
+}
+
+static void rt_dblock_unlink(rt_dblock *b) {
+    b->prev->next = b->next;
+    b->next->prev = b->prev;
+}
+
+static void rt_dblock_release(rt_dblock *b);
+
+/* Gives up b's buffer once nothing refers to b: a borrowed block's
+ * reference to its owner is released, a foreign buffer goes back to its
+ * owner, any other is kept for reuse. */
+static void rt_dblock_drop(rt_dblock *b) {
+    if (b->owner) rt_dblock_release(b->owner);
+    else if (b->foreign) clReleaseMemObject(b->mem);
+    else rt_cl_keep(b->mem, b->size);
+    free(b);
+}
+
 /* A fresh device block of bytes bytes with one reference, or NULL after
  * an error. */
 static rt_dblock *rt_dblock_new(rt_ctx *ctx, rt_dpool *p, int64_t bytes) {
@@ -622,11 +708,9 @@ static rt_dblock *rt_dblock_new(rt_ctx *ctx, rt_dpool *p, int64_t bytes) {
         return NULL;
     }
     b->req = req;
-    b->refs = 1;
-    b->next = p->live.next;
-    b->prev = &p->live;
-    p->live.next->prev = b;
-    p->live.next = b;
+    b->owner = NULL;
+    b->foreign = false;
+    rt_dblock_link(p, b, 1);
     return b;
 }
 
@@ -643,21 +727,58 @@ static int rt_cl_zero(rt_ctx *ctx, rt_dblock *b, int64_t bytes) {
 
 static void rt_dblock_release(rt_dblock *b) {
     if (--b->refs > 0) return;
-    b->prev->next = b->next;
-    b->next->prev = b->prev;
-    rt_cl_keep(b->mem, b->size);
-    free(b);
+    rt_dblock_unlink(b);
+    rt_dblock_drop(b);
 }
 
+/* Frees every block of p, whatever its references. The owners of
+ * borrowed blocks live in another pool (a library context's). */
 static void rt_dpool_free(rt_dpool *p) {
     rt_dblock *b = p->live.next;
     while (b != &p->live) {
         rt_dblock *next = b->next;
-        rt_cl_keep(b->mem, b->size);
-        free(b);
+        rt_dblock_drop(b);
         b = next;
     }
     rt_dpool_init(p);
+}
+
+/* An entry's use of array argument owner (a library's array on the device,
+ * bytes long): a block of the run's pool p that borrows owner's buffer,
+ * or, when the entry consumes the argument (copy), a fresh copy, so that
+ * the caller's array stays as it was. NULL after an error. */
+static rt_dblock *rt_cl_borrow(rt_ctx *ctx, rt_dpool *p, void *owner, int64_t bytes, bool copy) {
+    rt_dblock *o = owner;
+    if (copy) {
+        rt_dblock *b = rt_dblock_new(ctx, p, bytes);
+        if (!b || bytes == 0) return b;
+        cl_int e = clEnqueueCopyBuffer(rt_cl.queue, o->mem, b->mem, 0, 0, (size_t)bytes, 0, NULL, NULL);
+        return e != CL_SUCCESS ? (rt_cl_fail(ctx, "clEnqueueCopyBuffer", e), NULL) : b;
+    }
+    rt_dblock *b = malloc(sizeof *b);
+    if (!b) {
+        rt_error(ctx, "out of memory");
+        return NULL;
+    }
+    *b = *o;
+    b->owner = o;
+    b->foreign = false;
+    rt_dblock_retain(o);
+    rt_dblock_link(p, b, 1);
+    return b;
+}
+
+/* An entry's array result b (dense, from offset 0) handed to a library's
+ * context: a new reference to b, or to the block b borrows, which then
+ * lives in the context's pool (ctx->device), not the run's. */
+static rt_dblock *rt_cl_export(rt_ctx *ctx, rt_dblock *b) {
+    rt_dblock *t = b->owner ? b->owner : b;
+    rt_dblock_retain(t);
+    if (!b->owner) {
+        rt_dblock_unlink(t);
+        rt_dblock_link(ctx->device, t, t->refs);
+    }
+    return t;
 }
 
 /* A device block holding a copy of bytes bytes of host data. */
@@ -667,6 +788,7 @@ static rt_dblock *rt_cl_upload(rt_ctx *ctx, rt_dpool *p, const void *data, int64
     cl_int e = clEnqueueWriteBuffer(rt_cl.queue, b->mem, CL_TRUE, 0, (size_t)bytes, data, 0, NULL, NULL);
     if (e != CL_SUCCESS) {
         rt_cl_fail(ctx, "clEnqueueWriteBuffer", e);
+        rt_dblock_release(b);
         return NULL;
     }
     return b;
@@ -905,21 +1027,37 @@ static void rt_cl_report(FILE *f) {
     fprintf(f, "%-32s %10s %12.3f\n", "total", "", total);
 }
 
-static void rt_cl_finish_all(void) {
-    if (rt_cl.profile) rt_cl_report(stderr);
-    if (!rt_cl.ready) return;
+/* Releases the device and everything made for it, also after a setup that
+ * failed half-way; the options stay. */
+static void rt_cl_release_all(void) {
     rt_cl_drop_free();
     free(rt_cl.free_list);
-    for (int k = 0; k < rt_cl.prog->nkernels; k++) clReleaseKernel(rt_cl.kernels[k]);
-    clReleaseMemObject(rt_cl.fail);
-    clReleaseProgram(rt_cl.program);
-    clReleaseCommandQueue(rt_cl.queue);
-    clReleaseContext(rt_cl.context);
+    rt_cl.free_list = NULL;
+    rt_cl.cap_free = 0;
+    for (int k = 0; rt_cl.kernels && k < rt_cl.prog->nkernels; k++)
+        if (rt_cl.kernels[k]) clReleaseKernel(rt_cl.kernels[k]);
+    if (rt_cl.fail) clReleaseMemObject(rt_cl.fail);
+    if (rt_cl.program) clReleaseProgram(rt_cl.program);
+    if (rt_cl.queue) clReleaseCommandQueue(rt_cl.queue);
+    if (rt_cl.context) clReleaseContext(rt_cl.context);
     free(rt_cl.kernels);
     free(rt_cl.kernel_ms);
     free(rt_cl.kernel_runs);
-    free(rt_cl.param_values);
+    rt_cl.kernels = NULL;
+    rt_cl.kernel_ms = NULL;
+    rt_cl.kernel_runs = NULL;
+    rt_cl.fail = NULL;
+    rt_cl.program = NULL;
+    rt_cl.queue = NULL;
+    rt_cl.context = NULL;
     rt_cl.ready = false;
+}
+
+static void rt_cl_finish_all(void) {
+    if (rt_cl.profile) rt_cl_report(stderr);
+    rt_cl_release_all();
+    free(rt_cl.param_values);
+    rt_cl.param_values = NULL;
 }
 
 static const rt_backend rt_cl_backend = {rt_cl_help, rt_cl_option, rt_cl_finish_all};

@@ -80,6 +80,11 @@ typedef struct rt_ctx {
     char *error;    /* malloc'd message, or NULL */
     int64_t run_us; /* set by OpenCL entry points: microseconds the device
                        worked, without copying inputs and results; else -1 */
+    void *device;   /* NULL in executables: array arguments and results are
+                       in host memory. An OpenCL library's context sets it
+                       to its rt_dpool (runtime/opencl_library.h): array
+                       arguments and results then stay on the device, their
+                       data being device blocks (rt_dblock *) */
 } rt_ctx;
 
 void rt_error(rt_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -13,6 +13,11 @@ void emit_c_program(Buf *out, const Prog *p, bool server);
  * work as OpenCL kernels (compiler/backend/opencl.c); link with -lOpenCL. */
 void emit_opencl_program(Buf *out, const Prog *p, bool server);
 
+/* What emit_opencl_program writes except main: the runtime, the entry
+ * functions, the table futhorc_entries and the program's OpenCL code
+ * (`static const rt_cl_program_info futhorc_cl_info`). */
+void emit_opencl_entries(Buf *out, const Prog *p);
+
 /* What emit_c_program writes except main: the runtime, the entry functions
  * and the table `static const rt_entry futhorc_entries[]` (p's entry points
  * in order). */
@@ -28,7 +33,9 @@ const char *emit_c_rt_prim(Arena *a, PrimType t);
 /* Writes a library for p with the Futhark C API (man/futhorc-c-api.3):
  * the header to h, the self-contained C source (header included) to c and
  * the JSON manifest to manifest. name is the library's base name (for the
- * header guard); version is the compiler's, recorded in the manifest. */
-void emit_c_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const char *name, const char *version);
+ * header guard); version is the compiler's, recorded in the manifest.
+ * Sequential C for p at STAGE_MEM, or OpenCL (link with -lOpenCL; arrays
+ * stay on the device) for p at STAGE_GPU when opencl. */
+void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const char *name, const char *version, bool opencl);
 
 #endif

@@ -780,9 +780,11 @@ static void emit_param(Emit *E, const Fun *f, int k, char *bound) {
     }
     const char *m = ce_name(E, v->mem->mem);
     bool unique = v->type.unique || (f->param_ext && f->param_ext[k].unique);
-    if (E->mode == EM_HOST) {
-        ce_line(E, "rt_dblock *%s = rt_cl_upload(ctx, dpool, ins[%d].data, rt_value_count(&ins[%d]) * %d);", m, k, k,
-                prim_size(v->type.elem));
+    if (E->mode == EM_HOST) { /* an OpenCL library's arrays are on the device already */
+        ce_line(E, "int64_t %s_bytes = rt_value_count(&ins[%d]) * %d;", m, k, prim_size(v->type.elem));
+        ce_line(E, "rt_dblock *%s = ctx->device ? rt_cl_borrow(ctx, dpool, ins[%d].data, %s_bytes, %s)", m, k, m,
+                unique ? "true" : "false");
+        ce_line(E, "    : rt_cl_upload(ctx, dpool, ins[%d].data, %s_bytes);", k, m);
         ce_line(E, "if (!%s) goto fail;", m);
     } else if (unique) {
         ce_line(E, "int64_t %s_bytes = rt_value_count(&ins[%d]) * %d;", m, k, prim_size(v->type.elem));
@@ -800,7 +802,8 @@ static void emit_param(Emit *E, const Fun *f, int k, char *bound) {
 }
 
 /* Writes the entry's results into outs, dense and row-major (OpenCL: after
- * the device has finished and reported no failure). */
+ * the device has finished and reported no failure; cl_result hands over
+ * array results). */
 static void res_outputs(Emit *E, const Body *b, void *ctx) {
     if (E->mode == EM_HOST) {
         cl_manifest(E, b);
@@ -830,14 +833,14 @@ static void res_outputs(Emit *E, const Body *b, void *ctx) {
             shape[d] = l->dims[d].shape;
             ce_line(E, "outs[%d].shape[%d] = %s;", k, d, ce_sym(E, shape[d]));
         }
+        if (E->mode == EM_HOST) {
+            cl_result(E, r.v, k);
+            continue;
+        }
         ce_line(E, "outs[%d].data = malloc((size_t)(rt_value_count(&outs[%d]) * %d) + 1);", k, k, prim_size(t.elem));
         ce_line(E, "if (!outs[%d].data) {", k);
         ce_oom(E, "writing a result");
         ce_line(E, "}");
-        if (E->mode == EM_HOST) {
-            cl_download(E, arena_printf(E->a, "outs[%d].data", k), r.v, k);
-            continue;
-        }
         ce_copy_nest(E, arena_printf(E->a, "((%s *)outs[%d].data)", ctype(t.elem), k),
                        lmad_row_major(E->a, t.rank, shape), ce_arr_base(E, r.v), l, NULL);
     }
@@ -874,8 +877,12 @@ static void emit_entry(Emit *E, const Fun *f, int idx) {
     ce_line(E, "    int r = futhorc_entry_%d(ctx, &pool, %sins, outs);", idx, cl ? "&dpool, " : "");
     ce_line(E, "    rt_pool_free(&pool);");
     if (cl) ce_line(E, "    rt_dpool_free(&dpool);");
-    ce_line(E, "    if (r)");
-    ce_line(E, "        for (int k = 0; k < %d; k++) free(outs[k].shape), free(outs[k].data), outs[k].shape = NULL, outs[k].data = NULL;", f->nret);
+    ce_line(E, "    for (int k = 0; r && k < %d; k++) {", f->nret);
+    if (cl) ce_line(E, "        if (ctx->device && outs[k].data && outs[k].type.rank > 0) rt_dblock_release(outs[k].data);");
+    ce_line(E, "        %sfree(outs[k].data);", cl ? "else " : "");
+    ce_line(E, "        free(outs[k].shape);");
+    ce_line(E, "        outs[k].shape = NULL, outs[k].data = NULL;");
+    ce_line(E, "    }");
     ce_line(E, "    return r;");
     ce_line(E, "}");
     buf_putc(E->out, '\n');

@@ -93,9 +93,11 @@ void cl_host_stm(Emit *E, const Stm *s);
 /* EM_HOST: makes the entry's array results dense on the device (so that
  * the device's time includes it), before the host waits for the device. */
 void cl_manifest(Emit *E, const Body *b);
-/* EM_HOST: reads array v, result k, from the device into host memory dst,
- * row-major. */
-void cl_download(Emit *E, const char *dst, const Var *v, int k);
+/* EM_HOST: sets outs[k].data to array v, result k (dense, row-major):
+ * a new reference to its device block when the caller keeps arrays on the
+ * device (an OpenCL library: ctx->device), else malloc'd host memory
+ * holding it. */
+void cl_result(Emit *E, const Var *v, int k);
 /* EM_KERNEL: records a failed assertion (message and arguments) for the host. */
 void cl_kernel_fail(Emit *E, const Stm *s);
 

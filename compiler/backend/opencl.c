@@ -249,21 +249,28 @@ void cl_manifest(Emit *E, const Body *b) {
     }
 }
 
-void cl_download(Emit *E, const char *dst, const Var *v, int k) {
+void cl_result(Emit *E, const Var *v, int k) {
     const Lmad *l = v->mem->ixfun;
-    if (k < E->cl->manifested.len && E->cl->manifested.items[k]) {
-        ce_line(E, "if (rt_cl_read(ctx, %s, 0, rt_cl_block_size(%s), %s)) goto fail;", E->cl->manifested.items[k],
-                E->cl->manifested.items[k], dst);
-        ce_line(E, "rt_dblock_release(%s);", E->cl->manifested.items[k]);
-        return;
-    }
-    ce_line(E, "{");
+    const char *made = k < E->cl->manifested.len ? E->cl->manifested.items[k] : NULL;
+    ce_line(E, "if (ctx->device) {");
+    ce_line(E, "    outs[%d].data = rt_cl_export(ctx, %s);", k, made ? made : ce_name(E, v->mem->mem));
+    ce_line(E, "} else {");
     E->indent++;
-    ce_line(E, "const int64_t rt_ss[] = %s, rt_sh[] = %s;", sym_list(E, l, true), sym_list(E, l, false));
-    ce_line(E, "if (rt_cl_download(ctx, dpool, %s, %d, %s, %s, rt_ss, rt_sh, %d)) goto fail;", dst,
-            prim_size(v->type.elem), ce_name(E, v->mem->mem), ce_sym(E, l->offset), l->rank);
+    ce_line(E, "outs[%d].data = malloc((size_t)(rt_value_count(&outs[%d]) * %d) + 1);", k, k, prim_size(v->type.elem));
+    ce_line(E, "if (!outs[%d].data) {", k);
+    ce_line(E, "    rt_error(ctx, \"out of memory (writing a result)\");");
+    ce_line(E, "    goto fail;");
+    ce_line(E, "}");
+    if (made) {
+        ce_line(E, "if (rt_cl_read(ctx, %s, 0, rt_cl_block_size(%s), outs[%d].data)) goto fail;", made, made, k);
+    } else {
+        ce_line(E, "const int64_t rt_ss[] = %s, rt_sh[] = %s;", sym_list(E, l, true), sym_list(E, l, false));
+        ce_line(E, "if (rt_cl_download(ctx, dpool, outs[%d].data, %d, %s, %s, rt_ss, rt_sh, %d)) goto fail;", k,
+                prim_size(v->type.elem), ce_name(E, v->mem->mem), ce_sym(E, l->offset), l->rank);
+    }
     E->indent--;
     ce_line(E, "}");
+    if (made) ce_line(E, "rt_dblock_release(%s);", made);
 }
 
 /* ---- Kernels: signatures and arguments ----------------------------------------------- */
@@ -1837,8 +1844,8 @@ static void string_table(Buf *out, const char *name, const char *const *items, i
     buf_puts(out, "};\n");
 }
 
-void emit_opencl_program(Buf *out, const Prog *p, bool server) {
-    if (p->stage != STAGE_GPU) ICE("emit_opencl_program: the program must be at STAGE_GPU");
+void emit_opencl_entries(Buf *out, const Prog *p) {
+    if (p->stage != STAGE_GPU) ICE("emit_opencl_entries: the program must be at STAGE_GPU");
     Arena a = {0};
     ClEmit cl;
     memset(&cl, 0, sizeof cl);
@@ -1868,6 +1875,18 @@ void emit_opencl_program(Buf *out, const Prog *p, bool server) {
                "static const rt_cl_program_info futhorc_cl_info = {futhorc_cl_source, futhorc_cl_kernels, %d, "
                "futhorc_cl_failures, %d, futhorc_cl_params, %d};\n\n",
                cl.kernels.len, cl.fails.len, cl.params.len);
+    buf_free(&src);
+    buf_free(&cl.src);
+    vec_free(&cl.kernels);
+    vec_free(&cl.fails);
+    vec_free(&cl.params);
+    vec_free(&cl.manifested);
+    ce_fini(&E);
+    arena_free(&a);
+}
+
+void emit_opencl_program(Buf *out, const Prog *p, bool server) {
+    emit_opencl_entries(out, p);
     buf_printf(out,
                "int main(int argc, char **argv) {\n"
                "    rt_cl_set_program(&futhorc_cl_info);\n"
@@ -1877,12 +1896,4 @@ void emit_opencl_program(Buf *out, const Prog *p, bool server) {
                "    return %s(argc, argv, futhorc_entries, %d);\n"
                "}\n",
                server ? "rt_server_main" : "rt_main", p->nfuns);
-    buf_free(&src);
-    buf_free(&cl.src);
-    vec_free(&cl.kernels);
-    vec_free(&cl.fails);
-    vec_free(&cl.params);
-    vec_free(&cl.manifested);
-    ce_fini(&E);
-    arena_free(&a);
 }

@@ -273,6 +273,21 @@ typedef struct ExtType {
     bool unique;
 } ExtType;
 
+/* A value of an entry point as the generated C API sees it: components
+ * [first, first + n) of the flattened parameters or results. A primitive
+ * or an array of primitives is one component (opaque NULL); a tuple, a
+ * record or an array of them is an opaque type of the API, named opaque,
+ * whose components are its leaves in order. A tuple or record lists its
+ * fields (tuples' named "0", "1", ...), each a value of its own; an array
+ * of tuples or records has none. */
+typedef struct EntryVal {
+    int first, n;
+    const char *opaque;
+    struct EntryVal *fields;
+    const char **field_names;
+    int nfields;
+} EntryVal;
+
 typedef struct Fun {
     const char *name;   /* the entry point's source name */
     Var **params;       /* one per external parameter, in order */
@@ -283,6 +298,10 @@ typedef struct Fun {
     ExtType *ret_ext;
     Body *body;
     SrcLoc loc;
+    /* The source-level parameters and results (a top-level tuple result
+     * is one value per component); NULL: one value per component. */
+    EntryVal *in_vals, *out_vals;
+    int nin_vals, nout_vals;
 } Fun;
 
 typedef enum Stage { STAGE_SOACS, STAGE_MEM, STAGE_GPU } Stage;

@@ -1700,6 +1700,106 @@ static SVal *entry_value(Lower *l, Env **env, const Ty *t, const char *name, Var
     return sv_dyn(l, se_i64(0));
 }
 
+/* ---- The C API's view of entry values (EntryVal) ------------------------------------- */
+
+static bool ty_is_compound(const Ty *t) { return t->kind == TY_TUPLE || t->kind == TY_RECORD; }
+
+/* The number of components a value of type t flattens to (as entry_value
+ * and sv_leaves flatten it: an array of tuples is a tuple of arrays). */
+static int ev_leaves(const Ty *t) {
+    if (t->kind == TY_ARRAY && ty_is_compound(t->elem)) return ev_leaves(t->elem);
+    if (!ty_is_compound(t)) return 1;
+    int n = 0;
+    for (int i = 0; i < t->n; i++) n += ev_leaves(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty);
+    return n;
+}
+
+/* A structural name of t for the C API: "tup2_f32_arr1d_i64", "rec_x_f32_y_f32". */
+static void ev_struct_name(Buf *b, const Ty *t) {
+    if (t->kind == TY_PRIM) buf_puts(b, prim_name(t->prim));
+    else if (t->kind == TY_ARRAY) {
+        buf_printf(b, "arr%dd_", t->rank);
+        ev_struct_name(b, t->elem);
+    } else if (t->kind == TY_TUPLE) {
+        buf_printf(b, "tup%d", t->n);
+        for (int i = 0; i < t->n; i++) buf_putc(b, '_'), ev_struct_name(b, t->elems[i]);
+    } else if (t->kind == TY_RECORD) {
+        buf_puts(b, "rec");
+        for (int i = 0; i < t->n; i++) buf_printf(b, "_%s_", t->fields[i].name), ev_struct_name(b, t->fields[i].ty);
+    } else buf_puts(b, "t");
+}
+
+/* The type abbreviation an annotation names (with size arguments at
+ * most: `cloud [n]`), or NULL. */
+static const char *te_abbrev(const TypeExp *te) {
+    while (te && te->kind == TE_UNIQUE) te = te->elem;
+    if (!te || te->kind != TE_NAME) return NULL;
+    for (int i = 0; i < te->nargs; i++)
+        if (!te->args[i].is_size) return NULL;
+    return te->name.parts[te->name.nparts - 1];
+}
+
+/* The C API's name of an opaque type t annotated te (or NULL): the
+ * abbreviation's name when there is one, else a structural name; only
+ * letters, digits and '_'. */
+static const char *ev_opaque_name(Lower *l, const Ty *t, const TypeExp *te) {
+    Buf b = {0};
+    const char *abbrev = te_abbrev(te);
+    if (abbrev) buf_puts(&b, abbrev);
+    else ev_struct_name(&b, t);
+    char *name = arena_strdup(l->a, b.data);
+    buf_free(&b);
+    for (char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) *c = '_';
+    return name;
+}
+
+/* The entry value of type t (annotated te, or NULL), whose components
+ * start at *next; advances *next past them. */
+static EntryVal ev_make(Lower *l, const Ty *t, const TypeExp *te, int *next) {
+    EntryVal v = {.first = *next, .n = ev_leaves(t)};
+    bool compound = ty_is_compound(t);
+    if (!compound && !(t->kind == TY_ARRAY && ty_is_compound(t->elem))) {
+        *next += v.n;
+        return v;
+    }
+    v.opaque = ev_opaque_name(l, t, te);
+    if (!compound) {
+        *next += v.n;
+        return v;
+    }
+    v.nfields = t->n;
+    v.fields = NEW_ARRAY(l->a, EntryVal, t->n + 1);
+    v.field_names = NEW_ARRAY(l->a, const char *, t->n + 1);
+    for (int i = 0; i < t->n; i++) {
+        v.field_names[i] = t->kind == TY_TUPLE ? arena_printf(l->a, "%d", i) : t->fields[i].name;
+        v.fields[i] = ev_make(l, t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty, NULL, next);
+    }
+    return v;
+}
+
+/* The annotation of a parameter pattern, or NULL. */
+static const TypeExp *pat_annotation(const Pat *p) { return p->kind == P_ASCRIBE ? p->type : NULL; }
+
+/* The C API's values of d's results (f's nret components): a top-level
+ * tuple is one value per component unless an abbreviation names it. Sets
+ * nothing when the types do not account for the components. */
+static void ev_results(Lower *l, const Decl *d, Fun *f) {
+    const Ty *t = d->ret_ty;
+    if (!t) return;
+    bool split = t->kind == TY_TUPLE && !te_abbrev(d->ret);
+    int n = split ? t->n : 1, next = 0, k = 0;
+    EntryVal *vals = NEW_ARRAY(l->a, EntryVal, n + 1);
+    for (int i = 0; i < n; i++) {
+        const TypeExp *te = split && d->ret && d->ret->kind == TE_TUPLE && i < d->ret->nelems ? d->ret->elems[i] : NULL;
+        EntryVal v = ev_make(l, split ? t->elems[i] : t, split ? te : d->ret, &next);
+        if (v.n > 0 || v.opaque) vals[k++] = v;
+    }
+    if (next != f->nret) return;
+    f->out_vals = vals;
+    f->nout_vals = k;
+}
+
 static Fun *lower_entry(Lower *l, Decl *d) {
     Fun *f = NEW(l->a, Fun);
     f->name = d->name;
@@ -1708,11 +1808,19 @@ static Fun *lower_entry(Lower *l, Decl *d) {
     VarVec vars = {0};
     ExtVec exts = {0};
     SVal **vals = NEW_ARRAY(l->a, SVal *, d->nparams);
+    EntryVal *ins = NEW_ARRAY(l->a, EntryVal, d->nparams + 1);
+    bool views = true;
     for (int i = 0; i < d->nparams; i++) {
         const Ty *t = d->param_tys ? d->param_tys[i] : d->params[i]->ty;
         if (!t) ICE("entry parameter without a type");
+        int next = vars.len;
         vals[i] = entry_value(l, &env, t, pat_name(d->params[i]), &vars, &exts, d->params[i]->loc);
+        EntryVal v = ev_make(l, t, pat_annotation(d->params[i]), &next);
+        if (next != vars.len) views = false;
+        if (v.n > 0 || v.opaque) ins[f->nin_vals++] = v;
     }
+    if (views) f->in_vals = ins;
+    else f->nin_vals = 0;
     f->nparams = vars.len;
     f->params = vec_to_arena(l->a, &vars);
     f->param_ext = vec_to_arena(l->a, &exts);
@@ -1739,6 +1847,7 @@ static Fun *lower_entry(Lower *l, Decl *d) {
         f->ret[i] = t;
         f->ret_ext[i] = (ExtType){t.elem, t.kind == TK_ARRAY ? t.rank : 0, true};
     }
+    ev_results(l, d, f);
     return f;
 }
 

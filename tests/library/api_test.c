@@ -135,9 +135,21 @@ static void test_ranks(struct futhark_context *ctx) {
     futhark_free_f64_1d(ctx, x);
     futhark_free_f64_1d(ctx, dbl);
 
-    unsigned char raw[3 * sizeof(int64_t)];
+}
+
+/* futhark_new_raw_* borrows the backend's own storage (host memory, or a
+ * cl_mem of the context's OpenCL context) and futhark_values_raw_* gives
+ * it back. */
+static void test_raw(struct futhark_context *ctx) {
     int64_t three[3] = {1, 2, 3};
+#ifdef FUTHARK_BACKEND_opencl
+    cl_context clctx = NULL;
+    clGetCommandQueueInfo(futhark_context_get_command_queue(ctx), CL_QUEUE_CONTEXT, sizeof clctx, &clctx, NULL);
+    cl_mem raw = clCreateBuffer(clctx, CL_MEM_READ_WRITE | CL_MEM_COPY_HOST_PTR, sizeof three, three, NULL);
+#else
+    unsigned char raw[3 * sizeof(int64_t)];
     memcpy(raw, three, sizeof three);
+#endif
     struct futhark_i64_1d *rw = futhark_new_raw_i64_1d(ctx, raw, 3), *sum2 = NULL;
     check(rw && futhark_values_raw_i64_1d(ctx, rw) == raw, "new_raw borrows, values_raw gives it back", "other pointer");
     check(futhark_entry_add(ctx, &sum2, rw, rw) == 0 && futhark_index_i64_1d(ctx, &three[0], sum2, 2) == 0 &&
@@ -145,6 +157,75 @@ static void test_ranks(struct futhark_context *ctx) {
           "raw array as an argument", "wrong result");
     futhark_free_i64_1d(ctx, rw);
     futhark_free_i64_1d(ctx, sum2);
+#ifdef FUTHARK_BACKEND_opencl
+    clReleaseMemObject(raw);
+#endif
+}
+
+/* Results passed straight into other entry points, results that are an
+ * argument (freed apart from it) or a slice of one, and a failure inside a
+ * parallel map (a kernel on OpenCL) reported with its source location. */
+static void test_chains(struct futhark_context *ctx) {
+    float m[2][2] = {{1, 2}, {3, 4}}, got[4];
+    struct futhark_f32_2d *a = futhark_new_f32_2d(ctx, &m[0][0], 2, 2), *b = NULL, *c = NULL;
+    int ok = futhark_entry_scale(ctx, &b, 2.0f, a) == 0 && futhark_entry_scale(ctx, &c, 0.25f, b) == 0 &&
+             futhark_values_f32_2d(ctx, c, got) == 0;
+    check(ok && got[0] == 0.5f && got[3] == 2.0f, "a result as the next entry's argument", "wrong values");
+    futhark_free_f32_2d(ctx, a);
+    futhark_free_f32_2d(ctx, b);
+    futhark_free_f32_2d(ctx, c);
+
+    int32_t data[4] = {5, 6, 7, 8}, out[4] = {0}, s = 0;
+    struct futhark_i32_1d *xs = futhark_new_i32_1d(ctx, data, 4), *same = NULL, *tail = NULL;
+    check(futhark_entry_same(ctx, &same, xs) == 0 && same && same != xs, "a result that is the argument",
+          "failed or the same pointer");
+    futhark_free_i32_1d(ctx, xs);
+    check(futhark_values_i32_1d(ctx, same, out) == 0 && out[0] == 5 && out[3] == 8,
+          "such a result outlives the freed argument", "wrong values");
+    ok = futhark_entry_tail(ctx, &tail, same) == 0 && futhark_shape_i32_1d(ctx, tail)[0] == 3 &&
+         futhark_values_i32_1d(ctx, tail, out) == 0;
+    check(ok && out[0] == 6 && out[2] == 8, "a slice of the argument as the result", "wrong shape or values");
+    check(futhark_entry_sum(ctx, &s, tail) == 0 && s == 21, "the slice as an argument", "sum != 21");
+    futhark_free_i32_1d(ctx, same);
+    futhark_free_i32_1d(ctx, tail);
+
+    int32_t ten[3] = {10, 20, 30};
+    int64_t good[2] = {2, 0}, bad[2] = {2, 7};
+    struct futhark_i32_1d *t = futhark_new_i32_1d(ctx, ten, 3), *r = NULL;
+    struct futhark_i64_1d *gi = futhark_new_i64_1d(ctx, good, 2), *bi = futhark_new_i64_1d(ctx, bad, 2);
+    check(futhark_entry_gather(ctx, &r, t, bi) != 0 && r == NULL, "index out of bounds in a parallel map fails",
+          "rc 0 or output written");
+    check_error(ctx, "its message names the source location", "arrays.fut:35:");
+    check(futhark_context_sync(ctx) == 0, "sync after the failure", "non-zero");
+    ok = futhark_entry_gather(ctx, &r, t, gi) == 0 && futhark_values_i32_1d(ctx, r, out) == 0;
+    check(ok && out[0] == 30 && out[1] == 10, "the context works after a failure in a map", "wrong values");
+    futhark_free_i32_1d(ctx, t);
+    futhark_free_i32_1d(ctx, r);
+    futhark_free_i64_1d(ctx, gi);
+    futhark_free_i64_1d(ctx, bi);
+}
+
+/* A second context beside the first: each keeps its own arrays. */
+static void test_two_contexts(struct futhark_context *ctx) {
+    struct futhark_context_config *cfg2 = futhark_context_config_new();
+    struct futhark_context *ctx2 = futhark_context_new(cfg2);
+    char *err = futhark_context_get_error(ctx2);
+    check(!err, "a second context at the same time", err ? err : "");
+    free(err);
+    int32_t d1[3] = {1, 2, 3}, d2[3] = {10, 20, 30}, s1 = 0, s2 = 0;
+    struct futhark_i32_1d *x1 = futhark_new_i32_1d(ctx, d1, 3), *x2 = futhark_new_i32_1d(ctx2, d2, 3), *y2 = NULL;
+    int ok = futhark_entry_same(ctx2, &y2, x2) == 0 && futhark_entry_sum(ctx, &s1, x1) == 0 &&
+             futhark_entry_sum(ctx2, &s2, y2) == 0;
+    check(ok && s1 == 6 && s2 == 60, "entry points of two contexts in turn", "wrong sums");
+    check(futhark_entry_sum(ctx, &s1, x2) != 0, "an array of the other context is refused", "rc 0");
+    check_error(ctx, "the other context's array message", "not a live array");
+    futhark_free_i32_1d(ctx2, x2);
+    futhark_free_i32_1d(ctx2, y2);
+    futhark_context_free(ctx2);
+    futhark_context_config_free(cfg2);
+    s1 = 0;
+    check(futhark_entry_sum(ctx, &s1, x1) == 0 && s1 == 6, "the first context after the second is freed", "sum != 6");
+    futhark_free_i32_1d(ctx, x1);
 }
 
 static void test_errors(struct futhark_context *ctx) {
@@ -185,8 +266,13 @@ static void test_context(void) {
     futhark_context_config_set_logging(cfg, 0);
     futhark_context_config_set_profiling(cfg, 1);
     futhark_context_config_set_cache_file(cfg, "/nonexistent/cache");
+#ifdef FUTHARK_BACKEND_opencl
+    check(futhark_context_config_set_tuning_param(cfg, "nope", 1) != 0 && futhark_get_tuning_param_count() > 0,
+          "unknown tuning parameter refused", "accepted, or no parameters");
+#else
     check(futhark_context_config_set_tuning_param(cfg, "nope", 1) != 0 && futhark_get_tuning_param_count() == 0,
           "no tuning parameters", "a parameter was accepted");
+#endif
     struct futhark_context *ctx = futhark_context_new(cfg);
     char *err = futhark_context_get_error(ctx);
     check(ctx && !err, "context creation", err ? err : "NULL context");
@@ -225,6 +311,9 @@ int main(void) {
     test_scalars(ctx);
     test_1d(ctx);
     test_ranks(ctx);
+    test_raw(ctx);
+    test_chains(ctx);
+    test_two_contexts(ctx);
     test_errors(ctx);
     futhark_context_sync(ctx);
     futhark_context_free(ctx);

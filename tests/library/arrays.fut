@@ -1,6 +1,7 @@
 -- Entry points for tests/library/api_test.c and ffi_test.py: arrays of
 -- several ranks and element types, several results, shared sizes, a
--- consumed argument, run-time failures, and scalars of every type.
+-- consumed argument, run-time failures (on the host and in a kernel),
+-- scalars of every type, and results that are an argument or a slice of one.
 
 entry sum (xs: []i32) : i32 = reduce (+) 0 xs
 
@@ -26,3 +27,9 @@ entry answer : i32 = 42
 entry next (a: i8) (b: i16) (c: i32) (d: i64) (e: u8) (f: u16) (g: u32) (h: u64)
            (x: f32) (y: f64) (z: bool) : (i8, i16, i32, i64, u8, u16, u32, u64, f32, f64, bool) =
   (a + 1, b + 1, c + 1, d + 1, e + 1, f + 1, g + 1, h + 1, x + 1, y + 1, !z)
+
+entry same (xs: []i32) : []i32 = xs
+
+entry tail (xs: []i32) : []i32 = xs[1:]
+
+entry gather (xs: []i32) (is: []i64) : []i32 = map (\i -> xs[i]) is

@@ -1,8 +1,8 @@
 """The released Python binding futhark-ffi (0.16, from PyPI) driving a
-library made by `futhorc c --library` from tests/library/arrays.fut: run by
-tests/library/run.sh inside a virtual environment, in the directory where
-build_futhark_ffi built the module _arrays. Prints "ok NAME" or
-"FAIL NAME: why" per check."""
+library made by `futhorc c --library` or `futhorc opencl --library` from
+tests/library/arrays.fut: run by tests/library/run.sh inside a virtual
+environment, in the directory where build_futhark_ffi built the module
+_arrays. Prints "ok NAME" or "FAIL NAME: why" per check."""
 import sys
 
 import numpy as np
@@ -57,7 +57,34 @@ def main():
 
     check(fut.checked_div(7, 2) == 3, "context works after errors")
     check(fut.report().startswith("{"), "report")
+
+    m = fut.scale(2.0, np.ones((2, 2), dtype=np.float32))
+    r = fut.from_futhark(fut.scale(0.25, m))
+    check(r.shape == (2, 2) and r[1, 1] == 0.5, "a result passed to the next entry point", r)
+
+    try:
+        fut.gather(np.array([10, 20, 30], dtype=np.int32), np.array([2, 7]))
+        check(False, "failure in a parallel map raises", "no exception")
+    except ValueError as e:
+        check("arrays.fut:35:" in str(e), "failure in a parallel map raises, naming the source", e)
+
+    if hasattr(_arrays.lib, "futhark_context_config_set_device"):
+        opencl_checks()
     return 1 if failures else 0
+
+
+def opencl_checks():
+    """The OpenCL library: devices chosen through futhark-ffi's options."""
+    fut = Futhark(_arrays, device=b"#0", platform=b"#0")
+    check(fut.sum(np.arange(4, dtype=np.int32)) == 6, "device and platform #0")
+    try:
+        Futhark(_arrays, device=b"no-such-device")
+        check(False, "a bad device name raises", "no exception")
+    except ValueError as e:
+        check("no-such-device" in str(e), "a bad device name raises", e)
+    name = _arrays.ffi.string(_arrays.lib.futhark_get_tuning_param_name(0))
+    fut = Futhark(_arrays, tuning={name.decode(): 32})
+    check(fut.sum(np.arange(10, dtype=np.int32)) == 45, "a tuning parameter", name)
 
 
 if __name__ == "__main__":

@@ -2,8 +2,9 @@
 # Tests of the OpenCL runtime of generated programs (runtime/opencl.h) on
 # whatever OpenCL device is installed (PoCL in CI): device listing and
 # selection errors, tuning parameters, -P profiles, --dump-opencl and
-# --load-opencl, the program cache, -t device times, and failures inside
-# kernels reported with their source location. Results themselves are
+# --load-opencl, the program cache, -t device times, failures inside
+# kernels reported with their source location, and that --library makes a
+# library (tests/library/run.sh tests libraries). Results themselves are
 # checked by `futhorc test --backend=opencl` (tests/run.sh). Ends with
 # "opencl: N passed, N failed"; exits 1 if anything failed.
 #
@@ -66,7 +67,9 @@ expect "cache exists" 0 '' test -s "$work/cache"
 expect "cache read" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --cache-file $work/cache"
 expect "device time" 0 '^[0-9]+$' sh -c "echo '$in' | $exe -r 2 -t /dev/stdout -n"
 expect "help lists OpenCL options" 0 '--list-devices' "$exe" --help
-expect "no library yet" 1 'not supported by the opencl backend' "$futhorc" opencl --library $here/kernel_fail.fut -o "$work/lib"
+# Libraries are tested by tests/library/run.sh; here only that one is made.
+expect "library" 0 '#define FUTHARK_BACKEND_opencl' \
+    sh -c "'$futhorc' opencl --library $here/kernel_fail.fut -o '$work/lib' && cat '$work/lib.h'"
 
 echo "opencl: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
