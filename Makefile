@@ -26,7 +26,8 @@ EMBEDDED := stdlib/prelude.fut $(RUNTIME_HDR) $(RUNTIME_SRC) $(wildcard runtime/
 
 # Build tools from Debian that a fresh machine may lack: binary:package, then
 # path:package (the OpenCL headers, loader and PoCL, the CPU device that
-# `make check` runs OpenCL programs on).
+# `make check` runs OpenCL programs on); and numpy, which generates the
+# large cases of tests/compose.
 DEPS := flex:flex bison:bison
 DEP_HEADERS := /usr/include/cmocka.h:libcmocka-dev /usr/include/CL/cl.h:opencl-c-headers \
                /usr/share/doc/ocl-icd-opencl-dev:ocl-icd-opencl-dev /etc/OpenCL/vendors/pocl.icd:pocl-opencl-icd
@@ -40,6 +41,7 @@ deps:
 	@missing=""; \
 	for d in $(DEPS); do command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
 	for d in $(DEP_HEADERS); do [ -e $${d%%:*} ] || missing="$$missing $${d#*:}"; done; \
+	python3 -c 'import numpy' 2>/dev/null || missing="$$missing python3-numpy"; \
 	if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \

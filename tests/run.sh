@@ -70,6 +70,7 @@ elif [ -n "${FUTHORC_REQUIRE_OPENCL:-}" ]; then
 else
     echo "opencl: SKIPPED: no OpenCL platform installed (apt-get install pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers)"
 fi
+summarised bash tests/compose/run.sh
 summarised bash tests/robustness.sh
 summarised bash tests/server/run.sh
 summarised bash tests/library/run.sh

@@ -4,11 +4,15 @@
 # reference implementations (never from futhorc). Sizes cross several
 # work-groups so multi-group reductions, scans, histograms and scatters run.
 # Float data are chosen so that every result is exact or well inside
-# futhark test's tolerance. Run: python3 tests/compose/data/gen.py
+# futhark test's tolerance. Run: python3 tests/compose/data/gen.py [DIR]
+# (DIR defaults to this file's folder; tests/compose/run.sh passes its
+# build folder).
 import os
+import sys
 import numpy as np
 
-HERE = os.path.dirname(os.path.abspath(__file__))
+HERE = sys.argv[1] if len(sys.argv) > 1 else os.path.dirname(os.path.abspath(__file__))
+os.makedirs(HERE, exist_ok=True)
 rng = np.random.default_rng(4)
 f32 = np.float32
 
