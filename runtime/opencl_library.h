@@ -364,7 +364,7 @@ void futhark_context_config_set_default_grid_size(struct futhark_context_config 
     futhark_context_config_set_default_num_groups(cfg, num);
 }
 
-/* Kept for compatibility: futhorc's kernels are not tiled. */
+/* Kept for compatibility: the block-tiled kernels use fixed tiles. */
 void futhark_context_config_set_default_tile_size(struct futhark_context_config *cfg, int num) {
     rtl_cl_cfg *c = rtl_cl_settings(cfg);
     if (c) c->tile_size = num > 0 ? num : 0;
