@@ -568,14 +568,50 @@ static IrExp *def_op(const Simp *s, SubExp se, Op op) {
 }
 
 /* x < n (x in [0, ub)) or 0 <= x is known: the range rule. */
-static bool range_lt(const Simp *s, SubExp x, SubExp n) {
-    if (!x.is_var || !s->has_ub[x.v->id]) return false;
-    SubExp ub = resolve((Simp *)s, s->ub[x.v->id]);
-    if (se_same(ub, n)) return true;
-    return !ub.is_var && !n.is_var && ub.c.type == PT_I64 && n.c.type == PT_I64 && ub.c.v.i <= n.c.v.i;
+/* An i64 value as base + off: base the variable it adds a constant to
+ * (through add and sub of constants; NULL for a constant), off the sum of
+ * those constants. Offsets stay far from overflow: at most
+ * RANGE_OFFSET_MAX in size, else the value is its own base. */
+#define RANGE_OFFSET_MAX (INT64_C(1) << 40)
+typedef struct Linear {
+    Var *base;
+    int64_t off;
+} Linear;
+
+static Linear linear_of(const Simp *s, SubExp se) {
+    se = resolve((Simp *)s, se);
+    if (!se.is_var) return (Linear){NULL, se.c.type == PT_I64 ? se.c.v.i : 0};
+    const Stm *d = s->def[se.v->id];
+    const IrExp *e = d ? d->e : NULL;
+    if (e && e->kind == IE_OP && e->t == PT_I64 && (e->op == OP_ADD || e->op == OP_SUB)) {
+        SubExp a = resolve((Simp *)s, e->args[0]), b = resolve((Simp *)s, e->args[1]);
+        bool ca = !a.is_var && e->op == OP_ADD, cb = !b.is_var;
+        int64_t c = cb ? b.c.v.i : ca ? a.c.v.i : 0;
+        if ((ca || cb) && c > -RANGE_OFFSET_MAX && c < RANGE_OFFSET_MAX) {
+            Linear l = linear_of(s, cb ? a : b);
+            int64_t off = e->op == OP_SUB ? l.off - c : l.off + c;
+            if (off > -RANGE_OFFSET_MAX && off < RANGE_OFFSET_MAX) return (Linear){l.base, off};
+        }
+    }
+    return (Linear){se.v, 0};
 }
 
-static bool range_nonneg(const Simp *s, SubExp x) { return x.is_var && s->has_ub[x.v->id]; }
+/* Whether x < n: x is y + c with y in [0, ub) and ub + c <= n, comparing
+ * ub + c and n as the same base plus constants (an iota over n - 1 gives
+ * indices i and i + 1 below n). */
+static bool range_lt(const Simp *s, SubExp x, SubExp n) {
+    if (n.is_var ? false : n.c.type != PT_I64) return false;
+    Linear lx = linear_of(s, x);
+    if (!lx.base || !s->has_ub[lx.base->id]) return false;
+    Linear lu = linear_of(s, s->ub[lx.base->id]), ln = linear_of(s, n);
+    return lu.base == ln.base && lu.off + lx.off <= ln.off;
+}
+
+/* Whether 0 <= x: x is y + c with y in [0, ub) and c >= 0. */
+static bool range_nonneg(const Simp *s, SubExp x) {
+    Linear lx = linear_of(s, x);
+    return lx.base && s->has_ub[lx.base->id] && lx.off >= 0;
+}
 
 /* Comparisons decided by ranges: 0 <= x, x < n, n > x, x >= 0. */
 static bool fold_range(const Simp *s, const IrExp *e, SubExp *out) {
