@@ -353,8 +353,9 @@ static void emit_alloc(Emit *E, const Stm *s) {
     const char *m = ce_name(E, s->pat[0]), *size = ce_se(E, s->e->size);
     ce_line(E, "rt_block *%s = rt_block_new(pool, %s);", m, size);
     ce_line(E, "if (!%s) {", m);
-    ce_line(E, "    rt_error(ctx, \"%sout of memory (allocating %%lld bytes)\", (long long)%s);",
-         ce_str(E, ce_loc(E, s->loc), true), size);
+    ce_line(E, "    rt_error(ctx, \"%s%%s (allocating %%lld bytes)\", %s < 0 ? \"negative array size\" : \"out of memory\", "
+               "(long long)%s);",
+            ce_str(E, ce_loc(E, s->loc), true), size, size);
     ce_line(E, "    goto fail;");
     ce_line(E, "}");
 }
