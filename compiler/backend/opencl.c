@@ -1507,13 +1507,13 @@ static void seg_host(Emit *E, const Stm *s) {
 
 /* ---- Block-tiled SegMap ------------------------------------------------------------------------ */
 
-/* A tiled group is TILE_SIDE x TILE_SIDE work-items, each computing
+/* A tiled group is TILE_SIDE_Y x TILE_SIDE_X work-items, each computing
  * TILE_REG x TILE_REG points of the space in registers; a group's block
- * is BLOCK x BLOCK points. Its rows and columns read TILE_K elements of
+ * is tile_block(0) x tile_block(1) points. Its rows and columns read TILE_K elements of
  * their reduction's rows at a time from local memory, where the group
  * stages them: every element read from global memory serves BLOCK
  * points, and every local read TILE_REG of them. A work-item's points in
- * one direction are runs of TILE_RUN neighbours, TILE_SIDE * TILE_RUN
+ * one direction are runs of TILE_RUN neighbours, side * TILE_RUN
  * apart, so that neighbouring work-items read neighbouring local words
  * (no bank conflicts) and a run can be one vector load. Staged rows are
  * padded by TILE_PAD elements against bank conflicts when they are
@@ -1521,22 +1521,32 @@ static void seg_host(Emit *E, const Stm *s) {
  * per compute unit (NVIDIA, AMD): 256 work-items, 34 KiB of local memory
  * per f32 matrix product (two stages). On an H100 ptxas gives each
  * work-item 231 registers, so one group runs per multiprocessor (fewer
- * registers by unrolling less, or stages of 8 or 32, were slower). */
-#define TILE_SIDE 16
+ * registers by unrolling less, or stages of 8 or 32, were slower; groups
+ * of 16 x 8 or 8 x 16 work-items, blocks of 128 x 64 or 64 x 128, took
+ * 255 registers and 6.0 / 5.8 ms against 4.9 ms for 4096^3). */
+#define TILE_SIDE_Y 16
+#define TILE_SIDE_X 16
 #define TILE_REG 8
 #define TILE_RUN 4
 #define TILE_K 16
 #define TILE_PAD 4
-#define TILE_BLOCK (TILE_SIDE * TILE_REG)
-#define TILE_THREADS (TILE_SIDE * TILE_SIDE)
-/* Elements of one stage of one input in local memory; there are two
- * stages per input, one computed on while the next is stored. */
-#define TILE_STAGE (TILE_K * (TILE_BLOCK + TILE_PAD))
+#define TILE_THREADS (TILE_SIDE_Y * TILE_SIDE_X)
+
+/* Points of a group's block along level l (0: rows, 1: columns). */
+static int tile_block(int l) { return (l ? TILE_SIDE_X : TILE_SIDE_Y) * TILE_REG; }
+
+/* Elements of one stage of an input of level l in local memory; there
+ * are two stages per input, one computed on while the next is stored. */
+static int tile_stage(int l) { return TILE_K * (tile_block(l) + TILE_PAD); }
+
+/* Elements of a stage of an input of level l that each work-item loads. */
+static int tile_per(int l) { return tile_block(l) * TILE_K / TILE_THREADS; }
 
 /* The offset in a group's block of a work-item's point r (coordinate
  * rt_t<axis> of the work-item), a C expression. */
 static const char *tile_offset(Emit *K, char axis, int r) {
-    return arena_printf(K->a, "%d + rt_t%c * %d", (r / TILE_RUN) * TILE_SIDE * TILE_RUN + r % TILE_RUN, axis, TILE_RUN);
+    int side = axis == 'x' ? TILE_SIDE_X : TILE_SIDE_Y;
+    return arena_printf(K->a, "%d + rt_t%c * %d", (r / TILE_RUN) * side * TILE_RUN + r % TILE_RUN, axis, TILE_RUN);
 }
 
 /* Which level (0: rows, 1: columns) gives the map-reduce input arr. */
@@ -1547,9 +1557,6 @@ static int tile_level_of(const SegInfo *g, const Var *arr) {
     return 1;
 }
 
-/* Elements of one input's stage that each work-item loads. */
-#define TILE_PER (TILE_BLOCK * TILE_K / TILE_THREADS)
-
 /* Whether neighbour work-items load neighbour elements of input arr
  * along its reduction dimension (when that has unit stride) rather than
  * along its rows. */
@@ -1558,25 +1565,26 @@ static bool tile_along_k(const Var *arr) {
     return sym_is_const(arr->mem->ixfun->dims[0].stride, &unit) && unit == 1;
 }
 
-/* The position (rt_kk, rt_rr) in a stage of the work-item's element e. */
-static void tile_place(Emit *K, const Var *arr, int e) {
+/* The position (rt_kk, rt_rr) in a stage of input arr (of level l) of
+ * the work-item's element e. */
+static void tile_place(Emit *K, const Var *arr, int l, int e) {
     ce_line(K, "int rt_x = rt_ltid + %d;", e * TILE_THREADS);
     if (tile_along_k(arr)) ce_line(K, "int rt_kk = rt_x %% %d, rt_rr = rt_x / %d;", TILE_K, TILE_K);
-    else ce_line(K, "int rt_rr = rt_x %% %d, rt_kk = rt_x / %d;", TILE_BLOCK, TILE_BLOCK);
+    else ce_line(K, "int rt_rr = rt_x %% %d, rt_kk = rt_x / %d;", tile_block(l), tile_block(l));
 }
 
 /* Where input arr (the j-th) of a tiled map-reduce comes from: the rows
- * of a level with iterator iter and width n, from base (the group's first
+ * of level l with iterator iter and width n, from base (the group's first
  * row), of reduction width w (C expressions). */
 typedef struct TileFetch {
     const Var *arr;
-    int j;
+    int j, l;
     const Var *iter;
     const char *base, *n, *w;
 } TileFetch;
 
 /* Loads the work-item's share of a stage of input f->arr into registers
- * rt_g<j>_<e>: TILE_BLOCK rows times TILE_K elements from k0, zero
+ * rt_g<j>_<e>: tile_block rows times TILE_K elements from k0, zero
  * outside. All loads are issued before any is used, and a stage is
  * loaded while the previous one is being computed on. */
 static void tile_fetch(Emit *K, const TileFetch *f, const char *k0) {
@@ -1585,10 +1593,10 @@ static void tile_fetch(Emit *K, const TileFetch *f, const char *k0) {
     int j = f->j;
     int kg = ce_counter(K, "rt_kg");
     Sym *kk = sym_var(K->a, kg);
-    for (int e = 0; e < TILE_PER; e++) {
+    for (int e = 0; e < tile_per(f->l); e++) {
         ce_line(K, "{");
         K->indent++;
-        tile_place(K, arr, e);
+        tile_place(K, arr, f->l, e);
         ce_line(K, "rt_g%d_%d = 0;", j, e);
         ce_line(K, "if (%s + rt_rr < %s && %s + rt_kk < %s) {", base, n, k0, w);
         K->indent++;
@@ -1601,21 +1609,22 @@ static void tile_fetch(Emit *K, const TileFetch *f, const char *k0) {
     }
 }
 
-/* Stores the registers of input arr (j) into the stage of rt_tile<j> at
- * offset rt_at: element (row rr, kk) at [kk][rr]. */
-static void tile_store(Emit *K, const Var *arr, int j) {
-    for (int e = 0; e < TILE_PER; e++) {
+/* Stores the registers of input arr (j, of level l) into stage rt_at (0
+ * or 1) of rt_tile<j>: element (row rr, kk) at [kk][rr]. */
+static void tile_store(Emit *K, const Var *arr, int j, int l) {
+    for (int e = 0; e < tile_per(l); e++) {
         ce_line(K, "{");
         K->indent++;
-        tile_place(K, arr, e);
-        ce_line(K, "rt_tile%d[rt_at + rt_kk * %d + rt_rr] = rt_g%d_%d;", j, TILE_BLOCK + TILE_PAD, j, e);
+        tile_place(K, arr, l, e);
+        ce_line(K, "rt_tile%d[rt_at * %d + rt_kk * %d + rt_rr] = rt_g%d_%d;", j, tile_stage(l), tile_block(l) + TILE_PAD,
+                j, e);
         K->indent--;
         ce_line(K, "}");
     }
 }
 
 /* The body of a loop over rt_kk (left open by the caller, closed here):
- * reads each work-item's elements of element rt_kk of the stage at rt_at
+ * reads each work-item's elements of element rt_kk of stage rt_at
  * and folds them into its points' accumulators accs[r][c]. */
 static void tile_fold(Emit *K, const SegInfo *g, const char ****accs) {
     const Stm *red = g->tile;
@@ -1624,8 +1633,8 @@ static void tile_fold(Emit *K, const SegInfo *g, const char ****accs) {
     for (int j = 0; j < rc->narrs; j++) {
         int l = tile_level_of(g, rc->arrs[j]);
         for (int r = 0; r < TILE_REG; r++)
-            ce_line(K, "%s rt_f%d_%d = rt_tile%d[rt_at + rt_kk * %d + %s];", ctype(rc->arrs[j]->type.elem), j, r, j,
-                    TILE_BLOCK + TILE_PAD, tile_offset(K, l ? 'x' : 'y', r));
+            ce_line(K, "%s rt_f%d_%d = rt_tile%d[rt_at * %d + rt_kk * %d + %s];", ctype(rc->arrs[j]->type.elem), j, r,
+                    j, tile_stage(l), tile_block(l) + TILE_PAD, tile_offset(K, l ? 'x' : 'y', r));
     }
     int nv;
     PrimType *ts = op_types(K, rc->reds, rc->nreds, &nv);
@@ -1658,15 +1667,16 @@ static void tile_steps(Emit *K, const SegInfo *g, const char ****accs) {
     const char *width[2] = {ce_se(K, level_width(g->levels[0])), ce_se(K, level_width(g->levels[1]))};
     const char *wk = ce_se(K, rc->w);
     for (int j = 0; j < rc->narrs; j++)
-        for (int e = 0; e < TILE_PER; e++) ce_line(K, "%s rt_g%d_%d;", ctype(rc->arrs[j]->type.elem), j, e);
+        for (int e = 0; e < tile_per(tile_level_of(g, rc->arrs[j])); e++)
+            ce_line(K, "%s rt_g%d_%d;", ctype(rc->arrs[j]->type.elem), j, e);
     TileFetch *fetch = NEW_ARRAY(K->a, TileFetch, rc->narrs);
     for (int j = 0; j < rc->narrs; j++) {
         int l = tile_level_of(g, rc->arrs[j]);
-        fetch[j] = (TileFetch){rc->arrs[j], j, g->levels[l]->e->screma.iter, l ? "rt_x0" : "rt_y0", width[l], wk};
+        fetch[j] = (TileFetch){rc->arrs[j], j, l, g->levels[l]->e->screma.iter, l ? "rt_x0" : "rt_y0", width[l], wk};
         tile_fetch(K, &fetch[j], "0");
     }
     ce_line(K, "int rt_at = 0;");
-    for (int j = 0; j < rc->narrs; j++) tile_store(K, rc->arrs[j], j);
+    for (int j = 0; j < rc->narrs; j++) tile_store(K, rc->arrs[j], j, fetch[j].l);
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     ce_line(K, "for (long rt_k0 = 0; rt_k0 < %s; rt_k0 += %d) {", wk, TILE_K);
     K->indent++;
@@ -1684,15 +1694,15 @@ static void tile_steps(Emit *K, const SegInfo *g, const char ****accs) {
     tile_fold(K, g, accs);
     K->indent--;
     ce_line(K, "}");
-    ce_line(K, "rt_at = %d - rt_at;", TILE_STAGE);
-    for (int j = 0; j < rc->narrs; j++) tile_store(K, rc->arrs[j], j);
+    ce_line(K, "rt_at = 1 - rt_at;");
+    for (int j = 0; j < rc->narrs; j++) tile_store(K, rc->arrs[j], j, fetch[j].l);
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     K->indent--;
     ce_line(K, "}");
 }
 
-/* A block-tiled SegMap (SegInfo.tile): one group per TILE_BLOCK x
- * TILE_BLOCK block of the two-level space, with the map-reduce's
+/* A block-tiled SegMap (SegInfo.tile): one group per tile_block(0) x
+ * tile_block(1) block of the two-level space, with the map-reduce's
  * accumulators in registers; then each point runs the rest of the inner
  * body and stores its results. The accumulation may contract a multiply
  * and an add into one fused operation (FP_CONTRACT ON): the order of the
@@ -1705,8 +1715,8 @@ static void seg_map_tiled(Emit *E, const Stm *s) {
     kern_begin(E, &k, s, "segmap_tiled");
     host_launch_begin(E, &k);
     ce_line(E, "int64_t rt_gx = ((int64_t)%s + %d) / %d, rt_gy = ((int64_t)%s + %d) / %d;",
-            ce_se(E, level_width(inner)), TILE_BLOCK - 1, TILE_BLOCK, ce_se(E, level_width(s)), TILE_BLOCK - 1,
-            TILE_BLOCK);
+            ce_se(E, level_width(inner)), tile_block(1) - 1, tile_block(1), ce_se(E, level_width(s)), tile_block(0) - 1,
+            tile_block(0));
     kern_free_args(E, &k, arena_printf(E->a, "rt_gx * rt_gy * %d", TILE_THREADS));
     ce_line(E, "if (rt_cl_launch(ctx, %d, rt_gx * rt_gy, %d)) goto fail;", k.id, TILE_THREADS);
     host_launch_end(E, &k);
@@ -1719,11 +1729,12 @@ static void seg_map_tiled(Emit *E, const Stm *s) {
     ce_line(K, "#pragma OPENCL FP_CONTRACT ON");
     for (int j = 0; j < rc->narrs; j++)
         ce_line(K, "__local %s rt_tile%d[%d] __attribute__((aligned(16)));", ctype(rc->arrs[j]->type.elem), j,
-                2 * TILE_STAGE);
+                2 * tile_stage(tile_level_of(g, rc->arrs[j])));
     const char *wy = ce_se(K, level_width(s)), *wx = ce_se(K, level_width(inner));
-    ce_line(K, "int rt_ltid = get_local_id(0), rt_ty = rt_ltid / %d, rt_tx = rt_ltid %% %d;", TILE_SIDE, TILE_SIDE);
-    ce_line(K, "long rt_gx = (%s + %d) / %d, rt_gid = get_group_id(0);", wx, TILE_BLOCK - 1, TILE_BLOCK);
-    ce_line(K, "long rt_y0 = rt_gid / rt_gx * %d, rt_x0 = rt_gid %% rt_gx * %d;", TILE_BLOCK, TILE_BLOCK);
+    ce_line(K, "int rt_ltid = get_local_id(0), rt_ty = rt_ltid / %d, rt_tx = rt_ltid %% %d;", TILE_SIDE_X,
+            TILE_SIDE_X);
+    ce_line(K, "long rt_gx = (%s + %d) / %d, rt_gid = get_group_id(0);", wx, tile_block(1) - 1, tile_block(1));
+    ce_line(K, "long rt_y0 = rt_gid / rt_gx * %d, rt_x0 = rt_gid %% rt_gx * %d;", tile_block(0), tile_block(1));
     kern_prologue(&k, "get_global_id(0)");
     const char ****accs = NEW_ARRAY(K->a, const char ***, TILE_REG);
     for (int r = 0; r < TILE_REG; r++) {
