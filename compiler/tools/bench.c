@@ -7,8 +7,8 @@
  * warm-up run, then N measured runs whose times (µs, the span around the
  * entry call) the executable writes to TIMES. If the measured runs took less
  * than BENCH_MIN_US in total, the executable is run again with as many
- * further runs as the mean so far says are needed (Futhark's "initial
- * phase", its run-count guess included); Futhark's convergence phase is not
+ * further runs as the mean so far says are needed, plus a margin (Futhark's
+ * "initial phase", its run-count guess included); Futhark's convergence phase is not
  * done. The output of the last run is checked against the expected output.
  * Per dataset the console shows the mean, its 95% confidence interval
  * (Student's t) and the standard deviation; --json writes Futhark's bench
@@ -41,6 +41,11 @@ enum { BENCH_MAX_RUNS = 100000 };
  * requested runs, the others top the time up to BENCH_MIN_US; more than a
  * few means the run times are erratic, and the limit bounds the time. */
 enum { BENCH_MAX_PHASES = 4 };
+/* Runs of a top-up execution beyond what the mean so far says: later runs
+ * are often faster than the first ones (warm caches, a machine that
+ * became less busy), and an estimate from the mean alone then falls just
+ * short of BENCH_MIN_US phase after phase. */
+#define BENCH_TOPUP_MARGIN 1.25
 /* Time limit of one compilation, as in `futhorc test`. */
 enum { BENCH_COMPILE_TIMEOUT_S = 300 };
 /* Pause between checks on a running child, in ms. */
@@ -245,7 +250,7 @@ static int bench_more_runs(const int64_t *rs, int n) {
     for (int i = 0; i < n; i++) sum += (double)rs[i];
     if (sum >= BENCH_MIN_US || n >= BENCH_MAX_RUNS) return 0;
     double mean = n ? sum / n : 0;
-    double want = mean > 0 ? ceil((BENCH_MIN_US - sum) / mean) : BENCH_MAX_RUNS;
+    double want = mean > 0 ? ceil((BENCH_MIN_US - sum) / mean * BENCH_TOPUP_MARGIN) : BENCH_MAX_RUNS;
     if (want > BENCH_MAX_RUNS - n) want = BENCH_MAX_RUNS - n;
     return want < 1 ? 1 : (int)want;
 }
