@@ -1549,14 +1549,6 @@ static const char *tile_offset(Emit *K, char axis, int r) {
     return arena_printf(K->a, "%d + rt_t%c * %d", (r / TILE_RUN) * side * TILE_RUN + r % TILE_RUN, axis, TILE_RUN);
 }
 
-/* Which level (0: rows, 1: columns) gives the map-reduce input arr. */
-static int tile_level_of(const SegInfo *g, const Var *arr) {
-    const Lambda *lo = g->levels[0]->e->screma.map;
-    for (int i = 0; i < lo->nparams; i++)
-        if (lo->params[i] == arr) return 0;
-    return 1;
-}
-
 /* Whether neighbour work-items load neighbour elements of input arr
  * along its reduction dimension (when that has unit stride) rather than
  * along its rows. */
@@ -1631,7 +1623,7 @@ static void tile_fold(Emit *K, const SegInfo *g, const char ****accs) {
     const Screma *rc = &red->e->screma;
     K->indent++;
     for (int j = 0; j < rc->narrs; j++) {
-        int l = tile_level_of(g, rc->arrs[j]);
+        int l = g->tile_level[j];
         for (int r = 0; r < TILE_REG; r++)
             ce_line(K, "%s rt_f%d_%d = rt_tile%d[rt_at * %d + rt_kk * %d + %s];", ctype(rc->arrs[j]->type.elem), j, r,
                     j, tile_stage(l), tile_block(l) + TILE_PAD, tile_offset(K, l ? 'x' : 'y', r));
@@ -1645,7 +1637,7 @@ static void tile_fold(Emit *K, const SegInfo *g, const char ****accs) {
             K->indent++;
             for (int j = 0; j < rc->narrs; j++)
                 ce_declare(K, rc->map->params[j],
-                           arena_printf(K->a, "rt_f%d_%d", j, tile_level_of(g, rc->arrs[j]) ? c : r));
+                           arena_printf(K->a, "rt_f%d_%d", j, g->tile_level[j] ? c : r));
             declare_vals(K, "rt_m%d", ts, NULL, nv);
             StoreCtx x = {red, nv, vals, 0, NULL, NULL};
             ce_body(K, rc->map->body, res_store, &x, NULL, 0);
@@ -1667,11 +1659,11 @@ static void tile_steps(Emit *K, const SegInfo *g, const char ****accs) {
     const char *width[2] = {ce_se(K, level_width(g->levels[0])), ce_se(K, level_width(g->levels[1]))};
     const char *wk = ce_se(K, rc->w);
     for (int j = 0; j < rc->narrs; j++)
-        for (int e = 0; e < tile_per(tile_level_of(g, rc->arrs[j])); e++)
+        for (int e = 0; e < tile_per(g->tile_level[j]); e++)
             ce_line(K, "%s rt_g%d_%d;", ctype(rc->arrs[j]->type.elem), j, e);
     TileFetch *fetch = NEW_ARRAY(K->a, TileFetch, rc->narrs);
     for (int j = 0; j < rc->narrs; j++) {
-        int l = tile_level_of(g, rc->arrs[j]);
+        int l = g->tile_level[j];
         fetch[j] = (TileFetch){rc->arrs[j], j, l, g->levels[l]->e->screma.iter, l ? "rt_x0" : "rt_y0", width[l], wk};
         tile_fetch(K, &fetch[j], "0");
     }
@@ -1729,7 +1721,7 @@ static void seg_map_tiled(Emit *E, const Stm *s) {
     ce_line(K, "#pragma OPENCL FP_CONTRACT ON");
     for (int j = 0; j < rc->narrs; j++)
         ce_line(K, "__local %s rt_tile%d[%d] __attribute__((aligned(16)));", ctype(rc->arrs[j]->type.elem), j,
-                2 * tile_stage(tile_level_of(g, rc->arrs[j])));
+                2 * tile_stage(g->tile_level[j]));
     const char *wy = ce_se(K, level_width(s)), *wx = ce_se(K, level_width(inner));
     ce_line(K, "int rt_ltid = get_local_id(0), rt_ty = rt_ltid / %d, rt_tx = rt_ltid %% %d;", TILE_SIDE_X,
             TILE_SIDE_X);

@@ -180,6 +180,8 @@ typedef struct SegInfo {
                          over a row of each level's input (matrix product):
                          that reduction, which block tiling shares between
                          work-items; else NULL */
+    int *tile_level;  /* with tile: per input of that reduction, the level whose
+                         lambda gives it (0: the outer map's rows, 1: the inner's) */
 } SegInfo;
 
 typedef enum IrExpKind {

@@ -283,8 +283,9 @@ static int param_level(const Lambda *lo, const Lambda *li, const Var *arr) {
  * followed by cheap scalar code, and each input of the map-reduce must be
  * the row one level's lambda gets, with at least one from each level: the
  * matrix product's shape, where a group's rows and columns share the rows
- * they read through local memory. */
-static Stm *tile_level(const SegInfo *g) {
+ * they read through local memory. Records each input's level in
+ * g->tile_level. */
+static Stm *tile_level(KCtx *k, SegInfo *g) {
     if (g->kind != SEG_MAP || g->depth != 2 || g->levels[0]->e->kind != IE_SCREMA) return NULL;
     Lambda *lo = g->levels[0]->e->screma.map, *li = g->levels[1]->e->screma.map;
     Body *b = li->body;
@@ -305,13 +306,17 @@ static Stm *tile_level(const SegInfo *g) {
     SubExp w = e->screma.w;
     if (w.is_var && bound_in(lo, w.v)) return NULL;
     int from[2] = {0, 0};
+    int *levels = NEW_ARRAY(k->a, int, e->screma.narrs + 1);
     for (int i = 0; i < e->screma.narrs; i++) {
         const Var *a = e->screma.arrs[i];
         int l = param_level(lo, li, a);
         if (l < 0 || a->type.rank != 1 || a->type.elem == PT_BOOL) return NULL;
         from[l]++;
+        levels[i] = l;
     }
-    return from[0] && from[1] ? red : NULL;
+    if (!from[0] || !from[1]) return NULL;
+    g->tile_level = levels;
+    return red;
 }
 
 static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
@@ -328,7 +333,7 @@ static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
             g->kind = SEG_RED;
             g->levels[g->depth++] = red;
         }
-        g->tile = tile_level(g);
+        g->tile = tile_level(k, g);
     }
     return g;
 }

@@ -110,6 +110,13 @@ static bool tk_tiled(const char *src) {
         assert_int_equal(s->e->seg->kind, SEG_MAP);
         assert_int_equal(s->e->seg->depth, 2);
         assert_ptr_equal(t, s->e->seg->levels[1]->e->screma.map->body->stms[0]);
+        /* Each input's recorded level is the one whose lambda gives it. */
+        for (int j = 0; j < t->e->screma.narrs; j++) {
+            const Lambda *l = s->e->seg->levels[s->e->seg->tile_level[j]]->e->screma.map;
+            bool found = false;
+            for (int i = 0; i < l->nparams; i++) found |= l->params[i] == t->e->screma.arrs[j];
+            assert_true(found);
+        }
     }
     tk_free(p);
     return t != NULL;
