@@ -1,7 +1,8 @@
 -- Benchmark: sparse matrix-vector product with a CSR matrix
 -- (peers: spmv_csr_2^20x16).  Row i holds the entries offsets[i] ..
--- offsets[i+1]-1 of cols and vals.  A map over rows with a sequential loop
--- over each row's range.
+-- offsets[i+1]-1 of cols and vals.  A map over rows of the sum of a row's
+-- products: an irregular segmented reduction (its width is read in the
+-- map's body).
 -- ==
 -- input { [0, 2, 2, 5] [0, 2, 1, 0, 2] [1.0f32, 2.0f32, 3.0f32, 4.0f32, 5.0f32]
 --         [1.0f32, 10.0f32, 100.0f32] }
@@ -12,7 +13,5 @@ def main [r1][nnz][m] (offsets: [r1]i32) (cols: [nnz]i32) (vals: [nnz]f32) (x: [
   map (\i ->
          let lo = i64.i32 offsets[i]
          let hi = i64.i32 offsets[i + 1]
-         in loop s = 0f32 for t < hi - lo do
-              let e = lo + t
-              in s + vals[e] * x[i64.i32 cols[e]])
+         in f32.sum (map2 (\c v -> v * x[i64.i32 c]) cols[lo:hi] vals[lo:hi]))
       (iota (r1 - 1))

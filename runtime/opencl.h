@@ -536,14 +536,20 @@ static int64_t rt_cl_param(int i, int64_t dflt) {
     return i >= 0 && rt_cl.param_values && rt_cl.param_values[i] > 0 ? rt_cl.param_values[i] : dflt;
 }
 
+/* Tuning parameter i (dflt when unset) rounded down to a power of two
+ * (reductions' trees need one) and capped at max. */
+static int64_t rt_cl_pow2_param(int i, int64_t dflt, int64_t max) {
+    int64_t g = rt_cl_param(i, dflt);
+    if (g > max) g = max;
+    int64_t p = 1;
+    while (p * 2 <= g) p *= 2;
+    return p;
+}
+
 /* The group size of a kernel whose tuning parameter is i (-1: none), when
  * neither the parameter nor --default-group-size is set: dflt. */
 static int64_t rt_cl_group_size_or(int i, int64_t dflt) {
-    int64_t g = rt_cl_param(i, rt_cl.group_size > 0 ? rt_cl.group_size : dflt);
-    if (g > rt_cl.max_group) g = rt_cl.max_group;
-    int64_t p = 1;
-    while (p * 2 <= g) p *= 2; /* reductions need a power of two */
-    return p;
+    return rt_cl_pow2_param(i, rt_cl.group_size > 0 ? rt_cl.group_size : dflt, rt_cl.max_group);
 }
 
 static int64_t rt_cl_group_size(int i) { return rt_cl_group_size_or(i, RT_CL_GROUP_SIZE); }
@@ -553,6 +559,31 @@ static int64_t rt_cl_num_groups(int i, int64_t n, int64_t g) {
     int64_t d = rt_cl.num_groups > 0 ? rt_cl.num_groups : rt_cl.compute_units * RT_CL_GROUPS_PER_CU;
     int64_t k = rt_cl_param(i, d), need = (n + g - 1) / g;
     if (k > need) k = need;
+    return k < 1 ? 1 : k;
+}
+
+/* Lanes per segment of an irregular segmented reduction over nseg
+ * segments in groups of g (tuning parameter i, else dflt_min or more):
+ * enough that the device is full (as many work-items as
+ * rt_cl_num_groups would start), so that a few long segments get whole
+ * groups while millions of short ones get dflt_min lanes each. */
+static int64_t rt_cl_lanes(int i, int64_t nseg, int64_t g, int64_t dflt_min) {
+    int64_t fill = rt_cl.compute_units * RT_CL_GROUPS_PER_CU * g;
+    int64_t want = nseg > 0 ? fill / nseg : g;
+    return rt_cl_pow2_param(i, want > dflt_min ? want : dflt_min, g);
+}
+
+/* Work-groups per segment of a segmented reduction over nseg segments
+ * of m elements in groups of g (tuning parameter i): one when there are
+ * segments enough to fill the device, else enough groups for it, but
+ * never so many that a work-item folds fewer than RT_CL_SEG_MIN_ITEMS
+ * elements. */
+#define RT_CL_SEG_MIN_ITEMS 8
+static int64_t rt_cl_segment_groups(int i, int64_t nseg, int64_t m, int64_t g) {
+    int64_t fill = rt_cl.compute_units * RT_CL_GROUPS_PER_CU;
+    int64_t want = nseg > 0 ? fill / nseg : 1, most = m / (g * RT_CL_SEG_MIN_ITEMS);
+    if (want > most) want = most;
+    int64_t k = rt_cl_param(i, want);
     return k < 1 ? 1 : k;
 }
 

@@ -452,17 +452,28 @@ static PrimType *op_types(Emit *E, const SegOp *ops, int nops, int *total) {
     return ts;
 }
 
-/* Step rt_s (1, 2, 4, ...) of an in-order tree reduction of the group's
- * values in <base><j>[]: every 2 * rt_s-th work-item combines its value
+/* The work-items whose values one tree reduction combines, in order:
+ * those whose position pos (a C expression) runs over 0 .. size - 1,
+ * each with its value at index ix of the local arrays. */
+typedef struct Tree {
+    const char *ix, *pos, *size;
+} Tree;
+
+/* The whole work-group. */
+static const Tree GROUP_TREE = {"rt_ltid", "rt_ltid", "rt_lsize"};
+
+/* Step rt_s (1, 2, 4, ...) of an in-order tree reduction of the values
+ * in <base><j>[] of tree t: every 2 * rt_s-th position combines its value
  * with the one rt_s places later (a barrier must separate the steps).
- * After the last step <base><j>[0] holds the group's result. */
-static void tree_step(Emit *K, const SegOp *ops, int nops, const char *base) {
-    ce_line(K, "if ((rt_ltid & (2 * rt_s - 1)) == 0 && rt_ltid + rt_s < rt_lsize) {");
+ * After the last step position 0 holds the tree's result. */
+static void tree_step(Emit *K, const SegOp *ops, int nops, const char *base, Tree t) {
+    ce_line(K, "if ((%s & (2 * rt_s - 1)) == 0 && %s + rt_s < %s) {", t.pos, t.pos, t.size);
     K->indent++;
+    const char *next = arena_printf(K->a, "%s + rt_s", t.ix);
     int v = 0;
     for (int j = 0; j < nops; j++) {
-        const char **x = names_at(K, base, v, ops[j].k, "rt_ltid");
-        const char **y = names_at(K, base, v, ops[j].k, "rt_ltid + rt_s");
+        const char **x = names_at(K, base, v, ops[j].k, t.ix);
+        const char **y = names_at(K, base, v, ops[j].k, next);
         apply_op(K, &ops[j], x, y, x);
         v += ops[j].k;
     }
@@ -470,13 +481,13 @@ static void tree_step(Emit *K, const SegOp *ops, int nops, const char *base) {
     ce_line(K, "}");
 }
 
-/* In-order tree reduction of the group's values in rt_loc<j>[], leaving
- * the result in rt_loc<j>[0]. */
-static void group_tree(Emit *K, const SegOp *ops, int nops) {
+/* In-order tree reduction of tree t's values in rt_loc<j>[], leaving the
+ * result at its position 0. Every work-item of the group takes part. */
+static void group_tree(Emit *K, const SegOp *ops, int nops, Tree t) {
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
-    ce_line(K, "for (int rt_s = 1; rt_s < rt_lsize; rt_s *= 2) {");
+    ce_line(K, "for (int rt_s = 1; rt_s < %s; rt_s *= 2) {", t.size);
     K->indent++;
-    tree_step(K, ops, nops, "rt_loc");
+    tree_step(K, ops, nops, "rt_loc", t);
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     K->indent--;
     ce_line(K, "}");
@@ -659,9 +670,9 @@ static void local_arrays(Emit *E, Kern *k, const PrimType *ts, int n, const char
 
 /* The reduction Screma rs over the elements of st: each work-item folds
  * its elements (strided and unrolled when the operators commute, else a
- * contiguous chunk in order), then the group's tree leaves the result in
- * rt_loc<j>[0]. */
-static void group_reduce(Emit *K, const Stm *rs, Stride st) {
+ * contiguous chunk in order), then tree t leaves the result in rt_loc<j>
+ * at its position 0. */
+static void group_reduce(Emit *K, const Stm *rs, Stride st, Tree t) {
     const Screma *sc = &rs->e->screma;
     int nv;
     PrimType *ts = op_types(K, sc->reds, sc->nreds, &nv);
@@ -670,7 +681,8 @@ static void group_reduce(Emit *K, const Stm *rs, Stride st) {
         strided_steps(K, st, rs, sc->map, sc->arrs, sc->iter, ts, nv, combine_reds, accs);
         open_rest(K, st);
     } else {
-        ce_line(K, "long rt_chunk = (%s + %s - 1) / %s, rt_lo = %s * rt_chunk;", st.n, st.stride, st.stride, st.start);
+        ce_line(K, "long rt_chunk = (%s + (%s) - 1) / (%s), rt_lo = (%s) * rt_chunk;", st.n, st.stride, st.stride,
+                st.start);
         ce_line(K, "long rt_hi = rt_lo + rt_chunk < %s ? rt_lo + rt_chunk : %s;", st.n, st.n);
         ce_line(K, "for (long rt_i = rt_lo; rt_i < rt_hi; rt_i++) {");
         K->indent++;
@@ -681,7 +693,7 @@ static void group_reduce(Emit *K, const Stm *rs, Stride st) {
     ce_body(K, sc->map->body, ce_res_screma, &x, NULL, 0);
     close_rest(K);
     for (int j = 0; j < nv; j++) ce_line(K, "rt_loc%d[rt_ltid] = %s;", j, accs[j]);
-    group_tree(K, sc->reds, sc->nreds);
+    group_tree(K, sc->reds, sc->nreds, t);
 }
 
 /* Stage 1: every group reduces its share of the input into rt_part<j>. */
@@ -690,7 +702,7 @@ static void red_stage1(const Stm *s, Kern *k, int nv) {
     ce_line(K, "long rt_tid = get_global_id(0), rt_nthreads = get_global_size(0);");
     ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
     kern_prologue(k, "rt_tid");
-    group_reduce(K, s, GLOBAL_STRIDE);
+    group_reduce(K, s, GLOBAL_STRIDE, GROUP_TREE);
     ce_line(K, "if (rt_ltid == 0) {");
     for (int j = 0; j < nv; j++) ce_line(K, "    rt_part%d[get_group_id(0)] = rt_loc%d[0];", j, j);
     ce_line(K, "}");
@@ -716,7 +728,7 @@ static void red_stage2(const Stm *s, Kern *k, int nv, int first) {
     K->indent--;
     ce_line(K, "}");
     for (int j = 0; j < nv; j++) ce_line(K, "rt_loc%d[rt_ltid] = %s;", j, accs[j]);
-    group_tree(K, sc->reds, sc->nreds);
+    group_tree(K, sc->reds, sc->nreds, GROUP_TREE);
     ce_line(K, "if (rt_ltid == 0) {");
     for (int j = 0; j < nv; j++)
         ce_line(K, "    *(__global %s *)(rt_res + %d) = rt_loc%d[0];", ctype(s->pat[first + j]->type.elem),
@@ -817,10 +829,131 @@ static void seg_red(Emit *E, const Stm *s) {
  * reduced by one work-item each (a group would idle). */
 #define SEGRED_GROUP_MIN 64
 
-/* A segmented reduction (map of a reduction over rows): one work-group
- * per segment reads the segment coalesced and reduces it in local memory;
- * the map's scalar code runs in every work-item (it is the same for the
- * whole group), work-item 0 writes the results. Short segments use the
+/* The fewest lanes per segment of an irregular segmented reduction
+ * (more when there are too few segments to fill the device; tuning
+ * parameter segred_lanes_K.lanes): on an H100, CSR rows of 0-32 elements
+ * took 0.35 ms with 1 lane, 0.29 with 2, 0.26 with 4, 0.27 with 8, 0.30
+ * with 16 and 0.45 with 32 (fewer lanes leave rows' reads uncoalesced,
+ * more leave lanes idle and add tree steps). */
+#define SEGRED_LANES_MIN 4
+
+/* The map's code of a segmented reduction s in a kernel where iter is
+ * set: binds its rows, runs its scalar code up to the reduction rs (a
+ * failure jumps to fail) and returns the index of rs in the body. */
+static int segred_prefix(Emit *K, const Stm *s, const Stm *rs, const char *fail) {
+    const Screma *sc = &s->e->screma;
+    ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
+    K->fail_label = fail;
+    const Body *b = sc->map->body;
+    int at = 0;
+    while (b->stms[at] != rs) ce_stm(K, b->stms[at++]);
+    return at;
+}
+
+/* After the reduction rs of a segment gave its values vals (C
+ * expressions): the map's code after the reduction and its results,
+ * written by the work-items for which cond holds. */
+static void segred_suffix(Emit *K, const Stm *s, const Stm *rs, int at, const char **vals, const char *cond) {
+    const Body *b = s->e->screma.map->body;
+    for (int j = 0; j < rs->npat; j++) ce_declare(K, rs->pat[j], vals[j]);
+    ce_line(K, "if (!(%s)) goto rt_done;", cond);
+    K->fail_label = "rt_done";
+    for (at++; at < b->nstms; at++) ce_stm(K, b->stms[at]);
+    CeScremaCtx ox = {s, NULL, NULL};
+    ce_res_screma(K, b, &ox);
+    ce_line(K, "rt_done: ;");
+}
+
+/* An irregular segmented reduction: rt_lanes work-items (lanes) of a
+ * group take each segment. All lanes run the map's code up to the
+ * reduction (it gives the segment's width and rows), fold the segment's
+ * elements strided by rt_lanes, and combine their values in a tree of
+ * their own; lane 0 runs the rest and writes the results. A segment
+ * whose code failed, and lanes past the last segment, reduce nothing but
+ * still meet the group's barriers. */
+static void seg_segred_lanes(Emit *E, const Stm *s) {
+    const Stm *rs = s->e->seg->levels[1];
+    const Screma *sc = &s->e->screma, *rc = &rs->e->screma;
+    int nv;
+    PrimType *ts = op_types(E, rc->reds, rc->nreds, &nv);
+    Kern k;
+    kern_begin(E, &k, s, "segred_lanes");
+    int P = new_param(E, arena_printf(E->a, "segred_lanes_%d.group_size", k.id));
+    int PL = new_param(E, arena_printf(E->a, "segred_lanes_%d.lanes", k.id));
+    host_launch_begin(E, &k);
+    ce_line(E, "int64_t rt_nseg = %s, rt_g = rt_cl_group_size(%d);", ce_se(E, sc->w), P);
+    ce_line(E, "int64_t rt_lanes = rt_cl_lanes(%d, rt_nseg, rt_g, %d);", PL, SEGRED_LANES_MIN);
+    ce_line(E, "int64_t rt_groups = (rt_nseg * rt_lanes + rt_g - 1) / rt_g;");
+    kern_free_args(E, &k, "rt_groups * rt_g");
+    kern_extra(E, &k, "long rt_nseg", "int64_t", "rt_nseg");
+    kern_extra(E, &k, "int rt_lanes", "int32_t", "(int32_t)rt_lanes");
+    local_arrays(E, &k, ts, nv, "rt_g");
+    ce_line(E, "if (rt_nseg > 0 && rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k.id);
+    host_launch_end(E, &k);
+
+    Emit *K = &k.K;
+    ce_line(K, "long rt_tid = get_global_id(0);");
+    ce_line(K, "int rt_ltid = get_local_id(0), rt_lane = rt_ltid & (rt_lanes - 1);");
+    kern_prologue(&k, "rt_tid");
+    ce_line(K, "int64_t %s = rt_tid / rt_lanes;", ce_name(K, sc->iter));
+    ce_line(K, "long rt_m = 0;");
+    ce_line(K, "bool rt_ok = false;");
+    ce_line(K, "if (%s >= rt_nseg) goto rt_skip;", ce_name(K, sc->iter));
+    int at = segred_prefix(K, s, rs, "rt_skip");
+    ce_line(K, "rt_m = %s;", ce_se(K, rc->w));
+    ce_line(K, "rt_ok = true;");
+    ce_line(K, "rt_skip: ;");
+    K->fail_label = "rt_next";
+    Stride seg = {"rt_lane", "rt_lanes", "rt_m"};
+    Tree lanes = {"rt_ltid", "rt_lane", "rt_lanes"};
+    group_reduce(K, rs, seg, lanes);
+    segred_suffix(K, s, rs, at, names_at(K, "rt_loc", 0, nv, "rt_ltid"), "rt_ok && rt_lane == 0");
+    kern_end(E, &k);
+}
+
+/* The second kernel of a segmented reduction whose segments took
+ * rt_gps groups each (s, its reduction rs, values ts): one work-item
+ * per segment combines the groups' partial results rt_part<j> in order,
+ * runs the map's code around the reduction again and writes the results. */
+static void segred_combine(Emit *E, const Stm *s, const Stm *rs, const PrimType *ts, int nv) {
+    const Screma *sc = &s->e->screma, *rc = &rs->e->screma;
+    Kern k;
+    kern_begin(E, &k, s, "segred_segments_final");
+    host_private_sizes(E, &k);
+    kern_free_args(E, &k, "rt_nseg");
+    kern_extra(E, &k, "long rt_nseg", "int64_t", "rt_nseg");
+    kern_extra(E, &k, "long rt_gps", "int64_t", "rt_gps");
+    kern_partials(E, &k, ts, nv);
+    ce_line(E, "if (rt_cl_launch(ctx, %d, (rt_nseg + rt_g - 1) / rt_g, rt_g)) goto fail;", k.id);
+    Emit *K = &k.K;
+    ce_line(K, "long rt_tid = get_global_id(0);");
+    ce_line(K, "if (rt_tid >= rt_nseg) return;");
+    kern_prologue(&k, "rt_tid");
+    ce_line(K, "int64_t %s = rt_tid;", ce_name(K, sc->iter));
+    int at = segred_prefix(K, s, rs, "rt_done");
+    const char **accs = ce_declare_accs(K, rc->reds, rc->nreds, NULL, true);
+    ce_line(K, "for (long rt_i = rt_tid * rt_gps; rt_i < (rt_tid + 1) * rt_gps; rt_i++) {");
+    K->indent++;
+    int v = 0;
+    for (int j = 0; j < rc->nreds; j++) {
+        apply_op(K, &rc->reds[j], accs + v, names_at(K, "rt_part", v, rc->reds[j].k, "rt_i"), accs + v);
+        v += rc->reds[j].k;
+    }
+    K->indent--;
+    ce_line(K, "}");
+    segred_suffix(K, s, rs, at, accs, "1");
+    ce_line(K, "rt_next: ;");
+    kern_end(E, &k);
+    host_release_private(E, &k);
+}
+
+/* A segmented reduction (map of a reduction over rows): rt_gps
+ * work-groups per segment read the segment coalesced and reduce their
+ * parts of it in local memory; the map's scalar code runs in every
+ * work-item (it is the same for the whole group). With one group per
+ * segment, its work-item 0 writes the results; with several (few long
+ * segments, which would leave the device idle), each group leaves a
+ * partial result that segred_combine combines. Short segments use the
  * one-work-item-per-segment SegMap instead. */
 static void seg_segred(Emit *E, const Stm *s) {
     const SegInfo *g = s->e->seg;
@@ -837,13 +970,25 @@ static void seg_segred(Emit *E, const Stm *s) {
     Kern k;
     kern_begin(E, &k, s, "segred_segments");
     int P = new_param(E, arena_printf(E->a, "segred_segments_%d.group_size", k.id));
+    int PG = new_param(E, arena_printf(E->a, "segred_segments_%d.groups_per_segment", k.id));
     host_launch_begin(E, &k);
     ce_line(E, "int64_t rt_nseg = %s, rt_m = %s;", ce_se(E, sc->w), ce_se(E, rc->w));
-    ce_line(E, "int64_t rt_g = rt_cl_group_size(%d);", P);
-    kern_free_args(E, &k, "rt_nseg * rt_g");
+    ce_line(E, "int64_t rt_g = rt_cl_group_size(%d), rt_gps = rt_cl_segment_groups(%d, rt_nseg, rt_m, rt_g);", P,
+            PG);
+    ce_line(E, "int64_t rt_groups = rt_gps > 1 ? rt_nseg * rt_gps : 1;");
+    host_partials(E, ts, nv);
+    kern_free_args(E, &k, "rt_nseg * rt_gps * rt_g");
     kern_extra(E, &k, "long rt_m", "int64_t", "rt_m");
+    kern_extra(E, &k, "long rt_gps", "int64_t", "rt_gps");
+    kern_partials(E, &k, ts, nv);
     local_arrays(E, &k, ts, nv, "rt_g");
-    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_nseg, rt_g)) goto fail;", k.id);
+    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_nseg * rt_gps, rt_g)) goto fail;", k.id);
+    ce_line(E, "if (rt_gps > 1) {");
+    E->indent++;
+    segred_combine(E, s, rs, ts, nv);
+    E->indent--;
+    ce_line(E, "}");
+    for (int j = 0; j < nv; j++) ce_line(E, "rt_dblock_release(rt_part%d);", j);
     host_launch_end(E, &k);
     E->indent--;
     ce_line(E, "}");
@@ -852,27 +997,21 @@ static void seg_segred(Emit *E, const Stm *s) {
     ce_line(K, "long rt_tid = get_global_id(0);");
     ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
     kern_prologue(&k, "rt_tid");
-    ce_line(K, "int64_t %s = get_group_id(0);", ce_name(K, sc->iter));
-    ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
+    ce_line(K, "long rt_grp = get_group_id(0), rt_part = rt_grp %% rt_gps;");
+    ce_line(K, "int64_t %s = rt_grp / rt_gps;", ce_name(K, sc->iter));
     /* The segment's code is uniform in the group: a failure there leaves
      * the whole group together. */
-    K->fail_label = "rt_done";
-    const Body *b = sc->map->body;
-    int at = 0;
-    while (b->stms[at] != rs) ce_stm(K, b->stms[at++]);
+    int at = segred_prefix(K, s, rs, "rt_done");
     K->fail_label = "rt_next";
-    Stride seg = {"rt_ltid", "rt_lsize", "rt_m"};
-    group_reduce(K, rs, seg);
-    for (int j = 0; j < nv; j++) ce_declare(K, rs->pat[j], arena_printf(K->a, "rt_loc%d[0]", j));
-    K->fail_label = "rt_done";
-    for (at++; at < b->nstms; at++) ce_stm(K, b->stms[at]);
-    ce_line(K, "if (rt_ltid == 0) {");
-    K->indent++;
-    CeScremaCtx ox = {s, NULL, NULL};
-    ce_res_screma(K, b, &ox);
-    K->indent--;
+    Stride seg = {"rt_part * rt_lsize + rt_ltid", "rt_gps * rt_lsize", "rt_m"};
+    group_reduce(K, rs, seg, GROUP_TREE);
+    ce_line(K, "if (rt_gps > 1) {");
+    ce_line(K, "    if (rt_ltid == 0) {");
+    for (int j = 0; j < nv; j++) ce_line(K, "        rt_part%d[rt_grp] = rt_loc%d[0];", j, j);
+    ce_line(K, "    }");
+    ce_line(K, "    return;");
     ce_line(K, "}");
-    ce_line(K, "rt_done: ;");
+    segred_suffix(K, s, rs, at, names_at(K, "rt_loc", 0, nv, "0"), "rt_ltid == 0");
     kern_end(E, &k);
 }
 
@@ -1159,7 +1298,7 @@ static void scan_totals(Emit *K, const Stm *s, const PrimType *ts, int nv, const
     apply_ops(K, sc->scans, sc->nscans, names_of(K, "rt_x%d", nv), tot, tot);
     K->indent--;
     ce_line(K, "}");
-    if (rd->nr) tree_step(K, sc->reds, sc->nreds, "rt_red");
+    if (rd->nr) tree_step(K, sc->reds, sc->nreds, "rt_red", GROUP_TREE);
     ce_line(K, "barrier(CLK_LOCAL_MEM_FENCE);");
     K->indent--;
     ce_line(K, "}");
@@ -1531,6 +1670,9 @@ static void seg_host(Emit *E, const Stm *s) {
 #define TILE_K 16
 #define TILE_PAD 4
 #define TILE_THREADS (TILE_SIDE_Y * TILE_SIDE_X)
+/* Inputs of fewer elements than this have every in-bounds LMAD index,
+ * and each term of it, in the range of a 32-bit int. */
+#define TILE_NARROW_MAX 2147483647LL
 
 /* Points of a group's block along level l (0: rows, 1: columns). */
 static int tile_block(int l) { return (l ? TILE_SIDE_X : TILE_SIDE_Y) * TILE_REG; }
@@ -1575,27 +1717,56 @@ typedef struct TileFetch {
     const char *base, *n, *w;
 } TileFetch;
 
+/* A variable of an index expression in 32-bit arithmetic. */
+static const char *narrow_name(int id, void *ctx) {
+    Emit *K = ctx;
+    return arena_printf(K->a, "(int)%s", ce_sym_name(id, K));
+}
+
+/* Element e of the work-item's share of a stage of input f->arr (from
+ * k0) into rt_g<j>_<e>, zero outside the input. Narrow: the address in
+ * 32-bit arithmetic (valid when the input's block has fewer than
+ * TILE_NARROW_MAX elements). */
+static void tile_fetch_one(Emit *K, const TileFetch *f, const char *k0, int e, int kg, bool narrow) {
+    const Var *arr = f->arr;
+    const char *it = ce_name(K, f->iter), *kn = ce_sym_name(kg, K);
+    tile_place(K, arr, f->l, e);
+    ce_line(K, "rt_g%d_%d = 0;", f->j, e);
+    ce_line(K, "if (%s + rt_rr < %s && %s + rt_kk < %s) {", f->base, f->n, k0, f->w);
+    K->indent++;
+    Sym *kk = sym_var(K->a, kg);
+    const char *at;
+    if (narrow) {
+        ce_line(K, "int %s = (int)(%s + rt_rr), %s = (int)(%s + rt_kk);", it, f->base, kn, k0);
+        Buf b = {0};
+        sym_print_c_as(&b, lmad_index(K->a, arr->mem->ixfun, &kk), narrow_name, K, "int");
+        at = arena_printf(K->a, "%s[%s]", ce_arr_base(K, arr), b.data);
+        buf_free(&b);
+    } else {
+        ce_line(K, "int64_t %s = %s + rt_rr, %s = %s + rt_kk;", it, f->base, kn, k0);
+        at = ce_elem_at(K, ce_arr_base(K, arr), arr->mem->ixfun, &kk);
+    }
+    ce_line(K, "rt_g%d_%d = %s;", f->j, e, at);
+    K->indent--;
+    ce_line(K, "}");
+}
+
 /* Loads the work-item's share of a stage of input f->arr into registers
  * rt_g<j>_<e>: tile_block rows times TILE_K elements from k0, zero
  * outside. All loads are issued before any is used, and a stage is
- * loaded while the previous one is being computed on. */
+ * loaded while the previous one is being computed on. The addresses are
+ * computed in 32 bits when the host found every input small enough
+ * (rt_narrow, uniform): on an H100 that took matmul from 4.85 to 3.89 ms. */
 static void tile_fetch(Emit *K, const TileFetch *f, const char *k0) {
-    const Var *arr = f->arr, *iter = f->iter;
-    const char *base = f->base, *n = f->n, *w = f->w;
-    int j = f->j;
     int kg = ce_counter(K, "rt_kg");
-    Sym *kk = sym_var(K->a, kg);
     for (int e = 0; e < tile_per(f->l); e++) {
-        ce_line(K, "{");
+        ce_line(K, "if (rt_narrow) {");
         K->indent++;
-        tile_place(K, arr, f->l, e);
-        ce_line(K, "rt_g%d_%d = 0;", j, e);
-        ce_line(K, "if (%s + rt_rr < %s && %s + rt_kk < %s) {", base, n, k0, w);
-        K->indent++;
-        ce_line(K, "int64_t %s = %s + rt_rr, %s = %s + rt_kk;", ce_name(K, iter), base, ce_sym_name(kg, K), k0);
-        ce_line(K, "rt_g%d_%d = %s;", j, e, ce_elem_at(K, ce_arr_base(K, arr), arr->mem->ixfun, &kk));
+        tile_fetch_one(K, f, k0, e, kg, true);
         K->indent--;
-        ce_line(K, "}");
+        ce_line(K, "} else {");
+        K->indent++;
+        tile_fetch_one(K, f, k0, e, kg, false);
         K->indent--;
         ce_line(K, "}");
     }
@@ -1706,10 +1877,15 @@ static void seg_map_tiled(Emit *E, const Stm *s) {
     Kern k;
     kern_begin(E, &k, s, "segmap_tiled");
     host_launch_begin(E, &k);
+    ce_line(E, "int32_t rt_narrow = 1;");
+    for (int j = 0; j < rc->narrs; j++)
+        ce_line(E, "rt_narrow &= rt_cl_block_size(%s) / %d < %lld;", ce_name(E, rc->arrs[j]->mem->mem),
+                prim_size(rc->arrs[j]->type.elem), TILE_NARROW_MAX);
     ce_line(E, "int64_t rt_gx = ((int64_t)%s + %d) / %d, rt_gy = ((int64_t)%s + %d) / %d;",
             ce_se(E, level_width(inner)), tile_block(1) - 1, tile_block(1), ce_se(E, level_width(s)), tile_block(0) - 1,
             tile_block(0));
     kern_free_args(E, &k, arena_printf(E->a, "rt_gx * rt_gy * %d", TILE_THREADS));
+    kern_extra(E, &k, "int rt_narrow", "int32_t", "rt_narrow");
     ce_line(E, "if (rt_cl_launch(ctx, %d, rt_gx * rt_gy, %d)) goto fail;", k.id, TILE_THREADS);
     host_launch_end(E, &k);
 
@@ -1772,7 +1948,8 @@ void cl_host_stm(Emit *E, const Stm *s) {
         else seg_map(E, s, e->seg->depth);
         return;
     case SEG_RED:
-        if (e->seg->depth == 2) seg_segred(E, s);
+        if (e->seg->irregular) seg_segred_lanes(E, s);
+        else if (e->seg->depth == 2) seg_segred(E, s);
         else seg_red(E, s);
         return;
     case SEG_SCAN: seg_scan(E, s); return;

@@ -509,7 +509,9 @@ const char *ir_seg_name(SegKind k) {
 }
 
 static void print_exp(Printer *pr, const IrExp *e) {
-    if (e->seg) buf_printf(pr->out, "%s[%d%s] ", ir_seg_name(e->seg->kind), e->seg->depth, e->seg->tile ? ", tiled" : "");
+    if (e->seg)
+        buf_printf(pr->out, "%s[%d%s] ", ir_seg_name(e->seg->kind), e->seg->depth,
+                   e->seg->tile ? ", tiled" : e->seg->irregular ? ", irregular" : "");
     if (e->kind == IE_ALLOC && e->per_iter) buf_puts(pr->out, "per-element ");
     if (print_simple_exp(pr->out, e)) return;
     switch (e->kind) {

@@ -182,6 +182,9 @@ typedef struct SegInfo {
                          work-items; else NULL */
     int *tile_level;  /* with tile: per input of that reduction, the level whose
                          lambda gives it (0: the outer map's rows, 1: the inner's) */
+    bool irregular;   /* SEG_RED of depth 2 whose segments' width is computed in
+                         the map's body (a CSR row): a few lanes of a work-group
+                         reduce each segment */
 } SegInfo;
 
 typedef enum IrExpKind {

@@ -337,6 +337,7 @@ typedef struct SymPrinter {
     bool c;
     const char *(*varname)(int id, void *ctx);
     void *ctx;
+    const char *ctype; /* C: the type constants are cast to */
 } SymPrinter;
 
 static void print_sym(Buf *out, const Sym *x, const SymPrinter *p);
@@ -373,7 +374,10 @@ static void print_term(Buf *out, const SymTerm *t, bool first, const SymPrinter 
     if (first) buf_puts(out, neg ? "-" : "");
     else buf_puts(out, neg ? " - " : " + ");
     if (p->c && t->coef == INT64_MIN) buf_puts(out, "INT64_MIN");
-    else if (mag != 1 || t->nfac == 0) buf_printf(out, p->c ? "(int64_t)%llu" : "%llu", (unsigned long long)mag);
+    else if (mag != 1 || t->nfac == 0) {
+        if (p->c) buf_printf(out, "(%s)", p->ctype);
+        buf_printf(out, "%llu", (unsigned long long)mag);
+    }
     for (int i = 0; i < t->nfac; i++) {
         if (i > 0 || mag != 1 || (p->c && t->coef == INT64_MIN)) buf_puts(out, mul);
         print_factor(out, &t->fac[i], p);
@@ -383,18 +387,25 @@ static void print_term(Buf *out, const SymTerm *t, bool first, const SymPrinter 
 /* Highest-degree terms first, so "2*v1*v2 + v1 + 1". */
 static void print_sym(Buf *out, const Sym *x, const SymPrinter *p) {
     if (p->c) buf_putc(out, '(');
-    if (x->nterms == 0) buf_puts(out, p->c ? "(int64_t)0" : "0");
+    if (x->nterms == 0) {
+        if (p->c) buf_printf(out, "(%s)", p->ctype);
+        buf_putc(out, '0');
+    }
     for (int i = x->nterms - 1; i >= 0; i--) print_term(out, &x->terms[i], i == x->nterms - 1, p);
     if (p->c) buf_putc(out, ')');
 }
 
-void sym_print_c(Buf *out, const Sym *x, const char *(*varname)(int id, void *ctx), void *ctx) {
-    SymPrinter p = {true, varname, ctx};
+void sym_print_c_as(Buf *out, const Sym *x, const char *(*varname)(int id, void *ctx), void *ctx, const char *ctype) {
+    SymPrinter p = {true, varname, ctx, ctype};
     print_sym(out, x, &p);
 }
 
+void sym_print_c(Buf *out, const Sym *x, const char *(*varname)(int id, void *ctx), void *ctx) {
+    sym_print_c_as(out, x, varname, ctx, "int64_t");
+}
+
 void sym_print(Buf *out, const Sym *x) {
-    SymPrinter p = {false, NULL, NULL};
+    SymPrinter p = {false, NULL, NULL, NULL};
     print_sym(out, x, &p);
 }
 

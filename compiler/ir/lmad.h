@@ -38,6 +38,9 @@ Sym *sym_subst(Arena *a, const Sym *x, int id, const Sym *e);
 /* Prints x as a C expression of int64_t values; varname(id, ctx) gives the
  * C name of a variable. Parenthesised so it can be embedded anywhere. */
 void sym_print_c(Buf *out, const Sym *x, const char *(*varname)(int id, void *ctx), void *ctx);
+/* The same with constants cast to ctype (e.g. "int" for 32-bit index
+ * arithmetic, where varname casts the variables likewise). */
+void sym_print_c_as(Buf *out, const Sym *x, const char *(*varname)(int id, void *ctx), void *ctx, const char *ctype);
 /* Calls fn(id, ctx) once for each occurrence of a variable in x (opaque
  * subterms included), in x's term order. */
 void sym_vars(const Sym *x, void (*fn)(int id, void *ctx), void *ctx);

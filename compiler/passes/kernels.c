@@ -16,8 +16,13 @@
  *    memory, so that every element read from memory is used many times.
  *  - A map whose body is cheap scalar code around one reduction over rows
  *    of the map's input (trmv, row sums) is a segmented SegRed of depth 2:
- *    a work-group per segment when segments are long, else a SegMap that
- *    reduces each segment in one work-item (chosen at run time).
+ *    a work-group per segment when segments are long (several when there
+ *    are too few segments to fill the device), else a SegMap that reduces
+ *    each segment in one work-item (chosen at run time). When the
+ *    reduction's width is computed in the body (it reduces a slice whose
+ *    bounds the body reads, as in a CSR matrix-vector product), the
+ *    segments' widths vary: the SegRed is irregular, and a few lanes of a
+ *    work-group reduce each segment.
  *  - A Screma with reductions and no scans is a SegRed, with scans a
  *    SegScan: its scan kernel also folds the reductions, if any (the
  *    counts of filter and partition), into a partial result per group
@@ -227,11 +232,13 @@ static Stm *inner_level(KCtx *k, Stm *s) {
 
 /* The reduction of a segmented reduction below map s, or NULL: s's body
  * is cheap scalar code around one reduction (no scans, no map outputs,
- * scalar operators) of a width bound outside s's lambda, over at least
- * one array that differs between s's elements (a row of s's input), and
- * s returns scalars. Each of s's elements is then a segment that a
- * work-group reduces with coalesced reads. */
-static Stm *segred_level(Stm *s) {
+ * scalar operators) over at least one array that differs between s's
+ * elements (a row of s's input, or a slice the body takes), and s returns
+ * scalars. Each of s's elements is then a segment that a work-group, or
+ * a few of its lanes, reduce with coalesced reads. *irregular tells
+ * whether the reduction's width is bound in s's lambda (segments of
+ * varying width, such as the rows of a CSR matrix). */
+static Stm *segred_level(Stm *s, bool *irregular) {
     Screma *sc = &s->e->screma;
     Body *b = sc->map->body;
     Stm *red = NULL;
@@ -249,9 +256,11 @@ static Stm *segred_level(Stm *s) {
     for (int i = 0; i < b->nres; i++)
         if (subexp_type(b->res[i]).kind != TK_PRIM) return NULL;
     SubExp w = red->e->screma.w;
-    if (w.is_var && bound_in(sc->map, w.v)) return NULL;
     for (int i = 0; i < red->e->screma.narrs; i++)
-        if (bound_in(sc->map, red->e->screma.arrs[i])) return red;
+        if (bound_in(sc->map, red->e->screma.arrs[i])) {
+            *irregular = w.is_var && bound_in(sc->map, w.v);
+            return red;
+        }
     return NULL;
 }
 
@@ -328,7 +337,7 @@ static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
     if (kind == SEG_MAP && s->e->kind == IE_SCREMA) {
         Stm *cur = s;
         while (g->depth < SEG_MAX_DEPTH && (cur = inner_level(k, cur))) g->levels[g->depth++] = cur;
-        Stm *red = g->depth == 1 ? segred_level(s) : NULL;
+        Stm *red = g->depth == 1 ? segred_level(s, &g->irregular) : NULL;
         if (red) {
             g->kind = SEG_RED;
             g->levels[g->depth++] = red;

@@ -33,7 +33,8 @@ static const char *const struct_names[SK_COUNT] = {
 /* The kernels a SegInfo launches: a SegRed of a whole array two (per-group
  * partial results, then their combination), as does a SegScan that also
  * reduces (the scan kernel leaves the partial results); a segmented
- * SegRed one; Host none; the others one. */
+ * SegRed one (two only when a few long segments take several groups
+ * each, a choice made at run time); Host none; the others one. */
 static int seg_kernels(const SegInfo *g) {
     switch (g->kind) {
     case SEG_RED: return g->depth == 1 ? 2 : 1;

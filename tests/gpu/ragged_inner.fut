@@ -1,6 +1,9 @@
--- Negative for flattening: the inner map-reduce runs over a slice whose width depends on the outer element, so only the outer map is a SegMap (no allocation: slicing is free).
+-- The inner map-reduce runs over a slice whose width depends on the outer
+-- element: the segments are ragged, so this is an irregular segmented
+-- SegRed (a few lanes per row), not a perfect nest; no allocation, as
+-- slicing is free.
 -- ==
--- structure gpu { SegMap 1 SegRed 0 Host 0 Kernel 1 }
+-- structure gpu { SegMap 0 SegRed 1 Host 0 Kernel 1 }
 -- input { [[1i32, 2i32, 3i32, 4i32], [5i32, 6i32, 7i32, 8i32], [9i32, 10i32, 11i32, 12i32]] [0i64, 4i64, 2i64] }
 -- output { [0i32, 52i32, 38i32] }
 

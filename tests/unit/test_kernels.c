@@ -98,6 +98,32 @@ static void test_segmented_reduction(void **state) {
     s = tk_seg_stm(p);
     assert_int_equal(s->e->seg->kind, SEG_MAP);
     assert_int_equal(s->e->seg->depth, 1);
+    assert_false(s->e->seg->irregular);
+    tk_free(p);
+}
+
+static void test_irregular_segmented_reduction(void **state) {
+    (void)state;
+    /* Rows of a width read in the body: irregular. */
+    Prog *p = tk_gpu("def main [r] (offs: [r]i64) (xs: []f32) = "
+                     "map (\\i -> f32.sum xs[offs[i]:offs[i + 1]]) (iota (r - 1))");
+    Stm *s = tk_seg_stm(p);
+    assert_int_equal(s->e->seg->kind, SEG_RED);
+    assert_int_equal(s->e->seg->depth, 2);
+    assert_true(s->e->seg->irregular);
+    tk_free(p);
+    /* Rows of the map's input: regular. */
+    p = tk_gpu("def main (xss: [][]i32) = map (\\r -> reduce (+) 0 r) xss");
+    s = tk_seg_stm(p);
+    assert_int_equal(s->e->seg->kind, SEG_RED);
+    assert_false(s->e->seg->irregular);
+    tk_free(p);
+    /* Prefixes of one array, of a length each element gives: segments of
+     * varying width too. */
+    p = tk_gpu("def main (ns: []i64) (ys: []i32) = map (\\n -> reduce (+) 0 (map (*2) ys[0:n])) ns");
+    s = tk_seg_stm(p);
+    assert_int_equal(s->e->seg->kind, SEG_RED);
+    assert_true(s->e->seg->irregular);
     tk_free(p);
 }
 
@@ -207,6 +233,7 @@ int main(void) {
         cmocka_unit_test(test_commutative_not_known),
         cmocka_unit_test(test_perfect_nest_flattened),
         cmocka_unit_test(test_segmented_reduction),
+        cmocka_unit_test(test_irregular_segmented_reduction),
         cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_block_tiling),
         cmocka_unit_test(test_private_blocks),
