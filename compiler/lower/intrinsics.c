@@ -2,7 +2,8 @@
  * `__intrinsic "name"`) and of the built-in numeric modules
  * (check/numeric.def) into SOACS IR. Every array operation works on each
  * leaf of an array value, so arrays of tuples and records need no special
- * cases. */
+ * cases. filter and partition are a scan of their keep flags, whose last
+ * element is the count kept, and a scatter (do_filter). */
 #include "lower.h"
 
 #include <math.h>
@@ -46,7 +47,9 @@ static Lambda *lambda_begin(Lower *l, const Type *types, int n, Builder **saved,
     return lam;
 }
 
-static void lambda_end(Lower *l, Lambda *lam, Builder *saved, Builder *nb, const SubExp *res, int nres) {
+/* Ends a body whose statements went to nb (l->b was saved): restores the
+ * builder and returns the statements with results res. */
+static Body *body_end(Lower *l, Builder *saved, Builder *nb, const SubExp *res, int nres) {
     l->b = saved;
     Body *body = NEW(l->a, Body);
     body->stms = vec_to_arena(l->a, &nb->stms);
@@ -55,7 +58,11 @@ static void lambda_end(Lower *l, Lambda *lam, Builder *saved, Builder *nb, const
     body->res = NEW_ARRAY(l->a, SubExp, nres);
     memcpy(body->res, res, sizeof(SubExp) * (size_t)nres);
     body->nres = nres;
-    lam->body = body;
+    return body;
+}
+
+static void lambda_end(Lower *l, Lambda *lam, Builder *saved, Builder *nb, const SubExp *res, int nres) {
+    lam->body = body_end(l, saved, nb, res, nres);
     lam->nret = nres;
     lam->ret = NEW_ARRAY(l->a, Type, nres);
     for (int i = 0; i < nres; i++) lam->ret[i] = subexp_type(res[i]);
@@ -289,32 +296,55 @@ static Var **scratch_like(Lower *l, const SubExpVec *xs, SubExp n, SrcLoc loc) {
     return vs;
 }
 
-/* filter and partition: a Screma computes the flags, their prefix sum and
- * their count in one pass; a Scatter moves each element to its place. */
+/* The total of an inclusive prefix sum offs of w i64 elements: its last
+ * element, or 0 when it is empty (a branch: offs[w-1] is out of bounds then). */
+static SubExp scan_total(Lower *l, SubExp offs, SubExp w, SrcLoc loc) {
+    SubExp empty = lower_binop(l, OP_EQ, w, se_i64(0), loc);
+    Builder *saved = l->b, nb = {0};
+    l->b = &nb;
+    DimSlice *last = NEW(l->a, DimSlice);
+    last->index = lower_binop(l, OP_SUB, w, se_i64(1), loc);
+    IrExp *ix = lower_new_exp(l, IE_INDEX);
+    ix->arr = offs.v;
+    ix->slice = last;
+    ix->nslice = 1;
+    SubExp x = lower_emit1(l, ix, type_prim(PT_I64), loc);
+    SubExp zero = se_i64(0);
+    Builder none = {0};
+    IrExp *ie = lower_new_exp(l, IE_IF);
+    ie->cond = empty;
+    ie->fbody = body_end(l, saved, &nb, &x, 1);
+    ie->tbody = body_end(l, saved, &none, &zero, 1);
+    ie->ret = NEW(l->a, Type);
+    ie->ret[0] = type_prim(PT_I64);
+    ie->nret = 1;
+    return lower_emit1(l, ie, type_prim(PT_I64), loc);
+}
+
+/* filter and partition: a Screma computes the flags and their prefix sum
+ * (the offsets) in one pass; the count of kept elements is the sum's last
+ * element (scan_total), not a reduction of its own, which would cost the
+ * scan a second kernel. A Scatter moves each element to its place. */
 static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) {
     SubExpVec xl = leaves_of(xs);
     SubExp w = width_of(l, &xl, loc);
     int n = xl.len;
-    /* map: x -> (flag, flag, b) */
+    /* map: x -> (flag, b) */
     Builder *saved, nb;
     Lambda *map = lambda_begin(l, row_types(l, &xl), n, &saved, &nb);
     int pos = 0;
     SVal *row = sv_rebuild(l, xs, ses_of(l, map->params, n), &pos);
     SVal *b = lower_apply(l, p, &row, 1, NULL);
-    SubExp f = lower_conv(l, b->se, PT_I64, loc);
-    SubExp mres[3] = {f, f, b->se};
-    lambda_end(l, map, saved, &nb, mres, 3);
-    SegOp plus = {.op = prim_op_lambda(l, OP_ADD, PT_I64), .neutral = NEW(l->a, SubExp), .k = 1, .commutative = true};
-    plus.neutral[0] = se_i64(0);
-    SegOp plus2 = plus; /* each operator gets its own lambda: variables are bound once */
-    plus2.op = prim_op_lambda(l, OP_ADD, PT_I64);
-    Screma sc = {.w = w, .arrs = leaf_vars(l, &xl, 0), .narrs = n, .scans = NEW(l->a, SegOp), .nscans = 1,
-                 .reds = NEW(l->a, SegOp), .nreds = 1, .map = map};
-    sc.scans[0] = plus;
-    sc.reds[0] = plus2;
-    Type rt[3] = {outer_type(l, w, type_prim(PT_I64)), type_prim(PT_I64), outer_type(l, w, type_prim(PT_BOOL))};
-    Var **r = emit_screma(l, &sc, rt, 3, loc);
-    SubExp offs = se_var(r[0]), count = se_var(r[1]), flags = se_var(r[2]);
+    SubExp mres[2] = {lower_conv(l, b->se, PT_I64, loc), b->se};
+    lambda_end(l, map, saved, &nb, mres, 2);
+    SegOp *plus = NEW(l->a, SegOp);
+    *plus = (SegOp){.op = prim_op_lambda(l, OP_ADD, PT_I64), .neutral = NEW(l->a, SubExp), .k = 1, .commutative = true};
+    plus->neutral[0] = se_i64(0);
+    Screma sc = {.w = w, .arrs = leaf_vars(l, &xl, 0), .narrs = n, .scans = plus, .nscans = 1, .map = map};
+    Type rt[2] = {outer_type(l, w, type_prim(PT_I64)), outer_type(l, w, type_prim(PT_BOOL))};
+    Var **r = emit_screma(l, &sc, rt, 2, loc);
+    SubExp offs = se_var(r[0]), flags = se_var(r[1]);
+    SubExp count = scan_total(l, offs, w, loc);
 
     SubExpVec arrs = {0};
     vec_push(&arrs, offs);

@@ -16,6 +16,20 @@
  *  - Horizontal: two independent Scremas of the same width become one, with
  *    the operators and map results of both (one pass over memory); shared
  *    input arrays become one lambda parameter.
+ *  - Through reshapes: a map (no scans or reductions) over reshapes of
+ *    arrays whose lambda takes and returns scalars (element-wise, such as
+ *    `map f (flatten img)`), whose outputs are used only by reshapes to one
+ *    shape S (`unflatten`), becomes a nest of rank(S) maps of the same lambda
+ *    over the arrays reshaped to S (the arrays themselves when they have
+ *    shape S), at the first of those reshapes; the reshapes become copies
+ *    of the nest's results. A reshape keeps the row-major order of the
+ *    elements, so the results are the same and nothing is computed twice;
+ *    the nest then fuses vertically with the SOACs that read the S-shaped
+ *    arrays (the row sums of an unflattened image). It is done only when
+ *    such a SOAC exists (else the flat map may still fuse horizontally) and
+ *    the map may move down to the reshape as P does below (the reshape's
+ *    size check comes first). The simplifier has folded chains of reshapes
+ *    (flatten of a flatten) into one, so any rank works.
  *  - Width equality: the same variable or constant, or sizes an enclosing
  *    assertion `assert(eq.i64(a, b))` before the fused statement proves equal.
  *  - Legality: the fused statement replaces P and C at C's position (P moves
@@ -27,8 +41,11 @@
  *    contains an assertion (it may guard C) and none reads what C consumes.
  *    C may use P's outputs only through its input arrays (an output read by
  *    index in C's lambda, or a reduction result, is not ready while C runs).
- * Vertical fusion is tried before horizontal, to a fixed point per body,
- * innermost bodies first; every fusion removes one SOAC, so it terminates.
+ * Vertical fusion is tried before the rewrite through reshapes and that
+ * before horizontal fusion, to a fixed point per body, innermost bodies
+ * first; every fusion removes one SOAC, and every rewrite through reshapes
+ * removes the reshapes of a SOAC's results (the nest's results are read
+ * directly), so it terminates.
  * The fused lambda binds C's parameters with `let p = r` statements instead
  * of substituting, so the consumer's statements are reused untouched; the
  * simplifier, run between rounds of fusion, removes those copies, and the
@@ -378,16 +395,23 @@ typedef struct Build {
     TypeVec ret;
 } Build;
 
-static Stm *mk_copy_stm(Fuse *F, Var *dst, SubExp src, SrcLoc loc) {
+/* A statement binding the npat variables pat to e. */
+static Stm *mk_stm(Fuse *F, Var **pat, int npat, IrExp *e, SrcLoc loc) {
     Stm *s = NEW(F->p->arena, Stm);
-    s->pat = NEW_ARRAY(F->p->arena, Var *, 1);
-    s->pat[0] = dst;
-    s->npat = 1;
-    s->e = NEW(F->p->arena, IrExp);
-    s->e->kind = IE_SUBEXP;
-    s->e->se = src;
+    s->pat = pat;
+    s->npat = npat;
+    s->e = e;
     s->loc = loc;
     return s;
+}
+
+static Stm *mk_copy_stm(Fuse *F, Var *dst, SubExp src, SrcLoc loc) {
+    Var **pat = NEW_ARRAY(F->p->arena, Var *, 1);
+    pat[0] = dst;
+    IrExp *e = NEW(F->p->arena, IrExp);
+    e->kind = IE_SUBEXP;
+    e->se = src;
+    return mk_stm(F, pat, 1, e, loc);
 }
 
 /* Adds P's map lambda: its parameters and inputs, then its statements. */
@@ -538,14 +562,20 @@ static void replace_pair(Fuse *F, Body *b, int pi, int ci, int at, Stm *fused) {
 
 /* ---- Legality ---------------------------------------------------------------------- */
 
+/* Whether P (stms[pi]) may move down to index ci, past the statements
+ * between, which do not use its outputs: none of them nor stms[ci]
+ * consumes an array P reads, and errors keep their order. */
+static bool may_move_down(Fuse *F, Body *b, int pi, int ci) {
+    Stm *p = b->stms[pi];
+    return !consumes_reads_of(F, b, pi + 1, ci + 1, p) && !(ir_exp_has_assert(p->e) && any_assert(b, pi + 1, ci));
+}
+
 /* Where the fused statement of stms[pi] and stms[ci] may go: ci when P can
  * move down, pi when C can move up, -1 when neither. between_use: some
  * statement between uses P's outputs. */
 static int placement(Fuse *F, Body *b, int pi, int ci, bool between_use) {
-    Stm *p = b->stms[pi], *c = b->stms[ci];
-    bool down = !between_use && !consumes_reads_of(F, b, pi + 1, ci + 1, p) &&
-                !(ir_exp_has_assert(p->e) && any_assert(b, pi + 1, ci));
-    if (down) return ci;
+    Stm *c = b->stms[ci];
+    if (!between_use && may_move_down(F, b, pi, ci)) return ci;
     fuse_new_set(F);
     for (int i = pi + 1; i < ci; i++) mark_pats(F, b->stms[i]);
     if (stm_mentions_marked(F, c) || any_assert(b, pi + 1, ci)) return -1;
@@ -653,6 +683,199 @@ static bool try_vertical(Fuse *F, Body *b) {
     return false;
 }
 
+/* ---- Element-wise maps through reshapes ------------------------------------------ */
+
+/* The array that v is a reshape of, or NULL. */
+static Var *reshape_source(Fuse *F, const Var *v) {
+    Stm *d = v->id < F->nvars ? F->def[v->id] : NULL;
+    return d && d->e->kind == IE_RESHAPE ? d->e->arr : NULL;
+}
+
+/* True if P is a map over reshapes of arrays whose lambda takes and returns
+ * scalars: it maps over the elements of those arrays in row-major order,
+ * whatever their shape. */
+static bool elementwise_over_reshapes(Fuse *F, const Stm *p) {
+    const Screma *s = &p->e->screma;
+    if (s->nscans || s->nreds || s->narrs == 0 || s->map->nret == 0) return false;
+    for (int i = 0; i < s->narrs; i++)
+        if (s->map->params[i]->type.kind != TK_PRIM || !reshape_source(F, s->arrs[i])) return false;
+    for (int i = 0; i < s->map->nret; i++)
+        if (s->map->ret[i].kind != TK_PRIM) return false;
+    return true;
+}
+
+static bool same_shape(const SubExp *a, int na, const SubExp *b, int nb) {
+    if (na != nb) return false;
+    for (int i = 0; i < na; i++)
+        if (!se_same(a[i], b[i])) return false;
+    return true;
+}
+
+/* The output of P that statement s reshapes, or -1. */
+static int reshaped_output(const Stm *p, const Stm *s) {
+    if (s->e->kind != IE_RESHAPE) return -1;
+    for (int j = 0; j < p->npat; j++)
+        if (p->pat[j] == s->e->arr) return j;
+    return -1;
+}
+
+/* The index of the first statement after P (stms[pi]) that reshapes an
+ * output of P, when every use of P's outputs (nested ones and b's result
+ * included) is a statement of b that reshapes one to that same shape;
+ * else -1. */
+static int reshape_consumers(Fuse *F, Body *b, int pi) {
+    Stm *p = b->stms[pi];
+    count_outside_uses(F, b, pi, -1);
+    int uses = 0, first = -1;
+    for (int j = 0; j < p->npat; j++) uses += F->cnt[p->pat[j]->id];
+    for (int i = pi + 1; i < b->nstms; i++) {
+        const IrExp *e = b->stms[i]->e;
+        if (reshaped_output(p, b->stms[i]) < 0) continue;
+        if (first < 0) first = i;
+        const IrExp *f = b->stms[first]->e;
+        if (!same_shape(e->shape, e->nshape, f->shape, f->nshape)) return -1;
+        uses--;
+    }
+    return uses == 0 ? first : -1;
+}
+
+/* True if a SOAC of b after ci reads a reshape of an output of P as an
+ * input array: the nest can fuse with it. Otherwise P stays as it is (it
+ * may still join a sibling of its width horizontally). */
+static bool reshape_feeds_soac(Fuse *F, Body *b, const Stm *p, int ci) {
+    fuse_new_set(F);
+    for (int i = ci; i < b->nstms; i++)
+        if (reshaped_output(p, b->stms[i]) >= 0) mark_pats(F, b->stms[i]);
+    for (int i = ci + 1; i < b->nstms; i++) {
+        if (!is_soac(b->stms[i])) continue;
+        int narrs;
+        Var **arrs = soac_arrs(b->stms[i], &narrs);
+        for (int k = 0; k < narrs; k++)
+            if (F->mark[arrs[k]->id] == F->gen) return true;
+    }
+    return false;
+}
+
+/* The statement binding pat (arrays of shape[0..rank)) to a nest of rank
+ * maps over arrs (of that shape) whose innermost lambda is inner. */
+static Stm *map_nest(Fuse *F, const SubExp *shape, int rank, Var **arrs, Lambda *inner, Var **pat, SrcLoc loc) {
+    Arena *a = F->p->arena;
+    Lambda *l = inner;
+    if (rank > 1) {
+        l = NEW(a, Lambda);
+        l->nparams = inner->nparams;
+        l->params = NEW_ARRAY(a, Var *, l->nparams);
+        for (int i = 0; i < l->nparams; i++) l->params[i] = ir_var(F->p, "row", type_row(arrs[i]->type));
+        l->nret = inner->nret;
+        l->ret = NEW_ARRAY(a, Type, l->nret);
+        Var **rows = NEW_ARRAY(a, Var *, l->nret);
+        l->body = NEW(a, Body);
+        l->body->res = NEW_ARRAY(a, SubExp, l->nret);
+        l->body->nres = l->nret;
+        for (int j = 0; j < l->nret; j++) {
+            l->ret[j] = type_row(pat[j]->type);
+            rows[j] = ir_var(F->p, "row", l->ret[j]);
+            l->body->res[j] = se_var(rows[j]);
+        }
+        l->body->stms = NEW(a, Stm *);
+        l->body->stms[0] = map_nest(F, shape + 1, rank - 1, l->params, inner, rows, loc);
+        l->body->nstms = 1;
+    }
+    IrExp *e = NEW(a, IrExp);
+    e->kind = IE_SCREMA;
+    e->screma = (Screma){.w = shape[0], .arrs = arrs, .narrs = inner->nparams, .map = l};
+    return mk_stm(F, pat, inner->nret, e, loc);
+}
+
+/* Clears the new part of a per-variable array grown from old to n entries. */
+static void *grow_zeroed(void *arr, size_t elem, int old, int n) {
+    char *r = realloc(arr, elem * (size_t)n);
+    if (!r) ICE("pass_fuse: out of memory");
+    memset(r + elem * (size_t)old, 0, elem * (size_t)(n - old));
+    return r;
+}
+
+/* Extends the per-variable arrays to the variables created since. */
+static void fuse_grow(Fuse *F) {
+    int n = F->p->next_var_id + 1;
+    if (n <= F->nvars) return;
+    F->def = grow_zeroed(F->def, sizeof *F->def, F->nvars, n);
+    F->mark = grow_zeroed(F->mark, sizeof *F->mark, F->nvars, n);
+    F->rmark = grow_zeroed(F->rmark, sizeof *F->rmark, F->nvars, n);
+    F->cnt = grow_zeroed(F->cnt, sizeof *F->cnt, F->nvars, n);
+    F->nvars = n;
+}
+
+/* The variables the nest replacing P binds: per output of P, the result of
+ * its first reshape at or after ci, or a fresh array of shape S. */
+static Var **nest_pattern(Fuse *F, Body *b, const Stm *p, int ci, const IrExp *S) {
+    Var **pat = NEW_ARRAY(F->p->arena, Var *, p->npat);
+    for (int j = 0; j < p->npat; j++) {
+        pat[j] = NULL;
+        for (int i = ci; i < b->nstms && !pat[j]; i++)
+            if (reshaped_output(p, b->stms[i]) == j) pat[j] = b->stms[i]->pat[0];
+        if (!pat[j]) pat[j] = ir_var(F->p, "arr", type_array(F->p->arena, p->pat[j]->type.elem, S->nshape, S->shape));
+    }
+    return pat;
+}
+
+/* Rewrites P = map f (reshape [k] X1) ... (stms[pi]), whose outputs are
+ * only reshaped to one shape S, as the nest of maps of f over
+ * reshape S X1, ... (X itself when it has shape S) placed at P's first
+ * reshape (ci): reshaping a row-major array keeps the order of its
+ * elements, so each output is the reshaped result. The reshapes of P's
+ * outputs become copies of the nest's, which then fuses with their
+ * consumers like any map nest. */
+static void reshape_into_nest(Fuse *F, Body *b, int pi, int ci) {
+    Arena *a = F->p->arena;
+    Stm *p = b->stms[pi];
+    const Screma *ps = &p->e->screma;
+    const IrExp *S = b->stms[ci]->e;
+    Stm **stms = NEW_ARRAY(a, Stm *, b->nstms + ps->narrs + 1);
+    int n = 0;
+    for (int i = 0; i < ci; i++)
+        if (i != pi) stms[n++] = b->stms[i];
+    Var **arrs = NEW_ARRAY(a, Var *, ps->narrs);
+    for (int i = 0; i < ps->narrs; i++) {
+        Var *x = reshape_source(F, ps->arrs[i]);
+        arrs[i] = x;
+        if (same_shape(x->type.shape, x->type.rank, S->shape, S->nshape)) continue;
+        arrs[i] = ir_var(F->p, x->name, type_array(a, x->type.elem, S->nshape, S->shape));
+        IrExp *e = NEW(a, IrExp);
+        *e = (IrExp){.kind = IE_RESHAPE, .arr = x, .shape = S->shape, .nshape = S->nshape};
+        Var **pat = NEW(a, Var *);
+        *pat = arrs[i];
+        stms[n++] = mk_stm(F, pat, 1, e, b->stms[ci]->loc);
+    }
+    Var **pat = nest_pattern(F, b, p, ci, S);
+    stms[n++] = map_nest(F, S->shape, S->nshape, arrs, ps->map, pat, p->loc);
+    fuse_grow(F);
+    for (int i = ci; i < b->nstms; i++) {
+        Stm *s = b->stms[i];
+        int j = reshaped_output(p, s);
+        if (j < 0) stms[n++] = s;
+        else if (s->pat[0] != pat[j]) stms[n++] = mk_copy_stm(F, s->pat[0], se_var(pat[j]), s->loc);
+    }
+    b->stms = stms;
+    b->nstms = n;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < stms[i]->npat; j++) F->def[stms[i]->pat[j]->id] = stms[i];
+}
+
+/* One element-wise map over reshapes in b rewritten as a map nest, if any
+ * qualifies, a SOAC reads it, and it may move down to its first reshape. */
+static bool try_reshape_nest(Fuse *F, Body *b) {
+    for (int pi = 0; pi < b->nstms; pi++) {
+        if (b->stms[pi]->e->kind != IE_SCREMA || !elementwise_over_reshapes(F, b->stms[pi])) continue;
+        int ci = reshape_consumers(F, b, pi);
+        if (ci >= 0 && reshape_feeds_soac(F, b, b->stms[pi], ci) && may_move_down(F, b, pi, ci)) {
+            reshape_into_nest(F, b, pi, ci);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Fuses the independent Scremas stms[ai] and stms[bi] if legal. */
 static bool try_horizontal_pair(Fuse *F, Body *b, int ai, int bi) {
     Stm *x = b->stms[ai], *y = b->stms[bi];
@@ -708,7 +931,7 @@ static void fuse_body(Fuse *F, Body *b) {
     F->eqs.len = base;
     for (bool changed = true; changed;) {
         push_body_eqs(F, b, 0, b->nstms, false);
-        changed = try_vertical(F, b) || try_horizontal(F, b);
+        changed = try_vertical(F, b) || try_reshape_nest(F, b) || try_horizontal(F, b);
         F->changed |= changed;
         F->eqs.len = base;
     }

@@ -26,6 +26,10 @@
  *  - A SOAC input that replicates a scalar is dropped and its lambda
  *    parameter bound to the scalar (one input stays): the array is never
  *    built, and the value is a constant or a variable in the lambda.
+ *  - A reshape of a reshape reshapes the first one's array (unflatten of a
+ *    flatten, chains of flattens), and a reshape to the array's own shape
+ *    is the array: a reshape keeps the row-major order of the elements.
+ *    Maps through reshapes then see the arrays themselves (fuse.c).
  *  - Copy propagation: `let x = y` is removed and x replaced by y; SSA makes
  *    this always valid. If-results equal in both branches (and bound
  *    outside the if) and loop parameters the body returns unchanged
@@ -921,6 +925,26 @@ static bool simp_if(Simp *s, Stm *st, StmVec *out) {
     return if_to_op(s, st);
 }
 
+/* reshape(S, reshape(S', x)) becomes reshape(S, x), and reshape(S, x)
+ * with x of shape S becomes x; true when st is replaced. */
+static bool simp_reshape(Simp *s, Stm *st) {
+    IrExp *e = st->e;
+    Stm *d = s->def[e->arr->id];
+    if (d && d->e->kind == IE_RESHAPE) {
+        s->uses[e->arr->id]--;
+        e->arr = d->e->arr;
+        s->uses[e->arr->id]++;
+        s->not_ro[e->arr->id] = 1;
+        s->changed = true;
+    }
+    Type t = e->arr->type;
+    if (t.kind != TK_ARRAY || t.rank != e->nshape) return false;
+    for (int i = 0; i < t.rank; i++)
+        if (!se_same(resolve(s, t.shape[i]), e->shape[i])) return false;
+    set_subst(s, st->pat[0], se_var(e->arr));
+    return true;
+}
+
 /* Rewrites of one statement; returns true when st is replaced entirely
  * (by substitutions or spliced statements). */
 static bool simp_exp(Simp *s, Stm *st, StmVec *out) {
@@ -939,6 +963,7 @@ static bool simp_exp(Simp *s, Stm *st, StmVec *out) {
         if (se_is_bool(e->cond, true)) return s->changed = true, true;
         return false;
     case IE_IF: return simp_if(s, st, out);
+    case IE_RESHAPE: return simp_reshape(s, st);
     case IE_LOOP: simp_loop(s, st, out); return false;
     case IE_SCREMA:
         replicate_inputs(s, e->screma.arrs, &e->screma.narrs, e->screma.map, st->loc);

@@ -1,6 +1,6 @@
--- filter and partition of one array: their flag scans, counts (reductions) and the array itself fuse into one Screma with two scans and two reductions, which runs as one parallel SegScan (its scan kernel folds the counts, a second kernel combines them), then one SegMap per scatter; 4097 and 100000 elements span several groups.
+-- filter and partition of one array: their flag scans and the array itself fuse into one Screma with two scans, which runs as one parallel SegScan (the counts are the scans' last elements, so no reduction and no second kernel), then one SegMap per scatter; 4097 and 100000 elements span several groups.
 -- ==
--- structure gpu { SegScan 1 SegMap 2 SegRed 0 SegSeq 0 Kernel 4 }
+-- structure gpu { SegScan 1 SegMap 2 SegRed 0 SegSeq 0 Kernel 3 }
 -- input { 0i64 }
 -- output { 0i64 -1i64 -1i64 -1i64 0i64 -1i64 -1i64 -1i64 -1i64 -1i64 }
 -- input { 1i64 }

@@ -218,6 +218,34 @@ static void test_width_by_assertion(void **state) {
     assert_int_equal(unit_structure_count(p, "Assert"), 1);
 }
 
+/* An element-wise map over a flattened image whose result is unflattened
+ * for a map of row sums becomes a nest of maps over the image and fuses
+ * into the row sums: the outer Screma reads the image itself. */
+static void test_reshape_nest(void **state) {
+    (void)state;
+    Prog *p = unit_from_source("def main [n][m] (img: [n][m]i32) : [n]i32 =\n"
+                             "  let flat = map (+1) (flatten img)\n"
+                             "  in map (reduce (+) 0) (unflatten flat : [n][m]i32)");
+    tf_fuse(p);
+    assert_int_equal(unit_structure_count(p, "Screma"), 2);
+    Stm *s = tf_find(p, IE_SCREMA, 0);
+    assert_int_equal(s->e->screma.narrs, 1);
+    assert_ptr_equal(s->e->screma.arrs[0], p->funs[0]->params[0]);
+}
+
+/* The map may fail (division by zero) and the unflatten's size check lies
+ * between it and its reshape: the nest would have to move past the check,
+ * so the map stays flat. */
+static void test_reshape_nest_assert_order(void **state) {
+    (void)state;
+    Prog *p = unit_from_source("def main [n][m] (img: [n][m]i32) (d: i32) (k: i64) : [k]i32 =\n"
+                             "  let flat = map (\\x -> x / d) (flatten img)\n"
+                             "  in map (reduce (+) 0) (unflatten (flat :> [k * m]i32))");
+    tf_fuse(p);
+    assert_int_equal(unit_structure_count(p, "Screma"), 3);
+    assert_int_equal(tf_find(p, IE_SCREMA, 0)->e->screma.map->params[0]->type.kind, TK_PRIM);
+}
+
 /* A producer outside a loop is not fused into a consumer inside it. */
 static void test_loop_boundary(void **state) {
     (void)state;
@@ -261,6 +289,8 @@ int main(void) {
         cmocka_unit_test(test_scatter_reads_dest),
         cmocka_unit_test(test_assert_order),
         cmocka_unit_test(test_width_by_assertion),
+        cmocka_unit_test(test_reshape_nest),
+        cmocka_unit_test(test_reshape_nest_assert_order),
         cmocka_unit_test(test_loop_boundary),
         cmocka_unit_test(test_fixed_point),
     };

@@ -321,6 +321,22 @@ static void test_unused_map_output(void **state) {
     assert_int_equal(unit_structure_count(p, "BinOp"), 1);
 }
 
+/* unflatten of a flatten is the array itself; two flattens in a row are
+ * one reshape of the original array. */
+static void test_reshape_chains(void **state) {
+    (void)state;
+    Prog *p = unit_from_source("def main [n][m] (xs: [n][m]i32) : [n][m]i32 = unflatten (flatten xs)");
+    ts_simplify(p);
+    assert_int_equal(unit_structure_count(p, "Reshape"), 0);
+    assert_ptr_equal(p->funs[0]->body->res[0].v, p->funs[0]->params[0]);
+    Prog *q = unit_from_source("def main [n][m][k] (xs: [n][m][k]i32) : []i32 = flatten (flatten xs)");
+    ts_simplify(q);
+    assert_int_equal(unit_structure_count(q, "Reshape"), 1);
+    Stm *r = q->funs[0]->body->stms[q->funs[0]->body->nstms - 1];
+    assert_int_equal(r->e->kind, IE_RESHAPE);
+    assert_ptr_equal(r->e->arr, q->funs[0]->params[0]);
+}
+
 /* An array that is updated in place is not merged with an equal one. */
 static void test_no_cse_of_consumed(void **state) {
     (void)state;
@@ -369,6 +385,7 @@ int main(void) {
         cmocka_unit_test(test_if_rules),
         cmocka_unit_test(test_unused_map_output),
         cmocka_unit_test(test_no_cse_of_consumed),
+        cmocka_unit_test(test_reshape_chains),
         cmocka_unit_test(test_fixed_point),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
