@@ -934,7 +934,12 @@ static void apply_ops(Emit *K, const SegOp *ops, int nops, const char **xs, cons
  * work-item's elements from rt_col0). The flags of the work-items'
  * totals are in rt_totf[], those of the groups' aggregates travel in
  * their status words, and the look-back stops at the first predecessor
- * whose flag is set. */
+ * whose flag is set. H100, 2^27 i32 (+), n rows of 2^27 / n: 0.57-0.58
+ * ms for 2^14 to 2^27 rows (the flat scan of as many elements: 0.60, its
+ * look-back cannot stop early), 0.63 for 2^7, 0.66 for one row; the
+ * SegMap with a sequential scan per row took 3.4 to 10.5 ms for 2^14 to
+ * 2^20 rows (0.51 for rows of 2). Stepping each work-item's row and
+ * column instead of dividing per element was slower (0.84 for one row). */
 
 /* dst = xs + ys for the scan operators, lifted onto flags when yf (a C
  * expression) is given: ys where yf is set; then df = xf | yf when df (a
