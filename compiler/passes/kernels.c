@@ -5,11 +5,11 @@
  *
  *  - A map-only Screma is a SegMap. Its space takes in the levels of a
  *    perfect nest: when the map's body is cheap scalar code followed by
- *    another map-only Screma of a width bound outside the outer lambda,
- *    whose results are the body's results built in place in the outer
- *    output rows, the inner map joins the space (up to SEG_MAX_DEPTH
- *    levels). Inner SOACs that do not join run sequentially inside each
- *    work-item, as do loops.
+ *    another map-only Screma of a width bound outside the outermost
+ *    lambda, whose results are the body's results (in any order) built
+ *    in place in the outer output rows, the inner map joins the space (up
+ *    to SEG_MAX_DEPTH levels). Inner SOACs that do not join run
+ *    sequentially inside each work-item, as do loops.
  *    A nest of two maps around one map-reduce of a row from each level
  *    (the matrix product) is block-tiled (SegInfo.tile): each work-group
  *    computes a block of the space and stages the rows it reads in local
@@ -23,6 +23,15 @@
  *    bounds the body reads, as in a CSR matrix-vector product), the
  *    segments' widths vary: the SegRed is irregular, and a few lanes of a
  *    work-group reduce each segment.
+ *  - A map nest (as for SegMap) whose innermost body is cheap scalar code
+ *    followed by one scan-only Screma (scalar operators, maybe with map
+ *    outputs) of a width bound outside the nest, whose results are the
+ *    body's results built in place in the output rows, and whose
+ *    operators and neutral elements use nothing bound in the nest, is a
+ *    segmented SegScan (depth: the maps, then the scan): one single-pass
+ *    scan over all the elements in row-major order with the operator
+ *    lifted onto (segment start flag, value) pairs, so that every element
+ *    is scanned in parallel (the backend's seg_scan).
  *  - A Screma with reductions and no scans is a SegRed, with scans a
  *    SegScan: its scan kernel also folds the reductions, if any (the
  *    counts of filter and partition), into a partial result per group
@@ -209,23 +218,90 @@ static bool is_map(const IrExp *e) {
     return e->kind == IE_SCREMA && e->screma.nscans == 0 && e->screma.nreds == 0;
 }
 
-/* The inner map of a perfect nest below level s, or NULL. */
-static Stm *inner_level(KCtx *k, Stm *s) {
+/* Whether v is bound by s and not among the first n results of b. */
+static bool fresh_result(const Stm *s, const Body *b, int n, const Var *v) {
+    bool bound = false;
+    for (int i = 0; i < s->npat; i++) bound |= s->pat[i] == v;
+    for (int i = 0; i < n; i++)
+        if (b->res[i].is_var && b->res[i].v == v) return false;
+    return bound;
+}
+
+/* The last statement of level s's body when it keeps s a perfect nest
+ * below the outermost level outer: a Screma after cheap scalar code, of a
+ * width bound outside outer's lambda, whose results are s's results (in
+ * any order: horizontal fusion reorders them) built in place in s's
+ * output rows. Else NULL. */
+static Stm *nest_tail(KCtx *k, const Stm *outer, Stm *s) {
     Screma *sc = &s->e->screma;
     Body *b = sc->map->body;
     if (b->nstms == 0) return NULL;
     Stm *in = b->stms[b->nstms - 1];
-    if (!is_map(in->e) || in->npat != b->nres || in->npat != s->npat) return NULL;
+    if (in->e->kind != IE_SCREMA || in->npat != b->nres || in->npat != s->npat) return NULL;
     for (int i = 0; i + 1 < b->nstms; i++)
         if (!cheap_stm(b->stms[i])) return NULL;
     SubExp w = in->e->screma.w;
-    if (w.is_var && bound_in(sc->map, w.v)) return NULL;
-    for (int i = 0; i < in->npat; i++) {
-        Var *r = in->pat[i], *o = s->pat[i];
-        if (!b->res[i].is_var || b->res[i].v != r || !r->mem || !o->mem || r->mem->mem != o->mem->mem)
+    if (w.is_var && bound_in(outer->e->screma.map, w.v)) return NULL;
+    for (int i = 0; i < b->nres; i++) {
+        Var *r = b->res[i].v, *o = s->pat[i];
+        if (!b->res[i].is_var || !fresh_result(in, b, i, r) || !r->mem || !o->mem || r->mem->mem != o->mem->mem)
             return NULL;
         LmadSlice fix = {.is_index = true, .index = sym_var(k->a, sc->iter->id)};
         if (!lmad_equal(r->mem->ixfun, lmad_slice(k->a, o->mem->ixfun, &fix, 1))) return NULL;
+    }
+    return in;
+}
+
+/* The inner map of a perfect nest below level s (outer the outermost), or NULL. */
+static Stm *inner_level(KCtx *k, const Stm *outer, Stm *s) {
+    Stm *in = nest_tail(k, outer, s);
+    return in && is_map(in->e) ? in : NULL;
+}
+
+/* Whether lambda l uses a Var that is bound in lambda in, outside l. */
+typedef struct UsesIn {
+    Lambda *in;
+    char *own; /* by id: bound in l */
+    bool found;
+} UsesIn;
+
+static void uses_in_bind(IrWalk *w, Var *v) {
+    UsesIn *u = w->ctx;
+    u->own[v->id] = 1;
+}
+
+static void uses_in_use(IrWalk *w, Var *v) {
+    UsesIn *u = w->ctx;
+    if (!u->found && !u->own[v->id] && bound_in(u->in, v)) u->found = true;
+}
+
+static bool uses_bound_in(KCtx *k, Lambda *l, Lambda *in) {
+    UsesIn u = {in, arena_alloc(k->a, (size_t)k->p->next_var_id + 1), false};
+    IrWalk w = {uses_in_bind, uses_in_use, NULL, &u};
+    ir_walk_lambda(&w, l);
+    return u.found;
+}
+
+/* The scan of a segmented scan below the innermost level s of a map nest
+ * whose outermost level is outer, or NULL: s's body is cheap scalar code
+ * followed by one Screma with scans and no reductions (scalar operators;
+ * fused map outputs allowed) of a width bound outside the nest, whose
+ * results are s's results built in place in s's output rows, and whose
+ * operators and neutral elements use nothing bound in the nest (so they
+ * are the same for every segment). Each point of the nest is then a
+ * segment (a row of the outputs) of one scan over all the elements. */
+static Stm *segscan_level(KCtx *k, const Stm *outer, Stm *s) {
+    Stm *in = nest_tail(k, outer, s);
+    if (!in) return NULL;
+    const Screma *sc = &in->e->screma;
+    if (!sc->nscans || sc->nreds || !scalar_ops(sc->scans, sc->nscans)) return NULL;
+    Lambda *nest = outer->e->screma.map;
+    for (int i = 0; i < sc->nscans; i++) {
+        if (uses_bound_in(k, sc->scans[i].op, nest)) return NULL;
+        for (int j = 0; j < sc->scans[i].k; j++) {
+            SubExp ne = sc->scans[i].neutral[j];
+            if (ne.is_var && bound_in(nest, ne.v)) return NULL;
+        }
     }
     return in;
 }
@@ -336,11 +412,15 @@ static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
     g->levels[0] = s;
     if (kind == SEG_MAP && s->e->kind == IE_SCREMA) {
         Stm *cur = s;
-        while (g->depth < SEG_MAX_DEPTH && (cur = inner_level(k, cur))) g->levels[g->depth++] = cur;
+        while (g->depth < SEG_MAX_DEPTH && (cur = inner_level(k, s, cur))) g->levels[g->depth++] = cur;
         Stm *red = g->depth == 1 ? segred_level(s, &g->irregular) : NULL;
+        Stm *scan = segscan_level(k, s, g->levels[g->depth - 1]);
         if (red) {
             g->kind = SEG_RED;
             g->levels[g->depth++] = red;
+        } else if (scan) {
+            g->kind = SEG_SCAN;
+            g->levels[g->depth++] = scan;
         }
         g->tile = tile_level(k, g);
     }
