@@ -728,6 +728,20 @@ static void red_stage1(const Stm *s, Kern *k, int nv) {
     ce_line(K, "}");
 }
 
+/* Folds the partial results rt_part<j>[lo .. hi) in order into the
+ * accumulators accs of operators ops. */
+static void fold_parts(Emit *K, const SegOp *ops, int nops, const char **accs, const char *lo, const char *hi) {
+    ce_line(K, "for (long rt_i = %s; rt_i < %s; rt_i++) {", lo, hi);
+    K->indent++;
+    int v = 0;
+    for (int j = 0; j < nops; j++) {
+        apply_op(K, &ops[j], accs + v, names_at(K, "rt_part", v, ops[j].k, "rt_i"), accs + v);
+        v += ops[j].k;
+    }
+    K->indent--;
+    ce_line(K, "}");
+}
+
 /* Stage 2: one group combines the partial results in order into rt_res
  * at s's pattern positions first, first + 1, ... */
 static void red_stage2(const Stm *s, Kern *k, int nv, int first) {
@@ -738,15 +752,7 @@ static void red_stage2(const Stm *s, Kern *k, int nv, int first) {
     const char **accs = ce_declare_accs(K, sc->reds, sc->nreds, NULL, true);
     ce_line(K, "long rt_chunk = (rt_ngroups + rt_lsize - 1) / rt_lsize, rt_lo = rt_ltid * rt_chunk;");
     ce_line(K, "long rt_hi = rt_lo + rt_chunk < rt_ngroups ? rt_lo + rt_chunk : rt_ngroups;");
-    ce_line(K, "for (long rt_i = rt_lo; rt_i < rt_hi; rt_i++) {");
-    K->indent++;
-    int v = 0;
-    for (int j = 0; j < sc->nreds; j++) {
-        apply_op(K, &sc->reds[j], accs + v, names_at(K, "rt_part", v, sc->reds[j].k, "rt_i"), accs + v);
-        v += sc->reds[j].k;
-    }
-    K->indent--;
-    ce_line(K, "}");
+    fold_parts(K, sc->reds, sc->nreds, accs, "rt_lo", "rt_hi");
     for (int j = 0; j < nv; j++) ce_line(K, "rt_loc%d[rt_ltid] = %s;", j, accs[j]);
     group_tree(K, sc->reds, sc->nreds, GROUP_TREE);
     ce_line(K, "if (rt_ltid == 0) {");
@@ -952,15 +958,7 @@ static void segred_combine(Emit *E, const Stm *s, const Stm *rs, const PrimType 
     ce_line(K, "int64_t %s = rt_tid;", ce_name(K, sc->iter));
     int at = segred_prefix(K, s, rs, "rt_done");
     const char **accs = ce_declare_accs(K, rc->reds, rc->nreds, NULL, true);
-    ce_line(K, "for (long rt_i = rt_tid * rt_gps; rt_i < (rt_tid + 1) * rt_gps; rt_i++) {");
-    K->indent++;
-    int v = 0;
-    for (int j = 0; j < rc->nreds; j++) {
-        apply_op(K, &rc->reds[j], accs + v, names_at(K, "rt_part", v, rc->reds[j].k, "rt_i"), accs + v);
-        v += rc->reds[j].k;
-    }
-    K->indent--;
-    ce_line(K, "}");
+    fold_parts(K, rc->reds, rc->nreds, accs, "rt_tid * rt_gps", "(rt_tid + 1) * rt_gps");
     segred_suffix(K, s, rs, at, accs, "1");
     ce_line(K, "rt_next: ;");
     kern_end(E, &k);
