@@ -3,7 +3,10 @@
  * or (emit_c_entries) into the same code without main, for the library
  * writer (library.c) to add the Futhark C API to.
  *
- * Generated code, per entry point:
+ * Generated code: first the functions that calls go to (Prog.defs,
+ * outlined scalar functions), each a static C function
+ * futhorc_fn_<k>_<name>(scalar parameters..., T *rt_out0, ...) that writes
+ * its results through the pointers; then, per entry point:
  *   futhorc_entry_K(ctx, pool, ins, outs)  binds the parameters (sizes from
  *       the inputs' dimensions, checked where shared; array inputs used in
  *       place, or copied when the parameter is unique), runs the body and
@@ -360,6 +363,54 @@ static void emit_alloc(Emit *E, const Stm *s) {
     ce_line(E, "}");
 }
 
+/* ---- Functions ------------------------------------------------------------ */
+
+/* The C name of function p->defs[idx]: "futhorc_fn_<idx>_<name>". */
+static const char *ce_fn_name(Emit *E, int idx) {
+    Buf b = {0};
+    buf_printf(&b, "futhorc_fn_%d_", idx);
+    for (const char *s = E->p->defs[idx]->name; *s; s++) buf_putc(&b, isalnum((unsigned char)*s) ? *s : '_');
+    const char *n = arena_strdup(E->a, b.data);
+    buf_free(&b);
+    return n;
+}
+
+/* A call: the results are declared and written through pointers. */
+static void emit_apply(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    int idx = ir_def_index(E->p, e->fn);
+    if (E->mode == EM_KERNEL) cl_kernel_call(E, idx);
+    Buf b = {0};
+    for (int i = 0; i < e->nargs; i++) buf_printf(&b, "%s%s", i ? ", " : "", ce_se(E, e->args[i]));
+    for (int i = 0; i < s->npat; i++) {
+        ce_declare(E, s->pat[i], NULL);
+        buf_printf(&b, "%s&%s", i || e->nargs ? ", " : "", ce_name(E, s->pat[i]));
+    }
+    ce_line(E, "%s(%s);", ce_fn_name(E, idx), b.data ? b.data : "");
+    buf_free(&b);
+}
+
+/* Result handler of a function's body: the results out through pointers. */
+static void res_fn(Emit *E, const Body *b, void *ctx) {
+    for (int k = 0; k < b->nres; k++) ce_line(E, "*rt_out%d = %s;", k, ce_se(E, b->res[k]));
+}
+
+void ce_function(Emit *E, int idx) {
+    const Fun *f = E->p->defs[idx];
+    Buf sig = {0};
+    for (int i = 0; i < f->nparams; i++)
+        buf_printf(&sig, "%s%s %s", i ? ", " : "", ctype(f->params[i]->type.elem), ce_name(E, f->params[i]));
+    for (int k = 0; k < f->nret; k++)
+        buf_printf(&sig, "%s%s *rt_out%d", k || f->nparams ? ", " : "", ctype(f->ret[k].elem), k);
+    ce_line(E, "static void %s(%s) {", ce_fn_name(E, idx), sig.data);
+    buf_free(&sig);
+    E->indent++;
+    ce_body(E, f->body, res_fn, NULL, NULL, 0);
+    E->indent--;
+    ce_line(E, "}");
+    buf_putc(E->out, '\n');
+}
+
 /* ---- Control flow --------------------------------------------------------- */
 
 /* Result handler of if branches: assign the pattern (retaining blocks). */
@@ -686,6 +737,7 @@ void ce_stm(Emit *E, const Stm *s) {
         emit_soac_loop(E, e->hist.w, e->hist.lam, e->hist.arrs, e->hist.iter, ce_res_hist, (void *)&e->hist);
         break;
     case IE_ALLOC: emit_alloc(E, s); break;
+    case IE_APPLY: emit_apply(E, s); break;
     case IE_SCRATCH:
     case IE_RESHAPE:
     case IE_REARRANGE: break; /* views and uninitialised arrays: no code */
@@ -967,6 +1019,7 @@ void ce_fini(Emit *E) {
 }
 
 void ce_entries(Emit *E) {
+    for (int i = 0; i < E->p->ndefs; i++) ce_function(E, i);
     for (int i = 0; i < E->p->nfuns; i++) emit_entry(E, E->p->funs[i], i);
     ce_table(E);
 }
