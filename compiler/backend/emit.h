@@ -82,8 +82,8 @@ void ce_res_scatter(Emit *E, const Body *b, void *ctx); /* ctx: const Scatter * 
 
 /* ---- Functions and entry points ---- */
 /* Function p->defs[idx] as a static C function (OpenCL C in EM_KERNEL)
- * futhorc_fn_<idx>_<name>: its scalar parameters, then a pointer per
- * result, rt_out<k>, that its body writes. */
+ * futhorc_fn_<idx>_<name> of its scalar parameters that returns its
+ * result, or a struct futhorc_fn_<idx>_<name>_res of its results r0, r1, ... */
 void ce_function(Emit *E, int idx);
 /* The functions of E's program (p->defs, callees first), the entry
  * functions futhorc_run_<index> and the rt_entry table futhorc_entries of
