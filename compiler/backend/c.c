@@ -366,9 +366,7 @@ static void emit_alloc(Emit *E, const Stm *s) {
 /* ---- Functions ------------------------------------------------------------ */
 
 /* A function returns its result, or a struct of its results r0, r1, ...,
- * by value: results written through pointers to private memory kept PoCL
- * from vectorising a kernel over its work-items (8 calls in a map ran 40%
- * slower than the inlined code; returned by value, as fast). */
+ * by value (no pointers, so no address spaces in OpenCL C). */
 
 /* The C name of function p->defs[idx]: "futhorc_fn_<idx>_<name>". */
 static const char *ce_fn_name(Emit *E, int idx) {

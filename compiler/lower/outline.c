@@ -37,7 +37,6 @@ struct Outline {
 };
 
 typedef VEC(Var *) ParamVec;
-typedef VEC(Stm *) StmVec;
 
 static bool has_attr(const Decl *d, const char *name) {
     for (int i = 0; i < d->nattrs; i++)
