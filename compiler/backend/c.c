@@ -3,7 +3,10 @@
  * or (emit_c_entries) into the same code without main, for the library
  * writer (library.c) to add the Futhark C API to.
  *
- * Generated code, per entry point:
+ * Generated code: first the functions that calls go to (Prog.defs,
+ * outlined scalar functions), each a static C function
+ * futhorc_fn_<k>_<name>(scalar parameters...) that returns its result (or
+ * a struct of its results); then, per entry point:
  *   futhorc_entry_K(ctx, pool, ins, outs)  binds the parameters (sizes from
  *       the inputs' dimensions, checked where shared; array inputs used in
  *       place, or copied when the parameter is unique), runs the body and
@@ -360,6 +363,77 @@ static void emit_alloc(Emit *E, const Stm *s) {
     ce_line(E, "}");
 }
 
+/* ---- Functions ------------------------------------------------------------ */
+
+/* A function returns its result, or a struct of its results r0, r1, ...,
+ * by value (no pointers, so no address spaces in OpenCL C). */
+
+/* The C name of function p->defs[idx]: "futhorc_fn_<idx>_<name>". */
+static const char *ce_fn_name(Emit *E, int idx) {
+    Buf b = {0};
+    buf_printf(&b, "futhorc_fn_%d_", idx);
+    for (const char *s = E->p->defs[idx]->name; *s; s++) buf_putc(&b, isalnum((unsigned char)*s) ? *s : '_');
+    const char *n = arena_strdup(E->a, b.data);
+    buf_free(&b);
+    return n;
+}
+
+/* The C type function p->defs[idx] returns: its result's, or the struct
+ * "<name>_res" of its results. */
+static const char *ce_fn_ret(Emit *E, int idx) {
+    const Fun *f = E->p->defs[idx];
+    return f->nret == 1 ? ctype(f->ret[0].elem) : arena_printf(E->a, "%s_res", ce_fn_name(E, idx));
+}
+
+static void emit_apply(Emit *E, const Stm *s) {
+    const IrExp *e = s->e;
+    int idx = ir_def_index(E->p, e->fn);
+    if (E->mode == EM_KERNEL) cl_kernel_call(E, idx);
+    Buf b = {0};
+    for (int i = 0; i < e->nargs; i++) buf_printf(&b, "%s%s", i ? ", " : "", ce_se(E, e->args[i]));
+    const char *call = arena_printf(E->a, "%s(%s)", ce_fn_name(E, idx), b.data ? b.data : "");
+    buf_free(&b);
+    if (s->npat == 1) {
+        ce_declare(E, s->pat[0], call);
+        return;
+    }
+    const char *r = ce_sym_name(ce_counter(E, "call"), E);
+    ce_line(E, "%s %s = %s;", ce_fn_ret(E, idx), r, call);
+    for (int i = 0; i < s->npat; i++) ce_declare(E, s->pat[i], arena_printf(E->a, "%s.r%d", r, i));
+}
+
+/* Result handler of a function's body: returns the results (ctx: the
+ * struct type of several). */
+static void res_fn(Emit *E, const Body *b, void *ctx) {
+    if (b->nres == 1) {
+        ce_line(E, "return %s;", ce_se(E, b->res[0]));
+        return;
+    }
+    ce_line(E, "%s rt_res;", (const char *)ctx);
+    for (int k = 0; k < b->nres; k++) ce_line(E, "rt_res.r%d = %s;", k, ce_se(E, b->res[k]));
+    ce_line(E, "return rt_res;");
+}
+
+void ce_function(Emit *E, int idx) {
+    const Fun *f = E->p->defs[idx];
+    const char *ret = ce_fn_ret(E, idx);
+    Buf b = {0};
+    if (f->nret > 1) {
+        for (int k = 0; k < f->nret; k++) buf_printf(&b, "%s r%d; ", ctype(f->ret[k].elem), k);
+        ce_line(E, "typedef struct { %s} %s;", b.data, ret);
+        buf_free(&b);
+    }
+    for (int i = 0; i < f->nparams; i++)
+        buf_printf(&b, "%s%s %s", i ? ", " : "", ctype(f->params[i]->type.elem), ce_name(E, f->params[i]));
+    ce_line(E, "static %s %s(%s) {", ret, ce_fn_name(E, idx), b.data ? b.data : "void");
+    buf_free(&b);
+    E->indent++;
+    ce_body(E, f->body, res_fn, (void *)ret, NULL, 0);
+    E->indent--;
+    ce_line(E, "}");
+    buf_putc(E->out, '\n');
+}
+
 /* ---- Control flow --------------------------------------------------------- */
 
 /* Result handler of if branches: assign the pattern (retaining blocks). */
@@ -686,6 +760,7 @@ void ce_stm(Emit *E, const Stm *s) {
         emit_soac_loop(E, e->hist.w, e->hist.lam, e->hist.arrs, e->hist.iter, ce_res_hist, (void *)&e->hist);
         break;
     case IE_ALLOC: emit_alloc(E, s); break;
+    case IE_APPLY: emit_apply(E, s); break;
     case IE_SCRATCH:
     case IE_RESHAPE:
     case IE_REARRANGE: break; /* views and uninitialised arrays: no code */
@@ -967,6 +1042,7 @@ void ce_fini(Emit *E) {
 }
 
 void ce_entries(Emit *E) {
+    for (int i = 0; i < E->p->ndefs; i++) ce_function(E, i);
     for (int i = 0; i < E->p->nfuns; i++) emit_entry(E, E->p->funs[i], i);
     ce_table(E);
 }

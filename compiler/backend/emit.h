@@ -80,9 +80,14 @@ typedef struct CeScremaCtx {
 void ce_res_screma(Emit *E, const Body *b, void *ctx);  /* ctx: CeScremaCtx */
 void ce_res_scatter(Emit *E, const Body *b, void *ctx); /* ctx: const Scatter * */
 
-/* ---- Entry points ---- */
-/* The entry functions futhorc_run_<index> of E's program and the rt_entry
- * table futhorc_entries of them. */
+/* ---- Functions and entry points ---- */
+/* Function p->defs[idx] as a static C function (OpenCL C in EM_KERNEL)
+ * futhorc_fn_<idx>_<name> of its scalar parameters that returns its
+ * result, or a struct futhorc_fn_<idx>_<name>_res of its results r0, r1, ... */
+void ce_function(Emit *E, int idx);
+/* The functions of E's program (p->defs, callees first), the entry
+ * functions futhorc_run_<index> and the rt_entry table futhorc_entries of
+ * them. */
 void ce_entries(Emit *E);
 
 /* ---- OpenCL hooks (opencl.c) ---- */
@@ -100,5 +105,8 @@ void cl_manifest(Emit *E, const Body *b);
 void cl_result(Emit *E, const Var *v, int k);
 /* EM_KERNEL: records a failed assertion (message and arguments) for the host. */
 void cl_kernel_fail(Emit *E, const Stm *s);
+/* EM_KERNEL: records that kernel code calls function p->defs[idx], which
+ * the kernels' source must then define. */
+void cl_kernel_call(Emit *K, int idx);
 
 #endif

@@ -30,7 +30,9 @@
  *               buckets fit in local memory,
  *       SegSeq  one work-item, Host: the host over mapped buffers.
  * Kernel bodies are the same emitter in EM_KERNEL mode, so the code of a
- * lambda is the same as in the C backend; failures inside kernels are
+ * lambda is the same as in the C backend; the functions that kernel code
+ * calls (Prog.defs) are OpenCL C functions ahead of the kernels, and host
+ * code has its own C copies; failures inside kernels are
  * recorded (first one wins) and reported when the host synchronises.
  * Blocks that each work-item needs for itself (per-element allocations
  * hoisted out of the SOAC) are allocated once per work-item by the host
@@ -67,6 +69,7 @@ struct ClEmit {
     VEC(const char *) fails;    /* failure formats by id */
     VEC(const char *) params;   /* tuning parameter names */
     VEC(const char *) manifested; /* by result index: its dense copy's block, or NULL */
+    char *kernel_fns;           /* by def index: kernel code calls the function */
 };
 
 static const char *ctype(PrimType t) { return prim_ctype(t); }
@@ -2101,7 +2104,29 @@ void cl_kernel_fail(Emit *K, const Stm *s) {
     ce_line(K, "}");
 }
 
+void cl_kernel_call(Emit *K, int idx) { K->cl->kernel_fns[idx] = 1; }
+
 /* ---- The program -------------------------------------------------------------------------------- */
+
+/* The OpenCL C of the functions kernel code calls, callees first. Going
+ * backwards (defs come after their callees), emitting a function records
+ * the functions it calls before the loop reaches them. */
+static void kernel_functions(Emit *E, Buf *src) {
+    const Prog *p = E->p;
+    Buf *parts = NEW_ARRAY(E->a, Buf, p->ndefs + 1);
+    for (int i = p->ndefs - 1; i >= 0; i--) {
+        if (!E->cl->kernel_fns[i]) continue;
+        Emit K;
+        ce_init(&K, &parts[i], p, E->a, EM_KERNEL);
+        K.cl = E->cl;
+        ce_function(&K, i);
+        ce_fini(&K);
+    }
+    for (int i = 0; i < p->ndefs; i++) {
+        buf_puts(src, parts[i].data ? parts[i].data : "");
+        buf_free(&parts[i]);
+    }
+}
 
 /* Appends an embedded file with its #include lines dropped. */
 static void append_source(Buf *out, const char *path) {
@@ -2149,6 +2174,7 @@ void emit_opencl_entries(Buf *out, const Prog *p) {
     memset(&cl, 0, sizeof cl);
     for (int b = 0; b < 4; b++)
         for (int s = 0; s < 4; s++) vec_push(&cl.kernels, arena_printf(&a, "%s_%d", builtin_bases[b], builtin_sizes[s]));
+    cl.kernel_fns = arena_alloc(&a, (size_t)p->ndefs + 1);
     Emit E;
     ce_init(&E, out, p, &a, EM_HOST);
     E.cl = &cl;
@@ -2162,6 +2188,7 @@ void emit_opencl_entries(Buf *out, const Prog *p) {
     append_source(&src, "runtime/prelude.cl");
     append_source(&src, "runtime/scalar.h");
     append_source(&src, "runtime/kernels.cl");
+    kernel_functions(&E, &src);
     buf_puts(&src, cl.src.data ? cl.src.data : "");
     buf_puts(out, "static const char futhorc_cl_source[] =\n");
     c_literal(out, src.data);

@@ -364,6 +364,11 @@ static bool print_simple_exp(Buf *out, const IrExp *e) {
         print_se(out, e->size);
         buf_putc(out, ')');
         return true;
+    case IE_APPLY:
+        buf_printf(out, "apply %s(", e->fn->name);
+        print_ses(out, e->args, e->nargs);
+        buf_putc(out, ')');
+        return true;
     default: return false;
     }
 }
@@ -477,6 +482,61 @@ void ir_walk_body(IrWalk *w, Body *b) {
     iw_ses(w, b->res, b->nres);
 }
 
+static void bodies_of_segops(SegOp *ops, int n, void (*fn)(Body *b, void *ctx), void *ctx) {
+    for (int i = 0; i < n; i++) fn(ops[i].op->body, ctx);
+}
+
+void ir_exp_bodies(IrExp *e, void (*fn)(Body *b, void *ctx), void *ctx) {
+    switch (e->kind) {
+    case IE_IF:
+        fn(e->tbody, ctx);
+        fn(e->fbody, ctx);
+        return;
+    case IE_LOOP: fn(e->loop.body, ctx); return;
+    case IE_SCREMA:
+        bodies_of_segops(e->screma.scans, e->screma.nscans, fn, ctx);
+        bodies_of_segops(e->screma.reds, e->screma.nreds, fn, ctx);
+        fn(e->screma.map->body, ctx);
+        return;
+    case IE_SCATTER: fn(e->scatter.lam->body, ctx); return;
+    case IE_HIST:
+        bodies_of_segops(&e->hist.op, 1, fn, ctx);
+        fn(e->hist.lam->body, ctx);
+        return;
+    default: return;
+    }
+}
+
+int ir_def_index(const Prog *p, const Fun *f) {
+    for (int i = 0; i < p->ndefs; i++)
+        if (p->defs[i] == f) return i;
+    return -1;
+}
+
+/* Call counting: the program and the counts by def index. */
+typedef struct CallCount {
+    const Prog *p;
+    int *counts;
+} CallCount;
+
+static void count_call(IrWalk *w, Stm *s) {
+    CallCount *c = w->ctx;
+    if (s->e->kind == IE_APPLY) c->counts[ir_def_index(c->p, s->e->fn)]++;
+}
+
+static void ignore_var(IrWalk *w, Var *v) {}
+
+void ir_count_calls(const Prog *p, int *counts) {
+    CallCount c = {p, counts};
+    IrWalk w = {ignore_var, ignore_var, count_call, &c};
+    memset(counts, 0, sizeof(int) * (size_t)p->ndefs);
+    for (int i = 0; i < p->nfuns; i++) ir_walk_body(&w, p->funs[i]->body);
+    /* callers come after their callees: a def's count is final when the
+     * walk reaches it going backwards */
+    for (int i = p->ndefs - 1; i >= 0; i--)
+        if (counts[i] > 0) ir_walk_body(&w, p->defs[i]->body);
+}
+
 Op ir_lambda_binop(const Lambda *l, int j, int k) {
     const Body *b = l->body;
     if (l->nparams != 2 * k || j >= b->nres || !b->res[j].is_var) return OP_COUNT;
@@ -560,8 +620,8 @@ static void print_body(Printer *pr, const Body *b) {
     buf_putc(pr->out, '}');
 }
 
-static void print_fun(Printer *pr, const Fun *f) {
-    buf_printf(pr->out, "entry %s ", f->name);
+static void print_fun(Printer *pr, const Fun *f, const char *what) {
+    buf_printf(pr->out, "%s %s ", what, f->name);
     print_params(pr->out, f->params, f->nparams);
     buf_puts(pr->out, " : ");
     print_types(pr->out, f->ret, f->nret);
@@ -574,9 +634,13 @@ void ir_print(Buf *out, const Prog *p) {
     Printer pr = {out, 0};
     static const char *const stages[] = {"soacs", "mem", "gpu"};
     buf_printf(out, "-- stage %s\n", stages[p->stage]);
+    for (int i = 0; i < p->ndefs; i++) {
+        print_fun(&pr, p->defs[i], "fun");
+        buf_putc(out, '\n');
+    }
     for (int i = 0; i < p->nfuns; i++) {
         if (i) buf_putc(out, '\n');
-        print_fun(&pr, p->funs[i]);
+        print_fun(&pr, p->funs[i], "entry");
     }
 }
 
@@ -593,6 +657,7 @@ typedef struct Verifier {
     const Var **var_of; /* by id: the bound Var */
     VEC(int) stack;
     const Var *checking; /* the array whose index function is being checked */
+    int ncallable;       /* calls may go to p->defs[0 .. ncallable) */
 } Verifier;
 
 #define VFAIL(vf, ...)                                                                              \
@@ -979,6 +1044,24 @@ static void verify_array_exp(Verifier *vf, const Stm *s) {
     }
 }
 
+/* A call: of an earlier function (no recursion), scalars in and out. */
+static void verify_apply(Verifier *vf, const Stm *s) {
+    const IrExp *e = s->e;
+    const Fun *f = e->fn;
+    int k = f ? ir_def_index(vf->p, f) : -1;
+    if (k < 0 || k >= vf->ncallable) VFAIL(vf, "call of %s, which is not a function defined before", f ? f->name : "?");
+    if (e->nargs != f->nparams) VFAIL(vf, "call of %s with %d arguments, expected %d", f->name, e->nargs, f->nparams);
+    for (int i = 0; i < e->nargs; i++) {
+        if (f->params[i]->type.kind != TK_PRIM) VFAIL(vf, "function %s has a non-scalar parameter", f->name);
+        expect_prim(vf, e->args[i], f->params[i]->type.elem, "argument");
+    }
+    expect_npat(vf, s, f->nret);
+    for (int i = 0; i < f->nret; i++) {
+        if (f->ret[i].kind != TK_PRIM) VFAIL(vf, "function %s has a non-scalar result", f->name);
+        expect_type(vf, s->pat[i]->type, f->ret[i], "call result");
+    }
+}
+
 static void verify_exp(Verifier *vf, const Stm *s) {
     const IrExp *e = s->e;
     switch (e->kind) {
@@ -1023,6 +1106,7 @@ static void verify_exp(Verifier *vf, const Stm *s) {
         expect_npat(vf, s, 1);
         if (s->pat[0]->type.kind != TK_MEM) VFAIL(vf, "alloc must bind a memory block");
         break;
+    case IE_APPLY: verify_apply(vf, s); break;
     default: verify_array_exp(vf, s); break;
     }
 }
@@ -1061,7 +1145,7 @@ static void verify_fun(Verifier *vf, const Fun *f) {
         if (vf->p->stage >= STAGE_MEM && v->mem && v->mem->mem) bind_implicit(vf, v->mem->mem);
         check_mem_info(vf, v);
     }
-    verify_body(vf, f->body, f->ret, f->nret, "entry body");
+    verify_body(vf, f->body, f->ret, f->nret, "function body");
     pop_scope(vf, mark);
 }
 
@@ -1075,6 +1159,11 @@ void ir_verify(const Prog *p, const char *after_pass) {
     vf.in_scope = calloc(n, 1);
     vf.var_of = calloc(n, sizeof *vf.var_of);
     if (!vf.bound || !vf.in_scope || !vf.var_of) ICE("out of memory in ir_verify");
+    for (int i = 0; i < p->ndefs; i++) {
+        vf.ncallable = i;
+        verify_fun(&vf, p->defs[i]);
+    }
+    vf.ncallable = p->ndefs;
     for (int i = 0; i < p->nfuns; i++) verify_fun(&vf, p->funs[i]);
     free(vf.bound);
     free(vf.in_scope);

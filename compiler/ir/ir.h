@@ -25,6 +25,7 @@ typedef struct Var Var;
 typedef struct IrExp IrExp;
 typedef struct Body Body;
 typedef struct Lambda Lambda;
+typedef struct Fun Fun;
 
 /* An atom: a constant or a variable. Passed by value. */
 typedef struct SubExp {
@@ -210,6 +211,8 @@ typedef enum IrExpKind {
     IE_SCATTER,
     IE_HIST,
     IE_ALLOC,     /* STAGE_MEM: a memory block of size bytes */
+    IE_APPLY,     /* fn(args): a call of a function of Prog.defs (scalars in,
+                     scalars out); binds its results */
 } IrExpKind;
 
 struct IrExp {
@@ -217,7 +220,8 @@ struct IrExp {
     SubExp se;        /* IE_SUBEXP, IE_REPLICATE element, IE_UPDATE value */
     Op op;            /* IE_OP */
     PrimType t, to;   /* IE_OP operand type, IE_CONV from/to, IE_IOTA type */
-    SubExp *args;     /* IE_OP operands, IE_CONV (1), IE_ARRAYLIT elements, IE_ASSERT message arguments */
+    SubExp *args;     /* IE_OP operands, IE_CONV (1), IE_ARRAYLIT elements, IE_ASSERT message arguments,
+                         IE_APPLY arguments */
     int nargs;
     SubExp cond;      /* IE_IF, IE_ASSERT */
     Body *tbody, *fbody; /* IE_IF */
@@ -246,6 +250,7 @@ struct IrExp {
     bool per_iter;    /* IE_ALLOC: hoisted out of a SOAC lambda; each element
                          (work-item) uses the block for itself */
     SegInfo *seg;     /* STAGE_GPU, host-level SOACs: how it runs */
+    Fun *fn;          /* IE_APPLY: the called function, one of Prog.defs */
 };
 
 /* A statement binds npat variables to the results of e. loc is the source
@@ -295,8 +300,11 @@ typedef struct EntryVal {
     int nfields;
 } EntryVal;
 
-typedef struct Fun {
-    const char *name;   /* the entry point's source name */
+/* An entry point, or a function that IE_APPLY calls (Prog.defs; those
+ * have no external types or entry values: param_ext, ret_ext, in_vals
+ * and out_vals are NULL). */
+struct Fun {
+    const char *name;   /* the entry point's (or function's) source name */
     Var **params;       /* one per external parameter, in order */
     int nparams;
     ExtType *param_ext;
@@ -309,18 +317,25 @@ typedef struct Fun {
      * is one value per component); NULL: one value per component. */
     EntryVal *in_vals, *out_vals;
     int nin_vals, nout_vals;
-} Fun;
+};
 
 typedef enum Stage { STAGE_SOACS, STAGE_MEM, STAGE_GPU } Stage;
 
-/* A whole program: its entry points. Array parameters of entry points have
- * shapes made of fresh i64 Vars that are bound to the dimensions of the
- * arguments on entry (a Var appearing in several shapes means those
- * dimensions must be equal: a mismatch is a run-time error). */
+/* A whole program: its entry points, and the functions they call that
+ * internalisation did not inline (compiler/lower/outline.c): large scalar
+ * functions, whose parameters and results are primitives and whose bodies
+ * are scalar code that cannot fail (no SOACs, arrays or assertions). Each
+ * of defs comes after the defs it calls (there is no recursion). Array
+ * parameters of entry points have shapes made of fresh i64 Vars that are
+ * bound to the dimensions of the arguments on entry (a Var appearing in
+ * several shapes means those dimensions must be equal: a mismatch is a
+ * run-time error). */
 typedef struct Prog {
     Stage stage;
     Fun **funs;
     int nfuns;
+    Fun **defs;
+    int ndefs;
     int next_var_id;  /* for creating fresh Vars */
     Arena *arena;
 } Prog;
@@ -361,6 +376,17 @@ struct IrWalk {
 void ir_walk_stm(IrWalk *w, Stm *s);
 void ir_walk_body(IrWalk *w, Body *b);
 void ir_walk_lambda(IrWalk *w, Lambda *l);
+
+/* Calls fn on each body nested directly in e: if branches, the loop
+ * body, the bodies of SOAC lambdas and operators. */
+void ir_exp_bodies(IrExp *e, void (*fn)(Body *b, void *ctx), void *ctx);
+
+/* The index of f in p->defs, or -1. */
+int ir_def_index(const Prog *p, const Fun *f);
+/* counts[i] (p->ndefs entries): the IE_APPLY statements that call
+ * p->defs[i] in the entry points and in the defs that are called
+ * themselves (a def no one calls adds no calls), nested bodies included. */
+void ir_count_calls(const Prog *p, int *counts);
 
 /* The operator of result j of a binary operator lambda on k values when
  * that result is one primitive op of accumulator j and element j

@@ -2,12 +2,13 @@
  * SOACS IR in A-normal form.
  *
  * The method is static evaluation (as in Futhark's defunctionaliser, but
- * with full inlining): every expression evaluates to a static value (SVal)
+ * with inlining): every expression evaluates to a static value (SVal)
  * whose leaves are IR values. Tuples and records are split, arrays of
  * tuples become tuples of arrays, and function values are closures that
  * are inlined where they are applied. This monomorphises polymorphic code
- * and removes higher-order functions in one step; the price is code size,
- * which the later simplifier and a future outlining pass can recover.
+ * and removes higher-order functions in one step; the price is code size.
+ * The exception are large scalar functions applied in several places,
+ * which become functions of their own that IE_APPLY calls (outline.c).
  *
  * Arrays whose sizes are only known at run time (results of ifs and loops)
  * get their dimensions as explicit extra results, so every IR array type
@@ -80,7 +81,7 @@ SVal *sv_rebuild(Lower *l, const SVal *shape, const SubExp *leaves, int *pos) {
     return v;
 }
 
-static bool sv_has_fun(const SVal *v) {
+bool sv_has_fun(const SVal *v) {
     if (v->kind == SV_FUN) return true;
     if (v->kind == SV_DYN) return false;
     for (int i = 0; i < v->n; i++)
@@ -203,7 +204,7 @@ SubExp lower_dim(Lower *l, SubExp arr, int d) {
     return t.shape[d];
 }
 
-static Body *finish_body(Lower *l, Builder *b, SVal *res) {
+Body *lower_finish_body(Lower *l, Builder *b, SVal *res) {
     SubExpVec leaves = {0};
     sv_leaves(res, &leaves);
     Body *body = NEW(l->a, Body);
@@ -702,7 +703,7 @@ static SVal *lower_logic(Lower *l, Env *env, Exp *e, bool is_and) {
         vec_free(&nb.stms);
         return sv_dyn(l, lower_binop(l, is_and ? OP_LAND : OP_LOR, x->se, y->se, e->loc));
     }
-    Body *rhs = finish_body(l, &nb, y);
+    Body *rhs = lower_finish_body(l, &nb, y);
     Body *other = NEW(l->a, Body);
     other->res = NEW_ARRAY(l->a, SubExp, 1);
     other->res[0] = se_bool(!is_and);
@@ -835,6 +836,8 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
         const char *iname;
         if (is_intrinsic_body(d->body, &iname))
             return lower_intrinsic(l, iname, args, d->nparams, call, callenv);
+        SVal *r = lower_call_outlined(l, d, args, loc);
+        if (r) return r;
         return apply_definition(l, NULL, d->params, d->nparams, d->param_tys, d->body, d->ret_ty, args, call,
                                 callenv, d->name);
     }
@@ -893,6 +896,11 @@ static SVal *apply_in(Lower *l, SVal *f, SVal **args, int nargs, Exp *call, Env 
     return apply_in(l, r, args + arity, nargs - arity, call, callenv);
 }
 
+SVal *lower_definition(Lower *l, Decl *d, SVal **args) {
+    return apply_definition(l, NULL, d->params, d->nparams, d->param_tys, d->body, d->ret_ty, args, NULL, NULL,
+                            d->name);
+}
+
 static Env *current_call_env;
 
 SVal *lower_apply(Lower *l, SVal *f, SVal **args, int nargs, Exp *call) {
@@ -922,7 +930,7 @@ Lambda *lower_lambda(Lower *l, SVal *f, Type *param_types, int nparams, const SV
     l->b = saved;
     if (sv_has_fun(res)) lower_error(l, loc, "a function cannot be an array element");
     *result_shape = res;
-    lam->body = finish_body(l, &nb, res);
+    lam->body = lower_finish_body(l, &nb, res);
     lam->nret = lam->body->nres;
     lam->ret = NEW_ARRAY(l->a, Type, lam->nret);
     for (int i = 0; i < lam->nret; i++) lam->ret[i] = subexp_type(lam->body->res[i]);
@@ -1037,7 +1045,7 @@ static SVal *lower_if(Lower *l, Env *env, Exp *e) {
     sv_leaves(tv, &tl);
     sv_leaves(fv, &fl);
     if (tl.len != fl.len) ICE("if branches differ in structure");
-    Body *tbody = finish_body(l, &tb, tv), *fbody = finish_body(l, &fb, fv);
+    Body *tbody = lower_finish_body(l, &tb, tv), *fbody = lower_finish_body(l, &fb, fv);
     bool *fixed = dims_agree(l, tl.items, fl.items, tl.len);
     tbody->res = sized_leaves(l, tl.items, tl.len, fixed);
     fbody->res = sized_leaves(l, fl.items, fl.len, fixed);
@@ -1125,7 +1133,7 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     SubExp newcond = se_bool(false);
     if (cond) newcond = lower_exp(l, bind_pat(l, env, e->pat, res), e->e3)->se;
     l->b = saved;
-    Body *body = finish_body(l, &nb, res);
+    Body *body = lower_finish_body(l, &nb, res);
     body->nres = lp->nparams;
     body->res = NEW_ARRAY(l->a, SubExp, lp->nparams);
     if (cond) body->res[0] = newcond;
@@ -1640,7 +1648,7 @@ static Var *entry_param(Lower *l, Env **env, const Ty *t, ExtType ext, const cha
     return ir_var(l->prog, name, ty);
 }
 
-static const char *pat_name(const Pat *p) {
+const char *lower_pat_name(const Pat *p) {
     while (p->kind == P_ASCRIBE) p = p->inner;
     return p->kind == P_ID ? p->name : "arg";
 }
@@ -1814,7 +1822,7 @@ static Fun *lower_entry(Lower *l, Decl *d) {
         const Ty *t = d->param_tys ? d->param_tys[i] : d->params[i]->ty;
         if (!t) ICE("entry parameter without a type");
         int next = vars.len;
-        vals[i] = entry_value(l, &env, t, pat_name(d->params[i]), &vars, &exts, d->params[i]->loc);
+        vals[i] = entry_value(l, &env, t, lower_pat_name(d->params[i]), &vars, &exts, d->params[i]->loc);
         EntryVal v = ev_make(l, t, pat_annotation(d->params[i]), &next);
         if (next != vars.len) views = false;
         if (v.n > 0 || v.opaque) ins[f->nin_vals++] = v;
@@ -1838,7 +1846,7 @@ static Fun *lower_entry(Lower *l, Decl *d) {
         lower_error(l, d->loc, "entry point '%s' cannot return a function", d->name);
         return NULL;
     }
-    f->body = finish_body(l, &b, res);
+    f->body = lower_finish_body(l, &b, res);
     f->nret = f->body->nres;
     f->ret = NEW_ARRAY(l->a, Type, f->nret);
     f->ret_ext = NEW_ARRAY(l->a, ExtType, f->nret);
@@ -1883,5 +1891,6 @@ Prog *internalise(Arena *a, Program **files, int n, const InternaliseOpts *opts)
     p->funs = vec_to_arena(a, &funs);
     p->nfuns = funs.len;
     vec_free(&funs);
+    if (!l.failed) lower_finish_outlining(&l);
     return l.failed ? NULL : p;
 }

@@ -64,6 +64,8 @@ typedef struct Builder {
     VEC(Stm *) stms;
 } Builder;
 
+typedef struct Outline Outline;
+
 typedef struct Lower {
     Arena *a;
     Prog *prog;
@@ -71,6 +73,8 @@ typedef struct Lower {
     const InternaliseOpts *opts;
     int depth; /* inlining depth, to report runaway recursion */
     bool failed;
+    VEC(Outline *) outlines; /* functions considered for outlining (outline.c) */
+    VEC(Fun *) defs;         /* the outlined ones, callees first */
 } Lower;
 
 /* Inlining deeper than this means (mutual) recursion that cannot be
@@ -85,6 +89,13 @@ SVal *sv_tuple(Lower *l, SVal **elems, int n);
 void sv_leaves(SVal *v, SubExpVec *out);
 int sv_count_leaves(const SVal *v);
 SVal *sv_rebuild(Lower *l, const SVal *shape, const SubExp *leaves, int *pos);
+bool sv_has_fun(const SVal *v);
+/* The body of b's statements with the leaves of res as its results. */
+Body *lower_finish_body(Lower *l, Builder *b, SVal *res);
+/* Lowers the body of top-level function d applied to args (into l->b). */
+SVal *lower_definition(Lower *l, Decl *d, SVal **args);
+/* The name a parameter pattern binds, or "arg". */
+const char *lower_pat_name(const Pat *p);
 SubExp lower_emit1(Lower *l, IrExp *e, Type t, SrcLoc loc);
 void lower_emit(Lower *l, IrExp *e, Var **pat, int npat, SrcLoc loc);
 IrExp *lower_new_exp(Lower *l, IrExpKind k);
@@ -97,6 +108,14 @@ Lambda *lower_lambda(Lower *l, SVal *f, Type *param_types, int nparams, const SV
                      int nshape, SVal **result_shape, SrcLoc loc);
 void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc);
+
+/* outline.c */
+/* The result of applying top-level function d to args as a call of its
+ * outlined function, emitted into l->b; NULL when d is to be inlined. */
+SVal *lower_call_outlined(Lower *l, Decl *d, SVal **args, SrcLoc loc);
+/* Once every entry point is lowered: inlines the outlined functions called
+ * from fewer than two places and sets l->prog->defs to the others. */
+void lower_finish_outlining(Lower *l);
 
 /* intrinsics.c */
 SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env);

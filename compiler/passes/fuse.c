@@ -171,7 +171,8 @@ static void walk_exp(Walk *w, const IrExp *e) {
     case IE_SUBEXP: walk_se(w, e->se); break;
     case IE_OP:
     case IE_CONV:
-    case IE_ARRAYLIT: walk_ses(w, e->args, e->nargs); break;
+    case IE_ARRAYLIT:
+    case IE_APPLY: walk_ses(w, e->args, e->nargs); break;
     case IE_ASSERT: walk_se(w, e->cond), walk_ses(w, e->args, e->nargs); break;
     case IE_IF:
         walk_se(w, e->cond);

@@ -179,7 +179,8 @@ static bool scalar_ops(const SegOp *ops, int n) {
     return true;
 }
 
-/* Cheap scalar code that every work-item of a flattened nest may repeat. */
+/* Cheap scalar code that every work-item of a flattened nest may repeat;
+ * a call is as cheap as its callee's body inlined would be. */
 static bool cheap_stm(const Stm *s) {
     switch (s->e->kind) {
     case IE_SUBEXP:
@@ -189,6 +190,12 @@ static bool cheap_stm(const Stm *s) {
     case IE_ASSERT:
     case IE_RESHAPE:
     case IE_REARRANGE: return true;
+    case IE_APPLY: {
+        const Body *b = s->e->fn->body;
+        for (int i = 0; i < b->nstms; i++)
+            if (!cheap_stm(b->stms[i])) return false;
+        return true;
+    }
     default: return false;
     }
 }

@@ -1,5 +1,5 @@
 /* The simplifier: STAGE_SOACS -> STAGE_SOACS. Removes the redundancy that
- * internalisation leaves behind (it inlines everything and emits checks
+ * internalisation leaves behind (it inlines most functions and emits checks
  * and size computations naively). The algorithm is the classic one of
  * optimising compilers (e.g. Appel, "Modern Compiler Implementation",
  * ch. 17-18; Futhark's simplification engine): a forward walk over each
@@ -46,6 +46,12 @@
  *    update would let the update clobber the other use. An assertion of a
  *    condition already asserted is redundant; assert(true) is removed.
  *    Updates, scatter, hist, copies and scratch arrays are never merged.
+ *  - Calls (IE_APPLY) of the functions internalisation outlined are pure
+ *    and cannot fail: CSE merges calls of one function with the same
+ *    arguments, a call whose results are unused is dead code (a function
+ *    left without calls is removed), and a call is hoisted when its
+ *    callee's body could be. Constant folding does not look into the
+ *    callee; each function's body is simplified like an entry point's.
  *  - Dead code: a statement whose results are unused is removed unless it
  *    contains an assertion (an error the program must report). Unused map
  *    outputs, scans and reductions of a Screma (when their operator has no
@@ -212,7 +218,8 @@ static void walk_exp(Simp *s, IrExp *e, UseFn f) {
     switch (e->kind) {
     case IE_SUBEXP: walk_se(s, &e->se, f); break;
     case IE_OP:
-    case IE_CONV: walk_ses(s, e->args, e->nargs, f); break;
+    case IE_CONV:
+    case IE_APPLY: walk_ses(s, e->args, e->nargs, f); break;
     case IE_INDEX:
         f(s, NULL, &e->arr, is_scalar_index(e) ? USE_READ : USE_OTHER);
         walk_slice(s, e->slice, e->nslice, f);
@@ -341,6 +348,7 @@ static bool exp_speculable(const Simp *s, const IrExp *e) {
     case IE_ARRAYLIT: return true;
     case IE_IF: return body_speculable(s, e->tbody) && body_speculable(s, e->fbody);
     case IE_LOOP: return e->loop.kind == IR_LOOP_FOR && body_speculable(s, e->loop.body);
+    case IE_APPLY: return body_speculable(s, e->fn->body);
     case IE_SCREMA:
         return body_speculable(s, e->screma.map->body) &&
                segops_speculable(s, e->screma.scans, e->screma.nscans) &&
@@ -470,6 +478,7 @@ static bool exp_eq(Simp *s, const IrExp *a, const IrExp *b) {
         return se_eq(s, a->cond, b->cond) && a->nret == b->nret && body_eq(s, a->tbody, b->tbody) &&
                body_eq(s, a->fbody, b->fbody);
     case IE_SCREMA: return screma_eq(s, &a->screma, &b->screma);
+    case IE_APPLY: return a->fn == b->fn && ses_eq(s, a->args, b->args, a->nargs);
     default: return false;
     }
 }
@@ -489,6 +498,9 @@ static unsigned hash_exp(const IrExp *e) {
     switch (e->kind) {
     case IE_OP:
         h = hash_mix(hash_mix(h, (unsigned)e->op), (unsigned)e->t);
+        for (int i = 0; i < e->nargs; i++) h = hash_se(h, e->args[i]);
+        return h;
+    case IE_APPLY:
         for (int i = 0; i < e->nargs; i++) h = hash_se(h, e->args[i]);
         return h;
     case IE_CONV: return hash_se(hash_mix(hash_mix(h, (unsigned)e->t), (unsigned)e->to), e->args[0]);
@@ -515,6 +527,7 @@ static bool cse_candidate(const Simp *s, const Stm *st) {
     case IE_REARRANGE:
     case IE_SCREMA: return results_read_only(s, st) && !ir_exp_has_assert(st->e);
     case IE_IF: return results_read_only(s, st) && !ir_exp_has_assert(st->e);
+    case IE_APPLY:
     case IE_ASSERT: return true;
     default: return false;
     }
@@ -1222,6 +1235,17 @@ static void *simp_calloc(size_t n, size_t size) {
     return p;
 }
 
+/* Removes the functions that dead code removal left without a call. */
+static void drop_uncalled(Prog *p) {
+    int *calls = simp_calloc((size_t)p->ndefs, sizeof *calls);
+    ir_count_calls(p, calls);
+    int n = 0;
+    for (int i = 0; i < p->ndefs; i++)
+        if (calls[i] > 0) p->defs[n++] = p->defs[i];
+    p->ndefs = n;
+    free(calls);
+}
+
 void pass_simplify(Prog *p) {
     Simp s = {0};
     s.p = p;
@@ -1240,9 +1264,11 @@ void pass_simplify(Prog *p) {
     for (int i = 0; i < SIMP_CSE_BUCKETS; i++) s.buckets[i] = -1;
     for (int round = 0; round < SIMP_MAX_ROUNDS; round++) {
         s.changed = false;
+        for (int i = 0; i < p->ndefs; i++) simp_fun(&s, p->defs[i]);
         for (int i = 0; i < p->nfuns; i++) simp_fun(&s, p->funs[i]);
         if (!s.changed) break;
     }
+    drop_uncalled(p);
     free(s.subst), free(s.has_subst), free(s.def), free(s.level), free(s.ub), free(s.has_ub);
     free(s.uses), free(s.not_ro), free(s.eqmap), free(s.live);
     vec_free(&s.cse);

@@ -1,6 +1,7 @@
 /* `futhorc structure`: loads, checks and internalises a program, runs the
  * pipeline up to the requested stage and prints how many of each IR
- * construct it has (nested occurrences included), one "Name count" line per
+ * construct it has (nested occurrences included, and the bodies of the
+ * functions calls go to: Apply counts the calls), one "Name count" line per
  * kind present. Structure tests (`-- structure { Screma 1 }`) compare these
  * counts, as Futhark's structure tests do. */
 #include "structure.h"
@@ -19,14 +20,14 @@
 typedef enum SKind {
     SK_SCREMA, SK_SCAN, SK_REDUCE, SK_SCATTER, SK_HIST, SK_LOOP, SK_IF, SK_BINOP, SK_UNOP, SK_CONV,
     SK_SUBEXP, SK_INDEX, SK_UPDATE, SK_IOTA, SK_REPLICATE, SK_SCRATCH, SK_RESHAPE, SK_REARRANGE,
-    SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC,
+    SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC, SK_APPLY,
     SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_TILED, SK_KERNEL, SK_COUNT
 } SKind;
 
 static const char *const struct_names[SK_COUNT] = {
     "Screma", "Scan", "Reduce", "Scatter", "Hist", "Loop", "If", "BinOp", "UnOp", "Conv",
     "SubExp", "Index", "Update", "Iota", "Replicate", "Scratch", "Reshape", "Rearrange",
-    "Concat", "Copy", "ArrayLit", "Assert", "Alloc",
+    "Concat", "Copy", "ArrayLit", "Assert", "Alloc", "Apply",
     "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "Tiled", "Kernel",
 };
 
@@ -79,6 +80,7 @@ static SKind struct_simple_kind(const IrExp *e) {
     case IE_ARRAYLIT: return SK_ARRAYLIT;
     case IE_ASSERT: return SK_ASSERT;
     case IE_ALLOC: return SK_ALLOC;
+    case IE_APPLY: return SK_APPLY;
     default: return SK_COUNT;
     }
 }
@@ -127,6 +129,7 @@ static void struct_body(int *counts, const Body *b) {
 
 void structure_print(Buf *out, const Prog *p) {
     int counts[SK_COUNT] = {0};
+    for (int i = 0; i < p->ndefs; i++) struct_body(counts, p->defs[i]->body);
     for (int i = 0; i < p->nfuns; i++) struct_body(counts, p->funs[i]->body);
     for (int k = 0; k < SK_COUNT; k++)
         if (counts[k]) buf_printf(out, "%s %d\n", struct_names[k], counts[k]);
