@@ -32,7 +32,10 @@
  *    never copies; an init or body result that is not row-major at offset 0
  *    is copied first (existential loop offsets and strides: not yet).
  *  - SOACs get an iteration index Var (Screma/Scatter/Hist.iter, ir.h): an
- *    array lambda parameter is row iter of its input array.
+ *    array lambda parameter is row iter of its input array. An iota used
+ *    only as the elements of Scremas is not built: it is dropped from
+ *    their inputs and its element bound to start + iter * step at the top
+ *    of their lambdas (a map over iota n reads no memory for it).
  *  - Operators on arrays (reduce, scan, hist): each array accumulator is a
  *    block allocated once before the SOAC (a reduction's result block; a
  *    block of its own for a scan or a histogram, whose buckets are copied
@@ -62,6 +65,7 @@ typedef struct MemCtx {
     int nhints;
     Var **vars; /* by id: the i64 Vars seen, for turning Syms into statements */
     int nvars;
+    Stm **elem_iota; /* by Var id: its iota when it is only read as Screma elements */
 } MemCtx;
 
 static void mem_body(MemCtx *m, Body *b);
@@ -437,12 +441,102 @@ static void mem_segop(MemCtx *m, StmVec *out, SegOp *op, MemInfo **acc, const Su
     mem_lambda_body(m, out, f, iter);
 }
 
+/* ---- Iotas read only element by element ------------------------------------- */
+
+typedef struct IotaUses {
+    int *uses, *elems; /* by Var id: all uses; uses as a Screma's element input */
+    Stm **def;         /* by Var id: its IE_IOTA statement */
+} IotaUses;
+
+static void iu_use(IrWalk *w, Var *v) {
+    IotaUses *u = w->ctx;
+    u->uses[v->id]++;
+}
+
+static void iu_stm(IrWalk *w, Stm *s) {
+    IotaUses *u = w->ctx;
+    if (s->e->kind == IE_IOTA) u->def[s->pat[0]->id] = s;
+    if (s->e->kind != IE_SCREMA) return;
+    const Screma *sc = &s->e->screma;
+    for (int i = 0; i < sc->narrs; i++)
+        if (!is_array(sc->map->params[i])) u->elems[sc->arrs[i]->id]++;
+}
+
+/* Finds the iotas of f that are used only as inputs of Screma whose
+ * lambdas take their elements: they need no memory, since element iter
+ * is start + iter * step (elem_inputs binds it in the lambda). */
+static void find_elem_iotas(MemCtx *m, Fun *f) {
+    size_t n = (size_t)m->p->next_var_id + 1;
+    IotaUses u = {NEW_ARRAY(m->a, int, n), NEW_ARRAY(m->a, int, n), NEW_ARRAY(m->a, Stm *, n)};
+    IrWalk w = {uc_bind, iu_use, iu_stm, &u};
+    ir_walk_body(&w, f->body);
+    m->elem_iota = NEW_ARRAY(m->a, Stm *, n);
+    for (size_t i = 0; i < n; i++)
+        if (u.def[i] && u.uses[i] > 0 && u.uses[i] == u.elems[i]) m->elem_iota[i] = u.def[i];
+}
+
+/* Appends pat = x op y (operands of type t) to pre; a fresh pat when
+ * NULL. Returns pat. */
+static Var *elem_op(MemCtx *m, StmVec *pre, Var *pat, Op op, PrimType t, SubExp x, SubExp y, SrcLoc loc) {
+    IrExp *e = new_exp(m, IE_OP);
+    e->op = op;
+    e->t = t;
+    e->nargs = 2;
+    e->args = NEW_ARRAY(m->a, SubExp, 2);
+    e->args[0] = x;
+    e->args[1] = y;
+    if (!pat) pat = ir_var(m->p, "elem", type_prim(t));
+    push_stm(m, pre, pat, e, loc);
+    return pat;
+}
+
+/* Drops the inputs of Screma sc that are iotas found by find_elem_iotas;
+ * their lambda parameters are bound to start + iter * step instead. */
+static void elem_inputs(MemCtx *m, Screma *sc, SrcLoc loc) {
+    Lambda *l = sc->map;
+    StmVec pre = {0};
+    for (int i = 0; i < sc->narrs;) {
+        Stm *d = m->elem_iota[sc->arrs[i]->id];
+        if (!d) {
+            i++;
+            continue;
+        }
+        const IrExp *io = d->e;
+        SubExp x = se_var(sc->iter);
+        if (io->t != PT_I64) {
+            IrExp *c = new_exp(m, IE_CONV);
+            c->t = PT_I64;
+            c->to = io->t;
+            c->nargs = 1;
+            c->args = NEW_ARRAY(m->a, SubExp, 1);
+            c->args[0] = x;
+            Var *v = ir_var(m->p, "elem", type_prim(io->t));
+            push_stm(m, &pre, v, c, loc);
+            x = se_var(v);
+        }
+        x = se_var(elem_op(m, &pre, NULL, OP_MUL, io->t, x, io->step, loc));
+        elem_op(m, &pre, l->params[i], OP_ADD, io->t, io->start, x, loc);
+        for (int j = i; j + 1 < sc->narrs; j++) sc->arrs[j] = sc->arrs[j + 1], l->params[j] = l->params[j + 1];
+        sc->narrs--;
+        l->nparams--;
+    }
+    if (pre.len) {
+        Stm **stms = NEW_ARRAY(m->a, Stm *, pre.len + l->body->nstms);
+        memcpy(stms, pre.items, sizeof *stms * (size_t)pre.len);
+        memcpy(stms + pre.len, l->body->stms, sizeof *stms * (size_t)l->body->nstms);
+        l->body->stms = stms;
+        l->body->nstms += pre.len;
+    }
+    vec_free(&pre);
+}
+
 /* Scan outputs and map outputs get fresh blocks (or their hinted place),
  * array reduction results fresh accumulators; the map's results are built
  * in their output rows; the operators are placed by mem_segop. */
 static void mem_screma(MemCtx *m, StmVec *out, Stm *s) {
     Screma *sc = &s->e->screma;
     sc->iter = new_iter(m);
+    elem_inputs(m, sc, s->loc);
     int nscan = 0, nred = 0;
     for (int i = 0; i < sc->nscans; i++) nscan += sc->scans[i].k;
     for (int i = 0; i < sc->nreds; i++) nred += sc->reds[i].k;
@@ -709,6 +803,9 @@ static void mem_stm(MemCtx *m, StmVec *out, Stm *s) {
     case IE_RESHAPE: mem_reshape(m, out, s); break;
     case IE_UPDATE: pat0->mem = e->arr->mem; break;
     case IE_IOTA:
+        if (m->elem_iota[pat0->id]) return; /* its elements are computed where read */
+        give_fresh(m, out, pat0, s->loc);
+        break;
     case IE_REPLICATE:
     case IE_SCRATCH:
     case IE_CONCAT:
@@ -743,6 +840,7 @@ static void mem_fun(MemCtx *m, Fun *f) {
         if (!is_array(v)) continue;
         v->mem = mem_info(m, new_mem_var(m, v->name), row_major_of(m, v->type));
     }
+    find_elem_iotas(m, f);
     mem_body(m, f->body);
 }
 
