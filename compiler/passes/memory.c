@@ -134,21 +134,25 @@ static void push_stm(MemCtx *m, StmVec *out, Var *pat, IrExp *e, SrcLoc loc) {
     vec_push(out, s);
 }
 
+/* Appends pat = x op y (operands of type t) to out and returns pat. */
+static Var *push_op(MemCtx *m, StmVec *out, Var *pat, Op op, PrimType t, SubExp x, SubExp y, SrcLoc loc) {
+    IrExp *e = new_exp(m, IE_OP);
+    e->op = op;
+    e->t = t;
+    e->nargs = 2;
+    e->args = NEW_ARRAY(m->a, SubExp, 2);
+    e->args[0] = x;
+    e->args[1] = y;
+    push_stm(m, out, pat, e, loc);
+    return pat;
+}
+
 /* x * y as a SubExp, folding constants, emitting a multiplication otherwise. */
 static SubExp emit_mul(MemCtx *m, StmVec *out, SubExp x, SubExp y, SrcLoc loc) {
     if (!x.is_var && !y.is_var) return se_i64(x.c.v.i * y.c.v.i);
     if (!x.is_var && x.c.v.i == 1) return y;
     if (!y.is_var && y.c.v.i == 1) return x;
-    IrExp *e = new_exp(m, IE_OP);
-    e->op = OP_MUL;
-    e->t = PT_I64;
-    e->nargs = 2;
-    e->args = NEW_ARRAY(m->a, SubExp, 2);
-    e->args[0] = x;
-    e->args[1] = y;
-    Var *v = ir_var(m->p, "bytes", type_prim(PT_I64));
-    push_stm(m, out, v, e, loc);
-    return se_var(v);
+    return se_var(push_op(m, out, ir_var(m->p, "bytes", type_prim(PT_I64)), OP_MUL, PT_I64, x, y, loc));
 }
 
 /* Emits the byte size of an array of type t. */
@@ -475,21 +479,6 @@ static void find_elem_iotas(MemCtx *m, Fun *f) {
         if (u.def[i] && u.uses[i] > 0 && u.uses[i] == u.elems[i]) m->elem_iota[i] = u.def[i];
 }
 
-/* Appends pat = x op y (operands of type t) to pre; a fresh pat when
- * NULL. Returns pat. */
-static Var *elem_op(MemCtx *m, StmVec *pre, Var *pat, Op op, PrimType t, SubExp x, SubExp y, SrcLoc loc) {
-    IrExp *e = new_exp(m, IE_OP);
-    e->op = op;
-    e->t = t;
-    e->nargs = 2;
-    e->args = NEW_ARRAY(m->a, SubExp, 2);
-    e->args[0] = x;
-    e->args[1] = y;
-    if (!pat) pat = ir_var(m->p, "elem", type_prim(t));
-    push_stm(m, pre, pat, e, loc);
-    return pat;
-}
-
 /* Drops the inputs of Screma sc that are iotas found by find_elem_iotas;
  * their lambda parameters are bound to start + iter * step instead. */
 static void elem_inputs(MemCtx *m, Screma *sc, SrcLoc loc) {
@@ -514,8 +503,8 @@ static void elem_inputs(MemCtx *m, Screma *sc, SrcLoc loc) {
             push_stm(m, &pre, v, c, loc);
             x = se_var(v);
         }
-        x = se_var(elem_op(m, &pre, NULL, OP_MUL, io->t, x, io->step, loc));
-        elem_op(m, &pre, l->params[i], OP_ADD, io->t, io->start, x, loc);
+        x = se_var(push_op(m, &pre, ir_var(m->p, "elem", type_prim(io->t)), OP_MUL, io->t, x, io->step, loc));
+        push_op(m, &pre, l->params[i], OP_ADD, io->t, io->start, x, loc);
         for (int j = i; j + 1 < sc->narrs; j++) sc->arrs[j] = sc->arrs[j + 1], l->params[j] = l->params[j + 1];
         sc->narrs--;
         l->nparams--;
