@@ -917,7 +917,7 @@ static void seg_segred_lanes(Emit *E, const Stm *s) {
     kern_extra(E, &k, "long rt_nseg", "int64_t", "rt_nseg");
     kern_extra(E, &k, "int rt_lanes", "int32_t", "(int32_t)rt_lanes");
     local_arrays(E, &k, ts, nv, "rt_g");
-    ce_line(E, "if (rt_nseg > 0 && rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k.id);
+    ce_line(E, "if (rt_cl_launch(ctx, %d, rt_groups, rt_g)) goto fail;", k.id);
     host_launch_end(E, &k);
 
     Emit *K = &k.K;
