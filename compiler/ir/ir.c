@@ -482,6 +482,136 @@ void ir_walk_body(IrWalk *w, Body *b) {
     iw_ses(w, b->res, b->nres);
 }
 
+/* ---- Walking the uses of statements, by reference --------------------------------- */
+
+void ir_uses_se(SubExp *se, IrUseFn f, void *ctx) {
+    if (se->is_var) f(ctx, se, NULL, IR_USE_OTHER);
+}
+
+void ir_uses_ses(SubExp *ses, int n, IrUseFn f, void *ctx) {
+    for (int i = 0; i < n; i++) ir_uses_se(&ses[i], f, ctx);
+}
+
+void ir_uses_type(Type *t, IrUseFn f, void *ctx) {
+    if (t->kind == TK_ARRAY) ir_uses_ses(t->shape, t->rank, f, ctx);
+}
+
+static void uses_vars(Var **vs, int n, IrUseKind k, IrUseFn f, void *ctx) {
+    for (int i = 0; i < n; i++) f(ctx, NULL, &vs[i], k);
+}
+
+void ir_uses_lambda(Lambda *l, IrUseFn f, void *ctx) {
+    for (int i = 0; i < l->nparams; i++) ir_uses_type(&l->params[i]->type, f, ctx);
+    for (int i = 0; i < l->nret; i++) ir_uses_type(&l->ret[i], f, ctx);
+    ir_uses_body(l->body, f, ctx);
+}
+
+static void uses_segops(SegOp *ops, int n, IrUseFn f, void *ctx) {
+    for (int i = 0; i < n; i++) {
+        ir_uses_ses(ops[i].neutral, ops[i].k, f, ctx);
+        ir_uses_lambda(ops[i].op, f, ctx);
+    }
+}
+
+static void uses_slice(DimSlice *sl, int n, IrUseFn f, void *ctx) {
+    for (int i = 0; i < n; i++) {
+        if (!sl[i].is_slice) ir_uses_se(&sl[i].index, f, ctx);
+        else ir_uses_se(&sl[i].start, f, ctx), ir_uses_se(&sl[i].len, f, ctx), ir_uses_se(&sl[i].stride, f, ctx);
+    }
+}
+
+bool ir_is_scalar_index(const IrExp *e) {
+    if (!e->arr || e->nslice != e->arr->type.rank) return false;
+    for (int i = 0; i < e->nslice; i++)
+        if (e->slice[i].is_slice) return false;
+    return true;
+}
+
+/* The uses of constructs with nested bodies. */
+static void uses_compound(IrExp *e, IrUseFn f, void *ctx) {
+    switch (e->kind) {
+    case IE_IF:
+        ir_uses_se(&e->cond, f, ctx);
+        for (int i = 0; i < e->nret; i++) ir_uses_type(&e->ret[i], f, ctx);
+        ir_uses_body(e->tbody, f, ctx);
+        ir_uses_body(e->fbody, f, ctx);
+        break;
+    case IE_LOOP: {
+        Loop *l = &e->loop;
+        ir_uses_ses(l->inits, l->nparams, f, ctx);
+        for (int i = 0; i < l->nparams; i++) ir_uses_type(&l->params[i]->type, f, ctx);
+        if (l->kind == IR_LOOP_FOR) ir_uses_se(&l->bound, f, ctx);
+        else f(ctx, NULL, &l->cond, IR_USE_OTHER);
+        ir_uses_body(l->body, f, ctx);
+        break;
+    }
+    case IE_SCREMA:
+        ir_uses_se(&e->screma.w, f, ctx);
+        uses_vars(e->screma.arrs, e->screma.narrs, IR_USE_READ, f, ctx);
+        uses_segops(e->screma.scans, e->screma.nscans, f, ctx);
+        uses_segops(e->screma.reds, e->screma.nreds, f, ctx);
+        ir_uses_lambda(e->screma.map, f, ctx);
+        break;
+    case IE_SCATTER:
+        ir_uses_se(&e->scatter.w, f, ctx);
+        uses_vars(e->scatter.arrs, e->scatter.narrs, IR_USE_READ, f, ctx);
+        uses_vars(e->scatter.dests, e->scatter.ndests, IR_USE_OTHER, f, ctx);
+        ir_uses_lambda(e->scatter.lam, f, ctx);
+        break;
+    case IE_HIST:
+        ir_uses_se(&e->hist.w, f, ctx);
+        ir_uses_se(&e->hist.dest_w, f, ctx);
+        uses_vars(e->hist.arrs, e->hist.narrs, IR_USE_READ, f, ctx);
+        uses_vars(e->hist.dests, e->hist.op.k, IR_USE_OTHER, f, ctx);
+        uses_segops(&e->hist.op, 1, f, ctx);
+        ir_uses_lambda(e->hist.lam, f, ctx);
+        break;
+    default: ICE("uses_compound: kind %d", (int)e->kind);
+    }
+}
+
+/* Every use in e, nested bodies included. */
+static void uses_exp(IrExp *e, IrUseFn f, void *ctx) {
+    switch (e->kind) {
+    case IE_SUBEXP: ir_uses_se(&e->se, f, ctx); break;
+    case IE_OP:
+    case IE_CONV:
+    case IE_APPLY: ir_uses_ses(e->args, e->nargs, f, ctx); break;
+    case IE_INDEX:
+        f(ctx, NULL, &e->arr, ir_is_scalar_index(e) ? IR_USE_READ : IR_USE_OTHER);
+        uses_slice(e->slice, e->nslice, f, ctx);
+        break;
+    case IE_UPDATE:
+        f(ctx, NULL, &e->arr, IR_USE_OTHER);
+        uses_slice(e->slice, e->nslice, f, ctx);
+        ir_uses_se(&e->se, f, ctx);
+        break;
+    case IE_IOTA: ir_uses_se(&e->n, f, ctx), ir_uses_se(&e->start, f, ctx), ir_uses_se(&e->step, f, ctx); break;
+    case IE_REPLICATE: ir_uses_ses(e->shape, e->nshape, f, ctx), ir_uses_se(&e->se, f, ctx); break;
+    case IE_SCRATCH: ir_uses_type(&e->type, f, ctx); break;
+    case IE_RESHAPE: f(ctx, NULL, &e->arr, IR_USE_OTHER), ir_uses_ses(e->shape, e->nshape, f, ctx); break;
+    case IE_REARRANGE: f(ctx, NULL, &e->arr, IR_USE_OTHER); break;
+    case IE_CONCAT: uses_vars(e->arrs, e->narrs, IR_USE_READ, f, ctx), ir_uses_se(&e->len, f, ctx); break;
+    case IE_COPY: f(ctx, NULL, &e->arr, IR_USE_READ); break;
+    case IE_ARRAYLIT: ir_uses_ses(e->args, e->nargs, f, ctx), ir_uses_type(&e->type, f, ctx); break;
+    case IE_ASSERT: ir_uses_se(&e->cond, f, ctx), ir_uses_ses(e->args, e->nargs, f, ctx); break;
+    case IE_ALLOC: ir_uses_se(&e->size, f, ctx); break;
+    default: uses_compound(e, f, ctx); break;
+    }
+}
+
+/* Every use of a statement: its expression and its pattern's types. */
+void ir_uses_stm(Stm *st, IrUseFn f, void *ctx) {
+    for (int i = 0; i < st->npat; i++) ir_uses_type(&st->pat[i]->type, f, ctx);
+    uses_exp(st->e, f, ctx);
+}
+
+void ir_uses_body(Body *b, IrUseFn f, void *ctx) {
+    for (int i = 0; i < b->nstms; i++) ir_uses_stm(b->stms[i], f, ctx);
+    ir_uses_ses(b->res, b->nres, f, ctx);
+}
+
+
 static void bodies_of_segops(SegOp *ops, int n, void (*fn)(Body *b, void *ctx), void *ctx) {
     for (int i = 0; i < n; i++) fn(ops[i].op->body, ctx);
 }

@@ -377,6 +377,26 @@ void ir_walk_stm(IrWalk *w, Stm *s);
 void ir_walk_body(IrWalk *w, Body *b);
 void ir_walk_lambda(IrWalk *w, Lambda *l);
 
+/* A walk over the uses of IR code by reference, so that the callback may
+ * replace them: f gets each use as a SubExp (se) or a Var slot (v, the
+ * other NULL), with how it is used. Types' shapes count as uses (of
+ * patterns, lambda parameters and results, loop parameters, if results);
+ * bindings are not reported. */
+typedef enum IrUseKind {
+    IR_USE_READ,  /* a read-only array use that creates no alias (SOAC input,
+                     scalar index, copy, concat) */
+    IR_USE_OTHER, /* anything else */
+} IrUseKind;
+typedef void (*IrUseFn)(void *ctx, SubExp *se, Var **v, IrUseKind k);
+void ir_uses_se(SubExp *se, IrUseFn f, void *ctx);
+void ir_uses_ses(SubExp *ses, int n, IrUseFn f, void *ctx);
+void ir_uses_type(Type *t, IrUseFn f, void *ctx);
+void ir_uses_lambda(Lambda *l, IrUseFn f, void *ctx);
+void ir_uses_stm(Stm *st, IrUseFn f, void *ctx);
+void ir_uses_body(Body *b, IrUseFn f, void *ctx);
+/* Whether an IE_INDEX takes a scalar (every dimension indexed, no slices). */
+bool ir_is_scalar_index(const IrExp *e);
+
 /* Calls fn on each body nested directly in e: if branches, the loop
  * body, the bodies of SOAC lambdas and operators. */
 void ir_exp_bodies(IrExp *e, void (*fn)(Body *b, void *ctx), void *ctx);

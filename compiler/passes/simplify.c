@@ -92,10 +92,6 @@ typedef struct CseEntry {
     int next, bucket;
 } CseEntry;
 
-/* How a variable is used: read-only array uses that create no alias
- * (SOAC inputs, scalar index, copy, concat), or anything else. */
-typedef enum UseKind { USE_READ, USE_OTHER } UseKind;
-
 /* Pass state; the per-variable arrays are indexed by Var id. */
 typedef struct Simp {
     Prog *p;
@@ -107,7 +103,7 @@ typedef struct Simp {
     SubExp *ub;         /* exclusive upper bound of a variable in [0, ub) */
     char *has_ub;
     int *uses;          /* use counts (operands, results, type shapes) */
-    char *not_ro;       /* used other than USE_READ */
+    char *not_ro;       /* used other than IR_USE_READ */
     int *eqmap;         /* alpha-equivalence: bound var id of b -> var id of a */
     int *live;          /* liveness marks (generation numbers) */
     int live_gen;
@@ -120,151 +116,19 @@ typedef struct Simp {
     bool changed;
 } Simp;
 
-typedef void (*UseFn)(Simp *s, SubExp *se, Var **v, UseKind k);
-
-/* ---- Walking the uses of statements ------------------------------------------- */
-
-static void walk_body(Simp *s, Body *b, UseFn f);
-
-static void walk_se(Simp *s, SubExp *se, UseFn f) {
-    if (se->is_var) f(s, se, NULL, USE_OTHER);
-}
-
-static void walk_ses(Simp *s, SubExp *ses, int n, UseFn f) {
-    for (int i = 0; i < n; i++) walk_se(s, &ses[i], f);
-}
-
-static void walk_type(Simp *s, Type *t, UseFn f) {
-    if (t->kind == TK_ARRAY) walk_ses(s, t->shape, t->rank, f);
-}
-
-static void walk_vars(Simp *s, Var **vs, int n, UseKind k, UseFn f) {
-    for (int i = 0; i < n; i++) f(s, NULL, &vs[i], k);
-}
-
-static void walk_lambda(Simp *s, Lambda *l, UseFn f) {
-    for (int i = 0; i < l->nparams; i++) walk_type(s, &l->params[i]->type, f);
-    for (int i = 0; i < l->nret; i++) walk_type(s, &l->ret[i], f);
-    walk_body(s, l->body, f);
-}
-
-static void walk_segops(Simp *s, SegOp *ops, int n, UseFn f) {
-    for (int i = 0; i < n; i++) {
-        walk_ses(s, ops[i].neutral, ops[i].k, f);
-        walk_lambda(s, ops[i].op, f);
-    }
-}
-
-static void walk_slice(Simp *s, DimSlice *sl, int n, UseFn f) {
-    for (int i = 0; i < n; i++) {
-        if (!sl[i].is_slice) walk_se(s, &sl[i].index, f);
-        else walk_se(s, &sl[i].start, f), walk_se(s, &sl[i].len, f), walk_se(s, &sl[i].stride, f);
-    }
-}
-
-/* True if an index takes a scalar (every dimension, no slices). */
-static bool is_scalar_index(const IrExp *e) {
-    if (!e->arr || e->nslice != e->arr->type.rank) return false;
-    for (int i = 0; i < e->nslice; i++)
-        if (e->slice[i].is_slice) return false;
-    return true;
-}
-
-/* The uses of constructs with nested bodies. */
-static void walk_compound(Simp *s, IrExp *e, UseFn f) {
-    switch (e->kind) {
-    case IE_IF:
-        walk_se(s, &e->cond, f);
-        for (int i = 0; i < e->nret; i++) walk_type(s, &e->ret[i], f);
-        walk_body(s, e->tbody, f);
-        walk_body(s, e->fbody, f);
-        break;
-    case IE_LOOP: {
-        Loop *l = &e->loop;
-        walk_ses(s, l->inits, l->nparams, f);
-        for (int i = 0; i < l->nparams; i++) walk_type(s, &l->params[i]->type, f);
-        if (l->kind == IR_LOOP_FOR) walk_se(s, &l->bound, f);
-        else f(s, NULL, &l->cond, USE_OTHER);
-        walk_body(s, l->body, f);
-        break;
-    }
-    case IE_SCREMA:
-        walk_se(s, &e->screma.w, f);
-        walk_vars(s, e->screma.arrs, e->screma.narrs, USE_READ, f);
-        walk_segops(s, e->screma.scans, e->screma.nscans, f);
-        walk_segops(s, e->screma.reds, e->screma.nreds, f);
-        walk_lambda(s, e->screma.map, f);
-        break;
-    case IE_SCATTER:
-        walk_se(s, &e->scatter.w, f);
-        walk_vars(s, e->scatter.arrs, e->scatter.narrs, USE_READ, f);
-        walk_vars(s, e->scatter.dests, e->scatter.ndests, USE_OTHER, f);
-        walk_lambda(s, e->scatter.lam, f);
-        break;
-    case IE_HIST:
-        walk_se(s, &e->hist.w, f);
-        walk_se(s, &e->hist.dest_w, f);
-        walk_vars(s, e->hist.arrs, e->hist.narrs, USE_READ, f);
-        walk_vars(s, e->hist.dests, e->hist.op.k, USE_OTHER, f);
-        walk_segops(s, &e->hist.op, 1, f);
-        walk_lambda(s, e->hist.lam, f);
-        break;
-    default: ICE("walk_compound: kind %d", (int)e->kind);
-    }
-}
-
-/* Every use in e, nested bodies included. */
-static void walk_exp(Simp *s, IrExp *e, UseFn f) {
-    switch (e->kind) {
-    case IE_SUBEXP: walk_se(s, &e->se, f); break;
-    case IE_OP:
-    case IE_CONV:
-    case IE_APPLY: walk_ses(s, e->args, e->nargs, f); break;
-    case IE_INDEX:
-        f(s, NULL, &e->arr, is_scalar_index(e) ? USE_READ : USE_OTHER);
-        walk_slice(s, e->slice, e->nslice, f);
-        break;
-    case IE_UPDATE:
-        f(s, NULL, &e->arr, USE_OTHER);
-        walk_slice(s, e->slice, e->nslice, f);
-        walk_se(s, &e->se, f);
-        break;
-    case IE_IOTA: walk_se(s, &e->n, f), walk_se(s, &e->start, f), walk_se(s, &e->step, f); break;
-    case IE_REPLICATE: walk_ses(s, e->shape, e->nshape, f), walk_se(s, &e->se, f); break;
-    case IE_SCRATCH: walk_type(s, &e->type, f); break;
-    case IE_RESHAPE: f(s, NULL, &e->arr, USE_OTHER), walk_ses(s, e->shape, e->nshape, f); break;
-    case IE_REARRANGE: f(s, NULL, &e->arr, USE_OTHER); break;
-    case IE_CONCAT: walk_vars(s, e->arrs, e->narrs, USE_READ, f), walk_se(s, &e->len, f); break;
-    case IE_COPY: f(s, NULL, &e->arr, USE_READ); break;
-    case IE_ARRAYLIT: walk_ses(s, e->args, e->nargs, f), walk_type(s, &e->type, f); break;
-    case IE_ASSERT: walk_se(s, &e->cond, f), walk_ses(s, e->args, e->nargs, f); break;
-    case IE_ALLOC: walk_se(s, &e->size, f); break;
-    default: walk_compound(s, e, f); break;
-    }
-}
-
-/* Every use of a statement: its expression and its pattern's types. */
-static void walk_stm(Simp *s, Stm *st, UseFn f) {
-    for (int i = 0; i < st->npat; i++) walk_type(s, &st->pat[i]->type, f);
-    walk_exp(s, st->e, f);
-}
-
-static void walk_body(Simp *s, Body *b, UseFn f) {
-    for (int i = 0; i < b->nstms; i++) walk_stm(s, b->stms[i], f);
-    walk_ses(s, b->res, b->nres, f);
-}
-
 /* ---- Use callbacks -------------------------------------------------------------- */
 
 static Var *use_var(SubExp *se, Var **v) { return se ? se->v : *v; }
 
-static void count_use(Simp *s, SubExp *se, Var **v, UseKind k) {
+static void count_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
+    Simp *s = ctx;
     Var *x = use_var(se, v);
     s->uses[x->id]++;
-    if (k != USE_READ) s->not_ro[x->id] = 1;
+    if (k != IR_USE_READ) s->not_ro[x->id] = 1;
 }
 
-static void uncount_use(Simp *s, SubExp *se, Var **v, UseKind k) {
+static void uncount_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
+    Simp *s = ctx;
     (void)k;
     s->uses[use_var(se, v)->id]--;
 }
@@ -275,7 +139,8 @@ static SubExp resolve(Simp *s, SubExp se) {
     return se;
 }
 
-static void subst_use(Simp *s, SubExp *se, Var **v, UseKind k) {
+static void subst_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
+    Simp *s = ctx;
     (void)k;
     if (se) {
         *se = resolve(s, *se);
@@ -285,7 +150,8 @@ static void subst_use(Simp *s, SubExp *se, Var **v, UseKind k) {
     if (r.is_var) *v = r.v;
 }
 
-static void mark_live(Simp *s, SubExp *se, Var **v, UseKind k) {
+static void mark_live(void *ctx, SubExp *se, Var **v, IrUseKind k) {
+    Simp *s = ctx;
     (void)k;
     s->live[use_var(se, v)->id] = s->live_gen;
 }
@@ -306,7 +172,7 @@ static SubExp resolve(Simp *s, SubExp se);
 /* An index of a scalar whose indices are all proven in bounds (the range
  * rule): it reads nothing outside the array wherever it runs. */
 static bool index_in_bounds(const Simp *s, const IrExp *e) {
-    if (!is_scalar_index(e)) return false;
+    if (!ir_is_scalar_index(e)) return false;
     for (int d = 0; d < e->nslice; d++)
         if (!range_lt(s, e->slice[d].index, resolve((Simp *)s, e->arr->type.shape[d]))) return false;
     return true;
@@ -726,7 +592,8 @@ static bool simplify_op(Simp *s, const IrExp *e, SubExp *out) {
 static void simp_body(Simp *s, Body *b, StmVec *out);
 
 /* Notes a use of a variable bound in the body being hoisted from. */
-static void check_level(Simp *s, SubExp *se, Var **v, UseKind k) {
+static void check_level(void *ctx, SubExp *se, Var **v, IrUseKind k) {
+    Simp *s = ctx;
     (void)k;
     if (s->level[use_var(se, v)->id] == s->hoist_depth) s->inv_found = true;
 }
@@ -736,7 +603,7 @@ static bool hoistable(Simp *s, Stm *st) {
     if (!s->hoist_to || s->depth != s->hoist_depth || st->e->kind == IE_SUBEXP || st->npat == 0) return false;
     if (!exp_speculable(s, st->e) || !results_read_only(s, st)) return false;
     s->inv_found = false;
-    walk_stm(s, st, check_level);
+    ir_uses_stm(st, check_level, s);
     return !s->inv_found;
 }
 
@@ -864,7 +731,7 @@ static void loop_invariant_params(Simp *s, Stm *st) {
 static void simp_loop(Simp *s, Stm *st, StmVec *out) {
     Loop *l = &st->e->loop;
     loop_invariant_params(s, st);
-    walk_stm(s, st, subst_use);
+    ir_uses_stm(st, subst_use, s);
     enter_params(s, l->params, l->nparams);
     if (l->kind == IR_LOOP_FOR) {
         s->level[l->i->id] = s->depth + 1;
@@ -1002,9 +869,9 @@ static bool simp_exp(Simp *s, Stm *st, StmVec *out) {
 
 /* Simplifies st and appends what replaces it to out. */
 static void simp_stm(Simp *s, Stm *st, StmVec *out) {
-    walk_stm(s, st, subst_use);
+    ir_uses_stm(st, subst_use, s);
     if (simp_exp(s, st, out)) return;
-    walk_stm(s, st, subst_use);
+    ir_uses_stm(st, subst_use, s);
     if (cse_candidate(s, st)) {
         unsigned h = hash_exp(st->e);
         Stm *o = cse_find(s, st, h);
@@ -1019,14 +886,14 @@ static void simp_stm(Simp *s, Stm *st, StmVec *out) {
 
 static void simp_body(Simp *s, Body *b, StmVec *out) {
     for (int i = 0; i < b->nstms; i++) simp_stm(s, b->stms[i], out);
-    for (int i = 0; i < b->nres; i++) walk_se(s, &b->res[i], subst_use);
+    for (int i = 0; i < b->nres; i++) ir_uses_se(&b->res[i], subst_use, s);
 }
 
 /* ---- The dead-code sweep ------------------------------------------------------------ */
 
 static void dce_body(Simp *s, Body *b);
 
-static void uncount_lambda(Simp *s, Lambda *l) { walk_lambda(s, l, uncount_use); }
+static void uncount_lambda(Simp *s, Lambda *l) { ir_uses_lambda(l, uncount_use, s); }
 
 static void drop_pat(Stm *st, int from, int n) {
     for (int j = from; j + n < st->npat; j++) st->pat[j] = st->pat[j + n];
@@ -1035,7 +902,7 @@ static void drop_pat(Stm *st, int from, int n) {
 
 /* Removes n results of a lambda starting at from. */
 static void drop_lambda_results(Simp *s, Lambda *l, int from, int n) {
-    for (int j = from; j < from + n; j++) walk_se(s, &l->body->res[j], uncount_use);
+    for (int j = from; j < from + n; j++) ir_uses_se(&l->body->res[j], uncount_use, s);
     for (int j = from; j + n < l->nret; j++) l->ret[j] = l->ret[j + n], l->body->res[j] = l->body->res[j + n];
     l->nret -= n, l->body->nres -= n;
 }
@@ -1056,7 +923,7 @@ static int prune_segops(Simp *s, Stm *st, SegOp *ops, int *nops, int pos) {
             pos += k, i++;
             continue;
         }
-        walk_ses(s, ops[i].neutral, k, uncount_use);
+        ir_uses_ses(ops[i].neutral, k, uncount_use, s);
         uncount_lambda(s, ops[i].op);
         drop_lambda_results(s, sc->map, pos, k);
         drop_pat(st, pos, k);
@@ -1086,7 +953,7 @@ static void prune_inputs(Simp *s, Lambda *l, Var **arrs, int *narrs) {
     for (int i = l->nparams - 1; i >= 0 && *narrs > 1; i--) {
         if (s->uses[l->params[i]->id] > 0 || i >= *narrs) continue;
         s->uses[arrs[i]->id]--;
-        walk_type(s, &l->params[i]->type, uncount_use);
+        ir_uses_type(&l->params[i]->type, uncount_use, s);
         for (int j = i; j + 1 < l->nparams; j++) l->params[j] = l->params[j + 1], arrs[j] = arrs[j + 1];
         l->nparams--, (*narrs)--;
         s->changed = true;
@@ -1099,9 +966,9 @@ static void prune_if(Simp *s, Stm *st) {
     bool keep_one = ir_exp_has_assert(e);
     for (int i = e->nret - 1; i >= 0; i--) {
         if (s->uses[st->pat[i]->id] > 0 || (keep_one && e->nret == 1)) continue;
-        walk_se(s, &e->tbody->res[i], uncount_use);
-        walk_se(s, &e->fbody->res[i], uncount_use);
-        walk_type(s, &e->ret[i], uncount_use);
+        ir_uses_se(&e->tbody->res[i], uncount_use, s);
+        ir_uses_se(&e->fbody->res[i], uncount_use, s);
+        ir_uses_type(&e->ret[i], uncount_use, s);
         if_drop_result(st, i);
         s->changed = true;
     }
@@ -1114,14 +981,14 @@ static void loop_liveness(Simp *s, Loop *l, const char *needed) {
     Body *b = l->body;
     for (int i = 0; i < l->nparams; i++) {
         if (!needed[i]) continue;
-        walk_se(s, &b->res[i], mark_live);
-        walk_type(s, &l->params[i]->type, mark_live);
+        ir_uses_se(&b->res[i], mark_live, s);
+        ir_uses_type(&l->params[i]->type, mark_live, s);
     }
     for (int i = b->nstms - 1; i >= 0; i--) {
         Stm *st = b->stms[i];
         bool live = ir_exp_has_assert(st->e);
         for (int j = 0; j < st->npat && !live; j++) live = s->live[st->pat[j]->id] == s->live_gen;
-        if (live) walk_stm(s, st, mark_live);
+        if (live) ir_uses_stm(st, mark_live, s);
     }
 }
 
@@ -1142,9 +1009,9 @@ static void prune_loop(Simp *s, Stm *st) {
     }
     for (int i = l->nparams - 1; i >= 0; i--) {
         if (needed[i]) continue;
-        walk_se(s, &l->inits[i], uncount_use);
-        walk_se(s, &l->body->res[i], uncount_use);
-        walk_type(s, &l->params[i]->type, uncount_use);
+        ir_uses_se(&l->inits[i], uncount_use, s);
+        ir_uses_se(&l->body->res[i], uncount_use, s);
+        ir_uses_type(&l->params[i]->type, uncount_use, s);
         loop_drop_param(l, l->body, st, i);
         s->changed = true;
     }
@@ -1190,7 +1057,7 @@ static void dce_body(Simp *s, Body *b) {
     for (int i = n - 1; i >= 0; i--) {
         Stm *st = b->stms[i];
         if (st->e->kind != IE_ASSERT && pats_unused(s, st, 0, st->npat) && !ir_exp_has_assert(st->e)) {
-            walk_stm(s, st, uncount_use);
+            ir_uses_stm(st, uncount_use, s);
             b->stms[i] = NULL;
             s->changed = true;
             continue;
@@ -1208,8 +1075,8 @@ static void dce_body(Simp *s, Body *b) {
 static void count_fun(Simp *s, Fun *f) {
     memset(s->uses, 0, sizeof(int) * (size_t)s->nvars);
     memset(s->not_ro, 0, (size_t)s->nvars);
-    walk_body(s, f->body, count_use);
-    for (int i = 0; i < f->nret; i++) walk_type(s, &f->ret[i], count_use);
+    ir_uses_body(f->body, count_use, s);
+    for (int i = 0; i < f->nret; i++) ir_uses_type(&f->ret[i], count_use, s);
 }
 
 /* One round on one entry point: the forward rewrite, then the sweep. */
@@ -1224,7 +1091,7 @@ static void simp_fun(Simp *s, Fun *f) {
     f->body->nstms = stms.len;
     vec_free(&stms);
     cse_pop(s, 0);
-    for (int i = 0; i < f->nret; i++) walk_type(s, &f->ret[i], subst_use);
+    for (int i = 0; i < f->nret; i++) ir_uses_type(&f->ret[i], subst_use, s);
     count_fun(s, f);
     dce_body(s, f->body);
 }
