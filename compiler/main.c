@@ -150,7 +150,8 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     bool gpu = !strcmp(mode, "opencl") ||
-               (o->dump_stage && (!strcmp(o->dump_stage, "kernels") || !strcmp(o->dump_stage, "opencl")));
+               (o->dump_stage && (!strcmp(o->dump_stage, "kernels") || !strcmp(o->dump_stage, "opencl") ||
+                                pipeline_gpu_only(o->dump_stage)));
     bool code = o->dump_stage && (!strcmp(o->dump_stage, "c") || !strcmp(o->dump_stage, "opencl"));
     const char *dump = o->dump_stage && !code ? o->dump_stage : NULL;
     PipelineOpts popts = {.verify = o->verify, .dump_after = dump, .last_stage = gpu ? STAGE_GPU : STAGE_MEM,

@@ -884,7 +884,9 @@ static int segred_prefix(Emit *K, const Stm *s, const Stm *rs, const char *fail)
  * written by the work-items for which cond holds. */
 static void segred_suffix(Emit *K, const Stm *s, const Stm *rs, int at, const char **vals, const char *cond) {
     const Body *b = s->e->screma.map->body;
-    for (int j = 0; j < rs->npat; j++) ce_declare(K, rs->pat[j], vals[j]);
+    const Screma *rc = &rs->e->screma;
+    for (int j = 0, v = 0; j < rc->nreds; j++)
+        for (int i = 0; i < rc->reds[j].k; i++, v++) ce_declare(K, rs->pat[v], vals[v]);
     ce_line(K, "if (!(%s)) goto rt_done;", cond);
     K->fail_label = "rt_done";
     for (at++; at < b->nstms; at++) ce_stm(K, b->stms[at]);

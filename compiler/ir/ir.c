@@ -682,6 +682,13 @@ Op ir_lambda_binop(const Lambda *l, int j, int k) {
     return OP_COUNT;
 }
 
+bool ir_segops_scalar(const SegOp *ops, int n) {
+    for (int i = 0; i < n; i++)
+        for (int j = 0; j < ops[i].op->nparams; j++)
+            if (ops[i].op->params[j]->type.kind != TK_PRIM) return false;
+    return true;
+}
+
 bool ir_segop_known_commutative(const SegOp *op) {
     for (int j = 0; j < op->k; j++) {
         switch (ir_lambda_binop(op->op, j, op->k)) {

@@ -412,6 +412,8 @@ void ir_count_calls(const Prog *p, int *counts);
  * that result is one primitive op of accumulator j and element j
  * (params[j] and params[k + j], in either order), else OP_COUNT. */
 Op ir_lambda_binop(const Lambda *l, int j, int k);
+/* Whether every parameter of the operators ops[0..n) is a scalar. */
+bool ir_segops_scalar(const SegOp *ops, int n);
 /* Whether every result of op is a commutative primitive op (+, *, min,
  * max, bit and logical and/or/xor, ==, !=) of its accumulator and element:
  * a known-commutative operator that reduce need not be told about. */

@@ -171,14 +171,6 @@ static bool body_allocates(const Body *b) {
     return false;
 }
 
-/* Whether every operator parameter is a scalar. */
-static bool scalar_ops(const SegOp *ops, int n) {
-    for (int i = 0; i < n; i++)
-        for (int j = 0; j < ops[i].op->nparams; j++)
-            if (ops[i].op->params[j]->type.kind != TK_PRIM) return false;
-    return true;
-}
-
 /* Cheap scalar code that every work-item of a flattened nest may repeat;
  * a call is as cheap as its callee's body inlined would be. */
 static bool cheap_stm(const Stm *s) {
@@ -234,6 +226,19 @@ static bool fresh_result(const Stm *s, const Body *b, int n, const Var *v) {
     return bound;
 }
 
+/* Whether result i of map s's body is an array that statement in of the
+ * body binds (and no earlier result is) in the place of row iter of s's
+ * output i: written in place, it needs no copy. */
+static bool row_in_place(KCtx *k, const Stm *s, const Stm *in, int i) {
+    const Screma *sc = &s->e->screma;
+    const Body *b = sc->map->body;
+    Var *r = b->res[i].v, *o = s->pat[i];
+    if (!b->res[i].is_var || !fresh_result(in, b, i, r) || !r->mem || !o->mem || r->mem->mem != o->mem->mem)
+        return false;
+    LmadSlice fix = {.is_index = true, .index = sym_var(k->a, sc->iter->id)};
+    return lmad_equal(r->mem->ixfun, lmad_slice(k->a, o->mem->ixfun, &fix, 1));
+}
+
 /* The last statement of level s's body when it keeps s a perfect nest
  * below the outermost level outer: a Screma after cheap scalar code, of a
  * width bound outside outer's lambda, whose results are s's results (in
@@ -249,13 +254,8 @@ static Stm *nest_tail(KCtx *k, const Stm *outer, Stm *s) {
         if (!cheap_stm(b->stms[i])) return NULL;
     SubExp w = in->e->screma.w;
     if (w.is_var && bound_in(outer->e->screma.map, w.v)) return NULL;
-    for (int i = 0; i < b->nres; i++) {
-        Var *r = b->res[i].v, *o = s->pat[i];
-        if (!b->res[i].is_var || !fresh_result(in, b, i, r) || !r->mem || !o->mem || r->mem->mem != o->mem->mem)
-            return NULL;
-        LmadSlice fix = {.is_index = true, .index = sym_var(k->a, sc->iter->id)};
-        if (!lmad_equal(r->mem->ixfun, lmad_slice(k->a, o->mem->ixfun, &fix, 1))) return NULL;
-    }
+    for (int i = 0; i < b->nres; i++)
+        if (!row_in_place(k, s, in, i)) return NULL;
     return in;
 }
 
@@ -301,7 +301,7 @@ static Stm *segscan_level(KCtx *k, const Stm *outer, Stm *s) {
     Stm *in = nest_tail(k, outer, s);
     if (!in) return NULL;
     const Screma *sc = &in->e->screma;
-    if (!sc->nscans || sc->nreds || !scalar_ops(sc->scans, sc->nscans)) return NULL;
+    if (!sc->nscans || sc->nreds || !ir_segops_scalar(sc->scans, sc->nscans)) return NULL;
     Lambda *nest = outer->e->screma.map;
     for (int i = 0; i < sc->nscans; i++) {
         if (uses_bound_in(k, sc->scans[i].op, nest)) return NULL;
@@ -314,14 +314,16 @@ static Stm *segscan_level(KCtx *k, const Stm *outer, Stm *s) {
 }
 
 /* The reduction of a segmented reduction below map s, or NULL: s's body
- * is cheap scalar code around one reduction (no scans, no map outputs,
- * scalar operators) over at least one array that differs between s's
- * elements (a row of s's input, or a slice the body takes), and s returns
- * scalars. Each of s's elements is then a segment that a work-group, or
- * a few of its lanes, reduce with coalesced reads. *irregular tells
- * whether the reduction's width is bound in s's lambda (segments of
- * varying width, such as the rows of a CSR matrix). */
-static Stm *segred_level(Stm *s, bool *irregular) {
+ * is cheap scalar code around one reduction (no scans, scalar operators)
+ * over at least one array that differs between s's elements (a row of
+ * s's input, or a slice the body takes), and s returns scalars, and the
+ * reduction's map outputs (such as the exps of a softmax, which the sum
+ * reduces) built in place in s's output rows. Each of s's elements is
+ * then a segment that a work-group, or a few of its lanes, reduce with
+ * coalesced reads. *irregular tells whether the reduction's width is
+ * bound in s's lambda (segments of varying width, such as the rows of a
+ * CSR matrix; those have no map outputs). */
+static Stm *segred_level(KCtx *k, Stm *s, bool *irregular) {
     Screma *sc = &s->e->screma;
     Body *b = sc->map->body;
     Stm *red = NULL;
@@ -330,20 +332,24 @@ static Stm *segred_level(Stm *s, bool *irregular) {
         if (cheap_stm(x)) continue;
         const IrExp *e = x->e;
         if (red || e->kind != IE_SCREMA || e->screma.nscans || !e->screma.nreds) return NULL;
-        int nv = 0;
-        for (int j = 0; j < e->screma.nreds; j++) nv += e->screma.reds[j].k;
-        if (x->npat != nv || !scalar_ops(e->screma.reds, e->screma.nreds)) return NULL;
+        if (!ir_segops_scalar(e->screma.reds, e->screma.nreds)) return NULL;
         red = x;
     }
     if (!red) return NULL;
-    for (int i = 0; i < b->nres; i++)
-        if (subexp_type(b->res[i]).kind != TK_PRIM) return NULL;
+    int outputs = 0;
+    for (int i = 0; i < b->nres; i++) {
+        if (subexp_type(b->res[i]).kind == TK_PRIM) continue;
+        if (!row_in_place(k, s, red, i)) return NULL;
+        outputs++;
+    }
+    int nv = 0;
+    for (int j = 0; j < red->e->screma.nreds; j++) nv += red->e->screma.reds[j].k;
+    if (red->npat != nv + outputs) return NULL; /* every map output is a result */
     SubExp w = red->e->screma.w;
+    *irregular = w.is_var && bound_in(sc->map, w.v);
+    if (*irregular && outputs) return NULL;
     for (int i = 0; i < red->e->screma.narrs; i++)
-        if (bound_in(sc->map, red->e->screma.arrs[i])) {
-            *irregular = w.is_var && bound_in(sc->map, w.v);
-            return red;
-        }
+        if (bound_in(sc->map, red->e->screma.arrs[i])) return red;
     return NULL;
 }
 
@@ -420,7 +426,7 @@ static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
     if (kind == SEG_MAP && s->e->kind == IE_SCREMA) {
         Stm *cur = s;
         while (g->depth < SEG_MAX_DEPTH && (cur = inner_level(k, s, cur))) g->levels[g->depth++] = cur;
-        Stm *red = g->depth == 1 ? segred_level(s, &g->irregular) : NULL;
+        Stm *red = g->depth == 1 ? segred_level(k, s, &g->irregular) : NULL;
         Stm *scan = segscan_level(k, s, g->levels[g->depth - 1]);
         if (red) {
             g->kind = SEG_RED;
@@ -436,7 +442,7 @@ static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
 
 /* Whether a histogram's operator fits the atomic SegHist kernel. */
 static bool atomic_hist(const Hist *h) {
-    if (h->op.k != 1 || !scalar_ops(&h->op, 1)) return false;
+    if (h->op.k != 1 || !ir_segops_scalar(&h->op, 1)) return false;
     int size = prim_size(h->op.op->params[0]->type.elem);
     return size == 4 || size == 8;
 }
@@ -447,7 +453,7 @@ static SegKind classify(const Stm *s) {
     if (e->kind == IE_SCATTER) return SEG_MAP;
     if (e->kind == IE_HIST) return atomic_hist(&e->hist) ? SEG_HIST : SEG_SEQ;
     const Screma *sc = &e->screma;
-    if (!scalar_ops(sc->scans, sc->nscans) || !scalar_ops(sc->reds, sc->nreds)) return SEG_SEQ;
+    if (!ir_segops_scalar(sc->scans, sc->nscans) || !ir_segops_scalar(sc->reds, sc->nreds)) return SEG_SEQ;
     if (sc->nscans) return SEG_SCAN;
     if (sc->nreds) return SEG_RED;
     return SEG_MAP;

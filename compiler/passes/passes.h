@@ -23,6 +23,13 @@ void pass_simplify(Prog *p);
  * consumption of what it reads; the rules are listed at the top of fuse.c. */
 void pass_fuse(Prog *p);
 
+/* distribute.c: STAGE_SOACS -> STAGE_SOACS, GPU pipeline only. Splits a
+ * host-level map whose body runs several parallel stages (Scremas of
+ * widths invariant in the nest) into one map per stage, expanding the
+ * values that cross stages into arrays; nests of such maps become perfect
+ * nests of the stages. The rules are at the top of distribute.c. */
+void pass_distribute(Prog *p);
+
 /* kernels.c: STAGE_MEM -> STAGE_GPU. Decides how each host-level SOAC runs
  * on a GPU (SegMap over a flattened map nest, SegRed, SegScan, SegHist,
  * one work-item, or the host) and records its free variables. */

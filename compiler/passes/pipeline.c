@@ -7,19 +7,27 @@
 
 const Pass pipeline_passes[] = {
     {"simplify", "fold constants, propagate copies, remove common and dead code, hoist invariants", STAGE_SOACS,
-     STAGE_SOACS, pass_simplify},
+     STAGE_SOACS, pass_simplify, false},
     {"fuse", "fuse SOACs vertically (producer into consumer) and horizontally (siblings of one width)",
-     STAGE_SOACS, STAGE_SOACS, pass_fuse},
+     STAGE_SOACS, STAGE_SOACS, pass_fuse, false},
+    {"distribute", "split host-level maps of several parallel stages into one map per stage (GPU only)",
+     STAGE_SOACS, STAGE_SOACS, pass_distribute, true},
     {"memory", "give every array a memory block and an LMAD index function (FunMem)", STAGE_SOACS, STAGE_MEM,
-     pass_memory},
+     pass_memory, false},
     {"kernels", "decide how each host-level SOAC runs on a GPU (segmented operations)", STAGE_MEM, STAGE_GPU,
-     pass_kernels},
+     pass_kernels, false},
 };
 const int pipeline_npasses = sizeof pipeline_passes / sizeof pipeline_passes[0];
 
 bool pipeline_skippable(const char *name) {
     for (int i = 0; i < pipeline_npasses; i++)
         if (!strcmp(pipeline_passes[i].name, name)) return pipeline_passes[i].from == pipeline_passes[i].to;
+    return false;
+}
+
+bool pipeline_gpu_only(const char *name) {
+    for (int i = 0; i < pipeline_npasses; i++)
+        if (!strcmp(pipeline_passes[i].name, name)) return pipeline_passes[i].gpu;
     return false;
 }
 
@@ -37,6 +45,7 @@ bool pipeline_run(Prog *p, const PipelineOpts *o) {
         if (ps->from == o->last_stage && ps->to != o->last_stage) break;
         if (p->stage != ps->from) ICE("pass %s expects another stage", ps->name);
         if (o->skip && !strcmp(o->skip, ps->name)) continue;
+        if (ps->gpu && o->last_stage != STAGE_GPU) continue;
         ps->run(p);
         p->stage = ps->to;
         if (o->verify) ir_verify(p, ps->name);

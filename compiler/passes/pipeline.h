@@ -11,6 +11,7 @@ typedef struct Pass {
     const char *desc;
     Stage from, to;
     void (*run)(Prog *p);
+    bool gpu; /* runs only in the GPU pipeline (up to STAGE_GPU) */
 } Pass;
 
 typedef struct PipelineOpts {
@@ -23,6 +24,9 @@ typedef struct PipelineOpts {
 /* Whether name is a pass that may be skipped (it keeps the program's stage:
  * an optimisation, not a lowering). */
 bool pipeline_skippable(const char *name);
+
+/* Whether name is a pass of the GPU pipeline only. */
+bool pipeline_gpu_only(const char *name);
 
 extern const Pass pipeline_passes[];
 extern const int pipeline_npasses;

@@ -1,0 +1,481 @@
+/* Map distribution, STAGE_SOACS -> STAGE_SOACS, for the GPU pipeline only:
+ * the loop distribution step of flattening (Blelloch's flattening as
+ * Futhark's kernel extraction does it; see
+ * reference/seeds-003-004-flattening-velociraptor.md). A host-level map
+ * whose body runs several parallel stages one after another, such as a
+ * row softmax (a max reduction, an exp map fused into a sum reduction, a
+ * division map), would otherwise run each row's stages sequentially in
+ * one work-item. It becomes one map per stage, each a perfect nest that
+ * kernel extraction turns into a segmented operation (SegRed, SegScan or
+ * a SegMap over the whole nest):
+ *
+ *   map (\x -> let a = soac1 x; let b = soac2 x a in soac3 b) xs
+ *   => let as = map (\x -> soac1 x) xs
+ *      let bs = map (\x a -> soac2 x a) xs as
+ *      in map (\b -> soac3 b) bs
+ *
+ * A stage is a Screma of the body whose width is the same for every
+ * element of the host-level nest (bound outside it), with the statements
+ * before it since the previous stage (scalar code, loops, irregular SOACs:
+ * they run in each work-item of that stage); statements after the last
+ * stage join the last. A value a stage binds and a later stage (or the
+ * map's result) uses is expanded: the stage's map returns it, giving an
+ * array with one row per element, and the later stage takes that array as
+ * an input. The lambda's parameters are inputs of every stage that uses
+ * them, so each stage reads the rows it needs itself.
+ *
+ * Nests: when a map's body is one map-only Screma (with scalar code or
+ * other statements around it), that inner map is distributed first, in
+ * place; its stages then are the outer map's stages, which is therefore
+ * distributed too, so a map of maps of several stages becomes perfect
+ * nests of the stages.
+ *
+ * When it is done: the body has at least two stages, every stage is a
+ * map, or scans or reductions (not both) of scalars, so that a segmented
+ * operation runs it in parallel over each row (a stage that would still
+ * run a row in one work-item keeps the map's parallelism where it was),
+ * and at least one stage reads a row that varies with the element (a
+ * parameter of the lambda or an array the body computes; a map whose
+ * stages all read the same arrays, as an n-body step does, gains no
+ * parallelism from segmented operations); or an inner map was
+ * distributed. It is not done when an expanded value's type, or the type
+ * of anything in a stage, has a size bound in another stage or by the
+ * lambda (irregular rows); when a stage consumes (updates in place) a
+ * value it does not bind itself; when a result of the map is not bound
+ * by its body; or when a stage would read no array. The price is memory:
+ * expanded values are materialised (one row per element), and each stage
+ * reads its inputs again; segmented operations still choose at run time
+ * to run short segments in one work-item each.
+ *
+ * The C backend runs no kernels and does not distribute (pipeline.c). */
+#include "passes.h"
+
+#include <string.h>
+
+typedef struct Dist {
+    Prog *p;
+    Arena *a;
+    char *nest;  /* by Var id: bound inside the host-level statement */
+    int nnest;   /* entries of nest; later Vars are new, bound inside */
+    bool changed;
+} Dist;
+
+/* One map's body, split into stages (per-call scratch, by Var id). */
+typedef struct Split {
+    Dist *D;
+    const Lambda *lam;
+    int nvars;      /* entries of the arrays below */
+    int *binder;    /* 1 + the stage of a top-level statement binding the Var; 0: none */
+    char *param;    /* a parameter of lam */
+    char *needed;   /* used by a later stage or a result of the map */
+    char *has_input; /* by stage: it uses a parameter or another stage's value */
+    Var **repl;     /* the current stage's parameter for a Var of another stage */
+    int cur;        /* the stage being walked */
+    bool bad;
+} Split;
+
+static bool in_nest(const Dist *D, const Var *v) { return v->id >= D->nnest || D->nest[v->id]; }
+
+static bool invariant(const Dist *D, SubExp se) { return !se.is_var || !in_nest(D, se.v); }
+
+static bool is_map(const IrExp *e) {
+    return e->kind == IE_SCREMA && e->screma.nscans == 0 && e->screma.nreds == 0;
+}
+
+/* The values a Screma reduces (its first results). */
+static int red_values(const Screma *sc) {
+    int nv = 0;
+    for (int j = 0; j < sc->nreds; j++) nv += sc->reds[j].k;
+    return nv;
+}
+
+/* Whether statement s starts a stage: a Screma of a width that is the same
+ * for every element of the host-level nest. */
+static bool is_stage(const Dist *D, const Stm *s) {
+    return s->e->kind == IE_SCREMA && invariant(D, s->e->screma.w);
+}
+
+/* Whether a stage's Screma is one that a segmented operation runs in
+ * parallel over each row: a map, or scans or reductions (not both) of
+ * scalars. A stage that must run sequentially per element anyway (a
+ * scan fused with a reduction, array operators) would keep the map's
+ * parallelism where it was and only add memory traffic. */
+static bool segmentable(const Stm *s) {
+    const Screma *sc = &s->e->screma;
+    if (sc->nscans && sc->nreds) return false;
+    return ir_segops_scalar(sc->scans, sc->nscans) && ir_segops_scalar(sc->reds, sc->nreds);
+}
+
+/* ---- Marking what the host-level statement binds --------------------------------- */
+
+static void nest_bind(IrWalk *w, Var *v) {
+    Dist *D = w->ctx;
+    D->nest[v->id] = 1;
+}
+
+static void no_use(IrWalk *w, Var *v) {}
+
+/* ---- Checks --------------------------------------------------------------------- */
+
+/* A Var of the body's top level (or a parameter) that belongs to stage st. */
+static bool of_other_stage(const Split *S, const Var *v, int st) {
+    if (v->id >= S->nvars) return false;
+    if (S->param[v->id]) return true;
+    return S->binder[v->id] && S->binder[v->id] - 1 != st;
+}
+
+/* Every Var bound inside stage statements: its type may not have a size of
+ * another stage or a parameter (rows of varying shape). */
+static void check_bind(IrWalk *w, Var *v) {
+    Split *S = w->ctx;
+    for (int d = 0; v->type.kind == TK_ARRAY && d < v->type.rank; d++) {
+        SubExp sz = v->type.shape[d];
+        if (sz.is_var && of_other_stage(S, sz.v, S->cur)) S->bad = true;
+    }
+}
+
+static void check_consumed(Split *S, const Var *v) {
+    if (of_other_stage(S, v, S->cur)) S->bad = true;
+}
+
+/* Consumptions: an in-place update, Scatter or Hist destinations, unique
+ * loop parameters' initial values. */
+static void check_stm(IrWalk *w, Stm *s) {
+    Split *S = w->ctx;
+    const IrExp *e = s->e;
+    if (e->kind == IE_UPDATE) check_consumed(S, e->arr);
+    for (int i = 0; e->kind == IE_SCATTER && i < e->scatter.ndests; i++) check_consumed(S, e->scatter.dests[i]);
+    for (int i = 0; e->kind == IE_HIST && i < e->hist.op.k; i++) check_consumed(S, e->hist.dests[i]);
+    for (int i = 0; e->kind == IE_LOOP && i < e->loop.nparams; i++)
+        if (e->loop.params[i]->type.unique && e->loop.inits[i].is_var) check_consumed(S, e->loop.inits[i].v);
+}
+
+/* Marks the values a stage uses from another (earlier) stage as needed. */
+static void need_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
+    (void)k;
+    Split *S = ctx;
+    Var *x = se ? se->v : *v;
+    if (!of_other_stage(S, x, S->cur)) return;
+    S->has_input[S->cur] = 1;
+    if (!S->param[x->id]) S->needed[x->id] = 1;
+}
+
+/* ---- Building the stages ---------------------------------------------------------- */
+
+/* The stage of statement k of a body with nst stages whose stage
+ * statements are marked in stage (a statement joins the next stage, or
+ * the last). */
+static int stage_of(const bool *stage, int k, int nst) {
+    int n = 0;
+    for (int i = 0; i < k; i++) n += stage[i];
+    return n < nst ? n : nst - 1;
+}
+
+/* The per-stage inputs being built: parameters and their arrays. */
+typedef struct Inputs {
+    VEC(Var *) params;
+    VEC(Var *) arrs;
+    Var **out; /* by Var id: the expanded array of a needed Var (its stage's output) */
+} Inputs;
+
+typedef struct SubstCtx {
+    Split *S;
+    Inputs *in;
+    const Screma *outer;
+} SubstCtx;
+
+/* Replaces a use of a parameter or of another stage's value by the
+ * current stage's parameter for it, adding that parameter on first use. */
+static void subst_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
+    (void)k;
+    SubstCtx *c = ctx;
+    Split *S = c->S;
+    Var *x = se ? se->v : *v;
+    if (!of_other_stage(S, x, S->cur)) return;
+    if (!S->repl[x->id]) {
+        Var *p = ir_var(S->D->p, x->name, x->type);
+        S->repl[x->id] = p;
+        vec_push(&c->in->params, p);
+        if (S->param[x->id]) {
+            for (int i = 0; i < S->lam->nparams; i++)
+                if (S->lam->params[i] == x) vec_push(&c->in->arrs, c->outer->arrs[i]);
+        } else {
+            vec_push(&c->in->arrs, c->in->out[x->id]);
+        }
+    }
+    if (se) se->v = S->repl[x->id];
+    else *v = S->repl[x->id];
+}
+
+/* x's type with a leading dimension of w: its expanded array's type. */
+static Type expand_type(Arena *a, Type t, SubExp w) {
+    int r = t.kind == TK_ARRAY ? t.rank : 0;
+    SubExp *shape = NEW_ARRAY(a, SubExp, r + 1);
+    shape[0] = w;
+    for (int d = 0; d < r; d++) shape[d + 1] = t.shape[d];
+    return type_array(a, t.elem, r + 1, shape);
+}
+
+static Stm *new_stm(Arena *a, Var **pat, int npat, IrExp *e, SrcLoc loc) {
+    Stm *s = NEW(a, Stm);
+    s->pat = pat;
+    s->npat = npat;
+    s->e = e;
+    s->loc = loc;
+    return s;
+}
+
+/* The map of stage st: statements [lo, hi) of s's body, with the
+ * parameters and expanded values they use as inputs, returning the
+ * needed values they bind (whose expanded arrays it binds: s's own
+ * results where the value is one, else fresh arrays). */
+static Stm *build_stage(Split *S, Stm *s, int st, int lo, int hi, Inputs *in) {
+    Arena *a = S->D->a;
+    const Screma *outer = &s->e->screma;
+    Body *b = outer->map->body;
+    in->params.len = in->arrs.len = 0;
+    memset(S->repl, 0, sizeof(Var *) * (size_t)S->nvars);
+    S->cur = st;
+    SubstCtx c = {S, in, outer};
+    for (int k = lo; k < hi; k++) ir_uses_stm(b->stms[k], subst_use, &c);
+    VEC(Var *) pat = {0};
+    VEC(SubExp) res = {0};
+    VEC(Type) ret = {0};
+    for (int k = lo; k < hi; k++)
+        for (int j = 0; j < b->stms[k]->npat; j++) {
+            Var *x = b->stms[k]->pat[j];
+            if (!S->needed[x->id]) continue;
+            Var *out = NULL;
+            for (int r = red_values(outer); r < b->nres && !out; r++)
+                if (b->res[r].v == x) out = s->pat[r];
+            if (!out) out = ir_var(S->D->p, x->name, expand_type(a, x->type, outer->w));
+            in->out[x->id] = out;
+            vec_push(&pat, out);
+            vec_push(&res, se_var(x));
+            vec_push(&ret, x->type);
+        }
+    Lambda *l = NEW(a, Lambda);
+    l->nparams = in->params.len;
+    l->params = vec_to_arena(a, &in->params);
+    l->nret = ret.len;
+    l->ret = ret.len ? vec_to_arena(a, &ret) : NEW_ARRAY(a, Type, 1);
+    l->body = NEW(a, Body);
+    l->body->nstms = hi - lo;
+    l->body->stms = NEW_ARRAY(a, Stm *, hi - lo + 1);
+    memcpy(l->body->stms, b->stms + lo, sizeof(Stm *) * (size_t)(hi - lo));
+    l->body->nres = res.len;
+    l->body->res = res.len ? vec_to_arena(a, &res) : NEW_ARRAY(a, SubExp, 1);
+    IrExp *e = NEW(a, IrExp);
+    e->kind = IE_SCREMA;
+    e->screma.w = outer->w;
+    e->screma.narrs = in->arrs.len;
+    e->screma.arrs = vec_to_arena(a, &in->arrs);
+    e->screma.map = l;
+    Stm *r = new_stm(a, pat.len ? vec_to_arena(a, &pat) : NEW_ARRAY(a, Var *, 1), pat.len, e, s->loc);
+    vec_free(&pat);
+    vec_free(&res);
+    vec_free(&ret);
+    return r;
+}
+
+/* ---- Distributing one map ----------------------------------------------------------- */
+
+/* Whether a stage statement reads a row that varies with the element: a
+ * parameter of lam, or an array the body binds. */
+static bool reads_row(const Split *S, const Stm *st) {
+    const Screma *sc = &st->e->screma;
+    for (int i = 0; i < sc->narrs; i++) {
+        const Var *v = sc->arrs[i];
+        if (v->id < S->nvars && (S->param[v->id] || S->binder[v->id])) return true;
+    }
+    return false;
+}
+
+/* Checks the split of s's body into nst stages (stage_at[k]: the stage
+ * of statement k) and marks the needed values. */
+static bool split_ok(Split *S, const Stm *s, const int *stage_at, int nst) {
+    Body *b = s->e->screma.map->body;
+    int nv = red_values(&s->e->screma);
+    for (int r = 0; r < b->nres; r++) {
+        Var *x = b->res[r].is_var ? b->res[r].v : NULL;
+        bool bound = x && x->id < S->nvars && S->binder[x->id];
+        if (bound) S->needed[x->id] = 1;
+        else if (r >= nv) return false;
+    }
+    IrWalk w = {check_bind, no_use, check_stm, S};
+    for (int k = 0; k < b->nstms && !S->bad; k++) {
+        S->cur = stage_at[k];
+        ir_walk_stm(&w, b->stms[k]);
+        ir_uses_stm(b->stms[k], need_use, S);
+    }
+    for (int k = 0; k < b->nstms && !S->bad; k++)
+        for (int j = 0; j < b->stms[k]->npat; j++) {
+            const Var *x = b->stms[k]->pat[j];
+            if (!S->needed[x->id]) continue;
+            for (int d = 0; x->type.kind == TK_ARRAY && d < x->type.rank; d++)
+                if (!invariant(S->D, x->type.shape[d])) S->bad = true;
+        }
+    for (int st = 0; st < nst; st++)
+        if (!S->has_input[st]) S->bad = true;
+    return !S->bad;
+}
+
+static bool dist_map(Dist *D, Body *host, int at);
+
+/* The index of the one map-only Screma among b's statements when every
+ * other statement is not a Screma, else -1. */
+static int sole_inner_map(const Body *b) {
+    int found = -1;
+    for (int k = 0; k < b->nstms; k++) {
+        if (b->stms[k]->e->kind != IE_SCREMA) continue;
+        if (found >= 0 || !is_map(b->stms[k]->e)) return -1;
+        found = k;
+    }
+    return found;
+}
+
+/* The reduction of s after its stages: a Screma of s's operators over the
+ * expanded values the stages' maps returned for them, binding s's
+ * reduction results. A value the body does not bind is read from s's
+ * input (a parameter) or is the same for every element (a constant, a
+ * variable bound outside). */
+static Stm *final_reduction(Dist *D, const Stm *s, const Split *S, const Inputs *in, int nv) {
+    const Screma *sc = &s->e->screma;
+    const Body *b = sc->map->body;
+    Lambda *l = NEW(D->a, Lambda);
+    l->nret = nv;
+    l->params = NEW_ARRAY(D->a, Var *, nv + 1);
+    l->ret = NEW_ARRAY(D->a, Type, nv);
+    l->body = NEW(D->a, Body);
+    l->body->nres = nv;
+    l->body->res = NEW_ARRAY(D->a, SubExp, nv);
+    IrExp *e = NEW(D->a, IrExp);
+    e->kind = IE_SCREMA;
+    e->screma = *sc;
+    e->screma.narrs = 0;
+    e->screma.arrs = NEW_ARRAY(D->a, Var *, nv + 1);
+    e->screma.map = l;
+    for (int r = 0; r < nv; r++) {
+        SubExp x = b->res[r];
+        l->ret[r] = subexp_type(x);
+        l->body->res[r] = x;
+        Var *arr = NULL;
+        if (x.is_var && x.v->id < S->nvars && S->binder[x.v->id]) arr = in->out[x.v->id];
+        for (int i = 0; x.is_var && i < sc->map->nparams; i++)
+            if (sc->map->params[i] == x.v) arr = sc->arrs[i];
+        if (!arr) continue;
+        Var *p = ir_var(D->p, x.v->name, x.v->type);
+        l->params[l->nparams++] = p;
+        l->body->res[r] = se_var(p);
+        e->screma.arrs[e->screma.narrs++] = arr;
+    }
+    if (!e->screma.narrs && sc->narrs) { /* it still runs over s's elements */
+        l->params[l->nparams++] = ir_var(D->p, sc->map->params[0]->name, sc->map->params[0]->type);
+        e->screma.arrs[e->screma.narrs++] = sc->arrs[0];
+    }
+    return new_stm(D->a, s->pat, nv, e, s->loc);
+}
+
+/* Splits s (statement at of body host, a map, or a map-reduce whose map
+ * results are reduced after its stages) into its stages' maps when
+ * distribution applies; returns whether it did. */
+static bool dist_map(Dist *D, Body *host, int at) {
+    Stm *s = host->stms[at];
+    if (s->e->kind != IE_SCREMA || s->e->screma.nscans) return false;
+    int nv = red_values(&s->e->screma);
+    Lambda *lam = s->e->screma.map;
+    Body *b = lam->body;
+    int inner = sole_inner_map(b);
+    bool forced = inner >= 0 && dist_map(D, b, inner);
+    int nst = 0;
+    bool *stage = NEW_ARRAY(D->a, bool, b->nstms + 1);
+    for (int k = 0; k < b->nstms; k++) nst += stage[k] = is_stage(D, b->stms[k]);
+    if (nst < 2) return false;
+
+    int n = D->p->next_var_id + 1;
+    Split S = {.D = D,
+               .lam = lam,
+               .nvars = n,
+               .binder = NEW_ARRAY(D->a, int, n),
+               .param = NEW_ARRAY(D->a, char, n),
+               .needed = NEW_ARRAY(D->a, char, n),
+               .has_input = NEW_ARRAY(D->a, char, nst),
+               .repl = NEW_ARRAY(D->a, Var *, n)};
+    for (int i = 0; i < lam->nparams; i++) S.param[lam->params[i]->id] = 1;
+    int *stage_at = NEW_ARRAY(D->a, int, b->nstms + 1);
+    bool row = false;
+    for (int k = 0; k < b->nstms; k++) {
+        stage_at[k] = stage_of(stage, k, nst);
+        for (int j = 0; j < b->stms[k]->npat; j++) S.binder[b->stms[k]->pat[j]->id] = stage_at[k] + 1;
+    }
+    bool all_segmentable = true;
+    for (int k = 0; k < b->nstms; k++) {
+        if (!stage[k]) continue;
+        row |= reads_row(&S, b->stms[k]);
+        all_segmentable &= segmentable(b->stms[k]);
+    }
+    if ((!forced && (!row || !all_segmentable)) || !split_ok(&S, s, stage_at, nst)) return false;
+
+    Inputs in = {{0}, {0}, NEW_ARRAY(D->a, Var *, n)};
+    VEC(Stm *) out = {0};
+    for (int st = 0, lo = 0; st < nst; st++) {
+        int hi = lo;
+        while (hi < b->nstms && stage_at[hi] == st) hi++;
+        vec_push(&out, build_stage(&S, s, st, lo, hi, &in));
+        lo = hi;
+    }
+    if (nv) vec_push(&out, final_reduction(D, s, &S, &in, nv));
+    /* A value returned at several positions: the later ones copy the first. */
+    for (int r = nv; r < b->nres; r++) {
+        Var *first = in.out[b->res[r].v->id];
+        if (first == s->pat[r]) continue;
+        IrExp *e = NEW(D->a, IrExp);
+        e->kind = IE_SUBEXP;
+        e->se = se_var(first);
+        Var **pat = NEW_ARRAY(D->a, Var *, 1);
+        pat[0] = s->pat[r];
+        vec_push(&out, new_stm(D->a, pat, 1, e, s->loc));
+    }
+    Stm **stms = NEW_ARRAY(D->a, Stm *, host->nstms + out.len);
+    memcpy(stms, host->stms, sizeof(Stm *) * (size_t)at);
+    memcpy(stms + at, out.items, sizeof(Stm *) * (size_t)out.len);
+    memcpy(stms + at + out.len, host->stms + at + 1, sizeof(Stm *) * (size_t)(host->nstms - at - 1));
+    host->stms = stms;
+    host->nstms += out.len - 1;
+    vec_free(&out);
+    vec_free(&in.params);
+    vec_free(&in.arrs);
+    D->changed = true;
+    return true;
+}
+
+/* Distributes the host-level maps of b (entering host-level loops and ifs). */
+static void dist_body(Dist *D, Body *b) {
+    for (int k = 0; k < b->nstms; k++) {
+        Stm *s = b->stms[k];
+        IrExp *e = s->e;
+        if (e->kind == IE_IF) {
+            dist_body(D, e->tbody);
+            dist_body(D, e->fbody);
+        } else if (e->kind == IE_LOOP) {
+            dist_body(D, e->loop.body);
+        } else if (e->kind == IE_SCREMA && !e->screma.nscans) {
+            memset(D->nest, 0, (size_t)D->nnest);
+            IrWalk w = {nest_bind, no_use, NULL, D};
+            ir_walk_stm(&w, s);
+            int before = b->nstms;
+            if (dist_map(D, b, k)) k += b->nstms - before;
+        }
+    }
+}
+
+void pass_distribute(Prog *p) {
+    if (p->stage != STAGE_SOACS) ICE("pass_distribute: expected a program at STAGE_SOACS");
+    Dist D = {p, p->arena, NULL, 0, false};
+    for (int i = 0; i < p->nfuns; i++) {
+        D.nnest = p->next_var_id + 1;
+        D.nest = NEW_ARRAY(p->arena, char, D.nnest);
+        dist_body(&D, p->funs[i]->body);
+    }
+    if (D.changed) pass_simplify(p);
+}
