@@ -60,6 +60,12 @@ def flatten [n] [m] 't (xs: [n][m]t) : [n * m]t = __intrinsic "flatten"
 -- | Split an array into `n` rows of `m` elements.
 def unflatten 't [n] [m] (xs: [n * m]t) : [n][m]t = __intrinsic "unflatten"
 
+-- | Join the innermost rows of a three-dimensional array, then the result's rows.
+def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t) : [n * m * l]t = flatten (flatten xs)
+
+-- | Split an array into `n` by `m` rows of `l` elements.
+def unflatten_3d 't [n] [m] [l] (xs: [n * m * l]t) : [n][m][l]t = unflatten (unflatten xs)
+
 -- | Swap the two outer dimensions.
 def transpose [n] [m] 't (a: [n][m]t) : [m][n]t = __intrinsic "transpose"
 
