@@ -11,16 +11,9 @@ import numpy as np
 import _opaque
 from futhark_ffi import Futhark
 
-failures = 0
+from ffi_checks import Checks
 
-
-def check(ok, name, why=""):
-    global failures
-    if ok:
-        print("ok ffi opaque: " + name)
-    else:
-        failures += 1
-        print("FAIL ffi opaque: %s: %s" % (name, why))
+check = Checks("ffi opaque")
 
 
 def main():
@@ -47,7 +40,7 @@ def main():
         check(False, "restore of other bytes raises", "no exception")
     except ValueError:
         check(True, "restore of other bytes raises")
-    return 1 if failures else 0
+    return 1 if check.failures else 0
 
 
 if __name__ == "__main__":

@@ -10,16 +10,9 @@ import numpy as np
 import _arrays
 from futhark_ffi import Futhark
 
-failures = 0
+from ffi_checks import Checks
 
-
-def check(ok, name, why=""):
-    global failures
-    if ok:
-        print("ok ffi: " + name)
-    else:
-        failures += 1
-        print("FAIL ffi: %s: %s" % (name, why))
+check = Checks("ffi")
 
 
 def main():
@@ -70,7 +63,7 @@ def main():
 
     if hasattr(_arrays.lib, "futhark_context_config_set_device"):
         opencl_checks()
-    return 1 if failures else 0
+    return 1 if check.failures else 0
 
 
 def opencl_checks():
