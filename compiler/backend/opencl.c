@@ -854,9 +854,15 @@ static void seg_red(Emit *E, const Stm *s) {
     host_launch_end(E, &k);
 }
 
-/* Segments at least this long get a work-group each; shorter ones are
- * reduced by one work-item each (a group would idle). */
+/* Segments of a regular segmented reduction at least SEGRED_GROUP_MIN
+ * long get several lanes of a work-group each, about one per
+ * RT_CL_SEG_MIN_ITEMS elements; shorter ones are reduced by one
+ * work-item each (lanes would idle). Segments of SEGRED_LANES_BELOW
+ * elements or more would get a whole default group (256 lanes) that way
+ * and take the work-group kernel, which can also split a segment over
+ * several groups. */
 #define SEGRED_GROUP_MIN 64
+#define SEGRED_LANES_BELOW 2048
 
 /* The fewest lanes per segment of an irregular segmented reduction
  * (more when there are too few segments to fill the device; tuning
@@ -895,16 +901,31 @@ static void segred_suffix(Emit *K, const Stm *s, const Stm *rs, int at, const ch
     ce_line(K, "rt_done: ;");
 }
 
-/* An irregular segmented reduction: rt_lanes work-items (lanes) of a
- * group take each segment. All lanes run the map's code up to the
+/* The segment seg (a C expression) of a segmented reduction g: the iters
+ * of its map nest's levels, and the outer levels' code (a failure there
+ * jumps to fail); the innermost map's code is segred_prefix's. */
+static void segment_levels(Emit *K, const SegInfo *g, const char *seg, const char *fail) {
+    ce_line(K, "long rt_rest = %s;", seg);
+    level_iters(K, g, g->depth - 1);
+    K->fail_label = fail;
+    outer_levels(K, g, g->depth - 2);
+}
+
+/* A segmented reduction whose segments rt_lanes work-items (lanes) of a
+ * group take each: an irregular one (at least SEGRED_LANES_MIN lanes),
+ * or a regular one of medium segments (enough lanes that each folds
+ * about RT_CL_SEG_MIN_ITEMS elements); lanes_min is that least number
+ * (a host C expression), and more are taken when there are too few
+ * segments to fill the device. All lanes run the maps' code up to the
  * reduction (it gives the segment's width and rows), fold the segment's
  * elements strided by rt_lanes, and combine their values in a tree of
  * their own; lane 0 runs the rest and writes the results. A segment
  * whose code failed, and lanes past the last segment, reduce nothing but
  * still meet the group's barriers. */
-static void seg_segred_lanes(Emit *E, const Stm *s) {
-    const Stm *rs = s->e->seg->levels[1];
-    const Screma *sc = &s->e->screma, *rc = &rs->e->screma;
+static void seg_segred_lanes(Emit *E, const Stm *s, const char *lanes_min) {
+    const SegInfo *g = s->e->seg;
+    const Stm *rs = g->levels[g->depth - 1], *ls = g->levels[g->depth - 2];
+    const Screma *rc = &rs->e->screma;
     int nv;
     PrimType *ts = op_types(E, rc->reds, rc->nreds, &nv);
     Kern k;
@@ -912,8 +933,8 @@ static void seg_segred_lanes(Emit *E, const Stm *s) {
     int P = new_param(E, arena_printf(E->a, "segred_lanes_%d.group_size", k.id));
     int PL = new_param(E, arena_printf(E->a, "segred_lanes_%d.lanes", k.id));
     host_launch_begin(E, &k);
-    ce_line(E, "int64_t rt_nseg = %s, rt_g = rt_cl_group_size(%d);", ce_se(E, sc->w), P);
-    ce_line(E, "int64_t rt_lanes = rt_cl_lanes(%d, rt_nseg, rt_g, %d);", PL, SEGRED_LANES_MIN);
+    ce_line(E, "int64_t rt_nseg = %s, rt_g = rt_cl_group_size(%d);", space_size(E, g, g->depth - 1), P);
+    ce_line(E, "int64_t rt_lanes = rt_cl_lanes(%d, rt_nseg, rt_g, %s);", PL, lanes_min);
     ce_line(E, "int64_t rt_groups = (rt_nseg * rt_lanes + rt_g - 1) / rt_g;");
     kern_free_args(E, &k, "rt_groups * rt_g");
     kern_extra(E, &k, "long rt_nseg", "int64_t", "rt_nseg");
@@ -926,11 +947,11 @@ static void seg_segred_lanes(Emit *E, const Stm *s) {
     ce_line(K, "long rt_tid = get_global_id(0);");
     ce_line(K, "int rt_ltid = get_local_id(0), rt_lane = rt_ltid & (rt_lanes - 1);");
     kern_prologue(&k, "rt_tid");
-    ce_line(K, "int64_t %s = rt_tid / rt_lanes;", ce_name(K, sc->iter));
-    ce_line(K, "long rt_m = 0;");
+    ce_line(K, "long rt_seg = rt_tid / rt_lanes, rt_m = 0;");
     ce_line(K, "bool rt_ok = false;");
-    ce_line(K, "if (%s >= rt_nseg) goto rt_skip;", ce_name(K, sc->iter));
-    int at = segred_prefix(K, s, rs, "rt_skip");
+    ce_line(K, "if (rt_seg >= rt_nseg) goto rt_skip;");
+    segment_levels(K, g, "rt_seg", "rt_skip");
+    int at = segred_prefix(K, ls, rs, "rt_skip");
     ce_line(K, "rt_m = %s;", ce_se(K, rc->w));
     ce_line(K, "rt_ok = true;");
     ce_line(K, "rt_skip: ;");
@@ -938,16 +959,17 @@ static void seg_segred_lanes(Emit *E, const Stm *s) {
     Stride seg = {"rt_lane", "rt_lanes", "rt_m"};
     Tree lanes = {"rt_ltid", "rt_lane", "rt_lanes"};
     group_reduce(K, rs, seg, lanes);
-    segred_suffix(K, s, rs, at, names_at(K, "rt_loc", 0, nv, "rt_ltid"), "rt_ok && rt_lane == 0");
+    segred_suffix(K, ls, rs, at, names_at(K, "rt_loc", 0, nv, "rt_ltid"), "rt_ok && rt_lane == 0");
     kern_end(E, &k);
 }
 
 /* The second kernel of a segmented reduction whose segments took
- * rt_gps groups each (s, its reduction rs, values ts): one work-item
- * per segment combines the groups' partial results rt_part<j> in order,
- * runs the map's code around the reduction again and writes the results. */
-static void segred_combine(Emit *E, const Stm *s, const Stm *rs, const PrimType *ts, int nv) {
-    const Screma *sc = &s->e->screma, *rc = &rs->e->screma;
+ * rt_gps groups each (s, whose innermost map ls has the reduction rs,
+ * values ts): one work-item per segment combines the groups' partial
+ * results rt_part<j> in order, runs the maps' code around the reduction
+ * again and writes the results. */
+static void segred_combine(Emit *E, const Stm *s, const Stm *ls, const Stm *rs, const PrimType *ts, int nv) {
+    const Screma *rc = &rs->e->screma;
     Kern k;
     kern_begin(E, &k, s, "segred_segments_final");
     host_private_sizes(E, &k);
@@ -960,33 +982,38 @@ static void segred_combine(Emit *E, const Stm *s, const Stm *rs, const PrimType 
     ce_line(K, "long rt_tid = get_global_id(0);");
     ce_line(K, "if (rt_tid >= rt_nseg) return;");
     kern_prologue(&k, "rt_tid");
-    ce_line(K, "int64_t %s = rt_tid;", ce_name(K, sc->iter));
-    int at = segred_prefix(K, s, rs, "rt_done");
+    segment_levels(K, s->e->seg, "rt_tid", "rt_done");
+    int at = segred_prefix(K, ls, rs, "rt_done");
     const char **accs = ce_declare_accs(K, rc->reds, rc->nreds, NULL, true);
     fold_parts(K, rc->reds, rc->nreds, accs, "rt_tid * rt_gps", "(rt_tid + 1) * rt_gps");
-    segred_suffix(K, s, rs, at, accs, "1");
+    segred_suffix(K, ls, rs, at, accs, "1");
     ce_line(K, "rt_next: ;");
     kern_end(E, &k);
     host_release_private(E, &k);
 }
 
-/* A segmented reduction (map of a reduction over rows): rt_gps
- * work-groups per segment read the segment coalesced and reduce their
- * parts of it in local memory; the map's scalar code runs in every
- * work-item (it is the same for the whole group). With one group per
+/* A segmented reduction (a map nest around a reduction over rows; each
+ * point of the nest is a segment): rt_gps work-groups per segment read
+ * the segment coalesced and reduce their parts of it in local memory;
+ * the maps' scalar code runs in every work-item (it is the same for the
+ * whole group). With one group per
  * segment, its work-item 0 writes the results; with several (few long
  * segments, which would leave the device idle), each group leaves a
  * partial result that segred_combine combines. Short segments use the
  * one-work-item-per-segment SegMap instead. */
 static void seg_segred(Emit *E, const Stm *s) {
     const SegInfo *g = s->e->seg;
-    const Stm *rs = g->levels[1];
-    const Screma *sc = &s->e->screma, *rc = &rs->e->screma;
+    const Stm *rs = g->levels[g->depth - 1], *ls = g->levels[g->depth - 2];
+    const Screma *rc = &rs->e->screma;
     int nv;
     PrimType *ts = op_types(E, rc->reds, rc->nreds, &nv);
     ce_line(E, "if ((int64_t)%s < %d) {", ce_se(E, rc->w), SEGRED_GROUP_MIN);
     E->indent++;
-    seg_map(E, s, 1);
+    seg_map(E, s, g->depth - 1);
+    E->indent--;
+    ce_line(E, "} else if ((int64_t)%s < %d) {", ce_se(E, rc->w), SEGRED_LANES_BELOW);
+    E->indent++;
+    seg_segred_lanes(E, s, arena_printf(E->a, "(int64_t)%s / RT_CL_SEG_MIN_ITEMS", ce_se(E, rc->w)));
     E->indent--;
     ce_line(E, "} else {");
     E->indent++;
@@ -995,7 +1022,7 @@ static void seg_segred(Emit *E, const Stm *s) {
     int P = new_param(E, arena_printf(E->a, "segred_segments_%d.group_size", k.id));
     int PG = new_param(E, arena_printf(E->a, "segred_segments_%d.groups_per_segment", k.id));
     host_launch_begin(E, &k);
-    ce_line(E, "int64_t rt_nseg = %s, rt_m = %s;", ce_se(E, sc->w), ce_se(E, rc->w));
+    ce_line(E, "int64_t rt_nseg = %s, rt_m = %s;", space_size(E, g, g->depth - 1), ce_se(E, rc->w));
     ce_line(E, "int64_t rt_g = rt_cl_group_size(%d), rt_gps = rt_cl_segment_groups(%d, rt_nseg, rt_m, rt_g);", P,
             PG);
     ce_line(E, "int64_t rt_groups = rt_gps > 1 ? rt_nseg * rt_gps : 1;");
@@ -1008,7 +1035,7 @@ static void seg_segred(Emit *E, const Stm *s) {
     ce_line(E, "if (rt_cl_launch(ctx, %d, rt_nseg * rt_gps, rt_g)) goto fail;", k.id);
     ce_line(E, "if (rt_gps > 1) {");
     E->indent++;
-    segred_combine(E, s, rs, ts, nv);
+    segred_combine(E, s, ls, rs, ts, nv);
     E->indent--;
     ce_line(E, "}");
     for (int j = 0; j < nv; j++) ce_line(E, "rt_dblock_release(rt_part%d);", j);
@@ -1021,10 +1048,10 @@ static void seg_segred(Emit *E, const Stm *s) {
     ce_line(K, "int rt_ltid = get_local_id(0), rt_lsize = get_local_size(0);");
     kern_prologue(&k, "rt_tid");
     ce_line(K, "long rt_grp = get_group_id(0), rt_part = rt_grp %% rt_gps;");
-    ce_line(K, "int64_t %s = rt_grp / rt_gps;", ce_name(K, sc->iter));
     /* The segment's code is uniform in the group: a failure there leaves
      * the whole group together. */
-    int at = segred_prefix(K, s, rs, "rt_done");
+    segment_levels(K, g, "rt_grp / rt_gps", "rt_done");
+    int at = segred_prefix(K, ls, rs, "rt_done");
     K->fail_label = "rt_next";
     Stride seg = {"rt_part * rt_lsize + rt_ltid", "rt_gps * rt_lsize", "rt_m"};
     group_reduce(K, rs, seg, GROUP_TREE);
@@ -1034,7 +1061,7 @@ static void seg_segred(Emit *E, const Stm *s) {
     ce_line(K, "    }");
     ce_line(K, "    return;");
     ce_line(K, "}");
-    segred_suffix(K, s, rs, at, names_at(K, "rt_loc", 0, nv, "0"), "rt_ltid == 0");
+    segred_suffix(K, ls, rs, at, names_at(K, "rt_loc", 0, nv, "0"), "rt_ltid == 0");
     kern_end(E, &k);
 }
 
@@ -2067,8 +2094,8 @@ void cl_host_stm(Emit *E, const Stm *s) {
         else seg_map(E, s, e->seg->depth);
         return;
     case SEG_RED:
-        if (e->seg->irregular) seg_segred_lanes(E, s);
-        else if (e->seg->depth == 2) seg_segred(E, s);
+        if (e->seg->irregular) seg_segred_lanes(E, s, arena_printf(E->a, "%d", SEGRED_LANES_MIN));
+        else if (e->seg->depth > 1) seg_segred(E, s);
         else seg_red(E, s);
         return;
     case SEG_SCAN: seg_scan(E, s); return;

@@ -169,10 +169,10 @@ typedef enum SegKind {
 typedef struct SegInfo {
     SegKind kind;
     int depth;        /* SEG_MAP over a Screma: levels of the nest, >= 1;
-                         SEG_RED: 2 for a segmented reduction; SEG_SCAN:
-                         > 1 for a segmented scan (the maps, then the scan) */
+                         SEG_RED and SEG_SCAN: > 1 for a segmented reduction
+                         or scan (the maps, then the reduction or scan) */
     struct Stm **levels; /* those Screma statements, outermost (this one) first
-                            (a segmented reduction: the map, its reduction;
+                            (a segmented reduction: the map nest, its reduction;
                             a segmented scan: the map nest, its scan) */
     Var **free;       /* the variables the statement reads or writes that are
                          bound outside it: scalars, blocks, LMAD variables */

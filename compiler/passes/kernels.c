@@ -14,15 +14,18 @@
  *    (the matrix product) is block-tiled (SegInfo.tile): each work-group
  *    computes a block of the space and stages the rows it reads in local
  *    memory, so that every element read from memory is used many times.
- *  - A map whose body is cheap scalar code around one reduction over rows
- *    of the map's input (trmv, row sums) is a segmented SegRed of depth 2:
- *    a work-group per segment when segments are long (several when there
- *    are too few segments to fill the device), else a SegMap that reduces
- *    each segment in one work-item (chosen at run time). When the
+ *  - A map nest (as for SegMap, and not tiled) whose innermost body is
+ *    cheap scalar code around one reduction over rows of its input (trmv,
+ *    row sums, the rows of a batch of matrices) is a segmented SegRed
+ *    (depth: the maps, then the reduction) whose segments are the points
+ *    of the nest: by the segments' length at run time, a work-group per
+ *    segment when they are long (several when there are too few segments
+ *    to fill the device), a few lanes of a group when they are of medium
+ *    length, else a SegMap that reduces each in one work-item. When the
  *    reduction's width is computed in the body (it reduces a slice whose
  *    bounds the body reads, as in a CSR matrix-vector product), the
- *    segments' widths vary: the SegRed is irregular, and a few lanes of a
- *    work-group reduce each segment.
+ *    segments' widths vary (only below a single map): the SegRed is
+ *    irregular, and a few lanes of a work-group reduce each segment.
  *  - A map nest (as for SegMap) whose innermost body is cheap scalar code
  *    followed by one scan-only Screma (scalar operators, maybe with map
  *    outputs) of a width bound outside the nest, whose results are the
@@ -313,7 +316,8 @@ static Stm *segscan_level(KCtx *k, const Stm *outer, Stm *s) {
     return in;
 }
 
-/* The reduction of a segmented reduction below map s, or NULL: s's body
+/* The reduction of a segmented reduction below map s, the innermost level
+ * of a map nest whose outermost level is outer, or NULL: s's body
  * is cheap scalar code around one reduction (no scans, scalar operators)
  * over at least one array that differs between s's elements (a row of
  * s's input, or a slice the body takes), and s returns scalars, and the
@@ -322,8 +326,9 @@ static Stm *segscan_level(KCtx *k, const Stm *outer, Stm *s) {
  * then a segment that a work-group, or a few of its lanes, reduce with
  * coalesced reads. *irregular tells whether the reduction's width is
  * bound in s's lambda (segments of varying width, such as the rows of a
- * CSR matrix; those have no map outputs). */
-static Stm *segred_level(KCtx *k, Stm *s, bool *irregular) {
+ * CSR matrix; those have no map outputs and no levels around s); else it
+ * is bound outside the nest (every segment has the same width). */
+static Stm *segred_level(KCtx *k, const Stm *outer, Stm *s, bool *irregular) {
     Screma *sc = &s->e->screma;
     Body *b = sc->map->body;
     Stm *red = NULL;
@@ -347,7 +352,8 @@ static Stm *segred_level(KCtx *k, Stm *s, bool *irregular) {
     if (red->npat != nv + outputs) return NULL; /* every map output is a result */
     SubExp w = red->e->screma.w;
     *irregular = w.is_var && bound_in(sc->map, w.v);
-    if (*irregular && outputs) return NULL;
+    if (*irregular && (outputs || s != outer)) return NULL;
+    if (w.is_var && bound_in(outer->e->screma.map, w.v) && !*irregular) return NULL;
     for (int i = 0; i < red->e->screma.narrs; i++)
         if (bound_in(sc->map, red->e->screma.arrs[i])) return red;
     return NULL;
@@ -426,7 +432,9 @@ static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
     if (kind == SEG_MAP && s->e->kind == IE_SCREMA) {
         Stm *cur = s;
         while (g->depth < SEG_MAX_DEPTH && (cur = inner_level(k, s, cur))) g->levels[g->depth++] = cur;
-        Stm *red = g->depth == 1 ? segred_level(k, s, &g->irregular) : NULL;
+        g->tile = tile_level(k, g);
+        if (g->tile) return g;
+        Stm *red = segred_level(k, s, g->levels[g->depth - 1], &g->irregular);
         Stm *scan = segscan_level(k, s, g->levels[g->depth - 1]);
         if (red) {
             g->kind = SEG_RED;
@@ -435,7 +443,6 @@ static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
             g->kind = SEG_SCAN;
             g->levels[g->depth++] = scan;
         }
-        g->tile = tile_level(k, g);
     }
     return g;
 }

@@ -1,7 +1,7 @@
--- Through reshapes of rank 3: flatten twice, an element-wise map, unflatten twice. The simplifier folds each chain of reshapes into one, and the map becomes a nest of three maps over the cube that fuses into the sums of its innermost rows: one Screma per level, one SegMap over the n by m rows.
+-- Through reshapes of rank 3: flatten twice, an element-wise map, unflatten twice. The simplifier folds each chain of reshapes into one, and the map becomes a nest of three maps over the cube that fuses into the sums of its innermost rows: one Screma per level, one segmented SegRed whose segments are the n by m rows.
 -- ==
 -- structure { Screma 3 Reshape 0 }
--- structure gpu { SegMap 1 Kernel 1 }
+-- structure gpu { SegRed 1 Kernel 1 }
 -- input { 2i32 [[[1i32, 2i32], [3i32, 4i32]], [[5i32, 6i32], [7i32, 8i32]]] }
 -- output { [[8i32, 16i32], [24i32, 32i32]] }
 -- input { 2i32 empty([0][2][2]i32) }

@@ -1,9 +1,9 @@
 -- Negative: the map-reduce's lambda indexes an array, which could fail (or
 -- read out of bounds) on the zeros that pad a partial tile, so the nest is
--- not block-tiled; it is still one SegMap with the reduction sequential
--- in each work-item.
+-- not block-tiled; it is a segmented SegRed over the n by m points
+-- instead (each point's reduction a segment).
 -- ==
--- structure gpu { SegMap 1 Tiled 0 Kernel 1 }
+-- structure gpu { SegRed 1 Tiled 0 Kernel 1 }
 -- input { [[0i64, 1i64], [2i64, 0i64]] [[1i64, 1i64], [0i64, 2i64]] [10i64, 20i64, 30i64] }
 -- output { [[32i64, 32i64], [42i64, 42i64]] }
 
