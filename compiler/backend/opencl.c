@@ -332,7 +332,7 @@ static void kern_extra(Emit *E, Kern *k, const char *decl, const char *host_type
  * sets them from the host's variables. Private blocks get one copy per
  * work-item: the host allocates nthreads (a C expression) times the
  * block's size; a sliced block's size is an argument too, and with
- * interleaved blocks nthreads is (as the Var SegInfo.nthreads). Host code
+ * interleaved blocks so is nthreads (the Var SegInfo.nthreads). Host code
  * goes to E; returns nothing. */
 static void kern_free_args(Emit *E, Kern *k, const char *nthreads) {
     const SegInfo *g = k->seg;
