@@ -35,8 +35,11 @@
  * code has its own C copies; failures inside kernels are
  * recorded (first one wins) and reported when the host synchronises.
  * Blocks that each work-item needs for itself (per-element allocations
- * hoisted out of the SOAC) are allocated once per work-item by the host
- * and indexed by the work-item's number. */
+ * hoisted out of the SOAC) are allocated once per work-item by the host:
+ * interleaved (the index functions of their arrays say where a
+ * work-item's elements are, in terms of SegInfo.tid and nthreads, which
+ * each kernel binds), or sliced (a work-item's copy is contiguous, at
+ * its number times the block's size). */
 #include "backend.h"
 #include "emit.h"
 
@@ -323,10 +326,14 @@ static void kern_begin(Emit *E, Kern *k, const Stm *s, const char *kind) {
     k->nargs = 1;
 }
 
+static void kern_extra(Emit *E, Kern *k, const char *decl, const char *host_type, const char *host_value);
+
 /* The free variables as kernel parameters, and (host side) the code that
  * sets them from the host's variables. Private blocks get one copy per
  * work-item: the host allocates nthreads (a C expression) times the
- * block's size. Host code goes to E; returns nothing. */
+ * block's size; a sliced block's size is an argument too, and with
+ * interleaved blocks so is nthreads (the Var SegInfo.nthreads). Host code
+ * goes to E; returns nothing. */
 static void kern_free_args(Emit *E, Kern *k, const char *nthreads) {
     const SegInfo *g = k->seg;
     for (int i = 0; i < g->nfree; i++) {
@@ -334,13 +341,15 @@ static void kern_free_args(Emit *E, Kern *k, const char *nthreads) {
         const char *n = ce_name(&k->K, v);
         if (v->type.kind == TK_ARRAY) continue;
         if (v->type.kind == TK_MEM && g->private_mem[i]) {
-            kparam(k, "__global unsigned char *%s_base, long %s_bytes", n, n);
+            bool sliced = g->private_mem[i] == PRIV_SLICED;
+            kparam(k, sliced ? "__global unsigned char *%s_base, long %s_bytes" : "__global unsigned char *%s", n, n);
             ce_line(E, "rt_dblock *rt_priv_%d_%d = rt_dblock_new(ctx, dpool, %s_bytes_%d * (%s));", k->id, i, n, k->id,
                     nthreads);
             ce_line(E, "if (!rt_priv_%d_%d) goto fail;", k->id, i);
             ce_line(E, "if (rt_cl_mem_arg(ctx, %d, %d, rt_priv_%d_%d)) goto fail;", k->id, k->nargs++, k->id, i);
-            ce_line(E, "if (rt_cl_arg(ctx, %d, %d, sizeof(int64_t), &%s_bytes_%d)) goto fail;", k->id, k->nargs++, n,
-                    k->id);
+            if (sliced)
+                ce_line(E, "if (rt_cl_arg(ctx, %d, %d, sizeof(int64_t), &%s_bytes_%d)) goto fail;", k->id, k->nargs++,
+                        n, k->id);
         } else if (v->type.kind == TK_MEM) {
             kparam(k, "__global unsigned char *%s", n);
             ce_line(E, "if (rt_cl_mem_arg(ctx, %d, %d, %s)) goto fail;", k->id, k->nargs++, ce_name(E, v));
@@ -354,6 +363,8 @@ static void kern_free_args(Emit *E, Kern *k, const char *nthreads) {
                     ctype(v->type.elem), ce_name(E, v));
         }
     }
+    if (g->nthreads)
+        kern_extra(E, k, arena_printf(E->a, "long %s", ce_name(&k->K, g->nthreads)), "int64_t", nthreads);
 }
 
 /* Host: the byte sizes of private blocks (before the arguments are set). */
@@ -371,14 +382,16 @@ static void host_release_private(Emit *E, Kern *k) {
         if (g->free[i]->type.kind == TK_MEM && g->private_mem[i]) ce_line(E, "rt_dblock_release(rt_priv_%d_%d);", k->id, i);
 }
 
-/* Kernel prologue: bools from their uchar arguments, private blocks at
- * this work-item's copy (tid: a C expression of the work-item number). */
+/* Kernel prologue: bools from their uchar arguments, sliced private
+ * blocks at this work-item's copy (tid: a C expression of the work-item
+ * number; the index functions of interleaved ones use SegInfo.tid). */
 static void kern_prologue(Kern *k, const char *tid) {
     const SegInfo *g = k->seg;
+    if (g->tid) ce_declare(&k->K, g->tid, tid);
     for (int i = 0; i < g->nfree; i++) {
         Var *v = g->free[i];
         const char *n = ce_name(&k->K, v);
-        if (v->type.kind == TK_MEM && g->private_mem[i])
+        if (v->type.kind == TK_MEM && g->private_mem[i] == PRIV_SLICED)
             ce_line(&k->K, "__global unsigned char *%s = %s_base + (%s) * %s_bytes;", n, n, tid, n);
         else if (v->type.kind == TK_PRIM && v->type.elem == PT_BOOL) ce_line(&k->K, "bool %s = %s_u;", n, n);
     }

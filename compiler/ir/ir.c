@@ -706,9 +706,12 @@ const char *ir_seg_name(SegKind k) {
 }
 
 static void print_exp(Printer *pr, const IrExp *e) {
-    if (e->seg)
-        buf_printf(pr->out, "%s[%d%s] ", ir_seg_name(e->seg->kind), e->seg->depth,
-                   e->seg->tile ? ", tiled" : e->seg->irregular ? ", irregular" : "");
+    if (e->seg) {
+        const SegInfo *g = e->seg;
+        buf_printf(pr->out, "%s[%d%s", ir_seg_name(g->kind), g->depth, g->tile ? ", tiled" : g->irregular ? ", irregular" : "");
+        if (g->tid) buf_printf(pr->out, "; work-item v%d of v%d", g->tid->id, g->nthreads->id);
+        buf_puts(pr->out, "] ");
+    }
     if (e->kind == IE_ALLOC && e->per_iter) buf_puts(pr->out, "per-element ");
     if (print_simple_exp(pr->out, e)) return;
     switch (e->kind) {
@@ -1251,7 +1254,16 @@ static void verify_exp(Verifier *vf, const Stm *s) {
 static void verify_stm(Verifier *vf, const Stm *s) {
     if (!s || !s->e) VFAIL(vf, "null statement");
     if (s->npat > 0 && !s->pat) VFAIL(vf, "statement without pattern");
-    verify_exp(vf, s);
+    const SegInfo *g = s->e->seg;
+    if (g && g->tid) { /* bound by the statement's kernels */
+        int mark = vf->stack.len;
+        bind(vf, g->tid);
+        bind(vf, g->nthreads);
+        verify_exp(vf, s);
+        pop_scope(vf, mark);
+    } else {
+        verify_exp(vf, s);
+    }
     for (int i = 0; i < s->npat; i++) bind(vf, s->pat[i]);
     for (int i = 0; i < s->npat; i++) {
         if (s->pat[i]->type.kind == TK_MEM && vf->p->stage < STAGE_MEM)

@@ -166,6 +166,17 @@ typedef enum SegKind {
                  (the SOAC allocates memory of varying size per element) */
 } SegKind;
 
+/* How the work-items of a kernel share a block they each need a copy of
+ * (SegInfo.private_mem): the block is allocated once for all of them. */
+typedef enum PrivMem {
+    PRIV_NONE,        /* not such a block: shared by the work-items */
+    PRIV_SLICED,      /* work-item t's copy is the contiguous slice t */
+    PRIV_INTERLEAVED, /* the copies are interleaved element by element (the
+                         coalesced layout): the index functions of the arrays
+                         in the block say where (lmad_interleave by
+                         SegInfo.nthreads and tid) */
+} PrivMem;
+
 typedef struct SegInfo {
     SegKind kind;
     int depth;        /* SEG_MAP over a Screma: levels of the nest, >= 1;
@@ -177,8 +188,15 @@ typedef struct SegInfo {
     Var **free;       /* the variables the statement reads or writes that are
                          bound outside it: scalars, blocks, LMAD variables */
     int nfree;
-    bool *private_mem; /* per free variable: a block each work-item needs a
-                          copy of (allocated once per element of a SOAC) */
+    PrivMem *private_mem; /* per free variable: whether it is a block each
+                             work-item needs a copy of (allocated once per
+                             element of a SOAC), and its layout */
+    Var *tid, *nthreads; /* with PRIV_INTERLEAVED blocks: i64 Vars that every
+                            kernel of the statement binds (they are bound
+                            nowhere in the IR) to the work-item's number and
+                            the number of copies of its private blocks, which
+                            index functions inside the statement mention;
+                            else NULL */
     struct Stm *tile; /* SEG_MAP of depth 2 whose inner body is one reduction
                          over a row of each level's input (matrix product):
                          that reduction, which block tiling shares between

@@ -592,6 +592,15 @@ bool lmad_equal(const Lmad *x, const Lmad *y) {
     return true;
 }
 
+Lmad *lmad_interleave(Arena *a, const Lmad *l, const Sym *n, const Sym *t) {
+    Lmad *r = lmad_new(a, l->rank, sym_add(a, sym_mul(a, l->offset, n), t));
+    for (int k = 0; k < l->rank; k++) {
+        r->dims[k].shape = l->dims[k].shape;
+        r->dims[k].stride = sym_mul(a, l->dims[k].stride, n);
+    }
+    return r;
+}
+
 Lmad *lmad_subst(Arena *a, const Lmad *l, int id, const Sym *e) {
     Lmad *r = lmad_new(a, l->rank, sym_subst(a, l->offset, id, e));
     for (int k = 0; k < l->rank; k++) {

@@ -99,6 +99,11 @@ bool lmad_is_contiguous(const Lmad *l);
 /* Number of elements (product of the shape). */
 Sym *lmad_num_elems(Arena *a, const Lmad *l);
 bool lmad_equal(const Lmad *x, const Lmad *y);
+/* l in a block expanded n times whose copies are interleaved element by
+ * element (FunMem's coalesced memory expansion, seed-002-funmem.md §4.1,
+ * with the offset scaled too): offset x of copy t is at x * n + t, so the
+ * offset becomes offset * n + t and every stride stride * n. */
+Lmad *lmad_interleave(Arena *a, const Lmad *l, const Sym *n, const Sym *t);
 /* Substitutes a variable throughout (offset, strides and shape). */
 Lmad *lmad_subst(Arena *a, const Lmad *l, int id, const Sym *e);
 void lmad_print(Buf *out, const Lmad *l);

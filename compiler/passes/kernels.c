@@ -51,6 +51,14 @@
  * arguments) and which of them are blocks every work-item needs its own
  * copy of: blocks the memory pass hoisted out of a SOAC lambda (per_iter
  * allocations), which the backend expands by the number of work-items.
+ * In a kernel whose work-items run in parallel, such a block's copies
+ * are interleaved (FunMem's memory expansion with the coalesced layout,
+ * seed-002-funmem.md §4.1): every array inside the statement that lives
+ * in it gets the index function lmad_interleave makes, in terms of two
+ * Vars the kernels bind (SegInfo.tid, nthreads). That is sound only when
+ * every access to the block goes through such an index function, so a
+ * block an array may share with other memory (through an if or a loop)
+ * stays sliced (expand_private).
  */
 #include "passes.h"
 
@@ -135,14 +143,139 @@ static void free_vars(KCtx *k, Stm *s, SegInfo *seg) {
         if (!f.bound[f.free.items[i]->id]) vec_push(&out, f.free.items[i]);
     seg->nfree = out.len;
     seg->free = vec_to_arena(k->a, &out);
-    seg->private_mem = arena_alloc(k->a, (size_t)out.len + 1);
+    seg->private_mem = NEW_ARRAY(k->a, PrivMem, out.len + 1);
     for (int i = 0; i < out.len; i++) {
         Var *v = seg->free[i];
         Stm *al = v->type.kind == TK_MEM ? k->alloc_of[v->id] : NULL;
-        seg->private_mem[i] = al && al->e->per_iter;
+        seg->private_mem[i] = al && al->e->per_iter ? PRIV_SLICED : PRIV_NONE;
     }
     vec_free(&out);
     vec_free(&f.free);
+}
+
+/* ---- Coalesced private blocks ----------------------------------------------------- */
+
+/* Which private blocks of a statement s can be interleaved: the blocks its
+ * arrays live in are grouped, since an if or a loop inside s binds a block
+ * (existential memory) that is one of its branches' (or its init's and
+ * its body's) blocks: a group is every block one array may move through.
+ * A group is interleaved when it holds a private block of s and nothing
+ * that cannot follow: a block shared by the work-items, a block bound in
+ * s otherwise than by an if or a loop, an array bound outside s's lambdas
+ * (s's own results included), or arrays of different element sizes
+ * (the copies are interleaved element by element). */
+typedef struct Expand {
+    const Stm *s;
+    int *parent;          /* by Var id: union-find over blocks (0: itself) */
+    char *inside;         /* by Var id: bound inside s */
+    char *merged;         /* by block id: bound by an if or a loop of s */
+    char *bad;            /* by group root: cannot be interleaved */
+    int *elem;            /* by group root: its arrays' element size, or 0 */
+    VEC(Var *) arrays;    /* the arrays bound inside s */
+    VEC(Var *) blocks;    /* the blocks bound inside s */
+    VEC(Var *) outer;     /* the blocks of arrays bound outside s's lambdas */
+} Expand;
+
+static int ex_find(Expand *x, int id) {
+    while (x->parent[id]) id = x->parent[id];
+    return id;
+}
+
+static void ex_union(Expand *x, Var *a, SubExp b) {
+    if (!b.is_var) return;
+    int ra = ex_find(x, a->id), rb = ex_find(x, b.v->id);
+    if (ra != rb) x->parent[ra] = rb;
+}
+
+static void ex_bind(IrWalk *w, Var *v) {
+    Expand *x = w->ctx;
+    for (int i = 0; i < x->s->npat; i++)
+        if (x->s->pat[i] == v) return; /* bound by s itself, outside */
+    x->inside[v->id] = 1;
+    if (v->type.kind == TK_ARRAY) vec_push(&x->arrays, v);
+    if (v->type.kind == TK_MEM) vec_push(&x->blocks, v);
+}
+
+static void ex_use(IrWalk *w, Var *v) {
+    Expand *x = w->ctx;
+    if (v->type.kind == TK_ARRAY && !x->inside[v->id]) vec_push(&x->outer, v->mem->mem);
+}
+
+/* Joins the blocks an if or a loop of s binds with their sources. */
+static void ex_stm(IrWalk *w, Stm *st) {
+    Expand *x = w->ctx;
+    IrExp *e = st->e;
+    if (e->kind != IE_IF && e->kind != IE_LOOP) return;
+    for (int j = 0; j < st->npat; j++) {
+        Var *m = st->pat[j];
+        if (m->type.kind != TK_MEM) continue;
+        x->merged[m->id] = 1;
+        if (e->kind == IE_IF) {
+            ex_union(x, m, e->tbody->res[j]);
+            ex_union(x, m, e->fbody->res[j]);
+            continue;
+        }
+        Var *p = e->loop.params[j];
+        x->merged[p->id] = 1;
+        ex_union(x, m, se_var(p));
+        ex_union(x, p, e->loop.inits[j]);
+        ex_union(x, p, e->loop.body->res[j]);
+    }
+}
+
+/* Marks the groups of s that cannot be interleaved (see Expand). */
+static void ex_check(Expand *x, const SegInfo *g) {
+    for (int i = 0; i < x->blocks.len; i++)
+        if (!x->merged[x->blocks.items[i]->id]) x->bad[ex_find(x, x->blocks.items[i]->id)] = 1;
+    for (int i = 0; i < x->outer.len; i++) x->bad[ex_find(x, x->outer.items[i]->id)] = 1;
+    for (int i = 0; i < x->s->npat; i++)
+        if (x->s->pat[i]->type.kind == TK_ARRAY) x->bad[ex_find(x, x->s->pat[i]->mem->mem->id)] = 1;
+    for (int i = 0; i < g->nfree; i++)
+        if (g->free[i]->type.kind == TK_MEM && !g->private_mem[i]) x->bad[ex_find(x, g->free[i]->id)] = 1;
+    for (int i = 0; i < x->arrays.len; i++) {
+        Var *v = x->arrays.items[i];
+        int r = ex_find(x, v->mem->mem->id), size = prim_size(v->type.elem);
+        if (x->elem[r] && x->elem[r] != size) x->bad[r] = 1;
+        x->elem[r] = size;
+    }
+}
+
+/* Interleaves the private blocks of s (a kernel whose work-items run in
+ * parallel) that it can: the arrays in them get index functions in terms
+ * of seg->tid and seg->nthreads (lmad_interleave); the others stay
+ * sliced. */
+static void expand_private(KCtx *k, Stm *s, SegInfo *seg) {
+    if (seg->kind == SEG_SEQ || seg->kind == SEG_HOST) return;
+    size_t n = (size_t)k->p->next_var_id + 1;
+    Expand x = {s, NEW_ARRAY(k->a, int, n), arena_alloc(k->a, n), arena_alloc(k->a, n), arena_alloc(k->a, n),
+                NEW_ARRAY(k->a, int, n), {0}, {0}, {0}};
+    IrWalk w = {ex_bind, ex_use, ex_stm, &x};
+    ir_walk_stm(&w, s);
+    ex_check(&x, seg);
+    char *interleaved = arena_alloc(k->a, n);
+    for (int i = 0; i < seg->nfree; i++) {
+        int r = ex_find(&x, seg->free[i]->id);
+        if (seg->private_mem[i] != PRIV_SLICED || x.bad[r]) continue;
+        seg->private_mem[i] = PRIV_INTERLEAVED;
+        interleaved[r] = 1;
+        if (!seg->tid) {
+            seg->tid = ir_var(k->p, "tid", type_prim(PT_I64));
+            seg->nthreads = ir_var(k->p, "nthreads", type_prim(PT_I64));
+        }
+    }
+    Sym *nthreads = seg->tid ? sym_var(k->a, seg->nthreads->id) : NULL;
+    Sym *tid = seg->tid ? sym_var(k->a, seg->tid->id) : NULL;
+    for (int i = 0; i < x.arrays.len; i++) {
+        Var *v = x.arrays.items[i];
+        if (!interleaved[ex_find(&x, v->mem->mem->id)]) continue;
+        MemInfo *mi = NEW(k->a, MemInfo); /* v's own: MemInfos may be shared */
+        mi->mem = v->mem->mem;
+        mi->ixfun = lmad_interleave(k->a, v->mem->ixfun, nthreads, tid);
+        v->mem = mi;
+    }
+    vec_free(&x.arrays);
+    vec_free(&x.blocks);
+    vec_free(&x.outer);
 }
 
 /* ---- Classification --------------------------------------------------------- */
@@ -478,6 +611,7 @@ static void kern_body(KCtx *k, Body *b) {
         } else if (e->kind == IE_SCREMA || e->kind == IE_SCATTER || e->kind == IE_HIST) {
             e->seg = new_seg(k, classify(s), s);
             free_vars(k, s, e->seg);
+            expand_private(k, s, e->seg);
         }
     }
 }

@@ -21,14 +21,16 @@ typedef enum SKind {
     SK_SCREMA, SK_SCAN, SK_REDUCE, SK_SCATTER, SK_HIST, SK_LOOP, SK_IF, SK_BINOP, SK_UNOP, SK_CONV,
     SK_SUBEXP, SK_INDEX, SK_UPDATE, SK_IOTA, SK_REPLICATE, SK_SCRATCH, SK_RESHAPE, SK_REARRANGE,
     SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC, SK_APPLY,
-    SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_TILED, SK_KERNEL, SK_COUNT
+    SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_TILED, SK_KERNEL, SK_PRIVATE,
+    SK_INTERLEAVED, SK_COUNT
 } SKind;
 
 static const char *const struct_names[SK_COUNT] = {
     "Screma", "Scan", "Reduce", "Scatter", "Hist", "Loop", "If", "BinOp", "UnOp", "Conv",
     "SubExp", "Index", "Update", "Iota", "Replicate", "Scratch", "Reshape", "Rearrange",
     "Concat", "Copy", "ArrayLit", "Assert", "Alloc", "Apply",
-    "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "Tiled", "Kernel",
+    "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "Tiled", "Kernel", "Private",
+    "Interleaved",
 };
 
 /* The kernels a SegInfo launches: a SegRed of a whole array two (per-group
@@ -46,12 +48,17 @@ static int seg_kernels(const SegInfo *g) {
 }
 
 /* GPU stage: a SOAC's segmented operation, whether it is block-tiled,
- * and the kernels it launches. */
+ * the kernels it launches, and its blocks that each work-item needs a
+ * copy of (and how many of them are interleaved). */
 static void struct_seg(int *counts, const SegInfo *g) {
     static const SKind kinds[] = {SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST};
     counts[kinds[g->kind]]++;
     counts[SK_TILED] += g->tile != NULL;
     counts[SK_KERNEL] += seg_kernels(g);
+    for (int i = 0; i < g->nfree; i++) {
+        counts[SK_PRIVATE] += g->private_mem[i] != PRIV_NONE;
+        counts[SK_INTERLEAVED] += g->private_mem[i] == PRIV_INTERLEAVED;
+    }
 }
 
 static void struct_body(int *counts, const Body *b);

@@ -1,8 +1,9 @@
 /* Unit tests of the GPU stage: which operators are known to commute
  * (ir_segop_known_commutative), and what the kernels pass records for
  * host-level SOACs (segment kind, nest depth, free variables, per-work-item
- * blocks), on programs compiled from source through the whole pipeline;
- * and skipping an optimisation pass (--skip-pass) to measure it. */
+ * blocks and their layout), on programs compiled from source through the
+ * whole pipeline; and skipping an optimisation pass (--skip-pass) to
+ * measure it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -191,20 +192,72 @@ static void test_kinds(void **state) {
     tk_free(p);
 }
 
-/* A block allocated per element of a map (hoisted out of its lambda) is
- * private to each work-item; the map's output block is not. */
-static void test_private_blocks(void **state) {
-    (void)state;
-    Prog *p = tk_gpu("def main (xs: []i64) = map (\\x -> let a = map (+x) (iota 4) in a[x % 4] + a[3]) xs");
-    const SegInfo *g = tk_seg_stm(p)->e->seg;
+/* The layout of the private block of the only host-level SOAC, which has
+ * exactly one (the input and the output blocks are shared). */
+static PrivMem tk_private_layout(const SegInfo *g) {
     int priv = 0, shared = 0;
+    PrivMem layout = PRIV_NONE;
     for (int i = 0; i < g->nfree; i++) {
         if (g->free[i]->type.kind != TK_MEM) continue;
-        if (g->private_mem[i]) priv++;
+        if (g->private_mem[i]) priv++, layout = g->private_mem[i];
         else shared++;
     }
     assert_int_equal(priv, 1);
-    assert_true(shared >= 2); /* the input and the output */
+    assert_true(shared >= 2);
+    return layout;
+}
+
+/* The first array a statement of the map lambda of s binds. */
+static const Var *tk_first_array(const Stm *s) {
+    const Body *b = s->e->screma.map->body;
+    for (int i = 0; i < b->nstms; i++)
+        if (b->stms[i]->npat && b->stms[i]->pat[0]->type.kind == TK_ARRAY) return b->stms[i]->pat[0];
+    fail_msg("no array in the map's body");
+    return NULL;
+}
+
+/* A block allocated per element of a map (hoisted out of its lambda) is
+ * private to each work-item; the map's output block is not. The private
+ * block is interleaved: the index function of the array in it is
+ * tid + {(4 : nthreads)}, in terms of the SegInfo's Vars. */
+static void test_private_blocks(void **state) {
+    (void)state;
+    Prog *p = tk_gpu("def main (xs: []i64) = map (\\x -> let a = map (+x) (iota 4) in a[x % 4] + a[3]) xs");
+    const Stm *s = tk_seg_stm(p);
+    const SegInfo *g = s->e->seg;
+    assert_int_equal(tk_private_layout(g), PRIV_INTERLEAVED);
+    assert_non_null(g->tid);
+    const Lmad *l = tk_first_array(s)->mem->ixfun;
+    Lmad *want = lmad_interleave(p->arena, lmad_row_major(p->arena, 1, (Sym *[]){sym_const(p->arena, 4)}),
+                                 sym_var(p->arena, g->nthreads->id), sym_var(p->arena, g->tid->id));
+    assert_true(lmad_equal(l, want));
+    tk_free(p);
+}
+
+/* A private array that an if may replace by a row of the input lives, as
+ * far as its index function can tell, in either block: its block stays
+ * sliced (one contiguous copy per work-item) and its index function as
+ * it was. One work-item running an array operator (SegSeq) slices too. */
+static void test_private_fallback(void **state) {
+    (void)state;
+    Prog *p = tk_gpu("def main (xss: [][]i64) = map (\\row -> let a = map (+1) row "
+                     "let b = if row[0] > 0 then a else row in b[0] + b[1]) xss");
+    const Stm *s = tk_seg_stm(p);
+    assert_int_equal(tk_private_layout(s->e->seg), PRIV_SLICED);
+    assert_null(s->e->seg->tid);
+    assert_true(lmad_is_row_major(tk_first_array(s)->mem->ixfun));
+    tk_free(p);
+    p = tk_gpu("def main (xs: []i64) = reduce (\\a b -> map2 (+) a b) (replicate 3 0) "
+               "(map (\\x -> let a = map (+x) (iota 3) in replicate 3 (a[x % 3] + a[2])) xs)");
+    const SegInfo *g = tk_seg_stm(p)->e->seg;
+    assert_int_equal(g->kind, SEG_SEQ);
+    int priv = 0;
+    for (int i = 0; i < g->nfree; i++) {
+        priv += g->private_mem[i] != PRIV_NONE;
+        assert_int_not_equal(g->private_mem[i], PRIV_INTERLEAVED);
+    }
+    assert_true(priv >= 1);
+    assert_null(g->tid);
     tk_free(p);
 }
 
@@ -237,6 +290,7 @@ int main(void) {
         cmocka_unit_test(test_kinds),
         cmocka_unit_test(test_block_tiling),
         cmocka_unit_test(test_private_blocks),
+        cmocka_unit_test(test_private_fallback),
         cmocka_unit_test(test_skip_pass),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -1,6 +1,6 @@
 /* Unit tests for compiler/ir/lmad.c: Sym normal forms, division,
  * substitution, overflow and printing; LMAD construction, slicing,
- * permutation, reshape (success and copy-needed cases) and a brute-force
+ * permutation, interleaving, reshape (success and copy-needed cases) and a brute-force
  * property check of random operation sequences against an explicit model
  * that materialises every index's offset. */
 #include <setjmp.h>
@@ -363,6 +363,39 @@ static void test_contiguity_extent_one(void **state) {
     assert_false(lmad_is_row_major(mk(0, 2, (int64_t[]){2, 5}, (int64_t[]){7, 1})));
     assert_false(lmad_is_contiguous(mk(0, 1, (int64_t[]){5}, (int64_t[]){2})));
     assert_true(lmad_is_contiguous(mk(0, 1, (int64_t[]){1}, (int64_t[]){2})));
+}
+
+/* ---- Interleaving (coalesced memory expansion) ------------------------------------- */
+
+static void test_interleave(void **state) {
+    (void)state;
+    /* FunMem's GPU layout with the offset scaled: 3+{(2:4),(3:1)} of copy t
+     * of n is 3n+t+{(2:4n),(3:n)} */
+    Lmad *l = mk(3, 2, (int64_t[]){2, 3}, (int64_t[]){4, 1});
+    Lmad *s = lmad_interleave(&arena, l, V(1), V(2));
+    assert_string_equal(lstr(s), "v2 + 3*v1 + {(2 : 4*v1), (3 : v1)}");
+    Sym *idx[2] = {V(3), V(4)};
+    assert_true(sym_equal(lmad_index(&arena, s, idx), ADD(MUL(lmad_index(&arena, l, idx), V(1)), V(2))));
+    /* every copy of an 8-element block (a view of it with a negative stride
+     * included) lands in its own places of the expanded block of 5 x 8,
+     * neighbouring copies side by side */
+    Lmad *views[2] = {mk(0, 2, (int64_t[]){2, 4}, (int64_t[]){4, 1}), mk(7, 1, (int64_t[]){8}, (int64_t[]){-1})};
+    for (int v = 0; v < 2; v++) {
+        int owner[40];
+        memset(owner, -1, sizeof owner);
+        for (int t = 0; t < 5; t++) {
+            Lmad *e = lmad_interleave(&arena, views[v], C(5), C(t));
+            for (int64_t i = 0; i < 8; i++) {
+                Sym *ix[2] = {C(i / 4), C(i % 4)};
+                Sym *flat[1] = {C(i)};
+                int64_t at = const_of(lmad_index(&arena, e, v ? flat : ix));
+                int64_t orig = const_of(lmad_index(&arena, views[v], v ? flat : ix));
+                assert_int_equal(at, orig * 5 + t);
+                assert_int_equal(owner[at], -1);
+                owner[at] = t;
+            }
+        }
+    }
 }
 
 /* ---- Reshape -------------------------------------------------------------------- */
@@ -781,6 +814,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_permute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_equal_subst_print, setup, teardown),
         cmocka_unit_test_setup_teardown(test_contiguity_extent_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_interleave, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reshape_thesis_example, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reshape_contiguous_symbolic, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reshape_sliced_3d, setup, teardown),
