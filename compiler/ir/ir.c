@@ -682,6 +682,25 @@ Op ir_lambda_binop(const Lambda *l, int j, int k) {
     return OP_COUNT;
 }
 
+bool ir_stm_cheap(const Stm *s) {
+    switch (s->e->kind) {
+    case IE_SUBEXP:
+    case IE_OP:
+    case IE_CONV:
+    case IE_INDEX:
+    case IE_ASSERT:
+    case IE_RESHAPE:
+    case IE_REARRANGE: return true;
+    case IE_APPLY: {
+        const Body *b = s->e->fn->body;
+        for (int i = 0; i < b->nstms; i++)
+            if (!ir_stm_cheap(b->stms[i])) return false;
+        return true;
+    }
+    default: return false;
+    }
+}
+
 bool ir_segops_scalar(const SegOp *ops, int n) {
     for (int i = 0; i < n; i++)
         for (int j = 0; j < ops[i].op->nparams; j++)

@@ -430,6 +430,10 @@ void ir_count_calls(const Prog *p, int *counts);
  * that result is one primitive op of accumulator j and element j
  * (params[j] and params[k + j], in either order), else OP_COUNT. */
 Op ir_lambda_binop(const Lambda *l, int j, int k);
+/* Whether s is cheap code that every work-item of a flattened nest may
+ * repeat: scalar operations, conversions, indexing, views (reshape,
+ * rearrange), assertions, and calls of functions made of such code. */
+bool ir_stm_cheap(const Stm *s);
 /* Whether every parameter of the operators ops[0..n) is a scalar. */
 bool ir_segops_scalar(const SegOp *ops, int n);
 /* Whether every result of op is a commutative primitive op (+, *, min,

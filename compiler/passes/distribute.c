@@ -16,9 +16,8 @@
  *
  * A stage is a Screma of the body whose width is the same for every
  * element of the host-level nest (bound outside it), with the statements
- * before it since the previous stage (scalar code, loops, irregular SOACs:
- * they run in each work-item of that stage); statements after the last
- * stage join the last. A value a stage binds and a later stage (or the
+ * before it since the previous stage (they run in each work-item of that
+ * stage); statements after the last stage join the last. A value a stage binds and a later stage (or the
  * map's result) uses is expanded: the stage's map returns it, giving an
  * array with one row per element, and the later stage takes that array as
  * an input. The lambda's parameters are inputs of every stage that uses
@@ -31,9 +30,12 @@
  * nests of the stages.
  *
  * When it is done: the body has at least two stages, every stage is a
- * map, or scans or reductions (not both) of scalars, so that a segmented
- * operation runs it in parallel over each row (a stage that would still
- * run a row in one work-item keeps the map's parallelism where it was),
+ * map, or scans or reductions (not both) of scalars, and the code between
+ * them is cheap scalar code (no loops, ifs or other SOACs), so that a
+ * segmented operation runs each stage in parallel over each row (a stage
+ * that would still run a row in one work-item keeps the map's
+ * parallelism where it was, and its arrays would stay private to a
+ * work-item instead of going through memory),
  * and at least one stage reads a row that varies with the element (a
  * parameter of the lambda or an array the body computes; a map whose
  * stages all read the same arrays, as an n-body step does, gains no
@@ -410,7 +412,10 @@ static bool dist_map(Dist *D, Body *host, int at) {
     }
     bool all_segmentable = true;
     for (int k = 0; k < b->nstms; k++) {
-        if (!stage[k]) continue;
+        if (!stage[k]) {
+            all_segmentable &= ir_stm_cheap(b->stms[k]);
+            continue;
+        }
         row |= reads_row(&S, b->stms[k]);
         all_segmentable &= segmentable(b->stms[k]);
     }

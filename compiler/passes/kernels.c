@@ -307,27 +307,6 @@ static bool body_allocates(const Body *b) {
     return false;
 }
 
-/* Cheap scalar code that every work-item of a flattened nest may repeat;
- * a call is as cheap as its callee's body inlined would be. */
-static bool cheap_stm(const Stm *s) {
-    switch (s->e->kind) {
-    case IE_SUBEXP:
-    case IE_OP:
-    case IE_CONV:
-    case IE_INDEX:
-    case IE_ASSERT:
-    case IE_RESHAPE:
-    case IE_REARRANGE: return true;
-    case IE_APPLY: {
-        const Body *b = s->e->fn->body;
-        for (int i = 0; i < b->nstms; i++)
-            if (!cheap_stm(b->stms[i])) return false;
-        return true;
-    }
-    default: return false;
-    }
-}
-
 /* Whether Var v is bound anywhere in lambda l (so a width using it varies
  * between l's elements). */
 typedef struct BoundIn {
@@ -387,7 +366,7 @@ static Stm *nest_tail(KCtx *k, const Stm *outer, Stm *s) {
     Stm *in = b->stms[b->nstms - 1];
     if (in->e->kind != IE_SCREMA || in->npat != b->nres || in->npat != s->npat) return NULL;
     for (int i = 0; i + 1 < b->nstms; i++)
-        if (!cheap_stm(b->stms[i])) return NULL;
+        if (!ir_stm_cheap(b->stms[i])) return NULL;
     SubExp w = in->e->screma.w;
     if (w.is_var && bound_in(outer->e->screma.map, w.v)) return NULL;
     for (int i = 0; i < b->nres; i++)
@@ -467,7 +446,7 @@ static Stm *segred_level(KCtx *k, const Stm *outer, Stm *s, bool *irregular) {
     Stm *red = NULL;
     for (int i = 0; i < b->nstms; i++) {
         Stm *x = b->stms[i];
-        if (cheap_stm(x)) continue;
+        if (ir_stm_cheap(x)) continue;
         const IrExp *e = x->e;
         if (red || e->kind != IE_SCREMA || e->screma.nscans || !e->screma.nreds) return NULL;
         if (!ir_segops_scalar(e->screma.reds, e->screma.nreds)) return NULL;
@@ -537,7 +516,7 @@ static Stm *tile_level(KCtx *k, SegInfo *g) {
     }
     if (red->npat != nv) return NULL;
     for (int i = 1; i < b->nstms; i++)
-        if (!cheap_stm(b->stms[i])) return NULL;
+        if (!ir_stm_cheap(b->stms[i])) return NULL;
     for (int i = 0; i < b->nres; i++)
         if (subexp_type(b->res[i]).kind != TK_PRIM) return NULL;
     SubExp w = e->screma.w;
