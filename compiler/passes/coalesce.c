@@ -13,13 +13,15 @@
  * it inside the lambda change (recomputed here as memory.c computed them).
  * The OpenCL runtime runs the copy as its tiled transpose (rt_cl_copy).
  *
- * Why here: the rule needs the kernels pass's classification (a SegMap of
- * one level that is not block-tiled: SegRed and SegScan read rows with
- * coalesced lanes already, a tiled nest stages its rows through local
- * memory, and the work-items of a deeper nest that share a row of an
- * outer level read it at the same addresses), and the layouts must change
- * before the kernels' free variables are recorded. Only the GPU pipeline
- * runs this pass, so the C backend (which stops at STAGE_MEM) never copies.
+ * Why in the kernels pass rather than at STAGE_MEM: the rule needs the
+ * kernels pass's classification (a SegMap of one level that is not
+ * block-tiled: SegRed and SegScan read rows with coalesced lanes already,
+ * a tiled nest stages its rows through local memory, and the work-items
+ * of a deeper nest that share a row of an outer level read it at the same
+ * addresses), the layouts must change before the kernels' free variables
+ * are recorded, and only the GPU pipeline runs this pass, so the C
+ * backend (which stops at STAGE_MEM, where a copy would only cost) never
+ * copies.
  *
  * When it pays, for input xs of such a SegMap (or Scatter) whose lambda
  * parameter is a row:
@@ -32,12 +34,12 @@
  *    returns, and one for each scalar index, each as many times as the
  *    code around it runs (a loop or an inner SOAC runs its body its trip
  *    count times, COALESCE_UNKNOWN_LEN when that is not a constant, which
- *    is also the length counted for a dimension that is not). Those reads
- *    over the row's elements are its traversals, and they times the row's
- *    bytes (at most COALESCE_SPAN_BYTES, and that many when unknown) must
- *    exceed COALESCE_SPAN_BYTES: a single traversal never pays (a loop
- *    over the row is one), nor do a few of short rows, while a traversal
- *    inside a loop (k-means: a distance per centre) does;
+ *    is also the length counted for a dimension that is not). The reads
+ *    over the row's elements are the traversals; the traversals times the
+ *    row's bytes (at most COALESCE_SPAN_BYTES, and that many when unknown)
+ *    must exceed COALESCE_SPAN_BYTES: a single traversal never pays (a
+ *    loop over the row is one), nor do a few of short rows, while a
+ *    traversal inside a loop (k-means: a distance per centre) does;
  *  - every view of the row can take the new layout: the row and its views
  *    are not consumed (updated in place), not results of an if or a loop
  *    body or an operator's input (memory.c merged those layouts with
