@@ -955,20 +955,50 @@ static bool rt_cl_rank_unsupported(rt_ctx *ctx, const char *what, int rank) {
     return true;
 }
 
+/* A copy's dimensions (strides ds0 and ss0, shape sh0) without those of
+ * one element and with neighbours merged where both layouts keep them
+ * contiguous with each other, into ds, ss and sh; returns their number. */
+static int rt_cl_merge_dims(const int64_t *ds0, const int64_t *ss0, const int64_t *sh0, int rank, int64_t *ds,
+                            int64_t *ss, int64_t *sh) {
+    int r = 0;
+    for (int d = 0; d < rank; d++) {
+        if (sh0[d] == 1) continue;
+        if (r > 0 && ds[r - 1] == ds0[d] * sh0[d] && ss[r - 1] == ss0[d] * sh0[d]) {
+            sh[r - 1] *= sh0[d];
+            ds[r - 1] = ds0[d];
+            ss[r - 1] = ss0[d];
+            continue;
+        }
+        ds[r] = ds0[d], ss[r] = ss0[d], sh[r] = sh0[d];
+        r++;
+    }
+    return r;
+}
+
 /* Copies rank-dimensional elements of esize bytes between LMAD layouts
  * (element offsets and strides): a buffer copy when both are dense, a tiled
- * transpose for a 2-D transposition, else the general copy kernel. */
-static int rt_cl_copy(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, const int64_t *ds, rt_dblock *src,
-                      int64_t soff, const int64_t *ss, const int64_t *shape, int rank) {
-    int64_t n = rt_cl_count_of(shape, rank);
+ * transpose for a 2-D transposition (after merging dimensions: a
+ * row-major array into the layout with its outer dimension innermost is
+ * one), else the general copy kernel. */
+static int rt_cl_copy(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, const int64_t *ds0, rt_dblock *src,
+                      int64_t soff, const int64_t *ss0, const int64_t *shape0, int rank) {
+    int64_t n = rt_cl_count_of(shape0, rank);
     if (n == 0) return 0;
-    if (rt_cl_dense(shape, ds, rank) && rt_cl_dense(shape, ss, rank)) {
+    if (rt_cl_dense(shape0, ds0, rank) && rt_cl_dense(shape0, ss0, rank)) {
         if (dst == src && doff == soff) return 0;
         cl_int e = clEnqueueCopyBuffer(rt_cl.queue, src->mem, dst->mem, (size_t)(soff * esize), (size_t)(doff * esize),
                                        (size_t)(n * esize), 0, NULL, NULL);
         return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueCopyBuffer", e) : 0;
     }
-    if (rank == 2 && ds[1] == 1 && ss[0] == 1 && shape[0] > 1 && shape[1] > 1) {
+    if (rt_cl_rank_unsupported(ctx, "copying", rank)) return 1;
+    int64_t ds[RT_CL_MAX_RANK + 1], ss[RT_CL_MAX_RANK + 1], shape[RT_CL_MAX_RANK + 1];
+    int r = rt_cl_merge_dims(ds0, ss0, shape0, rank, ds, ss, shape);
+    if (r == 2 && ds[0] == 1 && ss[1] == 1) {
+        int64_t t[] = {ds[0], ss[0], shape[0]};
+        ds[0] = ds[1], ss[0] = ss[1], shape[0] = shape[1];
+        ds[1] = t[0], ss[1] = t[1], shape[1] = t[2];
+    }
+    if (r == 2 && ds[1] == 1 && ss[0] == 1) {
         int k = rt_cl_builtin("rt_transpose", esize);
         int64_t a[] = {doff, ds[0], soff, ss[1], shape[0], shape[1]};
         if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_mem_arg(ctx, k, 2, src)) return 1;
@@ -977,12 +1007,10 @@ static int rt_cl_copy(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, cons
         const int64_t groups[2] = {rt_cl_groups_for(shape[0], 32), rt_cl_groups_for(shape[1], 32)}, group[2] = {32, 8};
         return rt_cl_launch_nd(ctx, k, 2, groups, group);
     }
-    if (rt_cl_rank_unsupported(ctx, "copying", rank)) return 1;
     int k = rt_cl_builtin("rt_copy", esize);
-    int r = rank;
-    if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_arg(ctx, k, 2, sizeof doff, &doff) || rt_cl_long8(ctx, k, 3, ds, rank) ||
-        rt_cl_mem_arg(ctx, k, 4, src) || rt_cl_arg(ctx, k, 5, sizeof soff, &soff) || rt_cl_long8(ctx, k, 6, ss, rank) ||
-        rt_cl_long8(ctx, k, 7, shape, rank) || rt_cl_arg(ctx, k, 8, sizeof r, &r) || rt_cl_arg(ctx, k, 9, sizeof n, &n))
+    if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_arg(ctx, k, 2, sizeof doff, &doff) || rt_cl_long8(ctx, k, 3, ds, r) ||
+        rt_cl_mem_arg(ctx, k, 4, src) || rt_cl_arg(ctx, k, 5, sizeof soff, &soff) || rt_cl_long8(ctx, k, 6, ss, r) ||
+        rt_cl_long8(ctx, k, 7, shape, r) || rt_cl_arg(ctx, k, 8, sizeof r, &r) || rt_cl_arg(ctx, k, 9, sizeof n, &n))
         return 1;
     int64_t g = rt_cl_group_size(-1);
     return rt_cl_launch(ctx, k, rt_cl_groups_for(n, g), g);

@@ -64,6 +64,28 @@ Type type_row(Type t) {
     return r;
 }
 
+/* ---- Index functions of IR values ------------------------------------------ */
+
+Sym *ir_se_sym(Arena *a, SubExp se) {
+    if (se.is_var) return sym_var(a, se.v->id);
+    return sym_const(a, se.c.v.i);
+}
+
+LmadSlice *ir_lmad_slices(Arena *a, const DimSlice *sl, int n) {
+    LmadSlice *ls = NEW_ARRAY(a, LmadSlice, n + 1);
+    for (int i = 0; i < n; i++) {
+        ls[i].is_index = !sl[i].is_slice;
+        if (ls[i].is_index) {
+            ls[i].index = ir_se_sym(a, sl[i].index);
+            continue;
+        }
+        ls[i].start = ir_se_sym(a, sl[i].start);
+        ls[i].len = ir_se_sym(a, sl[i].len);
+        ls[i].stride = ir_se_sym(a, sl[i].stride);
+    }
+    return ls;
+}
+
 /* ---- Printing ------------------------------------------------------------- */
 
 /* Printer state: the output and the current indentation. */

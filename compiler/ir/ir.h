@@ -371,6 +371,13 @@ Type subexp_type(SubExp se);
 /* The type of one row (element) of an array type: rank - 1 dims, or a prim. */
 Type type_row(Type t);
 
+/* ---- Index functions of IR values ------------------------------------------ */
+
+/* se (an integer constant or an i64 Var) as a Sym of LMAD arithmetic. */
+Sym *ir_se_sym(Arena *a, SubExp se);
+/* The LMAD slices of the n leading dimensions of an index expression. */
+LmadSlice *ir_lmad_slices(Arena *a, const DimSlice *sl, int n);
+
 /* ---- Queries ---------------------------------------------------------------- */
 
 /* Whether e (or b) contains an assertion, in nested bodies and lambdas too:

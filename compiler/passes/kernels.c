@@ -47,6 +47,11 @@
  *    allocation left inside its lambdas) cannot run in a kernel and runs on
  *    the host over mapped memory (Host).
  *
+ * A SegMap whose work-items traverse rows of a row-major input often
+ * enough reads a copy of it laid out with the outer dimension innermost,
+ * made before it (coalesce.c), so that neighbouring work-items read
+ * neighbouring addresses.
+ *
  * Each SegInfo also lists the statement's free variables (kernel
  * arguments) and which of them are blocks every work-item needs its own
  * copy of: blocks the memory pass hoisted out of a SOAC lambda (per_iter
@@ -578,7 +583,10 @@ static SegKind classify(const Stm *s) {
     return SEG_MAP;
 }
 
+/* Classifies the host-level SOACs of b (entering host-level ifs and
+ * loops) and inserts before each the copies that coalesce its reads. */
 static void kern_body(KCtx *k, Body *b) {
+    VEC(Stm *) out = {0};
     for (int i = 0; i < b->nstms; i++) {
         Stm *s = b->stms[i];
         IrExp *e = s->e;
@@ -589,8 +597,30 @@ static void kern_body(KCtx *k, Body *b) {
             kern_body(k, e->loop.body);
         } else if (e->kind == IE_SCREMA || e->kind == IE_SCATTER || e->kind == IE_HIST) {
             e->seg = new_seg(k, classify(s), s);
-            free_vars(k, s, e->seg);
-            expand_private(k, s, e->seg);
+            int n;
+            Stm **pre = coalesce_inputs(k->p, s, &n);
+            for (int j = 0; j < n; j++) vec_push(&out, pre[j]);
+        }
+        vec_push(&out, s);
+    }
+    b->nstms = out.len;
+    b->stms = vec_to_arena(k->a, &out);
+    vec_free(&out);
+}
+
+/* Records the free variables of the host-level SOACs of b and expands
+ * their private blocks. */
+static void kern_free(KCtx *k, Body *b) {
+    for (int i = 0; i < b->nstms; i++) {
+        IrExp *e = b->stms[i]->e;
+        if (e->kind == IE_IF) {
+            kern_free(k, e->tbody);
+            kern_free(k, e->fbody);
+        } else if (e->kind == IE_LOOP) {
+            kern_free(k, e->loop.body);
+        } else if (e->seg) {
+            free_vars(k, b->stms[i], e->seg);
+            expand_private(k, b->stms[i], e->seg);
         }
     }
 }
@@ -600,8 +630,11 @@ void pass_kernels(Prog *p) {
     Arena *a = p->arena;
     for (int i = 0; i < p->nfuns; i++) {
         Fun *f = p->funs[i];
+        KCtx k = {p, a, NULL, NULL};
+        kern_body(&k, f->body);
         size_t n = (size_t)p->next_var_id + 1;
-        KCtx k = {p, a, NEW_ARRAY(a, Var *, n), NEW_ARRAY(a, Stm *, n)};
+        k.by_id = NEW_ARRAY(a, Var *, n);
+        k.alloc_of = NEW_ARRAY(a, Stm *, n);
         IrWalk w = {index_bind, no_use, index_stm, &k};
         for (int j = 0; j < f->nparams; j++) {
             Var *v = f->params[j];
@@ -611,7 +644,7 @@ void pass_kernels(Prog *p) {
                 if (v->type.shape[d].is_var) index_bind(&w, v->type.shape[d].v);
         }
         ir_walk_body(&w, f->body);
-        kern_body(&k, f->body);
+        kern_free(&k, f->body);
     }
     p->stage = STAGE_GPU;
 }

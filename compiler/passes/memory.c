@@ -89,10 +89,7 @@ static void note_vars(MemCtx *m, Var *const *vs, int n) {
         if (vs[i]) note_var(m, vs[i]);
 }
 
-static Sym *se_sym(MemCtx *m, SubExp se) {
-    if (se.is_var) return sym_var(m->a, se.v->id);
-    return sym_const(m->a, se.c.v.i);
-}
+static Sym *se_sym(MemCtx *m, SubExp se) { return ir_se_sym(m->a, se); }
 
 static Lmad *row_major_of(MemCtx *m, Type t) {
     Sym **shape = NEW_ARRAY(m->a, Sym *, t.rank + 1);
@@ -209,25 +206,10 @@ static void *append(Arena *a, void *items, int n, size_t sz, const void *item) {
 
 /* ---- Views ---------------------------------------------------------------- */
 
-static LmadSlice *lmad_slices(MemCtx *m, const DimSlice *sl, int n) {
-    LmadSlice *ls = NEW_ARRAY(m->a, LmadSlice, n + 1);
-    for (int i = 0; i < n; i++) {
-        ls[i].is_index = !sl[i].is_slice;
-        if (ls[i].is_index) {
-            ls[i].index = se_sym(m, sl[i].index);
-            continue;
-        }
-        ls[i].start = se_sym(m, sl[i].start);
-        ls[i].len = se_sym(m, sl[i].len);
-        ls[i].stride = se_sym(m, sl[i].stride);
-    }
-    return ls;
-}
-
 static void mem_index(MemCtx *m, Stm *s) {
     IrExp *e = s->e;
     if (!is_array(s->pat[0])) return;
-    Lmad *l = lmad_slice(m->a, e->arr->mem->ixfun, lmad_slices(m, e->slice, e->nslice), e->nslice);
+    Lmad *l = lmad_slice(m->a, e->arr->mem->ixfun, ir_lmad_slices(m->a, e->slice, e->nslice), e->nslice);
     s->pat[0]->mem = mem_info(m, e->arr->mem->mem, l);
 }
 

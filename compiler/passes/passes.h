@@ -32,7 +32,16 @@ void pass_distribute(Prog *p);
 
 /* kernels.c: STAGE_MEM -> STAGE_GPU. Decides how each host-level SOAC runs
  * on a GPU (SegMap over a flattened map nest, SegRed, SegScan, SegHist,
- * one work-item, or the host) and records its free variables. */
+ * one work-item, or the host), gives SegMaps transposed copies of the
+ * inputs whose rows they traverse (coalesce.c) and records each SOAC's
+ * free variables. */
 void pass_kernels(Prog *p);
+
+/* coalesce.c, a step of pass_kernels: when host-level SOAC s (classified:
+ * s->e->seg) is a SegMap whose work-items read rows of a row-major input
+ * element by element, reads a copy of that input laid out with its outer
+ * dimension innermost instead. Returns the statements (*n of them) that
+ * make the copies, to go before s. */
+Stm **coalesce_inputs(Prog *p, Stm *s, int *n);
 
 #endif

@@ -3,9 +3,10 @@
 -- time in local memory. The data files have products of sizes that cross
 -- a block (130 rows; 130 columns) and a step (17 and 33 elements); the
 -- others have one point, no rows and an empty reduction. The factors are
--- small integers in f32, so every sum is exact.
+-- small integers in f32, so every sum is exact. The rows the tiles stage
+-- are read coalesced already: neither input is copied to another layout.
 -- ==
--- structure gpu { SegMap 1 Tiled 1 Kernel 1 }
+-- structure gpu { SegMap 1 Tiled 1 Kernel 1 Copy 0 }
 -- input @ data/matmul_130x17x3.in
 -- output @ data/matmul_130x17x3.out
 -- input @ data/matmul_3x33x130.in

@@ -3,9 +3,10 @@
 # whatever OpenCL device is installed (PoCL in CI): device listing and
 # selection errors, tuning parameters, -P profiles, --dump-opencl and
 # --load-opencl, the program cache, -t device times, failures inside
-# kernels reported with their source location, and that --library makes a
-# library (tests/library/run.sh tests libraries). Results themselves are
-# checked by `futhorc test --backend=opencl` (tests/run.sh). Ends with
+# kernels reported with their source location, copies that transpose run
+# as the tiled transpose, and that --library makes a library
+# (tests/library/run.sh tests libraries). Results themselves are checked
+# by `futhorc test --backend=opencl` (tests/run.sh). Ends with
 # "opencl: N passed, N failed"; exits 1 if anything failed.
 #
 #   usage: tests/opencl/run.sh      (FUTHORC=path selects another compiler)
@@ -67,6 +68,11 @@ expect "cache exists" 0 '' test -s "$work/cache"
 expect "cache read" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --cache-file $work/cache"
 expect "device time" 0 '^[0-9]+$' sh -c "echo '$in' | $exe -r 2 -t /dev/stdout -n"
 expect "help lists OpenCL options" 0 '--list-devices' "$exe" --help
+# Coalescing by layout: both inputs of coalesce_views.fut are copied with
+# the tiled transpose, the rank-3 one after its inner dimensions merge.
+cv_in='3i64 [[1i32, 2i32, 3i32, 4i32], [5i32, 6i32, 7i32, 8i32]] [[[1i32, 0i32], [0i32, 1i32]], [[2i32, 3i32], [4i32, 5i32]]]'
+expect "transposed copies" 0 'rt_transpose_4 +2 ' \
+    sh -c "'$futhorc' opencl tests/gpu/coalesce_views.fut -o '$work/cv' && echo '$cv_in' | '$work/cv' -P"
 # Libraries are tested by tests/library/run.sh; here only that one is made.
 expect "library" 0 '#define FUTHARK_BACKEND_opencl' \
     sh -c "'$futhorc' opencl --library $here/kernel_fail.fut -o '$work/lib' && cat '$work/lib.h'"

@@ -1,9 +1,9 @@
 /* Unit tests of the GPU stage: which operators are known to commute
  * (ir_segop_known_commutative), and what the kernels pass records for
  * host-level SOACs (segment kind, nest depth, free variables, per-work-item
- * blocks and their layout), on programs compiled from source through the
- * whole pipeline; and skipping an optimisation pass (--skip-pass) to
- * measure it. */
+ * blocks and their layout, inputs read through transposed copies), on
+ * programs compiled from source through the whole pipeline; and skipping
+ * an optimisation pass (--skip-pass) to measure it. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -280,6 +280,97 @@ static void test_skip_pass(void **state) {
     }
 }
 
+/* The copies in main after the kernels pass: inputs coalesce.c gives a
+ * transposed copy. */
+static int tk_copies(const char *src) {
+    Prog *p = tk_gpu(src);
+    int n = unit_structure_count(p, "Copy");
+    tk_free(p);
+    return n;
+}
+
+/* The statement of b that binds v, or NULL. */
+static const Stm *tk_binding(const Body *b, const Var *v) {
+    for (int i = 0; i < b->nstms; i++)
+        if (b->stms[i]->npat && b->stms[i]->pat[0] == v) return b->stms[i];
+    return NULL;
+}
+
+/* A loop that traverses row r once per step (the step is used, so the
+ * traversal stays in the loop). */
+#define TK_LOOP(k) TK_LOOP_FROM(0, k)
+#define TK_LOOP_FROM(a0, k) "loop a = " #a0 " for i < " #k " do a + f32.sum (map (* f32.i64 i) r)"
+/* main over rows of w f32: a size the IR knows (entry parameters' sizes are
+ * known at run time only). */
+#define TK_ROWS(w, body)                                                                                     \
+    "def main [m] (flat: [m]f32) (k: i64) = let n = m / " #w " in map (\\r -> " body ") (unflatten (flat[:n * " #w \
+    "] :> [n * " #w "]f32))"
+
+/* A row traversed in a loop is read from a copy laid out column-major
+ * (element (i, j) at j*n + i), made in a block of its own before the
+ * SegMap, which the kernel gets instead of the input's block. */
+static void test_coalesce_layout(void **state) {
+    (void)state;
+    Prog *p = tk_gpu("def main [n][d] (xs: [n][d]f32) (k: i64) = map (\\r -> " TK_LOOP(k) ") xs");
+    const Fun *f = p->funs[0];
+    Stm *s = tk_seg_stm(p);
+    Var *in = s->e->screma.arrs[0], *xs = f->params[0];
+    const Stm *cp = tk_binding(f->body, in);
+    assert_non_null(cp);
+    assert_int_equal(cp->e->kind, IE_COPY);
+    assert_ptr_equal(cp->e->arr, xs);
+    const Stm *al = tk_binding(f->body, in->mem->mem);
+    assert_non_null(al);
+    assert_int_equal(al->e->kind, IE_ALLOC);
+    const Lmad *l = in->mem->ixfun;
+    Arena *a = p->arena;
+    assert_true(sym_equal(l->offset, sym_const(a, 0)));
+    assert_true(sym_equal(l->dims[0].stride, sym_const(a, 1)));
+    assert_true(sym_equal(l->dims[1].stride, sym_var(a, xs->type.shape[0].v->id)));
+    assert_ptr_equal(s->e->screma.map->params[0]->mem->mem, in->mem->mem);
+    bool copy_free = false, xs_free = false;
+    for (int i = 0; i < s->e->seg->nfree; i++) {
+        copy_free |= s->e->seg->free[i] == in->mem->mem;
+        xs_free |= s->e->seg->free[i] == xs->mem->mem;
+    }
+    assert_true(copy_free);
+    assert_false(xs_free);
+    tk_free(p);
+}
+
+/* When the copy pays: traversals of a row (repeated by loops) times its
+ * bytes (unknown: 256) must exceed 256 bytes. */
+static void test_coalesce_rule(void **state) {
+    (void)state;
+    assert_int_equal(tk_copies("def main (xs: [][]f32) (k: i64) = map (\\r -> " TK_LOOP(k) ") xs"), 1);
+    /* One traversal never pays; two do for rows of unknown size. */
+    assert_int_equal(tk_copies("def main (xs: [][]f32) = map (\\r -> loop a = 0 for x in r do a + x) xs"), 0);
+    assert_int_equal(tk_copies("def main (xs: [][]i32) = map (\\r -> let s = i32.sum r in map (* s) r) xs"), 1);
+    /* Rows of a known size: 32 assumed steps of a loop times 32 bytes
+     * pays, times 8 does not; 5 steps times 64 bytes pays, 4 do not. */
+    assert_int_equal(tk_copies(TK_ROWS(8, TK_LOOP(k))), 1);
+    assert_int_equal(tk_copies(TK_ROWS(2, TK_LOOP(k))), 0);
+    assert_int_equal(tk_copies(TK_ROWS(16, TK_LOOP(5))), 1);
+    assert_int_equal(tk_copies(TK_ROWS(16, TK_LOOP(4))), 0);
+    assert_int_equal(tk_copies(TK_ROWS(64, "let s = f32.sum r in f32.sum (map (* s) r)")), 1);
+    assert_int_equal(tk_copies(TK_ROWS(16, "let s = f32.sum r in f32.sum (map (* s) r)")), 0);
+    /* The rows of a rank-3 input are matrices: their rows' traversals
+     * count as parts of one traversal (two columns read: 1/16 of one). */
+    assert_int_equal(tk_copies("def main (xss: [][][]i32) = map (\\m -> loop a = 0 for r in m do a + r[0] + r[1]) xss"),
+                     0);
+    assert_int_equal(tk_copies("def main (xss: [][][]f32) (k: i64) = map (\\m -> loop a = 0 for i < k do "
+                               "a + f32.sum (map (\\r -> f32.sum (map (* f32.i64 i) r)) m)) xss"),
+                     1);
+    /* A row that an if merges with another array keeps its layout. */
+    assert_int_equal(tk_copies("def main (xs: [][]f32) (k: i64) = map (\\row -> "
+                               "let r = if row[0] > 0 then row else reverse row in " TK_LOOP(k) ") xs"),
+                     0);
+    /* The inner level of a nest: neighbours share the outer row. */
+    assert_int_equal(tk_copies("def main (xs: [][]f32) (ys: []f32) (k: i64) = "
+                               "map (\\r -> map (\\y -> " TK_LOOP_FROM(y, k) ") ys) xs"),
+                     0);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_commutative_known),
@@ -292,6 +383,8 @@ int main(void) {
         cmocka_unit_test(test_private_blocks),
         cmocka_unit_test(test_private_fallback),
         cmocka_unit_test(test_skip_pass),
+        cmocka_unit_test(test_coalesce_layout),
+        cmocka_unit_test(test_coalesce_rule),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
