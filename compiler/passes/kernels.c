@@ -437,7 +437,8 @@ static Stm *segscan_level(KCtx *k, const Stm *outer, Stm *s) {
  * of a map nest whose outermost level is outer, or NULL: s's body
  * is cheap scalar code around one reduction (no scans, scalar operators)
  * over at least one array that differs between s's elements (a row of
- * s's input, or a slice the body takes), and s returns scalars, and the
+ * s's input, or a slice the body takes), or over no array at all (a
+ * tabulation from the indices), and s returns scalars, and the
  * reduction's map outputs (such as the exps of a softmax, which the sum
  * reduces) built in place in s's output rows. Each of s's elements is
  * then a segment that a work-group, or a few of its lanes, reduce with
@@ -473,7 +474,10 @@ static Stm *segred_level(KCtx *k, const Stm *outer, Stm *s, bool *irregular) {
     if (w.is_var && bound_in(outer->e->screma.map, w.v) && !*irregular) return NULL;
     for (int i = 0; i < red->e->screma.narrs; i++)
         if (bound_in(sc->map, red->e->screma.arrs[i])) return red;
-    return NULL;
+    /* No inputs: its elements are computed from their index (iotas are not
+     * built) and from the segment's own values, so no segment reads what
+     * another does. */
+    return red->e->screma.narrs == 0 ? red : NULL;
 }
 
 /* Whether l is plain arithmetic on non-boolean scalars (no indexing, no

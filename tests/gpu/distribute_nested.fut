@@ -7,12 +7,12 @@
 -- SegMap over every element. Entry checksum hashes the result rows again
 -- (fused into the last stage, a third segmented SegRed) for rows long
 -- enough for several work-groups each and for a work-group each; its
--- rows are computed from their indices in the first stage, which reads
--- no input row and so is a SegMap. The structure counts both entry
+-- rows are computed from their indices in the first stage (a segmented
+-- SegRed over no input array). The structure counts both entry
 -- points. Expected values from a sequential reference (Python).
 -- ==
 -- entry: main
--- structure gpu { SegMap 2 SegRed 4 Kernel 6 }
+-- structure gpu { SegMap 1 SegRed 5 Kernel 6 }
 -- input { [[[3i64, 1i64, 4i64, 1i64, 5i64], [9i64, 2i64, 6i64, 5i64, 3i64]], [[0i64, 0i64, 0i64, 0i64, 0i64], [1i64, 2i64, 3i64, 4i64, 5i64]]] }
 -- output { [[[297i64, 303i64, 294i64, 303i64, 291i64], [550i64, 571i64, 559i64, 562i64, 568i64]], [[0i64, 0i64, 0i64, 0i64, 0i64], [422i64, 419i64, 416i64, 413i64, 410i64]]] }
 -- input { empty([0][2][3]i64) }

@@ -6,12 +6,12 @@
 -- SegReds and one SegRed (two kernels). Entry big generates rows long
 -- enough for several work-groups each, a work-group each, and many rows
 -- of 3 elements; its rows are computed from their indices in the first
--- stage, which reads no input row and so is a SegMap. The structure
--- counts both entry points. Expected values from a sequential reference
+-- stage (a segmented SegRed over no input array). The structure counts
+-- both entry points. Expected values from a sequential reference
 -- (Python, wrapping i64 arithmetic).
 -- ==
 -- entry: main
--- structure gpu { SegMap 1 SegRed 5 Kernel 8 }
+-- structure gpu { SegRed 6 Kernel 8 }
 -- input { [[3i64, 1i64, 4i64, 1i64, 5i64], [9i64, 2i64, 6i64, 5i64, 3i64], [0i64, 0i64, 0i64, 0i64, 0i64]] }
 -- output { 3315689721i64 2178841i64 }
 -- input { [[7i64]] }

@@ -7,13 +7,13 @@
 -- each result row again (fused into the last stage, a third SegRed) for
 -- rows long enough for several work-groups each, and for a work-group
 -- each; main's small inputs take the one-work-item-per-row path. Its
--- rows are computed from their indices (fused into the first stage,
--- which reads no input row and so is a SegMap). The structure counts
--- both entry points. Expected values from a sequential reference
+-- rows are computed from their indices (fused into the first stage, a
+-- segmented SegRed over no input array). The structure counts both
+-- entry points. Expected values from a sequential reference
 -- (Python, wrapping i64 arithmetic).
 -- ==
 -- entry: main
--- structure gpu { SegRed 4 SegMap 2 Kernel 6 }
+-- structure gpu { SegRed 5 SegMap 1 Kernel 6 }
 -- input { [[3i64, 1i64, 4i64, 1i64, 5i64], [9i64, 2i64, 6i64, 5i64, 3i64], [0i64, 0i64, 0i64, 0i64, 0i64]] }
 -- output { [[297i64, 303i64, 294i64, 303i64, 291i64], [550i64, 571i64, 559i64, 562i64, 568i64], [0i64, 0i64, 0i64, 0i64, 0i64]] }
 -- input { [[7i64]] }
