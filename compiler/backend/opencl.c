@@ -1707,7 +1707,7 @@ static void seg_hist(Emit *E, const Stm *s) {
     host_launch_begin(E, &k);
     ce_line(E, "int64_t rt_n = %s, rt_bins = %s;", ce_se(E, h->w), ce_se(E, h->dest_w));
     ce_line(E, "int64_t rt_g = rt_cl_group_size(%d), rt_groups = rt_cl_num_groups(%d, rt_n, rt_g);", P, PN);
-    ce_line(E, "int rt_use_local = %s && rt_bins * %d <= rt_cl_local_budget();",
+    ce_line(E, "int rt_use_local = %s && rt_bins > 0 && rt_bins * %d <= rt_cl_local_budget();",
             prim_size(t) == 4 ? "1" : "0", prim_size(t));
     kern_free_args(E, &k, "rt_groups * rt_g");
     kern_extra(E, &k, "long rt_n", "int64_t", "rt_n");

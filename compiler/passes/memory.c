@@ -439,18 +439,24 @@ static void iu_use(IrWalk *w, Var *v) {
     u->uses[v->id]++;
 }
 
-static void iu_stm(IrWalk *w, Stm *s) {
-    IotaUses *u = w->ctx;
-    if (s->e->kind == IE_IOTA) u->def[s->pat[0]->id] = s;
-    if (s->e->kind != IE_SCREMA) return;
-    const Screma *sc = &s->e->screma;
-    for (int i = 0; i < sc->narrs; i++)
-        if (!is_array(sc->map->params[i])) u->elems[sc->arrs[i]->id]++;
+static void iu_inputs(IotaUses *u, Var **arrs, int narrs, const Lambda *l) {
+    for (int i = 0; i < narrs; i++)
+        if (!is_array(l->params[i])) u->elems[arrs[i]->id]++;
 }
 
-/* Finds the iotas of f that are used only as inputs of Screma whose
- * lambdas take their elements: they need no memory, since element iter
- * is start + iter * step (elem_inputs binds it in the lambda). */
+static void iu_stm(IrWalk *w, Stm *s) {
+    IotaUses *u = w->ctx;
+    IrExp *e = s->e;
+    if (e->kind == IE_IOTA) u->def[s->pat[0]->id] = s;
+    if (e->kind == IE_SCREMA) iu_inputs(u, e->screma.arrs, e->screma.narrs, e->screma.map);
+    if (e->kind == IE_SCATTER) iu_inputs(u, e->scatter.arrs, e->scatter.narrs, e->scatter.lam);
+    if (e->kind == IE_HIST) iu_inputs(u, e->hist.arrs, e->hist.narrs, e->hist.lam);
+}
+
+/* Finds the iotas of f that are used only as inputs of SOACs (Screma,
+ * Scatter, Hist) whose lambdas take their elements: they need no memory,
+ * since element iter is start + iter * step (elem_inputs binds it in
+ * the lambda). */
 static void find_elem_iotas(MemCtx *m, Fun *f) {
     size_t n = (size_t)m->p->next_var_id + 1;
     IotaUses u = {NEW_ARRAY(m->a, int, n), NEW_ARRAY(m->a, int, n), NEW_ARRAY(m->a, Stm *, n)};
@@ -461,19 +467,19 @@ static void find_elem_iotas(MemCtx *m, Fun *f) {
         if (u.def[i] && u.uses[i] > 0 && u.uses[i] == u.elems[i]) m->elem_iota[i] = u.def[i];
 }
 
-/* Drops the inputs of Screma sc that are iotas found by find_elem_iotas;
- * their lambda parameters are bound to start + iter * step instead. */
-static void elem_inputs(MemCtx *m, Screma *sc, SrcLoc loc) {
-    Lambda *l = sc->map;
+/* Drops the inputs arrs[0..*narrs) of a SOAC with lambda l and index
+ * iter that are iotas found by find_elem_iotas; their lambda parameters
+ * are bound to start + iter * step instead. */
+static void elem_inputs(MemCtx *m, Var **arrs, int *narrs, Lambda *l, Var *iter, SrcLoc loc) {
     StmVec pre = {0};
-    for (int i = 0; i < sc->narrs;) {
-        Stm *d = m->elem_iota[sc->arrs[i]->id];
+    for (int i = 0; i < *narrs;) {
+        Stm *d = m->elem_iota[arrs[i]->id];
         if (!d) {
             i++;
             continue;
         }
         const IrExp *io = d->e;
-        SubExp x = se_var(sc->iter);
+        SubExp x = se_var(iter);
         if (io->t != PT_I64) {
             IrExp *c = new_exp(m, IE_CONV);
             c->t = PT_I64;
@@ -487,8 +493,8 @@ static void elem_inputs(MemCtx *m, Screma *sc, SrcLoc loc) {
         }
         x = se_var(push_op(m, &pre, ir_var(m->p, "elem", type_prim(io->t)), OP_MUL, io->t, x, io->step, loc));
         push_op(m, &pre, l->params[i], OP_ADD, io->t, io->start, x, loc);
-        for (int j = i; j + 1 < sc->narrs; j++) sc->arrs[j] = sc->arrs[j + 1], l->params[j] = l->params[j + 1];
-        sc->narrs--;
+        for (int j = i; j + 1 < *narrs; j++) arrs[j] = arrs[j + 1], l->params[j] = l->params[j + 1];
+        (*narrs)--;
         l->nparams--;
     }
     if (pre.len) {
@@ -507,7 +513,7 @@ static void elem_inputs(MemCtx *m, Screma *sc, SrcLoc loc) {
 static void mem_screma(MemCtx *m, StmVec *out, Stm *s) {
     Screma *sc = &s->e->screma;
     sc->iter = new_iter(m);
-    elem_inputs(m, sc, s->loc);
+    elem_inputs(m, sc->arrs, &sc->narrs, sc->map, sc->iter, s->loc);
     int nscan = 0, nred = 0;
     for (int i = 0; i < sc->nscans; i++) nscan += sc->scans[i].k;
     for (int i = 0; i < sc->nreds; i++) nred += sc->reds[i].k;
@@ -546,6 +552,7 @@ static void mem_screma(MemCtx *m, StmVec *out, Stm *s) {
 static void mem_scatter(MemCtx *m, StmVec *out, Stm *s) {
     Scatter *sc = &s->e->scatter;
     sc->iter = new_iter(m);
+    elem_inputs(m, sc->arrs, &sc->narrs, sc->lam, sc->iter, s->loc);
     mem_soac_params(m, sc->lam, sc->arrs, sc->narrs, sc->iter);
     mem_lambda_body(m, out, sc->lam, sc->iter);
     for (int i = 0; i < s->npat && i < sc->ndests; i++) s->pat[i]->mem = sc->dests[i]->mem;
@@ -556,6 +563,7 @@ static void mem_scatter(MemCtx *m, StmVec *out, Stm *s) {
 static void mem_hist(MemCtx *m, StmVec *out, Stm *s) {
     Hist *h = &s->e->hist;
     h->iter = new_iter(m);
+    elem_inputs(m, h->arrs, &h->narrs, h->lam, h->iter, s->loc);
     mem_soac_params(m, h->lam, h->arrs, h->narrs, h->iter);
     MemInfo **acc = NEW_ARRAY(m->a, MemInfo *, h->op.k + 1);
     for (int i = 0; i < h->op.k; i++) {
