@@ -29,7 +29,10 @@
  * distributed too, so a map of maps of several stages becomes perfect
  * nests of the stages.
  *
- * When it is done: the body has at least two stages, every stage is a
+ * When it is done: the body has at least two stages (one, when the map's
+ * results are reduced: the stage would otherwise run a whole row in
+ * each work-item of a flat reduction, as a matrix-vector product fused
+ * into a sum of squares would), every stage is a
  * map, or scans or reductions (not both) of scalars, and the code between
  * them is cheap scalar code (no loops, ifs or other SOACs), so that a
  * segmented operation runs each stage in parallel over each row (a stage
@@ -392,7 +395,7 @@ static bool dist_map(Dist *D, Body *host, int at) {
     int nst = 0;
     bool *stage = NEW_ARRAY(D->a, bool, b->nstms + 1);
     for (int k = 0; k < b->nstms; k++) nst += stage[k] = is_stage(D, b->stms[k]);
-    if (nst < 2) return false;
+    if (nst < (nv ? 1 : 2)) return false;
 
     int n = D->p->next_var_id + 1;
     Split S = {.D = D,
