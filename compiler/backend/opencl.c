@@ -540,8 +540,9 @@ static const char *space_size(Emit *E, const SegInfo *g, int depth) {
 }
 
 /* Declares the iters of the first depth levels of g from the flat index
- * in C variable rt_rest (consumed), innermost fastest. */
-static void level_iters(Emit *K, const SegInfo *g, int depth) {
+ * (a C expression; its value is consumed in rt_rest), innermost fastest. */
+static void level_iters(Emit *K, const SegInfo *g, int depth, const char *index) {
+    ce_line(K, "long rt_rest = %s;", index);
     for (int l = depth - 1; l >= 0; l--) {
         const Stm *ls = g->levels[l];
         const Var *iter = ls->e->kind == IE_SCATTER ? ls->e->scatter.iter : ls->e->screma.iter;
@@ -585,8 +586,7 @@ static void seg_map(Emit *E, const Stm *s, int depth) {
     ce_line(K, "if (rt_tid >= rt_n) return;");
     kern_prologue(&k, "rt_tid");
     /* Level iters from the flat id, innermost fastest. */
-    ce_line(K, "long rt_rest = rt_tid;");
-    level_iters(K, g, g->depth);
+    level_iters(K, g, g->depth, "rt_tid");
     outer_levels(K, g, g->depth - 1);
     const Stm *ls = g->levels[g->depth - 1];
     if (ls->e->kind == IE_SCATTER) {
@@ -918,8 +918,7 @@ static void segred_suffix(Emit *K, const Stm *s, const Stm *rs, int at, const ch
  * of its map nest's levels, and the outer levels' code (a failure there
  * jumps to fail); the innermost map's code is segred_prefix's. */
 static void segment_levels(Emit *K, const SegInfo *g, const char *seg, const char *fail) {
-    ce_line(K, "long rt_rest = %s;", seg);
-    level_iters(K, g, g->depth - 1);
+    level_iters(K, g, g->depth - 1, seg);
     K->fail_label = fail;
     outer_levels(K, g, g->depth - 2);
 }
@@ -1339,13 +1338,6 @@ typedef struct ScanReds {
  * level of a segmented scan. */
 static const Stm *scan_stm(const SegInfo *g) { return g->levels[g->depth - 1]; }
 
-/* Declares the iters of element rt_i of SegScan g: the scan's, and those
- * of the levels around a segmented scan. */
-static void scan_iters(Emit *K, const SegInfo *g) {
-    ce_line(K, "long rt_rest = rt_i;");
-    level_iters(K, g, g->depth);
-}
-
 /* Step 1 of the scan kernel: the map over the group's elements in a
  * coalesced order (a segmented scan's levels around the scan binding
  * their rows and running their code for each), scan inputs (and staged
@@ -1362,7 +1354,7 @@ static void scan_map(Kern *k, int nv, const char **ne, const ScanReds *rd) {
     ce_line(K, "int rt_slot = rt_k * rt_lsize + rt_ltid;");
     ce_line(K, "if (rt_i < rt_n) {");
     K->indent++;
-    scan_iters(K, k->seg);
+    level_iters(K, k->seg, k->seg->depth, "rt_i");
     outer_levels(K, k->seg, k->seg->depth - 1);
     ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
     const char **staged = nstaged ? names_at(K, "rt_loc", nv, nstaged, "RT_PAD(rt_slot)") : NULL;
@@ -1483,7 +1475,7 @@ static void scan_write(Emit *K, const SegInfo *g, int nv) {
     ce_line(K, "long rt_i = rt_start + rt_k * rt_lsize + rt_ltid;");
     ce_line(K, "if (rt_i < rt_n) {");
     K->indent++;
-    scan_iters(K, g);
+    level_iters(K, g, g->depth, "rt_i");
     Sym *iv = sym_var(K->a, sc->iter->id);
     for (int j = 0; j < nv; j++) {
         Var *out = s->pat[j];

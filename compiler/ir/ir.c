@@ -32,6 +32,28 @@ SubExp se_const(PrimValue c) {
 SubExp se_i64(int64_t v) { return se_const(prim_int(PT_I64, v)); }
 SubExp se_bool(bool b) { return se_const(prim_bool(b)); }
 
+Stm *ir_stm(Arena *a, Var **pat, int npat, IrExp *e, SrcLoc loc) {
+    Stm *s = NEW(a, Stm);
+    s->pat = pat;
+    s->npat = npat;
+    s->e = e;
+    s->loc = loc;
+    return s;
+}
+
+Stm *ir_stm1(Arena *a, Var *v, IrExp *e, SrcLoc loc) {
+    Var **pat = NEW_ARRAY(a, Var *, 1);
+    pat[0] = v;
+    return ir_stm(a, pat, v ? 1 : 0, e, loc);
+}
+
+Stm *ir_copy_stm(Arena *a, Var *dst, SubExp src, SrcLoc loc) {
+    IrExp *e = NEW(a, IrExp);
+    e->kind = IE_SUBEXP;
+    e->se = src;
+    return ir_stm1(a, dst, e, loc);
+}
+
 Type type_prim(PrimType t) {
     Type ty = {0};
     ty.kind = TK_PRIM;

@@ -365,6 +365,12 @@ SubExp se_var(Var *v);
 SubExp se_const(PrimValue c);
 SubExp se_i64(int64_t v);
 SubExp se_bool(bool b);
+/* A statement binding the npat Vars pat to e. */
+Stm *ir_stm(Arena *a, Var **pat, int npat, IrExp *e, SrcLoc loc);
+/* A statement binding the one Var v to e (nothing, when v is NULL). */
+Stm *ir_stm1(Arena *a, Var *v, IrExp *e, SrcLoc loc);
+/* let dst = src. */
+Stm *ir_copy_stm(Arena *a, Var *dst, SubExp src, SrcLoc loc);
 Type type_prim(PrimType t);
 Type type_array(Arena *a, PrimType elem, int rank, const SubExp *shape);
 Type subexp_type(SubExp se);

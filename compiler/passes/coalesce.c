@@ -292,17 +292,6 @@ static bool pays(const Var *arr, int64_t reads) {
     return reads * bytes > COALESCE_SPAN_BYTES * elems_of(row);
 }
 
-/* Appends to out pat = e. */
-static void push(Prog *p, StmVec *out, Var *pat, IrExp *e, SrcLoc loc) {
-    Stm *s = NEW(p->arena, Stm);
-    s->pat = NEW_ARRAY(p->arena, Var *, 1);
-    s->pat[0] = pat;
-    s->npat = 1;
-    s->e = e;
-    s->loc = loc;
-    vec_push(out, s);
-}
-
 static IrExp *new_exp(Prog *p, IrExpKind k) {
     IrExp *e = NEW(p->arena, IrExp);
     e->kind = k;
@@ -323,7 +312,7 @@ static Var *transposed_copy(Prog *p, StmVec *out, Var *arr, Lmad *l, SrcLoc loc)
         m->args[0] = bytes;
         m->args[1] = arr->type.shape[d];
         Var *v = ir_var(p, "bytes", type_prim(PT_I64));
-        push(p, out, v, m, loc);
+        vec_push(out, ir_stm1(p->arena, v, m, loc));
         bytes = se_var(v);
     }
     IrExp *al = new_exp(p, IE_ALLOC);
@@ -331,7 +320,7 @@ static Var *transposed_copy(Prog *p, StmVec *out, Var *arr, Lmad *l, SrcLoc loc)
     Type mt = {0};
     mt.kind = TK_MEM;
     Var *mem = ir_var(p, arena_printf(a, "mem_%s_tr", arr->name), mt);
-    push(p, out, mem, al, loc);
+    vec_push(out, ir_stm1(p->arena, mem, al, loc));
     Type t = arr->type;
     t.unique = false;
     Var *c = ir_var(p, arena_printf(a, "%s_tr", arr->name), t);
@@ -340,7 +329,7 @@ static Var *transposed_copy(Prog *p, StmVec *out, Var *arr, Lmad *l, SrcLoc loc)
     c->mem->ixfun = l;
     IrExp *cp = new_exp(p, IE_COPY);
     cp->arr = arr;
-    push(p, out, c, cp, loc);
+    vec_push(out, ir_stm1(p->arena, c, cp, loc));
     return c;
 }
 

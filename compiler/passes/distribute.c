@@ -221,15 +221,6 @@ static Type expand_type(Arena *a, Type t, SubExp w) {
     return type_array(a, t.elem, r + 1, shape);
 }
 
-static Stm *new_stm(Arena *a, Var **pat, int npat, IrExp *e, SrcLoc loc) {
-    Stm *s = NEW(a, Stm);
-    s->pat = pat;
-    s->npat = npat;
-    s->e = e;
-    s->loc = loc;
-    return s;
-}
-
 /* The map of stage st: statements [lo, hi) of s's body, with the
  * parameters and expanded values they use as inputs, returning the
  * needed values they bind (whose expanded arrays it binds: s's own
@@ -276,7 +267,7 @@ static Stm *build_stage(Split *S, Stm *s, int st, int lo, int hi, Inputs *in) {
     e->screma.narrs = in->arrs.len;
     e->screma.arrs = vec_to_arena(a, &in->arrs);
     e->screma.map = l;
-    Stm *r = new_stm(a, pat.len ? vec_to_arena(a, &pat) : NEW_ARRAY(a, Var *, 1), pat.len, e, s->loc);
+    Stm *r = ir_stm(a, pat.len ? vec_to_arena(a, &pat) : NEW_ARRAY(a, Var *, 1), pat.len, e, s->loc);
     vec_free(&pat);
     vec_free(&res);
     vec_free(&ret);
@@ -378,7 +369,7 @@ static Stm *final_reduction(Dist *D, const Stm *s, const Split *S, const Inputs 
         l->params[l->nparams++] = ir_var(D->p, sc->map->params[0]->name, sc->map->params[0]->type);
         e->screma.arrs[e->screma.narrs++] = sc->arrs[0];
     }
-    return new_stm(D->a, s->pat, nv, e, s->loc);
+    return ir_stm(D->a, s->pat, nv, e, s->loc);
 }
 
 /* Splits s (statement at of body host, a map, or a map-reduce whose map
@@ -437,12 +428,7 @@ static bool dist_map(Dist *D, Body *host, int at) {
     for (int r = nv; r < b->nres; r++) {
         Var *first = in.out[b->res[r].v->id];
         if (first == s->pat[r]) continue;
-        IrExp *e = NEW(D->a, IrExp);
-        e->kind = IE_SUBEXP;
-        e->se = se_var(first);
-        Var **pat = NEW_ARRAY(D->a, Var *, 1);
-        pat[0] = s->pat[r];
-        vec_push(&out, new_stm(D->a, pat, 1, e, s->loc));
+        vec_push(&out, ir_copy_stm(D->a, s->pat[r], se_var(first), s->loc));
     }
     Stm **stms = NEW_ARRAY(D->a, Stm *, host->nstms + out.len);
     memcpy(stms, host->stms, sizeof(Stm *) * (size_t)at);

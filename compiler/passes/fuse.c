@@ -396,25 +396,6 @@ typedef struct Build {
     TypeVec ret;
 } Build;
 
-/* A statement binding the npat variables pat to e. */
-static Stm *mk_stm(Fuse *F, Var **pat, int npat, IrExp *e, SrcLoc loc) {
-    Stm *s = NEW(F->p->arena, Stm);
-    s->pat = pat;
-    s->npat = npat;
-    s->e = e;
-    s->loc = loc;
-    return s;
-}
-
-static Stm *mk_copy_stm(Fuse *F, Var *dst, SubExp src, SrcLoc loc) {
-    Var **pat = NEW_ARRAY(F->p->arena, Var *, 1);
-    pat[0] = dst;
-    IrExp *e = NEW(F->p->arena, IrExp);
-    e->kind = IE_SUBEXP;
-    e->se = src;
-    return mk_stm(F, pat, 1, e, loc);
-}
-
 /* Adds P's map lambda: its parameters and inputs, then its statements. */
 static void build_producer(Build *B, const Stm *p) {
     const Screma *s = &p->e->screma;
@@ -435,13 +416,13 @@ static void build_consumer(Fuse *F, Build *B, const Stm *p, const Stm *c, Var **
         int j = 0;
         while (j < p->npat && p->pat[j] != arrs[i]) j++;
         if (j < p->npat) {
-            vec_push(&B->stms, mk_copy_stm(F, prm, pm->body->res[j], c->loc));
+            vec_push(&B->stms, ir_copy_stm(F->p->arena, prm, pm->body->res[j], c->loc));
             continue;
         }
         j = 0;
         while (j < B->arrs.len && B->arrs.items[j] != arrs[i]) j++;
         if (j < B->arrs.len) {
-            vec_push(&B->stms, mk_copy_stm(F, prm, se_var(B->params.items[j]), c->loc));
+            vec_push(&B->stms, ir_copy_stm(F->p->arena, prm, se_var(B->params.items[j]), c->loc));
             continue;
         }
         vec_push(&B->params, prm);
@@ -785,7 +766,7 @@ static Stm *map_nest(Fuse *F, const SubExp *shape, int rank, Var **arrs, Lambda 
     IrExp *e = NEW(a, IrExp);
     e->kind = IE_SCREMA;
     e->screma = (Screma){.w = shape[0], .arrs = arrs, .narrs = inner->nparams, .map = l};
-    return mk_stm(F, pat, inner->nret, e, loc);
+    return ir_stm(F->p->arena, pat, inner->nret, e, loc);
 }
 
 /* Clears the new part of a per-variable array grown from old to n entries. */
@@ -846,7 +827,7 @@ static void reshape_into_nest(Fuse *F, Body *b, int pi, int ci) {
         *e = (IrExp){.kind = IE_RESHAPE, .arr = x, .shape = S->shape, .nshape = S->nshape};
         Var **pat = NEW(a, Var *);
         *pat = arrs[i];
-        stms[n++] = mk_stm(F, pat, 1, e, b->stms[ci]->loc);
+        stms[n++] = ir_stm(F->p->arena, pat, 1, e, b->stms[ci]->loc);
     }
     Var **pat = nest_pattern(F, b, p, ci, S);
     stms[n++] = map_nest(F, S->shape, S->nshape, arrs, ps->map, pat, p->loc);
@@ -855,7 +836,7 @@ static void reshape_into_nest(Fuse *F, Body *b, int pi, int ci) {
         Stm *s = b->stms[i];
         int j = reshaped_output(p, s);
         if (j < 0) stms[n++] = s;
-        else if (s->pat[0] != pat[j]) stms[n++] = mk_copy_stm(F, s->pat[0], se_var(pat[j]), s->loc);
+        else if (s->pat[0] != pat[j]) stms[n++] = ir_copy_stm(F->p->arena, s->pat[0], se_var(pat[j]), s->loc);
     }
     b->stms = stms;
     b->nstms = n;

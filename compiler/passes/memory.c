@@ -120,15 +120,7 @@ static IrExp *new_exp(MemCtx *m, IrExpKind k) {
 
 /* Appends a statement binding pat (npat 0 or 1 Vars) to out. */
 static void push_stm(MemCtx *m, StmVec *out, Var *pat, IrExp *e, SrcLoc loc) {
-    Stm *s = NEW(m->a, Stm);
-    if (pat) {
-        s->pat = NEW_ARRAY(m->a, Var *, 1);
-        s->pat[0] = pat;
-        s->npat = 1;
-    }
-    s->e = e;
-    s->loc = loc;
-    vec_push(out, s);
+    vec_push(out, ir_stm1(m->a, pat, e, loc));
 }
 
 /* Appends pat = x op y (operands of type t) to out and returns pat. */

@@ -671,14 +671,7 @@ static void replicate_inputs(Simp *s, Var **arrs, int *narrs, Lambda *l, SrcLoc 
             i++;
             continue;
         }
-        Stm *bind = NEW(s->p->arena, Stm);
-        bind->pat = NEW_ARRAY(s->p->arena, Var *, 1);
-        bind->pat[0] = l->params[i];
-        bind->npat = 1;
-        bind->e = NEW(s->p->arena, IrExp);
-        bind->e->kind = IE_SUBEXP;
-        bind->e->se = d->e->se;
-        bind->loc = loc;
+        Stm *bind = ir_copy_stm(s->p->arena, l->params[i], d->e->se, loc);
         Stm **stms = NEW_ARRAY(s->p->arena, Stm *, l->body->nstms + 1);
         stms[0] = bind;
         memcpy(stms + 1, l->body->stms, sizeof *stms * (size_t)l->body->nstms);
