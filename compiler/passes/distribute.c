@@ -122,7 +122,8 @@ static void no_use(IrWalk *w, Var *v) {}
 
 /* ---- Checks --------------------------------------------------------------------- */
 
-/* A Var of the body's top level (or a parameter) that belongs to stage st. */
+/* Whether v is a parameter of the lambda, or bound at the body's top
+ * level by a stage other than st. */
 static bool of_other_stage(const Split *S, const Var *v, int st) {
     if (v->id >= S->nvars) return false;
     if (S->param[v->id]) return true;
@@ -166,15 +167,6 @@ static void need_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
 }
 
 /* ---- Building the stages ---------------------------------------------------------- */
-
-/* The stage of statement k of a body with nst stages whose stage
- * statements are marked in stage (a statement joins the next stage, or
- * the last). */
-static int stage_of(const bool *stage, int k, int nst) {
-    int n = 0;
-    for (int i = 0; i < k; i++) n += stage[i];
-    return n < nst ? n : nst - 1;
-}
 
 /* The per-stage inputs being built: parameters and their arrays. */
 typedef struct Inputs {
@@ -400,8 +392,9 @@ static bool dist_map(Dist *D, Body *host, int at) {
     for (int i = 0; i < lam->nparams; i++) S.param[lam->params[i]->id] = 1;
     int *stage_at = NEW_ARRAY(D->a, int, b->nstms + 1);
     bool row = false;
-    for (int k = 0; k < b->nstms; k++) {
-        stage_at[k] = stage_of(stage, k, nst);
+    /* A statement joins the next stage (or the last). */
+    for (int k = 0, before = 0; k < b->nstms; before += stage[k++]) {
+        stage_at[k] = before < nst ? before : nst - 1;
         for (int j = 0; j < b->stms[k]->npat; j++) S.binder[b->stms[k]->pat[j]->id] = stage_at[k] + 1;
     }
     bool all_segmentable = true;
