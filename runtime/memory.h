@@ -9,8 +9,11 @@
 #define FUTHORC_RT_MEMORY_H
 
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "rt.h"
 
 typedef struct rt_block {
     int64_t refs;
@@ -53,6 +56,33 @@ static inline rt_block *rt_block_wrap(rt_pool *p, void *data) {
 }
 
 static inline void rt_block_retain(rt_block *b) { b->refs++; }
+
+/* A malloc'd buffer for count elements of esz bytes (and one byte more, so
+ * that an empty array has a buffer too), or NULL when count is negative,
+ * the byte count overflows or memory runs out. */
+static inline void *rt_malloc_elems(int64_t count, int64_t esz) {
+    if (count < 0 || (esz > 0 && count > (INT64_MAX - 1) / esz) || (uint64_t)(count * esz) >= SIZE_MAX) return NULL;
+    return malloc((size_t)(count * esz) + 1);
+}
+
+/* Reports that an allocation of bytes bytes (an OP_SIZE_MUL result: -1 for
+ * a negative array size, INT64_MAX for one whose byte count overflowed)
+ * made at loc ("file:line:col: ") failed. An error the allocator already
+ * recorded (a device's) gets the location in front. */
+static inline void rt_alloc_failed(rt_ctx *ctx, const char *loc, int64_t bytes) {
+    if (ctx->error && bytes >= 0 && bytes < INT64_MAX) {
+        char *cause = ctx->error;
+        ctx->error = NULL;
+        rt_error(ctx, "%s%s", loc, cause);
+        free(cause);
+        return;
+    }
+    free(ctx->error);
+    ctx->error = NULL;
+    if (bytes < 0) rt_error(ctx, "%snegative array size", loc);
+    else if (bytes == INT64_MAX) rt_error(ctx, "%sout of memory: the array's size in bytes overflows 64 bits", loc);
+    else rt_error(ctx, "%sout of memory (allocating %lld bytes)", loc, (long long)bytes);
+}
 
 static inline void rt_block_release(rt_block *b) {
     if (--b->refs > 0) return;

@@ -84,6 +84,15 @@ RT_UNSIGNED(u16, uint16_t, 16)
 RT_UNSIGNED(u32, uint32_t, 32)
 RT_UNSIGNED(u64, uint64_t, 64)
 
+/* The byte or element count of an allocation (OP_SIZE_MUL): x * y, but -1
+ * when either is negative and INT64_MAX (never allocatable) when the
+ * product does not fit, so an overflowing size fails to allocate instead
+ * of allocating a block smaller than its array. */
+static inline int64_t rt_size_mul_i64(int64_t x, int64_t y) {
+    if (x < 0 || y < 0) return -1;
+    return x != 0 && y > INT64_MAX / x ? INT64_MAX : x * y;
+}
+
 /* ---- Floats: NAME, C type, math.h suffix (f for float, empty for double) -- */
 
 #define RT_FLOAT_FN1(N, T, S, OP, FN) static inline T rt_##OP##_##N(T x) { return FN##S(x); }

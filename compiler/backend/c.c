@@ -355,10 +355,12 @@ static void emit_assert(Emit *E, const Stm *s) {
 static void emit_alloc(Emit *E, const Stm *s) {
     const char *m = ce_name(E, s->pat[0]), *size = ce_se(E, s->e->size);
     ce_line(E, "rt_block *%s = rt_block_new(pool, %s);", m, size);
-    ce_line(E, "if (!%s) {", m);
-    ce_line(E, "    rt_error(ctx, \"%s%%s (allocating %%lld bytes)\", %s < 0 ? \"negative array size\" : \"out of memory\", "
-               "(long long)%s);",
-            ce_str(E, ce_loc(E, s->loc), true), size, size);
+    ce_alloc_check(E, m, size, s->loc);
+}
+
+void ce_alloc_check(Emit *E, const char *block, const char *size, SrcLoc loc) {
+    ce_line(E, "if (!%s) {", block);
+    ce_line(E, "    rt_alloc_failed(ctx, \"%s\", %s);", ce_str(E, ce_loc(E, loc), false), size);
     ce_line(E, "    goto fail;");
     ce_line(E, "}");
 }
@@ -857,13 +859,13 @@ static void emit_param(Emit *E, const Fun *f, int k, char *bound) {
     const char *m = ce_name(E, v->mem->mem);
     bool unique = v->type.unique || (f->param_ext && f->param_ext[k].unique);
     if (E->mode == EM_HOST) { /* an OpenCL library's arrays are on the device already */
-        ce_line(E, "int64_t %s_bytes = rt_value_count(&ins[%d]) * %d;", m, k, prim_size(v->type.elem));
+        ce_line(E, "int64_t %s_bytes = rt_size_mul_i64(rt_value_count(&ins[%d]), %d);", m, k, prim_size(v->type.elem));
         ce_line(E, "rt_dblock *%s = ctx->device ? rt_cl_borrow(ctx, dpool, ins[%d].data, %s_bytes, %s)", m, k, m,
                 unique ? "true" : "false");
         ce_line(E, "    : rt_cl_upload(ctx, dpool, ins[%d].data, %s_bytes);", k, m);
         ce_line(E, "if (!%s) goto fail;", m);
     } else if (unique) {
-        ce_line(E, "int64_t %s_bytes = rt_value_count(&ins[%d]) * %d;", m, k, prim_size(v->type.elem));
+        ce_line(E, "int64_t %s_bytes = rt_size_mul_i64(rt_value_count(&ins[%d]), %d);", m, k, prim_size(v->type.elem));
         ce_line(E, "rt_block *%s = rt_block_new(pool, %s_bytes);", m, m);
         ce_line(E, "if (!%s) {", m);
         ce_oom(E, "copying an argument");
@@ -879,10 +881,10 @@ static void emit_param(Emit *E, const Fun *f, int k, char *bound) {
 
 /* Writes the entry's results into outs, dense and row-major (OpenCL: after
  * the device has finished and reported no failure; cl_result hands over
- * array results). */
+ * array results). ctx is the entry's Fun. */
 static void res_outputs(Emit *E, const Body *b, void *ctx) {
     if (E->mode == EM_HOST) {
-        cl_manifest(E, b);
+        cl_manifest(E, b, ((const Fun *)ctx)->loc);
         ce_line(E, "if (rt_cl_finish(ctx)) goto fail;");
     }
     for (int k = 0; k < b->nres; k++) {
@@ -913,7 +915,7 @@ static void res_outputs(Emit *E, const Body *b, void *ctx) {
             cl_result(E, r.v, k);
             continue;
         }
-        ce_line(E, "outs[%d].data = malloc((size_t)(rt_value_count(&outs[%d]) * %d) + 1);", k, k, prim_size(t.elem));
+        ce_line(E, "outs[%d].data = rt_malloc_elems(rt_value_count(&outs[%d]), %d);", k, k, prim_size(t.elem));
         ce_line(E, "if (!outs[%d].data) {", k);
         ce_oom(E, "writing a result");
         ce_line(E, "}");
@@ -937,7 +939,7 @@ static void emit_entry(Emit *E, const Fun *f, int idx) {
         if (f->params[k]->type.kind == TK_ARRAY) vec_push(&mems, f->params[k]->mem->mem);
     }
     if (cl) ce_line(E, "rt_cl_start_timer(ctx);");
-    ce_body(E, f->body, res_outputs, NULL, mems.items, mems.len);
+    ce_body(E, f->body, res_outputs, (void *)f, mems.items, mems.len);
     vec_free(&mems);
     ce_line(E, "return 0;");
     E->indent--;

@@ -64,6 +64,9 @@ const char *ce_loc(Emit *E, SrcLoc loc);
 const char *ce_str(Emit *E, const char *s, bool printf_safe);
 Lmad *ce_fix_row(Emit *E, const Lmad *l, Sym *i);
 void ce_declare(Emit *E, const Var *v, const char *init);
+/* After an allocation of size bytes (C expressions) at loc: when block is
+ * NULL, records why (runtime/memory.h's rt_alloc_failed) and fails. */
+void ce_alloc_check(Emit *E, const char *block, const char *size, SrcLoc loc);
 
 /* ---- Copies and SOAC pieces (sequential code) ---- */
 void ce_store(Emit *E, const Var *dmem, const Lmad *dl, SubExp se, PrimType t);
@@ -96,8 +99,9 @@ void cl_copy(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lm
 /* EM_HOST: emits statement s (an array statement or a SOAC) as device work. */
 void cl_host_stm(Emit *E, const Stm *s);
 /* EM_HOST: makes the entry's array results dense on the device (so that
- * the device's time includes it), before the host waits for the device. */
-void cl_manifest(Emit *E, const Body *b);
+ * the device's time includes it), before the host waits for the device;
+ * loc (the entry's) is where a failed allocation is reported. */
+void cl_manifest(Emit *E, const Body *b, SrcLoc loc);
 /* EM_HOST: sets outs[k].data to array v, result k (dense, row-major):
  * a new reference to its device block when the caller keeps arrays on the
  * device (an OpenCL library: ctx->device), else malloc'd host memory

@@ -156,8 +156,9 @@ static LmadSlice *lmad_slices(Emit *E, const DimSlice *sl, int n) {
 
 static void host_alloc(Emit *E, const Stm *s) {
     const char *m = ce_name(E, s->pat[0]);
-    ce_line(E, "rt_dblock *%s = rt_dblock_new(ctx, dpool, %s);", m, ce_se(E, s->e->size));
-    ce_line(E, "if (!%s) goto fail;", m);
+    const char *size = ce_se(E, s->e->size);
+    ce_line(E, "rt_dblock *%s = rt_dblock_new(ctx, dpool, %s);", m, size);
+    ce_alloc_check(E, m, size, s->loc);
 }
 
 static void host_index(Emit *E, const Stm *s) {
@@ -238,7 +239,7 @@ static void host_arraylit(Emit *E, const Stm *s) {
         host_store(E, v->mem->mem, ce_fix_row(E, v->mem->ixfun, sym_const(E->a, i)), e->args[i], v->type.elem);
 }
 
-void cl_manifest(Emit *E, const Body *b) {
+void cl_manifest(Emit *E, const Body *b, SrcLoc loc) {
     E->cl->manifested.len = 0;
     for (int k = 0; k < b->nres; k++) {
         SubExp r = b->res[k];
@@ -246,15 +247,19 @@ void cl_manifest(Emit *E, const Body *b) {
         const Lmad *l = r.v->mem->ixfun;
         if (lmad_is_row_major(l)) continue;
         Sym **shape = NEW_ARRAY(E->a, Sym *, l->rank + 1);
-        Sym *n = sym_const(E->a, prim_size(r.v->type.elem));
-        for (int d = 0; d < l->rank; d++) shape[d] = l->dims[d].shape, n = sym_mul(E->a, n, shape[d]);
+        const char *n = arena_printf(E->a, "%d", prim_size(r.v->type.elem));
+        for (int d = 0; d < l->rank; d++) {
+            shape[d] = l->dims[d].shape;
+            n = arena_printf(E->a, "rt_size_mul_i64(%s, %s)", n, ce_sym(E, shape[d]));
+        }
         Var *m = NEW(E->a, Var); /* a block of the emitter's own (a counter id) */
         memset(m, 0, sizeof *m);
         m->id = ce_counter(E, "result");
         m->name = "result";
         m->type.kind = TK_MEM;
-        ce_line(E, "rt_dblock *%s = rt_dblock_new(ctx, dpool, %s);", ce_name(E, m), ce_sym(E, n));
-        ce_line(E, "if (!%s) goto fail;", ce_name(E, m));
+        ce_line(E, "int64_t %s_bytes = %s;", ce_name(E, m), n);
+        ce_line(E, "rt_dblock *%s = rt_dblock_new(ctx, dpool, %s_bytes);", ce_name(E, m), ce_name(E, m));
+        ce_alloc_check(E, ce_name(E, m), arena_printf(E->a, "%s_bytes", ce_name(E, m)), loc);
         cl_copy(E, m, lmad_row_major(E->a, l->rank, shape), r.v->mem->mem, l, r.v->type.elem);
         while (E->cl->manifested.len <= k) vec_push(&E->cl->manifested, NULL);
         E->cl->manifested.items[k] = ce_name(E, m);
@@ -268,7 +273,7 @@ void cl_result(Emit *E, const Var *v, int k) {
     ce_line(E, "    outs[%d].data = rt_cl_export(ctx, %s);", k, made ? made : ce_name(E, v->mem->mem));
     ce_line(E, "} else {");
     E->indent++;
-    ce_line(E, "outs[%d].data = malloc((size_t)(rt_value_count(&outs[%d]) * %d) + 1);", k, k, prim_size(v->type.elem));
+    ce_line(E, "outs[%d].data = rt_malloc_elems(rt_value_count(&outs[%d]), %d);", k, k, prim_size(v->type.elem));
     ce_line(E, "if (!outs[%d].data) {", k);
     ce_line(E, "    rt_error(ctx, \"out of memory (writing a result)\");");
     ce_line(E, "    goto fail;");
@@ -343,9 +348,10 @@ static void kern_free_args(Emit *E, Kern *k, const char *nthreads) {
         if (v->type.kind == TK_MEM && g->private_mem[i]) {
             bool sliced = g->private_mem[i] == PRIV_SLICED;
             kparam(k, sliced ? "__global unsigned char *%s_base, long %s_bytes" : "__global unsigned char *%s", n, n);
-            ce_line(E, "rt_dblock *rt_priv_%d_%d = rt_dblock_new(ctx, dpool, %s_bytes_%d * (%s));", k->id, i, n, k->id,
-                    nthreads);
-            ce_line(E, "if (!rt_priv_%d_%d) goto fail;", k->id, i);
+            const char *blk = arena_printf(E->a, "rt_priv_%d_%d", k->id, i);
+            const char *bytes = arena_printf(E->a, "rt_size_mul_i64(%s_bytes_%d, %s)", n, k->id, nthreads);
+            ce_line(E, "rt_dblock *%s = rt_dblock_new(ctx, dpool, %s);", blk, bytes);
+            ce_alloc_check(E, blk, bytes, k->s->loc);
             ce_line(E, "if (rt_cl_mem_arg(ctx, %d, %d, rt_priv_%d_%d)) goto fail;", k->id, k->nargs++, k->id, i);
             if (sliced)
                 ce_line(E, "if (rt_cl_arg(ctx, %d, %d, sizeof(int64_t), &%s_bytes_%d)) goto fail;", k->id, k->nargs++,

@@ -54,6 +54,34 @@ Stm *ir_copy_stm(Arena *a, Var *dst, SubExp src, SrcLoc loc) {
     return ir_stm1(a, dst, e, loc);
 }
 
+SubExp ir_size_bytes(Prog *p, StmVec *out, Type t, SrcLoc loc) {
+    SubExp n = se_i64(prim_size(t.elem));
+    for (int i = 0; i < t.rank; i++) {
+        SubExp d = t.shape[i];
+        if (!n.is_var && !d.is_var) {
+            n = se_i64(prim_size_mul(n.c.v.i, d.c.v.i));
+            continue;
+        }
+        if (!d.is_var && d.c.v.i == 1) continue;
+        if (!n.is_var && n.c.v.i == 1) {
+            n = d;
+            continue;
+        }
+        IrExp *e = NEW(p->arena, IrExp);
+        e->kind = IE_OP;
+        e->op = OP_SIZE_MUL;
+        e->t = PT_I64;
+        e->nargs = 2;
+        e->args = NEW_ARRAY(p->arena, SubExp, 2);
+        e->args[0] = n;
+        e->args[1] = d;
+        Var *v = ir_var(p, "bytes", type_prim(PT_I64));
+        vec_push(out, ir_stm1(p->arena, v, e, loc));
+        n = se_var(v);
+    }
+    return n;
+}
+
 Type type_prim(PrimType t) {
     Type ty = {0};
     ty.kind = TK_PRIM;

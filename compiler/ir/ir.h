@@ -371,6 +371,12 @@ Stm *ir_stm(Arena *a, Var **pat, int npat, IrExp *e, SrcLoc loc);
 Stm *ir_stm1(Arena *a, Var *v, IrExp *e, SrcLoc loc);
 /* let dst = src. */
 Stm *ir_copy_stm(Arena *a, Var *dst, SubExp src, SrcLoc loc);
+/* A growing list of statements, as passes build bodies. */
+typedef VEC(Stm *) StmVec;
+/* The byte size of an array of type t (its element size times its dims,
+ * multiplied with OP_SIZE_MUL so that an overflow cannot wrap to a small
+ * size): a constant, or an i64 Var bound by statements appended to out. */
+SubExp ir_size_bytes(Prog *p, StmVec *out, Type t, SrcLoc loc);
 Type type_prim(PrimType t);
 Type type_array(Arena *a, PrimType elem, int rank, const SubExp *shape);
 Type subexp_type(SubExp se);

@@ -27,6 +27,8 @@
  *  - min, max and comparisons are signed or unsigned per the type.
  *  - sgn is -1/0/1 (0/1 for unsigned). popc, clz, ctz count within the
  *    width and return i32; clz 0 and ctz 0 are the width.
+ *  - size_mul (i64 allocation sizes only) does not wrap: it is -1 when an
+ *    operand is negative and INT64_MAX when the product does not fit.
  * Floats: f32 operations are computed in single precision (float
  * arithmetic and the f-suffixed <math.h> functions), f64 in double.
  *  - div is IEEE division; mod is C fmod (sign of the dividend); pow is C
@@ -387,6 +389,12 @@ static bool int_unary(const IntArgs *a, Op op, PrimValue *out) {
     }
 }
 
+int64_t prim_size_mul(int64_t x, int64_t y) {
+    if (x < 0 || y < 0) return -1;
+    if (x != 0 && y > INT64_MAX / x) return INT64_MAX;
+    return x * y;
+}
+
 static bool eval_int(Op op, const PrimValue *args, PrimValue *out) {
     IntArgs a = {.t = args[0].type, .bits = prim_bits(args[0].type),
                  .sgn = prim_class(args[0].type) == PC_SIGNED, .x = args[0].v.i};
@@ -404,6 +412,7 @@ static bool eval_int(Op op, const PrimValue *args, PrimValue *out) {
     case OP_QUOT:
     case OP_REM: return int_divide(&a, op, out);
     case OP_POW: return int_pow(&a, out);
+    case OP_SIZE_MUL: *out = prim_int(a.t, prim_size_mul(a.x, a.y)); return true;
     case OP_MIN: *out = int_result(&a, int_less(&a) ? a.ux : a.uy); return true;
     case OP_MAX: *out = int_result(&a, int_less(&a) ? a.uy : a.ux); return true;
     case OP_AND: *out = int_result(&a, a.ux & a.uy); return true;

@@ -65,5 +65,8 @@ char *prim_format(PrimValue v, char *buf, int size);
  * alone, when it does not fold: integer division or modulo by zero, a
  * negative exponent of a signed integer pow, or ill-typed operands. */
 bool prim_eval(Op op, const PrimValue *args, PrimValue *out);
+/* OP_SIZE_MUL on i64 values: x * y, -1 when either is negative, INT64_MAX
+ * when the product does not fit (runtime/scalar.h's rt_size_mul_i64). */
+int64_t prim_size_mul(int64_t x, int64_t y);
 
 #endif

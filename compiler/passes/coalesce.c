@@ -50,7 +50,6 @@
 #include <stdint.h>
 #include <string.h>
 
-typedef VEC(Stm *) StmVec;
 
 /* The row bytes for which one uncoalesced traversal costs about what the
  * transposing copy does (it reads and writes the whole array). H100,
@@ -302,19 +301,7 @@ static IrExp *new_exp(Prog *p, IrExpKind k) {
  * of its own: its byte size, the allocation, the copy; returns the copy. */
 static Var *transposed_copy(Prog *p, StmVec *out, Var *arr, Lmad *l, SrcLoc loc) {
     Arena *a = p->arena;
-    SubExp bytes = se_i64(prim_size(arr->type.elem));
-    for (int d = 0; d < arr->type.rank; d++) {
-        IrExp *m = new_exp(p, IE_OP);
-        m->op = OP_MUL;
-        m->t = PT_I64;
-        m->nargs = 2;
-        m->args = NEW_ARRAY(a, SubExp, 2);
-        m->args[0] = bytes;
-        m->args[1] = arr->type.shape[d];
-        Var *v = ir_var(p, "bytes", type_prim(PT_I64));
-        vec_push(out, ir_stm1(p->arena, v, m, loc));
-        bytes = se_var(v);
-    }
+    SubExp bytes = ir_size_bytes(p, out, arr->type, loc);
     IrExp *al = new_exp(p, IE_ALLOC);
     al->size = bytes;
     Type mt = {0};

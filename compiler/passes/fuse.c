@@ -383,7 +383,6 @@ static Parts screma_parts(const Stm *s) {
     return q;
 }
 
-typedef VEC(Stm *) StmVec;
 typedef VEC(Var *) VarVec;
 typedef VEC(SubExp) SeVec;
 typedef VEC(Type) TypeVec;

@@ -55,7 +55,6 @@
 #include <stdlib.h>
 #include <string.h>
 
-typedef VEC(Stm *) StmVec;
 
 /* The pass state: the program (for fresh Vars) and its arena. */
 typedef struct MemCtx {
@@ -136,25 +135,10 @@ static Var *push_op(MemCtx *m, StmVec *out, Var *pat, Op op, PrimType t, SubExp 
     return pat;
 }
 
-/* x * y as a SubExp, folding constants, emitting a multiplication otherwise. */
-static SubExp emit_mul(MemCtx *m, StmVec *out, SubExp x, SubExp y, SrcLoc loc) {
-    if (!x.is_var && !y.is_var) return se_i64(x.c.v.i * y.c.v.i);
-    if (!x.is_var && x.c.v.i == 1) return y;
-    if (!y.is_var && y.c.v.i == 1) return x;
-    return se_var(push_op(m, out, ir_var(m->p, "bytes", type_prim(PT_I64)), OP_MUL, PT_I64, x, y, loc));
-}
-
-/* Emits the byte size of an array of type t. */
-static SubExp emit_bytes(MemCtx *m, StmVec *out, Type t, SrcLoc loc) {
-    SubExp n = se_i64(prim_size(t.elem));
-    for (int i = 0; i < t.rank; i++) n = emit_mul(m, out, n, t.shape[i], loc);
-    return n;
-}
-
 /* Emits an IE_ALLOC for an array of type t and returns the block. */
 static Var *emit_alloc(MemCtx *m, StmVec *out, Type t, const char *base, SrcLoc loc) {
     IrExp *e = new_exp(m, IE_ALLOC);
-    e->size = emit_bytes(m, out, t, loc);
+    e->size = ir_size_bytes(m->p, out, t, loc);
     Var *mem = new_mem_var(m, base);
     push_stm(m, out, mem, e, loc);
     return mem;
@@ -307,7 +291,7 @@ static void mark_escaping(char *esc, const Body *b, bool top) {
 static bool hoistable_arith(const Stm *s, const char *variant) {
     const IrExp *e = s->e;
     if (e->kind != IE_OP || e->t != PT_I64) return false;
-    if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL) return false;
+    if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL && e->op != OP_SIZE_MUL) return false;
     for (int i = 0; i < e->nargs; i++)
         if (!invariant(variant, e->args[i])) return false;
     return true;

@@ -82,7 +82,6 @@ enum { SIMP_MAX_ROUNDS = 16 };
  * short for bodies of thousands of statements, and it costs 16 KiB. */
 enum { SIMP_CSE_BUCKETS = 4096 };
 
-typedef VEC(Stm *) StmVec;
 
 /* An available expression: a statement whose results can replace those of
  * a later identical statement; next chains entries of one bucket. */

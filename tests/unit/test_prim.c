@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "ir/prim.h"
+#include "scalar.h"
 
 /* ---- Helpers ---------------------------------------------------------------- */
 
@@ -330,6 +331,32 @@ static void test_int_add_sub_mul_wrap(void **state) {
     assert_int_equal(ibin(OP_MUL, PT_I64, INT64_MIN, -1), INT64_MIN);
     assert_int_equal(ibin(OP_MUL, PT_I32, -7, 6), -42);
     assert_true(uv(ev2(OP_MUL, I(PT_U64, -1), I(PT_U64, -1))) == 1);
+}
+
+/* Allocation sizes never wrap: products that do not fit saturate at
+ * INT64_MAX and a negative operand gives -1 (whatever the other one is),
+ * in the constant folder and in the generated code's rt_size_mul_i64. */
+static void test_size_mul(void **state) {
+    (void)state;
+    static const int64_t cases[][3] = {
+        {3, 5, 15},
+        {0, INT64_MAX, 0},
+        {INT64_MAX, 0, 0},
+        {INT64_MAX, 1, INT64_MAX},
+        {4, INT64_C(1) << 62, INT64_MAX},
+        {8, INT64_C(1) << 61, INT64_MAX},
+        {INT64_C(1) << 32, INT64_C(1) << 32, INT64_MAX},
+        {INT64_C(1) << 31, INT64_C(1) << 31, INT64_C(1) << 62},
+        {-1, -1, -1},
+        {-4, 0, -1},
+        {0, -5, -1},
+        {INT64_MIN, -1, -1},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        assert_int_equal(prim_size_mul(cases[i][0], cases[i][1]), cases[i][2]);
+        assert_int_equal(rt_size_mul_i64(cases[i][0], cases[i][1]), cases[i][2]);
+        assert_int_equal(ibin(OP_SIZE_MUL, PT_I64, cases[i][0], cases[i][1]), cases[i][2]);
+    }
 }
 
 static void test_int_div_mod(void **state) {
@@ -727,6 +754,7 @@ int main(void) {
         cmocka_unit_test(test_format_floats),
         cmocka_unit_test(test_format_round_trips),
         cmocka_unit_test(test_int_add_sub_mul_wrap),
+        cmocka_unit_test(test_size_mul),
         cmocka_unit_test(test_int_div_mod),
         cmocka_unit_test(test_int_pow),
         cmocka_unit_test(test_int_pow_matches_repeated_mul),
