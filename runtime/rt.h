@@ -127,5 +127,8 @@ int rt_main(int argc, char **argv, const rt_entry *entries, int nentries);
  * stdout. rt_main hands over to it when given --server; executables built
  * with `futhorc c --server` call it directly. */
 int rt_server_main(int argc, char **argv, const rt_entry *entries, int nentries);
+/* The server's command loop on the commands read from in (stdin for
+ * rt_server_main); returns 0, or 1 when out of memory at the start. */
+int rt_server_run(FILE *in, const rt_entry *entries, int nentries);
 
 #endif

@@ -388,7 +388,7 @@ static void rts_cmd_call(rts_state *s, int argc, char **argv) {
         free(ins), free(vals);
         return;
     }
-    rt_ctx ctx = {NULL};
+    rt_ctx ctx = {0};
     int64_t t0 = rts_now_us();
     int rc = e->fn(&ctx, ins, vals);
     printf("runtime: %" PRId64 "\n", rts_now_us() - t0);
@@ -1013,6 +1013,12 @@ int rt_server_main(int argc, char **argv, const rt_entry *entries, int nentries)
             return 0;
         }
     if (!rts_options(argc, argv)) return 1;
+    int rc = rt_server_run(stdin, entries, nentries);
+    if (rt_the_backend && rt_the_backend->finish) rt_the_backend->finish();
+    return rc;
+}
+
+int rt_server_run(FILE *in, const rt_entry *entries, int nentries) {
     rts_state s = {entries, nentries, NULL, 0, 0, false};
     char *line = NULL, **words = malloc(sizeof(char *) * RTS_MAX_WORDS);
     size_t cap = 0;
@@ -1021,12 +1027,11 @@ int rt_server_main(int argc, char **argv, const rt_entry *entries, int nentries)
         return 1;
     }
     rts_ok();
-    while (getline(&line, &cap, stdin) > 0) {
+    while (getline(&line, &cap, in) > 0) {
         rts_process(&s, line, words);
         rts_ok();
     }
     while (s.nvars > 0) rts_drop(&s, &s.vars[s.nvars - 1]);
-    if (rt_the_backend && rt_the_backend->finish) rt_the_backend->finish();
     free(s.vars);
     free(words);
     free(line);
