@@ -167,9 +167,9 @@ static bool rts_parse_simple(const char **s, rt_type *out) {
     for (int e = 0; e < RT_PRIM_COUNT; e++) {
         const char *name = rt_prim_name((rt_prim)e);
         size_t len = strlen(name);
+        if (strncmp(p, name, len)) continue; /* before p[len]: p may be shorter */
         char next = p[len];
-        bool ends = next == 0 || next == ',' || next == ')' || next == ' ' || next == '\t';
-        if (!strncmp(p, name, len) && ends) {
+        if (next == 0 || next == ',' || next == ')' || next == ' ' || next == '\t') {
             out->elem = (rt_prim)e;
             out->rank = rank;
             *s = rts_skip_blank(p + len);
