@@ -2,6 +2,7 @@
 #
 #   make            build bin/futhorc
 #   make check      build and run every test; ends with "N passed, N failed"
+#   make fuzz       build the fuzz targets and run each for FUZZ_TIME seconds
 #   make demo       build and run an example program
 #   make install    install into $(PREFIX) (default /usr/local)
 
@@ -32,17 +33,12 @@ DEPS := flex:flex bison:bison
 DEP_HEADERS := /usr/include/cmocka.h:libcmocka-dev /usr/include/CL/cl.h:opencl-c-headers \
                /usr/share/doc/ocl-icd-opencl-dev:ocl-icd-opencl-dev /etc/OpenCL/vendors/pocl.icd:pocl-opencl-icd
 
-.PHONY: all deps check demo install clean
+.PHONY: all deps fuzz-deps fuzz-build fuzz check demo install clean
 all: bin/futhorc
 
-# Installs missing build dependencies when run as root, else prints the
-# command that would.
-deps:
-	@missing=""; \
-	for d in $(DEPS); do command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
-	for d in $(DEP_HEADERS); do [ -e $${d%%:*} ] || missing="$$missing $${d#*:}"; done; \
-	python3 -c 'import numpy' 2>/dev/null || missing="$$missing python3-numpy"; \
-	if [ -n "$$missing" ]; then \
+# The end of the deps recipes: installs the packages in $$missing when run
+# as root, else prints the command that would.
+INSTALL_MISSING = if [ -n "$$missing" ]; then \
 	  if [ "$$(id -u)" = 0 ]; then \
 	    echo "installing:$$missing"; \
 	    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq $$missing >/dev/null || exit 1; \
@@ -50,6 +46,13 @@ deps:
 	    echo "missing build dependencies; run: sudo apt-get install -y$$missing"; exit 1; \
 	  fi; \
 	fi
+
+deps:
+	@missing=""; \
+	for d in $(DEPS); do command -v $${d%%:*} >/dev/null 2>&1 || missing="$$missing $${d#*:}"; done; \
+	for d in $(DEP_HEADERS); do [ -e $${d%%:*} ] || missing="$$missing $${d#*:}"; done; \
+	python3 -c 'import numpy' 2>/dev/null || missing="$$missing python3-numpy"; \
+	$(INSTALL_MISSING)
 
 $(B)/.deps-ok: | deps
 	@mkdir -p $(B) && touch $@
@@ -86,8 +89,81 @@ $(B)/tests/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB_OBJ) $(B
 	@mkdir -p $(B)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 
-check: bin/futhorc $(UNIT_BIN)
+check: bin/futhorc $(UNIT_BIN) fuzz-build
 	@bash tests/run.sh $(UNIT_BIN)
+
+# ---- Fuzzing ------------------------------------------------------------------
+# libFuzzer targets (tests/fuzz; README.md, "Fuzzing") built by clang with
+# AddressSanitizer and UBSan into build/fuzz, with the compiler and runtime
+# sources they test compiled again there. The sanitizer and libFuzzer
+# runtimes are linked statically, so build/fuzz can be copied to another
+# x86-64 Linux machine and run there (tests/fuzz/run.sh). `make check`
+# runs each target briefly; `make fuzz` for FUZZ_TIME seconds, in FUZZ_JOBS
+# processes each.
+
+FUZZ_CC ?= clang
+FUZZ_TIME ?= 60
+FUZZ_JOBS ?= 1
+F := $(B)/fuzz
+FUZZ_TARGETS := frontend pipeline values server library
+FUZZ_BIN := $(addprefix $(F)/,$(FUZZ_TARGETS))
+FUZZ_CFLAGS := -O1 -g -fno-omit-frame-pointer -fsanitize=address,undefined -fno-sanitize-recover=all \
+               -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wno-unused-parameter
+FUZZ_OBJ := $(patsubst $(B)/%,$(F)/obj/%,$(LIB_OBJ))
+FUZZ_COMMON := tests/fuzz/fuzz.c tests/fuzz/fuzz.h
+FUZZ_LINK = $(FUZZ_CC) $(CPPFLAGS) -Itests/fuzz -I$(F)/gen $(FUZZ_CFLAGS) -fsanitize=fuzzer -static-libstdc++ -static-libgcc -o $@
+
+# clang and its libFuzzer runtime (Debian: clang and libclang-rt-14-dev).
+fuzz-deps:
+	@missing=""; \
+	command -v $(FUZZ_CC) >/dev/null 2>&1 || missing=" clang"; \
+	echo 'int LLVMFuzzerTestOneInput(const char *d, long n) { return 0; }' | \
+	  $(FUZZ_CC) -fsanitize=fuzzer -x c -o /dev/null - >/dev/null 2>&1 || missing="$$missing libclang-rt-14-dev"; \
+	$(INSTALL_MISSING)
+
+$(F)/.deps-ok: | fuzz-deps
+	@mkdir -p $(F) && touch $@
+
+fuzz-build: $(FUZZ_BIN) $(F)/seeds/.done
+
+$(F)/obj/gen/%.o: $(B)/gen/%.c $(B)/gen/parser.h $(B)/gen/lexer.h | $(F)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(filter-out -Wextra,$(FUZZ_CFLAGS)) -Wno-unused-function -fsanitize=fuzzer-no-link -c -o $@ $<
+
+$(F)/obj/%.o: %.c $(B)/gen/parser.h $(B)/gen/lexer.h | $(F)/.deps-ok
+	@mkdir -p $(dir $@)
+	$(FUZZ_CC) $(CPPFLAGS) $(FUZZ_CFLAGS) -fsanitize=fuzzer-no-link -MMD -MP -c -o $@ $<
+
+$(F)/frontend $(F)/pipeline: $(F)/%: tests/fuzz/%.c $(FUZZ_COMMON) $(FUZZ_OBJ)
+	$(FUZZ_LINK) $< tests/fuzz/fuzz.c $(FUZZ_OBJ) $(LDLIBS)
+
+$(F)/values: tests/fuzz/values.c $(FUZZ_COMMON) $(F)/obj/runtime/values.o
+	$(FUZZ_LINK) $< tests/fuzz/fuzz.c $(F)/obj/runtime/values.o $(LDLIBS)
+
+# The server and library targets test generated code: the program of
+# tests/server/arith.fut (its C included by tests/fuzz/server.c) and the
+# library of tests/fuzz/library.fut. Generated C pastes in the runtime, whose
+# static inline functions clang reports unused.
+$(F)/gen/server_prog.c: tests/server/arith.fut bin/futhorc | $(F)/.deps-ok
+	@mkdir -p $(dir $@)
+	bin/futhorc dump --stage=c $< >$@.tmp && mv $@.tmp $@
+
+$(F)/server: tests/fuzz/server.c $(FUZZ_COMMON) $(F)/gen/server_prog.c
+	$(FUZZ_LINK) -Wno-unused-function $< tests/fuzz/fuzz.c $(LDLIBS)
+
+$(F)/gen/fuzzlib.c $(F)/gen/fuzzlib.h &: tests/fuzz/library.fut bin/futhorc | $(F)/.deps-ok
+	@mkdir -p $(dir $@)
+	bin/futhorc c --library $< -o $(F)/gen/fuzzlib
+
+$(F)/library: tests/fuzz/library.c $(FUZZ_COMMON) $(F)/gen/fuzzlib.c $(F)/gen/fuzzlib.h
+	$(FUZZ_LINK) -Wno-unused-function $< tests/fuzz/fuzz.c $(F)/gen/fuzzlib.c $(LDLIBS)
+
+$(F)/seeds/.done: tests/fuzz/seeds.sh bin/futhorc tests/server/run.sh \
+                  $(shell find tests examples bench -name '*.fut' -o -name '*.in' -o -name '*.out')
+	bash tests/fuzz/seeds.sh $(F)/seeds && touch $@
+
+fuzz: fuzz-build
+	@FUZZ_TIME=$(FUZZ_TIME) FUZZ_JOBS=$(FUZZ_JOBS) bash tests/fuzz/run.sh
 
 demo: bin/futhorc
 	@bash examples/demo.sh

@@ -448,22 +448,21 @@ static rt_lib_array *rtl_get(struct futhark_context *ctx, const char *fn, const 
     return a;
 }
 
-/* The number of elements of shape, or -1 (after setting the error) if a
- * dimension is negative or the byte size overflows. */
-static int64_t rtl_count(struct futhark_context *ctx, const char *fn, rt_prim t, int rank, const int64_t *shape) {
-    int64_t n = 1, limit = INT64_MAX / rt_prim_size(t);
-    for (int d = 0; d < rank; d++) {
+/* The bytes of the elements of an array of type [rank]t and the given
+ * shape, or -1 (after setting the error) if a dimension is negative or the
+ * size overflows. */
+static int64_t rtl_bytes(struct futhark_context *ctx, const char *fn, rt_prim t, int rank, const int64_t *shape) {
+    int64_t bytes;
+    for (int d = 0; d < rank; d++)
         if (shape[d] < 0) {
             rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: dimension %d is negative (%lld)\n", fn, d, (long long)shape[d]);
             return -1;
         }
-        if (shape[d] != 0 && n > limit / shape[d]) {
-            rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: the array is too large\n", fn);
-            return -1;
-        }
-        n *= shape[d];
+    if (!rt_shape_bytes(shape, rank, rt_prim_size(t), &bytes)) {
+        rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: the array is too large (its size overflows): out of memory\n", fn);
+        return -1;
     }
-    return n;
+    return bytes;
 }
 
 /* A new live array of type [rank]t and the given shape holding data: a copy,
@@ -476,13 +475,12 @@ rt_lib_array *rt_lib_new(struct futhark_context *ctx, const char *fn, rt_prim t,
         rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the context could not be created\n", fn);
         return NULL;
     }
-    int64_t n = rtl_count(ctx, fn, t, rank, shape);
-    if (n < 0) return NULL;
-    if (!data && n > 0) {
+    int64_t bytes = rtl_bytes(ctx, fn, t, rank, shape);
+    if (bytes < 0) return NULL;
+    if (!data && bytes > 0) {
         rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the data pointer is NULL\n", fn);
         return NULL;
     }
-    int64_t bytes = n * rt_prim_size(t);
     rt_lib_array *a = calloc(1, sizeof *a);
     if (a) a->v.shape = malloc((size_t)rank * sizeof(int64_t) + 1);
     if (!a || !a->v.shape || !rtl_add(ctx, a)) {
@@ -531,19 +529,21 @@ const int64_t *rt_lib_shape(struct futhark_context *ctx, const char *fn, const v
     return a ? a->v.shape : NULL;
 }
 
-/* Copies the element at idx (rank indices) to out; an error if out of bounds. */
+/* Copies the element at idx (rank indices) to out; an error if out of
+ * bounds. The offset is computed once every index is known to be in
+ * bounds, so that it is less than the number of elements (dimensions
+ * before a 0 one may have any size). */
 int rt_lib_index(struct futhark_context *ctx, const char *fn, void *out, const void *p, rt_prim t, int rank,
                  const int64_t *idx) {
     rt_lib_array *a = rtl_get(ctx, fn, p, t, rank);
     if (!a) return RT_LIB_PROGRAM_ERROR;
     if (!out) return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: the output pointer is NULL\n", fn);
     int64_t off = 0;
-    for (int d = 0; d < rank; d++) {
+    for (int d = 0; d < rank; d++)
         if (idx[d] < 0 || idx[d] >= a->v.shape[d])
             return rtl_fail(ctx, RT_LIB_PROGRAM_ERROR, "%s: index %lld out of bounds for dimension %d of size %lld\n",
                             fn, (long long)idx[d], d, (long long)a->v.shape[d]);
-        off = off * a->v.shape[d] + idx[d];
-    }
+    for (int d = 0; d < rank; d++) off = off * a->v.shape[d] + idx[d];
     int size = rt_prim_size(t);
     return rtl_store_read(ctx, fn, a->v.data, off * size, size, out);
 }
@@ -786,9 +786,8 @@ static int rtl_restore_part(struct futhark_context *ctx, const char *fn, const u
     if (!v->shape) return rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);
     memcpy(v->shape, b + *at, 8 * (size_t)t.rank);
     *at += 8 * (size_t)t.rank;
-    int64_t count = rtl_count(ctx, fn, t.elem, t.rank, v->shape);
-    if (count < 0) return RT_LIB_PROGRAM_ERROR;
-    int64_t bytes = count * rt_prim_size(t.elem);
+    int64_t bytes = rtl_bytes(ctx, fn, t.elem, t.rank, v->shape);
+    if (bytes < 0) return RT_LIB_PROGRAM_ERROR;
     if (t.rank > 0) v->data = rtl_store_new(ctx, fn, b + *at, bytes);
     else if ((v->data = malloc((size_t)bytes))) memcpy(v->data, b + *at, (size_t)bytes);
     else rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "%s: out of memory\n", fn);

@@ -37,7 +37,19 @@ typedef struct rt_value {
 } rt_value;
 
 void rt_value_free(rt_value *v);
-int64_t rt_value_count(const rt_value *v); /* number of elements */
+/* The number of elements of v: the product of its dimensions, 0 if one is
+ * 0 (whatever the others are), and 0 for a shape whose product overflows,
+ * which no value can have (every size is checked with rt_shape_bytes). */
+int64_t rt_value_count(const rt_value *v);
+
+/* Checked size arithmetic for every size computed from input: false (and
+ * *out unchanged) when the result is not representable in int64_t. */
+bool rt_checked_mul(int64_t a, int64_t b, int64_t *out);
+/* The bytes of a row-major array of rank dimensions shape[0..rank-1] whose
+ * elements take elem_size bytes, in *bytes; false when a dimension is
+ * negative or the size overflows int64_t. A shape with a 0 dimension takes
+ * 0 bytes whatever its other dimensions. */
+bool rt_shape_bytes(const int64_t *shape, int rank, int64_t elem_size, int64_t *bytes);
 
 /* ---- Reading and writing values (Futhark's data formats) ------------------ */
 
@@ -127,5 +139,8 @@ int rt_main(int argc, char **argv, const rt_entry *entries, int nentries);
  * stdout. rt_main hands over to it when given --server; executables built
  * with `futhorc c --server` call it directly. */
 int rt_server_main(int argc, char **argv, const rt_entry *entries, int nentries);
+/* The server's command loop on the commands read from in (stdin for
+ * rt_server_main); returns 0, or 1 when out of memory at the start. */
+int rt_server_run(FILE *in, const rt_entry *entries, int nentries);
 
 #endif

@@ -167,9 +167,9 @@ static bool rts_parse_simple(const char **s, rt_type *out) {
     for (int e = 0; e < RT_PRIM_COUNT; e++) {
         const char *name = rt_prim_name((rt_prim)e);
         size_t len = strlen(name);
+        if (strncmp(p, name, len)) continue; /* before p[len]: p may be shorter */
         char next = p[len];
-        bool ends = next == 0 || next == ',' || next == ')' || next == ' ' || next == '\t';
-        if (!strncmp(p, name, len) && ends) {
+        if (next == 0 || next == ',' || next == ')' || next == ' ' || next == '\t') {
             out->elem = (rt_prim)e;
             out->rank = rank;
             *s = rts_skip_blank(p + len);
@@ -222,7 +222,7 @@ static void rts_free_values(rt_value *vs, int n) {
 
 /* A deep copy of v into out; false when out of memory. */
 static bool rts_copy_value(const rt_value *v, rt_value *out) {
-    size_t bytes = (size_t)rt_value_count(v) * (size_t)rt_prim_size(v->type.elem);
+    size_t bytes = (size_t)rt_value_count(v) * (size_t)rt_prim_size(v->type.elem); /* v fits in memory */
     out->type = v->type;
     out->shape = v->type.rank ? malloc(sizeof(int64_t) * (size_t)v->type.rank) : NULL;
     out->data = malloc(bytes ? bytes : 1);
@@ -388,7 +388,7 @@ static void rts_cmd_call(rts_state *s, int argc, char **argv) {
         free(ins), free(vals);
         return;
     }
-    rt_ctx ctx = {NULL};
+    rt_ctx ctx = {0};
     int64_t t0 = rts_now_us();
     int rc = e->fn(&ctx, ins, vals);
     printf("runtime: %" PRId64 "\n", rts_now_us() - t0);
@@ -673,21 +673,22 @@ static void rts_cmd_shape(rts_state *s, int argc, char **argv) {
 }
 
 /* The row-major element offset of indices idx[0..rank-1] into array a;
- * -1 after a failure message if one is bad or the count is wrong. */
+ * -1 after a failure message if one is bad or the count is wrong. The
+ * offset is computed once every index is known to be in bounds, so that
+ * it is less than the number of elements (dimensions before a 0 one may
+ * have any size). */
 static int64_t rts_offset(const rt_value *a, int nidx, char **idx) {
     if (nidx != a->type.rank) {
         rts_fail("%d indices expected but %d values provided.", a->type.rank, nidx);
         return -1;
     }
-    int64_t off = 0;
-    for (int i = 0; i < nidx; i++) {
-        int64_t k;
-        if (!rts_parse_int(idx[i], 0, a->shape[i] - 1, &k)) {
+    int64_t k[RTS_MAX_RANK], off = 0;
+    for (int i = 0; i < nidx; i++)
+        if (!rts_parse_int(idx[i], 0, a->shape[i] - 1, &k[i])) {
             rts_fail("Invalid index `%s` on dimension %d.", idx[i], i + 1);
             return -1;
         }
-        off = off * a->shape[i] + k;
-    }
+    for (int i = 0; i < nidx; i++) off = off * a->shape[i] + k[i];
     return off;
 }
 
@@ -722,22 +723,20 @@ static void rts_cmd_set(rts_state *s, int argc, char **argv) {
     if (off >= 0) memcpy((char *)a->data + off * size, val->vals[0].data, (size_t)size);
 }
 
-/* The shape arguments of new_array; the element count, or -1 after a
- * failure message. */
-static int64_t rts_parse_shape(int rank, char **args, int64_t *shape) {
-    int64_t count = 1;
-    for (int i = 0; i < rank; i++) {
+/* The shape arguments of new_array of element type t; the element count,
+ * or -1 after a failure message. */
+static int64_t rts_parse_shape(rt_type t, char **args, int64_t *shape) {
+    int64_t bytes;
+    for (int i = 0; i < t.rank; i++)
         if (!rts_parse_int(args[i], 0, INT64_MAX, &shape[i])) {
             rts_fail("Invalid dimension size: %s", args[i]);
             return -1;
         }
-        if (shape[i] && count > INT64_MAX / shape[i]) {
-            rts_fail("Array too large");
-            return -1;
-        }
-        count *= shape[i];
+    if (!rt_shape_bytes(shape, t.rank, rt_prim_size(t.elem), &bytes)) {
+        rts_fail("Array too large: out of memory");
+        return -1;
     }
-    return count;
+    return bytes / rt_prim_size(t.elem);
 }
 
 /* Copies the scalar variables names[0..count-1] of element type elem into
@@ -765,7 +764,7 @@ static void rts_cmd_new_array(rts_state *s, int argc, char **argv) {
         return;
     }
     rt_value v = {t, malloc(sizeof(int64_t) * (size_t)t.rank), NULL};
-    int64_t count = v.shape ? rts_parse_shape(t.rank, argv + 2, v.shape) : -1;
+    int64_t count = v.shape ? rts_parse_shape(t, argv + 2, v.shape) : -1;
     if (count >= 0 && count != argc - 2 - t.rank)
         rts_fail("new_array: %" PRId64 " values expected but %d provided.", count, argc - 2 - t.rank);
     else if (count >= 0 && !(v.data = malloc((size_t)count * (size_t)rt_prim_size(t.elem) + 1)))
@@ -1013,6 +1012,12 @@ int rt_server_main(int argc, char **argv, const rt_entry *entries, int nentries)
             return 0;
         }
     if (!rts_options(argc, argv)) return 1;
+    int rc = rt_server_run(stdin, entries, nentries);
+    if (rt_the_backend && rt_the_backend->finish) rt_the_backend->finish();
+    return rc;
+}
+
+int rt_server_run(FILE *in, const rt_entry *entries, int nentries) {
     rts_state s = {entries, nentries, NULL, 0, 0, false};
     char *line = NULL, **words = malloc(sizeof(char *) * RTS_MAX_WORDS);
     size_t cap = 0;
@@ -1021,12 +1026,11 @@ int rt_server_main(int argc, char **argv, const rt_entry *entries, int nentries)
         return 1;
     }
     rts_ok();
-    while (getline(&line, &cap, stdin) > 0) {
+    while (getline(&line, &cap, in) > 0) {
         rts_process(&s, line, words);
         rts_ok();
     }
     while (s.nvars > 0) rts_drop(&s, &s.vars[s.nvars - 1]);
-    if (rt_the_backend && rt_the_backend->finish) rt_the_backend->finish();
     free(s.vars);
     free(words);
     free(line);

@@ -49,10 +49,29 @@ void rt_value_free(rt_value *v) {
     v->data = NULL;
 }
 
+bool rt_checked_mul(int64_t a, int64_t b, int64_t *out) {
+    int64_t r;
+    if (__builtin_mul_overflow(a, b, &r)) return false;
+    *out = r;
+    return true;
+}
+
+bool rt_shape_bytes(const int64_t *shape, int rank, int64_t elem_size, int64_t *bytes) {
+    bool empty = false;
+    for (int i = 0; i < rank; i++) {
+        if (shape[i] < 0) return false;
+        empty = empty || shape[i] == 0;
+    }
+    int64_t n = elem_size;
+    for (int i = 0; i < rank && !empty; i++)
+        if (!rt_checked_mul(n, shape[i], &n)) return false;
+    *bytes = empty ? 0 : n;
+    return true;
+}
+
 int64_t rt_value_count(const rt_value *v) {
-    int64_t n = 1;
-    for (int i = 0; i < v->type.rank; i++) n *= v->shape[i];
-    return n;
+    int64_t n;
+    return rt_shape_bytes(v->shape, v->type.rank, 1, &n) ? n : 0;
 }
 
 static bool rtv_is_int(rt_prim t) { return t <= RT_U64; }
@@ -652,33 +671,25 @@ static bool rtv_bin_header(rt_reader *r, rt_type *got, char *err, size_t errlen)
  * before anything the size of the data is allocated. */
 static bool rtv_bin_shape(rt_reader *r, rt_value *out, size_t *bytes, char *err, size_t errlen) {
     int rank = out->type.rank;
-    size_t esz = (size_t)rtv_sizes[out->type.elem];
     if ((r->len - r->pos) / 8 < (size_t)rank)
         return rtv_fail(err, errlen, "byte offset %zu: truncated binary value: missing dimensions",
                         r->pos);
     out->shape = malloc(sizeof(int64_t) * (size_t)(rank ? rank : 1));
     if (!out->shape) return rtv_fail(err, errlen, "out of memory");
-    bool zero = false;
     for (int i = 0; i < rank; i++, r->pos += 8) {
         uint64_t d = rtv_load_le(r->buf + r->pos, 8);
         if (d > INT64_MAX)
             return rtv_fail(err, errlen, "byte offset %zu: dimension %" PRIu64 " is too large",
                             r->pos, d);
         out->shape[i] = (int64_t)d;
-        zero = zero || d == 0;
     }
-    size_t avail = (r->len - r->pos) / esz, count = 1;
-    for (int i = 0; i < rank && !zero; i++) {
-        if (out->shape[i] != 0 && count > avail / (uint64_t)out->shape[i])
-            return rtv_fail(err, errlen, "byte offset %zu: truncated binary value: the shape needs "
-                            "more data than the %zu bytes that remain", r->pos, r->len - r->pos);
-        count *= (size_t)out->shape[i];
-    }
-    if (zero) count = 0;
-    if (count > avail)
-        return rtv_fail(err, errlen, "byte offset %zu: truncated binary value: %zu bytes needed, "
-                        "%zu remain", r->pos, count * esz, r->len - r->pos);
-    *bytes = count * esz;
+    int64_t need;
+    if (!rt_shape_bytes(out->shape, rank, rtv_sizes[out->type.elem], &need))
+        return rtv_fail(err, errlen, "byte offset %zu: the shape's size overflows: out of memory", r->pos);
+    if ((uint64_t)need > r->len - r->pos)
+        return rtv_fail(err, errlen, "byte offset %zu: truncated binary value: %" PRId64 " bytes needed, "
+                        "%zu remain", r->pos, need, r->len - r->pos);
+    *bytes = (size_t)need;
     return true;
 }
 

@@ -75,6 +75,9 @@ summarised bash tests/robustness.sh
 summarised bash tests/server/run.sh
 summarised bash tests/library/run.sh
 summarised bash tests/bench/run.sh
+# The fuzz targets (build/fuzz, which `make check` builds): regression
+# inputs, then half a minute of fuzzing each, two at a time.
+summarised bash tests/fuzz/run.sh --check
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

@@ -17,7 +17,8 @@ static char *dir_of(Arena *a, const char *path) {
     return slash ? arena_strndup(a, path, (size_t)(slash - path + 1)) : arena_strdup(a, "");
 }
 
-static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int depth, SrcLoc from);
+static Program *load_file(Arena *a, const char *path, const char *given, size_t len, ProgramVec *loaded, int depth,
+                          SrcLoc from);
 
 /* Loads the files that p imports (recursively) before p itself. */
 static bool load_imports(Arena *a, Program *p, ProgramVec *loaded, int depth) {
@@ -26,13 +27,16 @@ static bool load_imports(Arena *a, Program *p, ProgramVec *loaded, int depth) {
         Decl *d = p->decls[i];
         if (d->kind != D_IMPORT) continue;
         const char *path = arena_printf(a, "%s%s.fut", dir_of(a, p->file), d->path);
-        d->imported = load_file(a, path, loaded, depth + 1, d->loc);
+        d->imported = load_file(a, path, NULL, 0, loaded, depth + 1, d->loc);
         if (!d->imported) ok = false;
     }
     return ok;
 }
 
-static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int depth, SrcLoc from) {
+/* Loads the file at path after the files it imports; its text is the len
+ * bytes at given, or (given NULL) read from the file. */
+static Program *load_file(Arena *a, const char *path, const char *given, size_t len, ProgramVec *loaded, int depth,
+                          SrcLoc from) {
     const char *key = intern(path);
     for (int i = 0; i < loaded->len; i++)
         if (loaded->items[i]->file == key) return loaded->items[i];
@@ -40,13 +44,13 @@ static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int de
         diag_error(from, "imports nested too deeply (a cycle?) at '%s'", path);
         return NULL;
     }
-    char *text = util_read_file(path, NULL);
-    if (!text) {
+    char *text = given ? NULL : util_read_file(path, &len);
+    if (!given && !text) {
         diag_error(from, "cannot read '%s': %s", path, strerror(errno));
         return NULL;
     }
-    diag_register_source(key, text);
-    Program *p = parse_program(a, key, text);
+    Program *p = parse_program(a, key, given ? given : text); /* keeps a copy */
+    free(text);
     if (!p) return NULL;
     p->file = key;
     if (!load_imports(a, p, loaded, depth)) return NULL;
@@ -54,7 +58,7 @@ static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int de
     return p;
 }
 
-ProgramVec frontend_load(Arena *a, const char *path) {
+ProgramVec frontend_load_text(Arena *a, const char *path, const char *text, size_t len) {
     ProgramVec files = {0};
     const char *prelude = embedded_get("stdlib/prelude.fut");
     const char *pname = intern("<prelude>");
@@ -63,7 +67,7 @@ ProgramVec frontend_load(Arena *a, const char *path) {
     if (!pre) ICE("the prelude does not parse");
     pre->file = pname;
     vec_push(&files, pre);
-    Program *main = load_file(a, path, &files, 0, (SrcLoc){0});
+    Program *main = load_file(a, path, text, len, &files, 0, (SrcLoc){0});
     if (!main || diag_error_count()) {
         vec_free(&files);
         return files;
@@ -72,3 +76,4 @@ ProgramVec frontend_load(Arena *a, const char *path) {
     return files;
 }
 
+ProgramVec frontend_load(Arena *a, const char *path) { return frontend_load_text(a, path, NULL, 0); }

@@ -12,5 +12,8 @@ typedef VEC(Program *) ProgramVec;
  * last), or an empty vector after reporting errors. The caller frees the
  * vector with vec_free. */
 ProgramVec frontend_load(Arena *a, const char *path);
+/* The same with the program's text given: the len bytes at text (NULL:
+ * read from path). Its imports are still read relative to path. */
+ProgramVec frontend_load_text(Arena *a, const char *path, const char *text, size_t len);
 
 #endif

@@ -229,8 +229,14 @@ static Source *sources;
 static int error_count;
 
 void diag_register_source(const char *file, const char *text) {
+    const char *key = intern(file);
+    for (Source *s = sources; s; s = s->next)
+        if (s->file == key) {
+            s->text = text;
+            return;
+        }
     Source *s = xmalloc(sizeof *s);
-    s->file = intern(file);
+    s->file = key;
     s->text = text;
     s->next = sources;
     sources = s;

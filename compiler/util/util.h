@@ -90,7 +90,8 @@ typedef struct SrcLoc {
 
 SrcLoc loc_span(SrcLoc from, SrcLoc to);
 
-/* Source texts are registered so diagnostics can show the offending line. */
+/* Source texts are registered so diagnostics can show the offending line;
+ * registering a file again replaces its text. */
 void diag_register_source(const char *file, const char *text);
 
 /* Prints "file:line:col: error: message", the source line and a caret line

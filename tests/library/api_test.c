@@ -255,6 +255,14 @@ static void test_errors(struct futhark_context *ctx) {
     check_error(ctx, "NULL data message", "NULL");
     check(futhark_new_f32_2d(ctx, (float *)a, INT64_MAX, 4) == NULL, "huge shape fails", "returned an array");
     check_error(ctx, "huge shape message", "too large");
+    /* An empty array whose other dimensions' product overflows (found by
+     * the library fuzz target): made, and indexing it fails. */
+    struct futhark_i16_3d *e = futhark_new_i16_3d(ctx, NULL, INT64_MAX, INT64_MAX, 0);
+    int16_t h;
+    check(e != NULL && futhark_shape_i16_3d(ctx, e)[1] == INT64_MAX, "empty array of huge dimensions", "failed");
+    check(futhark_index_i16_3d(ctx, &h, e, INT64_MAX - 1, INT64_MAX - 1, 0) != 0, "index into it fails", "rc 0");
+    check_error(ctx, "index into it message", "out of bounds");
+    futhark_free_i16_3d(ctx, e);
     check(futhark_entry_add(ctx, &r, x, x) == 0, "context still works after errors", "failed");
     futhark_free_i64_1d(ctx, r);
     futhark_free_i64_1d(ctx, x);

@@ -145,6 +145,25 @@ static void test_empty_arrays(void **state) {
     read_bad_text("empty([0]i32)", ty(RT_I32, 2));
     read_bad_text("empty([0]i32", ty(RT_I32, 1));
     read_bad_text("empty([0]q32)", ty(RT_I32, 1));
+    /* Dimensions before the 0 one whose product overflows (found by the
+     * values fuzz target). */
+    roundtrip_text("empty([9999999999][9999999999][0]i32)", ty(RT_I32, 3), "empty([9999999999][9999999999][0]i32)");
+}
+
+/* Sizes of shapes: a 0 dimension makes 0 bytes whatever the others; a
+ * negative dimension or an overflowing size is refused. */
+static void test_shape_bytes(void **state) {
+    int64_t bytes = -1, big = INT64_MAX / 2 + 1;
+    int64_t ok[] = {2, 3, 4}, empty[] = {big, big, 0}, neg[] = {2, -1, 0}, over[] = {big, 2}, huge[] = {big};
+    assert_true(rt_shape_bytes(ok, 3, 8, &bytes) && bytes == 192);
+    assert_true(rt_shape_bytes(ok, 0, 4, &bytes) && bytes == 4);
+    assert_true(rt_shape_bytes(empty, 3, 8, &bytes) && bytes == 0);
+    assert_false(rt_shape_bytes(neg, 3, 1, &bytes));
+    assert_false(rt_shape_bytes(over, 2, 1, &bytes));
+    assert_true(rt_shape_bytes(huge, 1, 1, &bytes) && bytes == big);
+    assert_false(rt_shape_bytes(huge, 1, 2, &bytes));
+    assert_true(rt_checked_mul(-3, 4, &bytes) && bytes == -12);
+    assert_false(rt_checked_mul(INT64_MIN, -1, &bytes));
 }
 
 static void test_several_values(void **state) {
@@ -450,6 +469,7 @@ int main(void) {
         cmocka_unit_test(test_text_roundtrip),  cmocka_unit_test(test_malformed_text),
         cmocka_unit_test(test_deep_nesting_any), cmocka_unit_test(test_malformed_binary),
         cmocka_unit_test(test_values_match),    cmocka_unit_test(test_strings),
+        cmocka_unit_test(test_shape_bytes),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
