@@ -1551,8 +1551,8 @@ static void seg_scan(Emit *E, const Stm *s) {
     rd.staged = rd.nr && !all_commutative(sc->reds, sc->nreds);
     int nloc = nv + (rd.staged ? rd.nr : 0);
     PrimType *lts = NEW_ARRAY(E->a, PrimType, nloc + 1);
-    memcpy(lts, ts, sizeof *ts * nv);
-    memcpy(lts + nv, rd.ts, sizeof *ts * (nloc - nv));
+    COPY_ARRAY(lts, ts, nv);
+    COPY_ARRAY(lts + nv, rd.ts, nloc - nv);
     declare_results(E, s);
     Kern k;
     kern_begin(E, &k, s, "segscan");

@@ -252,7 +252,7 @@ static Ty *record_type(TypeExp *te, bool in_param) {
         t->fields[i].name = te->fields[i].name;
         t->fields[i].ty = tc_type_exp(te->fields[i].type, in_param);
     }
-    qsort(t->fields, (size_t)t->n, sizeof(TyField), cmp_field);
+    util_sort(t->fields, (size_t)t->n, sizeof(TyField), cmp_field);
     return t;
 }
 

@@ -709,7 +709,7 @@ static void add_key(int **keys, int *n, int key) {
     for (int i = 0; i < *n; i++)
         if ((*keys)[i] == key) return;
     int *k = NEW_ARRAY(tc.a, int, *n + 1);
-    if (*n) memcpy(k, *keys, sizeof(int) * (size_t)*n);
+    COPY_ARRAY(k, *keys, *n);
     k[(*n)++] = key;
     *keys = k;
 }

@@ -83,7 +83,7 @@ Ty *tc_unit(void) { return ty_new(TY_TUPLE); }
 Ty *tc_tuple(Ty **elems, int n) {
     Ty *t = ty_new(TY_TUPLE);
     t->elems = NEW_ARRAY(tc.a, Ty *, n);
-    if (n) memcpy(t->elems, elems, sizeof(Ty *) * (size_t)n);
+    COPY_ARRAY(t->elems, elems, n);
     t->n = n;
     return t;
 }
@@ -113,9 +113,9 @@ Ty *tc_array(Ty *elem, const Size *dims, int rank) {
     Ty *t = ty_new(TY_ARRAY);
     t->rank = rank + inner;
     t->dims = NEW_ARRAY(tc.a, Size, t->rank);
-    memcpy(t->dims, dims, sizeof(Size) * (size_t)rank);
+    COPY_ARRAY(t->dims, dims, rank);
     if (inner) {
-        memcpy(t->dims + rank, h->dims, sizeof(Size) * (size_t)inner);
+        COPY_ARRAY(t->dims + rank, h->dims, inner);
         t->elem = h->elem;
     } else {
         t->elem = elem;

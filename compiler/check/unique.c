@@ -62,7 +62,7 @@ static AV *empty_av(void) { return NEW(tc.a, AV); }
 static AV *leaf_av(const int *roots, int n) {
     AV *a = NEW(tc.a, AV);
     a->roots = NEW_ARRAY(tc.a, int, n + 1);
-    if (n) memcpy(a->roots, roots, sizeof(int) * (size_t)n);
+    COPY_ARRAY(a->roots, roots, n);
     a->nroots = n;
     return a;
 }

@@ -90,7 +90,7 @@ static int mono_qsort_cmp(const void *a, const void *b) { return mono_cmp(a, b);
 /* Sorts terms (in place) and merges like terms into a Sym; NULL when a
  * coefficient overflows or the result is too large. */
 static Sym *normalise(Arena *a, SymTerm *terms, int n) {
-    qsort(terms, (size_t)n, sizeof *terms, mono_qsort_cmp);
+    util_sort(terms, (size_t)n, sizeof *terms, mono_qsort_cmp);
     SymTerm *out = NEW_ARRAY(a, SymTerm, n > 0 ? n : 1);
     int m = 0;
     for (int i = 0; i < n; i++) {

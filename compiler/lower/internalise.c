@@ -41,7 +41,7 @@ SVal *sv_tuple(Lower *l, SVal **elems, int n) {
     SVal *v = NEW(l->a, SVal);
     v->kind = SV_TUPLE;
     v->elems = NEW_ARRAY(l->a, SVal *, n);
-    memcpy(v->elems, elems, sizeof(SVal *) * (size_t)n);
+    COPY_ARRAY(v->elems, elems, n);
     v->n = n;
     return v;
 }
@@ -192,7 +192,7 @@ void lower_assert(Lower *l, SubExp cond, const char *msg, SubExp *args, int narg
     e->cond = cond;
     e->msg = msg;
     e->args = NEW_ARRAY(l->a, SubExp, nargs);
-    if (nargs) memcpy(e->args, args, sizeof(SubExp) * (size_t)nargs);
+    COPY_ARRAY(e->args, args, nargs);
     e->nargs = nargs;
     lower_emit(l, e, NULL, 0, loc);
 }
@@ -369,7 +369,7 @@ static SVal *lower_literal(Lower *l, Exp *e) {
 static SubExp array_lit(Lower *l, SubExp *rows, int n, Type row, SrcLoc loc) {
     IrExp *e = lower_new_exp(l, IE_ARRAYLIT);
     e->args = NEW_ARRAY(l->a, SubExp, n);
-    memcpy(e->args, rows, sizeof(SubExp) * (size_t)n);
+    COPY_ARRAY(e->args, rows, n);
     e->nargs = n;
     e->type = row;
     SubExp *shape = NEW_ARRAY(l->a, SubExp, row.kind == TK_ARRAY ? row.rank + 1 : 1);
@@ -398,8 +398,8 @@ static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
         if (elem->kind == TY_ARRAY) { /* [n]([m]t) is [n][m]t */
             t->rank = ty->rank + elem->rank;
             t->dims = NEW_ARRAY(l->a, Size, t->rank);
-            memcpy(t->dims, ty->dims, sizeof(Size) * (size_t)ty->rank);
-            memcpy(t->dims + ty->rank, elem->dims, sizeof(Size) * (size_t)elem->rank);
+            COPY_ARRAY(t->dims, ty->dims, ty->rank);
+            COPY_ARRAY(t->dims + ty->rank, elem->dims, elem->rank);
             elem = elem->elem;
         }
         t->elem = (Ty *)elem;
@@ -881,14 +881,14 @@ static SVal *apply_in(Lower *l, SVal *f, SVal **args, int nargs, Exp *call, Env 
         SVal *g = NEW(l->a, SVal);
         *g = *f;
         g->applied = NEW_ARRAY(l->a, SVal *, f->napplied + nargs);
-        memcpy(g->applied, f->applied, sizeof(SVal *) * (size_t)f->napplied);
-        memcpy(g->applied + f->napplied, args, sizeof(SVal *) * (size_t)nargs);
+        COPY_ARRAY(g->applied, f->applied, f->napplied);
+        COPY_ARRAY(g->applied + f->napplied, args, nargs);
         g->napplied = f->napplied + nargs;
         return g;
     }
     SVal **all = NEW_ARRAY(l->a, SVal *, f->napplied + arity);
-    memcpy(all, f->applied, sizeof(SVal *) * (size_t)f->napplied);
-    memcpy(all + f->napplied, args, sizeof(SVal *) * (size_t)arity);
+    COPY_ARRAY(all, f->applied, f->napplied);
+    COPY_ARRAY(all + f->napplied, args, arity);
     /* the call's instantiated type describes the saturated result only when
      * all arguments are given at once */
     Exp *c = nargs == arity ? call : NULL;
@@ -1107,8 +1107,8 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
         lp->inits = NEW_ARRAY(l->a, SubExp, total + 1);
         lp->params[0] = cond;
         lp->inits[0] = su->c0;
-        memcpy(lp->params + 1, params, sizeof(Var *) * (size_t)total);
-        memcpy(lp->inits + 1, inits, sizeof(SubExp) * (size_t)total);
+        COPY_ARRAY(lp->params + 1, params, total);
+        COPY_ARRAY(lp->inits + 1, inits, total);
     } else {
         lp->kind = IR_LOOP_FOR;
         lp->i = ir_var(l->prog, "i", type_prim(PT_I64));
@@ -1137,7 +1137,7 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     body->nres = lp->nparams;
     body->res = NEW_ARRAY(l->a, SubExp, lp->nparams);
     if (cond) body->res[0] = newcond;
-    memcpy(body->res + (cond ? 1 : 0), bres, sizeof(SubExp) * (size_t)total);
+    COPY_ARRAY(body->res + (cond ? 1 : 0), bres, total);
     vec_free(&rl);
     lp->body = body;
     /* results: fresh variables shaped like the parameters */
@@ -1489,7 +1489,7 @@ static SVal *lower_record_update(Lower *l, SVal *r, const char **path, int npath
     SVal *c = NEW(l->a, SVal);
     *c = *r;
     c->elems = NEW_ARRAY(l->a, SVal *, r->n);
-    memcpy(c->elems, r->elems, sizeof(SVal *) * (size_t)r->n);
+    COPY_ARRAY(c->elems, r->elems, r->n);
     for (int i = 0; i < r->n; i++) {
         bool hit = r->kind == SV_RECORD ? r->names[i] == path[0] : (sv_field(r, path[0]) == r->elems[i]);
         if (hit) {
@@ -1681,8 +1681,8 @@ static SVal *entry_value(Lower *l, Env **env, const Ty *t, const char *name, Var
             if (c->kind == TY_ARRAY) { /* [n]([m]t) is [n][m]t */
                 arr->rank = t->rank + c->rank;
                 arr->dims = NEW_ARRAY(l->a, Size, arr->rank);
-                memcpy(arr->dims, t->dims, sizeof(Size) * (size_t)t->rank);
-                memcpy(arr->dims + t->rank, c->dims, sizeof(Size) * (size_t)c->rank);
+                COPY_ARRAY(arr->dims, t->dims, t->rank);
+                COPY_ARRAY(arr->dims + t->rank, c->dims, c->rank);
                 c = c->elem;
             }
             arr->elem = (Ty *)c;

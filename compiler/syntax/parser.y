@@ -605,7 +605,7 @@ apply: apply_list {
                $$->e1 = $1->items[0];
                $$->nelems = $1->len - 1;
                $$->elems = NEW_ARRAY(AR, Exp *, $$->nelems);
-               memcpy($$->elems, $1->items + 1, sizeof(Exp *) * (size_t)$$->nelems);
+               COPY_ARRAY($$->elems, $1->items + 1, $$->nelems);
            }
        }
      ;

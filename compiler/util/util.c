@@ -103,6 +103,16 @@ void *util_memdup(Arena *a, const void *p, size_t n) {
     return q;
 }
 
+/* ---- Arrays that may be empty -------------------------------------------------- */
+
+void util_copy(void *dst, const void *src, size_t bytes) {
+    if (bytes) memcpy(dst, src, bytes);
+}
+
+void util_sort(void *items, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+    if (n > 1) qsort(items, n, size, cmp);
+}
+
 /* ---- Buffers ---------------------------------------------------------------- */
 
 static void buf_reserve(Buf *b, size_t extra) {
