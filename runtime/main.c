@@ -208,7 +208,7 @@ static void rtm_free_values(rt_value *vs, int n) {
  * in outs. Returns false after printing the run-time error. */
 static bool rtm_run(const rt_entry *e, const rtm_opts *o, rt_value *ins, rt_value *outs,
                     FILE *times) {
-    rt_ctx ctx = {NULL};
+    rt_ctx ctx = {0};
     int total = o->runs > 0 ? o->runs + 1 : 1;
     for (int run = 0; run < total; run++) {
         memset(outs, 0, sizeof(rt_value) * (size_t)e->nout);

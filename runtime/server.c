@@ -388,7 +388,7 @@ static void rts_cmd_call(rts_state *s, int argc, char **argv) {
         free(ins), free(vals);
         return;
     }
-    rt_ctx ctx = {NULL};
+    rt_ctx ctx = {0};
     int64_t t0 = rts_now_us();
     int rc = e->fn(&ctx, ins, vals);
     printf("runtime: %" PRId64 "\n", rts_now_us() - t0);

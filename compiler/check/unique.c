@@ -73,6 +73,12 @@ typedef VEC(int) IntVec;
  * aliases of function values), innermost last. */
 static IntVec captured;
 
+/* What the function value and the arguments of the call being checked
+ * alias (apply_av). Like every vector that lives across a call that may
+ * report an error (which leaves the checker with longjmp), it is part of
+ * the checker's state, reset per definition and freed by tc_unique_free. */
+static IntVec call_roots;
+
 static void add_root(IntVec *v, int r) {
     for (int i = 0; i < v->len; i++)
         if (v->items[i] == r) return;
@@ -300,6 +306,10 @@ typedef struct Leaf {
 } Leaf;
 typedef VEC(Leaf) LeafVec;
 
+/* The parameters of the loops being checked, innermost last (loop_exp):
+ * part of the checker's state like call_roots. */
+static LeafVec loop_params;
+
 /* Whether a parameter of type t may be consumed: it is unique, or a tuple
  * or record whose array components all are. */
 static bool param_consumable(Ty *t) {
@@ -410,9 +420,7 @@ static void check_args_live(IntVec *observed, SrcLoc loc) {
             tc.a, "Variable \"%s\" is consumed by this call or one of its arguments, but another argument uses it.",
             in->name);
         const char *note = arena_printf(tc.a, "\"%s\" was consumed here", in->name);
-        SrcLoc at = in->consumed_at;
-        vec_free(observed);
-        fail_with_note(loc, at, note, msg);
+        fail_with_note(loc, in->consumed_at, note, msg);
     }
 }
 
@@ -433,21 +441,19 @@ static void pass_arg(Ty *pt, AV *av, Exp *arg, IntVec *observed) {
 }
 
 static AV *apply_av(AV *fav, Ty *fty, Exp **args, AV **avs, int n, Ty *result, SrcLoc loc) {
-    IntVec observed = {0};
-    flatten_into(fav, &observed);
+    call_roots.len = 0;
+    flatten_into(fav, &call_roots);
     Ty *t = fty;
     for (int i = 0; i < n; i++) {
         if (t && t->kind == TY_ARROW) {
-            pass_arg(t->param, avs[i], args[i], &observed);
+            pass_arg(t->param, avs[i], args[i], &call_roots);
             t = t->result;
         } else {
-            flatten_into(avs[i], &observed);
+            flatten_into(avs[i], &call_roots);
         }
     }
-    check_args_live(&observed, loc);
-    AV *src = leaf_av(observed.items, observed.len);
-    vec_free(&observed);
-    return av_for_type(result, src);
+    check_args_live(&call_roots, loc);
+    return av_for_type(result, leaf_av(call_roots.items, call_roots.len));
 }
 
 /* Checks an argument (or let-bound value): a value of function type must
@@ -635,13 +641,13 @@ static bool shares_root(IntVec *a, IntVec *b) {
  * bound outside the loop (instances before first_inst) nor a value
  * returned for an earlier parameter; no value may alias one returned for
  * an earlier consumed parameter. */
-static void check_loop_results(Exp *e, LeafVec *params, AV *body, int first_inst) {
+static void check_loop_results(Exp *e, const Leaf *params, int nparams, AV *body, int first_inst) {
     LeafVec rets = {0};
     match_leaves(e->pat, body, &rets);
     IntVec cons = {0}, obs = {0};
     const char *msg = NULL;
-    for (int k = 0; k < rets.len && k < params->len && !msg; k++) {
-        Inst *p = &insts.items[params->items[k].inst];
+    for (int k = 0; k < rets.len && k < nparams && !msg; k++) {
+        Inst *p = &insts.items[params[k].inst];
         IntVec r = {0};
         flatten_into(rets.items[k].init, &r);
         for (int i = 0; i < r.len && p->consumed && !msg; i++)
@@ -670,9 +676,8 @@ static AV *loop_exp(Exp *e) {
     AV *init = u_exp(e->e1);
     AV *xs = e->form == LOOP_WHILE ? NULL : u_exp(e->e3);
     loop_depth++;
-    int mark = uenv.len, first_inst = insts.len;
-    LeafVec params = {0};
-    bind_pat(e->pat, init, false, &params);
+    int mark = uenv.len, first_inst = insts.len, first_param = loop_params.len;
+    bind_pat(e->pat, init, false, &loop_params);
     /* inside the body, loop parameters alias only themselves */
     for (int i = uenv.len - 1; i >= mark; i--)
         uenv.items[i].av = with_root(NULL, uenv.items[i].inst);
@@ -685,16 +690,19 @@ static AV *loop_exp(Exp *e) {
     }
     AV *body = u_exp(e->e2);
     loop_depth--;
-    check_loop_results(e, &params, body, first_inst);
+    /* the loops of the body have popped their parameters */
+    Leaf *params = loop_params.items + first_param;
+    int nparams = loop_params.len - first_param;
+    check_loop_results(e, params, nparams, body, first_inst);
     bool any_consumed = false;
-    for (int i = 0; i < params.len; i++) {
-        Inst *in = &insts.items[params.items[i].inst];
+    for (int i = 0; i < nparams; i++) {
+        Inst *in = &insts.items[params[i].inst];
         if (!in->consumed) continue;
         any_consumed = true;
         in->consumed = false;
-        consume(params.items[i].init, e->e1->loc, exp_name(e->e1));
+        consume(params[i].init, e->e1->loc, exp_name(e->e1));
     }
-    vec_free(&params);
+    loop_params.len = first_param;
     leave_scope(mark);
     return any_consumed ? body : av_merge(init, body);
 }
@@ -867,6 +875,8 @@ void tc_check_uniqueness(Decl *d) {
     lambda_depth = 0;
     loop_depth = 0;
     captured.len = 0;
+    call_roots.len = 0;
+    loop_params.len = 0;
     nconsumptions = 0;
     new_inst("a top-level constant", false, false, d->loc);
     for (int i = 0; i < d->ntparams; i++)
@@ -884,4 +894,6 @@ void tc_unique_free(void) {
     vec_free(&insts);
     vec_free(&uenv);
     vec_free(&captured);
+    vec_free(&call_roots);
+    vec_free(&loop_params);
 }
