@@ -40,13 +40,14 @@ static Program *load_file(Arena *a, const char *path, ProgramVec *loaded, int de
         diag_error(from, "imports nested too deeply (a cycle?) at '%s'", path);
         return NULL;
     }
-    char *text = util_read_file(path, NULL);
+    size_t len;
+    char *text = util_read_file(path, &len);
     if (!text) {
         diag_error(from, "cannot read '%s': %s", path, strerror(errno));
         return NULL;
     }
-    diag_register_source(key, text);
-    Program *p = parse_program(a, key, text);
+    Program *p = parse_program_n(a, key, text, len); /* keeps a copy */
+    free(text);
     if (!p) return NULL;
     p->file = key;
     if (!load_imports(a, p, loaded, depth)) return NULL;
