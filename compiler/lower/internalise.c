@@ -120,12 +120,16 @@ IrExp *lower_new_exp(Lower *l, IrExpKind k) {
     return e;
 }
 
+/* Appends a statement to the current body. A statement of the prelude's
+ * code takes the location of the user's expression that inlined it (the
+ * call of map2, not the zip inside map2), so that its run-time errors
+ * point into the user's program, as Futhark's do. */
 void lower_emit(Lower *l, IrExp *e, Var **pat, int npat, SrcLoc loc) {
     Stm *s = NEW(l->a, Stm);
     s->pat = pat;
     s->npat = npat;
     s->e = e;
-    s->loc = loc;
+    s->loc = loc.file && loc.file == l->prelude && l->user_loc.file ? l->user_loc : loc;
     vec_push(&l->b->stms, s);
 }
 
@@ -1608,7 +1612,10 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
 
 SVal *lower_exp(Lower *l, Env *env, Exp *e) {
     if (l->failed) return sv_dyn(l, se_i64(0));
+    SrcLoc outer = l->user_loc;
+    if (e->loc.file && e->loc.file != l->prelude) l->user_loc = e->loc;
     SVal *v = lower_exp_inner(l, env, e);
+    l->user_loc = outer;
     return v ? v : sv_dyn(l, se_i64(0));
 }
 
@@ -1876,7 +1883,7 @@ Prog *internalise(Arena *a, Program **files, int n, const InternaliseOpts *opts)
     p->arena = a;
     p->stage = STAGE_SOACS;
     p->next_var_id = 1;
-    Lower l = {.a = a, .prog = p, .opts = opts};
+    Lower l = {.a = a, .prog = p, .opts = opts, .prelude = n > 1 ? files[0]->file : NULL};
     FunVec funs = {0};
     Program *main = files[n - 1];
     collect_entries(&l, main->decls, main->ndecls, &funs);

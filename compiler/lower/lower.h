@@ -73,6 +73,8 @@ typedef struct Lower {
     const InternaliseOpts *opts;
     int depth; /* inlining depth, to report runaway recursion */
     bool failed;
+    const char *prelude; /* the prelude's file name (files[0]), or NULL */
+    SrcLoc user_loc;     /* the innermost expression of user code being lowered */
     VEC(Outline *) outlines; /* functions considered for outlining (outline.c) */
     VEC(Fun *) defs;         /* the outlined ones, callees first */
 } Lower;
