@@ -20,10 +20,18 @@
 
 /* ---- Errors ------------------------------------------------------------------ */
 
+/* Where to report loc: a location in the prelude's code becomes that of
+ * the user's expression that inlined it (the call of map2, not the zip
+ * inside map2), so that errors point into the user's program, as
+ * Futhark's do. */
+static SrcLoc user_loc(const Lower *l, SrcLoc loc) {
+    return loc.file && loc.file == l->prelude && l->user_loc.file ? l->user_loc : loc;
+}
+
 void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    if (!l->failed) diag_verror(loc, fmt, ap);
+    if (!l->failed) diag_verror(user_loc(l, loc), fmt, ap);
     va_end(ap);
     l->failed = true;
 }
@@ -120,16 +128,14 @@ IrExp *lower_new_exp(Lower *l, IrExpKind k) {
     return e;
 }
 
-/* Appends a statement to the current body. A statement of the prelude's
- * code takes the location of the user's expression that inlined it (the
- * call of map2, not the zip inside map2), so that its run-time errors
- * point into the user's program, as Futhark's do. */
+/* Appends a statement to the current body, located for its run-time
+ * errors by user_loc. */
 void lower_emit(Lower *l, IrExp *e, Var **pat, int npat, SrcLoc loc) {
     Stm *s = NEW(l->a, Stm);
     s->pat = pat;
     s->npat = npat;
     s->e = e;
-    s->loc = loc.file && loc.file == l->prelude && l->user_loc.file ? l->user_loc : loc;
+    s->loc = user_loc(l, loc);
     vec_push(&l->b->stms, s);
 }
 
