@@ -74,6 +74,7 @@ fi
 summarised bash tests/compose/run.sh
 summarised bash tests/robustness.sh
 summarised bash tests/sanitize/run.sh
+summarised bash tests/deep/run.sh
 summarised bash tests/server/run.sh
 summarised bash tests/library/run.sh
 summarised bash tests/bench/run.sh

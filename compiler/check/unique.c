@@ -529,20 +529,11 @@ static AV *function_body(Pat **params, int nparams, Exp *body) {
     return r;
 }
 
-static AV *let_exp(Exp *e) {
-    AV *a = functional_arg(e->e1, "Let-bound expression of higher-order type");
-    int mark = uenv.len;
-    bind_pat(e->pat, a, false, NULL);
-    AV *r = u_exp(e->e2);
-    leave_scope(mark);
-    return r;
-}
-
-static AV *let_update_exp(Exp *e) {
+/* let a[i] = v: consumes a and binds the updated array under its name. */
+static void let_update_link(Exp *e) {
     UVar *u = find_uid(e->fname_uid);
     slice_uses(e->slice, e->nslice);
     u_exp(e->e1);
-    int mark = uenv.len;
     if (u) {
         UVar old = *u;
         observe(old.av, e->loc, e->fname);
@@ -550,7 +541,29 @@ static AV *let_update_exp(Exp *e) {
         int inst = new_inst(e->fname, true, false, e->loc);
         bind_uid(e->fname_uid, inst, with_root(NULL, inst), old.ty);
     }
-    AV *r = u_exp(e->e2);
+}
+
+static bool is_let(const Exp *e) {
+    return e && (e->kind == EX_LET || e->kind == EX_LETFUN || e->kind == EX_LET_UPDATE);
+}
+
+/* A chain of lets (let ... in let ... in body), checked link by link in a
+ * loop rather than by recursion, so that a long chain needs no deep stack;
+ * the names of every link go out of scope after the body. */
+static AV *let_chain(Exp *e) {
+    int mark = uenv.len;
+    for (; is_let(e); e = e->e2) {
+        if (e->kind == EX_LET) {
+            bind_pat(e->pat, functional_arg(e->e1, "Let-bound expression of higher-order type"), false, NULL);
+        } else if (e->kind == EX_LETFUN) {
+            AV *fav = function_body(e->params, e->nparams, e->e1);
+            int inst = new_inst(e->fname, true, false, e->loc);
+            bind_uid(e->fname_uid, inst, with_root(fav, inst), e->e1 ? e->ty : NULL);
+        } else {
+            let_update_link(e);
+        }
+    }
+    AV *r = u_exp(e);
     leave_scope(mark);
     return r;
 }
@@ -769,15 +782,6 @@ static AV *u_exp(Exp *e) {
         return apply_exp(e);
     case EX_LAMBDA:
         return function_body(e->params, e->nparams, e->e1);
-    case EX_LETFUN: {
-        AV *fav = function_body(e->params, e->nparams, e->e1);
-        int mark = uenv.len;
-        int inst = new_inst(e->fname, true, false, e->loc);
-        bind_uid(e->fname_uid, inst, with_root(fav, inst), e->e1 ? e->ty : NULL);
-        AV *r = u_exp(e->e2);
-        leave_scope(mark);
-        return r;
-    }
     case EX_SECTION:
         u_exp(e->e1);
         u_exp(e->e2);
@@ -785,9 +789,9 @@ static AV *u_exp(Exp *e) {
     case EX_IF:
         return if_exp(e);
     case EX_LET:
-        return let_exp(e);
+    case EX_LETFUN:
     case EX_LET_UPDATE:
-        return let_update_exp(e);
+        return let_chain(e);
     case EX_LOOP:
         return loop_exp(e);
     case EX_UPDATE:

@@ -1562,28 +1562,9 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
         return f;
     }
     case EX_IF: return lower_if(l, env, e);
-    case EX_LET: {
-        SVal *v = lower_exp(l, env, e->e1);
-        return lower_exp(l, bind_pat(l, env, e->pat, v), e->e2);
-    }
-    case EX_LETFUN: {
-        SVal *f = sv_fun(l, FK_LOCAL);
-        f->exp = e;
-        Env *fenv = env_bind(l, env, e->fname_uid, e->fname, f);
-        f->env = fenv;
-        return lower_exp(l, fenv, e->e2);
-    }
-    case EX_LET_UPDATE: {
-        SVal *arr = env_lookup_name(env, e->fname);
-        if (!arr) {
-            lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
-            return sv_dyn(l, se_i64(0));
-        }
-        SVal *v = lower_exp(l, env, e->e1);
-        SVal *nv = update_value(l, env, arr, e->slice, e->nslice, v, e->loc);
-        Env *nenv = env_bind(l, env, e->fname_uid, e->fname, nv);
-        return lower_exp(l, nenv, e->e2);
-    }
+    case EX_LET:
+    case EX_LETFUN:
+    case EX_LET_UPDATE: break; /* lower_exp's loop */
     case EX_LOOP: return lower_loop(l, env, e);
     case EX_UPDATE: {
         SVal *arr = lower_exp(l, env, e->e1);
@@ -1616,11 +1597,44 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     ICE("unknown expression kind %d", e->kind);
 }
 
+/* Lowers the bound part of one link of a chain of lets; returns the
+ * environment of its body. */
+static Env *lower_let_link(Lower *l, Env *env, Exp *e) {
+    if (e->kind == EX_LET) return bind_pat(l, env, e->pat, lower_exp(l, env, e->e1));
+    if (e->kind == EX_LETFUN) {
+        SVal *f = sv_fun(l, FK_LOCAL);
+        f->exp = e;
+        f->env = env_bind(l, env, e->fname_uid, e->fname, f);
+        return f->env;
+    }
+    SVal *arr = env_lookup_name(env, e->fname);
+    if (!arr) {
+        lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
+        return env;
+    }
+    SVal *v = lower_exp(l, env, e->e1);
+    return env_bind(l, env, e->fname_uid, e->fname, update_value(l, env, arr, e->slice, e->nslice, v, e->loc));
+}
+
+static bool is_let(const Exp *e) {
+    return e->kind == EX_LET || e->kind == EX_LETFUN || e->kind == EX_LET_UPDATE;
+}
+
+/* Lowers e. A chain of lets (let ... in let ... in body) is lowered link
+ * by link in a loop, each body being the link's tail, so that a long chain
+ * needs no deep stack. */
 SVal *lower_exp(Lower *l, Env *env, Exp *e) {
-    if (l->failed) return sv_dyn(l, se_i64(0));
     SrcLoc outer = l->user_loc;
-    if (e->loc.file && e->loc.file != l->prelude) l->user_loc = e->loc;
-    SVal *v = lower_exp_inner(l, env, e);
+    SVal *v = NULL;
+    while (!l->failed) {
+        if (e->loc.file && e->loc.file != l->prelude) l->user_loc = e->loc;
+        if (!is_let(e)) {
+            v = lower_exp_inner(l, env, e);
+            break;
+        }
+        env = lower_let_link(l, env, e);
+        e = e->e2;
+    }
     l->user_loc = outer;
     return v ? v : sv_dyn(l, se_i64(0));
 }
