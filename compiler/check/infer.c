@@ -804,10 +804,6 @@ static void let_update_link(Exp *e) {
     tc_unify(e->e1->loc, elem, tc_exp(e->e1), U_LENIENT_SIZES);
 }
 
-static bool is_let(const Exp *e) {
-    return e && (e->kind == EX_LET || e->kind == EX_LETFUN || e->kind == EX_LET_UPDATE);
-}
-
 static bool well_formed(Exp *e);
 
 /* Checks the bound part of one link of a chain of lets and brings its
@@ -838,7 +834,7 @@ static int let_link(Exp *e) {
  * with the sizes it bound forgotten. */
 static Ty *let_chain_exp(Exp *e) {
     int n = 0, mark = tc_mark();
-    for (Exp *x = e; is_let(x); x = x->e2) n++;
+    for (Exp *x = e; ast_is_let(x); x = x->e2) n++;
     Exp **links = NEW_ARRAY(tc.a, Exp *, n);
     int *uid_marks = NEW_ARRAY(tc.a, int, n);
     for (int i = 0; i < n; i++, e = e->e2) {

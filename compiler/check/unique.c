@@ -543,16 +543,12 @@ static void let_update_link(Exp *e) {
     }
 }
 
-static bool is_let(const Exp *e) {
-    return e && (e->kind == EX_LET || e->kind == EX_LETFUN || e->kind == EX_LET_UPDATE);
-}
-
 /* A chain of lets (let ... in let ... in body), checked link by link in a
  * loop rather than by recursion, so that a long chain needs no deep stack;
  * the names of every link go out of scope after the body. */
 static AV *let_chain(Exp *e) {
     int mark = uenv.len;
-    for (; is_let(e); e = e->e2) {
+    for (; ast_is_let(e); e = e->e2) {
         if (e->kind == EX_LET) {
             bind_pat(e->pat, functional_arg(e->e1, "Let-bound expression of higher-order type"), false, NULL);
         } else if (e->kind == EX_LETFUN) {

@@ -1616,10 +1616,6 @@ static Env *lower_let_link(Lower *l, Env *env, Exp *e) {
     return env_bind(l, env, e->fname_uid, e->fname, update_value(l, env, arr, e->slice, e->nslice, v, e->loc));
 }
 
-static bool is_let(const Exp *e) {
-    return e->kind == EX_LET || e->kind == EX_LETFUN || e->kind == EX_LET_UPDATE;
-}
-
 /* Lowers e. A chain of lets (let ... in let ... in body) is lowered link
  * by link in a loop, each body being the link's tail, so that a long chain
  * needs no deep stack. */
@@ -1628,7 +1624,7 @@ SVal *lower_exp(Lower *l, Env *env, Exp *e) {
     SVal *v = NULL;
     while (!l->failed) {
         if (e->loc.file && e->loc.file != l->prelude) l->user_loc = e->loc;
-        if (!is_let(e)) {
+        if (!ast_is_let(e)) {
             v = lower_exp_inner(l, env, e);
             break;
         }

@@ -195,7 +195,7 @@ static void print_loop(Buf *out, const Exp *e) {
     ast_print_exp(out, e->e2);
 }
 
-static bool is_let(const Exp *e) {
+bool ast_is_let(const Exp *e) {
     return e && (e->kind == EX_LET || e->kind == EX_LETFUN || e->kind == EX_LET_UPDATE);
 }
 
@@ -223,7 +223,7 @@ static void print_let(Buf *out, const Exp *e) {
         buf_puts(out, " = ");
         ast_print_exp(out, e->e1);
         buf_puts(out, " in ");
-        if (!is_let(e->e2)) break;
+        if (!ast_is_let(e->e2)) break;
         buf_putc(out, '(');
         open++;
         e = e->e2;

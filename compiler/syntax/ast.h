@@ -361,6 +361,11 @@ typedef struct Program {
 Program *parse_program(Arena *a, const char *file, const char *text);
 Program *parse_program_n(Arena *a, const char *file, const char *text, size_t len);
 
+/* Whether e is one of the let forms (let p = e1, a local function, let
+ * a[i] = v), whose body e2 continues a chain of lets. The phases follow
+ * such chains in a loop, since real programs make them long. */
+bool ast_is_let(const Exp *e);
+
 /* Prints the AST as source text that parses back to the same tree. */
 void ast_print_program(Buf *out, const Program *p);
 void ast_print_exp(Buf *out, const Exp *e);
