@@ -49,6 +49,7 @@ typedef struct UVar {
     int inst;
     AV *av;
     Ty *ty;
+    int hides; /* the UVar of the same uid it hides, or -1 */
 } UVar;
 
 static VEC(Inst) insts;
@@ -72,6 +73,11 @@ typedef VEC(int) IntVec;
 /* Instances referred to from inside lambdas and local functions (for the
  * aliases of function values), innermost last. */
 static IntVec captured;
+
+/* By uid: the index in uenv of its newest UVar, or -1, so that finding a
+ * name takes one step however long the scope (scanning uenv made a long
+ * chain of lets quadratic). */
+static IntVec uid_top;
 
 /* What the function value and the arguments of the call being checked
  * alias (apply_av). Like every vector that lives across a call that may
@@ -177,9 +183,8 @@ static int new_inst(const char *name, bool consumable, bool is_param, SrcLoc loc
 }
 
 static UVar *find_uid(int uid) {
-    for (int i = uenv.len - 1; i >= 0; i--)
-        if (uenv.items[i].uid == uid) return &uenv.items[i];
-    return NULL;
+    int i = uid >= 0 && uid < uid_top.len ? uid_top.items[uid] : -1;
+    return i >= 0 ? &uenv.items[i] : NULL;
 }
 
 /* Adds instance inst to every leaf of av (a variable aliases itself). */
@@ -200,15 +205,21 @@ static AV *with_root(AV *av, int inst) {
 }
 
 static void bind_uid(int uid, int inst, AV *av, Ty *ty) {
-    UVar u = {uid, inst, av, ty};
+    if (uid < 0) ICE("binding uid %d", uid);
+    while (uid_top.len <= uid) vec_push(&uid_top, -1);
+    UVar u = {uid, inst, av, ty, uid_top.items[uid]};
+    uid_top.items[uid] = uenv.len;
     vec_push(&uenv, u);
 }
 
 /* Ends the scope of the names bound since mark: their instances become
  * free. */
 static void leave_scope(int mark) {
-    for (int i = mark; i < uenv.len; i++) insts.items[uenv.items[i].inst].free = true;
-    if (mark < uenv.len) uenv.len = mark;
+    for (; uenv.len > mark; uenv.len--) {
+        UVar *u = &uenv.items[uenv.len - 1];
+        insts.items[u->inst].free = true;
+        uid_top.items[u->uid] = u->hides;
+    }
 }
 
 /* Whether a value of type t is (or contains) a function. */
@@ -872,6 +883,7 @@ static void check_result_parts(Ty *t, AV *a, SrcLoc loc) {
 void tc_check_uniqueness(Decl *d) {
     insts.len = 0;
     uenv.len = 0;
+    uid_top.len = 0;
     lambda_depth = 0;
     loop_depth = 0;
     captured.len = 0;
@@ -893,6 +905,7 @@ void tc_check_uniqueness(Decl *d) {
 void tc_unique_free(void) {
     vec_free(&insts);
     vec_free(&uenv);
+    vec_free(&uid_top);
     vec_free(&captured);
     vec_free(&call_roots);
     vec_free(&loop_params);
