@@ -97,29 +97,6 @@ bool sv_has_fun(const SVal *v) {
     return false;
 }
 
-/* ---- Environment ------------------------------------------------------------------ */
-
-static Env *env_bind(Lower *l, Env *env, int uid, const char *name, SVal *val) {
-    Env *e = NEW(l->a, Env);
-    e->next = env;
-    e->uid = uid;
-    e->name = name;
-    e->val = val;
-    return e;
-}
-
-static SVal *env_lookup(Env *env, int uid) {
-    for (; env; env = env->next)
-        if (env->uid == uid) return env->val;
-    return NULL;
-}
-
-static SVal *env_lookup_name(Env *env, const char *name) {
-    for (; env; env = env->next)
-        if (env->name == name) return env->val;
-    return NULL;
-}
-
 /* ---- Emitting statements -------------------------------------------------------- */
 
 IrExp *lower_new_exp(Lower *l, IrExpKind k) {
@@ -234,7 +211,7 @@ SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc) {
     switch (s->kind) {
     case SZ_CONST: return se_i64(s->c);
     case SZ_VAR: {
-        SVal *v = env_lookup(env, s->uid);
+        SVal *v = lower_env_lookup(env, s->uid);
         if (v && v->kind == SV_DYN) return v->se;
         break;
     }
@@ -251,7 +228,7 @@ SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc) {
 
 /* An unbound size parameter named by e, or 0. */
 static int unbound_size(Env *env, const Exp *e) {
-    if (e->kind == EX_VAR && e->ref.kind == REF_LOCAL && e->ref.nvar_parts == 0 && !env_lookup(env, e->ref.uid))
+    if (e->kind == EX_VAR && e->ref.kind == REF_LOCAL && e->ref.nvar_parts == 0 && !lower_env_lookup(env, e->ref.uid))
         return e->ref.uid;
     return 0;
 }
@@ -259,7 +236,7 @@ static int unbound_size(Env *env, const Exp *e) {
 /* Whether e can be evaluated now: literals and bound names only. */
 static bool size_known(Env *env, const Exp *e) {
     if (e->kind == EX_INT) return true;
-    if (e->kind == EX_VAR) return e->ref.kind == REF_LOCAL && env_lookup(env, e->ref.uid);
+    if (e->kind == EX_VAR) return e->ref.kind == REF_LOCAL && lower_env_lookup(env, e->ref.uid);
     return false;
 }
 
@@ -280,7 +257,7 @@ static Env *solve_size(Lower *l, Env *env, Exp *e, SubExp w) {
     SubExp k = op == intern("+") ? lower_binop(l, OP_SUB, w, c, e->loc)
                : op == intern("-") ? lower_binop(l, OP_ADD, w, c, e->loc)
                                    : lower_binop(l, OP_QUOT, w, c, e->loc);
-    return env_bind(l, env, uid, var->name.parts[0], sv_dyn(l, k));
+    return lower_env_bind(l, env, uid, var->name.parts[0], sv_dyn(l, k));
 }
 
 /* Binds the size variables of a checked type to the dimensions of v. */
@@ -296,8 +273,8 @@ static Env *bind_sizes(Lower *l, Env *env, const Ty *ty, SVal *v) {
         Type t = subexp_type(leaf->se);
         for (int d = 0; d < ty->rank && d < t.rank; d++) {
             const Size *sz = &ty->dims[d];
-            if (sz->kind == SZ_VAR && !env_lookup(env, sz->uid))
-                env = env_bind(l, env, sz->uid, sz->name, sv_dyn(l, t.shape[d]));
+            if (sz->kind == SZ_VAR && !lower_env_lookup(env, sz->uid))
+                env = lower_env_bind(l, env, sz->uid, sz->name, sv_dyn(l, t.shape[d]));
             else if (sz->kind == SZ_EXP)
                 env = solve_size(l, env, sz->exp, t.shape[d]);
         }
@@ -325,7 +302,7 @@ static SVal *sv_field(SVal *v, const char *name) {
 
 static Env *bind_pat(Lower *l, Env *env, Pat *p, SVal *v) {
     switch (p->kind) {
-    case P_ID: return env_bind(l, env, p->uid, p->name, v);
+    case P_ID: return lower_env_bind(l, env, p->uid, p->name, v);
     case P_WILD: return env;
     case P_ASCRIBE:
         env = bind_sizes(l, env, p->ty, v);
@@ -397,7 +374,7 @@ static int tyvar_key(int var) { return -var - 1; }
  * far as the structures that empty arrays need (arrays, tuples, records). */
 static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
     if (ty->kind == TY_VAR) {
-        SVal *v = env_lookup(env, tyvar_key(ty->var));
+        SVal *v = lower_env_lookup(env, tyvar_key(ty->var));
         return v && v->kind == SV_TYPE ? v->tyval : ty;
     }
     if (ty->kind == TY_ARRAY) {
@@ -437,11 +414,11 @@ static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
 static Env *bind_tyvars(Lower *l, Env *fenv, Env *callenv, const Ty *decl, const Ty *inst) {
     if (!decl || !inst) return fenv;
     if (decl->kind == TY_VAR) {
-        if (env_lookup(fenv, tyvar_key(decl->var))) return fenv;
+        if (lower_env_lookup(fenv, tyvar_key(decl->var))) return fenv;
         SVal *v = NEW(l->a, SVal);
         v->kind = SV_TYPE;
         v->tyval = resolve_ty(l, callenv, inst);
-        return env_bind(l, fenv, tyvar_key(decl->var), NULL, v); /* unnamed: not a value */
+        return lower_env_bind(l, fenv, tyvar_key(decl->var), NULL, v); /* unnamed: not a value */
     }
     if (decl->kind == TY_ARRAY && inst->kind == TY_ARRAY) {
         if (decl->elem->kind == TY_VAR && inst->rank > decl->rank) {
@@ -607,8 +584,8 @@ static SVal *lower_var(Lower *l, Env *env, Exp *e) {
     SVal *v = NULL;
     switch (r->kind) {
     case REF_LOCAL:
-        v = env_lookup(env, r->uid);
-        if (!v) v = env_lookup_name(env, e->name.parts[nparts - 1]);
+        v = lower_env_lookup(env, r->uid);
+        if (!v) v = lower_env_lookup_name(env, e->name.parts[nparts - 1]);
         break;
     case REF_GLOBAL: v = lower_global(l, r->decl, e->loc); break;
     case REF_NUMERIC:
@@ -731,7 +708,7 @@ static SVal *lower_logic(Lower *l, Env *env, Exp *e, bool is_and) {
 static SVal *lower_binop_exp(Lower *l, Env *env, Exp *e) {
     const char *op = e->op;
     if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
-        SVal *f = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : env_lookup(env, e->ref.uid);
+        SVal *f = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : lower_env_lookup(env, e->ref.uid);
         if (!f) {
             lower_error(l, e->loc, "internal: unresolved operator '%s'", op);
             return sv_dyn(l, se_i64(0));
@@ -796,8 +773,8 @@ static Env *bind_result_sizes(Lower *l, Env *fenv, Env *callenv, const Ty *decl_
     if (decl_ty->kind == TY_ARRAY && inst->kind == TY_ARRAY) {
         for (int d = 0; d < decl_ty->rank && d < inst->rank; d++) {
             const Size *s = &decl_ty->dims[d];
-            if (s->kind == SZ_VAR && !env_lookup(fenv, s->uid) && inst->dims[d].kind != SZ_ANY)
-                fenv = env_bind(l, fenv, s->uid, s->name, sv_dyn(l, lower_size(l, callenv, &inst->dims[d], loc)));
+            if (s->kind == SZ_VAR && !lower_env_lookup(fenv, s->uid) && inst->dims[d].kind != SZ_ANY)
+                fenv = lower_env_bind(l, fenv, s->uid, s->name, sv_dyn(l, lower_size(l, callenv, &inst->dims[d], loc)));
         }
         return bind_result_sizes(l, fenv, callenv, decl_ty->elem, inst->elem, loc);
     }
@@ -857,7 +834,8 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
         SVal *y = f->right ? f->right : args[f->left ? 0 : 1];
         Exp *e = f->exp;
         if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
-            SVal *g = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : env_lookup(f->env, e->ref.uid);
+            SVal *g = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc)
+                                                : lower_env_lookup(f->env, e->ref.uid);
             SVal *xy[2] = {x, y};
             return lower_apply(l, g, xy, 2, NULL);
         }
@@ -1130,7 +1108,7 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     l->b = &nb;
     if (e->form == LOOP_FOR_UPTO) {
         SubExp iv = lower_conv(l, se_var(lp->i), su->itype, e->loc);
-        benv = env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
+        benv = lower_env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
     }
     if (su->xs) benv = bind_pat(l, benv, e->pat2, index_value(l, su->xs, se_var(lp->i), e->loc));
     SVal *res = lower_exp(l, benv, e->e2);
@@ -1178,7 +1156,7 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
     su.init = e->e1 ? lower_exp(l, env, e->e1) : NULL;
     if (!su.init) {
         /* `loop x for ...` continues from the variable of the same name */
-        su.init = e->pat->kind == P_ID ? env_lookup_name(env, e->pat->name) : NULL;
+        su.init = e->pat->kind == P_ID ? lower_env_lookup_name(env, e->pat->name) : NULL;
         if (!su.init) {
             lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
             return sv_dyn(l, se_i64(0));
@@ -1604,16 +1582,16 @@ static Env *lower_let_link(Lower *l, Env *env, Exp *e) {
     if (e->kind == EX_LETFUN) {
         SVal *f = sv_fun(l, FK_LOCAL);
         f->exp = e;
-        f->env = env_bind(l, env, e->fname_uid, e->fname, f);
+        f->env = lower_env_bind(l, env, e->fname_uid, e->fname, f);
         return f->env;
     }
-    SVal *arr = env_lookup_name(env, e->fname);
+    SVal *arr = lower_env_lookup_name(env, e->fname);
     if (!arr) {
         lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
         return env;
     }
     SVal *v = lower_exp(l, env, e->e1);
-    return env_bind(l, env, e->fname_uid, e->fname, update_value(l, env, arr, e->slice, e->nslice, v, e->loc));
+    return lower_env_bind(l, env, e->fname_uid, e->fname, update_value(l, env, arr, e->slice, e->nslice, v, e->loc));
 }
 
 /* Lowers e. A chain of lets (let ... in let ... in body) is lowered link
@@ -1657,14 +1635,14 @@ static Var *entry_param(Lower *l, Env **env, const Ty *t, ExtType ext, const cha
     SubExp *shape = NEW_ARRAY(l->a, SubExp, ext.rank);
     for (int d = 0; d < ext.rank; d++) {
         const Size *s = &t->dims[d];
-        SVal *known = s->kind == SZ_VAR ? env_lookup(*env, s->uid) : NULL;
+        SVal *known = s->kind == SZ_VAR ? lower_env_lookup(*env, s->uid) : NULL;
         if (known) {
             shape[d] = known->se;
             continue;
         }
         Var *dv = ir_var(l->prog, s->kind == SZ_VAR ? s->name : "d", type_prim(PT_I64));
         shape[d] = se_var(dv);
-        if (s->kind == SZ_VAR) *env = env_bind(l, *env, s->uid, s->name, sv_dyn(l, shape[d]));
+        if (s->kind == SZ_VAR) *env = lower_env_bind(l, *env, s->uid, s->name, sv_dyn(l, shape[d]));
     }
     Type ty = type_array(l->a, ext.elem, ext.rank, shape);
     ty.unique = ext.unique;
