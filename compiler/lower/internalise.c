@@ -1594,9 +1594,10 @@ static Env *lower_let_link(Lower *l, Env *env, Exp *e) {
     return lower_env_bind(l, env, e->fname_uid, e->fname, update_value(l, env, arr, e->slice, e->nslice, v, e->loc));
 }
 
-/* Lowers e. A chain of lets (let ... in let ... in body) is lowered link
- * by link in a loop, each body being the link's tail, so that a long chain
- * needs no deep stack. */
+/* Lowers e, with l->user_loc at the innermost expression of the user's
+ * program being lowered (for user_loc). A chain of lets (let ... in let
+ * ... in body) is lowered link by link in a loop, each body being the
+ * link's tail, so that a long chain needs no deep stack. */
 SVal *lower_exp(Lower *l, Env *env, Exp *e) {
     SrcLoc outer = l->user_loc;
     SVal *v = NULL;
