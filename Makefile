@@ -85,6 +85,25 @@ bin/futhorc: $(B)/compiler/main.o $(LIB_OBJ)
 	@mkdir -p bin
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
 
+# The compiler built with AddressSanitizer (leaks included) and
+# UndefinedBehaviorSanitizer, for tests/sanitize: with clang where it is
+# installed, whose UBSan also reports NULL pointers passed to memcpy and
+# qsort (gcc's does not).
+SAN_CC ?= $(if $(shell command -v clang),clang,$(CC))
+SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
+SAN_OBJ := $(patsubst $(B)/%,$(B)/san/%,$(B)/compiler/main.o $(LIB_OBJ))
+
+$(B)/san/gen/%.o: $(B)/gen/%.c $(B)/gen/parser.h $(B)/gen/lexer.h
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(CPPFLAGS) $(filter-out -Wextra,$(CFLAGS)) $(SAN_FLAGS) -Wno-unused-function -c -o $@ $<
+
+$(B)/san/%.o: %.c $(B)/gen/parser.h $(B)/gen/lexer.h
+	@mkdir -p $(dir $@)
+	$(SAN_CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
+
+$(B)/san/futhorc: $(SAN_OBJ)
+	$(SAN_CC) $(LDFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
+
 $(B)/tests/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB_OBJ) $(B)/.deps-ok
 	@mkdir -p $(B)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # The `make check` driver: runs each cmocka unit test binary given as an
-# argument, then `bin/futhorc test` over the test program directories and
-# the robustness test, and ends with one line "N passed, N failed" totalling
-# all of them. Exits 1 if any test
+# argument, then `bin/futhorc test` over the test program directories, the
+# robustness test and the other suites (the compiler itself under
+# sanitizers among them), and ends with one line "N passed, N failed"
+# totalling all of them. Exits 1 if any test
 # failed or any binary crashed or could not run.
 #
 #   bash tests/run.sh build/tests/test_a build/tests/test_b ...
@@ -72,6 +73,8 @@ else
 fi
 summarised bash tests/compose/run.sh
 summarised bash tests/robustness.sh
+summarised bash tests/sanitize/run.sh
+summarised bash tests/deep/run.sh
 summarised bash tests/server/run.sh
 summarised bash tests/library/run.sh
 summarised bash tests/bench/run.sh

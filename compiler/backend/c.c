@@ -158,9 +158,14 @@ const char *ce_str(Emit *E, const char *s, bool printf_safe) {
 
 /* Emits loops over dst's shape (rank dims) that set each element of dst
  * (dbase through dl) to the element of src (sbase through sl, indexed by
- * the last sl->rank indices), or to the scalar sval when sbase is NULL. */
+ * the last sl->rank indices), or to the scalar sval when sbase is NULL.
+ * Dimensions the layouts lay out contiguously alike share one loop, so a
+ * copy of a row-major array of any rank is one loop (a loop per dimension
+ * made the code of nested array literals cubic in their depth). */
 static void ce_copy_nest(Emit *E, const char *dbase, const Lmad *dl, const char *sbase,
                            const Lmad *sl, const char *sval) {
+    if (!sbase) lmad_merge_pair(E->a, dl, dl, &dl, &sl);
+    else lmad_merge_pair(E->a, dl, sl, &dl, &sl);
     int r = dl->rank;
     Sym **idx = NEW_ARRAY(E->a, Sym *, r + 1);
     for (int d = 0; d < r; d++) {

@@ -106,6 +106,7 @@ static const char *sym_list(Emit *E, const Lmad *l, bool strides) {
 
 void cl_copy(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
     if (dmem == smem && lmad_equal(dl, sl)) return;
+    lmad_merge_pair(E->a, dl, sl, &dl, &sl); /* fewer dimensions to pass */
     ce_line(E, "{");
     E->indent++;
     ce_line(E, "const int64_t rt_ds[] = %s, rt_ss[] = %s, rt_sh[] = %s;", sym_list(E, dl, true), sym_list(E, sl, true),
@@ -131,6 +132,8 @@ static void host_store(Emit *E, const Var *dmem, const Lmad *dl, SubExp se, Prim
         return;
     }
     const char *bits = scalar_bits(E, se, t);
+    const Lmad *same;
+    lmad_merge_pair(E->a, dl, dl, &dl, &same); /* fewer dimensions to pass */
     ce_line(E, "{");
     E->indent++;
     ce_line(E, "const int64_t rt_ds[] = %s, rt_sh[] = %s;", sym_list(E, dl, true), sym_list(E, dl, false));
@@ -1557,8 +1560,8 @@ static void seg_scan(Emit *E, const Stm *s) {
     rd.staged = rd.nr && !all_commutative(sc->reds, sc->nreds);
     int nloc = nv + (rd.staged ? rd.nr : 0);
     PrimType *lts = NEW_ARRAY(E->a, PrimType, nloc + 1);
-    memcpy(lts, ts, sizeof *ts * nv);
-    memcpy(lts + nv, rd.ts, sizeof *ts * (nloc - nv));
+    COPY_ARRAY(lts, ts, nv);
+    COPY_ARRAY(lts + nv, rd.ts, nloc - nv);
     declare_results(E, s);
     Kern k;
     kern_begin(E, &k, s, "segscan");

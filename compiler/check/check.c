@@ -38,27 +38,30 @@ static void zonk_type_exp(TypeExp *t) {
     zonk_type_exp(t->result);
 }
 
+/* Substitutes the final types into e and everything below it. e2 comes
+ * last and is followed in a loop, so that a chain of lets (or of other
+ * expressions nested through e2) needs no deep stack. */
 void tc_zonk_exp(Exp *e) {
-    if (!e) return;
-    if (e->ty) e->ty = tc_zonk(e->ty);
-    tc_zonk_exp(e->e1);
-    tc_zonk_exp(e->e2);
-    tc_zonk_exp(e->e3);
-    for (int i = 0; i < e->nelems; i++) tc_zonk_exp(e->elems[i]);
-    for (int i = 0; i < e->nfields; i++) tc_zonk_exp(e->fields[i].exp);
-    tc_zonk_exp(e->start);
-    tc_zonk_exp(e->second);
-    tc_zonk_exp(e->end);
-    for (int i = 0; i < e->nslice && e->slice; i++) {
-        tc_zonk_exp(e->slice[i].index);
-        tc_zonk_exp(e->slice[i].start);
-        tc_zonk_exp(e->slice[i].end);
-        tc_zonk_exp(e->slice[i].stride);
+    for (; e; e = e->e2) {
+        if (e->ty) e->ty = tc_zonk(e->ty);
+        tc_zonk_exp(e->e1);
+        tc_zonk_exp(e->e3);
+        for (int i = 0; i < e->nelems; i++) tc_zonk_exp(e->elems[i]);
+        for (int i = 0; i < e->nfields; i++) tc_zonk_exp(e->fields[i].exp);
+        tc_zonk_exp(e->start);
+        tc_zonk_exp(e->second);
+        tc_zonk_exp(e->end);
+        for (int i = 0; i < e->nslice && e->slice; i++) {
+            tc_zonk_exp(e->slice[i].index);
+            tc_zonk_exp(e->slice[i].start);
+            tc_zonk_exp(e->slice[i].end);
+            tc_zonk_exp(e->slice[i].stride);
+        }
+        tc_zonk_pat(e->pat);
+        tc_zonk_pat(e->pat2);
+        for (int i = 0; i < e->nparams; i++) tc_zonk_pat(e->params[i]);
+        zonk_type_exp(e->ret);
     }
-    tc_zonk_pat(e->pat);
-    tc_zonk_pat(e->pat2);
-    for (int i = 0; i < e->nparams; i++) tc_zonk_pat(e->params[i]);
-    zonk_type_exp(e->ret);
 }
 
 /* ---- Defaulting --------------------------------------------------------------------- */
@@ -136,20 +139,44 @@ static const char *namespace_word(DeclKind k) {
     return k == D_VAL ? "value" : k == D_TYPE ? "type" : "module";
 }
 
+/* A declaration with its position, sorted by namespace, name and position
+ * so that the definitions of one name lie together. */
+typedef struct DeclAt {
+    Decl *d;
+    int at;
+} DeclAt;
+
+static int cmp_decl_at(const void *x, const void *y) {
+    const DeclAt *a = x, *b = y;
+    if (a->d->kind != b->d->kind) return a->d->kind < b->d->kind ? -1 : 1;
+    int c = strcmp(a->d->name, b->d->name);
+    return c ? c : a->at - b->at;
+}
+
 /* Reports a name defined twice (in one namespace) among one file's or one
- * module's declarations; `local` declarations are not counted. */
+ * module's declarations, in order, each with a note on the first
+ * definition; `local` declarations are not counted. Sorting finds them in
+ * n log n steps (comparing each with every earlier one took n^2). */
 static void check_duplicates(Decl **decls, int n) {
+    DeclAt *named = NEW_ARRAY(tc.a, DeclAt, n + 1);
+    int m = 0;
     for (int i = 0; i < n; i++) {
         Decl *d = decls[i];
-        if (!d || !d->name || d->is_local || (d->kind != D_VAL && d->kind != D_TYPE && d->kind != D_MODULE))
-            continue;
-        for (int j = 0; j < i; j++) {
-            Decl *p = decls[j];
-            if (!p || !p->name || p->is_local || p->kind != d->kind || strcmp(p->name, d->name) != 0) continue;
-            diag_error(d->loc, "Duplicate definition of %s \"%s\".", namespace_word(d->kind), d->name);
-            diag_note(p->loc, "\"%s\" was previously defined here", d->name);
-            break;
-        }
+        if (d && d->name && !d->is_local && (d->kind == D_VAL || d->kind == D_TYPE || d->kind == D_MODULE))
+            named[m++] = (DeclAt){d, i};
+    }
+    util_sort(named, (size_t)m, sizeof *named, cmp_decl_at);
+    Decl **first = NEW_ARRAY(tc.a, Decl *, n + 1); /* by position: the first definition of a duplicate */
+    for (int k = 1; k < m; k++) {
+        Decl *prev = named[k - 1].d, *d = named[k].d;
+        if (prev->kind != d->kind || strcmp(prev->name, d->name) != 0) continue;
+        int p = named[k - 1].at;
+        first[named[k].at] = first[p] ? first[p] : prev;
+    }
+    for (int i = 0; i < n; i++) {
+        if (!first[i]) continue;
+        diag_error(decls[i]->loc, "Duplicate definition of %s \"%s\".", namespace_word(decls[i]->kind), decls[i]->name);
+        diag_note(first[i]->loc, "\"%s\" was previously defined here", decls[i]->name);
     }
 }
 
@@ -312,7 +339,7 @@ static void check_file(int i) {
     Program *p = tc.files[i];
     cur_file = i;
     module_depth = 0;
-    tc.scope.len = 0;
+    tc_pop_to(0);
     tc.in_prelude = i == 0;
     if (i > 0 && tc.exports[0]) {
         for (int k = 0; k < tc.exports[0]->n; k++) {

@@ -87,6 +87,7 @@ typedef struct Binding {
     Ty *tparam;      /* a type parameter in scope: its rigid variable */
     /* NS_MODULE */
     Module *mod;
+    int prev;        /* in scope: the binding pushed before it in its hash bucket, or -1 */
 } Binding;
 
 struct Module {
@@ -97,15 +98,26 @@ struct Module {
 
 /* ---- Checker state ------------------------------------------------------- */
 
-/* Programs nested deeper than this are rejected rather than risk running
- * out of stack in the recursive checker. */
+/* Expressions nested deeper than this are rejected ("Expression is nested
+ * too deeply") rather than risk running out of stack in the checker and
+ * the phases after it, which recurse over the same nesting: the deepest
+ * take about 2 KB of stack a level, so the usual 8 MB stack holds some
+ * 4,000. Chains of lets do not count: every phase follows them in a loop. */
 enum { TC_MAX_DEPTH = 2000 };
+
+/* The scope is hashed: a lookup walks the bindings of one bucket, newest
+ * first, rather than the whole scope (which a long chain of lets makes as
+ * long as the chain). The number of buckets starts at this power of two
+ * and doubles whenever the scope outgrows it. */
+enum { TC_MIN_BUCKETS = 1024 };
 
 typedef struct Tc {
     Arena *a;
     VEC(TVar) vars;
     VEC(SVar) svars;
     VEC(Binding) scope;
+    int *buckets;        /* per bucket: the newest binding in it, or -1 */
+    int nbuckets;
     VEC(bool) strict;    /* by uid: a size whose mismatch is a definite error */
     int next_uid;
     int level;

@@ -18,10 +18,42 @@ void tc_set_strict(int uid) {
     tc.strict.items[uid] = true;
 }
 
-void tc_push(Binding b) { vec_push(&tc.scope, b); }
+/* The scope's hash bucket of a name (by its text: not every name is
+ * interned). */
+static int *bucket_of(const char *name) {
+    uint32_t h = 2166136261u;
+    for (const char *c = name ? name : ""; *c; c++) h = (h ^ (unsigned char)*c) * 16777619u;
+    return &tc.buckets[h & (uint32_t)(tc.nbuckets - 1)];
+}
+
+/* Links binding i into its bucket, as the newest there. */
+static void link_binding(int i) {
+    int *head = bucket_of(tc.scope.items[i].name);
+    tc.scope.items[i].prev = *head;
+    *head = i;
+}
+
+/* Re-hashes the scope into n buckets. */
+static void rehash_scope(int n) {
+    tc.nbuckets = n;
+    tc.buckets = NEW_ARRAY(tc.a, int, n);
+    for (int i = 0; i < n; i++) tc.buckets[i] = -1;
+    for (int i = 0; i < tc.scope.len; i++) link_binding(i);
+}
+
+void tc_push(Binding b) {
+    vec_push(&tc.scope, b);
+    if (tc.scope.len > tc.nbuckets) rehash_scope(tc.nbuckets ? 2 * tc.nbuckets : TC_MIN_BUCKETS);
+    else link_binding(tc.scope.len - 1);
+}
+
 int tc_mark(void) { return tc.scope.len; }
+
 void tc_pop_to(int mark) {
-    if (mark < tc.scope.len) tc.scope.len = mark;
+    for (; tc.scope.len > mark; tc.scope.len--) {
+        Binding *b = &tc.scope.items[tc.scope.len - 1];
+        *bucket_of(b->name) = b->prev;
+    }
 }
 
 static bool same_name(const char *a, const char *b) {
@@ -29,7 +61,8 @@ static bool same_name(const char *a, const char *b) {
 }
 
 Binding *tc_lookup(const char *name, BindNs ns) {
-    for (int i = tc.scope.len - 1; i >= 0; i--) {
+    if (!tc.nbuckets) return NULL;
+    for (int i = *bucket_of(name); i >= 0; i = tc.scope.items[i].prev) {
         Binding *b = &tc.scope.items[i];
         if (b->ns == ns && same_name(b->name, name)) return b;
     }
@@ -252,7 +285,7 @@ static Ty *record_type(TypeExp *te, bool in_param) {
         t->fields[i].name = te->fields[i].name;
         t->fields[i].ty = tc_type_exp(te->fields[i].type, in_param);
     }
-    qsort(t->fields, (size_t)t->n, sizeof(TyField), cmp_field);
+    util_sort(t->fields, (size_t)t->n, sizeof(TyField), cmp_field);
     return t;
 }
 

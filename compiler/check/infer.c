@@ -709,7 +709,7 @@ static void add_key(int **keys, int *n, int key) {
     for (int i = 0; i < *n; i++)
         if ((*keys)[i] == key) return;
     int *k = NEW_ARRAY(tc.a, int, *n + 1);
-    if (*n) memcpy(k, *keys, sizeof(int) * (size_t)*n);
+    COPY_ARRAY(k, *keys, *n);
     k[(*n)++] = key;
     *keys = k;
 }
@@ -773,31 +773,16 @@ static Ty *lambda_exp(Exp *e) {
     return t;
 }
 
-static Ty *letfun_exp(Exp *e) {
+/* let f params = e1 in ...: binds f, generalised. */
+static void letfun_link(Exp *e) {
     int first_var = tc.vars.len, first_svar = tc.svars.len;
-    int uid_mark = tc.next_uid;
     tc.level++;
     Scheme *sch = tc_function(e->loc, e->tparams, e->ntparams, e->params, e->nparams, e->ret,
                               e->e1, NULL, false, NULL);
     tc.level--;
     tc_generalise(sch, first_var, first_svar);
-    int mark = tc_mark();
     e->fname_uid = tc_new_uid();
     tc_push((Binding){.name = e->fname, .ns = NS_VALUE, .loc = e->loc, .ref = REF_LOCAL, .uid = e->fname_uid, .sch = sch});
-    Ty *t = tc_exp(e->e2);
-    tc_pop_to(mark);
-    return tc_forget_sizes(t, uid_mark);
-}
-
-static Ty *let_exp(Exp *e) {
-    int uid_mark = tc.next_uid;
-    Ty *t1 = tc_exp(e->e1);
-    int mark = tc_mark();
-    tc_bind_pat(e->pat, t1, false);
-    tc_check_dup_names(&e->pat, 1);
-    Ty *t = tc_exp(e->e2);
-    tc_pop_to(mark);
-    return tc_forget_sizes(t, uid_mark);
 }
 
 static Binding *local_array_var(SrcLoc loc, const char *name) {
@@ -810,14 +795,59 @@ static Binding *local_array_var(SrcLoc loc, const char *name) {
 
 /* let a[i] = v in body: the body sees the updated array under the same
  * binding (fname_uid is the updated variable's uid). */
-static Ty *let_update_exp(Exp *e) {
+static void let_update_link(Exp *e) {
     if (!e->fname) tc_fail(e->loc, "malformed in-place update");
     Binding *b = local_array_var(e->loc, e->fname);
     e->fname_uid = b->uid;
     Ty *at = b->sch ? b->sch->ty : tc_fresh(e->loc);
     Ty *elem = index_type(e->loc, at, e->slice, e->nslice);
     tc_unify(e->e1->loc, elem, tc_exp(e->e1), U_LENIENT_SIZES);
-    return tc_exp(e->e2);
+}
+
+static bool well_formed(Exp *e);
+
+/* Checks the bound part of one link of a chain of lets and brings its
+ * names into scope; returns the uid mark of the sizes that go out of
+ * scope after its body, or -1 when it binds none (an in-place update). */
+static int let_link(Exp *e) {
+    if (!well_formed(e)) tc_fail(e->loc, "malformed expression");
+    last_loc = e->loc;
+    int uid_mark = tc.next_uid;
+    switch (e->kind) {
+    case EX_LET:
+        tc_bind_pat(e->pat, tc_exp(e->e1), false);
+        tc_check_dup_names(&e->pat, 1);
+        return uid_mark;
+    case EX_LETFUN:
+        letfun_link(e);
+        return uid_mark;
+    default:
+        let_update_link(e);
+        return -1;
+    }
+}
+
+/* A chain of lets (let ... in let ... in body), checked link by link in a
+ * loop rather than by recursion, so that a long chain needs no deep stack
+ * (nor counts towards TC_MAX_DEPTH). As if nested, the names of every link
+ * go out of scope after the body, and each link's type is that of its body
+ * with the sizes it bound forgotten. */
+static Ty *let_chain_exp(Exp *e) {
+    int n = 0, mark = tc_mark();
+    for (Exp *x = e; ast_is_let(x); x = x->e2) n++;
+    Exp **links = NEW_ARRAY(tc.a, Exp *, n);
+    int *uid_marks = NEW_ARRAY(tc.a, int, n);
+    for (int i = 0; i < n; i++, e = e->e2) {
+        links[i] = e;
+        uid_marks[i] = let_link(e);
+    }
+    Ty *t = tc_exp(e);
+    for (int i = n - 1; i >= 0; i--) {
+        if (uid_marks[i] >= 0) t = tc_forget_sizes(t, uid_marks[i]);
+        links[i]->ty = t;
+    }
+    tc_pop_to(mark);
+    return t;
 }
 
 static Ty *update_exp(Exp *e) {
@@ -1023,11 +1053,9 @@ static Ty *exp_type(Exp *e) {
     case EX_IF:
         return if_exp(e);
     case EX_LET:
-        return let_exp(e);
     case EX_LETFUN:
-        return letfun_exp(e);
     case EX_LET_UPDATE:
-        return let_update_exp(e);
+        return let_chain_exp(e);
     case EX_LOOP:
         return loop_exp(e);
     case EX_UPDATE:

@@ -83,7 +83,7 @@ Ty *tc_unit(void) { return ty_new(TY_TUPLE); }
 Ty *tc_tuple(Ty **elems, int n) {
     Ty *t = ty_new(TY_TUPLE);
     t->elems = NEW_ARRAY(tc.a, Ty *, n);
-    if (n) memcpy(t->elems, elems, sizeof(Ty *) * (size_t)n);
+    COPY_ARRAY(t->elems, elems, n);
     t->n = n;
     return t;
 }
@@ -113,9 +113,9 @@ Ty *tc_array(Ty *elem, const Size *dims, int rank) {
     Ty *t = ty_new(TY_ARRAY);
     t->rank = rank + inner;
     t->dims = NEW_ARRAY(tc.a, Size, t->rank);
-    memcpy(t->dims, dims, sizeof(Size) * (size_t)rank);
+    COPY_ARRAY(t->dims, dims, rank);
     if (inner) {
-        memcpy(t->dims + rank, h->dims, sizeof(Size) * (size_t)inner);
+        COPY_ARRAY(t->dims + rank, h->dims, inner);
         t->elem = h->elem;
     } else {
         t->elem = elem;
@@ -383,15 +383,31 @@ bool tc_size_same(Size a, Size b) {
 
 /* ---- Resolution ------------------------------------------------------------ */
 
+/* Follows bound size variables, shortening the chain as tc_head does. */
 Size tc_size_head(Size s) {
-    while (is_svar(s) && svar_of(s)->bound) s = svar_of(s)->val;
-    return s;
+    Size end = s;
+    while (is_svar(end) && svar_of(end)->bound) end = svar_of(end)->val;
+    while (is_svar(s) && svar_of(s)->bound) {
+        SVar *v = svar_of(s);
+        s = v->val;
+        v->val = end;
+    }
+    return end;
 }
 
 /* Follows bound variables at the top of t and joins nested array types. */
 Ty *tc_head(Ty *t) {
     if (!t) return tc_unit();
-    while (t->kind == TY_VAR && tc.vars.items[t->var].bound) t = tc.vars.items[t->var].bound;
+    Ty *end = t;
+    while (end->kind == TY_VAR && tc.vars.items[end->var].bound) end = tc.vars.items[end->var].bound;
+    /* path compression: every variable on the chain is now bound to its
+     * end, so that a chain is followed once however often it is asked
+     * (an array literal binds each element's variable to the next) */
+    while (t != end) {
+        TVar *v = &tc.vars.items[t->var];
+        t = v->bound;
+        v->bound = end;
+    }
     if (t->kind == TY_ARRAY) {
         Ty *h = tc_head(t->elem);
         if (h->kind == TY_ARRAY) {

@@ -49,6 +49,7 @@ typedef struct UVar {
     int inst;
     AV *av;
     Ty *ty;
+    int hides; /* the UVar of the same uid it hides, or -1 */
 } UVar;
 
 static VEC(Inst) insts;
@@ -62,7 +63,7 @@ static AV *empty_av(void) { return NEW(tc.a, AV); }
 static AV *leaf_av(const int *roots, int n) {
     AV *a = NEW(tc.a, AV);
     a->roots = NEW_ARRAY(tc.a, int, n + 1);
-    if (n) memcpy(a->roots, roots, sizeof(int) * (size_t)n);
+    COPY_ARRAY(a->roots, roots, n);
     a->nroots = n;
     return a;
 }
@@ -72,6 +73,17 @@ typedef VEC(int) IntVec;
 /* Instances referred to from inside lambdas and local functions (for the
  * aliases of function values), innermost last. */
 static IntVec captured;
+
+/* By uid: the index in uenv of its newest UVar, or -1, so that finding a
+ * name takes one step however long the scope (scanning uenv made a long
+ * chain of lets quadratic). */
+static IntVec uid_top;
+
+/* What the function value and the arguments of the call being checked
+ * alias (apply_av). Like every vector that lives across a call that may
+ * report an error (which leaves the checker with longjmp), it is part of
+ * the checker's state, reset per definition and freed by tc_unique_free. */
+static IntVec call_roots;
 
 static void add_root(IntVec *v, int r) {
     for (int i = 0; i < v->len; i++)
@@ -171,9 +183,8 @@ static int new_inst(const char *name, bool consumable, bool is_param, SrcLoc loc
 }
 
 static UVar *find_uid(int uid) {
-    for (int i = uenv.len - 1; i >= 0; i--)
-        if (uenv.items[i].uid == uid) return &uenv.items[i];
-    return NULL;
+    int i = uid >= 0 && uid < uid_top.len ? uid_top.items[uid] : -1;
+    return i >= 0 ? &uenv.items[i] : NULL;
 }
 
 /* Adds instance inst to every leaf of av (a variable aliases itself). */
@@ -194,15 +205,21 @@ static AV *with_root(AV *av, int inst) {
 }
 
 static void bind_uid(int uid, int inst, AV *av, Ty *ty) {
-    UVar u = {uid, inst, av, ty};
+    if (uid < 0) ICE("binding uid %d", uid);
+    while (uid_top.len <= uid) vec_push(&uid_top, -1);
+    UVar u = {uid, inst, av, ty, uid_top.items[uid]};
+    uid_top.items[uid] = uenv.len;
     vec_push(&uenv, u);
 }
 
 /* Ends the scope of the names bound since mark: their instances become
  * free. */
 static void leave_scope(int mark) {
-    for (int i = mark; i < uenv.len; i++) insts.items[uenv.items[i].inst].free = true;
-    if (mark < uenv.len) uenv.len = mark;
+    for (; uenv.len > mark; uenv.len--) {
+        UVar *u = &uenv.items[uenv.len - 1];
+        insts.items[u->inst].free = true;
+        uid_top.items[u->uid] = u->hides;
+    }
 }
 
 /* Whether a value of type t is (or contains) a function. */
@@ -299,6 +316,10 @@ typedef struct Leaf {
     AV *init;
 } Leaf;
 typedef VEC(Leaf) LeafVec;
+
+/* The parameters of the loops being checked, innermost last (loop_exp):
+ * part of the checker's state like call_roots. */
+static LeafVec loop_params;
 
 /* Whether a parameter of type t may be consumed: it is unique, or a tuple
  * or record whose array components all are. */
@@ -410,9 +431,7 @@ static void check_args_live(IntVec *observed, SrcLoc loc) {
             tc.a, "Variable \"%s\" is consumed by this call or one of its arguments, but another argument uses it.",
             in->name);
         const char *note = arena_printf(tc.a, "\"%s\" was consumed here", in->name);
-        SrcLoc at = in->consumed_at;
-        vec_free(observed);
-        fail_with_note(loc, at, note, msg);
+        fail_with_note(loc, in->consumed_at, note, msg);
     }
 }
 
@@ -433,21 +452,19 @@ static void pass_arg(Ty *pt, AV *av, Exp *arg, IntVec *observed) {
 }
 
 static AV *apply_av(AV *fav, Ty *fty, Exp **args, AV **avs, int n, Ty *result, SrcLoc loc) {
-    IntVec observed = {0};
-    flatten_into(fav, &observed);
+    call_roots.len = 0;
+    flatten_into(fav, &call_roots);
     Ty *t = fty;
     for (int i = 0; i < n; i++) {
         if (t && t->kind == TY_ARROW) {
-            pass_arg(t->param, avs[i], args[i], &observed);
+            pass_arg(t->param, avs[i], args[i], &call_roots);
             t = t->result;
         } else {
-            flatten_into(avs[i], &observed);
+            flatten_into(avs[i], &call_roots);
         }
     }
-    check_args_live(&observed, loc);
-    AV *src = leaf_av(observed.items, observed.len);
-    vec_free(&observed);
-    return av_for_type(result, src);
+    check_args_live(&call_roots, loc);
+    return av_for_type(result, leaf_av(call_roots.items, call_roots.len));
 }
 
 /* Checks an argument (or let-bound value): a value of function type must
@@ -523,20 +540,11 @@ static AV *function_body(Pat **params, int nparams, Exp *body) {
     return r;
 }
 
-static AV *let_exp(Exp *e) {
-    AV *a = functional_arg(e->e1, "Let-bound expression of higher-order type");
-    int mark = uenv.len;
-    bind_pat(e->pat, a, false, NULL);
-    AV *r = u_exp(e->e2);
-    leave_scope(mark);
-    return r;
-}
-
-static AV *let_update_exp(Exp *e) {
+/* let a[i] = v: consumes a and binds the updated array under its name. */
+static void let_update_link(Exp *e) {
     UVar *u = find_uid(e->fname_uid);
     slice_uses(e->slice, e->nslice);
     u_exp(e->e1);
-    int mark = uenv.len;
     if (u) {
         UVar old = *u;
         observe(old.av, e->loc, e->fname);
@@ -544,7 +552,25 @@ static AV *let_update_exp(Exp *e) {
         int inst = new_inst(e->fname, true, false, e->loc);
         bind_uid(e->fname_uid, inst, with_root(NULL, inst), old.ty);
     }
-    AV *r = u_exp(e->e2);
+}
+
+/* A chain of lets (let ... in let ... in body), checked link by link in a
+ * loop rather than by recursion, so that a long chain needs no deep stack;
+ * the names of every link go out of scope after the body. */
+static AV *let_chain(Exp *e) {
+    int mark = uenv.len;
+    for (; ast_is_let(e); e = e->e2) {
+        if (e->kind == EX_LET) {
+            bind_pat(e->pat, functional_arg(e->e1, "Let-bound expression of higher-order type"), false, NULL);
+        } else if (e->kind == EX_LETFUN) {
+            AV *fav = function_body(e->params, e->nparams, e->e1);
+            int inst = new_inst(e->fname, true, false, e->loc);
+            bind_uid(e->fname_uid, inst, with_root(fav, inst), e->e1 ? e->ty : NULL);
+        } else {
+            let_update_link(e);
+        }
+    }
+    AV *r = u_exp(e);
     leave_scope(mark);
     return r;
 }
@@ -635,13 +661,13 @@ static bool shares_root(IntVec *a, IntVec *b) {
  * bound outside the loop (instances before first_inst) nor a value
  * returned for an earlier parameter; no value may alias one returned for
  * an earlier consumed parameter. */
-static void check_loop_results(Exp *e, LeafVec *params, AV *body, int first_inst) {
+static void check_loop_results(Exp *e, const Leaf *params, int nparams, AV *body, int first_inst) {
     LeafVec rets = {0};
     match_leaves(e->pat, body, &rets);
     IntVec cons = {0}, obs = {0};
     const char *msg = NULL;
-    for (int k = 0; k < rets.len && k < params->len && !msg; k++) {
-        Inst *p = &insts.items[params->items[k].inst];
+    for (int k = 0; k < rets.len && k < nparams && !msg; k++) {
+        Inst *p = &insts.items[params[k].inst];
         IntVec r = {0};
         flatten_into(rets.items[k].init, &r);
         for (int i = 0; i < r.len && p->consumed && !msg; i++)
@@ -670,9 +696,8 @@ static AV *loop_exp(Exp *e) {
     AV *init = u_exp(e->e1);
     AV *xs = e->form == LOOP_WHILE ? NULL : u_exp(e->e3);
     loop_depth++;
-    int mark = uenv.len, first_inst = insts.len;
-    LeafVec params = {0};
-    bind_pat(e->pat, init, false, &params);
+    int mark = uenv.len, first_inst = insts.len, first_param = loop_params.len;
+    bind_pat(e->pat, init, false, &loop_params);
     /* inside the body, loop parameters alias only themselves */
     for (int i = uenv.len - 1; i >= mark; i--)
         uenv.items[i].av = with_root(NULL, uenv.items[i].inst);
@@ -685,16 +710,19 @@ static AV *loop_exp(Exp *e) {
     }
     AV *body = u_exp(e->e2);
     loop_depth--;
-    check_loop_results(e, &params, body, first_inst);
+    /* the loops of the body have popped their parameters */
+    Leaf *params = loop_params.items + first_param;
+    int nparams = loop_params.len - first_param;
+    check_loop_results(e, params, nparams, body, first_inst);
     bool any_consumed = false;
-    for (int i = 0; i < params.len; i++) {
-        Inst *in = &insts.items[params.items[i].inst];
+    for (int i = 0; i < nparams; i++) {
+        Inst *in = &insts.items[params[i].inst];
         if (!in->consumed) continue;
         any_consumed = true;
         in->consumed = false;
-        consume(params.items[i].init, e->e1->loc, exp_name(e->e1));
+        consume(params[i].init, e->e1->loc, exp_name(e->e1));
     }
-    vec_free(&params);
+    loop_params.len = first_param;
     leave_scope(mark);
     return any_consumed ? body : av_merge(init, body);
 }
@@ -761,15 +789,6 @@ static AV *u_exp(Exp *e) {
         return apply_exp(e);
     case EX_LAMBDA:
         return function_body(e->params, e->nparams, e->e1);
-    case EX_LETFUN: {
-        AV *fav = function_body(e->params, e->nparams, e->e1);
-        int mark = uenv.len;
-        int inst = new_inst(e->fname, true, false, e->loc);
-        bind_uid(e->fname_uid, inst, with_root(fav, inst), e->e1 ? e->ty : NULL);
-        AV *r = u_exp(e->e2);
-        leave_scope(mark);
-        return r;
-    }
     case EX_SECTION:
         u_exp(e->e1);
         u_exp(e->e2);
@@ -777,9 +796,9 @@ static AV *u_exp(Exp *e) {
     case EX_IF:
         return if_exp(e);
     case EX_LET:
-        return let_exp(e);
+    case EX_LETFUN:
     case EX_LET_UPDATE:
-        return let_update_exp(e);
+        return let_chain(e);
     case EX_LOOP:
         return loop_exp(e);
     case EX_UPDATE:
@@ -864,9 +883,12 @@ static void check_result_parts(Ty *t, AV *a, SrcLoc loc) {
 void tc_check_uniqueness(Decl *d) {
     insts.len = 0;
     uenv.len = 0;
+    uid_top.len = 0;
     lambda_depth = 0;
     loop_depth = 0;
     captured.len = 0;
+    call_roots.len = 0;
+    loop_params.len = 0;
     nconsumptions = 0;
     new_inst("a top-level constant", false, false, d->loc);
     for (int i = 0; i < d->ntparams; i++)
@@ -883,5 +905,8 @@ void tc_check_uniqueness(Decl *d) {
 void tc_unique_free(void) {
     vec_free(&insts);
     vec_free(&uenv);
+    vec_free(&uid_top);
     vec_free(&captured);
+    vec_free(&call_roots);
+    vec_free(&loop_params);
 }

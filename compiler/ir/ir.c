@@ -96,7 +96,7 @@ Type type_array(Arena *a, PrimType elem, int rank, const SubExp *shape) {
     ty.elem = elem;
     ty.rank = rank;
     ty.shape = NEW_ARRAY(a, SubExp, rank);
-    memcpy(ty.shape, shape, sizeof(SubExp) * (size_t)rank);
+    COPY_ARRAY(ty.shape, shape, rank);
     return ty;
 }
 

@@ -90,7 +90,7 @@ static int mono_qsort_cmp(const void *a, const void *b) { return mono_cmp(a, b);
 /* Sorts terms (in place) and merges like terms into a Sym; NULL when a
  * coefficient overflows or the result is too large. */
 static Sym *normalise(Arena *a, SymTerm *terms, int n) {
-    qsort(terms, (size_t)n, sizeof *terms, mono_qsort_cmp);
+    util_sort(terms, (size_t)n, sizeof *terms, mono_qsort_cmp);
     SymTerm *out = NEW_ARRAY(a, SymTerm, n > 0 ? n : 1);
     int m = 0;
     for (int i = 0; i < n; i++) {
@@ -554,6 +554,36 @@ Lmad *lmad_reshape(Arena *a, const Lmad *l, int rank, Sym *const *shape) {
         j = je;
     }
     return i == nold ? r : NULL;
+}
+
+/* Whether one step of dimension outer moves over a whole run of inner. */
+static bool steps_over(Arena *a, const LmadDim *outer, const LmadDim *inner) {
+    return sym_equal(outer->stride, sym_mul(a, inner->shape, inner->stride));
+}
+
+void lmad_merge_pair(Arena *a, const Lmad *x, const Lmad *y, const Lmad **x_out, const Lmad **y_out) {
+    *x_out = x;
+    *y_out = y;
+    if (x->rank != y->rank) return;
+    for (int k = 0; k < x->rank; k++)
+        if (!sym_equal(x->dims[k].shape, y->dims[k].shape)) return;
+    Lmad *mx = lmad_new(a, x->rank, x->offset), *my = lmad_new(a, y->rank, y->offset);
+    int r = 0;
+    for (int k = 0; k < x->rank; k++) {
+        const LmadDim *dx = &x->dims[k], *dy = &y->dims[k];
+        if (sym_is_one(dx->shape)) continue;
+        if (r > 0 && steps_over(a, &mx->dims[r - 1], dx) && steps_over(a, &my->dims[r - 1], dy)) {
+            Sym *shape = sym_mul(a, mx->dims[r - 1].shape, dx->shape);
+            mx->dims[r - 1] = (LmadDim){.stride = dx->stride, .shape = shape};
+            my->dims[r - 1] = (LmadDim){.stride = dy->stride, .shape = shape};
+        } else {
+            mx->dims[r] = *dx;
+            my->dims[r++] = *dy;
+        }
+    }
+    mx->rank = my->rank = r;
+    *x_out = mx;
+    *y_out = my;
 }
 
 Sym *lmad_index(Arena *a, const Lmad *l, Sym *const *idx) {

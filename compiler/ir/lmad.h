@@ -96,6 +96,13 @@ Sym *lmad_index(Arena *a, const Lmad *l, Sym *const *idx);
  * any offset. */
 bool lmad_is_row_major(const Lmad *l);
 bool lmad_is_contiguous(const Lmad *l);
+/* Layouts x and y of one shape, between which a copy moves elements one
+ * by one, with fewer dimensions (in *x_out and *y_out): dimensions of
+ * extent 1 are dropped, and each is merged into the next (inner) one where
+ * both layouts step over the inner one contiguously. The pair visits the
+ * same element pairs in the same order, in fewer loops (a row-major copy
+ * of any rank becomes one loop). Unchanged when the shapes differ. */
+void lmad_merge_pair(Arena *a, const Lmad *x, const Lmad *y, const Lmad **x_out, const Lmad **y_out);
 /* Number of elements (product of the shape). */
 Sym *lmad_num_elems(Arena *a, const Lmad *l);
 bool lmad_equal(const Lmad *x, const Lmad *y);

@@ -20,10 +20,18 @@
 
 /* ---- Errors ------------------------------------------------------------------ */
 
+/* Where to report loc: a location in the prelude's code becomes that of
+ * the user's expression that inlined it (the call of map2, not the zip
+ * inside map2), so that errors point into the user's program, as
+ * Futhark's do. */
+static SrcLoc user_loc(const Lower *l, SrcLoc loc) {
+    return loc.file && loc.file == l->prelude && l->user_loc.file ? l->user_loc : loc;
+}
+
 void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    if (!l->failed) diag_verror(loc, fmt, ap);
+    if (!l->failed) diag_verror(user_loc(l, loc), fmt, ap);
     va_end(ap);
     l->failed = true;
 }
@@ -41,7 +49,7 @@ SVal *sv_tuple(Lower *l, SVal **elems, int n) {
     SVal *v = NEW(l->a, SVal);
     v->kind = SV_TUPLE;
     v->elems = NEW_ARRAY(l->a, SVal *, n);
-    memcpy(v->elems, elems, sizeof(SVal *) * (size_t)n);
+    COPY_ARRAY(v->elems, elems, n);
     v->n = n;
     return v;
 }
@@ -89,29 +97,6 @@ bool sv_has_fun(const SVal *v) {
     return false;
 }
 
-/* ---- Environment ------------------------------------------------------------------ */
-
-static Env *env_bind(Lower *l, Env *env, int uid, const char *name, SVal *val) {
-    Env *e = NEW(l->a, Env);
-    e->next = env;
-    e->uid = uid;
-    e->name = name;
-    e->val = val;
-    return e;
-}
-
-static SVal *env_lookup(Env *env, int uid) {
-    for (; env; env = env->next)
-        if (env->uid == uid) return env->val;
-    return NULL;
-}
-
-static SVal *env_lookup_name(Env *env, const char *name) {
-    for (; env; env = env->next)
-        if (env->name == name) return env->val;
-    return NULL;
-}
-
 /* ---- Emitting statements -------------------------------------------------------- */
 
 IrExp *lower_new_exp(Lower *l, IrExpKind k) {
@@ -120,12 +105,14 @@ IrExp *lower_new_exp(Lower *l, IrExpKind k) {
     return e;
 }
 
+/* Appends a statement to the current body, located for its run-time
+ * errors by user_loc. */
 void lower_emit(Lower *l, IrExp *e, Var **pat, int npat, SrcLoc loc) {
     Stm *s = NEW(l->a, Stm);
     s->pat = pat;
     s->npat = npat;
     s->e = e;
-    s->loc = loc;
+    s->loc = user_loc(l, loc);
     vec_push(&l->b->stms, s);
 }
 
@@ -192,7 +179,7 @@ void lower_assert(Lower *l, SubExp cond, const char *msg, SubExp *args, int narg
     e->cond = cond;
     e->msg = msg;
     e->args = NEW_ARRAY(l->a, SubExp, nargs);
-    if (nargs) memcpy(e->args, args, sizeof(SubExp) * (size_t)nargs);
+    COPY_ARRAY(e->args, args, nargs);
     e->nargs = nargs;
     lower_emit(l, e, NULL, 0, loc);
 }
@@ -224,7 +211,7 @@ SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc) {
     switch (s->kind) {
     case SZ_CONST: return se_i64(s->c);
     case SZ_VAR: {
-        SVal *v = env_lookup(env, s->uid);
+        SVal *v = lower_env_lookup(env, s->uid);
         if (v && v->kind == SV_DYN) return v->se;
         break;
     }
@@ -241,7 +228,7 @@ SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc) {
 
 /* An unbound size parameter named by e, or 0. */
 static int unbound_size(Env *env, const Exp *e) {
-    if (e->kind == EX_VAR && e->ref.kind == REF_LOCAL && e->ref.nvar_parts == 0 && !env_lookup(env, e->ref.uid))
+    if (e->kind == EX_VAR && e->ref.kind == REF_LOCAL && e->ref.nvar_parts == 0 && !lower_env_lookup(env, e->ref.uid))
         return e->ref.uid;
     return 0;
 }
@@ -249,7 +236,7 @@ static int unbound_size(Env *env, const Exp *e) {
 /* Whether e can be evaluated now: literals and bound names only. */
 static bool size_known(Env *env, const Exp *e) {
     if (e->kind == EX_INT) return true;
-    if (e->kind == EX_VAR) return e->ref.kind == REF_LOCAL && env_lookup(env, e->ref.uid);
+    if (e->kind == EX_VAR) return e->ref.kind == REF_LOCAL && lower_env_lookup(env, e->ref.uid);
     return false;
 }
 
@@ -270,7 +257,7 @@ static Env *solve_size(Lower *l, Env *env, Exp *e, SubExp w) {
     SubExp k = op == intern("+") ? lower_binop(l, OP_SUB, w, c, e->loc)
                : op == intern("-") ? lower_binop(l, OP_ADD, w, c, e->loc)
                                    : lower_binop(l, OP_QUOT, w, c, e->loc);
-    return env_bind(l, env, uid, var->name.parts[0], sv_dyn(l, k));
+    return lower_env_bind(l, env, uid, var->name.parts[0], sv_dyn(l, k));
 }
 
 /* Binds the size variables of a checked type to the dimensions of v. */
@@ -286,8 +273,8 @@ static Env *bind_sizes(Lower *l, Env *env, const Ty *ty, SVal *v) {
         Type t = subexp_type(leaf->se);
         for (int d = 0; d < ty->rank && d < t.rank; d++) {
             const Size *sz = &ty->dims[d];
-            if (sz->kind == SZ_VAR && !env_lookup(env, sz->uid))
-                env = env_bind(l, env, sz->uid, sz->name, sv_dyn(l, t.shape[d]));
+            if (sz->kind == SZ_VAR && !lower_env_lookup(env, sz->uid))
+                env = lower_env_bind(l, env, sz->uid, sz->name, sv_dyn(l, t.shape[d]));
             else if (sz->kind == SZ_EXP)
                 env = solve_size(l, env, sz->exp, t.shape[d]);
         }
@@ -315,7 +302,7 @@ static SVal *sv_field(SVal *v, const char *name) {
 
 static Env *bind_pat(Lower *l, Env *env, Pat *p, SVal *v) {
     switch (p->kind) {
-    case P_ID: return env_bind(l, env, p->uid, p->name, v);
+    case P_ID: return lower_env_bind(l, env, p->uid, p->name, v);
     case P_WILD: return env;
     case P_ASCRIBE:
         env = bind_sizes(l, env, p->ty, v);
@@ -369,7 +356,7 @@ static SVal *lower_literal(Lower *l, Exp *e) {
 static SubExp array_lit(Lower *l, SubExp *rows, int n, Type row, SrcLoc loc) {
     IrExp *e = lower_new_exp(l, IE_ARRAYLIT);
     e->args = NEW_ARRAY(l->a, SubExp, n);
-    memcpy(e->args, rows, sizeof(SubExp) * (size_t)n);
+    COPY_ARRAY(e->args, rows, n);
     e->nargs = n;
     e->type = row;
     SubExp *shape = NEW_ARRAY(l->a, SubExp, row.kind == TK_ARRAY ? row.rank + 1 : 1);
@@ -387,7 +374,7 @@ static int tyvar_key(int var) { return -var - 1; }
  * far as the structures that empty arrays need (arrays, tuples, records). */
 static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
     if (ty->kind == TY_VAR) {
-        SVal *v = env_lookup(env, tyvar_key(ty->var));
+        SVal *v = lower_env_lookup(env, tyvar_key(ty->var));
         return v && v->kind == SV_TYPE ? v->tyval : ty;
     }
     if (ty->kind == TY_ARRAY) {
@@ -398,8 +385,8 @@ static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
         if (elem->kind == TY_ARRAY) { /* [n]([m]t) is [n][m]t */
             t->rank = ty->rank + elem->rank;
             t->dims = NEW_ARRAY(l->a, Size, t->rank);
-            memcpy(t->dims, ty->dims, sizeof(Size) * (size_t)ty->rank);
-            memcpy(t->dims + ty->rank, elem->dims, sizeof(Size) * (size_t)elem->rank);
+            COPY_ARRAY(t->dims, ty->dims, ty->rank);
+            COPY_ARRAY(t->dims + ty->rank, elem->dims, elem->rank);
             elem = elem->elem;
         }
         t->elem = (Ty *)elem;
@@ -427,11 +414,11 @@ static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
 static Env *bind_tyvars(Lower *l, Env *fenv, Env *callenv, const Ty *decl, const Ty *inst) {
     if (!decl || !inst) return fenv;
     if (decl->kind == TY_VAR) {
-        if (env_lookup(fenv, tyvar_key(decl->var))) return fenv;
+        if (lower_env_lookup(fenv, tyvar_key(decl->var))) return fenv;
         SVal *v = NEW(l->a, SVal);
         v->kind = SV_TYPE;
         v->tyval = resolve_ty(l, callenv, inst);
-        return env_bind(l, fenv, tyvar_key(decl->var), NULL, v); /* unnamed: not a value */
+        return lower_env_bind(l, fenv, tyvar_key(decl->var), NULL, v); /* unnamed: not a value */
     }
     if (decl->kind == TY_ARRAY && inst->kind == TY_ARRAY) {
         if (decl->elem->kind == TY_VAR && inst->rank > decl->rank) {
@@ -597,8 +584,8 @@ static SVal *lower_var(Lower *l, Env *env, Exp *e) {
     SVal *v = NULL;
     switch (r->kind) {
     case REF_LOCAL:
-        v = env_lookup(env, r->uid);
-        if (!v) v = env_lookup_name(env, e->name.parts[nparts - 1]);
+        v = lower_env_lookup(env, r->uid);
+        if (!v) v = lower_env_lookup_name(env, e->name.parts[nparts - 1]);
         break;
     case REF_GLOBAL: v = lower_global(l, r->decl, e->loc); break;
     case REF_NUMERIC:
@@ -721,7 +708,7 @@ static SVal *lower_logic(Lower *l, Env *env, Exp *e, bool is_and) {
 static SVal *lower_binop_exp(Lower *l, Env *env, Exp *e) {
     const char *op = e->op;
     if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
-        SVal *f = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : env_lookup(env, e->ref.uid);
+        SVal *f = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : lower_env_lookup(env, e->ref.uid);
         if (!f) {
             lower_error(l, e->loc, "internal: unresolved operator '%s'", op);
             return sv_dyn(l, se_i64(0));
@@ -786,8 +773,8 @@ static Env *bind_result_sizes(Lower *l, Env *fenv, Env *callenv, const Ty *decl_
     if (decl_ty->kind == TY_ARRAY && inst->kind == TY_ARRAY) {
         for (int d = 0; d < decl_ty->rank && d < inst->rank; d++) {
             const Size *s = &decl_ty->dims[d];
-            if (s->kind == SZ_VAR && !env_lookup(fenv, s->uid) && inst->dims[d].kind != SZ_ANY)
-                fenv = env_bind(l, fenv, s->uid, s->name, sv_dyn(l, lower_size(l, callenv, &inst->dims[d], loc)));
+            if (s->kind == SZ_VAR && !lower_env_lookup(fenv, s->uid) && inst->dims[d].kind != SZ_ANY)
+                fenv = lower_env_bind(l, fenv, s->uid, s->name, sv_dyn(l, lower_size(l, callenv, &inst->dims[d], loc)));
         }
         return bind_result_sizes(l, fenv, callenv, decl_ty->elem, inst->elem, loc);
     }
@@ -847,7 +834,8 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
         SVal *y = f->right ? f->right : args[f->left ? 0 : 1];
         Exp *e = f->exp;
         if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
-            SVal *g = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : env_lookup(f->env, e->ref.uid);
+            SVal *g = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc)
+                                                : lower_env_lookup(f->env, e->ref.uid);
             SVal *xy[2] = {x, y};
             return lower_apply(l, g, xy, 2, NULL);
         }
@@ -881,14 +869,14 @@ static SVal *apply_in(Lower *l, SVal *f, SVal **args, int nargs, Exp *call, Env 
         SVal *g = NEW(l->a, SVal);
         *g = *f;
         g->applied = NEW_ARRAY(l->a, SVal *, f->napplied + nargs);
-        memcpy(g->applied, f->applied, sizeof(SVal *) * (size_t)f->napplied);
-        memcpy(g->applied + f->napplied, args, sizeof(SVal *) * (size_t)nargs);
+        COPY_ARRAY(g->applied, f->applied, f->napplied);
+        COPY_ARRAY(g->applied + f->napplied, args, nargs);
         g->napplied = f->napplied + nargs;
         return g;
     }
     SVal **all = NEW_ARRAY(l->a, SVal *, f->napplied + arity);
-    memcpy(all, f->applied, sizeof(SVal *) * (size_t)f->napplied);
-    memcpy(all + f->napplied, args, sizeof(SVal *) * (size_t)arity);
+    COPY_ARRAY(all, f->applied, f->napplied);
+    COPY_ARRAY(all + f->napplied, args, arity);
     /* the call's instantiated type describes the saturated result only when
      * all arguments are given at once */
     Exp *c = nargs == arity ? call : NULL;
@@ -1107,8 +1095,8 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
         lp->inits = NEW_ARRAY(l->a, SubExp, total + 1);
         lp->params[0] = cond;
         lp->inits[0] = su->c0;
-        memcpy(lp->params + 1, params, sizeof(Var *) * (size_t)total);
-        memcpy(lp->inits + 1, inits, sizeof(SubExp) * (size_t)total);
+        COPY_ARRAY(lp->params + 1, params, total);
+        COPY_ARRAY(lp->inits + 1, inits, total);
     } else {
         lp->kind = IR_LOOP_FOR;
         lp->i = ir_var(l->prog, "i", type_prim(PT_I64));
@@ -1120,7 +1108,7 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     l->b = &nb;
     if (e->form == LOOP_FOR_UPTO) {
         SubExp iv = lower_conv(l, se_var(lp->i), su->itype, e->loc);
-        benv = env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
+        benv = lower_env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
     }
     if (su->xs) benv = bind_pat(l, benv, e->pat2, index_value(l, su->xs, se_var(lp->i), e->loc));
     SVal *res = lower_exp(l, benv, e->e2);
@@ -1137,7 +1125,7 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     body->nres = lp->nparams;
     body->res = NEW_ARRAY(l->a, SubExp, lp->nparams);
     if (cond) body->res[0] = newcond;
-    memcpy(body->res + (cond ? 1 : 0), bres, sizeof(SubExp) * (size_t)total);
+    COPY_ARRAY(body->res + (cond ? 1 : 0), bres, total);
     vec_free(&rl);
     lp->body = body;
     /* results: fresh variables shaped like the parameters */
@@ -1168,7 +1156,7 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
     su.init = e->e1 ? lower_exp(l, env, e->e1) : NULL;
     if (!su.init) {
         /* `loop x for ...` continues from the variable of the same name */
-        su.init = e->pat->kind == P_ID ? env_lookup_name(env, e->pat->name) : NULL;
+        su.init = e->pat->kind == P_ID ? lower_env_lookup_name(env, e->pat->name) : NULL;
         if (!su.init) {
             lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
             return sv_dyn(l, se_i64(0));
@@ -1489,7 +1477,7 @@ static SVal *lower_record_update(Lower *l, SVal *r, const char **path, int npath
     SVal *c = NEW(l->a, SVal);
     *c = *r;
     c->elems = NEW_ARRAY(l->a, SVal *, r->n);
-    memcpy(c->elems, r->elems, sizeof(SVal *) * (size_t)r->n);
+    COPY_ARRAY(c->elems, r->elems, r->n);
     for (int i = 0; i < r->n; i++) {
         bool hit = r->kind == SV_RECORD ? r->names[i] == path[0] : (sv_field(r, path[0]) == r->elems[i]);
         if (hit) {
@@ -1552,28 +1540,9 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
         return f;
     }
     case EX_IF: return lower_if(l, env, e);
-    case EX_LET: {
-        SVal *v = lower_exp(l, env, e->e1);
-        return lower_exp(l, bind_pat(l, env, e->pat, v), e->e2);
-    }
-    case EX_LETFUN: {
-        SVal *f = sv_fun(l, FK_LOCAL);
-        f->exp = e;
-        Env *fenv = env_bind(l, env, e->fname_uid, e->fname, f);
-        f->env = fenv;
-        return lower_exp(l, fenv, e->e2);
-    }
-    case EX_LET_UPDATE: {
-        SVal *arr = env_lookup_name(env, e->fname);
-        if (!arr) {
-            lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
-            return sv_dyn(l, se_i64(0));
-        }
-        SVal *v = lower_exp(l, env, e->e1);
-        SVal *nv = update_value(l, env, arr, e->slice, e->nslice, v, e->loc);
-        Env *nenv = env_bind(l, env, e->fname_uid, e->fname, nv);
-        return lower_exp(l, nenv, e->e2);
-    }
+    case EX_LET:
+    case EX_LETFUN:
+    case EX_LET_UPDATE: break; /* lower_exp's loop */
     case EX_LOOP: return lower_loop(l, env, e);
     case EX_UPDATE: {
         SVal *arr = lower_exp(l, env, e->e1);
@@ -1606,9 +1575,42 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     ICE("unknown expression kind %d", e->kind);
 }
 
+/* Lowers the bound part of one link of a chain of lets; returns the
+ * environment of its body. */
+static Env *lower_let_link(Lower *l, Env *env, Exp *e) {
+    if (e->kind == EX_LET) return bind_pat(l, env, e->pat, lower_exp(l, env, e->e1));
+    if (e->kind == EX_LETFUN) {
+        SVal *f = sv_fun(l, FK_LOCAL);
+        f->exp = e;
+        f->env = lower_env_bind(l, env, e->fname_uid, e->fname, f);
+        return f->env;
+    }
+    SVal *arr = lower_env_lookup_name(env, e->fname);
+    if (!arr) {
+        lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
+        return env;
+    }
+    SVal *v = lower_exp(l, env, e->e1);
+    return lower_env_bind(l, env, e->fname_uid, e->fname, update_value(l, env, arr, e->slice, e->nslice, v, e->loc));
+}
+
+/* Lowers e, with l->user_loc at the innermost expression of the user's
+ * program being lowered (for user_loc). A chain of lets (let ... in let
+ * ... in body) is lowered link by link in a loop, each body being the
+ * link's tail, so that a long chain needs no deep stack. */
 SVal *lower_exp(Lower *l, Env *env, Exp *e) {
-    if (l->failed) return sv_dyn(l, se_i64(0));
-    SVal *v = lower_exp_inner(l, env, e);
+    SrcLoc outer = l->user_loc;
+    SVal *v = NULL;
+    while (!l->failed) {
+        if (e->loc.file && e->loc.file != l->prelude) l->user_loc = e->loc;
+        if (!ast_is_let(e)) {
+            v = lower_exp_inner(l, env, e);
+            break;
+        }
+        env = lower_let_link(l, env, e);
+        e = e->e2;
+    }
+    l->user_loc = outer;
     return v ? v : sv_dyn(l, se_i64(0));
 }
 
@@ -1634,14 +1636,14 @@ static Var *entry_param(Lower *l, Env **env, const Ty *t, ExtType ext, const cha
     SubExp *shape = NEW_ARRAY(l->a, SubExp, ext.rank);
     for (int d = 0; d < ext.rank; d++) {
         const Size *s = &t->dims[d];
-        SVal *known = s->kind == SZ_VAR ? env_lookup(*env, s->uid) : NULL;
+        SVal *known = s->kind == SZ_VAR ? lower_env_lookup(*env, s->uid) : NULL;
         if (known) {
             shape[d] = known->se;
             continue;
         }
         Var *dv = ir_var(l->prog, s->kind == SZ_VAR ? s->name : "d", type_prim(PT_I64));
         shape[d] = se_var(dv);
-        if (s->kind == SZ_VAR) *env = env_bind(l, *env, s->uid, s->name, sv_dyn(l, shape[d]));
+        if (s->kind == SZ_VAR) *env = lower_env_bind(l, *env, s->uid, s->name, sv_dyn(l, shape[d]));
     }
     Type ty = type_array(l->a, ext.elem, ext.rank, shape);
     ty.unique = ext.unique;
@@ -1681,8 +1683,8 @@ static SVal *entry_value(Lower *l, Env **env, const Ty *t, const char *name, Var
             if (c->kind == TY_ARRAY) { /* [n]([m]t) is [n][m]t */
                 arr->rank = t->rank + c->rank;
                 arr->dims = NEW_ARRAY(l->a, Size, arr->rank);
-                memcpy(arr->dims, t->dims, sizeof(Size) * (size_t)t->rank);
-                memcpy(arr->dims + t->rank, c->dims, sizeof(Size) * (size_t)c->rank);
+                COPY_ARRAY(arr->dims, t->dims, t->rank);
+                COPY_ARRAY(arr->dims + t->rank, c->dims, c->rank);
                 c = c->elem;
             }
             arr->elem = (Ty *)c;
@@ -1876,7 +1878,7 @@ Prog *internalise(Arena *a, Program **files, int n, const InternaliseOpts *opts)
     p->arena = a;
     p->stage = STAGE_SOACS;
     p->next_var_id = 1;
-    Lower l = {.a = a, .prog = p, .opts = opts};
+    Lower l = {.a = a, .prog = p, .opts = opts, .prelude = n > 1 ? files[0]->file : NULL};
     FunVec funs = {0};
     Program *main = files[n - 1];
     collect_entries(&l, main->decls, main->ndecls, &funs);

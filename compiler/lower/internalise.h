@@ -10,7 +10,7 @@ typedef struct InternaliseOpts {
 } InternaliseOpts;
 
 /* Turns the entry points of the last of files[0..n) (checked by
- * check_programs) into a Prog, with the large scalar functions they call
+ * check_programs: files[0] is the prelude) into a Prog, with the large scalar functions they call
  * in several places as Prog.defs (outline.c). Errors (constructs not
  * supported yet) are reported through diag_error; returns NULL if there
  * were any. */

@@ -56,7 +56,7 @@ static Body *body_end(Lower *l, Builder *saved, Builder *nb, const SubExp *res, 
     body->nstms = nb->stms.len;
     vec_free(&nb->stms);
     body->res = NEW_ARRAY(l->a, SubExp, nres);
-    memcpy(body->res, res, sizeof(SubExp) * (size_t)nres);
+    COPY_ARRAY(body->res, res, nres);
     body->nres = nres;
     return body;
 }
@@ -406,7 +406,7 @@ static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) 
             ix->nslice = 1;
             Type t = out[i]->type;
             t.shape = NEW_ARRAY(l->a, SubExp, t.rank);
-            memcpy(t.shape, out[i]->type.shape, sizeof(SubExp) * (size_t)t.rank);
+            COPY_ARRAY(t.shape, out[i]->type.shape, t.rank);
             t.shape[0] = s->len;
             t.unique = false;
             (k == 0 ? first : second)[i] = lower_emit1(l, ix, t, loc);

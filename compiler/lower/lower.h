@@ -51,11 +51,14 @@ struct SVal {
     const Ty *tyval;    /* SV_TYPE */
 };
 
+/* An environment (env.c): a binding of a name, with a uid, to a value,
+ * and the environment it extends (NULL: the empty one). */
+typedef struct EnvTree EnvTree;
 struct Env {
     Env *next;
-    int uid;
     const char *name;
     SVal *val;
+    EnvTree *tree; /* every uid bound here and below, for lookups */
 };
 
 typedef VEC(SubExp) SubExpVec;
@@ -73,6 +76,8 @@ typedef struct Lower {
     const InternaliseOpts *opts;
     int depth; /* inlining depth, to report runaway recursion */
     bool failed;
+    const char *prelude; /* the prelude's file name (files[0]), or NULL */
+    SrcLoc user_loc;     /* the innermost expression of user code being lowered */
     VEC(Outline *) outlines; /* functions considered for outlining (outline.c) */
     VEC(Fun *) defs;         /* the outlined ones, callees first */
 } Lower;
@@ -80,6 +85,13 @@ typedef struct Lower {
 /* Inlining deeper than this means (mutual) recursion that cannot be
  * unfolded at compile time. */
 enum { LOWER_MAX_INLINE_DEPTH = 200 };
+
+/* env.c */
+/* env extended with uid (named name) bound to val. */
+Env *lower_env_bind(Lower *l, Env *env, int uid, const char *name, SVal *val);
+/* The value of the newest binding of uid or of name in env, or NULL. */
+SVal *lower_env_lookup(const Env *env, int uid);
+SVal *lower_env_lookup_name(const Env *env, const char *name);
 
 /* internalise.c */
 SVal *lower_exp(Lower *l, Env *env, Exp *e);

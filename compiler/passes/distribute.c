@@ -250,7 +250,7 @@ static Stm *build_stage(Split *S, Stm *s, int st, int lo, int hi, Inputs *in) {
     l->body = NEW(a, Body);
     l->body->nstms = hi - lo;
     l->body->stms = NEW_ARRAY(a, Stm *, hi - lo + 1);
-    memcpy(l->body->stms, b->stms + lo, sizeof(Stm *) * (size_t)(hi - lo));
+    COPY_ARRAY(l->body->stms, b->stms + lo, hi - lo);
     l->body->nres = res.len;
     l->body->res = res.len ? vec_to_arena(a, &res) : NEW_ARRAY(a, SubExp, 1);
     IrExp *e = NEW(a, IrExp);
@@ -424,9 +424,9 @@ static bool dist_map(Dist *D, Body *host, int at) {
         vec_push(&out, ir_copy_stm(D->a, s->pat[r], se_var(first), s->loc));
     }
     Stm **stms = NEW_ARRAY(D->a, Stm *, host->nstms + out.len);
-    memcpy(stms, host->stms, sizeof(Stm *) * (size_t)at);
-    memcpy(stms + at, out.items, sizeof(Stm *) * (size_t)out.len);
-    memcpy(stms + at + out.len, host->stms + at + 1, sizeof(Stm *) * (size_t)(host->nstms - at - 1));
+    COPY_ARRAY(stms, host->stms, at);
+    COPY_ARRAY(stms + at, out.items, out.len);
+    COPY_ARRAY(stms + at + out.len, host->stms + at + 1, host->nstms - at - 1);
     host->stms = stms;
     host->nstms += out.len - 1;
     vec_free(&out);

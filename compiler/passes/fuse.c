@@ -442,8 +442,8 @@ static void add_results(Build *B, const Lambda *l, Var **pat, int from, int to, 
 
 static SegOp *concat_segops(Arena *a, const SegOp *x, int nx, const SegOp *y, int ny) {
     SegOp *r = NEW_ARRAY(a, SegOp, nx + ny + 1);
-    if (nx) memcpy(r, x, sizeof(SegOp) * (size_t)nx);
-    if (ny) memcpy(r + nx, y, sizeof(SegOp) * (size_t)ny);
+    COPY_ARRAY(r, x, nx);
+    COPY_ARRAY(r + nx, y, ny);
     return r;
 }
 

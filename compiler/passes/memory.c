@@ -76,7 +76,7 @@ static void note_var(MemCtx *m, Var *v) {
     if (v->id >= m->nvars) {
         int n = 2 * v->id + 64;
         Var **vs = NEW_ARRAY(m->a, Var *, n);
-        if (m->nvars) memcpy(vs, m->vars, sizeof *vs * (size_t)m->nvars);
+        COPY_ARRAY(vs, m->vars, m->nvars);
         m->vars = vs;
         m->nvars = n;
     }
@@ -172,7 +172,7 @@ static bool in_row_major(const Var *v) { return v->mem && lmad_is_row_major(v->m
 /* Grows an arena array of n elements of size sz by one element. */
 static void *append(Arena *a, void *items, int n, size_t sz, const void *item) {
     unsigned char *p = arena_alloc(a, sz * (size_t)(n + 1));
-    if (n) memcpy(p, items, sz * (size_t)n);
+    util_copy(p, items, sz * (size_t)n);
     memcpy(p + sz * (size_t)n, item, sz);
     return p;
 }
@@ -475,8 +475,8 @@ static void elem_inputs(MemCtx *m, Var **arrs, int *narrs, Lambda *l, Var *iter,
     }
     if (pre.len) {
         Stm **stms = NEW_ARRAY(m->a, Stm *, pre.len + l->body->nstms);
-        memcpy(stms, pre.items, sizeof *stms * (size_t)pre.len);
-        memcpy(stms + pre.len, l->body->stms, sizeof *stms * (size_t)l->body->nstms);
+        COPY_ARRAY(stms, pre.items, pre.len);
+        COPY_ARRAY(stms + pre.len, l->body->stms, l->body->nstms);
         l->body->stms = stms;
         l->body->nstms += pre.len;
     }

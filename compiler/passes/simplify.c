@@ -673,7 +673,7 @@ static void replicate_inputs(Simp *s, Var **arrs, int *narrs, Lambda *l, SrcLoc 
         Stm *bind = ir_copy_stm(s->p->arena, l->params[i], d->e->se, loc);
         Stm **stms = NEW_ARRAY(s->p->arena, Stm *, l->body->nstms + 1);
         stms[0] = bind;
-        memcpy(stms + 1, l->body->stms, sizeof *stms * (size_t)l->body->nstms);
+        COPY_ARRAY(stms + 1, l->body->stms, l->body->nstms);
         l->body->stms = stms;
         l->body->nstms++;
         s->uses[arrs[i]->id]--;

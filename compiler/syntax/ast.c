@@ -195,27 +195,41 @@ static void print_loop(Buf *out, const Exp *e) {
     ast_print_exp(out, e->e2);
 }
 
-/* Let forms: "let p = e1 in e2", local functions and "let a[i] = v". */
+bool ast_is_let(const Exp *e) {
+    return e && (e->kind == EX_LET || e->kind == EX_LETFUN || e->kind == EX_LET_UPDATE);
+}
+
+/* Let forms: "let p = e1 in e2", local functions and "let a[i] = v". A
+ * chain of them is printed in a loop (a long chain needs no deep stack):
+ * every link but the first opens a parenthesis closed after the body. */
 static void print_let(Buf *out, const Exp *e) {
-    buf_puts(out, "let ");
-    if (e->kind == EX_LET) {
-        print_pat(out, e->pat);
-    } else if (e->kind == EX_LETFUN) {
-        buf_puts(out, e->fname);
-        print_tparams(out, e->tparams, e->ntparams);
-        print_params(out, e->params, e->nparams);
-        if (e->ret) {
-            buf_puts(out, " : ");
-            print_type(out, e->ret);
+    int open = 0;
+    for (;;) {
+        buf_puts(out, "let ");
+        if (e->kind == EX_LET) {
+            print_pat(out, e->pat);
+        } else if (e->kind == EX_LETFUN) {
+            buf_puts(out, e->fname);
+            print_tparams(out, e->tparams, e->ntparams);
+            print_params(out, e->params, e->nparams);
+            if (e->ret) {
+                buf_puts(out, " : ");
+                print_type(out, e->ret);
+            }
+        } else {
+            buf_puts(out, e->fname);
+            print_slice(out, e->slice, e->nslice);
         }
-    } else {
-        buf_puts(out, e->fname);
-        print_slice(out, e->slice, e->nslice);
+        buf_puts(out, " = ");
+        ast_print_exp(out, e->e1);
+        buf_puts(out, " in ");
+        if (!ast_is_let(e->e2)) break;
+        buf_putc(out, '(');
+        open++;
+        e = e->e2;
     }
-    buf_puts(out, " = ");
-    ast_print_exp(out, e->e1);
-    buf_puts(out, " in ");
     ast_print_exp(out, e->e2);
+    while (open-- > 0) buf_putc(out, ')');
 }
 
 /* The inside of a parenthesised compound expression. */

@@ -355,8 +355,16 @@ typedef struct Program {
 
 /* Parses text (the contents of file) into a Program in the arena. Syntax
  * errors are reported through diag_error; the parser recovers at the next
- * top-level declaration and keeps going. Returns NULL if there were errors. */
+ * top-level declaration and keeps going. Returns NULL if there were errors.
+ * parse_program_n reads len bytes, so that a NUL byte in a file is an
+ * error where it stands rather than its end. */
 Program *parse_program(Arena *a, const char *file, const char *text);
+Program *parse_program_n(Arena *a, const char *file, const char *text, size_t len);
+
+/* Whether e is one of the let forms (let p = e1, a local function, let
+ * a[i] = v), whose body e2 continues a chain of lets. The phases follow
+ * such chains in a loop, since real programs make them long. */
+bool ast_is_let(const Exp *e);
 
 /* Prints the AST as source text that parses back to the same tree. */
 void ast_print_program(Buf *out, const Program *p);

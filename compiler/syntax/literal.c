@@ -20,7 +20,7 @@ PtrList *plist_push(Arena *a, PtrList *l, void *x) {
     if (l->len == l->cap) {
         int cap = l->cap ? 2 * l->cap : 4;
         void **items = NEW_ARRAY(a, void *, cap);
-        if (l->len) memcpy(items, l->items, sizeof(void *) * (size_t)l->len);
+        COPY_ARRAY(items, l->items, l->len);
         l->items = items;
         l->cap = cap;
     }

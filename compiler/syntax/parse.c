@@ -10,6 +10,7 @@
 #define YYLTYPE SYN_LTYPE
 #include "lexer.h"
 
+#include <limits.h>
 #include <string.h>
 
 LexState *syn_state(void *scanner);
@@ -54,14 +55,22 @@ int syn_lex(SYN_STYPE *lval, SrcLoc *lloc, void *scanner) {
 }
 
 Program *parse_program(Arena *a, const char *file, const char *text) {
+    return parse_program_n(a, file, text, strlen(text));
+}
+
+Program *parse_program_n(Arena *a, const char *file, const char *text, size_t len) {
     file = intern(file);
-    text = arena_strdup(a, text);
+    if (len > INT_MAX) { /* flex takes the length as an int */
+        diag_error((SrcLoc){.file = file}, "the file is too large (%zu bytes)", len);
+        return NULL;
+    }
+    text = arena_strndup(a, text, len);
     diag_register_source(file, text);
     int errors_before = diag_error_count();
     LexState ls = {.arena = a, .file = file, .line = 1, .col = 1, .last_tok = -1};
     yyscan_t scanner;
     if (synlex_lex_init_extra(&ls, &scanner) != 0) ICE("cannot create the scanner");
-    YY_BUFFER_STATE buf = synlex__scan_bytes(text, (int)strlen(text), scanner);
+    YY_BUFFER_STATE buf = synlex__scan_bytes(text, (int)len, scanner);
     int rc = syn_parse(scanner);
     synlex__delete_buffer(buf, scanner);
     synlex_lex_destroy(scanner);

@@ -37,6 +37,14 @@ void syn_error(SrcLoc *loc, void *scanner, const char *msg);
 %code {
 #include <string.h>
 
+/* The parser's stack holds a few entries for each construct still open:
+ * about five for each link of a chain of lets or each else-if, one or two
+ * for each nesting. Bison's default of 10,000 entries refused 2,000
+ * chained lets; this allows some 200,000 (the stack grows as it fills,
+ * about 110 bytes an entry). Deeper programs are rejected by syn_error. */
+enum { SYN_MAX_DEPTH = 1000000 };
+#define YYMAXDEPTH SYN_MAX_DEPTH
+
 #define YYLLOC_DEFAULT(Cur, Rhs, N)                                           \
     do {                                                                      \
         if (N) {                                                              \
@@ -605,7 +613,7 @@ apply: apply_list {
                $$->e1 = $1->items[0];
                $$->nelems = $1->len - 1;
                $$->elems = NEW_ARRAY(AR, Exp *, $$->nelems);
-               memcpy($$->elems, $1->items + 1, sizeof(Exp *) * (size_t)$$->nelems);
+               COPY_ARRAY($$->elems, $1->items + 1, $$->nelems);
            }
        }
      ;
@@ -1173,6 +1181,10 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner) {
     return 0;
 }
 
+/* Bison's own error: with custom syntax error reports, only the parser's
+ * stack filling up ("memory exhausted") comes here. */
 void syn_error(SrcLoc *loc, void *scanner, const char *msg) {
-    diag_error(*loc, "%s", msg);
+    (void)msg;
+    diag_error(*loc, "the program is nested too deeply to parse: the parser's stack is full (%d entries; "
+                     "each let of a chain of lets or else-if of a chain takes about five)", (int)SYN_MAX_DEPTH);
 }

@@ -201,7 +201,7 @@ bool dataset_generate(const DatasetType *t, const DatasetBounds *b, DatasetRng *
         rt_value_free(out);
         return fail(err, errlen, "out of memory generating %" PRId64 " elements", count);
     }
-    if (t->rank) memcpy(out->shape, t->dims, sizeof(int64_t) * (size_t)t->rank);
+    COPY_ARRAY(out->shape, t->dims, t->rank);
     unsigned char *p = out->data;
     for (int64_t i = 0; i < count; i++) random_elem(t->elem, b, r, p + i * size);
     return true;

@@ -49,7 +49,7 @@ static Program *load_file(Arena *a, const char *path, const char *given, size_t 
         diag_error(from, "cannot read '%s': %s", path, strerror(errno));
         return NULL;
     }
-    Program *p = parse_program(a, key, given ? given : text); /* keeps a copy */
+    Program *p = parse_program_n(a, key, given ? given : text, len); /* keeps a copy */
     free(text);
     if (!p) return NULL;
     p->file = key;

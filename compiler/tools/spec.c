@@ -614,7 +614,7 @@ static bool collect(Arena *a, const char *path, SpecStrings *out, int depth) {
     for (struct dirent *e; (e = readdir(d));)
         if (e->d_name[0] != '.') vec_push(&names, arena_printf(a, "%s/%s", path, e->d_name));
     closedir(d);
-    if (names.len) qsort(names.items, (size_t)names.len, sizeof(char *), cmp_str);
+    util_sort(names.items, (size_t)names.len, sizeof(char *), cmp_str);
     for (int i = 0; i < names.len; i++) collect(a, names.items[i], out, depth + 1);
     vec_free(&names);
     return true;

@@ -103,6 +103,16 @@ void *util_memdup(Arena *a, const void *p, size_t n) {
     return q;
 }
 
+/* ---- Arrays that may be empty -------------------------------------------------- */
+
+void util_copy(void *dst, const void *src, size_t bytes) {
+    if (bytes) memcpy(dst, src, bytes);
+}
+
+void util_sort(void *items, size_t n, size_t size, int (*cmp)(const void *, const void *)) {
+    if (n > 1) qsort(items, n, size, cmp);
+}
+
 /* ---- Buffers ---------------------------------------------------------------- */
 
 static void buf_reserve(Buf *b, size_t extra) {
@@ -158,27 +168,50 @@ void buf_free(Buf *b) {
 
 typedef struct InternEntry {
     struct InternEntry *next;
+    uint64_t hash;
     size_t len;
     char str[];
 } InternEntry;
 
-/* Power of two; the table never shrinks and chains stay short for the few
- * thousand names one compilation sees. */
-enum { INTERN_BUCKETS = 4096 };
-static InternEntry *intern_table[INTERN_BUCKETS];
+/* The table starts with this many buckets (a power of two) and doubles
+ * whenever it holds twice as many strings, so that chains stay short
+ * however many names a program has (a long chain of lets has one per
+ * link). It lives for the whole process. */
+enum { INTERN_MIN_BUCKETS = 4096 };
+static InternEntry **intern_table;
+static size_t intern_buckets, intern_count;
+
+/* Rehashes the table into twice as many buckets (or the first ones). */
+static void intern_grow(void) {
+    size_t n = intern_buckets ? 2 * intern_buckets : INTERN_MIN_BUCKETS;
+    InternEntry **t = xmalloc(n * sizeof *t);
+    memset(t, 0, n * sizeof *t);
+    for (size_t i = 0; i < intern_buckets; i++)
+        for (InternEntry *e = intern_table[i], *next; e; e = next) {
+            next = e->next;
+            e->next = t[e->hash & (n - 1)];
+            t[e->hash & (n - 1)] = e;
+        }
+    free(intern_table);
+    intern_table = t;
+    intern_buckets = n;
+}
 
 const char *intern_n(const char *s, size_t n) {
     uint64_t h = 1469598103934665603ull;
     for (size_t i = 0; i < n; i++) h = (h ^ (unsigned char)s[i]) * 1099511628211ull;
-    InternEntry **bucket = &intern_table[h & (INTERN_BUCKETS - 1)];
+    if (intern_count >= 2 * intern_buckets) intern_grow();
+    InternEntry **bucket = &intern_table[h & (intern_buckets - 1)];
     for (InternEntry *e = *bucket; e; e = e->next)
         if (e->len == n && memcmp(e->str, s, n) == 0) return e->str;
     InternEntry *e = xmalloc(sizeof(InternEntry) + n + 1);
+    e->hash = h;
     e->len = n;
     memcpy(e->str, s, n);
     e->str[n] = 0;
     e->next = *bucket;
     *bucket = e;
+    intern_count++;
     return e->str;
 }
 

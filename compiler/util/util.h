@@ -53,6 +53,16 @@ void arena_free(Arena *a);
 void util_grow(void **items, int *cap, size_t elem_size);
 void *util_memdup(Arena *a, const void *p, size_t n);
 
+/* ---- Arrays that may be empty --------------------------------------------- */
+
+/* memcpy and qsort for arrays of n elements where n may be 0: then either
+ * pointer may be NULL, as an empty vector's items are (the C library's
+ * functions require valid pointers even for no elements). COPY_ARRAY copies
+ * n elements of *dst's type. */
+void util_copy(void *dst, const void *src, size_t bytes);
+void util_sort(void *items, size_t n, size_t size, int (*cmp)(const void *, const void *));
+#define COPY_ARRAY(dst, src, n) util_copy((dst), (src), sizeof *(dst) * (size_t)(n))
+
 /* ---- String buffers ------------------------------------------------------- */
 
 typedef struct Buf {

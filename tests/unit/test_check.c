@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "check/check.h"
+#include "check/check_internal.h"
 
 /* A stand-in prelude: a few intrinsics with the real prelude's types. */
 static const char *const PRELUDE =
@@ -631,6 +632,41 @@ static void test_several_errors(void **state) {
     assert_non_null(strstr(errbuf, "4:9: error: Unknown name \"bar\"."));
 }
 
+/* tc_head shortens the chains of bound type variables it follows (path
+ * compression), as tc_size_head does for size variables: an array literal
+ * binds each element's type variable to the next one's, and following the
+ * whole chain again for every element made checking quadratic. */
+static void test_head_compresses_chains(void **state) {
+    (void)state;
+    enum { N = 1000 };
+    memset(&tc, 0, sizeof tc);
+    tc.a = &arena;
+    SrcLoc loc = {0};
+    Ty *vs[N];
+    Size ss[N];
+    for (int i = 0; i < N; i++) {
+        vs[i] = tc_fresh(loc);
+        ss[i] = tc_fresh_size();
+    }
+    Ty *end = tc_prim(PT_I32);
+    for (int i = 0; i + 1 < N; i++) {
+        tc.vars.items[vs[i]->var].bound = vs[i + 1];
+        tc.svars.items[-ss[i].uid - 1] = (SVar){.bound = true, .val = ss[i + 1]};
+    }
+    tc.vars.items[vs[N - 1]->var].bound = end;
+    tc.svars.items[-ss[N - 1].uid - 1] = (SVar){.bound = true, .val = tc_size_const(7)};
+    assert_ptr_equal(tc_head(vs[0]), end);
+    Size s = tc_size_head(ss[0]);
+    assert_true(s.kind == SZ_CONST && s.c == 7);
+    for (int i = 0; i < N; i++) {
+        assert_ptr_equal(tc.vars.items[vs[i]->var].bound, end);
+        Size v = tc.svars.items[-ss[i].uid - 1].val;
+        assert_true(v.kind == SZ_CONST && v.c == 7);
+    }
+    vec_free(&tc.vars);
+    vec_free(&tc.svars);
+}
+
 /* Hand-built ASTs with holes the parser could leave must not crash. */
 static void test_malformed_ast(void **state) {
     (void)state;
@@ -684,6 +720,7 @@ int main(void) {
         cmocka_unit_test(test_uniqueness_rules),
         cmocka_unit_test(test_entry_errors),
         cmocka_unit_test(test_several_errors),
+        cmocka_unit_test(test_head_compresses_chains),
         cmocka_unit_test(test_malformed_ast),
     };
     int rc = cmocka_run_group_tests(tests, NULL, NULL);

@@ -365,6 +365,48 @@ static void test_contiguity_extent_one(void **state) {
     assert_true(lmad_is_contiguous(mk(0, 1, (int64_t[]){1}, (int64_t[]){2})));
 }
 
+/* A copy's pair of layouts loses its extent-1 dimensions and merges those
+ * that both lay out contiguously alike. */
+static void test_merge_pair(void **state) {
+    (void)state;
+    const Lmad *x, *y;
+    /* row-major into row-major at an offset: one dimension */
+    lmad_merge_pair(&arena, mk(0, 3, (int64_t[]){2, 3, 4}, (int64_t[]){12, 4, 1}),
+                    mk(5, 3, (int64_t[]){2, 3, 4}, (int64_t[]){12, 4, 1}), &x, &y);
+    assert_string_equal(lstr(x), "0 + {(24 : 1)}");
+    assert_string_equal(lstr(y), "5 + {(24 : 1)}");
+    /* a nest of extent-1 dimensions: a single element */
+    lmad_merge_pair(&arena, mk(0, 3, (int64_t[]){1, 1, 1}, (int64_t[]){1, 1, 1}),
+                    mk(7, 3, (int64_t[]){1, 1, 1}, (int64_t[]){9, 3, 1}), &x, &y);
+    assert_int_equal(x->rank, 0);
+    assert_int_equal(const_of(y->offset), 7);
+    /* rows of a wider array (stride 10) into a dense one: the rows stay */
+    lmad_merge_pair(&arena, mk(0, 3, (int64_t[]){2, 3, 4}, (int64_t[]){12, 4, 1}),
+                    mk(0, 3, (int64_t[]){2, 3, 4}, (int64_t[]){30, 10, 1}), &x, &y);
+    assert_string_equal(lstr(x), "0 + {(6 : 4), (4 : 1)}");
+    assert_string_equal(lstr(y), "0 + {(6 : 10), (4 : 1)}");
+    /* a transposition merges nothing */
+    lmad_merge_pair(&arena, mk(0, 2, (int64_t[]){3, 4}, (int64_t[]){4, 1}),
+                    mk(0, 2, (int64_t[]){3, 4}, (int64_t[]){1, 3}), &x, &y);
+    assert_int_equal(x->rank, 2);
+    /* symbolic: [n][m] row-major into a reversed copy of itself */
+    Sym *n = V(0), *m = V(1);
+    Lmad *rm = lmad_row_major(&arena, 2, (Sym *[]){n, m});
+    Lmad *rev = NEW(&arena, Lmad);
+    *rev = (Lmad){2, sym_sub(&arena, sym_mul(&arena, n, m), C(1)), NEW_ARRAY(&arena, LmadDim, 2)};
+    rev->dims[0] = (LmadDim){.stride = sym_neg(&arena, m), .shape = n};
+    rev->dims[1] = (LmadDim){.stride = C(-1), .shape = m};
+    lmad_merge_pair(&arena, rm, rev, &x, &y);
+    assert_int_equal(x->rank, 1);
+    assert_string_equal(str(y->dims[0].stride), "-1");
+    assert_true(sym_equal(y->dims[0].shape, sym_mul(&arena, n, m)));
+    /* shapes that differ: unchanged */
+    const Lmad *a = mk(0, 1, (int64_t[]){3}, (int64_t[]){1}), *b = mk(0, 1, (int64_t[]){4}, (int64_t[]){1});
+    lmad_merge_pair(&arena, a, b, &x, &y);
+    assert_ptr_equal(x, a);
+    assert_ptr_equal(y, b);
+}
+
 /* ---- Interleaving (coalesced memory expansion) ------------------------------------- */
 
 static void test_interleave(void **state) {
@@ -814,6 +856,7 @@ int main(void) {
         cmocka_unit_test_setup_teardown(test_permute, setup, teardown),
         cmocka_unit_test_setup_teardown(test_equal_subst_print, setup, teardown),
         cmocka_unit_test_setup_teardown(test_contiguity_extent_one, setup, teardown),
+        cmocka_unit_test_setup_teardown(test_merge_pair, setup, teardown),
         cmocka_unit_test_setup_teardown(test_interleave, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reshape_thesis_example, setup, teardown),
         cmocka_unit_test_setup_teardown(test_reshape_contiguous_symbolic, setup, teardown),

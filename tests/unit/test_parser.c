@@ -57,15 +57,16 @@ static const char *print_prog(const Program *p) {
     return s;
 }
 
-/* Parses text with stderr captured: returns the program (NULL on errors),
- * the diagnostics text in *msgs and the error count in *errors. */
-static Program *parse_captured(const char *text, const char **msgs, int *errors) {
+/* Parses the len bytes of text with stderr captured: returns the program
+ * (NULL on errors), the diagnostics text in *msgs and the error count in
+ * *errors. */
+static Program *parse_captured_n(const char *text, size_t len, const char **msgs, int *errors) {
     diag_reset();
     fflush(stderr);
     int saved = dup(2);
     FILE *tmp = tmpfile();
     dup2(fileno(tmp), 2);
-    Program *p = parse_program(&arena, "e.fut", text);
+    Program *p = parse_program_n(&arena, "e.fut", text, len);
     fflush(stderr);
     dup2(saved, 2);
     close(saved);
@@ -78,6 +79,10 @@ static Program *parse_captured(const char *text, const char **msgs, int *errors)
     if (msgs) *msgs = buf;
     if (errors) *errors = diag_error_count();
     return p;
+}
+
+static Program *parse_captured(const char *text, const char **msgs, int *errors) {
+    return parse_captured_n(text, strlen(text), msgs, errors);
 }
 
 #define assert_shape(text, expected) assert_string_equal(shape(text), expected)
@@ -601,6 +606,24 @@ static void test_error_messages(void **state) {
     assert_contains(msgs, "unexpected 'match'");
 }
 
+/* A NUL byte is an error where it stands, also in a comment or a literal,
+ * never the end of the file. */
+static void test_nul_bytes(void **state) {
+    const char *msgs;
+    int errors;
+    static const char code[] = "def main (x: i32) = x\0 garbage";
+    assert_null(parse_captured_n(code, sizeof code - 1, &msgs, &errors));
+    assert_contains(msgs, "e.fut:1:22: error: unexpected byte 0x00");
+    static const char comment[] = "-- a\0b\ndef f = 1";
+    assert_null(parse_captured_n(comment, sizeof comment - 1, &msgs, &errors));
+    assert_contains(msgs, "e.fut:1:5: error: unexpected byte 0x00");
+    static const char string[] = "def s = \"a\0b\"";
+    assert_null(parse_captured_n(string, sizeof string - 1, &msgs, &errors));
+    assert_contains(msgs, "e.fut:1:11: error: unexpected byte 0x00");
+    static const char ok[] = "def f = 1\n";
+    assert_non_null(parse_captured_n(ok, sizeof ok - 1, &msgs, &errors));
+}
+
 static void test_error_recovery(void **state) {
     const char *msgs;
     int errors;
@@ -1029,6 +1052,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_docs_and_attributes, teardown),
         cmocka_unit_test_teardown(test_locations, teardown),
         cmocka_unit_test_teardown(test_error_messages, teardown),
+        cmocka_unit_test_teardown(test_nul_bytes, teardown),
         cmocka_unit_test_teardown(test_error_recovery, teardown),
         cmocka_unit_test_teardown(test_round_trip, teardown),
         cmocka_unit_test_teardown(test_printer_output, teardown),
