@@ -26,7 +26,14 @@ check_mutant() { # file description
     printf '%s\n' "$out" | head -5 >&2
   fi
 }
+# A progress line every 20 s: how many files are done.
+shown=$SECONDS nfiles=0
 while IFS= read -r f; do
+  if ((SECONDS - shown >= 20)); then
+    echo "robustness: progress: $nfiles files, $passed mutants passed, $failed failed"
+    shown=$SECONDS
+  fi
+  nfiles=$((nfiles + 1))
   size=$(wc -c <"$f")
   [ "$size" -gt 1 ] || continue
   for ((k = 0; k < per_file; k++)); do
