@@ -3,17 +3,26 @@
 #   make            build bin/futhorc
 #   make check      build and run every test; ends with "N passed, N failed"
 #   make fuzz       build the fuzz targets and run each for FUZZ_TIME seconds
+#   make check-sanitize  the same with the compiler, its tests and every
+#                   generated program built with ASan and UBSan (in build-san/)
 #   make demo       build and run an example program
 #   make install    install into $(PREFIX) (default /usr/local)
 
 CC ?= cc
 PREFIX ?= /usr/local
 CFLAGS ?= -O2 -g
-CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wno-unused-parameter
-CPPFLAGS += -Icompiler -Iruntime -Ibuild/gen
+# Extra compiling and linking flags of the whole build: check-sanitize sets
+# the sanitizers here (CFLAGS given on the command line would replace the
+# flags below).
+SANITIZE ?=
+CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wno-unused-parameter $(SANITIZE)
+LDFLAGS += $(SANITIZE)
 LDLIBS += -lm
 
-B := build
+# Where objects and tests are built, and where futhorc goes.
+B ?= build
+BIN ?= bin
+CPPFLAGS += -Icompiler -Iruntime -I$(B)/gen
 COMPILER_DIRS := util syntax check lower ir passes backend tools
 COMPILER_SRC := $(foreach d,$(COMPILER_DIRS),$(wildcard compiler/$(d)/*.c))
 RUNTIME_SRC := $(wildcard runtime/*.c)
@@ -33,8 +42,8 @@ DEPS := flex:flex bison:bison
 DEP_HEADERS := /usr/include/cmocka.h:libcmocka-dev /usr/include/CL/cl.h:opencl-c-headers \
                /usr/share/doc/ocl-icd-opencl-dev:ocl-icd-opencl-dev /etc/OpenCL/vendors/pocl.icd:pocl-opencl-icd
 
-.PHONY: all deps fuzz-deps fuzz-build fuzz check demo install clean
-all: bin/futhorc
+.PHONY: all deps fuzz-deps fuzz-build fuzz check check-sanitize san-compiler demo install clean
+all: $(BIN)/futhorc
 
 # The end of the deps recipes: installs the packages in $$missing when run
 # as root, else prints the command that would.
@@ -81,35 +90,16 @@ $(B)/%.o: %.c $(B)/gen/parser.h $(B)/gen/lexer.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-bin/futhorc: $(B)/compiler/main.o $(LIB_OBJ)
-	@mkdir -p bin
+$(BIN)/futhorc: $(B)/compiler/main.o $(LIB_OBJ)
+	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
-
-# The compiler built with AddressSanitizer (leaks included) and
-# UndefinedBehaviorSanitizer, for tests/sanitize: with clang where it is
-# installed, whose UBSan also reports NULL pointers passed to memcpy and
-# qsort (gcc's does not).
-SAN_CC ?= $(if $(shell command -v clang),clang,$(CC))
-SAN_FLAGS := -O1 -g -fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer
-SAN_OBJ := $(patsubst $(B)/%,$(B)/san/%,$(B)/compiler/main.o $(LIB_OBJ))
-
-$(B)/san/gen/%.o: $(B)/gen/%.c $(B)/gen/parser.h $(B)/gen/lexer.h
-	@mkdir -p $(dir $@)
-	$(SAN_CC) $(CPPFLAGS) $(filter-out -Wextra,$(CFLAGS)) $(SAN_FLAGS) -Wno-unused-function -c -o $@ $<
-
-$(B)/san/%.o: %.c $(B)/gen/parser.h $(B)/gen/lexer.h
-	@mkdir -p $(dir $@)
-	$(SAN_CC) $(CPPFLAGS) $(CFLAGS) $(SAN_FLAGS) -MMD -MP -c -o $@ $<
-
-$(B)/san/futhorc: $(SAN_OBJ)
-	$(SAN_CC) $(LDFLAGS) $(SAN_FLAGS) -o $@ $^ $(LDLIBS)
 
 $(B)/tests/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB_OBJ) $(B)/.deps-ok
 	@mkdir -p $(B)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 
-check: bin/futhorc $(UNIT_BIN) fuzz-build
-	@bash tests/run.sh $(UNIT_BIN)
+check: $(BIN)/futhorc $(UNIT_BIN) fuzz-build
+	@FUTHORC=$(BIN)/futhorc bash tests/run.sh $(UNIT_BIN)
 
 # ---- Fuzzing ------------------------------------------------------------------
 # libFuzzer targets (tests/fuzz; README.md, "Fuzzing") built by clang with
@@ -184,17 +174,36 @@ $(F)/seeds/.done: tests/fuzz/seeds.sh bin/futhorc tests/server/run.sh \
 fuzz: fuzz-build
 	@FUZZ_TIME=$(FUZZ_TIME) FUZZ_JOBS=$(FUZZ_JOBS) bash tests/fuzz/run.sh
 
-demo: bin/futhorc
+# The sanitizers of check-sanitize, for the compiler, the unit tests and
+# (through tests/run.sh) every generated program: any report stops the
+# program with a failure. Its C compiler is clang where installed, whose
+# UBSan also sees overflow in arithmetic that gcc narrows first (uint16_t
+# products).
+SANITIZERS := -fsanitize=address,undefined -fno-sanitize-recover=all -fno-omit-frame-pointer
+SAN_CC ?= $(if $(shell command -v clang),clang,$(CC))
+
+# Builds into build-san/ (futhorc in build-san/bin) at -O1, which keeps
+# stack traces exact, then runs every test with the sanitizers on
+# (tests/sanitize runs the same compiler over every program in make check).
+san-compiler:
+	@CFLAGS='-O1 -g' $(MAKE) --no-print-directory CC=$(SAN_CC) B=build-san BIN=build-san/bin \
+	  SANITIZE='$(SANITIZERS)' build-san/bin/futhorc $(UNIT_BIN:$(B)/%=build-san/%)
+
+check-sanitize: san-compiler
+	@FUTHORC=build-san/bin/futhorc FUTHORC_SANITIZE='$(SANITIZERS)' SAN_CC=$(SAN_CC) \
+	  bash tests/run.sh $(UNIT_BIN:$(B)/%=build-san/%)
+
+demo: $(BIN)/futhorc
 	@bash examples/demo.sh
 
-install: bin/futhorc
+install: $(BIN)/futhorc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/futhorc/runtime
-	install -m 755 bin/futhorc $(DESTDIR)$(PREFIX)/bin/futhorc
+	install -m 755 $(BIN)/futhorc $(DESTDIR)$(PREFIX)/bin/futhorc
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(RUNTIME_HDR) $(RUNTIME_SRC) $(DESTDIR)$(PREFIX)/share/futhorc/runtime/
 
 clean:
-	rm -rf $(B) bin
+	rm -rf $(B) $(BIN) build-san
 
 -include $(shell find $(B) -name '*.d' 2>/dev/null)

@@ -24,6 +24,7 @@ typedef struct Options {
     const char *output;
     const char *dump_stage;
     const char *skip_pass;
+    const char *rt_object; /* --runtime-object */
     bool unsafe, verify, time_passes, library, server;
 } Options;
 
@@ -46,6 +47,8 @@ static void usage(FILE *f) {
             "  --library      write FILE.h, FILE.c and FILE.json: a library with the\n"
             "                 Futhark C API (see futhorc-c-api(3)) instead of an executable\n"
             "  --server       (c) the executable speaks Futhark's server protocol\n"
+            "  --runtime-object=FILE  link the runtime from the object FILE (compiled\n"
+            "                 into FILE first if it does not exist) instead of compiling it in\n"
             "  --unsafe       omit bounds, division-by-zero and size checks\n"
             "  --verify       check the IR after every pass\n"
             "  --time-passes  print the time each phase takes\n"
@@ -96,22 +99,52 @@ static bool write_library(Arena *a, const Prog *p, const char *base, bool opencl
     return ok;
 }
 
-/* Runs $CC on the generated C file (linking OpenCL when opencl); returns
- * true on success. */
-static bool run_cc(const char *cfile, const char *exe, bool opencl) {
+/* The C compiler and its options, from $CC and $CFLAGS. */
+static void cc_command(Buf *cmd) {
     const char *cc = getenv("CC");
     const char *cflags = getenv("CFLAGS");
-    if (!cc || !*cc) cc = "cc";
-    if (!cflags || !*cflags) cflags = "-O3";
-    Buf cmd = {0};
-    buf_printf(&cmd, "%s %s -std=c11 -o '%s' '%s' %s-lm", cc, cflags, exe, cfile, opencl ? "-lOpenCL " : "");
-    int st = system(cmd.data);
-    buf_free(&cmd);
-    if (st != 0) {
-        fprintf(stderr, "futhorc: the C compiler failed on '%s'\n", cfile);
-        return false;
+    buf_printf(cmd, "%s %s -std=c11", cc && *cc ? cc : "cc", cflags && *cflags ? cflags : "-O3");
+}
+
+/* Runs a command made by cc_command; false after a message naming file. */
+static bool run_cc_command(Buf *cmd, const char *file) {
+    int st = system(cmd->data);
+    buf_free(cmd);
+    if (st != 0) fprintf(stderr, "futhorc: the C compiler failed on '%s'\n", file);
+    return st == 0;
+}
+
+/* Compiles the runtime object obj (emit_c_runtime) unless it exists. The
+ * object is written under a name of this process and renamed, so that
+ * compilations running at once can share obj. */
+static bool ensure_rt_object(Arena *a, const char *obj) {
+    if (access(obj, R_OK) == 0) return true;
+    const char *tmp = arena_printf(a, "%s.%ld", obj, (long)getpid());
+    const char *src = arena_printf(a, "%s.c", tmp);
+    Buf c = {0}, cmd = {0};
+    emit_c_runtime(&c);
+    bool ok = write_file(src, c.data, c.len);
+    buf_free(&c);
+    if (ok) {
+        cc_command(&cmd);
+        buf_printf(&cmd, " -c -o '%s' '%s'", tmp, src);
+        ok = run_cc_command(&cmd, src) && rename(tmp, obj) == 0;
     }
-    return true;
+    remove(src);
+    remove(tmp);
+    return ok;
+}
+
+/* Runs $CC on the generated C file (linking OpenCL when opencl, and the
+ * runtime object rt_obj unless NULL); returns true on success. */
+static bool run_cc(Arena *a, const char *cfile, const char *exe, bool opencl, const char *rt_obj) {
+    if (rt_obj && !ensure_rt_object(a, rt_obj)) return false;
+    Buf cmd = {0};
+    cc_command(&cmd);
+    buf_printf(&cmd, " -o '%s' '%s' ", exe, cfile);
+    if (rt_obj) buf_printf(&cmd, "'%s' ", rt_obj);
+    buf_printf(&cmd, "%s-lm", opencl ? "-lOpenCL " : "");
+    return run_cc_command(&cmd, cfile);
 }
 
 static char *default_output(Arena *a, const char *src) {
@@ -167,8 +200,9 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     Buf c = {0};
-    if (gpu) emit_opencl_program(&c, p, o->server);
-    else emit_c_program(&c, p, o->server);
+    bool linked_rt = o->rt_object && !o->dump_stage;
+    if (gpu) emit_opencl_program(&c, p, o->server, linked_rt);
+    else emit_c_program(&c, p, o->server, linked_rt);
     time_phase(o, "emit", &t0);
     if (o->dump_stage) {
         fputs(c.data, stdout);
@@ -176,7 +210,7 @@ static int compile(const char *mode, const char *src, const Options *o) {
     } else {
         const char *exe = o->output ? o->output : default_output(&a, src);
         const char *cfile = arena_printf(&a, "%s.c", exe);
-        if (write_file(cfile, c.data, c.len) && run_cc(cfile, exe, gpu)) rc = 0;
+        if (write_file(cfile, c.data, c.len) && run_cc(&a, cfile, exe, gpu, o->rt_object)) rc = 0;
         time_phase(o, "cc", &t0);
     }
     buf_free(&c);
@@ -201,6 +235,7 @@ static const char *parse_options(int argc, char **argv, Options *o) {
         else if (!strcmp(a, "--verify")) o->verify = true;
         else if (!strcmp(a, "--time-passes")) o->time_passes = true;
         else if (!strncmp(a, "--stage=", 8)) o->dump_stage = a + 8;
+        else if (!strncmp(a, "--runtime-object=", 17)) o->rt_object = a + 17;
         else if (!strncmp(a, "--skip-pass=", 12)) {
             o->skip_pass = a + 12;
             if (!pipeline_skippable(o->skip_pass)) {

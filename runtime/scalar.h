@@ -12,12 +12,15 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-/* ---- Integers: NAME, C type, unsigned C type, bits ------------------------ */
+/* ---- Integers: NAME, C type, unsigned C type, W, bits --------------------- */
 
-#define RT_INT_COMMON(N, T, U, B)                                                                  \
+/* Products are computed in W, the unsigned type of the width but at least
+ * unsigned int: uint8_t and uint16_t operands would be promoted to int,
+ * whose products (65535 * 65535) overflow. */
+#define RT_INT_COMMON(N, T, U, W, B)                                                               \
     static inline T rt_add_##N(T x, T y) { return (T)((U)x + (U)y); }                              \
     static inline T rt_sub_##N(T x, T y) { return (T)((U)x - (U)y); }                              \
-    static inline T rt_mul_##N(T x, T y) { return (T)((U)x * (U)y); }                              \
+    static inline T rt_mul_##N(T x, T y) { return (T)((W)(U)x * (W)(U)y); }                        \
     static inline T rt_neg_##N(T x) { return (T)(0 - (U)x); }                                      \
     static inline T rt_and_##N(T x, T y) { return (T)(x & y); }                                    \
     static inline T rt_or_##N(T x, T y) { return (T)(x | y); }                                     \
@@ -39,16 +42,16 @@
     }                                                                                              \
     static inline int32_t rt_ctz_##N(T x) { return (U)x == 0 ? B : (int32_t)__builtin_ctzll((uint64_t)(U)x); } \
     static inline U rt_powu_##N(U b, U e) {                                                        \
-        U r = 1;                                                                                   \
-        for (; e; e >>= 1, b *= b)                                                                 \
-            if (e & 1) r *= b;                                                                     \
-        return r;                                                                                  \
+        W r = 1, w = b;                                                                            \
+        for (; e; e >>= 1, w = (U)(w * w))                                                         \
+            if (e & 1) r = (U)(r * w);                                                             \
+        return (U)r;                                                                               \
     }
 
 /* Division by zero is checked by the program's assertions; here it gives 0
  * so that unchecked (--unsafe) code does not trap. */
-#define RT_SIGNED(N, T, U, B)                                                                      \
-    RT_INT_COMMON(N, T, U, B)                                                                      \
+#define RT_SIGNED(N, T, U, W, B)                                                                   \
+    RT_INT_COMMON(N, T, U, W, B)                                                                   \
     static inline T rt_quot_##N(T x, T y) { return y == 0 ? 0 : y == -1 ? rt_neg_##N(x) : (T)(x / y); } \
     static inline T rt_rem_##N(T x, T y) { return y == 0 || y == -1 ? 0 : (T)(x % y); }            \
     static inline T rt_div_##N(T x, T y) {                                                         \
@@ -64,8 +67,8 @@
     static inline T rt_sgn_##N(T x) { return (T)((x > 0) - (x < 0)); }                          \
     static inline T rt_pow_##N(T x, T y) { return (T)rt_powu_##N((U)x, (U)y); }
 
-#define RT_UNSIGNED(N, T, B)                                                                       \
-    RT_INT_COMMON(N, T, T, B)                                                                      \
+#define RT_UNSIGNED(N, T, W, B)                                                                    \
+    RT_INT_COMMON(N, T, T, W, B)                                                                   \
     static inline T rt_quot_##N(T x, T y) { return y == 0 ? 0 : (T)(x / y); }                      \
     static inline T rt_rem_##N(T x, T y) { return y == 0 ? 0 : (T)(x % y); }                       \
     static inline T rt_div_##N(T x, T y) { return rt_quot_##N(x, y); }                             \
@@ -75,14 +78,14 @@
     static inline T rt_sgn_##N(T x) { return (T)(x > 0); }                                      \
     static inline T rt_pow_##N(T x, T y) { return rt_powu_##N(x, y); }
 
-RT_SIGNED(i8, int8_t, uint8_t, 8)
-RT_SIGNED(i16, int16_t, uint16_t, 16)
-RT_SIGNED(i32, int32_t, uint32_t, 32)
-RT_SIGNED(i64, int64_t, uint64_t, 64)
-RT_UNSIGNED(u8, uint8_t, 8)
-RT_UNSIGNED(u16, uint16_t, 16)
-RT_UNSIGNED(u32, uint32_t, 32)
-RT_UNSIGNED(u64, uint64_t, 64)
+RT_SIGNED(i8, int8_t, uint8_t, unsigned int, 8)
+RT_SIGNED(i16, int16_t, uint16_t, unsigned int, 16)
+RT_SIGNED(i32, int32_t, uint32_t, uint32_t, 32)
+RT_SIGNED(i64, int64_t, uint64_t, uint64_t, 64)
+RT_UNSIGNED(u8, uint8_t, unsigned int, 8)
+RT_UNSIGNED(u16, uint16_t, unsigned int, 16)
+RT_UNSIGNED(u32, uint32_t, uint32_t, 32)
+RT_UNSIGNED(u64, uint64_t, uint64_t, 64)
 
 /* The byte or element count of an allocation (OP_SIZE_MUL): x * y, but -1
  * when either is negative and INT64_MAX (never allocatable) when the

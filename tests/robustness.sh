@@ -3,9 +3,10 @@
 # points and with random bytes changed. Each mutant must be either accepted
 # or rejected with an error message and exit status 1: never a crash, a
 # hang or a silent failure. Deterministic (fixed seed).
-#   usage: tests/robustness.sh [MUTANTS_PER_FILE]
+#   usage: tests/robustness.sh [MUTANTS_PER_FILE]   (FUTHORC overrides bin/futhorc)
 set -u
 cd "$(dirname "$0")/.."
+futhorc=${FUTHORC:-bin/futhorc}
 per_file=${1:-4}
 # A mutant that takes longer than this to compile is a hang.
 limit=10
@@ -15,7 +16,7 @@ trap 'rm -rf "$work"' EXIT
 passed=0 failed=0
 check_mutant() { # file description
   local out rc
-  out=$(timeout "$limit" bin/futhorc dump --stage=c "$1" 2>&1 >/dev/null)
+  out=$(timeout "$limit" "$futhorc" dump --stage=c "$1" 2>&1 >/dev/null)
   rc=$?
   if [ $rc -eq 0 ] || { [ $rc -eq 1 ] && grep -q 'error' <<<"$out"; }; then
     passed=$((passed + 1))
@@ -25,7 +26,14 @@ check_mutant() { # file description
     printf '%s\n' "$out" | head -5 >&2
   fi
 }
+# A progress line every 20 s: how many files are done.
+shown=$SECONDS nfiles=0
 while IFS= read -r f; do
+  if ((SECONDS - shown >= 20)); then
+    echo "robustness: progress: $nfiles files, $passed mutants passed, $failed failed"
+    shown=$SECONDS
+  fi
+  nfiles=$((nfiles + 1))
   size=$(wc -c <"$f")
   [ "$size" -gt 1 ] || continue
   for ((k = 0; k < per_file; k++)); do

@@ -1,12 +1,30 @@
 #!/usr/bin/env bash
 # The `make check` driver: runs each cmocka unit test binary given as an
-# argument, then `bin/futhorc test` over the test program directories, the
-# robustness test and the other suites (the compiler itself under
-# sanitizers among them), and ends with one line "N passed, N failed"
-# totalling all of them. Exits 1 if any test
-# failed or any binary crashed or could not run.
+# argument, then `futhorc test` over the test program directories on both
+# backends and the other suites (the fuzz targets and the compiler under
+# sanitizers among them), showing their output as it comes; prints
+# a line "== GROUP: N passed, N failed (S s)" as each group finishes and
+# ends with one line "N passed, N failed" totalling all of them. Exits 1 if
+# any test failed or any binary crashed or could not run.
 #
 #   bash tests/run.sh build/tests/test_a build/tests/test_b ...
+#
+# FUTHORC selects the compiler (default bin/futhorc). FUTHORC_SANITIZE
+# (set by `make check-sanitize` to its -fsanitize flags) builds every
+# generated program with those flags too, at -O0 with $SAN_CC when set,
+# and makes any sanitizer report fail the program that made it (exit
+# status 86, which no test expects); leaks inside the OpenCL
+# implementation are suppressed (tests/lsan.supp).
+cd "$(dirname "$0")/.." || exit 1
+export FUTHORC=${FUTHORC:-bin/futhorc}
+if [ -n "${FUTHORC_SANITIZE:-}" ]; then
+    export CC=${SAN_CC:-${CC:-cc}}
+    export CFLAGS="-O0 -g $FUTHORC_SANITIZE"
+    export FUTHORC_TEST_CFLAGS="$FUTHORC_SANITIZE" # test_backend's programs
+    export ASAN_OPTIONS="exitcode=86:detect_leaks=1:halt_on_error=1"
+    export UBSAN_OPTIONS="exitcode=86:halt_on_error=1:print_stacktrace=1"
+    export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
+fi
 
 passed=0
 failed=0
@@ -16,45 +34,64 @@ trap 'rm -f "$log"' EXIT
 # Adds the sum of the numbers that sed script $1 extracts from the log.
 count() { sed -n "$1" "$log" | awk '{ s += $1 } END { print s + 0 }'; }
 
-for t in "$@"; do
-    "$t" >"$log" 2>&1
-    rc=$?
-    cat "$log"
-    p=$(count 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p')
-    f=$(count 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p')
-    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
-        echo "$t: exited with status $rc"
-        f=1
-    fi
-    passed=$((passed + p))
-    failed=$((failed + f))
-done
-
-# Runs a command whose last summary line is "[word: ]N passed, N failed"
-# and adds its counts.
-summarised() {
-    "$@" >"$log" 2>&1
-    local rc=$? summary
-    cat "$log"
-    summary=$(grep -E '^([a-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 | sed 's/^[a-z]*: //')
-    if [ -z "$summary" ]; then
-        echo "$1: exited with status $rc and no summary"
-        failed=$((failed + 1))
-        return
-    fi
-    passed=$((passed + $(echo "$summary" | sed 's/ passed.*//')))
-    failed=$((failed + $(echo "$summary" | sed 's/.* \([0-9]*\) failed.*/\1/')))
-    if [ "$rc" -ne 0 ] && ! echo "$summary" | grep -q ' [1-9][0-9]* failed'; then
-        echo "$1: exited with status $rc"
-        failed=$((failed + 1))
-    fi
+# Prints the line of a finished group: its counts and seconds since $2.
+group_done() {
+    echo "== $1: $3 passed, $4 failed ($((SECONDS - $2)) s)"
+    passed=$((passed + $3))
+    failed=$((failed + $4))
 }
 
+# The unit test binaries: one group.
+unit_tests() {
+    local start=$SECONDS p=0 f=0 tp tf rc t
+    for t in "$@"; do
+        "$t" 2>&1 | tee "$log"
+        rc=${PIPESTATUS[0]}
+        tp=$(count 's/.*\[  PASSED  \] \([0-9]*\) test.*/\1/p')
+        tf=$(count 's/.*\[  FAILED  \] \([0-9]*\) test.*/\1/p')
+        if [ "$rc" -ne 0 ] && [ "$tf" -eq 0 ]; then
+            echo "$t: exited with status $rc"
+            tf=1
+        fi
+        p=$((p + tp))
+        f=$((f + tf))
+    done
+    group_done "unit tests" "$start" "$p" "$f"
+}
+
+# Runs group $1's command, whose last summary line is "[word: ]N passed,
+# N failed", and adds its counts.
+summarised() {
+    local name=$1 start=$SECONDS rc summary p f
+    shift
+    "$@" 2>&1 | tee "$log"
+    rc=${PIPESTATUS[0]}
+    summary=$(grep -E '^([a-z]+: )?[0-9]+ passed, [0-9]+ failed' "$log" | tail -n 1 | sed 's/^[a-z]*: //')
+    if [ -z "$summary" ]; then
+        echo "$name: exited with status $rc and no summary"
+        group_done "$name" "$start" 0 1
+        return
+    fi
+    p=$(echo "$summary" | sed 's/ passed.*//')
+    f=$(echo "$summary" | sed 's/.* \([0-9]*\) failed.*/\1/')
+    if [ "$rc" -ne 0 ] && [ "$f" -eq 0 ]; then
+        echo "$name: exited with status $rc"
+        f=1
+    fi
+    group_done "$name" "$start" "$p" "$f"
+}
+
+[ $# -gt 0 ] && unit_tests "$@"
+
+# The programs of the two backends' groups are compiled at -O1 unless
+# CFLAGS says otherwise: their results are what is tested, and -O1 takes a
+# third less time than -O3, which tests/compose keeps testing.
+test_cflags=${CFLAGS:--O1}
 dirs=()
 for d in tests/programs tests/errors tests/structure tests/fusion tests/gpu examples bench; do
     [ -d "$d" ] && dirs+=("$d")
 done
-[ ${#dirs[@]} -gt 0 ] && summarised bin/futhorc test -j "$(nproc)" --pass-compiler-option=--verify "${dirs[@]}"
+[ ${#dirs[@]} -gt 0 ] && summarised "C backend" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --pass-compiler-option=--verify "${dirs[@]}"
 # The same programs through the OpenCL backend, on PoCL (a CPU OpenCL
 # device) or whatever OpenCL device is installed; results must agree with
 # the expected outputs exactly as on the C backend.
@@ -63,24 +100,27 @@ for d in tests/programs tests/structure tests/fusion tests/gpu examples bench; d
     [ -d "$d" ] && cl_dirs+=("$d")
 done
 if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
-    summarised bin/futhorc test -j "$(nproc)" --backend=opencl "${cl_dirs[@]}"
-    summarised bash tests/opencl/run.sh
+    summarised "OpenCL backend" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --backend=opencl "${cl_dirs[@]}"
+    summarised "OpenCL runtime" bash tests/opencl/run.sh
 elif [ -n "${FUTHORC_REQUIRE_OPENCL:-}" ]; then
     echo "opencl: no OpenCL platform installed (FUTHORC_REQUIRE_OPENCL is set)"
     failed=$((failed + 1))
 else
     echo "opencl: SKIPPED: no OpenCL platform installed (apt-get install pocl-opencl-icd ocl-icd-opencl-dev opencl-c-headers)"
 fi
-summarised bash tests/compose/run.sh
-summarised bash tests/robustness.sh
-summarised bash tests/sanitize/run.sh
-summarised bash tests/deep/run.sh
-summarised bash tests/server/run.sh
-summarised bash tests/library/run.sh
-summarised bash tests/bench/run.sh
-# The fuzz targets (build/fuzz, which `make check` builds): regression
-# inputs, then half a minute of fuzzing each, two at a time.
-summarised bash tests/fuzz/run.sh --check
+summarised compose bash tests/compose/run.sh
+summarised robustness bash tests/robustness.sh
+summarised server bash tests/server/run.sh
+summarised library bash tests/library/run.sh
+summarised bench bash tests/bench/run.sh
+summarised deep bash tests/deep/run.sh
+# Already sanitizer runs: the compiler built with the sanitizers over every
+# program, and the fuzz targets (build/fuzz, which `make check` builds):
+# regression inputs, then half a minute of fuzzing each, two at a time.
+if [ -z "${FUTHORC_SANITIZE:-}" ]; then
+    summarised sanitize bash tests/sanitize/run.sh
+    summarised fuzz bash tests/fuzz/run.sh --check
+fi
 
 echo "$passed passed, $failed failed"
 [ "$failed" -eq 0 ]

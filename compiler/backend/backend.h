@@ -4,24 +4,33 @@
 
 #include "../ir/ir.h"
 
-/* Writes a complete, self-contained C program (runtime included) for p to
- * out: its main calls rt_main with p's entry points, or rt_server_main
- * (Futhark's server protocol) when server is true. */
-void emit_c_program(Buf *out, const Prog *p, bool server);
+/* Writes a complete C program for p to out: its main calls rt_main with
+ * p's entry points, or rt_server_main (Futhark's server protocol) when
+ * server is true. The program is self-contained (runtime included) unless
+ * linked_rt: then it has only the runtime's headers, and must be linked
+ * with the object compiled from emit_c_runtime's source, which many
+ * programs share (compiling the runtime is most of compiling a program). */
+void emit_c_program(Buf *out, const Prog *p, bool server, bool linked_rt);
 
 /* Writes a complete C program for p at STAGE_GPU that runs its parallel
- * work as OpenCL kernels (compiler/backend/opencl.c); link with -lOpenCL. */
-void emit_opencl_program(Buf *out, const Prog *p, bool server);
+ * work as OpenCL kernels (compiler/backend/opencl.c); link with -lOpenCL
+ * (and the runtime object when linked_rt, as for emit_c_program). */
+void emit_opencl_program(Buf *out, const Prog *p, bool server, bool linked_rt);
+
+/* The source of the runtime object of programs emitted with linked_rt:
+ * values, server and main (runtime/values.c, server.c, main.c) with the
+ * headers they need; the same for both backends. */
+void emit_c_runtime(Buf *out);
 
 /* What emit_opencl_program writes except main: the runtime, the entry
  * functions, the table futhorc_entries and the program's OpenCL code
  * (`static const rt_cl_program_info futhorc_cl_info`). */
-void emit_opencl_entries(Buf *out, const Prog *p);
+void emit_opencl_entries(Buf *out, const Prog *p, bool linked_rt);
 
 /* What emit_c_program writes except main: the runtime, the entry functions
  * and the table `static const rt_entry futhorc_entries[]` (p's entry points
  * in order). */
-void emit_c_entries(Buf *out, const Prog *p);
+void emit_c_entries(Buf *out, const Prog *p, bool linked_rt);
 
 /* Appends the embedded runtime file path ("runtime/library.c") to out,
  * without its includes of other runtime files. */

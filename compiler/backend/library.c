@@ -488,8 +488,8 @@ static void emit_opaque_op(Buf *c, Lib *L, const OpaqueType *o, const char *op, 
 }
 
 static void emit_source(Buf *c, Lib *L, const Buf *h) {
-    if (L->cl) emit_opencl_entries(c, L->p);
-    else emit_c_entries(c, L->p);
+    if (L->cl) emit_opencl_entries(c, L->p, false);
+    else emit_c_entries(c, L->p, false);
     buf_puts(c, "/* ---- the header ---- */\n");
     buf_puts(c, h->data);
     if (L->cl) buf_puts(c, "#define RTL_DEVICE_STORAGE 1\n");

@@ -4,8 +4,11 @@
  * the expected error. Child processes run in parallel (-j), each with its
  * stdin, stdout and stderr in files of a temporary directory and with a time
  * limit. Random input is generated (seed 1) into the temporary directory
- * once per run and shared by the cases with the same types. Results are
- * printed in file order, then "N passed, N failed". */
+ * once per run and shared by the cases with the same types. Programs are
+ * linked with one runtime object made by the first compilation of the run
+ * (futhorc c --runtime-object), unless --self-contained. Results are
+ * printed in file order, then "N passed, N failed"; a progress line comes
+ * every TEST_PROGRESS_S seconds meanwhile. */
 #include "test.h"
 
 #include <errno.h>
@@ -38,6 +41,13 @@ enum { TEST_POLL_MS = 10 };
 /* Most bytes of a child's stderr quoted in a failure: enough for any real
  * message, while a runaway program cannot flood the report. */
 enum { TEST_MAX_QUOTE = 4000 };
+/* Seconds between progress lines: often enough that a log shows the run is
+ * alive, rarely enough not to fill it. */
+enum { TEST_PROGRESS_S = 20 };
+/* The exit status of a generated program's run-time error and of a
+ * compilation error; a case expecting an error wants exactly this status
+ * (a crash or a sanitizer's report exits otherwise). */
+enum { TEST_ERROR_STATUS = 1 };
 
 typedef struct TestProg TestProg;
 
@@ -80,9 +90,11 @@ typedef struct Tester {
     Arena arena;
     SpecWork work;
     const char *futhorc, *backend;
+    const char *rt_object; /* the runtime object programs link, or NULL (--self-contained) */
     Strings copts;
     int jobs, timeout_s;
-    bool verbose;
+    bool verbose, self_contained;
+    double start, progress_at; /* when the run began; when to show progress */
     VEC(TestProg *) progs;
     TaskQueue compiles, runs; /* waiting tasks; runs go first */
     int compiles_head, runs_head, next_report;
@@ -146,19 +158,41 @@ static void test_flush_reports(Tester *t) {
     fflush(stdout);
 }
 
-/* ---- Checking results ----------------------------------------------------- */
-
 static double test_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
+/* Prints a progress line when TEST_PROGRESS_S seconds have passed since the
+ * last: programs finished, cases passed and failed so far. */
+static void test_progress(Tester *t) {
+    double now = test_now();
+    if (now < t->progress_at) return;
+    t->progress_at = now + TEST_PROGRESS_S;
+    int done = 0, passed = 0, failed = 0;
+    for (int i = 0; i < t->progs.len; i++) {
+        done += t->progs.items[i]->pending == 0;
+        passed += t->progs.items[i]->npassed;
+        failed += t->progs.items[i]->nfailed;
+    }
+    printf("progress: %d of %d programs, %d passed, %d failed, %.0f s\n", done, t->progs.len, passed, failed,
+           now - t->start);
+    fflush(stdout);
+}
+
+/* ---- Checking results ----------------------------------------------------- */
+
 /* Checks the output of a successful run against the expected values. */
 static void test_check_output(Tester *t, TestRun *r, const char *out, size_t olen) {
     const char *why = spec_check_output(&t->work, r->c, out, olen);
     if (why) test_fail(r->prog, r, why, NULL);
     else test_pass(t, r->prog, r);
+}
+
+/* Whether a child exited with the status of a reported error. */
+static bool test_error_status(int status) {
+    return WIFEXITED(status) && WEXITSTATUS(status) == TEST_ERROR_STATUS;
 }
 
 /* Judges a finished run from its exit status and output files. */
@@ -174,6 +208,9 @@ static void test_run_done(Tester *t, Task *k, int status, const char *out, size_
         if (status == 0)
             test_fail(p, r, arena_printf(&t->arena, "succeeded, but an error matching /%s/ was "
                                          "expected", re), NULL);
+        else if (!test_error_status(status))
+            test_fail(p, r, arena_printf(&t->arena, "failed (%s), but exit status %d was expected:",
+                                         spec_status_str(&t->arena, status), TEST_ERROR_STATUS), err);
         else if (spec_regex_match(re, err, &bad)) test_pass(t, p, r);
         else if (bad) test_fail(p, r, arena_printf(&t->arena, "invalid regex /%s/", re), NULL);
         else test_fail(p, r, arena_printf(&t->arena, "error did not match /%s/:", re), err);
@@ -236,6 +273,9 @@ static void test_compile_error_done(Tester *t, Task *k, int status, const char *
     else if (status == 0)
         test_fail(p, NULL, arena_printf(&t->arena, "compiled, but an error matching /%s/ was "
                                         "expected", re), NULL);
+    else if (!test_error_status(status))
+        test_fail(p, NULL, arena_printf(&t->arena, "compiler failed (%s), but exit status %d was expected:",
+                                        spec_status_str(&t->arena, status), TEST_ERROR_STATUS), err);
     else if (spec_regex_match(re, err, &bad)) test_pass(t, p, NULL);
     else if (bad) test_fail(p, NULL, arena_printf(&t->arena, "invalid regex /%s/", re), NULL);
     else test_fail(p, NULL, arena_printf(&t->arena, "compiler error did not match /%s/:", re), err);
@@ -263,10 +303,11 @@ static void test_compile_done(Tester *t, Task *k, int status, const char *err) {
 
 /* The compiler's command line for p. */
 static char **test_compile_argv(Tester *t, TestProg *p) {
-    char **argv = NEW_ARRAY(&t->arena, char *, t->copts.len + 6);
+    char **argv = NEW_ARRAY(&t->arena, char *, t->copts.len + 7);
     int n = 0;
     argv[n++] = (char *)t->futhorc;
     argv[n++] = (char *)t->backend;
+    if (t->rt_object) argv[n++] = arena_printf(&t->arena, "--runtime-object=%s", t->rt_object);
     for (int i = 0; i < t->copts.len; i++) argv[n++] = (char *)t->copts.items[i];
     argv[n++] = (char *)p->path;
     argv[n++] = "-o";
@@ -365,9 +406,12 @@ static void test_kill_late(Tester *t) {
 /* Runs every queued task to completion. */
 static void test_run_all(Tester *t) {
     struct timespec pause = {0, TEST_POLL_MS * 1000000L};
+    t->start = test_now();
+    t->progress_at = t->start + TEST_PROGRESS_S;
     for (;;) {
         test_fill_slots(t);
         test_flush_reports(t);
+        test_progress(t);
         if (t->running == 0) return;
         int status;
         pid_t pid = waitpid(-1, &status, WNOHANG);
@@ -393,6 +437,7 @@ static void test_usage(void) {
            "  --backend=NAME                 compile with backend NAME: c (default) or opencl\n"
            "  --pass-compiler-option=OPT     pass OPT to the compiler\n"
            "  --timeout=SECONDS              time limit of each run (default %d)\n"
+           "  --self-contained               compile each program with its whole runtime\n"
            "  -h, --help                     print this text\n",
            TEST_DEFAULT_JOBS, TEST_RUN_TIMEOUT_S);
 }
@@ -414,6 +459,8 @@ static int test_options(Tester *t, int argc, char **argv, Strings *paths) {
             return 2;
         } else if (!strcmp(a, "-v") || !strcmp(a, "--verbose")) {
             t->verbose = true;
+        } else if (!strcmp(a, "--self-contained")) {
+            t->self_contained = true;
         } else if ((v = spec_optval(argc, argv, &i, "-j")) ||
                    (v = spec_optval(argc, argv, &i, "--concurrency"))) {
             if ((t->jobs = spec_posint(v, TEST_MAX_JOBS)) < 0) return test_bad_usage("bad -j value", v);
@@ -532,6 +579,7 @@ int tool_test(int argc, char **argv, const char *futhorc_path) {
     int rc = test_options(&t, argc, argv, &paths);
     if (rc == 0 && !test_add_programs(&t, &paths)) rc = 1;
     if (rc == 0 && !spec_work_init(&t.work, &t.arena, "test")) rc = 1;
+    if (rc == 0 && !t.self_contained) t.rt_object = arena_printf(&t.arena, "%s/runtime.o", t.work.tmpdir);
     if (rc == 0) {
         for (int i = 0; i < t.progs.len; i++) test_prepare(&t, t.progs.items[i]);
         test_run_all(&t);

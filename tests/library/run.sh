@@ -2,15 +2,16 @@
 # Tests of `futhorc c --library` and `futhorc opencl --library`: for each
 # backend, makes libraries of tests/library/arrays.fut and opaque.fut,
 # checks their headers (C and C++) and JSON manifests, builds the C
-# applications api_test.c and opaque_test.c against them under
-# AddressSanitizer (leak checking on) and runs them, then builds Python
+# applications api_test.c, contexts_test.c (many contexts created and
+# freed) and opaque_test.c against them under AddressSanitizer (leak
+# checking on) and runs them, then builds Python
 # modules from the libraries with futhark-ffi 0.16 (pip-installed into a
 # virtual environment under build/library) and runs ffi_test.py and
 # ffi_opaque_test.py. The OpenCL library of arrays.fut also runs
 # cl_test.c (its configuration calls) on the installed OpenCL device (PoCL
 # in CI). PoCL and the LLVM it
 # uses keep memory until the process ends, so leak reports whose stack
-# passes through libpocl or libOpenCL are suppressed (lsan.supp); our own
+# passes through libpocl or libOpenCL are suppressed (tests/lsan.supp); our own
 # leaks are still reported. Ends with "library: N passed, N failed"; exits
 # 1 on failure.
 #
@@ -134,12 +135,12 @@ else fail "$backend: $prog.json follows the schema and names declared functions"
 # The C applications under AddressSanitizer.
 local SAN="-fsanitize=address,undefined -fno-sanitize-recover=undefined -fno-omit-frame-pointer"
 local env="ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 UBSAN_OPTIONS=print_stacktrace=1"
-env="$env LSAN_OPTIONS=suppressions=$PWD/tests/library/lsan.supp:print_suppressions=0"
+env="$env LSAN_OPTIONS=suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 for t in $tests; do
     if $CC -std=c11 -D_POSIX_C_SOURCE=200809L -g -O1 $SAN -I"$dir" -o "$dir/$t" tests/library/$t.c "$lib.c" $libs \
         2>"$dir/cc.log"; then
         pass "$backend: $t.c compiles and links with the library"
-        counted "$backend-$t" env $env "$dir/$t" "$dir"
+        counted "$backend-$t" env $env "$dir/$t" "$dir" "$contexts"
     else
         cat "$dir/cc.log"
         fail "$backend: $t.c compiles and links with the library"
@@ -152,7 +153,9 @@ local FFI=$dir/ffi-$prog
 rm -rf "$FFI"
 mkdir -p "$FFI"
 cp "$lib".h "$lib".c "$lib".json "$FFI"/
-if (cd "$FFI" && ../../venv/bin/build_futhark_ffi "$prog" >build.log 2>&1); then
+# (Without the sanitizers that make check-sanitize puts in CFLAGS: Python
+# cannot load a module built with them.)
+if (cd "$FFI" && env -u CFLAGS ../../venv/bin/build_futhark_ffi "$prog" >build.log 2>&1); then
     pass "$backend: build_futhark_ffi builds a Python module from $prog"
     counted "$backend-$pytest" sh -c "cd '$FFI' && PYTHONPATH=. ../../venv/bin/python '$PWD/tests/library/$pytest.py'"
 else
@@ -161,11 +164,13 @@ else
 fi
 }
 
-# Both libraries of one backend.
+# Both libraries of one backend. contexts_test makes as many contexts as
+# LeakSanitizer needs to see a leak per context (an OpenCL one sets up the
+# device and builds the program).
 test_backend() {
-    local extra=
-    [ "$1" = opencl ] && extra=cl_test
-    test_library "$1" arrays "api_test $extra" ffi_test
+    local extra= contexts=1000
+    [ "$1" = opencl ] && extra=cl_test contexts=20
+    test_library "$1" arrays "api_test $extra contexts_test" ffi_test
     test_library "$1" opaque opaque_test ffi_opaque_test
 }
 

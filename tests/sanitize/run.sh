@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The compiler under AddressSanitizer (with LeakSanitizer) and UBSan: builds
-# build/san/futhorc (`make build/san/futhorc`) and runs it over every test
+# build-san/bin/futhorc (`make san-compiler`, as check-sanitize) and runs it over every test
 # program, error tests included, up to the C and the OpenCL code
 # (`dump --stage=c` and `--stage=opencl`, which run every pass and backend
 # without compiling the result). Each run must leave no sanitizer report:
@@ -13,8 +13,8 @@
 suite=sanitize
 source "$(dirname "$0")/../lib.sh"
 
-if ! make -s -j"$(nproc)" build/san/futhorc >"$work/build.log" 2>&1; then
-    fail "building build/san/futhorc:"
+if ! make -s -j"$(nproc)" san-compiler >"$work/build.log" 2>&1; then
+    fail "building build-san/bin/futhorc:"
     tail -20 "$work/build.log"
     echo "sanitize: $passed passed, $failed failed"
     exit 1
@@ -23,7 +23,7 @@ fi
 # LeakSanitizer cannot run everywhere (under ptrace, in some containers):
 # without it only ASan's and UBSan's other checks apply.
 leaks=1
-if ! ASAN_OPTIONS=detect_leaks=1 build/san/futhorc check /dev/null >/dev/null 2>"$work/probe"; then
+if ! ASAN_OPTIONS=detect_leaks=1 build-san/bin/futhorc check /dev/null >/dev/null 2>"$work/probe"; then
     if grep -q LeakSanitizer "$work/probe"; then
         echo "sanitize: note: LeakSanitizer does not run here; leaks are not checked"
         leaks=0
@@ -39,7 +39,7 @@ run_one() {
     for stage in c opencl; do
         ASAN_OPTIONS="log_path=$logs/asan:detect_leaks=$SAN_LEAKS" \
             UBSAN_OPTIONS="log_path=$logs/ubsan:print_stacktrace=1" \
-            build/san/futhorc dump --stage=$stage "$f" >/dev/null 2>&1
+            build-san/bin/futhorc dump --stage=$stage "$f" >/dev/null 2>&1
         if ls "$logs" | grep -q .; then
             echo "FAIL $f (--stage=$stage):"
             cat "$logs"/* | grep -v '^$' | head -12 | sed 's/^/    /'

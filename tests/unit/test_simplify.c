@@ -49,6 +49,13 @@ static Prog *ts_prog(void) {
     return p;
 }
 
+/* Frees a program made by ts_prog (it lives in its own arena). */
+static void ts_free(Prog *p) {
+    Arena *a = p->arena;
+    arena_free(a);
+    free(a);
+}
+
 typedef VEC(Stm *) TsStms;
 
 static Var *ts_let(Prog *p, TsStms *stms, Type t, IrExp *e) {
@@ -132,6 +139,7 @@ static void test_fold_and_algebra(void **state) {
     assert_non_null(strstr(text, ", y_2)"));
     assert_null(strstr(text, "neg"));
     free(text);
+    ts_free(p);
 }
 
 /* x / 0 is not folded and its assertion assert(false) stays; assert(true)
@@ -162,6 +170,7 @@ static void test_asserts(void **state) {
     assert_non_null(strstr(text, "assert(false"));
     assert_null(strstr(text, "assert(true"));
     free(text);
+    ts_free(p);
 }
 
 /* Dead pure statements go, an assertion never does. */
@@ -185,6 +194,7 @@ static void test_dead_code(void **state) {
     assert_int_equal(p->funs[0]->body->nstms, 4);
     assert_int_equal(unit_structure_count(p, "BinOp"), 3);
     assert_int_equal(unit_structure_count(p, "Assert"), 1);
+    ts_free(p);
 }
 
 /* ---- From source -------------------------------------------------------------- */
