@@ -19,8 +19,8 @@ static void fuzz_compile(Arena *a, ProgramVec files, bool opencl) {
     PipelineOpts popts = {.verify = true, .last_stage = opencl ? STAGE_GPU : STAGE_MEM};
     pipeline_run(p, &popts);
     Buf prog = {0}, h = {0}, c = {0}, manifest = {0};
-    if (opencl) emit_opencl_program(&prog, p, false);
-    else emit_c_program(&prog, p, false);
+    if (opencl) emit_opencl_program(&prog, p, false, false);
+    else emit_c_program(&prog, p, false, false);
     emit_library(&h, &c, &manifest, p, "fuzz", "fuzz", opencl);
     buf_free(&prog);
     buf_free(&h);
