@@ -599,7 +599,7 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
         }
         SubExpVec lv = leaves_of(args[0]);
         if (lv.len && !l->opts->unsafe) {
-            SubExp nm = lower_binop(l, OP_SIZE_MUL, dims[0], dims[1], loc); /* no wrapping to the size */
+            SubExp nm = lower_binop(l, OP_MUL, dims[0], dims[1], loc);
             SubExp w = lower_dim(l, lv.items[0], 0);
             SubExp ok = lower_binop(l, OP_EQ, nm, w, loc);
             SubExp msg[3] = {w, dims[0], dims[1]};
