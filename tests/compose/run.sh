@@ -39,7 +39,12 @@ count_test() {
 
 rm -rf "$OUT"
 mkdir -p "$OUT"
-if ! python3 tests/compose/data/gen.py "$OUT/data" >"$OUT/gen.log" 2>&1; then
+# The first python3 with numpy: the one on PATH, else the system's (where
+# PATH leads to another installation, such as pyenv's, without numpy; make
+# deps installs Debian's python3-numpy).
+py=python3
+$py -c 'import numpy' 2>/dev/null || py=/usr/bin/python3
+if ! $py tests/compose/data/gen.py "$OUT/data" >"$OUT/gen.log" 2>&1; then
     cat "$OUT/gen.log"
     echo "FAIL generating the large cases (python3 with numpy is needed)"
     echo "compose: $passed passed, 1 failed"
