@@ -23,9 +23,9 @@
 void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    if (!l->failed) diag_verror(loc, fmt, ap);
+    diag_verror(loc, fmt, ap);
     va_end(ap);
-    l->failed = true;
+    longjmp(*l->bail, 1);
 }
 
 /* ---- Static values -------------------------------------------------------------- */
@@ -236,7 +236,6 @@ SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc) {
     case SZ_ANY: break;
     }
     lower_error(l, loc, "cannot determine an array size here (add a size annotation)");
-    return se_i64(0);
 }
 
 /* An unbound size parameter named by e, or 0. */
@@ -325,17 +324,13 @@ static Env *bind_pat(Lower *l, Env *env, Pat *p, SVal *v) {
         if (v->kind != SV_TUPLE || v->n != p->nelems) {
             if (p->nelems == 1) return bind_pat(l, env, p->elems[0], v);
             lower_error(l, p->loc, "tuple pattern does not match its value");
-            return env;
         }
         for (int i = 0; i < p->nelems; i++) env = bind_pat(l, env, p->elems[i], v->elems[i]);
         return env;
     case P_RECORD:
         for (int i = 0; i < p->nfields; i++) {
             SVal *f = sv_field(v, p->fields[i].name);
-            if (!f) {
-                lower_error(l, p->loc, "record pattern field '%s' not found", p->fields[i].name);
-                return env;
-            }
+            if (!f) lower_error(l, p->loc, "record pattern field '%s' not found", p->fields[i].name);
             env = bind_pat(l, env, p->fields[i].pat, f);
         }
         return env;
@@ -495,15 +490,11 @@ static SVal *empty_of_ty(Lower *l, Env *env, const Ty *ty, SrcLoc loc, int outer
         return v;
     }
     lower_error(l, loc, "cannot create an empty array of this type");
-    return sv_dyn(l, se_i64(0));
 }
 
 static SVal *lower_array(Lower *l, Env *env, Exp *e) {
     if (e->nelems == 0) {
-        if (!e->ty || e->ty->kind != TY_ARRAY) {
-            lower_error(l, e->loc, "cannot determine the type of this empty array");
-            return sv_dyn(l, se_i64(0));
-        }
+        if (!e->ty || e->ty->kind != TY_ARRAY) lower_error(l, e->loc, "cannot determine the type of this empty array");
         Ty outer = *e->ty;
         if (outer.rank > 1 || outer.elem->kind == TY_PRIM) return empty_of_ty(l, env, &outer, e->loc, 0);
         return empty_of_ty(l, env, outer.elem, e->loc, 1);
@@ -566,10 +557,7 @@ static SVal *lower_record(Lower *l, Env *env, Exp *e) {
 static SVal *project_path(Lower *l, SVal *v, const char **parts, int n, SrcLoc loc) {
     for (int i = 0; i < n && v; i++) {
         SVal *f = sv_field(v, parts[i]);
-        if (!f) {
-            lower_error(l, loc, "no field '%s' here", parts[i]);
-            return sv_dyn(l, se_i64(0));
-        }
+        if (!f) lower_error(l, loc, "no field '%s' here", parts[i]);
         v = f;
     }
     return v;
@@ -582,10 +570,7 @@ static SVal *lower_global(Lower *l, Decl *d, SrcLoc loc) {
         return f;
     }
     /* a constant: evaluate its body where it is used */
-    if (++l->depth > LOWER_MAX_INLINE_DEPTH) {
-        lower_error(l, loc, "definition '%s' refers to itself", d->name);
-        return sv_dyn(l, se_i64(0));
-    }
+    if (++l->depth > LOWER_MAX_INLINE_DEPTH) lower_error(l, loc, "definition '%s' refers to itself", d->name);
     SVal *v = lower_exp(l, NULL, d->body);
     l->depth--;
     return v;
@@ -612,10 +597,7 @@ static SVal *lower_var(Lower *l, Env *env, Exp *e) {
         break;
     case REF_NONE: break;
     }
-    if (!v) {
-        lower_error(l, e->loc, "internal: unresolved name '%s'", e->name.parts[0]);
-        return sv_dyn(l, se_i64(0));
-    }
+    if (!v) lower_error(l, e->loc, "internal: unresolved name '%s'", e->name.parts[0]);
     if (r->nvar_parts) v = project_path(l, v, e->name.parts + nparts, e->name.nparts - nparts, e->loc);
     return v;
 }
@@ -651,10 +633,8 @@ static SVal *prim_binop(Lower *l, const char *text, SVal *x, SVal *y, SrcLoc loc
     if (text == intern("&&")) return sv_dyn(l, lower_binop(l, OP_LAND, x->se, y->se, loc));
     if (text == intern("||")) return sv_dyn(l, lower_binop(l, OP_LOR, x->se, y->se, loc));
     Op op;
-    if (!find_binop(text, &op) || x->kind != SV_DYN || y->kind != SV_DYN) {
+    if (!find_binop(text, &op) || x->kind != SV_DYN || y->kind != SV_DYN)
         lower_error(l, loc, "operator '%s' is not supported on these operands", text);
-        return sv_dyn(l, se_i64(0));
-    }
     PrimType t = subexp_type(x->se).elem;
     if (op == OP_AND && t == PT_BOOL) op = OP_LAND;
     if (op == OP_OR && t == PT_BOOL) op = OP_LOR;
@@ -675,10 +655,7 @@ static SubExp lower_equal_leaves(Lower *l, SVal *x, SVal *y, bool ne, SrcLoc loc
     sv_leaves(y, &ys);
     SubExp acc = se_bool(true);
     for (int i = 0; i < xs.len && i < ys.len; i++) {
-        if (subexp_type(xs.items[i]).kind == TK_ARRAY) {
-            lower_error(l, loc, "comparing arrays with == is not supported yet");
-            break;
-        }
+        if (subexp_type(xs.items[i]).kind == TK_ARRAY) lower_error(l, loc, "comparing arrays with == is not supported yet");
         SubExp eq = lower_binop(l, OP_EQ, xs.items[i], ys.items[i], loc);
         acc = i == 0 ? eq : lower_binop(l, OP_LAND, acc, eq, loc);
     }
@@ -722,10 +699,7 @@ static SVal *lower_binop_exp(Lower *l, Env *env, Exp *e) {
     const char *op = e->op;
     if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
         SVal *f = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : env_lookup(env, e->ref.uid);
-        if (!f) {
-            lower_error(l, e->loc, "internal: unresolved operator '%s'", op);
-            return sv_dyn(l, se_i64(0));
-        }
+        if (!f) lower_error(l, e->loc, "internal: unresolved operator '%s'", op);
         SVal *args[2] = {lower_exp(l, env, e->e1), lower_exp(l, env, e->e2)};
         return lower_apply(l, f, args, 2, e);
     }
@@ -801,11 +775,8 @@ static Env *bind_result_sizes(Lower *l, Env *fenv, Env *callenv, const Ty *decl_
  * parameters. */
 static SVal *apply_definition(Lower *l, Env *fenv, Pat **params, int nparams, Ty **param_tys, Exp *body,
                               Ty *ret_ty, SVal **args, Exp *call, Env *callenv, const char *name) {
-    if (++l->depth > LOWER_MAX_INLINE_DEPTH) {
+    if (++l->depth > LOWER_MAX_INLINE_DEPTH)
         lower_error(l, call ? call->loc : body->loc, "recursive function '%s' is not supported", name);
-        l->depth--;
-        return sv_dyn(l, se_i64(0));
-    }
     for (int i = 0; i < nparams; i++) {
         fenv = bind_sizes(l, fenv, param_tys ? param_tys[i] : params[i]->ty, args[i]);
         fenv = bind_pat(l, fenv, params[i], args[i]);
@@ -872,10 +843,7 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
  * application; surplus arguments go to the result. */
 static SVal *apply_in(Lower *l, SVal *f, SVal **args, int nargs, Exp *call, Env *callenv) {
     if (nargs == 0) return f;
-    if (f->kind != SV_FUN) {
-        lower_error(l, call ? call->loc : (SrcLoc){0}, "applying a value that is not a function");
-        return sv_dyn(l, se_i64(0));
-    }
+    if (f->kind != SV_FUN) lower_error(l, call ? call->loc : (SrcLoc){0}, "applying a value that is not a function");
     int arity = fun_arity(l, f) - f->napplied;
     if (nargs < arity) {
         SVal *g = NEW(l->a, SVal);
@@ -1037,10 +1005,7 @@ static SVal *lower_if(Lower *l, Env *env, Exp *e) {
     l->b = &fb;
     SVal *fv = lower_exp(l, env, e->e3);
     l->b = saved;
-    if (sv_has_fun(tv)) {
-        lower_error(l, e->loc, "an if expression cannot return a function");
-        return tv;
-    }
+    if (sv_has_fun(tv)) lower_error(l, e->loc, "an if expression cannot return a function");
     SubExpVec tl = {0}, fl = {0};
     sv_leaves(tv, &tl);
     sv_leaves(fv, &fl);
@@ -1169,15 +1134,9 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
     if (!su.init) {
         /* `loop x for ...` continues from the variable of the same name */
         su.init = e->pat->kind == P_ID ? env_lookup_name(env, e->pat->name) : NULL;
-        if (!su.init) {
-            lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
-            return sv_dyn(l, se_i64(0));
-        }
+        if (!su.init) lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
     }
-    if (sv_has_fun(su.init)) {
-        lower_error(l, e->loc, "a loop parameter cannot be a function");
-        return su.init;
-    }
+    if (sv_has_fun(su.init)) lower_error(l, e->loc, "a loop parameter cannot be a function");
     SubExpVec il = {0};
     sv_leaves(su.init, &il);
     su.n = il.len;
@@ -1205,7 +1164,7 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
         bool stable = true;
         for (int k = 0; k < slots; k++)
             if (fixed[k] && !agree[k]) fixed[k] = stable = false;
-        if (stable || l->failed) return r;
+        if (stable) return r;
         outer->stms.len = mark; /* drop this attempt */
     }
 }
@@ -1244,11 +1203,9 @@ static DimSlice *lower_slice(Lower *l, Env *env, DimIndex *ix, int n, const SubE
         }
         s[k].is_slice = true;
         SubExp stride = ix[k].stride ? i64_of(l, env, ix[k].stride) : se_i64(1);
-        if (stride.is_var || stride.c.v.i == 0) {
+        if (stride.is_var || stride.c.v.i == 0)
             lower_error(l, loc, stride.is_var ? "slices with a non-constant stride are not supported yet"
                                               : "slice stride cannot be zero");
-            break;
-        }
         int64_t st = stride.c.v.i;
         SubExp start, end, len;
         if (st > 0) {
@@ -1325,11 +1282,8 @@ static SVal *slice_value(Lower *l, SVal *arr, DimSlice *s, int n, SrcLoc loc) {
     sv_leaves(arr, &leaves);
     SubExp *res = NEW_ARRAY(l->a, SubExp, leaves.len);
     for (int i = 0; i < leaves.len; i++) {
-        if (subexp_type(leaves.items[i]).kind != TK_ARRAY || subexp_type(leaves.items[i]).rank < n) {
+        if (subexp_type(leaves.items[i]).kind != TK_ARRAY || subexp_type(leaves.items[i]).rank < n)
             lower_error(l, loc, "indexing a value that is not an array of that rank");
-            vec_free(&leaves);
-            return arr;
-        }
         res[i] = index_leaf(l, leaves.items[i], s, n, loc);
     }
     vec_free(&leaves);
@@ -1362,10 +1316,8 @@ static SVal *lower_index(Lower *l, Env *env, Exp *e) {
     SVal *arr = lower_exp(l, env, e->e1);
     int rank;
     const SubExp *dims = value_dims(l, arr, &rank);
-    if (!dims || rank < e->nslice) {
+    if (!dims || rank < e->nslice)
         lower_error(l, e->loc, "indexing a value that is not an array of rank %d or more", e->nslice);
-        return arr;
-    }
     DimSlice *s = lower_slice(l, env, e->slice, e->nslice, dims, rank, e->loc);
     return slice_value(l, arr, s, e->nslice, e->loc);
 }
@@ -1374,10 +1326,7 @@ static SVal *lower_index(Lower *l, Env *env, Exp *e) {
 static SVal *update_value(Lower *l, Env *env, SVal *arr, DimIndex *ix, int n, SVal *v, SrcLoc loc) {
     int rank;
     const SubExp *dims = value_dims(l, arr, &rank);
-    if (!dims || rank < n) {
-        lower_error(l, loc, "updating a value that is not an array of rank %d or more", n);
-        return arr;
-    }
+    if (!dims || rank < n) lower_error(l, loc, "updating a value that is not an array of rank %d or more", n);
     DimSlice *s = lower_slice(l, env, ix, n, dims, rank, loc);
     SubExpVec al = {0}, vl = {0};
     sv_leaves(arr, &al);
@@ -1498,7 +1447,6 @@ static SVal *lower_record_update(Lower *l, SVal *r, const char **path, int npath
         }
     }
     lower_error(l, loc, "no field '%s' to update", path[0]);
-    return r;
 }
 
 static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
@@ -1565,10 +1513,7 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     }
     case EX_LET_UPDATE: {
         SVal *arr = env_lookup_name(env, e->fname);
-        if (!arr) {
-            lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
-            return sv_dyn(l, se_i64(0));
-        }
+        if (!arr) lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
         SVal *v = lower_exp(l, env, e->e1);
         SVal *nv = update_value(l, env, arr, e->slice, e->nslice, v, e->loc);
         Env *nenv = env_bind(l, env, e->fname_uid, e->fname, nv);
@@ -1607,7 +1552,6 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
 }
 
 SVal *lower_exp(Lower *l, Env *env, Exp *e) {
-    if (l->failed) return sv_dyn(l, se_i64(0));
     SVal *v = lower_exp_inner(l, env, e);
     return v ? v : sv_dyn(l, se_i64(0));
 }
@@ -1705,7 +1649,6 @@ static SVal *entry_value(Lower *l, Env **env, const Ty *t, const char *name, Var
         return v;
     }
     lower_error(l, loc, "entry point parameters must be primitives, arrays of primitives, or tuples and records of those");
-    return sv_dyn(l, se_i64(0));
 }
 
 /* ---- The C API's view of entry values (EntryVal) ------------------------------------- */
@@ -1834,18 +1777,13 @@ static Fun *lower_entry(Lower *l, Decl *d) {
     f->param_ext = vec_to_arena(l->a, &exts);
     vec_free(&vars);
     vec_free(&exts);
-    if (l->failed) return NULL;
     for (int i = 0; i < d->nparams; i++) env = bind_pat(l, env, d->params[i], vals[i]);
     Builder b = {0};
     l->b = &b;
     current_call_env = env;
     SVal *res = d->nparams > 0 || !d->body ? lower_exp(l, env, d->body) : lower_exp(l, NULL, d->body);
     l->b = NULL;
-    if (l->failed) return NULL;
-    if (sv_has_fun(res)) {
-        lower_error(l, d->loc, "entry point '%s' cannot return a function", d->name);
-        return NULL;
-    }
+    if (sv_has_fun(res)) lower_error(l, d->loc, "entry point '%s' cannot return a function", d->name);
     f->body = lower_finish_body(l, &b, res);
     f->nret = f->body->nres;
     f->ret = NEW_ARRAY(l->a, Type, f->nret);
@@ -1861,14 +1799,20 @@ static Fun *lower_entry(Lower *l, Decl *d) {
 
 typedef VEC(Fun *) FunVec;
 
-static void collect_entries(Lower *l, Decl **decls, int n, FunVec *out) {
-    for (int i = 0; i < n && !l->failed; i++) {
-        Decl *d = decls[i];
-        if (d->kind == D_VAL && d->is_entry) {
-            Fun *f = lower_entry(l, d);
-            if (f) vec_push(out, f);
-        }
+/* Lowers the entry points of main into p: every `entry`, then `def main`,
+ * which is an entry point too, as in Futhark. */
+static void lower_entries(Lower *l, Program *main, Prog *p) {
+    FunVec funs = {0};
+    for (int i = 0; i < main->ndecls; i++)
+        if (main->decls[i]->kind == D_VAL && main->decls[i]->is_entry) vec_push(&funs, lower_entry(l, main->decls[i]));
+    for (int i = 0; i < main->ndecls; i++) {
+        Decl *d = main->decls[i];
+        if (d->kind == D_VAL && !d->is_entry && d->name == intern("main")) vec_push(&funs, lower_entry(l, d));
     }
+    p->funs = vec_to_arena(l->a, &funs);
+    p->nfuns = funs.len;
+    vec_free(&funs);
+    lower_finish_outlining(l);
 }
 
 Prog *internalise(Arena *a, Program **files, int n, const InternaliseOpts *opts) {
@@ -1876,21 +1820,9 @@ Prog *internalise(Arena *a, Program **files, int n, const InternaliseOpts *opts)
     p->arena = a;
     p->stage = STAGE_SOACS;
     p->next_var_id = 1;
-    Lower l = {.a = a, .prog = p, .opts = opts};
-    FunVec funs = {0};
-    Program *main = files[n - 1];
-    collect_entries(&l, main->decls, main->ndecls, &funs);
-    /* `def main` is an entry point too, as in Futhark */
-    for (int i = 0; i < main->ndecls && !l.failed; i++) {
-        Decl *d = main->decls[i];
-        if (d->kind == D_VAL && !d->is_entry && d->name == intern("main")) {
-            Fun *f = lower_entry(&l, d);
-            if (f) vec_push(&funs, f);
-        }
-    }
-    p->funs = vec_to_arena(a, &funs);
-    p->nfuns = funs.len;
-    vec_free(&funs);
-    if (!l.failed) lower_finish_outlining(&l);
-    return l.failed ? NULL : p;
+    jmp_buf bail;
+    Lower l = {.a = a, .prog = p, .opts = opts, .bail = &bail};
+    if (setjmp(bail)) return NULL; /* lower_error reported an error */
+    lower_entries(&l, files[n - 1], p);
+    return p;
 }

@@ -112,10 +112,7 @@ static SegOp seg_op(Lower *l, SVal *op, SVal *ne, bool comm, SrcLoc loc) {
 }
 
 static SubExp width_of(Lower *l, const SubExpVec *arrs, SrcLoc loc) {
-    if (arrs->len == 0 || subexp_type(arrs->items[0]).kind != TK_ARRAY) {
-        lower_error(l, loc, "expected an array here");
-        return se_i64(0);
-    }
+    if (arrs->len == 0 || subexp_type(arrs->items[0]).kind != TK_ARRAY) lower_error(l, loc, "expected an array here");
     return lower_dim(l, arrs->items[0], 0);
 }
 
@@ -175,7 +172,6 @@ static SubExp hoist_size(Lower *l, const Lambda *lam, SubExp d, SrcLoc loc) {
     return lower_emit1(l, e, st->pat[0]->type, loc);
 irregular:
     lower_error(l, loc, "the arrays returned by this map have different sizes (irregular arrays are not supported)");
-    return d;
 }
 
 /* The type [w] ++ t of a map result whose row type t is computed inside lam. */
@@ -475,10 +471,7 @@ static SubExp reshape_leaf(Lower *l, SubExp x, int nold, const SubExp *dims, int
 static SubExp leaf_flatten(Lower *l, SubExp x, void *vc) {
     LeafCtx *c = vc;
     Type t = subexp_type(x);
-    if (t.kind != TK_ARRAY || t.rank < 2) {
-        lower_error(l, c->loc, "flatten needs an array of rank 2 or more");
-        return x;
-    }
+    if (t.kind != TK_ARRAY || t.rank < 2) lower_error(l, c->loc, "flatten needs an array of rank 2 or more");
     SubExp n = lower_binop(l, OP_MUL, t.shape[0], t.shape[1], c->loc);
     return reshape_leaf(l, x, 2, &n, 1, c->loc);
 }
@@ -491,10 +484,7 @@ static SubExp leaf_unflatten(Lower *l, SubExp x, void *vc) {
 static SubExp leaf_transpose(Lower *l, SubExp x, void *vc) {
     LeafCtx *c = vc;
     Type t = subexp_type(x);
-    if (t.kind != TK_ARRAY || t.rank < 2) {
-        lower_error(l, c->loc, "transpose needs an array of rank 2 or more");
-        return x;
-    }
+    if (t.kind != TK_ARRAY || t.rank < 2) lower_error(l, c->loc, "transpose needs an array of rank 2 or more");
     IrExp *e = lower_new_exp(l, IE_REARRANGE);
     e->arr = x.v;
     e->perm = NEW_ARRAY(l->a, int, t.rank);
@@ -593,10 +583,8 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
     if (!strcmp(name, "concat")) return do_concat(l, args[0], args[1], loc);
     if (!strcmp(name, "unflatten")) {
         SubExp dims[2];
-        if (!unflatten_dims(l, call, env, dims)) {
+        if (!unflatten_dims(l, call, env, dims))
             lower_error(l, loc, "cannot determine the sizes of this unflatten (use a size coercion such as `xs :> [n*m]t`)");
-            return args[0];
-        }
         SubExpVec lv = leaves_of(args[0]);
         if (lv.len && !l->opts->unsafe) {
             SubExp nm = lower_binop(l, OP_MUL, dims[0], dims[1], loc);
@@ -610,7 +598,6 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
         return each_leaf(l, args[0], leaf_unflatten, &c);
     }
     lower_error(l, loc, "unknown intrinsic '%s'", name);
-    return sv_dyn(l, se_i64(0));
 }
 
 /* ---- Numeric modules ------------------------------------------------------------- */
@@ -698,9 +685,7 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
     }
     case L_CONVERT: return sv_dyn(l, lower_conv(l, args[0]->se, numeric_result(row, t), loc));
     case L_TO_BITS:
-    case L_FROM_BITS:
-        lower_error(l, loc, "'%s' is not supported yet", numeric_rows[row].name);
-        return sv_dyn(l, se_i64(0));
+    case L_FROM_BITS: lower_error(l, loc, "'%s' is not supported yet", numeric_rows[row].name);
     }
     return sv_dyn(l, se_i64(0));
 }

@@ -5,6 +5,8 @@
 #ifndef FUTHORC_LOWER_H
 #define FUTHORC_LOWER_H
 
+#include <setjmp.h>
+
 #include "internalise.h"
 
 /* A static value: what an expression evaluates to at compile time. Tuples
@@ -72,7 +74,7 @@ typedef struct Lower {
     Builder *b;
     const InternaliseOpts *opts;
     int depth; /* inlining depth, to report runaway recursion */
-    bool failed;
+    jmp_buf *bail; /* where lower_error abandons the lowering */
     VEC(Outline *) outlines; /* functions considered for outlining (outline.c) */
     VEC(Fun *) defs;         /* the outlined ones, callees first */
 } Lower;
@@ -106,7 +108,8 @@ void lower_assert(Lower *l, SubExp cond, const char *msg, SubExp *args, int narg
 SubExp lower_dim(Lower *l, SubExp arr, int d);
 Lambda *lower_lambda(Lower *l, SVal *f, Type *param_types, int nparams, const SVal *param_shape,
                      int nshape, SVal **result_shape, SrcLoc loc);
-void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Reports an error and abandons the lowering: internalise returns NULL. */
+void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
 SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc);
 
 /* outline.c */

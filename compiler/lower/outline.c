@@ -122,7 +122,7 @@ static Fun *outline_lower(Lower *l, Decl *d, Outline *o) {
     SVal *res = lower_definition(l, d, args);
     l->b = saved;
     Body *body = lower_finish_body(l, &nb, res);
-    int size = l->failed ? -1 : scalar_size(body);
+    int size = scalar_size(body);
     if (size < (o->keep ? 0 : OUTLINE_MIN_STMS) || body->nres == 0 || sv_has_fun(res)) {
         vec_free(&params);
         return NULL;

@@ -236,6 +236,8 @@ static void test_compile_error_done(Tester *t, Task *k, int status, const char *
     else if (status == 0)
         test_fail(p, NULL, arena_printf(&t->arena, "compiled, but an error matching /%s/ was "
                                         "expected", re), NULL);
+    else if (!WIFEXITED(status)) /* a crash is no error message, whatever it printed */
+        test_fail(p, NULL, arena_printf(&t->arena, "compiler crashed (%s):", spec_status_str(&t->arena, status)), err);
     else if (spec_regex_match(re, err, &bad)) test_pass(t, p, NULL);
     else if (bad) test_fail(p, NULL, arena_printf(&t->arena, "invalid regex /%s/", re), NULL);
     else test_fail(p, NULL, arena_printf(&t->arena, "compiler error did not match /%s/:", re), err);
