@@ -91,7 +91,7 @@ bool sv_has_fun(const SVal *v) {
 
 /* ---- Environment ------------------------------------------------------------------ */
 
-static Env *env_bind(Lower *l, Env *env, int uid, const char *name, SVal *val) {
+Env *lower_env_bind(Lower *l, Env *env, int uid, const char *name, SVal *val) {
     Env *e = NEW(l->a, Env);
     e->next = env;
     e->uid = uid;
@@ -100,7 +100,7 @@ static Env *env_bind(Lower *l, Env *env, int uid, const char *name, SVal *val) {
     return e;
 }
 
-static SVal *env_lookup(Env *env, int uid) {
+SVal *lower_env_lookup(Env *env, int uid) {
     for (; env; env = env->next)
         if (env->uid == uid) return env->val;
     return NULL;
@@ -217,87 +217,6 @@ Body *lower_finish_body(Lower *l, Builder *b, SVal *res) {
     return body;
 }
 
-/* ---- Sizes ----------------------------------------------------------------------- */
-
-/* The value of a size in a checked type. */
-SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc) {
-    switch (s->kind) {
-    case SZ_CONST: return se_i64(s->c);
-    case SZ_VAR: {
-        SVal *v = env_lookup(env, s->uid);
-        if (v && v->kind == SV_DYN) return v->se;
-        break;
-    }
-    case SZ_EXP: {
-        SVal *v = lower_exp(l, env, s->exp);
-        if (v && v->kind == SV_DYN) return v->se;
-        break;
-    }
-    case SZ_ANY: break;
-    }
-    lower_error(l, loc, "cannot determine an array size here (add a size annotation)");
-}
-
-/* An unbound size parameter named by e, or 0. */
-static int unbound_size(Env *env, const Exp *e) {
-    if (e->kind == EX_VAR && e->ref.kind == REF_LOCAL && e->ref.nvar_parts == 0 && !env_lookup(env, e->ref.uid))
-        return e->ref.uid;
-    return 0;
-}
-
-/* Whether e can be evaluated now: literals and bound names only. */
-static bool size_known(Env *env, const Exp *e) {
-    if (e->kind == EX_INT) return true;
-    if (e->kind == EX_VAR) return e->ref.kind == REF_LOCAL && env_lookup(env, e->ref.uid);
-    return false;
-}
-
-/* Binds the size parameter of a linear size expression such as [k+1],
- * [k-1], [2*k] or [k*m] (m known) from the actual dimension w. */
-static Env *solve_size(Lower *l, Env *env, Exp *e, SubExp w) {
-    if (e->kind != EX_BINOP || e->ref.kind != REF_NONE) return env;
-    const char *op = e->op;
-    bool commutes = op == intern("+") || op == intern("*");
-    Exp *var = e->e1, *other = e->e2;
-    if (!unbound_size(env, var) && commutes) {
-        var = e->e2;
-        other = e->e1;
-    }
-    int uid = unbound_size(env, var);
-    if (!uid || !size_known(env, other) || (!commutes && op != intern("-"))) return env;
-    SubExp c = lower_conv(l, lower_exp(l, env, other)->se, PT_I64, e->loc);
-    SubExp k = op == intern("+") ? lower_binop(l, OP_SUB, w, c, e->loc)
-               : op == intern("-") ? lower_binop(l, OP_ADD, w, c, e->loc)
-                                   : lower_binop(l, OP_QUOT, w, c, e->loc);
-    return env_bind(l, env, uid, var->name.parts[0], sv_dyn(l, k));
-}
-
-/* Binds the size variables of a checked type to the dimensions of v. */
-static Env *bind_sizes(Lower *l, Env *env, const Ty *ty, SVal *v) {
-    if (!ty || !v) return env;
-    if (ty->kind == TY_ARRAY) {
-        SVal *leaf = v;
-        while (leaf->kind == SV_TUPLE || leaf->kind == SV_RECORD) {
-            if (leaf->n == 0) return env;
-            leaf = leaf->elems[0];
-        }
-        if (leaf->kind != SV_DYN) return env;
-        Type t = subexp_type(leaf->se);
-        for (int d = 0; d < ty->rank && d < t.rank; d++) {
-            const Size *sz = &ty->dims[d];
-            if (sz->kind == SZ_VAR && !env_lookup(env, sz->uid))
-                env = env_bind(l, env, sz->uid, sz->name, sv_dyn(l, t.shape[d]));
-            else if (sz->kind == SZ_EXP)
-                env = solve_size(l, env, sz->exp, t.shape[d]);
-        }
-        return env;
-    }
-    if ((ty->kind == TY_TUPLE || ty->kind == TY_RECORD) && (v->kind == SV_TUPLE || v->kind == SV_RECORD))
-        for (int i = 0; i < ty->n && i < v->n; i++)
-            env = bind_sizes(l, env, ty->kind == TY_TUPLE ? ty->elems[i] : ty->fields[i].ty, v->elems[i]);
-    return env;
-}
-
 /* ---- Patterns --------------------------------------------------------------------- */
 
 static SVal *sv_field(SVal *v, const char *name) {
@@ -312,26 +231,26 @@ static SVal *sv_field(SVal *v, const char *name) {
     return NULL;
 }
 
-static Env *bind_pat(Lower *l, Env *env, Pat *p, SVal *v) {
+Env *lower_bind_pat(Lower *l, Env *env, Pat *p, SVal *v) {
     switch (p->kind) {
-    case P_ID: return env_bind(l, env, p->uid, p->name, v);
+    case P_ID: return lower_env_bind(l, env, p->uid, p->name, v);
     case P_WILD: return env;
     case P_ASCRIBE:
-        env = bind_sizes(l, env, p->ty, v);
-        return bind_pat(l, env, p->inner, v);
+        env = lower_match_shape(l, env, p->ty, v, SHAPE_PATTERN, p->loc);
+        return lower_bind_pat(l, env, p->inner, v);
     case P_TUPLE:
         if (p->nelems == 0) return env;
         if (v->kind != SV_TUPLE || v->n != p->nelems) {
-            if (p->nelems == 1) return bind_pat(l, env, p->elems[0], v);
+            if (p->nelems == 1) return lower_bind_pat(l, env, p->elems[0], v);
             lower_error(l, p->loc, "tuple pattern does not match its value");
         }
-        for (int i = 0; i < p->nelems; i++) env = bind_pat(l, env, p->elems[i], v->elems[i]);
+        for (int i = 0; i < p->nelems; i++) env = lower_bind_pat(l, env, p->elems[i], v->elems[i]);
         return env;
     case P_RECORD:
         for (int i = 0; i < p->nfields; i++) {
             SVal *f = sv_field(v, p->fields[i].name);
             if (!f) lower_error(l, p->loc, "record pattern field '%s' not found", p->fields[i].name);
-            env = bind_pat(l, env, p->fields[i].pat, f);
+            env = lower_bind_pat(l, env, p->fields[i].pat, f);
         }
         return env;
     }
@@ -382,7 +301,7 @@ static int tyvar_key(int var) { return -var - 1; }
  * far as the structures that empty arrays need (arrays, tuples, records). */
 static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
     if (ty->kind == TY_VAR) {
-        SVal *v = env_lookup(env, tyvar_key(ty->var));
+        SVal *v = lower_env_lookup(env, tyvar_key(ty->var));
         return v && v->kind == SV_TYPE ? v->tyval : ty;
     }
     if (ty->kind == TY_ARRAY) {
@@ -422,11 +341,11 @@ static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
 static Env *bind_tyvars(Lower *l, Env *fenv, Env *callenv, const Ty *decl, const Ty *inst) {
     if (!decl || !inst) return fenv;
     if (decl->kind == TY_VAR) {
-        if (env_lookup(fenv, tyvar_key(decl->var))) return fenv;
+        if (lower_env_lookup(fenv, tyvar_key(decl->var))) return fenv;
         SVal *v = NEW(l->a, SVal);
         v->kind = SV_TYPE;
         v->tyval = resolve_ty(l, callenv, inst);
-        return env_bind(l, fenv, tyvar_key(decl->var), NULL, v); /* unnamed: not a value */
+        return lower_env_bind(l, fenv, tyvar_key(decl->var), NULL, v); /* unnamed: not a value */
     }
     if (decl->kind == TY_ARRAY && inst->kind == TY_ARRAY) {
         if (decl->elem->kind == TY_VAR && inst->rank > decl->rank) {
@@ -563,17 +482,53 @@ static SVal *project_path(Lower *l, SVal *v, const char **parts, int n, SrcLoc l
     return v;
 }
 
-static SVal *lower_global(Lower *l, Decl *d, SrcLoc loc) {
-    if (d->nparams > 0) {
-        SVal *f = sv_fun(l, FK_GLOBAL);
-        f->decl = d;
-        return f;
+/* A definition to inline: a top-level or local function, a lambda, or a
+ * top-level constant (no parameters). */
+typedef struct Callee {
+    const char *name;
+    Env *env; /* where it was defined (the closure of local functions and lambdas) */
+    Pat **params;
+    int nparams;
+    Ty **param_tys; /* NULL: the types of the patterns */
+    Exp *body;
+    Ty *ret_ty;       /* NULL where not known */
+    bool check_ret;   /* ret_ty was declared: the result is checked against it */
+    bool check_args;  /* the arguments are checked against the parameter types */
+    const Ref *inst;  /* the use that instantiated its size parameters, */
+    Env *inst_env;    /* in this environment */
+} Callee;
+
+static Callee decl_callee(Decl *d) {
+    return (Callee){.name = d->name, .params = d->params, .nparams = d->nparams, .param_tys = d->param_tys,
+                    .body = d->body, .ret_ty = d->ret_ty, .check_ret = d->ret != NULL, .check_args = true};
+}
+
+static SVal *apply_definition(Lower *l, const Callee *c, SVal **args, Exp *call, Env *callenv);
+
+/* What a resolved reference r to a definition or local binding stands for
+ * where it is used (in env): a constant is evaluated there; a function
+ * carries the use, which instantiated its size parameters. NULL for an
+ * unbound local name. */
+static SVal *lower_ref(Lower *l, Env *env, const Ref *r) {
+    SVal *f;
+    if (r->kind == REF_GLOBAL && r->decl->nparams == 0) {
+        Callee c = decl_callee(r->decl);
+        c.inst = r;
+        c.inst_env = env;
+        return apply_definition(l, &c, NULL, NULL, NULL);
     }
-    /* a constant: evaluate its body where it is used */
-    if (++l->depth > LOWER_MAX_INLINE_DEPTH) lower_error(l, loc, "definition '%s' refers to itself", d->name);
-    SVal *v = lower_exp(l, NULL, d->body);
-    l->depth--;
-    return v;
+    if (r->kind == REF_GLOBAL) {
+        f = sv_fun(l, FK_GLOBAL);
+        f->decl = r->decl;
+    } else {
+        SVal *local = lower_env_lookup(env, r->uid);
+        if (!local || local->kind != SV_FUN || local->fk != FK_LOCAL || !r->ninst) return local;
+        f = NEW(l->a, SVal);
+        *f = *local;
+    }
+    f->inst = r;
+    f->inst_env = env;
+    return f;
 }
 
 static SVal *lower_var(Lower *l, Env *env, Exp *e) {
@@ -582,10 +537,10 @@ static SVal *lower_var(Lower *l, Env *env, Exp *e) {
     SVal *v = NULL;
     switch (r->kind) {
     case REF_LOCAL:
-        v = env_lookup(env, r->uid);
+        v = lower_ref(l, env, r);
         if (!v) v = env_lookup_name(env, e->name.parts[nparts - 1]);
         break;
-    case REF_GLOBAL: v = lower_global(l, r->decl, e->loc); break;
+    case REF_GLOBAL: v = lower_ref(l, env, r); break;
     case REF_NUMERIC:
         if (lower_numeric_arity(r->numeric) == 0) {
             v = lower_numeric(l, r->numeric, r->numeric_type, NULL, 0, e->loc);
@@ -597,7 +552,8 @@ static SVal *lower_var(Lower *l, Env *env, Exp *e) {
         break;
     case REF_NONE: break;
     }
-    if (!v) lower_error(l, e->loc, "internal: unresolved name '%s'", e->name.parts[0]);
+    /* only a size can be unbound: one that nothing in this use of its function determines */
+    if (!v) lower_error(l, e->loc, "cannot determine the size \"%s\" here", e->name.parts[0]);
     if (r->nvar_parts) v = project_path(l, v, e->name.parts + nparts, e->name.nparts - nparts, e->loc);
     return v;
 }
@@ -698,7 +654,7 @@ static SVal *lower_logic(Lower *l, Env *env, Exp *e, bool is_and) {
 static SVal *lower_binop_exp(Lower *l, Env *env, Exp *e) {
     const char *op = e->op;
     if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
-        SVal *f = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : env_lookup(env, e->ref.uid);
+        SVal *f = lower_ref(l, env, &e->ref);
         if (!f) lower_error(l, e->loc, "internal: unresolved operator '%s'", op);
         SVal *args[2] = {lower_exp(l, env, e->e1), lower_exp(l, env, e->e2)};
         return lower_apply(l, f, args, 2, e);
@@ -753,42 +709,31 @@ static bool is_intrinsic_body(const Exp *body, const char **name) {
     return false;
 }
 
-/* Binds the size parameters of a called function from the call site's
- * instantiated result type, for sizes the arguments do not determine. */
-static Env *bind_result_sizes(Lower *l, Env *fenv, Env *callenv, const Ty *decl_ty, const Ty *inst, SrcLoc loc) {
-    if (!decl_ty || !inst) return fenv;
-    if (decl_ty->kind == TY_ARRAY && inst->kind == TY_ARRAY) {
-        for (int d = 0; d < decl_ty->rank && d < inst->rank; d++) {
-            const Size *s = &decl_ty->dims[d];
-            if (s->kind == SZ_VAR && !env_lookup(fenv, s->uid) && inst->dims[d].kind != SZ_ANY)
-                fenv = env_bind(l, fenv, s->uid, s->name, sv_dyn(l, lower_size(l, callenv, &inst->dims[d], loc)));
-        }
-        return bind_result_sizes(l, fenv, callenv, decl_ty->elem, inst->elem, loc);
+/* Inlines definition c applied to all its parameters (args), at call
+ * (NULL when it is not applied as written, with all arguments at once). */
+static SVal *apply_definition(Lower *l, const Callee *c, SVal **args, Exp *call, Env *callenv) {
+    SrcLoc loc = call ? call->loc : c->body->loc;
+    if (++l->depth > LOWER_MAX_INLINE_DEPTH) lower_error(l, loc, "recursive function '%s' is not supported", c->name);
+    /* the sizes of the arguments first; then what the use instantiated the
+     * other size parameters to (the checker's sizes of loop parameters are
+     * those of their initial values, which the arguments may not have) */
+    Env *fenv = c->env;
+    const Ty **tys = NEW_ARRAY(l->a, const Ty *, c->nparams + 1);
+    for (int i = 0; i < c->nparams; i++) {
+        tys[i] = c->param_tys ? c->param_tys[i] : c->params[i]->ty;
+        fenv = lower_match_shape(l, fenv, tys[i], args[i], SHAPE_PATTERN, loc);
     }
-    if (decl_ty->kind == TY_TUPLE && inst->kind == TY_TUPLE)
-        for (int i = 0; i < decl_ty->n && i < inst->n; i++)
-            fenv = bind_result_sizes(l, fenv, callenv, decl_ty->elems[i], inst->elems[i], loc);
-    return fenv;
-}
-
-/* Inlines a definition (global or local function) applied to all its
- * parameters. */
-static SVal *apply_definition(Lower *l, Env *fenv, Pat **params, int nparams, Ty **param_tys, Exp *body,
-                              Ty *ret_ty, SVal **args, Exp *call, Env *callenv, const char *name) {
-    if (++l->depth > LOWER_MAX_INLINE_DEPTH)
-        lower_error(l, call ? call->loc : body->loc, "recursive function '%s' is not supported", name);
-    for (int i = 0; i < nparams; i++) {
-        fenv = bind_sizes(l, fenv, param_tys ? param_tys[i] : params[i]->ty, args[i]);
-        fenv = bind_pat(l, fenv, params[i], args[i]);
+    fenv = lower_bind_inst(l, fenv, c->inst, c->inst_env);
+    for (int i = 0; i < c->nparams; i++) {
+        if (c->check_args) fenv = lower_match_shape(l, fenv, tys[i], args[i], SHAPE_ARGUMENT, loc);
+        fenv = lower_bind_pat(l, fenv, c->params[i], args[i]);
     }
-    if (call && call->ty) {
-        fenv = bind_result_sizes(l, fenv, callenv, ret_ty, call->ty, call->loc);
-        fenv = bind_tyvars(l, fenv, callenv, ret_ty, call->ty);
-    }
-    if (call && call->kind == EX_APPLY && param_tys)
-        for (int i = 0; i < nparams && i < call->nelems; i++)
-            fenv = bind_tyvars(l, fenv, callenv, param_tys[i], call->elems[i]->ty);
-    SVal *v = lower_exp(l, fenv, body);
+    if (call && call->ty) fenv = bind_tyvars(l, fenv, callenv, c->ret_ty, call->ty);
+    if (call && call->kind == EX_APPLY && c->param_tys)
+        for (int i = 0; i < c->nparams && i < call->nelems; i++)
+            fenv = bind_tyvars(l, fenv, callenv, c->param_tys[i], call->elems[i]->ty);
+    SVal *v = lower_exp(l, fenv, c->body);
+    if (c->check_ret) lower_match_shape(l, fenv, c->ret_ty, v, SHAPE_RESULT, loc);
     l->depth--;
     return v;
 }
@@ -796,12 +741,16 @@ static SVal *apply_definition(Lower *l, Env *fenv, Pat **params, int nparams, Ty
 static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv) {
     SrcLoc loc = call ? call->loc : (SrcLoc){0};
     switch (f->fk) {
-    case FK_LAMBDA:
-        return apply_definition(l, f->env, f->exp->params, f->exp->nparams, NULL, f->exp->e1, NULL, args,
-                                NULL, NULL, "lambda");
-    case FK_LOCAL:
-        return apply_definition(l, f->env, f->exp->params, f->exp->nparams, NULL, f->exp->e1, NULL, args,
-                                NULL, NULL, f->exp->fname);
+    case FK_LAMBDA: {
+        Callee c = {.name = "lambda", .env = f->env, .params = f->exp->params, .nparams = f->exp->nparams,
+                    .body = f->exp->e1};
+        return apply_definition(l, &c, args, NULL, NULL);
+    }
+    case FK_LOCAL: {
+        Callee c = {.name = f->exp->fname, .env = f->env, .params = f->exp->params, .nparams = f->exp->nparams,
+                    .body = f->exp->e1, .check_args = true, .inst = f->inst, .inst_env = f->inst_env};
+        return apply_definition(l, &c, args, NULL, NULL);
+    }
     case FK_GLOBAL: {
         Decl *d = f->decl;
         const char *iname;
@@ -809,8 +758,10 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
             return lower_intrinsic(l, iname, args, d->nparams, call, callenv);
         SVal *r = lower_call_outlined(l, d, args, loc);
         if (r) return r;
-        return apply_definition(l, NULL, d->params, d->nparams, d->param_tys, d->body, d->ret_ty, args, call,
-                                callenv, d->name);
+        Callee c = decl_callee(d);
+        c.inst = f->inst;
+        c.inst_env = f->inst_env;
+        return apply_definition(l, &c, args, call, callenv);
     }
     case FK_NUMERIC: return lower_numeric(l, f->row, f->ptype, args, fun_arity(l, f), loc);
     case FK_SECTION: {
@@ -818,7 +769,7 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
         SVal *y = f->right ? f->right : args[f->left ? 0 : 1];
         Exp *e = f->exp;
         if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
-            SVal *g = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : env_lookup(f->env, e->ref.uid);
+            SVal *g = lower_ref(l, f->env, &e->ref);
             SVal *xy[2] = {x, y};
             return lower_apply(l, g, xy, 2, NULL);
         }
@@ -865,8 +816,8 @@ static SVal *apply_in(Lower *l, SVal *f, SVal **args, int nargs, Exp *call, Env 
 }
 
 SVal *lower_definition(Lower *l, Decl *d, SVal **args) {
-    return apply_definition(l, NULL, d->params, d->nparams, d->param_tys, d->body, d->ret_ty, args, NULL, NULL,
-                            d->name);
+    Callee c = decl_callee(d);
+    return apply_definition(l, &c, args, NULL, NULL);
 }
 
 static Env *current_call_env;
@@ -1061,7 +1012,7 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     IrExp *ie = lower_new_exp(l, IE_LOOP);
     Loop *lp = &ie->loop;
     Builder *saved = l->b, nb = {0};
-    Env *benv = bind_pat(l, env, e->pat, pv);
+    Env *benv = lower_bind_pat(l, env, e->pat, pv);
     Var *cond = NULL;
     if (e->form == LOOP_WHILE) {
         cond = ir_var(l->prog, "cond", type_prim(PT_BOOL));
@@ -1085,9 +1036,9 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     l->b = &nb;
     if (e->form == LOOP_FOR_UPTO) {
         SubExp iv = lower_conv(l, se_var(lp->i), su->itype, e->loc);
-        benv = env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
+        benv = lower_env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
     }
-    if (su->xs) benv = bind_pat(l, benv, e->pat2, index_value(l, su->xs, se_var(lp->i), e->loc));
+    if (su->xs) benv = lower_bind_pat(l, benv, e->pat2, index_value(l, su->xs, se_var(lp->i), e->loc));
     SVal *res = lower_exp(l, benv, e->e2);
     SubExpVec rl = {0};
     sv_leaves(res, &rl);
@@ -1096,7 +1047,7 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     for (int k = 0; k < dim_slots(su->inits, n); k++) agree[k] = !(fixed && fixed[k]) || same[k];
     SubExp *bres = sized_leaves(l, rl.items, n, fixed);
     SubExp newcond = se_bool(false);
-    if (cond) newcond = lower_exp(l, bind_pat(l, env, e->pat, res), e->e3)->se;
+    if (cond) newcond = lower_exp(l, lower_bind_pat(l, env, e->pat, res), e->e3)->se;
     l->b = saved;
     Body *body = lower_finish_body(l, &nb, res);
     body->nres = lp->nparams;
@@ -1143,7 +1094,7 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
     su.inits = vec_to_arena(l->a, &il);
     vec_free(&il);
     if (e->form == LOOP_WHILE) {
-        su.c0 = lower_exp(l, bind_pat(l, env, e->pat, su.init), e->e3)->se;
+        su.c0 = lower_exp(l, lower_bind_pat(l, env, e->pat, su.init), e->e3)->se;
     } else if (e->form == LOOP_FOR_UPTO) {
         SubExp b = lower_exp(l, env, e->e3)->se;
         su.itype = subexp_type(b).elem;
@@ -1404,24 +1355,6 @@ static SVal *lower_range(Lower *l, Env *env, Exp *e) {
     return sv_dyn(l, lower_emit1(l, ie, type_array(l->a, t, 1, shape), e->loc));
 }
 
-/* ---- Coercion ------------------------------------------------------------------------ */
-
-/* Checks at run time that v has the dimensions of the type expression te. */
-static void coerce_check(Lower *l, Env *env, SVal *v, TypeExp *te, SrcLoc loc) {
-    while (te && te->kind == TE_UNIQUE) te = te->elem;
-    int rank;
-    const SubExp *dims = value_dims(l, v, &rank);
-    for (int d = 0; te && te->kind == TE_ARRAY; d++, te = te->elem) {
-        if (!te->dim || d >= rank) continue;
-        SubExp want = i64_of(l, env, te->dim);
-        if (l->opts->unsafe) continue;
-        SubExp ok = lower_binop(l, OP_EQ, dims[d], want, loc);
-        SubExp args[2] = {dims[d], want};
-        lower_assert(l, ok, "Value of dimension {} cannot match the size {} of the type it is coerced to.", args, 2,
-                     loc);
-    }
-}
-
 /* ---- Expressions --------------------------------------------------------------------- */
 
 static SVal *lower_section(Lower *l, Env *env, Exp *e) {
@@ -1502,12 +1435,12 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     case EX_IF: return lower_if(l, env, e);
     case EX_LET: {
         SVal *v = lower_exp(l, env, e->e1);
-        return lower_exp(l, bind_pat(l, env, e->pat, v), e->e2);
+        return lower_exp(l, lower_bind_pat(l, env, e->pat, v), e->e2);
     }
     case EX_LETFUN: {
         SVal *f = sv_fun(l, FK_LOCAL);
         f->exp = e;
-        Env *fenv = env_bind(l, env, e->fname_uid, e->fname, f);
+        Env *fenv = lower_env_bind(l, env, e->fname_uid, e->fname, f);
         f->env = fenv;
         return lower_exp(l, fenv, e->e2);
     }
@@ -1516,7 +1449,7 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
         if (!arr) lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
         SVal *v = lower_exp(l, env, e->e1);
         SVal *nv = update_value(l, env, arr, e->slice, e->nslice, v, e->loc);
-        Env *nenv = env_bind(l, env, e->fname_uid, e->fname, nv);
+        Env *nenv = lower_env_bind(l, env, e->fname_uid, e->fname, nv);
         return lower_exp(l, nenv, e->e2);
     }
     case EX_LOOP: return lower_loop(l, env, e);
@@ -1533,7 +1466,7 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     case EX_ASCRIBE: return lower_exp(l, env, e->e1);
     case EX_COERCE: {
         SVal *v = lower_exp(l, env, e->e1);
-        coerce_check(l, env, v, e->ret, e->loc);
+        lower_match_shape(l, env, e->ty, v, SHAPE_COERCION, e->loc);
         return v;
     }
     case EX_ASSERT: {
@@ -1558,242 +1491,25 @@ SVal *lower_exp(Lower *l, Env *env, Exp *e) {
 
 /* ---- Entry points -------------------------------------------------------------------- */
 
-/* The external type of a checked entry parameter or result type. */
-static bool ext_type(const Ty *t, ExtType *out) {
-    if (t->kind == TY_PRIM) {
-        *out = (ExtType){t->prim, 0, t->unique};
-        return true;
-    }
-    if (t->kind == TY_ARRAY && t->elem->kind == TY_PRIM) {
-        *out = (ExtType){t->elem->prim, t->rank, t->unique};
-        return true;
-    }
-    return false;
-}
-
-/* Creates the parameter variable of an entry parameter of type t, sharing
- * size variables between parameters that name the same size. */
-static Var *entry_param(Lower *l, Env **env, const Ty *t, ExtType ext, const char *name) {
-    if (ext.rank == 0) return ir_var(l->prog, name, type_prim(ext.elem));
-    SubExp *shape = NEW_ARRAY(l->a, SubExp, ext.rank);
-    for (int d = 0; d < ext.rank; d++) {
-        const Size *s = &t->dims[d];
-        SVal *known = s->kind == SZ_VAR ? env_lookup(*env, s->uid) : NULL;
-        if (known) {
-            shape[d] = known->se;
-            continue;
-        }
-        Var *dv = ir_var(l->prog, s->kind == SZ_VAR ? s->name : "d", type_prim(PT_I64));
-        shape[d] = se_var(dv);
-        if (s->kind == SZ_VAR) *env = env_bind(l, *env, s->uid, s->name, sv_dyn(l, shape[d]));
-    }
-    Type ty = type_array(l->a, ext.elem, ext.rank, shape);
-    ty.unique = ext.unique;
-    return ir_var(l->prog, name, ty);
-}
-
 const char *lower_pat_name(const Pat *p) {
     while (p->kind == P_ASCRIBE) p = p->inner;
     return p->kind == P_ID ? p->name : "arg";
-}
-
-typedef VEC(Var *) VarVec;
-typedef VEC(ExtType) ExtVec;
-
-/* The value of an entry parameter of checked type t: a primitive or array
- * is one external parameter; a tuple or record of them is several, one
- * per component (a unit parameter is none). */
-static SVal *entry_value(Lower *l, Env **env, const Ty *t, const char *name, VarVec *vars, ExtVec *exts, SrcLoc loc) {
-    ExtType ext;
-    if (ext_type(t, &ext)) {
-        Var *v = entry_param(l, env, t, ext, name);
-        vec_push(vars, v);
-        vec_push(exts, ext);
-        return sv_dyn(l, se_var(v));
-    }
-    if (t->kind == TY_ARRAY && (t->elem->kind == TY_TUPLE || t->elem->kind == TY_RECORD)) {
-        /* an array of tuples is a tuple of arrays: one parameter each */
-        const Ty *e = t->elem;
-        Ty *split = NEW(l->a, Ty);
-        *split = *e;
-        split->elems = NEW_ARRAY(l->a, Ty *, e->n);
-        split->fields = NEW_ARRAY(l->a, TyField, e->n);
-        for (int i = 0; i < e->n; i++) {
-            const Ty *c = e->kind == TY_TUPLE ? e->elems[i] : e->fields[i].ty;
-            Ty *arr = NEW(l->a, Ty);
-            *arr = *t;
-            if (c->kind == TY_ARRAY) { /* [n]([m]t) is [n][m]t */
-                arr->rank = t->rank + c->rank;
-                arr->dims = NEW_ARRAY(l->a, Size, arr->rank);
-                memcpy(arr->dims, t->dims, sizeof(Size) * (size_t)t->rank);
-                memcpy(arr->dims + t->rank, c->dims, sizeof(Size) * (size_t)c->rank);
-                c = c->elem;
-            }
-            arr->elem = (Ty *)c;
-            if (e->kind == TY_TUPLE) split->elems[i] = arr;
-            else split->fields[i] = (TyField){e->fields[i].name, arr};
-        }
-        return entry_value(l, env, split, name, vars, exts, loc);
-    }
-    if (t->kind == TY_TUPLE || t->kind == TY_RECORD) {
-        SVal *v = NEW(l->a, SVal);
-        v->kind = t->kind == TY_TUPLE ? SV_TUPLE : SV_RECORD;
-        v->n = t->n;
-        v->elems = NEW_ARRAY(l->a, SVal *, t->n);
-        v->names = NEW_ARRAY(l->a, const char *, t->n);
-        for (int i = 0; i < t->n; i++) {
-            const Ty *et = t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty;
-            if (t->kind == TY_RECORD) v->names[i] = t->fields[i].name;
-            v->elems[i] = entry_value(l, env, et, name, vars, exts, loc);
-        }
-        return v;
-    }
-    lower_error(l, loc, "entry point parameters must be primitives, arrays of primitives, or tuples and records of those");
-}
-
-/* ---- The C API's view of entry values (EntryVal) ------------------------------------- */
-
-static bool ty_is_compound(const Ty *t) { return t->kind == TY_TUPLE || t->kind == TY_RECORD; }
-
-/* The number of components a value of type t flattens to (as entry_value
- * and sv_leaves flatten it: an array of tuples is a tuple of arrays). */
-static int ev_leaves(const Ty *t) {
-    if (t->kind == TY_ARRAY && ty_is_compound(t->elem)) return ev_leaves(t->elem);
-    if (!ty_is_compound(t)) return 1;
-    int n = 0;
-    for (int i = 0; i < t->n; i++) n += ev_leaves(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty);
-    return n;
-}
-
-/* A structural name of t for the C API: "tup2_f32_arr1d_i64", "rec_x_f32_y_f32". */
-static void ev_struct_name(Buf *b, const Ty *t) {
-    if (t->kind == TY_PRIM) buf_puts(b, prim_name(t->prim));
-    else if (t->kind == TY_ARRAY) {
-        buf_printf(b, "arr%dd_", t->rank);
-        ev_struct_name(b, t->elem);
-    } else if (t->kind == TY_TUPLE) {
-        buf_printf(b, "tup%d", t->n);
-        for (int i = 0; i < t->n; i++) buf_putc(b, '_'), ev_struct_name(b, t->elems[i]);
-    } else if (t->kind == TY_RECORD) {
-        buf_puts(b, "rec");
-        for (int i = 0; i < t->n; i++) buf_printf(b, "_%s_", t->fields[i].name), ev_struct_name(b, t->fields[i].ty);
-    } else buf_puts(b, "t");
-}
-
-/* The type abbreviation an annotation names (with size arguments at
- * most: `cloud [n]`), or NULL. */
-static const char *te_abbrev(const TypeExp *te) {
-    while (te && te->kind == TE_UNIQUE) te = te->elem;
-    if (!te || te->kind != TE_NAME) return NULL;
-    for (int i = 0; i < te->nargs; i++)
-        if (!te->args[i].is_size) return NULL;
-    return te->name.parts[te->name.nparts - 1];
-}
-
-/* The C API's name of an opaque type t annotated te (or NULL): the
- * abbreviation's name when there is one, else a structural name; only
- * letters, digits and '_'. */
-static const char *ev_opaque_name(Lower *l, const Ty *t, const TypeExp *te) {
-    Buf b = {0};
-    const char *abbrev = te_abbrev(te);
-    if (abbrev) buf_puts(&b, abbrev);
-    else ev_struct_name(&b, t);
-    char *name = arena_strdup(l->a, b.data);
-    buf_free(&b);
-    for (char *c = name; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) *c = '_';
-    return name;
-}
-
-/* The entry value of type t (annotated te, or NULL), whose components
- * start at *next; advances *next past them. */
-static EntryVal ev_make(Lower *l, const Ty *t, const TypeExp *te, int *next) {
-    EntryVal v = {.first = *next, .n = ev_leaves(t)};
-    bool compound = ty_is_compound(t);
-    if (!compound && !(t->kind == TY_ARRAY && ty_is_compound(t->elem))) {
-        *next += v.n;
-        return v;
-    }
-    v.opaque = ev_opaque_name(l, t, te);
-    if (!compound) {
-        *next += v.n;
-        return v;
-    }
-    v.nfields = t->n;
-    v.fields = NEW_ARRAY(l->a, EntryVal, t->n + 1);
-    v.field_names = NEW_ARRAY(l->a, const char *, t->n + 1);
-    for (int i = 0; i < t->n; i++) {
-        v.field_names[i] = t->kind == TY_TUPLE ? arena_printf(l->a, "%d", i) : t->fields[i].name;
-        v.fields[i] = ev_make(l, t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty, NULL, next);
-    }
-    return v;
-}
-
-/* The annotation of a parameter pattern, or NULL. */
-static const TypeExp *pat_annotation(const Pat *p) { return p->kind == P_ASCRIBE ? p->type : NULL; }
-
-/* The C API's values of d's results (f's nret components): a top-level
- * tuple is one value per component unless an abbreviation names it. Sets
- * nothing when the types do not account for the components. */
-static void ev_results(Lower *l, const Decl *d, Fun *f) {
-    const Ty *t = d->ret_ty;
-    if (!t) return;
-    bool split = t->kind == TY_TUPLE && !te_abbrev(d->ret);
-    int n = split ? t->n : 1, next = 0, k = 0;
-    EntryVal *vals = NEW_ARRAY(l->a, EntryVal, n + 1);
-    for (int i = 0; i < n; i++) {
-        const TypeExp *te = split && d->ret && d->ret->kind == TE_TUPLE && i < d->ret->nelems ? d->ret->elems[i] : NULL;
-        EntryVal v = ev_make(l, split ? t->elems[i] : t, split ? te : d->ret, &next);
-        if (v.n > 0 || v.opaque) vals[k++] = v;
-    }
-    if (next != f->nret) return;
-    f->out_vals = vals;
-    f->nout_vals = k;
 }
 
 static Fun *lower_entry(Lower *l, Decl *d) {
     Fun *f = NEW(l->a, Fun);
     f->name = d->name;
     f->loc = d->loc;
-    Env *env = NULL;
-    VarVec vars = {0};
-    ExtVec exts = {0};
-    SVal **vals = NEW_ARRAY(l->a, SVal *, d->nparams);
-    EntryVal *ins = NEW_ARRAY(l->a, EntryVal, d->nparams + 1);
-    bool views = true;
-    for (int i = 0; i < d->nparams; i++) {
-        const Ty *t = d->param_tys ? d->param_tys[i] : d->params[i]->ty;
-        if (!t) ICE("entry parameter without a type");
-        int next = vars.len;
-        vals[i] = entry_value(l, &env, t, lower_pat_name(d->params[i]), &vars, &exts, d->params[i]->loc);
-        EntryVal v = ev_make(l, t, pat_annotation(d->params[i]), &next);
-        if (next != vars.len) views = false;
-        if (v.n > 0 || v.opaque) ins[f->nin_vals++] = v;
-    }
-    if (views) f->in_vals = ins;
-    else f->nin_vals = 0;
-    f->nparams = vars.len;
-    f->params = vec_to_arena(l->a, &vars);
-    f->param_ext = vec_to_arena(l->a, &exts);
-    vec_free(&vars);
-    vec_free(&exts);
-    for (int i = 0; i < d->nparams; i++) env = bind_pat(l, env, d->params[i], vals[i]);
     Builder b = {0};
     l->b = &b;
+    Env *env = lower_entry_params(l, d, f);
     current_call_env = env;
-    SVal *res = d->nparams > 0 || !d->body ? lower_exp(l, env, d->body) : lower_exp(l, NULL, d->body);
+    SVal *res = lower_exp(l, env, d->body);
+    if (d->ret) lower_match_shape(l, env, d->ret_ty, res, SHAPE_RESULT, d->loc);
     l->b = NULL;
     if (sv_has_fun(res)) lower_error(l, d->loc, "entry point '%s' cannot return a function", d->name);
     f->body = lower_finish_body(l, &b, res);
-    f->nret = f->body->nres;
-    f->ret = NEW_ARRAY(l->a, Type, f->nret);
-    f->ret_ext = NEW_ARRAY(l->a, ExtType, f->nret);
-    for (int i = 0; i < f->nret; i++) {
-        Type t = subexp_type(f->body->res[i]);
-        f->ret[i] = t;
-        f->ret_ext[i] = (ExtType){t.elem, t.kind == TK_ARRAY ? t.rank : 0, true};
-    }
-    ev_results(l, d, f);
+    lower_entry_results(l, d, f);
     return f;
 }
 

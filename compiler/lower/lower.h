@@ -47,6 +47,8 @@ struct SVal {
     Env *env;
     int row;
     PrimType ptype;
+    const Ref *inst;    /* FK_GLOBAL, FK_LOCAL: the use that instantiated it, */
+    Env *inst_env;      /* in this environment (see lower_bind_inst) */
     SVal **applied; /* arguments supplied so far (partial application) */
     int napplied;
     SVal *left, *right; /* FK_SECTION operands (NULL where missing) */
@@ -84,7 +86,12 @@ typedef struct Lower {
 enum { LOWER_MAX_INLINE_DEPTH = 200 };
 
 /* internalise.c */
+Env *lower_env_bind(Lower *l, Env *env, int uid, const char *name, SVal *val);
+SVal *lower_env_lookup(Env *env, int uid);
 SVal *lower_exp(Lower *l, Env *env, Exp *e);
+/* env with the names of pattern p bound to the parts of v (and the sizes
+ * of its type annotations to v's dimensions). */
+Env *lower_bind_pat(Lower *l, Env *env, Pat *p, SVal *v);
 SVal *lower_apply(Lower *l, SVal *f, SVal **args, int nargs, Exp *call);
 SVal *sv_dyn(Lower *l, SubExp se);
 SVal *sv_tuple(Lower *l, SVal **elems, int n);
@@ -110,7 +117,38 @@ Lambda *lower_lambda(Lower *l, SVal *f, Type *param_types, int nparams, const SV
                      int nshape, SVal **result_shape, SrcLoc loc);
 /* Reports an error and abandons the lowering: internalise returns NULL. */
 void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
+
+/* sizes.c */
+/* The value of size s in env (a constant, a bound size or name, a size
+ * expression over bound names); false when it is unknown or unbound. */
+bool lower_try_size(Lower *l, Env *env, const Size *s, SubExp *out);
+/* The value of size s in env; an error when it is not known. */
 SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc);
+/* Binds in fenv the size parameters of a definition to what inst, the
+ * reference that uses it, instantiated them to (evaluated in env, the
+ * environment of the use), where that is known. */
+Env *lower_bind_inst(Lower *l, Env *fenv, const Ref *inst, Env *env);
+/* What a value is matched against its type for (lower_match_shape). */
+typedef enum ShapeUse {
+    SHAPE_ARGUMENT, /* a function argument: binds the parameter's sizes, checks the rest */
+    SHAPE_RESULT,   /* a function result against the declared return type: checks */
+    SHAPE_COERCION, /* e :> t: checks */
+    SHAPE_ENTRY,    /* an entry point's argument: binds and checks, as SHAPE_ARGUMENT */
+    SHAPE_PATTERN,  /* a pattern's type: binds its sizes, checks nothing */
+} ShapeUse;
+/* Matches value v against checked type ty: binds the sizes of ty unknown in
+ * env to v's dimensions and checks at run time that v has the others (unless
+ * --unsafe), as use says. Returns env with the new bindings. */
+Env *lower_match_shape(Lower *l, Env *env, const Ty *ty, SVal *v, ShapeUse use, SrcLoc loc);
+
+/* entry.c */
+/* Creates the external parameters of entry point d as f's (params,
+ * param_ext, in_vals) and returns the environment in which d's parameters
+ * and their sizes are bound, after emitting the checks of the sizes that
+ * the arguments must agree on. */
+Env *lower_entry_params(Lower *l, const Decl *d, Fun *f);
+/* Sets f's result types (ret, ret_ext, out_vals) from its body's results. */
+void lower_entry_results(Lower *l, const Decl *d, Fun *f);
 
 /* outline.c */
 /* The result of applying top-level function d to args as a call of its
