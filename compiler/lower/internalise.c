@@ -158,6 +158,17 @@ SubExp lower_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc) {
     return lower_emit1(l, e, type_prim(op_result(op, t)), loc);
 }
 
+SubExp lower_checked_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc) {
+    PrimType t = subexp_type(x).elem;
+    bool divides = op == OP_DIV || op == OP_MOD || op == OP_QUOT || op == OP_REM;
+    SubExp zero = se_const(prim_int(t, 0));
+    if (prim_is_int(t) && divides && !l->opts->unsafe)
+        lower_assert(l, lower_binop(l, OP_NE, y, zero, loc), "division by zero", NULL, 0, loc);
+    if (prim_class(t) == PC_SIGNED && op == OP_POW && !l->opts->unsafe)
+        lower_assert(l, lower_binop(l, OP_GE, y, zero, loc), "negative exponent", NULL, 0, loc);
+    return lower_binop(l, op, x, y, loc);
+}
+
 SubExp lower_unop(Lower *l, Op op, SubExp x, SrcLoc loc) {
     PrimType t = subexp_type(x).elem;
     if (!x.is_var) {
@@ -279,8 +290,31 @@ static SVal *lower_literal(Lower *l, Exp *e) {
     }
 }
 
+/* Checks at run time that the rows of an array literal have the shape of
+ * the first (the checker lets sizes it does not know differ). */
+static void check_rows(Lower *l, const SubExp *rows, int n, Type row, SrcLoc loc) {
+    for (int i = 1; i < n && row.kind == TK_ARRAY && !l->opts->unsafe; i++) {
+        Type t = subexp_type(rows[i]);
+        SubExp ok = se_bool(true), *args = NEW_ARRAY(l->a, SubExp, 2 * row.rank);
+        Buf msg = {0};
+        buf_puts(&msg, "Element of shape ");
+        for (int d = 0; d < row.rank; d++) {
+            ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_EQ, t.shape[d], row.shape[d], loc), loc);
+            args[d] = t.shape[d];
+            args[row.rank + d] = row.shape[d];
+            buf_puts(&msg, "[{}]");
+        }
+        buf_puts(&msg, " differs from shape ");
+        for (int d = 0; d < row.rank; d++) buf_puts(&msg, "[{}]");
+        buf_puts(&msg, " of the first element of an array literal.");
+        lower_assert(l, ok, arena_strdup(l->a, msg.data), args, 2 * row.rank, loc);
+        buf_free(&msg);
+    }
+}
+
 /* An array literal of the given leaf rows (all of the same IR type). */
 static SubExp array_lit(Lower *l, SubExp *rows, int n, Type row, SrcLoc loc) {
+    check_rows(l, rows, n, row, loc);
     IrExp *e = lower_new_exp(l, IE_ARRAYLIT);
     e->args = NEW_ARRAY(l->a, SubExp, n);
     memcpy(e->args, rows, sizeof(SubExp) * (size_t)n);
@@ -594,14 +628,7 @@ static SVal *prim_binop(Lower *l, const char *text, SVal *x, SVal *y, SrcLoc loc
     PrimType t = subexp_type(x->se).elem;
     if (op == OP_AND && t == PT_BOOL) op = OP_LAND;
     if (op == OP_OR && t == PT_BOOL) op = OP_LOR;
-    if (prim_is_int(t) && (op == OP_DIV || op == OP_MOD || op == OP_QUOT || op == OP_REM) &&
-        !l->opts->unsafe) {
-        if (y->se.is_var || y->se.c.v.i == 0) {
-            SubExp nz = lower_binop(l, OP_NE, y->se, se_const(prim_int(t, 0)), loc);
-            lower_assert(l, nz, "division by zero", NULL, 0, loc);
-        }
-    }
-    return sv_dyn(l, lower_binop(l, op, x->se, y->se, loc));
+    return sv_dyn(l, lower_checked_binop(l, op, x->se, y->se, loc));
 }
 
 /* Structural equality of two values with the same structure. */

@@ -587,9 +587,12 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
             lower_error(l, loc, "cannot determine the sizes of this unflatten (use a size coercion such as `xs :> [n*m]t`)");
         SubExpVec lv = leaves_of(args[0]);
         if (lv.len && !l->opts->unsafe) {
+            /* n * m elements, and neither negative (-2 * -2 is 4) */
             SubExp nm = lower_binop(l, OP_MUL, dims[0], dims[1], loc);
             SubExp w = lower_dim(l, lv.items[0], 0);
             SubExp ok = lower_binop(l, OP_EQ, nm, w, loc);
+            for (int i = 0; i < 2; i++)
+                ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_GE, dims[i], se_i64(0), loc), loc);
             SubExp msg[3] = {w, dims[0], dims[1]};
             lower_assert(l, ok, "Cannot unflatten an array of size {} to shape [{}][{}].", msg, 3, loc);
         }
@@ -648,7 +651,7 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
     switch (numeric_rows[row].low) {
     case L_OP:
         if (nargs == 1) return sv_dyn(l, lower_unop(l, op, args[0]->se, loc));
-        return sv_dyn(l, lower_binop(l, op, args[0]->se, args[1]->se, loc));
+        return sv_dyn(l, lower_checked_binop(l, op, args[0]->se, args[1]->se, loc));
     case L_REDUCE: {
         SubExpVec arrs = leaves_of(args[0]);
         SubExp w = width_of(l, &arrs, loc);

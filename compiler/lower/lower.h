@@ -109,6 +109,9 @@ SubExp lower_emit1(Lower *l, IrExp *e, Type t, SrcLoc loc);
 void lower_emit(Lower *l, IrExp *e, Var **pat, int npat, SrcLoc loc);
 IrExp *lower_new_exp(Lower *l, IrExpKind k);
 SubExp lower_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc);
+/* lower_binop after the run-time checks of integer operations (unless
+ * --unsafe): no division by zero, no negative exponent. */
+SubExp lower_checked_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc);
 SubExp lower_unop(Lower *l, Op op, SubExp x, SrcLoc loc);
 SubExp lower_conv(Lower *l, SubExp x, PrimType to, SrcLoc loc);
 void lower_assert(Lower *l, SubExp cond, const char *msg, SubExp *args, int nargs, SrcLoc loc);
