@@ -121,6 +121,18 @@ Lambda *lower_lambda(Lower *l, SVal *f, Type *param_types, int nparams, const SV
 /* Reports an error and abandons the lowering: internalise returns NULL. */
 void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
 
+/* index.c */
+/* e1[slice] (EX_INDEX). */
+SVal *lower_index(Lower *l, Env *env, Exp *e);
+/* arr with [ix] = v, for every leaf (arr is consumed). */
+SVal *lower_update(Lower *l, Env *env, SVal *arr, DimIndex *ix, int n, SVal *v, SrcLoc loc);
+/* Element i (an i64) of an array value, for every leaf. */
+SVal *lower_index_value(Lower *l, SVal *arr, SubExp i, SrcLoc loc);
+/* The shape of the first leaf of an array value (rank in *rank), or NULL. */
+const SubExp *lower_value_dims(Lower *l, SVal *v, int *rank);
+/* a..b, a..<b, a..>b, with a second element or not (EX_RANGE). */
+SVal *lower_range(Lower *l, Env *env, Exp *e);
+
 /* sizes.c */
 /* The value of size s in env (a constant, a bound size or name, a size
  * expression over bound names); false when it is unknown or unbound. */
