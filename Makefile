@@ -82,9 +82,10 @@ $(B)/gen/embedded.c: $(B)/embed_gen $(EMBEDDED)
 	@mkdir -p $(B)/gen
 	$(B)/embed_gen $(EMBEDDED) > $@
 
-# Generated sources compile without the strict warnings they do not meet.
+# Generated sources compile without the strict warnings they do not meet
+# (and depend on the headers they include, such as the AST's, like the rest).
 $(B)/gen/%.o: $(B)/gen/%.c $(B)/gen/parser.h $(B)/gen/lexer.h
-	$(CC) $(CPPFLAGS) $(filter-out -Wextra,$(CFLAGS)) -Wno-unused-function -c -o $@ $<
+	$(CC) $(CPPFLAGS) $(filter-out -Wextra,$(CFLAGS)) -Wno-unused-function -MMD -MP -c -o $@ $<
 
 $(B)/%.o: %.c $(B)/gen/parser.h $(B)/gen/lexer.h
 	@mkdir -p $(dir $@)

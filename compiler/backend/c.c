@@ -854,10 +854,9 @@ static void emit_param(Emit *E, const Fun *f, int k, char *bound) {
             continue;
         }
         ce_line(E, "if (ins[%d].shape[%d] != %s) {", k, d, ce_se(E, s));
-        ce_line(E, "    rt_error(ctx, \"entry point %s: argument %d has size %%lld in dimension %d, "
-                "but %%lld was expected (from the sizes of the other arguments)\", "
-                "(long long)ins[%d].shape[%d], (long long)%s);",
-             ce_str(E, f->name, true), k + 1, d + 1, k, d, ce_se(E, s));
+        ce_line(E, "    rt_error(ctx, \"Entry point arguments have invalid sizes: argument %d of %s has size %%lld "
+                "in dimension %d, but %%lld was expected.\", (long long)ins[%d].shape[%d], (long long)%s);",
+             k + 1, ce_str(E, f->name, true), d + 1, k, d, ce_se(E, s));
         ce_line(E, "    goto fail;");
         ce_line(E, "}");
     }

@@ -44,6 +44,7 @@ static void zonk_type_exp(TypeExp *t) {
 void tc_zonk_exp(Exp *e) {
     for (; e; e = e->e2) {
         if (e->ty) e->ty = tc_zonk(e->ty);
+        for (int i = 0; i < e->ref.ninst; i++) e->ref.inst_sizes[i] = tc_zonk_size(e->ref.inst_sizes[i]);
         tc_zonk_exp(e->e1);
         tc_zonk_exp(e->e3);
         for (int i = 0; i < e->nelems; i++) tc_zonk_exp(e->elems[i]);
@@ -106,11 +107,27 @@ static bool entry_type_ok(Ty *t) {
     }
 }
 
+/* The arguments of an entry point are all the outside world gives it: each
+ * size parameter must be the size of an array among them (Futhark's
+ * messages). */
+static void check_entry_sizes(Decl *d) {
+    for (int i = 0; i < d->ntparams; i++) {
+        TypeParam *tp = &d->tparams[i];
+        bool given = false;
+        for (int k = 0; k < d->nparams && !given; k++) given = tc_size_in_data(d->param_tys[k], tp->uid, true);
+        if (given) continue;
+        if (tc_size_in_data(d->ret_ty, tp->uid, false))
+            tc_fail(d->ret ? d->ret->loc : d->loc, "Entry point functions must not be size-polymorphic in their return type.");
+        tc_fail(tp->loc, "Entry point size parameter [%s] only used non-constructively.", tp->name);
+    }
+}
+
 static void check_entry(Decl *d) {
     for (int i = 0; i < d->ntparams; i++)
         if (d->tparams[i].kind != TP_SIZE)
             tc_fail(d->tparams[i].loc, "Entry point functions may not be polymorphic: \"%s\" has type parameter \"%s\".",
                     d->name, d->tparams[i].name);
+    check_entry_sizes(d);
     for (int i = 0; i < d->nparams; i++) {
         Ty *t = d->param_tys[i];
         if (tc_contains_arrow(t))
@@ -194,6 +211,7 @@ static Binding value_binding(Decl *d, Scheme *sch) {
 }
 
 static void start_definition(void) {
+    tc.size_uses.len = 0;
     tc.saw_poisoned = false;
     tc.def_first_var = tc.vars.len;
     tc.def_first_svar = tc.svars.len;
@@ -201,6 +219,17 @@ static void start_definition(void) {
     tc.strict.len = 0;
     tc.level = 0;
     tc.depth = 0;
+}
+
+/* Reports an explicit size parameter that neither the arguments nor the
+ * instantiation determine at a use (Futhark's ambiguous sizes). */
+static void check_size_uses(void) {
+    for (int i = 0; i < tc.size_uses.len; i++) {
+        SizeUse *u = &tc.size_uses.items[i];
+        if (u->sizes[u->i].kind == SZ_ANY)
+            tc_fail(u->loc, "Ambiguous size \"%s\" arising from instantiated size parameter of \"%s\".", u->name,
+                    u->fname);
+    }
 }
 
 static void check_val(Decl *d) {
@@ -226,6 +255,7 @@ static void check_val(Decl *d) {
     tc_zonk_exp(d->body);
     for (int i = 0; i < d->nparams; i++) tc_zonk_pat(d->params[i]);
     zonk_type_exp(d->ret);
+    check_size_uses();
     bool is_main = cur_file == tc.nfiles - 1 && module_depth == 0 && strcmp(d->name, "main") == 0;
     if ((d->is_entry || is_main) && !tc.saw_poisoned) check_entry(d);
     if (!intrinsic && !tc.saw_poisoned) tc_check_uniqueness(d);
@@ -367,6 +397,7 @@ bool check_programs(Arena *a, Program **files, int n) {
     vec_free(&tc.svars);
     vec_free(&tc.scope);
     vec_free(&tc.strict);
+    vec_free(&tc.size_uses);
     tc_unique_free();
     return diag_error_count() == errors;
 }

@@ -43,12 +43,15 @@ typedef struct SVar {
 } SVar;
 
 /* A polymorphic type: ty with the type variables tvars and the sizes svars
- * (Size uids: parameters > 0, size variables < 0) quantified. */
+ * quantified. Size uids are > 0: the explicit size parameters [n] first
+ * (svar_names[i] their names), then the implicit ones, the sizes of the
+ * definition's type that nothing determined (svar_names[i] NULL). */
 typedef struct Scheme {
     Ty *ty;
     int *tvars;
     int ntvars;
     int *svars;
+    const char **svar_names;
     int nsvars;
     Decl *decl;    /* top-level definition (for argument counts in messages) */
     int nparams;   /* declared parameters, -1 if unknown */
@@ -98,6 +101,17 @@ struct Module {
 
 /* ---- Checker state ------------------------------------------------------- */
 
+/* A use (at loc) of a definition fname whose explicit size parameter name
+ * is not a size of its parameters: only the instantiation, sizes[i] (the
+ * use's Ref.inst_sizes), can determine it, so it must be known once the
+ * definition containing the use is checked. */
+typedef struct SizeUse {
+    const Size *sizes;
+    int i;
+    SrcLoc loc;
+    const char *fname, *name;
+} SizeUse;
+
 /* Expressions nested deeper than this are rejected ("Expression is nested
  * too deeply") rather than risk running out of stack in the checker and
  * the phases after it, which recurse over the same nesting: the deepest
@@ -119,6 +133,7 @@ typedef struct Tc {
     int *buckets;        /* per bucket: the newest binding in it, or -1 */
     int nbuckets;
     VEC(bool) strict;    /* by uid: a size whose mismatch is a definite error */
+    VEC(SizeUse) size_uses; /* of the current top-level definition */
     int next_uid;
     int level;
     int depth;
@@ -182,6 +197,9 @@ Ty *tc_field_type(SrcLoc loc, Ty *t, const char *field);
 Ty *tc_join(Ty *a, Ty *b);
 Ty *tc_forget_sizes(Ty *t, int uid_mark);
 Ty *tc_any_sizes(Ty *t);
+/* Whether size uid occurs in a size of t outside function types: as the
+ * whole size when whole is set, else anywhere in it (n in [n + 1]). */
+bool tc_size_in_data(Ty *t, int uid, bool whole);
 bool tc_contains_arrow(Ty *t);
 bool tc_tuple_fields(const char **names, int n, int *pos);
 
@@ -195,7 +213,10 @@ typedef struct Subst {
     int ns;
 } Subst;
 Ty *tc_subst(Ty *t, const Subst *s);
-Ty *tc_instantiate(Scheme *sch);
+/* A fresh instance of sch; sets *sizes to what its sizes (sch->svars) are
+ * instantiated to. */
+Ty *tc_instantiate(Scheme *sch, Size **sizes);
+Size tc_zonk_size(Size s);
 Ty *tc_subst_pname(Ty *t, const char *pname, int puid, Size s);
 
 /* Printing for messages: the type with the current substitution applied. */

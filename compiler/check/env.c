@@ -192,9 +192,12 @@ Ty *tc_numeric_type(int row, PrimType t) { return numeric_sig(num_rows[row].sig,
 /* ---- Type expressions --------------------------------------------------------- */
 
 /* The size written inside [ ] of a type: a literal, a name, a size
- * expression such as n * m, or unknown. */
-static Size dim_size(Exp *d) {
-    if (!d) return tc_size_any();
+ * expression such as n * m, or unknown ([] outside parameter types). [] in
+ * the type of a parameter is a size of its own, to be inferred: as in
+ * Futhark, it is an implicit size parameter of the function unless the
+ * function's body determines it. */
+static Size dim_size(Exp *d, bool in_param) {
+    if (!d) return in_param ? tc_fresh_size() : tc_size_any();
     if (d->kind == EX_INT && !d->has_suffix) {
         d->ty = tc_prim(PT_I64);
         return tc_size_const((int64_t)d->ivalue);
@@ -205,7 +208,7 @@ static Size dim_size(Exp *d) {
         Ty *t = tc_exp(d);
         tc_unify(d->loc, tc_prim(PT_I64), t, U_STRICT);
         if (b->ref == REF_LOCAL && b->uid > 0) return tc_size_var(b->uid, b->name);
-        return tc_size_any();
+        return tc_exp_size(d);
     }
     tc_unify(d->loc, tc_prim(PT_I64), tc_exp(d), U_STRICT);
     return tc_exp_size(d);
@@ -227,7 +230,7 @@ static Ty *apply_abbr(TypeAbbr *ab, TypeExp *te, bool in_param) {
         if (want_size) {
             s.skeys[s.ns] = ab->keys[i];
             /* [] is one unknown size shared by every use of the parameter */
-            s.svals[s.ns++] = arg->size ? dim_size(arg->size) : tc_fresh_size();
+            s.svals[s.ns++] = dim_size(arg->size, true);
         } else {
             s.tkeys[s.nt] = ab->keys[i];
             s.tvals[s.nt++] = tc_type_exp(arg->type, in_param);
@@ -289,14 +292,17 @@ static Ty *record_type(TypeExp *te, bool in_param) {
     return t;
 }
 
-/* A dependent arrow (n: t1) -> t2: n is in scope in t2. */
+/* A dependent arrow (n: t1) -> t2: n is in scope in t2. The anonymous
+ * sizes of t2 are unknown, even in a parameter's type: like a function's
+ * result type, that of a function parameter may have any sizes (f: a -> []b
+ * may be iota). */
 static Ty *arrow_type(TypeExp *te, bool in_param) {
     Ty *param = tc_type_exp(te->param, in_param);
-    if (!te->pname) return tc_arrow(param, tc_type_exp(te->result, in_param), NULL);
+    if (!te->pname) return tc_arrow(param, tc_type_exp(te->result, false), NULL);
     int mark = tc_mark();
     int uid = tc_new_uid();
     tc_push_local_value(te->pname, uid, param, te->loc);
-    Ty *result = tc_type_exp(te->result, in_param);
+    Ty *result = tc_type_exp(te->result, false);
     tc_pop_to(mark);
     return tc_arrow_dep(param, result, te->pname, uid);
 }
@@ -325,7 +331,7 @@ Ty *tc_type_exp(TypeExp *te, bool in_param) {
     case TE_RECORD:
         return record_type(te, in_param);
     case TE_ARRAY: {
-        Size d = dim_size(te->dim);
+        Size d = dim_size(te->dim, in_param);
         Ty *elem = tc_type_exp(te->elem, in_param);
         if (tc_contains_arrow(elem)) tc_fail(te->loc, "Arrays of functions are not allowed.");
         return tc_array(elem, &d, 1);

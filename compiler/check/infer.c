@@ -177,6 +177,30 @@ void tc_check_dup_names(Pat **pats, int npats) {
 
 /* ---- Names ---------------------------------------------------------------------- */
 
+/* Whether the arguments of a definition of scheme sch determine size uid:
+ * it is a size of an array (outside function types) in the type of one of
+ * its parameters (not of a function it returns, which is applied later). */
+static bool size_of_arguments(Scheme *sch, int uid) {
+    Ty *h = tc_head(sch->ty);
+    for (int i = 0; i < sch->nparams && h->kind == TY_ARROW; i++, h = tc_head(h->result))
+        if (tc_size_in_data(h->param, uid, false)) return true;
+    return false;
+}
+
+/* Instantiates the scheme of b at its use e, recording in e->ref what its
+ * size parameters stand for there, and in tc.size_uses the explicit ones
+ * that only the instantiation can determine. */
+static Ty *instantiate_use(Exp *e, Binding *b) {
+    Scheme *sch = b->sch;
+    Ty *t = tc_instantiate(sch, &e->ref.inst_sizes);
+    e->ref.inst_keys = sch->svars;
+    e->ref.ninst = sch->nsvars;
+    for (int i = 0; i < sch->nsvars; i++)
+        if (sch->svar_names[i] && !size_of_arguments(sch, sch->svars[i]))
+            vec_push(&tc.size_uses, ((SizeUse){e->ref.inst_sizes, i, e->loc, b->name, sch->svar_names[i]}));
+    return t;
+}
+
 static Ty *use_binding(Exp *e, Binding *b) {
     if (b->recursive)
         tc_fail(e->loc, "Recursion is not supported: \"%s\" refers to itself.", b->name);
@@ -187,7 +211,7 @@ static Ty *use_binding(Exp *e, Binding *b) {
         tc.saw_poisoned = true;
         return tc_fresh(e->loc);
     }
-    return tc_instantiate(b->sch);
+    return instantiate_use(e, b);
 }
 
 /* A qualified name inside a module: modules, then a value. Returns the
@@ -629,6 +653,7 @@ static Ty *proj_section_exp(Exp *e) {
 static void bind_tparams(TypeParam *tps, int n, Scheme *sch) {
     sch->tvars = NEW_ARRAY(tc.a, int, n + 1);
     sch->svars = NEW_ARRAY(tc.a, int, n + 1);
+    sch->svar_names = NEW_ARRAY(tc.a, const char *, n + 1);
     for (int i = 0; i < n; i++) {
         TypeParam *tp = &tps[i];
         for (int j = 0; j < i; j++)
@@ -637,6 +662,7 @@ static void bind_tparams(TypeParam *tps, int n, Scheme *sch) {
         int key = tc_bind_tparam(tp);
         if (tp->kind == TP_SIZE) {
             tc_set_strict(key);
+            sch->svar_names[sch->nsvars] = tp->name;
             sch->svars[sch->nsvars++] = key;
         } else {
             sch->tvars[sch->ntvars++] = key;
@@ -752,8 +778,27 @@ static void gen_walk(Ty *t, Scheme *sch, int first_var, int first_svar) {
     }
 }
 
+/* The size variables generalised by gen_walk become implicit size
+ * parameters: each is bound to a size named by a fresh uid, which stands
+ * for it in the definition's (zonked) types and keys it in the scheme. */
+static void name_sizes(Scheme *sch) {
+    const char **names = NEW_ARRAY(tc.a, const char *, sch->nsvars + 1);
+    for (int i = 0; i < sch->nsvars; i++) {
+        if (sch->svars[i] > 0) {
+            names[i] = sch->svar_names[i];
+            continue;
+        }
+        SVar *v = &tc.svars.items[-sch->svars[i] - 1];
+        sch->svars[i] = tc_new_uid();
+        v->bound = true;
+        v->val = tc_size_var(sch->svars[i], NULL);
+    }
+    sch->svar_names = names;
+}
+
 void tc_generalise(Scheme *sch, int first_var, int first_svar) {
     gen_walk(sch->ty, sch, first_var, first_svar);
+    name_sizes(sch);
 }
 
 /* ---- Binding constructs ---------------------------------------------------------------- */

@@ -203,7 +203,7 @@ static bool is_svar(Size s) { return s.kind == SZ_VAR && s.uid < 0; }
  * operators below. During inference a leaf may also be an unknown size
  * variable: an EX_VAR whose ref.uid is the variable's (negative) uid;
  * zonking makes a size with such a leaf that is still unbound unknown. */
-static const char *const size_ops[] = {"+", "-", "*", "/", "%", "//", "%%"};
+static const char *const size_ops[] = {"+", "-", "*", "/", "%", "//", "%%", "**"};
 
 static bool is_size_op(const char *op) {
     for (size_t i = 0; i < sizeof size_ops / sizeof size_ops[0]; i++)
@@ -239,8 +239,12 @@ static Exp *var_leaf(int uid, const char *name) {
 /* The expression of a size (NULL for an unknown size). */
 static Exp *size_exp(Size s) {
     switch (s.kind) {
-    case SZ_CONST:
-        return s.c >= 0 ? int_leaf(s.c) : NULL;
+    case SZ_CONST: {
+        if (s.c < 0) return NULL;
+        Exp *e = int_leaf(s.c);
+        e->e1 = s.exp;
+        return e;
+    }
     case SZ_VAR:
         return var_leaf(s.uid, s.name);
     case SZ_EXP:
@@ -252,41 +256,77 @@ static Exp *size_exp(Size s) {
 }
 
 /* The size an expression denotes: literals and names become SZ_CONST and
- * SZ_VAR, anything else SZ_EXP. */
+ * SZ_VAR, anything else SZ_EXP. A literal folded from an expression keeps
+ * that expression (e1) as the constant's exp. */
 static Size exp_size(Exp *e) {
-    if (e->kind == EX_INT) return tc_size_const((int64_t)e->ivalue);
+    if (e->kind == EX_INT) {
+        Size c = tc_size_const((int64_t)e->ivalue);
+        c.exp = e->e1;
+        return c;
+    }
     if (e->kind == EX_VAR) return tc_size_var(e->ref.uid, e->name.parts[0]);
     Size s = {.kind = SZ_EXP, .exp = e};
     return s;
 }
 
-/* l op r, with + - * of two literals folded. */
+/* l op r, with + - * of two literals folded into a literal that keeps
+ * l op r as its e1: [8 * 6] is [48], yet n * m still matches it (n = 8,
+ * m = 6) as in Futhark, where size expressions are not evaluated. */
 static Exp *size_binop(Exp *orig, Exp *l, Exp *r) {
-    if (l->kind == EX_INT && r->kind == EX_INT) {
-        int64_t x = (int64_t)l->ivalue, y = (int64_t)r->ivalue;
-        if (strcmp(orig->op, "+") == 0) return int_leaf(x + y);
-        if (strcmp(orig->op, "*") == 0) return int_leaf(x * y);
-        if (strcmp(orig->op, "-") == 0 && x >= y) return int_leaf(x - y);
+    Exp *e = orig;
+    if (l != orig->e1 || r != orig->e2) {
+        e = size_node(EX_BINOP);
+        e->loc = orig->loc;
+        e->op = orig->op;
+        e->e1 = l;
+        e->e2 = r;
     }
-    if (l == orig->e1 && r == orig->e2) return orig;
-    Exp *e = size_node(EX_BINOP);
-    e->loc = orig->loc;
-    e->op = orig->op;
-    e->e1 = l;
-    e->e2 = r;
-    return e;
+    if (l->kind != EX_INT || r->kind != EX_INT) return e;
+    int64_t x = (int64_t)l->ivalue, y = (int64_t)r->ivalue;
+    Exp *c = NULL;
+    if (strcmp(orig->op, "+") == 0) c = int_leaf(x + y);
+    if (strcmp(orig->op, "*") == 0) c = int_leaf(x * y);
+    if (strcmp(orig->op, "-") == 0 && x >= y) c = int_leaf(x - y);
+    if (!c) return e;
+    c->e1 = e;
+    return c;
+}
+
+/* Whether e names a top-level constant defined as an integer literal. */
+static bool literal_constant(Exp *e, int64_t *value) {
+    Decl *d = e->ref.kind == REF_GLOBAL && !e->ref.nvar_parts ? e->ref.decl : NULL;
+    if (!d || d->nparams || d->ntparams || !d->body || d->body->kind != EX_INT) return false;
+    *value = (int64_t)d->body->ivalue;
+    return true;
+}
+
+/* f a b as a size term: f a top-level function, the arguments size terms. */
+static Exp *apply_term(Exp *e) {
+    if (e->e1->kind != EX_VAR || e->e1->ref.kind != REF_GLOBAL || e->e1->ref.nvar_parts) return NULL;
+    Exp *c = size_node(EX_APPLY);
+    c->loc = e->loc;
+    c->e1 = e->e1;
+    c->nelems = e->nelems;
+    c->elems = NEW_ARRAY(tc.a, Exp *, e->nelems);
+    for (int i = 0; i < e->nelems; i++)
+        if (!(c->elems[i] = tc_size_term(e->elems[i]))) return NULL;
+    return c;
 }
 
 /* A copy of the checked expression e as a size expression, or NULL if e is
  * not one (it then denotes an unknown size). */
 Exp *tc_size_term(Exp *e) {
     if (!e || !e->ty || !tc_is_prim(e->ty, PT_I64)) return NULL;
+    int64_t c;
     switch (e->kind) {
     case EX_INT:
         return int_leaf((int64_t)e->ivalue);
     case EX_VAR:
+        if (literal_constant(e, &c)) return int_leaf(c);
         if (e->ref.kind != REF_LOCAL || e->ref.uid <= 0 || e->ref.nvar_parts || e->name.nparts != 1) return NULL;
         return var_leaf(e->ref.uid, e->name.parts[0]);
+    case EX_APPLY:
+        return apply_term(e);
     case EX_BINOP: {
         if (e->ref.kind != REF_NONE || !is_size_op(e->op)) return NULL;
         Exp *l = tc_size_term(e->e1), *r = l ? tc_size_term(e->e2) : NULL;
@@ -328,6 +368,19 @@ static Exp *map_size_exp(Exp *e, Size (*f)(Size, void *), void *ctx, bool *any) 
         Exp *r = map_size_exp(e->e2, f, ctx, any);
         return *any ? e : size_binop(e, l, r);
     }
+    if (e->kind == EX_APPLY) {
+        Exp **args = NEW_ARRAY(tc.a, Exp *, e->nelems);
+        bool same = true;
+        for (int i = 0; i < e->nelems; i++) {
+            args[i] = map_size_exp(e->elems[i], f, ctx, any);
+            same &= args[i] == e->elems[i];
+        }
+        if (*any || same) return e;
+        Exp *c = size_node(EX_APPLY);
+        *c = *e;
+        c->elems = args;
+        return c;
+    }
     return e;
 }
 
@@ -349,6 +402,12 @@ static Size keep_size(Size s, void *ctx) {
 /* s with bound size variables resolved, also inside size expressions. */
 Size tc_size_resolve(Size s) { return map_size(s, keep_size, NULL); }
 
+/* Whether size terms a and b apply the same function to as many arguments. */
+static bool same_callee(Exp *a, Exp *b) {
+    return a->kind == EX_APPLY && b->kind == EX_APPLY && a->e1->ref.decl == b->e1->ref.decl &&
+           a->nelems == b->nelems;
+}
+
 static bool exp_same(Exp *a, Exp *b) {
     if (a->kind != b->kind) return false;
     switch (a->kind) {
@@ -358,6 +417,11 @@ static bool exp_same(Exp *a, Exp *b) {
         return a->ref.uid == b->ref.uid;
     case EX_BINOP:
         return strcmp(a->op, b->op) == 0 && exp_same(a->e1, b->e1) && exp_same(a->e2, b->e2);
+    case EX_APPLY:
+        if (!same_callee(a, b)) return false;
+        for (int i = 0; i < a->nelems; i++)
+            if (!exp_same(a->elems[i], b->elems[i])) return false;
+        return true;
     default:
         return false;
     }
@@ -479,6 +543,9 @@ static Size zonk_size(Size s, void *ctx) {
 }
 
 Ty *tc_zonk(Ty *t) { return map_ty(t, zonk_size, NULL); }
+
+/* s with bound size variables resolved and unknown ones SZ_ANY. */
+Size tc_zonk_size(Size s) { return map_size(s, zonk_size, NULL); }
 
 static Size forget_size(Size s, void *ctx) {
     int mark = *(int *)ctx;
@@ -671,12 +738,20 @@ static bool match_size_exp(Exp *a, Exp *b, bool bind) {
         }
         return true;
     }
-    if (sa.kind != sb.kind) return false;
-    if (sa.kind == SZ_CONST) return sa.c == sb.c;
-    if (sa.kind == SZ_VAR) return sa.uid == sb.uid;
-    if (sa.kind != SZ_EXP || sa.exp->kind != EX_BINOP || sb.exp->kind != EX_BINOP) return false;
-    return strcmp(sa.exp->op, sb.exp->op) == 0 && match_size_exp(sa.exp->e1, sb.exp->e1, bind) &&
-           match_size_exp(sa.exp->e2, sb.exp->e2, bind);
+    if (sa.kind == SZ_CONST && sb.kind == SZ_CONST) return sa.c == sb.c;
+    if (sa.kind == SZ_VAR && sb.kind == SZ_VAR) return sa.uid == sb.uid;
+    /* the structure of expressions; a literal folded from an expression
+     * (its exp) matches what that expression matches */
+    Exp *x = sa.kind == SZ_EXP || sa.kind == SZ_CONST ? sa.exp : NULL;
+    Exp *y = sb.kind == SZ_EXP || sb.kind == SZ_CONST ? sb.exp : NULL;
+    if (!x || !y) return false;
+    if (same_callee(x, y)) {
+        for (int i = 0; i < x->nelems; i++)
+            if (!match_size_exp(x->elems[i], y->elems[i], bind)) return false;
+        return true;
+    }
+    if (x->kind != EX_BINOP || y->kind != EX_BINOP) return false;
+    return strcmp(x->op, y->op) == 0 && match_size_exp(x->e1, y->e1, bind) && match_size_exp(x->e2, y->e2, bind);
 }
 
 static bool exp_mentions_param(Exp *e, const char **name);
@@ -698,6 +773,8 @@ static const char *size_mentions_param(Size s) {
 static bool exp_mentions_param(Exp *e, const char **name) {
     if (e->kind == EX_VAR) return (*name = size_mentions_param(tc_size_var(e->ref.uid, e->name.parts[0]))) != NULL;
     if (e->kind == EX_BINOP) return exp_mentions_param(e->e1, name) || exp_mentions_param(e->e2, name);
+    for (int i = 0; e->kind == EX_APPLY && i < e->nelems; i++)
+        if (exp_mentions_param(e->elems[i], name)) return true;
     return false;
 }
 
@@ -810,6 +887,8 @@ static bool unify_size(Size a, Size b, int mode) {
 static bool exp_mentions(Exp *e, int uid) {
     if (e->kind == EX_VAR) return e->ref.uid == uid || size_mentions(tc_size_var(e->ref.uid, NULL), uid);
     if (e->kind == EX_BINOP) return exp_mentions(e->e1, uid) || exp_mentions(e->e2, uid);
+    for (int i = 0; e->kind == EX_APPLY && i < e->nelems; i++)
+        if (exp_mentions(e->elems[i], uid)) return true;
     return false;
 }
 
@@ -818,6 +897,28 @@ static bool size_mentions(Size s, int uid) {
     s = tc_size_head(s);
     if (s.kind == SZ_VAR) return s.uid == uid;
     return s.kind == SZ_EXP && exp_mentions(s.exp, uid);
+}
+
+bool tc_size_in_data(Ty *t, int uid, bool whole) {
+    t = tc_head(t);
+    switch (t->kind) {
+    case TY_ARRAY:
+        for (int i = 0; i < t->rank; i++) {
+            Size s = tc_size_resolve(t->dims[i]);
+            if (whole ? s.kind == SZ_VAR && s.uid == uid : size_mentions(s, uid)) return true;
+        }
+        return tc_size_in_data(t->elem, uid, whole);
+    case TY_TUPLE:
+        for (int i = 0; i < t->n; i++)
+            if (tc_size_in_data(t->elems[i], uid, whole)) return true;
+        return false;
+    case TY_RECORD:
+        for (int i = 0; i < t->n; i++)
+            if (tc_size_in_data(t->fields[i].ty, uid, whole)) return true;
+        return false;
+    default:
+        return false;
+    }
 }
 
 static bool occurs(int v, Ty *t) {
@@ -1250,7 +1351,8 @@ Ty *tc_subst(Ty *t, const Subst *s) { return subst_rec(t, s); }
 
 /* A fresh instance of sch: new flexible variables for its type variables
  * and new size variables for its sizes. */
-Ty *tc_instantiate(Scheme *sch) {
+Ty *tc_instantiate(Scheme *sch, Size **sizes) {
+    *sizes = NULL;
     if (!sch->ntvars && !sch->nsvars) return sch->ty;
     Subst s = {sch->tvars, NEW_ARRAY(tc.a, Ty *, sch->ntvars), sch->ntvars,
                sch->svars, NEW_ARRAY(tc.a, Size, sch->nsvars), sch->nsvars};
@@ -1267,6 +1369,7 @@ Ty *tc_instantiate(Scheme *sch) {
         s.tvals[i] = v;
     }
     for (int i = 0; i < sch->nsvars; i++) s.svals[i] = tc_fresh_size();
+    *sizes = s.svals;
     return tc_subst(sch->ty, &s);
 }
 

@@ -31,9 +31,9 @@ static SrcLoc user_loc(const Lower *l, SrcLoc loc) {
 void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) {
     va_list ap;
     va_start(ap, fmt);
-    if (!l->failed) diag_verror(user_loc(l, loc), fmt, ap);
+    diag_verror(user_loc(l, loc), fmt, ap);
     va_end(ap);
-    l->failed = true;
+    longjmp(*l->bail, 1);
 }
 
 /* ---- Static values -------------------------------------------------------------- */
@@ -62,11 +62,11 @@ static SVal *sv_fun(Lower *l, FunKind fk) {
 }
 
 /* Appends the IR values of v, in order. */
-void sv_leaves(SVal *v, SubExpVec *out) {
+void sv_leaves(Lower *l, SVal *v, SubExpVec *out) {
     if (v->kind == SV_DYN) {
-        vec_push(out, v->se);
+        vec_push_in(l->a, out, v->se);
     } else if (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
-        for (int i = 0; i < v->n; i++) sv_leaves(v->elems[i], out);
+        for (int i = 0; i < v->n; i++) sv_leaves(l, v->elems[i], out);
     }
 }
 
@@ -113,7 +113,7 @@ void lower_emit(Lower *l, IrExp *e, Var **pat, int npat, SrcLoc loc) {
     s->npat = npat;
     s->e = e;
     s->loc = user_loc(l, loc);
-    vec_push(&l->b->stms, s);
+    vec_push_in(l->a, &l->b->stms, s);
 }
 
 SubExp lower_emit1(Lower *l, IrExp *e, Type t, SrcLoc loc) {
@@ -143,6 +143,17 @@ SubExp lower_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc) {
     e->args[1] = y;
     e->nargs = 2;
     return lower_emit1(l, e, type_prim(op_result(op, t)), loc);
+}
+
+SubExp lower_checked_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc) {
+    PrimType t = subexp_type(x).elem;
+    bool divides = op == OP_DIV || op == OP_MOD || op == OP_QUOT || op == OP_REM;
+    SubExp zero = se_const(prim_int(t, 0));
+    if (prim_is_int(t) && divides && !l->opts->unsafe)
+        lower_assert(l, lower_binop(l, OP_NE, y, zero, loc), "division by zero", NULL, 0, loc);
+    if (prim_class(t) == PC_SIGNED && op == OP_POW && !l->opts->unsafe)
+        lower_assert(l, lower_binop(l, OP_GE, y, zero, loc), "negative exponent", NULL, 0, loc);
+    return lower_binop(l, op, x, y, loc);
 }
 
 SubExp lower_unop(Lower *l, Op op, SubExp x, SrcLoc loc) {
@@ -193,97 +204,13 @@ SubExp lower_dim(Lower *l, SubExp arr, int d) {
 
 Body *lower_finish_body(Lower *l, Builder *b, SVal *res) {
     SubExpVec leaves = {0};
-    sv_leaves(res, &leaves);
+    sv_leaves(l, res, &leaves);
     Body *body = NEW(l->a, Body);
     body->stms = vec_to_arena(l->a, &b->stms);
     body->nstms = b->stms.len;
     body->res = vec_to_arena(l->a, &leaves);
     body->nres = leaves.len;
-    vec_free(&b->stms);
-    vec_free(&leaves);
     return body;
-}
-
-/* ---- Sizes ----------------------------------------------------------------------- */
-
-/* The value of a size in a checked type. */
-SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc) {
-    switch (s->kind) {
-    case SZ_CONST: return se_i64(s->c);
-    case SZ_VAR: {
-        SVal *v = lower_env_lookup(env, s->uid);
-        if (v && v->kind == SV_DYN) return v->se;
-        break;
-    }
-    case SZ_EXP: {
-        SVal *v = lower_exp(l, env, s->exp);
-        if (v && v->kind == SV_DYN) return v->se;
-        break;
-    }
-    case SZ_ANY: break;
-    }
-    lower_error(l, loc, "cannot determine an array size here (add a size annotation)");
-    return se_i64(0);
-}
-
-/* An unbound size parameter named by e, or 0. */
-static int unbound_size(Env *env, const Exp *e) {
-    if (e->kind == EX_VAR && e->ref.kind == REF_LOCAL && e->ref.nvar_parts == 0 && !lower_env_lookup(env, e->ref.uid))
-        return e->ref.uid;
-    return 0;
-}
-
-/* Whether e can be evaluated now: literals and bound names only. */
-static bool size_known(Env *env, const Exp *e) {
-    if (e->kind == EX_INT) return true;
-    if (e->kind == EX_VAR) return e->ref.kind == REF_LOCAL && lower_env_lookup(env, e->ref.uid);
-    return false;
-}
-
-/* Binds the size parameter of a linear size expression such as [k+1],
- * [k-1], [2*k] or [k*m] (m known) from the actual dimension w. */
-static Env *solve_size(Lower *l, Env *env, Exp *e, SubExp w) {
-    if (e->kind != EX_BINOP || e->ref.kind != REF_NONE) return env;
-    const char *op = e->op;
-    bool commutes = op == intern("+") || op == intern("*");
-    Exp *var = e->e1, *other = e->e2;
-    if (!unbound_size(env, var) && commutes) {
-        var = e->e2;
-        other = e->e1;
-    }
-    int uid = unbound_size(env, var);
-    if (!uid || !size_known(env, other) || (!commutes && op != intern("-"))) return env;
-    SubExp c = lower_conv(l, lower_exp(l, env, other)->se, PT_I64, e->loc);
-    SubExp k = op == intern("+") ? lower_binop(l, OP_SUB, w, c, e->loc)
-               : op == intern("-") ? lower_binop(l, OP_ADD, w, c, e->loc)
-                                   : lower_binop(l, OP_QUOT, w, c, e->loc);
-    return lower_env_bind(l, env, uid, var->name.parts[0], sv_dyn(l, k));
-}
-
-/* Binds the size variables of a checked type to the dimensions of v. */
-static Env *bind_sizes(Lower *l, Env *env, const Ty *ty, SVal *v) {
-    if (!ty || !v) return env;
-    if (ty->kind == TY_ARRAY) {
-        SVal *leaf = v;
-        while (leaf->kind == SV_TUPLE || leaf->kind == SV_RECORD) {
-            if (leaf->n == 0) return env;
-            leaf = leaf->elems[0];
-        }
-        if (leaf->kind != SV_DYN) return env;
-        Type t = subexp_type(leaf->se);
-        for (int d = 0; d < ty->rank && d < t.rank; d++) {
-            const Size *sz = &ty->dims[d];
-            if (sz->kind == SZ_VAR && !lower_env_lookup(env, sz->uid))
-                env = lower_env_bind(l, env, sz->uid, sz->name, sv_dyn(l, t.shape[d]));
-            else if (sz->kind == SZ_EXP)
-                env = solve_size(l, env, sz->exp, t.shape[d]);
-        }
-        return env;
-    }
-    if ((ty->kind == TY_TUPLE || ty->kind == TY_RECORD) && (v->kind == SV_TUPLE || v->kind == SV_RECORD))
-        for (int i = 0; i < ty->n && i < v->n; i++)
-            env = bind_sizes(l, env, ty->kind == TY_TUPLE ? ty->elems[i] : ty->fields[i].ty, v->elems[i]);
-    return env;
 }
 
 /* ---- Patterns --------------------------------------------------------------------- */
@@ -300,30 +227,26 @@ static SVal *sv_field(SVal *v, const char *name) {
     return NULL;
 }
 
-static Env *bind_pat(Lower *l, Env *env, Pat *p, SVal *v) {
+Env *lower_bind_pat(Lower *l, Env *env, Pat *p, SVal *v) {
     switch (p->kind) {
     case P_ID: return lower_env_bind(l, env, p->uid, p->name, v);
     case P_WILD: return env;
     case P_ASCRIBE:
-        env = bind_sizes(l, env, p->ty, v);
-        return bind_pat(l, env, p->inner, v);
+        env = lower_match_shape(l, env, p->ty, v, SHAPE_PATTERN, p->loc);
+        return lower_bind_pat(l, env, p->inner, v);
     case P_TUPLE:
         if (p->nelems == 0) return env;
         if (v->kind != SV_TUPLE || v->n != p->nelems) {
-            if (p->nelems == 1) return bind_pat(l, env, p->elems[0], v);
+            if (p->nelems == 1) return lower_bind_pat(l, env, p->elems[0], v);
             lower_error(l, p->loc, "tuple pattern does not match its value");
-            return env;
         }
-        for (int i = 0; i < p->nelems; i++) env = bind_pat(l, env, p->elems[i], v->elems[i]);
+        for (int i = 0; i < p->nelems; i++) env = lower_bind_pat(l, env, p->elems[i], v->elems[i]);
         return env;
     case P_RECORD:
         for (int i = 0; i < p->nfields; i++) {
             SVal *f = sv_field(v, p->fields[i].name);
-            if (!f) {
-                lower_error(l, p->loc, "record pattern field '%s' not found", p->fields[i].name);
-                return env;
-            }
-            env = bind_pat(l, env, p->fields[i].pat, f);
+            if (!f) lower_error(l, p->loc, "record pattern field '%s' not found", p->fields[i].name);
+            env = lower_bind_pat(l, env, p->fields[i].pat, f);
         }
         return env;
     }
@@ -352,8 +275,31 @@ static SVal *lower_literal(Lower *l, Exp *e) {
     }
 }
 
+/* Checks at run time that the rows of an array literal have the shape of
+ * the first (the checker lets sizes it does not know differ). */
+static void check_rows(Lower *l, const SubExp *rows, int n, Type row, SrcLoc loc) {
+    for (int i = 1; i < n && row.kind == TK_ARRAY && !l->opts->unsafe; i++) {
+        Type t = subexp_type(rows[i]);
+        SubExp ok = se_bool(true), *args = NEW_ARRAY(l->a, SubExp, 2 * row.rank);
+        Buf msg = {0};
+        buf_puts(&msg, "Element of shape ");
+        for (int d = 0; d < row.rank; d++) {
+            ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_EQ, t.shape[d], row.shape[d], loc), loc);
+            args[d] = t.shape[d];
+            args[row.rank + d] = row.shape[d];
+            buf_puts(&msg, "[{}]");
+        }
+        buf_puts(&msg, " differs from shape ");
+        for (int d = 0; d < row.rank; d++) buf_puts(&msg, "[{}]");
+        buf_puts(&msg, " of the first element of an array literal.");
+        lower_assert(l, ok, arena_strdup(l->a, msg.data), args, 2 * row.rank, loc);
+        buf_free(&msg);
+    }
+}
+
 /* An array literal of the given leaf rows (all of the same IR type). */
 static SubExp array_lit(Lower *l, SubExp *rows, int n, Type row, SrcLoc loc) {
+    check_rows(l, rows, n, row, loc);
     IrExp *e = lower_new_exp(l, IE_ARRAYLIT);
     e->args = NEW_ARRAY(l->a, SubExp, n);
     COPY_ARRAY(e->args, rows, n);
@@ -482,15 +428,11 @@ static SVal *empty_of_ty(Lower *l, Env *env, const Ty *ty, SrcLoc loc, int outer
         return v;
     }
     lower_error(l, loc, "cannot create an empty array of this type");
-    return sv_dyn(l, se_i64(0));
 }
 
 static SVal *lower_array(Lower *l, Env *env, Exp *e) {
     if (e->nelems == 0) {
-        if (!e->ty || e->ty->kind != TY_ARRAY) {
-            lower_error(l, e->loc, "cannot determine the type of this empty array");
-            return sv_dyn(l, se_i64(0));
-        }
+        if (!e->ty || e->ty->kind != TY_ARRAY) lower_error(l, e->loc, "cannot determine the type of this empty array");
         Ty outer = *e->ty;
         if (outer.rank > 1 || outer.elem->kind == TY_PRIM) return empty_of_ty(l, env, &outer, e->loc, 0);
         return empty_of_ty(l, env, outer.elem, e->loc, 1);
@@ -503,10 +445,9 @@ static SVal *lower_array(Lower *l, Env *env, Exp *e) {
         SubExp *rows = NEW_ARRAY(l->a, SubExp, e->nelems);
         for (int i = 0; i < e->nelems; i++) {
             SubExpVec leaves = {0};
-            sv_leaves(elems[i], &leaves);
+            sv_leaves(l, elems[i], &leaves);
             if (leaves.len != nleaves) ICE("array literal elements differ in structure");
             rows[i] = leaves.items[k];
-            vec_free(&leaves);
         }
         res[k] = array_lit(l, rows, e->nelems, subexp_type(rows[0]), e->loc);
     }
@@ -553,29 +494,59 @@ static SVal *lower_record(Lower *l, Env *env, Exp *e) {
 static SVal *project_path(Lower *l, SVal *v, const char **parts, int n, SrcLoc loc) {
     for (int i = 0; i < n && v; i++) {
         SVal *f = sv_field(v, parts[i]);
-        if (!f) {
-            lower_error(l, loc, "no field '%s' here", parts[i]);
-            return sv_dyn(l, se_i64(0));
-        }
+        if (!f) lower_error(l, loc, "no field '%s' here", parts[i]);
         v = f;
     }
     return v;
 }
 
-static SVal *lower_global(Lower *l, Decl *d, SrcLoc loc) {
-    if (d->nparams > 0) {
-        SVal *f = sv_fun(l, FK_GLOBAL);
-        f->decl = d;
-        return f;
+/* A definition to inline: a top-level or local function, a lambda, or a
+ * top-level constant (no parameters). */
+typedef struct Callee {
+    const char *name;
+    Env *env; /* where it was defined (the closure of local functions and lambdas) */
+    Pat **params;
+    int nparams;
+    Ty **param_tys; /* NULL: the types of the patterns */
+    Exp *body;
+    Ty *ret_ty;       /* NULL where not known */
+    bool check_ret;   /* ret_ty was declared: the result is checked against it */
+    bool check_args;  /* the arguments are checked against the parameter types */
+    const Ref *inst;  /* the use that instantiated its size parameters, */
+    Env *inst_env;    /* in this environment */
+} Callee;
+
+static Callee decl_callee(Decl *d) {
+    return (Callee){.name = d->name, .params = d->params, .nparams = d->nparams, .param_tys = d->param_tys,
+                    .body = d->body, .ret_ty = d->ret_ty, .check_ret = d->ret != NULL, .check_args = true};
+}
+
+static SVal *apply_definition(Lower *l, const Callee *c, SVal **args, Exp *call, Env *callenv);
+
+/* What a resolved reference r to a definition or local binding stands for
+ * where it is used (in env): a constant is evaluated there; a function
+ * carries the use, which instantiated its size parameters. NULL for an
+ * unbound local name. */
+static SVal *lower_ref(Lower *l, Env *env, const Ref *r) {
+    SVal *f;
+    if (r->kind == REF_GLOBAL && r->decl->nparams == 0) {
+        Callee c = decl_callee(r->decl);
+        c.inst = r;
+        c.inst_env = env;
+        return apply_definition(l, &c, NULL, NULL, NULL);
     }
-    /* a constant: evaluate its body where it is used */
-    if (++l->depth > LOWER_MAX_INLINE_DEPTH) {
-        lower_error(l, loc, "definition '%s' refers to itself", d->name);
-        return sv_dyn(l, se_i64(0));
+    if (r->kind == REF_GLOBAL) {
+        f = sv_fun(l, FK_GLOBAL);
+        f->decl = r->decl;
+    } else {
+        SVal *local = lower_env_lookup(env, r->uid);
+        if (!local || local->kind != SV_FUN || local->fk != FK_LOCAL || !r->ninst) return local;
+        f = NEW(l->a, SVal);
+        *f = *local;
     }
-    SVal *v = lower_exp(l, NULL, d->body);
-    l->depth--;
-    return v;
+    f->inst = r;
+    f->inst_env = env;
+    return f;
 }
 
 static SVal *lower_var(Lower *l, Env *env, Exp *e) {
@@ -584,10 +555,10 @@ static SVal *lower_var(Lower *l, Env *env, Exp *e) {
     SVal *v = NULL;
     switch (r->kind) {
     case REF_LOCAL:
-        v = lower_env_lookup(env, r->uid);
+        v = lower_ref(l, env, r);
         if (!v) v = lower_env_lookup_name(env, e->name.parts[nparts - 1]);
         break;
-    case REF_GLOBAL: v = lower_global(l, r->decl, e->loc); break;
+    case REF_GLOBAL: v = lower_ref(l, env, r); break;
     case REF_NUMERIC:
         if (lower_numeric_arity(r->numeric) == 0) {
             v = lower_numeric(l, r->numeric, r->numeric_type, NULL, 0, e->loc);
@@ -599,10 +570,8 @@ static SVal *lower_var(Lower *l, Env *env, Exp *e) {
         break;
     case REF_NONE: break;
     }
-    if (!v) {
-        lower_error(l, e->loc, "internal: unresolved name '%s'", e->name.parts[0]);
-        return sv_dyn(l, se_i64(0));
-    }
+    /* only a size can be unbound: one that nothing in this use of its function determines */
+    if (!v) lower_error(l, e->loc, "cannot determine the size \"%s\" here", e->name.parts[0]);
     if (r->nvar_parts) v = project_path(l, v, e->name.parts + nparts, e->name.nparts - nparts, e->loc);
     return v;
 }
@@ -638,39 +607,25 @@ static SVal *prim_binop(Lower *l, const char *text, SVal *x, SVal *y, SrcLoc loc
     if (text == intern("&&")) return sv_dyn(l, lower_binop(l, OP_LAND, x->se, y->se, loc));
     if (text == intern("||")) return sv_dyn(l, lower_binop(l, OP_LOR, x->se, y->se, loc));
     Op op;
-    if (!find_binop(text, &op) || x->kind != SV_DYN || y->kind != SV_DYN) {
+    if (!find_binop(text, &op) || x->kind != SV_DYN || y->kind != SV_DYN)
         lower_error(l, loc, "operator '%s' is not supported on these operands", text);
-        return sv_dyn(l, se_i64(0));
-    }
     PrimType t = subexp_type(x->se).elem;
     if (op == OP_AND && t == PT_BOOL) op = OP_LAND;
     if (op == OP_OR && t == PT_BOOL) op = OP_LOR;
-    if (prim_is_int(t) && (op == OP_DIV || op == OP_MOD || op == OP_QUOT || op == OP_REM) &&
-        !l->opts->unsafe) {
-        if (y->se.is_var || y->se.c.v.i == 0) {
-            SubExp nz = lower_binop(l, OP_NE, y->se, se_const(prim_int(t, 0)), loc);
-            lower_assert(l, nz, "division by zero", NULL, 0, loc);
-        }
-    }
-    return sv_dyn(l, lower_binop(l, op, x->se, y->se, loc));
+    return sv_dyn(l, lower_checked_binop(l, op, x->se, y->se, loc));
 }
 
 /* Structural equality of two values with the same structure. */
 static SubExp lower_equal_leaves(Lower *l, SVal *x, SVal *y, bool ne, SrcLoc loc) {
     SubExpVec xs = {0}, ys = {0};
-    sv_leaves(x, &xs);
-    sv_leaves(y, &ys);
+    sv_leaves(l, x, &xs);
+    sv_leaves(l, y, &ys);
     SubExp acc = se_bool(true);
     for (int i = 0; i < xs.len && i < ys.len; i++) {
-        if (subexp_type(xs.items[i]).kind == TK_ARRAY) {
-            lower_error(l, loc, "comparing arrays with == is not supported yet");
-            break;
-        }
+        if (subexp_type(xs.items[i]).kind == TK_ARRAY) lower_error(l, loc, "comparing arrays with == is not supported yet");
         SubExp eq = lower_binop(l, OP_EQ, xs.items[i], ys.items[i], loc);
         acc = i == 0 ? eq : lower_binop(l, OP_LAND, acc, eq, loc);
     }
-    vec_free(&xs);
-    vec_free(&ys);
     return ne ? lower_unop(l, OP_NOT, acc, loc) : acc;
 }
 
@@ -687,7 +642,6 @@ static SVal *lower_logic(Lower *l, Env *env, Exp *e, bool is_and) {
     SVal *y = lower_exp(l, env, e->e2);
     l->b = saved;
     if (nb.stms.len == 0) {
-        vec_free(&nb.stms);
         return sv_dyn(l, lower_binop(l, is_and ? OP_LAND : OP_LOR, x->se, y->se, e->loc));
     }
     Body *rhs = lower_finish_body(l, &nb, y);
@@ -708,11 +662,8 @@ static SVal *lower_logic(Lower *l, Env *env, Exp *e, bool is_and) {
 static SVal *lower_binop_exp(Lower *l, Env *env, Exp *e) {
     const char *op = e->op;
     if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
-        SVal *f = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc) : lower_env_lookup(env, e->ref.uid);
-        if (!f) {
-            lower_error(l, e->loc, "internal: unresolved operator '%s'", op);
-            return sv_dyn(l, se_i64(0));
-        }
+        SVal *f = lower_ref(l, env, &e->ref);
+        if (!f) lower_error(l, e->loc, "internal: unresolved operator '%s'", op);
         SVal *args[2] = {lower_exp(l, env, e->e1), lower_exp(l, env, e->e2)};
         return lower_apply(l, f, args, 2, e);
     }
@@ -766,45 +717,31 @@ static bool is_intrinsic_body(const Exp *body, const char **name) {
     return false;
 }
 
-/* Binds the size parameters of a called function from the call site's
- * instantiated result type, for sizes the arguments do not determine. */
-static Env *bind_result_sizes(Lower *l, Env *fenv, Env *callenv, const Ty *decl_ty, const Ty *inst, SrcLoc loc) {
-    if (!decl_ty || !inst) return fenv;
-    if (decl_ty->kind == TY_ARRAY && inst->kind == TY_ARRAY) {
-        for (int d = 0; d < decl_ty->rank && d < inst->rank; d++) {
-            const Size *s = &decl_ty->dims[d];
-            if (s->kind == SZ_VAR && !lower_env_lookup(fenv, s->uid) && inst->dims[d].kind != SZ_ANY)
-                fenv = lower_env_bind(l, fenv, s->uid, s->name, sv_dyn(l, lower_size(l, callenv, &inst->dims[d], loc)));
-        }
-        return bind_result_sizes(l, fenv, callenv, decl_ty->elem, inst->elem, loc);
+/* Inlines definition c applied to all its parameters (args), at call
+ * (NULL when it is not applied as written, with all arguments at once). */
+static SVal *apply_definition(Lower *l, const Callee *c, SVal **args, Exp *call, Env *callenv) {
+    SrcLoc loc = call ? call->loc : c->body->loc;
+    if (++l->depth > LOWER_MAX_INLINE_DEPTH) lower_error(l, loc, "recursive function '%s' is not supported", c->name);
+    /* the sizes of the arguments first; then what the use instantiated the
+     * other size parameters to (the checker's sizes of loop parameters are
+     * those of their initial values, which the arguments may not have) */
+    Env *fenv = c->env;
+    const Ty **tys = NEW_ARRAY(l->a, const Ty *, c->nparams + 1);
+    for (int i = 0; i < c->nparams; i++) {
+        tys[i] = c->param_tys ? c->param_tys[i] : c->params[i]->ty;
+        fenv = lower_match_shape(l, fenv, tys[i], args[i], SHAPE_PATTERN, loc);
     }
-    if (decl_ty->kind == TY_TUPLE && inst->kind == TY_TUPLE)
-        for (int i = 0; i < decl_ty->n && i < inst->n; i++)
-            fenv = bind_result_sizes(l, fenv, callenv, decl_ty->elems[i], inst->elems[i], loc);
-    return fenv;
-}
-
-/* Inlines a definition (global or local function) applied to all its
- * parameters. */
-static SVal *apply_definition(Lower *l, Env *fenv, Pat **params, int nparams, Ty **param_tys, Exp *body,
-                              Ty *ret_ty, SVal **args, Exp *call, Env *callenv, const char *name) {
-    if (++l->depth > LOWER_MAX_INLINE_DEPTH) {
-        lower_error(l, call ? call->loc : body->loc, "recursive function '%s' is not supported", name);
-        l->depth--;
-        return sv_dyn(l, se_i64(0));
+    fenv = lower_bind_inst(l, fenv, c->inst, c->inst_env);
+    for (int i = 0; i < c->nparams; i++) {
+        if (c->check_args) fenv = lower_match_shape(l, fenv, tys[i], args[i], SHAPE_ARGUMENT, loc);
+        fenv = lower_bind_pat(l, fenv, c->params[i], args[i]);
     }
-    for (int i = 0; i < nparams; i++) {
-        fenv = bind_sizes(l, fenv, param_tys ? param_tys[i] : params[i]->ty, args[i]);
-        fenv = bind_pat(l, fenv, params[i], args[i]);
-    }
-    if (call && call->ty) {
-        fenv = bind_result_sizes(l, fenv, callenv, ret_ty, call->ty, call->loc);
-        fenv = bind_tyvars(l, fenv, callenv, ret_ty, call->ty);
-    }
-    if (call && call->kind == EX_APPLY && param_tys)
-        for (int i = 0; i < nparams && i < call->nelems; i++)
-            fenv = bind_tyvars(l, fenv, callenv, param_tys[i], call->elems[i]->ty);
-    SVal *v = lower_exp(l, fenv, body);
+    if (call && call->ty) fenv = bind_tyvars(l, fenv, callenv, c->ret_ty, call->ty);
+    if (call && call->kind == EX_APPLY && c->param_tys)
+        for (int i = 0; i < c->nparams && i < call->nelems; i++)
+            fenv = bind_tyvars(l, fenv, callenv, c->param_tys[i], call->elems[i]->ty);
+    SVal *v = lower_exp(l, fenv, c->body);
+    if (c->check_ret) lower_match_shape(l, fenv, c->ret_ty, v, SHAPE_RESULT, loc);
     l->depth--;
     return v;
 }
@@ -812,12 +749,16 @@ static SVal *apply_definition(Lower *l, Env *fenv, Pat **params, int nparams, Ty
 static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv) {
     SrcLoc loc = call ? call->loc : (SrcLoc){0};
     switch (f->fk) {
-    case FK_LAMBDA:
-        return apply_definition(l, f->env, f->exp->params, f->exp->nparams, NULL, f->exp->e1, NULL, args,
-                                NULL, NULL, "lambda");
-    case FK_LOCAL:
-        return apply_definition(l, f->env, f->exp->params, f->exp->nparams, NULL, f->exp->e1, NULL, args,
-                                NULL, NULL, f->exp->fname);
+    case FK_LAMBDA: {
+        Callee c = {.name = "lambda", .env = f->env, .params = f->exp->params, .nparams = f->exp->nparams,
+                    .body = f->exp->e1};
+        return apply_definition(l, &c, args, NULL, NULL);
+    }
+    case FK_LOCAL: {
+        Callee c = {.name = f->exp->fname, .env = f->env, .params = f->exp->params, .nparams = f->exp->nparams,
+                    .body = f->exp->e1, .check_args = true, .inst = f->inst, .inst_env = f->inst_env};
+        return apply_definition(l, &c, args, NULL, NULL);
+    }
     case FK_GLOBAL: {
         Decl *d = f->decl;
         const char *iname;
@@ -825,8 +766,10 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
             return lower_intrinsic(l, iname, args, d->nparams, call, callenv);
         SVal *r = lower_call_outlined(l, d, args, loc);
         if (r) return r;
-        return apply_definition(l, NULL, d->params, d->nparams, d->param_tys, d->body, d->ret_ty, args, call,
-                                callenv, d->name);
+        Callee c = decl_callee(d);
+        c.inst = f->inst;
+        c.inst_env = f->inst_env;
+        return apply_definition(l, &c, args, call, callenv);
     }
     case FK_NUMERIC: return lower_numeric(l, f->row, f->ptype, args, fun_arity(l, f), loc);
     case FK_SECTION: {
@@ -834,8 +777,7 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
         SVal *y = f->right ? f->right : args[f->left ? 0 : 1];
         Exp *e = f->exp;
         if (e->ref.kind == REF_GLOBAL || e->ref.kind == REF_LOCAL) {
-            SVal *g = e->ref.kind == REF_GLOBAL ? lower_global(l, e->ref.decl, e->loc)
-                                                : lower_env_lookup(f->env, e->ref.uid);
+            SVal *g = lower_ref(l, f->env, &e->ref);
             SVal *xy[2] = {x, y};
             return lower_apply(l, g, xy, 2, NULL);
         }
@@ -860,10 +802,7 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
  * application; surplus arguments go to the result. */
 static SVal *apply_in(Lower *l, SVal *f, SVal **args, int nargs, Exp *call, Env *callenv) {
     if (nargs == 0) return f;
-    if (f->kind != SV_FUN) {
-        lower_error(l, call ? call->loc : (SrcLoc){0}, "applying a value that is not a function");
-        return sv_dyn(l, se_i64(0));
-    }
+    if (f->kind != SV_FUN) lower_error(l, call ? call->loc : (SrcLoc){0}, "applying a value that is not a function");
     int arity = fun_arity(l, f) - f->napplied;
     if (nargs < arity) {
         SVal *g = NEW(l->a, SVal);
@@ -885,8 +824,8 @@ static SVal *apply_in(Lower *l, SVal *f, SVal **args, int nargs, Exp *call, Env 
 }
 
 SVal *lower_definition(Lower *l, Decl *d, SVal **args) {
-    return apply_definition(l, NULL, d->params, d->nparams, d->param_tys, d->body, d->ret_ty, args, NULL, NULL,
-                            d->name);
+    Callee c = decl_callee(d);
+    return apply_definition(l, &c, args, NULL, NULL);
 }
 
 static Env *current_call_env;
@@ -1025,13 +964,10 @@ static SVal *lower_if(Lower *l, Env *env, Exp *e) {
     l->b = &fb;
     SVal *fv = lower_exp(l, env, e->e3);
     l->b = saved;
-    if (sv_has_fun(tv)) {
-        lower_error(l, e->loc, "an if expression cannot return a function");
-        return tv;
-    }
+    if (sv_has_fun(tv)) lower_error(l, e->loc, "an if expression cannot return a function");
     SubExpVec tl = {0}, fl = {0};
-    sv_leaves(tv, &tl);
-    sv_leaves(fv, &fl);
+    sv_leaves(l, tv, &tl);
+    sv_leaves(l, fv, &fl);
     if (tl.len != fl.len) ICE("if branches differ in structure");
     Body *tbody = lower_finish_body(l, &tb, tv), *fbody = lower_finish_body(l, &fb, fv);
     bool *fixed = dims_agree(l, tl.items, fl.items, tl.len);
@@ -1049,14 +985,9 @@ static SVal *lower_if(Lower *l, Env *env, Exp *e) {
     lower_emit(l, ie, pat, ie->nret, e->loc);
     int pos = 0;
     SVal *r = sv_rebuild(l, tv, var_ses(l, pat, tl.len), &pos);
-    vec_free(&tl);
-    vec_free(&fl);
     return r;
 }
 
-/* Index i (an i64) of an array value (every leaf). */
-static SVal *index_value(Lower *l, SVal *arr, SubExp i, SrcLoc loc);
-static const SubExp *value_dims(Lower *l, SVal *v, int *rank);
 
 /* What a loop needs before its body is lowered. */
 typedef struct LoopSetup {
@@ -1084,7 +1015,7 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     IrExp *ie = lower_new_exp(l, IE_LOOP);
     Loop *lp = &ie->loop;
     Builder *saved = l->b, nb = {0};
-    Env *benv = bind_pat(l, env, e->pat, pv);
+    Env *benv = lower_bind_pat(l, env, e->pat, pv);
     Var *cond = NULL;
     if (e->form == LOOP_WHILE) {
         cond = ir_var(l->prog, "cond", type_prim(PT_BOOL));
@@ -1110,23 +1041,22 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
         SubExp iv = lower_conv(l, se_var(lp->i), su->itype, e->loc);
         benv = lower_env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
     }
-    if (su->xs) benv = bind_pat(l, benv, e->pat2, index_value(l, su->xs, se_var(lp->i), e->loc));
+    if (su->xs) benv = lower_bind_pat(l, benv, e->pat2, lower_index_value(l, su->xs, se_var(lp->i), e->loc));
     SVal *res = lower_exp(l, benv, e->e2);
     SubExpVec rl = {0};
-    sv_leaves(res, &rl);
+    sv_leaves(l, res, &rl);
     if (rl.len != n) ICE("loop body result differs in structure");
     bool *same = dims_agree(l, rl.items, su->inits, n);
     for (int k = 0; k < dim_slots(su->inits, n); k++) agree[k] = !(fixed && fixed[k]) || same[k];
     SubExp *bres = sized_leaves(l, rl.items, n, fixed);
     SubExp newcond = se_bool(false);
-    if (cond) newcond = lower_exp(l, bind_pat(l, env, e->pat, res), e->e3)->se;
+    if (cond) newcond = lower_exp(l, lower_bind_pat(l, env, e->pat, res), e->e3)->se;
     l->b = saved;
     Body *body = lower_finish_body(l, &nb, res);
     body->nres = lp->nparams;
     body->res = NEW_ARRAY(l->a, SubExp, lp->nparams);
     if (cond) body->res[0] = newcond;
     COPY_ARRAY(body->res + (cond ? 1 : 0), bres, total);
-    vec_free(&rl);
     lp->body = body;
     /* results: fresh variables shaped like the parameters */
     int off = cond ? 1 : 0;
@@ -1157,22 +1087,15 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
     if (!su.init) {
         /* `loop x for ...` continues from the variable of the same name */
         su.init = e->pat->kind == P_ID ? lower_env_lookup_name(env, e->pat->name) : NULL;
-        if (!su.init) {
-            lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
-            return sv_dyn(l, se_i64(0));
-        }
+        if (!su.init) lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
     }
-    if (sv_has_fun(su.init)) {
-        lower_error(l, e->loc, "a loop parameter cannot be a function");
-        return su.init;
-    }
+    if (sv_has_fun(su.init)) lower_error(l, e->loc, "a loop parameter cannot be a function");
     SubExpVec il = {0};
-    sv_leaves(su.init, &il);
+    sv_leaves(l, su.init, &il);
     su.n = il.len;
     su.inits = vec_to_arena(l->a, &il);
-    vec_free(&il);
     if (e->form == LOOP_WHILE) {
-        su.c0 = lower_exp(l, bind_pat(l, env, e->pat, su.init), e->e3)->se;
+        su.c0 = lower_exp(l, lower_bind_pat(l, env, e->pat, su.init), e->e3)->se;
     } else if (e->form == LOOP_FOR_UPTO) {
         SubExp b = lower_exp(l, env, e->e3)->se;
         su.itype = subexp_type(b).elem;
@@ -1180,7 +1103,7 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
     } else {
         su.xs = lower_exp(l, env, e->e3);
         int rank;
-        const SubExp *dims = value_dims(l, su.xs, &rank);
+        const SubExp *dims = lower_value_dims(l, su.xs, &rank);
         su.bound = dims ? dims[0] : se_i64(0);
     }
     int slots = dim_slots(su.inits, su.n);
@@ -1193,271 +1116,8 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
         bool stable = true;
         for (int k = 0; k < slots; k++)
             if (fixed[k] && !agree[k]) fixed[k] = stable = false;
-        if (stable || l->failed) return r;
+        if (stable) return r;
         outer->stms.len = mark; /* drop this attempt */
-    }
-}
-
-/* ---- Indexing ------------------------------------------------------------------------ */
-
-static SubExp i64_of(Lower *l, Env *env, Exp *e) {
-    SVal *v = lower_exp(l, env, e);
-    if (v->kind != SV_DYN) return se_i64(0);
-    return lower_conv(l, v->se, PT_I64, e->loc);
-}
-
-static SubExp bool_and(Lower *l, SubExp a, SubExp b, SrcLoc loc) { return lower_binop(l, OP_LAND, a, b, loc); }
-
-/* Turns source slice syntax into IR DimSlices for an array of shape
- * dims[rank], emitting one bounds check for the whole index, whose message
- * shows it as written ("Index [i, a:b] out of bounds for array of shape
- * [n][m]."). */
-static DimSlice *lower_slice(Lower *l, Env *env, DimIndex *ix, int n, const SubExp *dims, int rank, SrcLoc loc) {
-    DimSlice *s = NEW_ARRAY(l->a, DimSlice, n);
-    SubExp ok = se_bool(true);
-    Buf msg = {0};
-    SubExpVec args = {0};
-    buf_puts(&msg, "Index [");
-    for (int k = 0; k < n; k++) {
-        SubExp w = dims[k], cond;
-        if (k > 0) buf_puts(&msg, ", ");
-        if (!ix[k].is_slice) {
-            SubExp i = i64_of(l, env, ix[k].index);
-            s[k].index = i;
-            cond = bool_and(l, lower_binop(l, OP_LE, se_i64(0), i, loc), lower_binop(l, OP_LT, i, w, loc), loc);
-            buf_puts(&msg, "{}");
-            vec_push(&args, i);
-            ok = bool_and(l, ok, cond, loc);
-            continue;
-        }
-        s[k].is_slice = true;
-        SubExp stride = ix[k].stride ? i64_of(l, env, ix[k].stride) : se_i64(1);
-        if (stride.is_var || stride.c.v.i == 0) {
-            lower_error(l, loc, stride.is_var ? "slices with a non-constant stride are not supported yet"
-                                              : "slice stride cannot be zero");
-            break;
-        }
-        int64_t st = stride.c.v.i;
-        SubExp start, end, len;
-        if (st > 0) {
-            start = ix[k].start ? i64_of(l, env, ix[k].start) : se_i64(0);
-            end = ix[k].end ? i64_of(l, env, ix[k].end) : w;
-            SubExp span = lower_binop(l, OP_SUB, end, start, loc);
-            len = st == 1 ? span : lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, span, se_i64(st - 1), loc), stride, loc);
-            cond = bool_and(l, lower_binop(l, OP_LE, se_i64(0), start, loc),
-                            bool_and(l, lower_binop(l, OP_LE, start, end, loc), lower_binop(l, OP_LE, end, w, loc), loc),
-                            loc);
-        } else {
-            start = ix[k].start ? i64_of(l, env, ix[k].start) : lower_binop(l, OP_SUB, w, se_i64(1), loc);
-            end = ix[k].end ? i64_of(l, env, ix[k].end) : se_i64(-1);
-            SubExp span = lower_binop(l, OP_SUB, start, end, loc);
-            len = lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, span, se_i64(-st - 1), loc), se_i64(-st), loc);
-            SubExp nonempty = lower_binop(l, OP_LT, end, start, loc);
-            SubExp inb = bool_and(l, lower_binop(l, OP_LT, start, w, loc), lower_binop(l, OP_LE, se_i64(-1), end, loc), loc);
-            cond = lower_binop(l, OP_LOR, lower_binop(l, OP_EQ, start, end, loc), bool_and(l, nonempty, inb, loc), loc);
-        }
-        /* the slice as written: omitted parts stay omitted */
-        if (ix[k].start) {
-            buf_puts(&msg, "{}");
-            vec_push(&args, start);
-        }
-        buf_putc(&msg, ':');
-        if (ix[k].end) {
-            buf_puts(&msg, "{}");
-            vec_push(&args, end);
-        }
-        if (ix[k].stride) {
-            buf_puts(&msg, ":{}");
-            vec_push(&args, stride);
-        }
-        ok = bool_and(l, ok, cond, loc);
-        s[k].start = start;
-        s[k].len = len;
-        s[k].stride = stride;
-    }
-    buf_puts(&msg, "] out of bounds for array of shape ");
-    for (int k = 0; k < rank; k++) {
-        buf_puts(&msg, "[{}]");
-        vec_push(&args, dims[k]);
-    }
-    buf_putc(&msg, '.');
-    if (!l->opts->unsafe) lower_assert(l, ok, arena_strdup(l->a, msg.data), args.items, args.len, loc);
-    buf_free(&msg);
-    vec_free(&args);
-    return s;
-}
-
-/* The type of arr[slice]. */
-static Type slice_type(Lower *l, Type t, const DimSlice *s, int n) {
-    int rank = 0;
-    SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank);
-    for (int k = 0; k < t.rank; k++) {
-        if (k < n && !s[k].is_slice) continue;
-        shape[rank++] = k < n ? s[k].len : t.shape[k];
-    }
-    if (rank == 0) return type_prim(t.elem);
-    return type_array(l->a, t.elem, rank, shape);
-}
-
-static SubExp index_leaf(Lower *l, SubExp arr, DimSlice *s, int n, SrcLoc loc) {
-    IrExp *ie = lower_new_exp(l, IE_INDEX);
-    ie->arr = arr.v;
-    ie->slice = s;
-    ie->nslice = n;
-    return lower_emit1(l, ie, slice_type(l, subexp_type(arr), s, n), loc);
-}
-
-/* Applies one slice to every leaf of an array value. */
-static SVal *slice_value(Lower *l, SVal *arr, DimSlice *s, int n, SrcLoc loc) {
-    SubExpVec leaves = {0};
-    sv_leaves(arr, &leaves);
-    SubExp *res = NEW_ARRAY(l->a, SubExp, leaves.len);
-    for (int i = 0; i < leaves.len; i++) {
-        if (subexp_type(leaves.items[i]).kind != TK_ARRAY || subexp_type(leaves.items[i]).rank < n) {
-            lower_error(l, loc, "indexing a value that is not an array of that rank");
-            vec_free(&leaves);
-            return arr;
-        }
-        res[i] = index_leaf(l, leaves.items[i], s, n, loc);
-    }
-    vec_free(&leaves);
-    int pos = 0;
-    return sv_rebuild(l, arr, res, &pos);
-}
-
-static SVal *index_value(Lower *l, SVal *arr, SubExp i, SrcLoc loc) {
-    DimSlice *s = NEW(l->a, DimSlice);
-    s->index = i;
-    return slice_value(l, arr, s, 1, loc);
-}
-
-/* The shape of the first leaf of an array value. */
-static const SubExp *value_dims(Lower *l, SVal *v, int *rank) {
-    while (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
-        if (v->n == 0) break;
-        v = v->elems[0];
-    }
-    if (v->kind != SV_DYN || subexp_type(v->se).kind != TK_ARRAY) {
-        *rank = 0;
-        return NULL;
-    }
-    Type t = subexp_type(v->se);
-    *rank = t.rank;
-    return t.shape;
-}
-
-static SVal *lower_index(Lower *l, Env *env, Exp *e) {
-    SVal *arr = lower_exp(l, env, e->e1);
-    int rank;
-    const SubExp *dims = value_dims(l, arr, &rank);
-    if (!dims || rank < e->nslice) {
-        lower_error(l, e->loc, "indexing a value that is not an array of rank %d or more", e->nslice);
-        return arr;
-    }
-    DimSlice *s = lower_slice(l, env, e->slice, e->nslice, dims, rank, e->loc);
-    return slice_value(l, arr, s, e->nslice, e->loc);
-}
-
-/* arr with [slice] = v, for every leaf: arr is consumed. */
-static SVal *update_value(Lower *l, Env *env, SVal *arr, DimIndex *ix, int n, SVal *v, SrcLoc loc) {
-    int rank;
-    const SubExp *dims = value_dims(l, arr, &rank);
-    if (!dims || rank < n) {
-        lower_error(l, loc, "updating a value that is not an array of rank %d or more", n);
-        return arr;
-    }
-    DimSlice *s = lower_slice(l, env, ix, n, dims, rank, loc);
-    SubExpVec al = {0}, vl = {0};
-    sv_leaves(arr, &al);
-    sv_leaves(v, &vl);
-    SubExp *res = NEW_ARRAY(l->a, SubExp, al.len);
-    for (int i = 0; i < al.len && i < vl.len; i++) {
-        Type t = subexp_type(al.items[i]);
-        Type vt = slice_type(l, t, s, n);
-        if (vt.kind == TK_ARRAY && !l->opts->unsafe) {
-            /* the new value must have the shape of the slice */
-            Type got = subexp_type(vl.items[i]);
-            for (int d = 0; d < vt.rank && d < got.rank; d++) {
-                SubExp ok = lower_binop(l, OP_EQ, vt.shape[d], got.shape[d], loc);
-                SubExp args[2] = {got.shape[d], vt.shape[d]};
-                lower_assert(l, ok, "Value of shape [{}] cannot be written to a slice of shape [{}].", args, 2, loc);
-            }
-        }
-        IrExp *ie = lower_new_exp(l, IE_UPDATE);
-        ie->arr = al.items[i].v;
-        ie->slice = s;
-        ie->nslice = n;
-        ie->se = vl.items[i];
-        res[i] = lower_emit1(l, ie, t, loc);
-    }
-    vec_free(&al);
-    vec_free(&vl);
-    int pos = 0;
-    return sv_rebuild(l, arr, res, &pos);
-}
-
-/* ---- Ranges -------------------------------------------------------------------------- */
-
-static const char *range_msg(RangeKind k) {
-    return k == RANGE_UPTO ? "Range {}..{}..<{} is invalid." : k == RANGE_DOWNTO ? "Range {}..{}..>{} is invalid."
-                                                                  : "Range {}..{}...{} is invalid.";
-}
-
-static SVal *lower_range(Lower *l, Env *env, Exp *e) {
-    SubExp a = lower_exp(l, env, e->start)->se;
-    SubExp b = lower_exp(l, env, e->end)->se;
-    PrimType t = subexp_type(a).elem;
-    SubExp a64 = lower_conv(l, a, PT_I64, e->loc), b64 = lower_conv(l, b, PT_I64, e->loc);
-    SubExp step;
-    if (e->second) step = lower_binop(l, OP_SUB, lower_conv(l, lower_exp(l, env, e->second)->se, PT_I64, e->loc), a64, e->loc);
-    else step = se_i64(e->range == RANGE_DOWNTO ? -1 : 1);
-    /* number of elements: distance to the (exclusive) end divided by step, rounded up */
-    SubExp endx = b64;
-    if (e->range == RANGE_INCL) {
-        SubExp sgn = lower_unop(l, OP_SGN, step, e->loc);
-        endx = lower_binop(l, OP_ADD, b64, sgn, e->loc);
-    }
-    SubExp dist = lower_binop(l, OP_SUB, endx, a64, e->loc);
-    SubExp sgn = lower_unop(l, OP_SGN, step, e->loc);
-    SubExp num = lower_binop(l, OP_ADD, dist, lower_binop(l, OP_SUB, step, sgn, e->loc), e->loc);
-    if (!l->opts->unsafe) {
-        /* ..< must count up and ..> down; any range needs a non-zero step */
-        Op dir = e->range == RANGE_UPTO ? OP_GT : e->range == RANGE_DOWNTO ? OP_LT : OP_NE;
-        SubExp good = lower_binop(l, dir, step, se_i64(0), e->loc);
-        SubExp args[3] = {a64, lower_binop(l, OP_ADD, a64, step, e->loc), b64};
-        lower_assert(l, good, range_msg(e->range), args, 3, e->loc);
-    }
-    SubExp n = lower_binop(l, OP_QUOT, num, step, e->loc);
-    SubExp ok = lower_binop(l, OP_GE, n, se_i64(0), e->loc);
-    if (!l->opts->unsafe) {
-        SubExp args[3] = {a64, lower_binop(l, OP_ADD, a64, step, e->loc), b64};
-        lower_assert(l, ok, range_msg(e->range), args, 3, e->loc);
-    }
-    IrExp *ie = lower_new_exp(l, IE_IOTA);
-    ie->n = n;
-    ie->start = a;
-    ie->step = lower_conv(l, step, t, e->loc);
-    ie->t = t;
-    SubExp *shape = NEW_ARRAY(l->a, SubExp, 1);
-    shape[0] = n;
-    return sv_dyn(l, lower_emit1(l, ie, type_array(l->a, t, 1, shape), e->loc));
-}
-
-/* ---- Coercion ------------------------------------------------------------------------ */
-
-/* Checks at run time that v has the dimensions of the type expression te. */
-static void coerce_check(Lower *l, Env *env, SVal *v, TypeExp *te, SrcLoc loc) {
-    while (te && te->kind == TE_UNIQUE) te = te->elem;
-    int rank;
-    const SubExp *dims = value_dims(l, v, &rank);
-    for (int d = 0; te && te->kind == TE_ARRAY; d++, te = te->elem) {
-        if (!te->dim || d >= rank) continue;
-        SubExp want = i64_of(l, env, te->dim);
-        if (l->opts->unsafe) continue;
-        SubExp ok = lower_binop(l, OP_EQ, dims[d], want, loc);
-        SubExp args[2] = {dims[d], want};
-        lower_assert(l, ok, "Value of dimension {} cannot match the size {} of the type it is coerced to.", args, 2,
-                     loc);
     }
 }
 
@@ -1486,7 +1146,6 @@ static SVal *lower_record_update(Lower *l, SVal *r, const char **path, int npath
         }
     }
     lower_error(l, loc, "no field '%s' to update", path[0]);
-    return r;
 }
 
 static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
@@ -1547,7 +1206,7 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     case EX_UPDATE: {
         SVal *arr = lower_exp(l, env, e->e1);
         SVal *v = lower_exp(l, env, e->e2);
-        return update_value(l, env, arr, e->slice, e->nslice, v, e->loc);
+        return lower_update(l, env, arr, e->slice, e->nslice, v, e->loc);
     }
     case EX_RECORD_UPDATE: {
         SVal *r = lower_exp(l, env, e->e1);
@@ -1557,7 +1216,7 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     case EX_ASCRIBE: return lower_exp(l, env, e->e1);
     case EX_COERCE: {
         SVal *v = lower_exp(l, env, e->e1);
-        coerce_check(l, env, v, e->ret, e->loc);
+        lower_match_shape(l, env, e->ty, v, SHAPE_COERCION, e->loc);
         return v;
     }
     case EX_ASSERT: {
@@ -1578,7 +1237,7 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
 /* Lowers the bound part of one link of a chain of lets; returns the
  * environment of its body. */
 static Env *lower_let_link(Lower *l, Env *env, Exp *e) {
-    if (e->kind == EX_LET) return bind_pat(l, env, e->pat, lower_exp(l, env, e->e1));
+    if (e->kind == EX_LET) return lower_bind_pat(l, env, e->pat, lower_exp(l, env, e->e1));
     if (e->kind == EX_LETFUN) {
         SVal *f = sv_fun(l, FK_LOCAL);
         f->exp = e;
@@ -1586,12 +1245,9 @@ static Env *lower_let_link(Lower *l, Env *env, Exp *e) {
         return f->env;
     }
     SVal *arr = lower_env_lookup_name(env, e->fname);
-    if (!arr) {
-        lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
-        return env;
-    }
+    if (!arr) lower_error(l, e->loc, "internal: unknown array '%s'", e->fname);
     SVal *v = lower_exp(l, env, e->e1);
-    return lower_env_bind(l, env, e->fname_uid, e->fname, update_value(l, env, arr, e->slice, e->nslice, v, e->loc));
+    return lower_env_bind(l, env, e->fname_uid, e->fname, lower_update(l, env, arr, e->slice, e->nslice, v, e->loc));
 }
 
 /* Lowers e, with l->user_loc at the innermost expression of the user's
@@ -1600,277 +1256,55 @@ static Env *lower_let_link(Lower *l, Env *env, Exp *e) {
  * link's tail, so that a long chain needs no deep stack. */
 SVal *lower_exp(Lower *l, Env *env, Exp *e) {
     SrcLoc outer = l->user_loc;
-    SVal *v = NULL;
-    while (!l->failed) {
+    for (; ast_is_let(e); e = e->e2) {
         if (e->loc.file && e->loc.file != l->prelude) l->user_loc = e->loc;
-        if (!ast_is_let(e)) {
-            v = lower_exp_inner(l, env, e);
-            break;
-        }
         env = lower_let_link(l, env, e);
-        e = e->e2;
     }
+    if (e->loc.file && e->loc.file != l->prelude) l->user_loc = e->loc;
+    SVal *v = lower_exp_inner(l, env, e);
     l->user_loc = outer;
     return v ? v : sv_dyn(l, se_i64(0));
 }
 
 /* ---- Entry points -------------------------------------------------------------------- */
 
-/* The external type of a checked entry parameter or result type. */
-static bool ext_type(const Ty *t, ExtType *out) {
-    if (t->kind == TY_PRIM) {
-        *out = (ExtType){t->prim, 0, t->unique};
-        return true;
-    }
-    if (t->kind == TY_ARRAY && t->elem->kind == TY_PRIM) {
-        *out = (ExtType){t->elem->prim, t->rank, t->unique};
-        return true;
-    }
-    return false;
-}
-
-/* Creates the parameter variable of an entry parameter of type t, sharing
- * size variables between parameters that name the same size. */
-static Var *entry_param(Lower *l, Env **env, const Ty *t, ExtType ext, const char *name) {
-    if (ext.rank == 0) return ir_var(l->prog, name, type_prim(ext.elem));
-    SubExp *shape = NEW_ARRAY(l->a, SubExp, ext.rank);
-    for (int d = 0; d < ext.rank; d++) {
-        const Size *s = &t->dims[d];
-        SVal *known = s->kind == SZ_VAR ? lower_env_lookup(*env, s->uid) : NULL;
-        if (known) {
-            shape[d] = known->se;
-            continue;
-        }
-        Var *dv = ir_var(l->prog, s->kind == SZ_VAR ? s->name : "d", type_prim(PT_I64));
-        shape[d] = se_var(dv);
-        if (s->kind == SZ_VAR) *env = lower_env_bind(l, *env, s->uid, s->name, sv_dyn(l, shape[d]));
-    }
-    Type ty = type_array(l->a, ext.elem, ext.rank, shape);
-    ty.unique = ext.unique;
-    return ir_var(l->prog, name, ty);
-}
-
 const char *lower_pat_name(const Pat *p) {
     while (p->kind == P_ASCRIBE) p = p->inner;
     return p->kind == P_ID ? p->name : "arg";
-}
-
-typedef VEC(Var *) VarVec;
-typedef VEC(ExtType) ExtVec;
-
-/* The value of an entry parameter of checked type t: a primitive or array
- * is one external parameter; a tuple or record of them is several, one
- * per component (a unit parameter is none). */
-static SVal *entry_value(Lower *l, Env **env, const Ty *t, const char *name, VarVec *vars, ExtVec *exts, SrcLoc loc) {
-    ExtType ext;
-    if (ext_type(t, &ext)) {
-        Var *v = entry_param(l, env, t, ext, name);
-        vec_push(vars, v);
-        vec_push(exts, ext);
-        return sv_dyn(l, se_var(v));
-    }
-    if (t->kind == TY_ARRAY && (t->elem->kind == TY_TUPLE || t->elem->kind == TY_RECORD)) {
-        /* an array of tuples is a tuple of arrays: one parameter each */
-        const Ty *e = t->elem;
-        Ty *split = NEW(l->a, Ty);
-        *split = *e;
-        split->elems = NEW_ARRAY(l->a, Ty *, e->n);
-        split->fields = NEW_ARRAY(l->a, TyField, e->n);
-        for (int i = 0; i < e->n; i++) {
-            const Ty *c = e->kind == TY_TUPLE ? e->elems[i] : e->fields[i].ty;
-            Ty *arr = NEW(l->a, Ty);
-            *arr = *t;
-            if (c->kind == TY_ARRAY) { /* [n]([m]t) is [n][m]t */
-                arr->rank = t->rank + c->rank;
-                arr->dims = NEW_ARRAY(l->a, Size, arr->rank);
-                COPY_ARRAY(arr->dims, t->dims, t->rank);
-                COPY_ARRAY(arr->dims + t->rank, c->dims, c->rank);
-                c = c->elem;
-            }
-            arr->elem = (Ty *)c;
-            if (e->kind == TY_TUPLE) split->elems[i] = arr;
-            else split->fields[i] = (TyField){e->fields[i].name, arr};
-        }
-        return entry_value(l, env, split, name, vars, exts, loc);
-    }
-    if (t->kind == TY_TUPLE || t->kind == TY_RECORD) {
-        SVal *v = NEW(l->a, SVal);
-        v->kind = t->kind == TY_TUPLE ? SV_TUPLE : SV_RECORD;
-        v->n = t->n;
-        v->elems = NEW_ARRAY(l->a, SVal *, t->n);
-        v->names = NEW_ARRAY(l->a, const char *, t->n);
-        for (int i = 0; i < t->n; i++) {
-            const Ty *et = t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty;
-            if (t->kind == TY_RECORD) v->names[i] = t->fields[i].name;
-            v->elems[i] = entry_value(l, env, et, name, vars, exts, loc);
-        }
-        return v;
-    }
-    lower_error(l, loc, "entry point parameters must be primitives, arrays of primitives, or tuples and records of those");
-    return sv_dyn(l, se_i64(0));
-}
-
-/* ---- The C API's view of entry values (EntryVal) ------------------------------------- */
-
-static bool ty_is_compound(const Ty *t) { return t->kind == TY_TUPLE || t->kind == TY_RECORD; }
-
-/* The number of components a value of type t flattens to (as entry_value
- * and sv_leaves flatten it: an array of tuples is a tuple of arrays). */
-static int ev_leaves(const Ty *t) {
-    if (t->kind == TY_ARRAY && ty_is_compound(t->elem)) return ev_leaves(t->elem);
-    if (!ty_is_compound(t)) return 1;
-    int n = 0;
-    for (int i = 0; i < t->n; i++) n += ev_leaves(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty);
-    return n;
-}
-
-/* A structural name of t for the C API: "tup2_f32_arr1d_i64", "rec_x_f32_y_f32". */
-static void ev_struct_name(Buf *b, const Ty *t) {
-    if (t->kind == TY_PRIM) buf_puts(b, prim_name(t->prim));
-    else if (t->kind == TY_ARRAY) {
-        buf_printf(b, "arr%dd_", t->rank);
-        ev_struct_name(b, t->elem);
-    } else if (t->kind == TY_TUPLE) {
-        buf_printf(b, "tup%d", t->n);
-        for (int i = 0; i < t->n; i++) buf_putc(b, '_'), ev_struct_name(b, t->elems[i]);
-    } else if (t->kind == TY_RECORD) {
-        buf_puts(b, "rec");
-        for (int i = 0; i < t->n; i++) buf_printf(b, "_%s_", t->fields[i].name), ev_struct_name(b, t->fields[i].ty);
-    } else buf_puts(b, "t");
-}
-
-/* The type abbreviation an annotation names (with size arguments at
- * most: `cloud [n]`), or NULL. */
-static const char *te_abbrev(const TypeExp *te) {
-    while (te && te->kind == TE_UNIQUE) te = te->elem;
-    if (!te || te->kind != TE_NAME) return NULL;
-    for (int i = 0; i < te->nargs; i++)
-        if (!te->args[i].is_size) return NULL;
-    return te->name.parts[te->name.nparts - 1];
-}
-
-/* The C API's name of an opaque type t annotated te (or NULL): the
- * abbreviation's name when there is one, else a structural name; only
- * letters, digits and '_'. */
-static const char *ev_opaque_name(Lower *l, const Ty *t, const TypeExp *te) {
-    Buf b = {0};
-    const char *abbrev = te_abbrev(te);
-    if (abbrev) buf_puts(&b, abbrev);
-    else ev_struct_name(&b, t);
-    char *name = arena_strdup(l->a, b.data);
-    buf_free(&b);
-    for (char *c = name; *c; c++)
-        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) *c = '_';
-    return name;
-}
-
-/* The entry value of type t (annotated te, or NULL), whose components
- * start at *next; advances *next past them. */
-static EntryVal ev_make(Lower *l, const Ty *t, const TypeExp *te, int *next) {
-    EntryVal v = {.first = *next, .n = ev_leaves(t)};
-    bool compound = ty_is_compound(t);
-    if (!compound && !(t->kind == TY_ARRAY && ty_is_compound(t->elem))) {
-        *next += v.n;
-        return v;
-    }
-    v.opaque = ev_opaque_name(l, t, te);
-    if (!compound) {
-        *next += v.n;
-        return v;
-    }
-    v.nfields = t->n;
-    v.fields = NEW_ARRAY(l->a, EntryVal, t->n + 1);
-    v.field_names = NEW_ARRAY(l->a, const char *, t->n + 1);
-    for (int i = 0; i < t->n; i++) {
-        v.field_names[i] = t->kind == TY_TUPLE ? arena_printf(l->a, "%d", i) : t->fields[i].name;
-        v.fields[i] = ev_make(l, t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty, NULL, next);
-    }
-    return v;
-}
-
-/* The annotation of a parameter pattern, or NULL. */
-static const TypeExp *pat_annotation(const Pat *p) { return p->kind == P_ASCRIBE ? p->type : NULL; }
-
-/* The C API's values of d's results (f's nret components): a top-level
- * tuple is one value per component unless an abbreviation names it. Sets
- * nothing when the types do not account for the components. */
-static void ev_results(Lower *l, const Decl *d, Fun *f) {
-    const Ty *t = d->ret_ty;
-    if (!t) return;
-    bool split = t->kind == TY_TUPLE && !te_abbrev(d->ret);
-    int n = split ? t->n : 1, next = 0, k = 0;
-    EntryVal *vals = NEW_ARRAY(l->a, EntryVal, n + 1);
-    for (int i = 0; i < n; i++) {
-        const TypeExp *te = split && d->ret && d->ret->kind == TE_TUPLE && i < d->ret->nelems ? d->ret->elems[i] : NULL;
-        EntryVal v = ev_make(l, split ? t->elems[i] : t, split ? te : d->ret, &next);
-        if (v.n > 0 || v.opaque) vals[k++] = v;
-    }
-    if (next != f->nret) return;
-    f->out_vals = vals;
-    f->nout_vals = k;
 }
 
 static Fun *lower_entry(Lower *l, Decl *d) {
     Fun *f = NEW(l->a, Fun);
     f->name = d->name;
     f->loc = d->loc;
-    Env *env = NULL;
-    VarVec vars = {0};
-    ExtVec exts = {0};
-    SVal **vals = NEW_ARRAY(l->a, SVal *, d->nparams);
-    EntryVal *ins = NEW_ARRAY(l->a, EntryVal, d->nparams + 1);
-    bool views = true;
-    for (int i = 0; i < d->nparams; i++) {
-        const Ty *t = d->param_tys ? d->param_tys[i] : d->params[i]->ty;
-        if (!t) ICE("entry parameter without a type");
-        int next = vars.len;
-        vals[i] = entry_value(l, &env, t, lower_pat_name(d->params[i]), &vars, &exts, d->params[i]->loc);
-        EntryVal v = ev_make(l, t, pat_annotation(d->params[i]), &next);
-        if (next != vars.len) views = false;
-        if (v.n > 0 || v.opaque) ins[f->nin_vals++] = v;
-    }
-    if (views) f->in_vals = ins;
-    else f->nin_vals = 0;
-    f->nparams = vars.len;
-    f->params = vec_to_arena(l->a, &vars);
-    f->param_ext = vec_to_arena(l->a, &exts);
-    vec_free(&vars);
-    vec_free(&exts);
-    if (l->failed) return NULL;
-    for (int i = 0; i < d->nparams; i++) env = bind_pat(l, env, d->params[i], vals[i]);
     Builder b = {0};
     l->b = &b;
+    Env *env = lower_entry_params(l, d, f);
     current_call_env = env;
-    SVal *res = d->nparams > 0 || !d->body ? lower_exp(l, env, d->body) : lower_exp(l, NULL, d->body);
+    SVal *res = lower_exp(l, env, d->body);
+    if (d->ret) lower_match_shape(l, env, d->ret_ty, res, SHAPE_RESULT, d->loc);
     l->b = NULL;
-    if (l->failed) return NULL;
-    if (sv_has_fun(res)) {
-        lower_error(l, d->loc, "entry point '%s' cannot return a function", d->name);
-        return NULL;
-    }
+    if (sv_has_fun(res)) lower_error(l, d->loc, "entry point '%s' cannot return a function", d->name);
     f->body = lower_finish_body(l, &b, res);
-    f->nret = f->body->nres;
-    f->ret = NEW_ARRAY(l->a, Type, f->nret);
-    f->ret_ext = NEW_ARRAY(l->a, ExtType, f->nret);
-    for (int i = 0; i < f->nret; i++) {
-        Type t = subexp_type(f->body->res[i]);
-        f->ret[i] = t;
-        f->ret_ext[i] = (ExtType){t.elem, t.kind == TK_ARRAY ? t.rank : 0, true};
-    }
-    ev_results(l, d, f);
+    lower_entry_results(l, d, f);
     return f;
 }
 
 typedef VEC(Fun *) FunVec;
 
-static void collect_entries(Lower *l, Decl **decls, int n, FunVec *out) {
-    for (int i = 0; i < n && !l->failed; i++) {
-        Decl *d = decls[i];
-        if (d->kind == D_VAL && d->is_entry) {
-            Fun *f = lower_entry(l, d);
-            if (f) vec_push(out, f);
-        }
+/* Lowers the entry points of main into p: every `entry`, then `def main`,
+ * which is an entry point too, as in Futhark. */
+static void lower_entries(Lower *l, Program *main, Prog *p) {
+    FunVec funs = {0};
+    for (int i = 0; i < main->ndecls; i++)
+        if (main->decls[i]->kind == D_VAL && main->decls[i]->is_entry) vec_push_in(l->a, &funs, lower_entry(l, main->decls[i]));
+    for (int i = 0; i < main->ndecls; i++) {
+        Decl *d = main->decls[i];
+        if (d->kind == D_VAL && !d->is_entry && d->name == intern("main")) vec_push_in(l->a, &funs, lower_entry(l, d));
     }
+    p->funs = vec_to_arena(l->a, &funs);
+    p->nfuns = funs.len;
+    lower_finish_outlining(l);
 }
 
 Prog *internalise(Arena *a, Program **files, int n, const InternaliseOpts *opts) {
@@ -1878,21 +1312,9 @@ Prog *internalise(Arena *a, Program **files, int n, const InternaliseOpts *opts)
     p->arena = a;
     p->stage = STAGE_SOACS;
     p->next_var_id = 1;
-    Lower l = {.a = a, .prog = p, .opts = opts, .prelude = n > 1 ? files[0]->file : NULL};
-    FunVec funs = {0};
-    Program *main = files[n - 1];
-    collect_entries(&l, main->decls, main->ndecls, &funs);
-    /* `def main` is an entry point too, as in Futhark */
-    for (int i = 0; i < main->ndecls && !l.failed; i++) {
-        Decl *d = main->decls[i];
-        if (d->kind == D_VAL && !d->is_entry && d->name == intern("main")) {
-            Fun *f = lower_entry(&l, d);
-            if (f) vec_push(&funs, f);
-        }
-    }
-    p->funs = vec_to_arena(a, &funs);
-    p->nfuns = funs.len;
-    vec_free(&funs);
-    if (!l.failed) lower_finish_outlining(&l);
-    return l.failed ? NULL : p;
+    jmp_buf bail;
+    Lower l = {.a = a, .prog = p, .opts = opts, .bail = &bail, .prelude = n > 1 ? files[0]->file : NULL};
+    if (setjmp(bail)) return NULL; /* lower_error reported an error */
+    lower_entries(&l, files[n - 1], p);
+    return p;
 }

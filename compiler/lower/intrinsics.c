@@ -11,9 +11,9 @@
 
 /* ---- Helpers ---------------------------------------------------------------------- */
 
-static SubExpVec leaves_of(SVal *v) {
+static SubExpVec leaves_of(Lower *l, SVal *v) {
     SubExpVec out = {0};
-    sv_leaves(v, &out);
+    sv_leaves(l, v, &out);
     return out;
 }
 
@@ -54,7 +54,6 @@ static Body *body_end(Lower *l, Builder *saved, Builder *nb, const SubExp *res, 
     Body *body = NEW(l->a, Body);
     body->stms = vec_to_arena(l->a, &nb->stms);
     body->nstms = nb->stms.len;
-    vec_free(&nb->stms);
     body->res = NEW_ARRAY(l->a, SubExp, nres);
     COPY_ARRAY(body->res, res, nres);
     body->nres = nres;
@@ -96,7 +95,7 @@ static Lambda *prim_op_lambda(Lower *l, Op op, PrimType t) {
 
 /* A SegOp from a source operator applied to two values shaped like ne. */
 static SegOp seg_op(Lower *l, SVal *op, SVal *ne, bool comm, SrcLoc loc) {
-    SubExpVec nl = leaves_of(ne);
+    SubExpVec nl = leaves_of(l, ne);
     int k = nl.len;
     Type *ts = NEW_ARRAY(l->a, Type, 2 * k);
     for (int i = 0; i < k; i++) ts[i] = ts[k + i] = subexp_type(nl.items[i]);
@@ -107,15 +106,11 @@ static SegOp seg_op(Lower *l, SVal *op, SVal *ne, bool comm, SrcLoc loc) {
     s.k = k;
     s.neutral = vec_to_arena(l->a, &nl);
     s.commutative = comm;
-    vec_free(&nl);
     return s;
 }
 
 static SubExp width_of(Lower *l, const SubExpVec *arrs, SrcLoc loc) {
-    if (arrs->len == 0 || subexp_type(arrs->items[0]).kind != TK_ARRAY) {
-        lower_error(l, loc, "expected an array here");
-        return se_i64(0);
-    }
+    if (arrs->len == 0 || subexp_type(arrs->items[0]).kind != TK_ARRAY) lower_error(l, loc, "expected an array here");
     return lower_dim(l, arrs->items[0], 0);
 }
 
@@ -175,7 +170,6 @@ static SubExp hoist_size(Lower *l, const Lambda *lam, SubExp d, SrcLoc loc) {
     return lower_emit1(l, e, st->pat[0]->type, loc);
 irregular:
     lower_error(l, loc, "the arrays returned by this map have different sizes (irregular arrays are not supported)");
-    return d;
 }
 
 /* The type [w] ++ t of a map result whose row type t is computed inside lam. */
@@ -189,7 +183,7 @@ static Type map_result_type(Lower *l, const Lambda *lam, SubExp w, Type t, SrcLo
 }
 
 static SVal *do_map(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
-    SubExpVec arrs = leaves_of(xs);
+    SubExpVec arrs = leaves_of(l, xs);
     SubExp w = width_of(l, &arrs, loc);
     SVal *rshape;
     Lambda *lam = lower_lambda(l, f, row_types(l, &arrs), arrs.len, xs, 1, &rshape, loc);
@@ -197,13 +191,12 @@ static SVal *do_map(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
     Type *rt = NEW_ARRAY(l->a, Type, lam->nret);
     for (int i = 0; i < lam->nret; i++) rt[i] = map_result_type(l, lam, w, lam->ret[i], loc);
     Var **pat = emit_screma(l, &sc, rt, lam->nret, loc);
-    vec_free(&arrs);
     int pos = 0;
     return sv_rebuild(l, rshape, ses_of(l, pat, lam->nret), &pos);
 }
 
 static SVal *do_reduce_or_scan(Lower *l, SVal *op, SVal *ne, SVal *xs, bool scan, bool comm, SrcLoc loc) {
-    SubExpVec arrs = leaves_of(xs);
+    SubExpVec arrs = leaves_of(l, xs);
     SubExp w = width_of(l, &arrs, loc);
     SegOp so = seg_op(l, op, ne, comm, loc);
     Screma sc = {.w = w, .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len, .map = identity_lambda(l, &arrs)};
@@ -222,7 +215,6 @@ static SVal *do_reduce_or_scan(Lower *l, SVal *op, SVal *ne, SVal *xs, bool scan
         rt[i] = scan ? outer_type(l, w, t) : t;
     }
     Var **pat = emit_screma(l, &sc, rt, so.k, loc);
-    vec_free(&arrs);
     int pos = 0;
     return sv_rebuild(l, ne, ses_of(l, pat, so.k), &pos);
 }
@@ -230,16 +222,14 @@ static SVal *do_reduce_or_scan(Lower *l, SVal *op, SVal *ne, SVal *xs, bool scan
 /* The arrays a scatter or histogram reads: the indices, then the values,
  * which must be as many (checked at run time). */
 static SubExpVec index_and_values(Lower *l, SVal *is, SVal *vs, SrcLoc loc) {
-    SubExpVec il = leaves_of(is), vl = leaves_of(vs), arrs = {0};
-    vec_push(&arrs, il.items[0]);
-    for (int i = 0; i < vl.len; i++) vec_push(&arrs, vl.items[i]);
+    SubExpVec il = leaves_of(l, is), vl = leaves_of(l, vs), arrs = {0};
+    vec_push_in(l->a, &arrs, il.items[0]);
+    for (int i = 0; i < vl.len; i++) vec_push_in(l->a, &arrs, vl.items[i]);
     if (!l->opts->unsafe && vl.len > 0) {
         SubExp ni = width_of(l, &il, loc), nv = width_of(l, &vl, loc);
         SubExp args[2] = {ni, nv};
         lower_assert(l, lower_binop(l, OP_EQ, ni, nv, loc), "{} indices but {} values.", args, 2, loc);
     }
-    vec_free(&il);
-    vec_free(&vl);
     return arrs;
 }
 
@@ -251,14 +241,13 @@ static SVal *emit_updating(Lower *l, IrExp *e, SVal *dest, SubExpVec *dl, SrcLoc
     for (int i = 0; i < k; i++) ts[i] = subexp_type(dl->items[i]);
     Var **pat = fresh_vars(l, ts, k);
     lower_emit(l, e, pat, k, loc);
-    vec_free(dl);
     int pos = 0;
     return sv_rebuild(l, dest, ses_of(l, pat, k), &pos);
 }
 
 /* scatter dest is vs: every leaf of dest receives the same indices. */
 static SVal *do_scatter(Lower *l, SVal *dest, SVal *is, SVal *vs, SrcLoc loc) {
-    SubExpVec dl = leaves_of(dest), arrs = index_and_values(l, is, vs, loc);
+    SubExpVec dl = leaves_of(l, dest), arrs = index_and_values(l, is, vs, loc);
     int k = dl.len;
     Builder *saved, nb;
     Lambda *lam = lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
@@ -271,17 +260,15 @@ static SVal *do_scatter(Lower *l, SVal *dest, SVal *is, SVal *vs, SrcLoc loc) {
     IrExp *e = lower_new_exp(l, IE_SCATTER);
     e->scatter = (Scatter){.w = width_of(l, &arrs, loc), .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len,
                            .lam = lam, .dests = leaf_vars(l, &dl, 0), .ndests = k};
-    vec_free(&arrs);
     return emit_updating(l, e, dest, &dl, loc);
 }
 
 static SVal *do_reduce_by_index(Lower *l, SVal *dest, SVal *op, SVal *ne, SVal *is, SVal *as, SrcLoc loc) {
-    SubExpVec dl = leaves_of(dest), arrs = index_and_values(l, is, as, loc);
+    SubExpVec dl = leaves_of(l, dest), arrs = index_and_values(l, is, as, loc);
     IrExp *e = lower_new_exp(l, IE_HIST);
     e->hist = (Hist){.w = width_of(l, &arrs, loc), .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len,
                      .lam = identity_lambda(l, &arrs), .dest_w = width_of(l, &dl, loc),
                      .dests = leaf_vars(l, &dl, 0), .op = seg_op(l, op, ne, true, loc)};
-    vec_free(&arrs);
     return emit_updating(l, e, dest, &dl, loc);
 }
 
@@ -326,7 +313,7 @@ static SubExp scan_total(Lower *l, SubExp offs, SubExp w, SrcLoc loc) {
  * element (scan_total), not a reduction of its own, which would cost the
  * scan a second kernel. A Scatter moves each element to its place. */
 static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) {
-    SubExpVec xl = leaves_of(xs);
+    SubExpVec xl = leaves_of(l, xs);
     SubExp w = width_of(l, &xl, loc);
     int n = xl.len;
     /* map: x -> (flag, b) */
@@ -347,8 +334,8 @@ static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) 
     SubExp count = scan_total(l, offs, w, loc);
 
     SubExpVec arrs = {0};
-    vec_push(&arrs, offs);
-    vec_push(&arrs, flags);
+    vec_push_in(l->a, &arrs, offs);
+    vec_push_in(l->a, &arrs, flags);
     if (partition) {
         IrExp *io = lower_new_exp(l, IE_IOTA);
         io->n = w;
@@ -357,10 +344,10 @@ static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) 
         io->t = PT_I64;
         SubExp *shape = NEW_ARRAY(l->a, SubExp, 1);
         shape[0] = w;
-        vec_push(&arrs, lower_emit1(l, io, type_array(l->a, PT_I64, 1, shape), loc));
+        vec_push_in(l->a, &arrs, lower_emit1(l, io, type_array(l->a, PT_I64, 1, shape), loc));
     }
     int extra = arrs.len;
-    for (int i = 0; i < n; i++) vec_push(&arrs, xl.items[i]);
+    for (int i = 0; i < n; i++) vec_push_in(l->a, &arrs, xl.items[i]);
     Lambda *lam = lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
     SubExp o = se_var(lam->params[0]);
     SubExp bi = lower_conv(l, se_var(lam->params[1]), PT_I64, loc);
@@ -386,8 +373,6 @@ static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) 
     for (int i = 0; i < n; i++) ts[i] = dests[i]->type;
     Var **out = fresh_vars(l, ts, n);
     lower_emit(l, e, out, n, loc);
-    vec_free(&arrs);
-    vec_free(&xl);
     pos = 0;
     if (!partition) return sv_rebuild(l, xs, ses_of(l, out, n), &pos);
     /* split the partitioned arrays at count */
@@ -423,10 +408,9 @@ static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) 
 /* ---- Array primitives -------------------------------------------------------------- */
 
 static SVal *each_leaf(Lower *l, SVal *v, SubExp (*fn)(Lower *, SubExp, void *), void *ctx) {
-    SubExpVec lv = leaves_of(v);
+    SubExpVec lv = leaves_of(l, v);
     SubExp *res = NEW_ARRAY(l->a, SubExp, lv.len);
     for (int i = 0; i < lv.len; i++) res[i] = fn(l, lv.items[i], ctx);
-    vec_free(&lv);
     int pos = 0;
     return sv_rebuild(l, v, res, &pos);
 }
@@ -475,10 +459,7 @@ static SubExp reshape_leaf(Lower *l, SubExp x, int nold, const SubExp *dims, int
 static SubExp leaf_flatten(Lower *l, SubExp x, void *vc) {
     LeafCtx *c = vc;
     Type t = subexp_type(x);
-    if (t.kind != TK_ARRAY || t.rank < 2) {
-        lower_error(l, c->loc, "flatten needs an array of rank 2 or more");
-        return x;
-    }
+    if (t.kind != TK_ARRAY || t.rank < 2) lower_error(l, c->loc, "flatten needs an array of rank 2 or more");
     SubExp n = lower_binop(l, OP_MUL, t.shape[0], t.shape[1], c->loc);
     return reshape_leaf(l, x, 2, &n, 1, c->loc);
 }
@@ -491,10 +472,7 @@ static SubExp leaf_unflatten(Lower *l, SubExp x, void *vc) {
 static SubExp leaf_transpose(Lower *l, SubExp x, void *vc) {
     LeafCtx *c = vc;
     Type t = subexp_type(x);
-    if (t.kind != TK_ARRAY || t.rank < 2) {
-        lower_error(l, c->loc, "transpose needs an array of rank 2 or more");
-        return x;
-    }
+    if (t.kind != TK_ARRAY || t.rank < 2) lower_error(l, c->loc, "transpose needs an array of rank 2 or more");
     IrExp *e = lower_new_exp(l, IE_REARRANGE);
     e->arr = x.v;
     e->perm = NEW_ARRAY(l->a, int, t.rank);
@@ -507,7 +485,7 @@ static SubExp leaf_transpose(Lower *l, SubExp x, void *vc) {
 }
 
 static SVal *do_concat(Lower *l, SVal *xs, SVal *ys, SrcLoc loc) {
-    SubExpVec xl = leaves_of(xs), yl = leaves_of(ys);
+    SubExpVec xl = leaves_of(l, xs), yl = leaves_of(l, ys);
     SubExp *res = NEW_ARRAY(l->a, SubExp, xl.len);
     for (int i = 0; i < xl.len; i++) {
         Type t = subexp_type(xl.items[i]);
@@ -521,8 +499,6 @@ static SVal *do_concat(Lower *l, SVal *xs, SVal *ys, SrcLoc loc) {
         rt.unique = true;
         res[i] = lower_emit1(l, e, rt, loc);
     }
-    vec_free(&xl);
-    vec_free(&yl);
     int pos = 0;
     return sv_rebuild(l, xs, res, &pos);
 }
@@ -530,17 +506,15 @@ static SVal *do_concat(Lower *l, SVal *xs, SVal *ys, SrcLoc loc) {
 /* zip checks that all arrays have the same length and pairs them up. */
 static SVal *do_zip(Lower *l, SVal **args, int nargs, SrcLoc loc) {
     if (!l->opts->unsafe) {
-        SubExpVec first = leaves_of(args[0]);
+        SubExpVec first = leaves_of(l, args[0]);
         SubExp w = width_of(l, &first, loc);
         for (int i = 1; i < nargs; i++) {
-            SubExpVec o = leaves_of(args[i]);
+            SubExpVec o = leaves_of(l, args[i]);
             SubExp wi = width_of(l, &o, loc);
             SubExp ok = lower_binop(l, OP_EQ, w, wi, loc);
             SubExp msg[2] = {w, wi};
             lower_assert(l, ok, "Cannot zip arrays of sizes {} and {}.", msg, 2, loc);
-            vec_free(&o);
         }
-        vec_free(&first);
     }
     return sv_tuple(l, args, nargs);
 }
@@ -593,24 +567,23 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
     if (!strcmp(name, "concat")) return do_concat(l, args[0], args[1], loc);
     if (!strcmp(name, "unflatten")) {
         SubExp dims[2];
-        if (!unflatten_dims(l, call, env, dims)) {
+        if (!unflatten_dims(l, call, env, dims))
             lower_error(l, loc, "cannot determine the sizes of this unflatten (use a size coercion such as `xs :> [n*m]t`)");
-            return args[0];
-        }
-        SubExpVec lv = leaves_of(args[0]);
+        SubExpVec lv = leaves_of(l, args[0]);
         if (lv.len && !l->opts->unsafe) {
+            /* n * m elements, and neither negative (-2 * -2 is 4) */
             SubExp nm = lower_binop(l, OP_MUL, dims[0], dims[1], loc);
             SubExp w = lower_dim(l, lv.items[0], 0);
             SubExp ok = lower_binop(l, OP_EQ, nm, w, loc);
+            for (int i = 0; i < 2; i++)
+                ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_GE, dims[i], se_i64(0), loc), loc);
             SubExp msg[3] = {w, dims[0], dims[1]};
             lower_assert(l, ok, "Cannot unflatten an array of size {} to shape [{}][{}].", msg, 3, loc);
         }
-        vec_free(&lv);
         c.shape = dims;
         return each_leaf(l, args[0], leaf_unflatten, &c);
     }
     lower_error(l, loc, "unknown intrinsic '%s'", name);
-    return sv_dyn(l, se_i64(0));
 }
 
 /* ---- Numeric modules ------------------------------------------------------------- */
@@ -661,9 +634,9 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
     switch (numeric_rows[row].low) {
     case L_OP:
         if (nargs == 1) return sv_dyn(l, lower_unop(l, op, args[0]->se, loc));
-        return sv_dyn(l, lower_binop(l, op, args[0]->se, args[1]->se, loc));
+        return sv_dyn(l, lower_checked_binop(l, op, args[0]->se, args[1]->se, loc));
     case L_REDUCE: {
-        SubExpVec arrs = leaves_of(args[0]);
+        SubExpVec arrs = leaves_of(l, args[0]);
         SubExp w = width_of(l, &arrs, loc);
         SegOp so = {.op = prim_op_lambda(l, op, t), .neutral = NEW(l->a, SubExp), .k = 1, .commutative = true};
         PrimValue ne = op == OP_ADD ? prim_int(t, 0) : op == OP_MUL ? prim_int(t, 1) : highest(t, op == OP_MIN);
@@ -674,7 +647,6 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
         sc.reds[0] = so;
         Type rt = type_prim(t);
         Var **pat = emit_screma(l, &sc, &rt, 1, loc);
-        vec_free(&arrs);
         return sv_dyn(l, se_var(pat[0]));
     }
     case L_HIGHEST: return sv_dyn(l, se_const(highest(t, true)));
@@ -698,9 +670,7 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
     }
     case L_CONVERT: return sv_dyn(l, lower_conv(l, args[0]->se, numeric_result(row, t), loc));
     case L_TO_BITS:
-    case L_FROM_BITS:
-        lower_error(l, loc, "'%s' is not supported yet", numeric_rows[row].name);
-        return sv_dyn(l, se_i64(0));
+    case L_FROM_BITS: lower_error(l, loc, "'%s' is not supported yet", numeric_rows[row].name);
     }
     return sv_dyn(l, se_i64(0));
 }

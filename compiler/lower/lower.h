@@ -5,6 +5,8 @@
 #ifndef FUTHORC_LOWER_H
 #define FUTHORC_LOWER_H
 
+#include <setjmp.h>
+
 #include "internalise.h"
 
 /* A static value: what an expression evaluates to at compile time. Tuples
@@ -45,6 +47,8 @@ struct SVal {
     Env *env;
     int row;
     PrimType ptype;
+    const Ref *inst;    /* FK_GLOBAL, FK_LOCAL: the use that instantiated it, */
+    Env *inst_env;      /* in this environment (see lower_bind_inst) */
     SVal **applied; /* arguments supplied so far (partial application) */
     int napplied;
     SVal *left, *right; /* FK_SECTION operands (NULL where missing) */
@@ -75,7 +79,7 @@ typedef struct Lower {
     Builder *b;
     const InternaliseOpts *opts;
     int depth; /* inlining depth, to report runaway recursion */
-    bool failed;
+    jmp_buf *bail;       /* where lower_error abandons the lowering */
     const char *prelude; /* the prelude's file name (files[0]), or NULL */
     SrcLoc user_loc;     /* the innermost expression of user code being lowered */
     VEC(Outline *) outlines; /* functions considered for outlining (outline.c) */
@@ -95,10 +99,13 @@ SVal *lower_env_lookup_name(const Env *env, const char *name);
 
 /* internalise.c */
 SVal *lower_exp(Lower *l, Env *env, Exp *e);
+/* env with the names of pattern p bound to the parts of v (and the sizes
+ * of its type annotations to v's dimensions). */
+Env *lower_bind_pat(Lower *l, Env *env, Pat *p, SVal *v);
 SVal *lower_apply(Lower *l, SVal *f, SVal **args, int nargs, Exp *call);
 SVal *sv_dyn(Lower *l, SubExp se);
 SVal *sv_tuple(Lower *l, SVal **elems, int n);
-void sv_leaves(SVal *v, SubExpVec *out);
+void sv_leaves(Lower *l, SVal *v, SubExpVec *out);
 int sv_count_leaves(const SVal *v);
 SVal *sv_rebuild(Lower *l, const SVal *shape, const SubExp *leaves, int *pos);
 bool sv_has_fun(const SVal *v);
@@ -112,14 +119,61 @@ SubExp lower_emit1(Lower *l, IrExp *e, Type t, SrcLoc loc);
 void lower_emit(Lower *l, IrExp *e, Var **pat, int npat, SrcLoc loc);
 IrExp *lower_new_exp(Lower *l, IrExpKind k);
 SubExp lower_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc);
+/* lower_binop after the run-time checks of integer operations (unless
+ * --unsafe): no division by zero, no negative exponent. */
+SubExp lower_checked_binop(Lower *l, Op op, SubExp x, SubExp y, SrcLoc loc);
 SubExp lower_unop(Lower *l, Op op, SubExp x, SrcLoc loc);
 SubExp lower_conv(Lower *l, SubExp x, PrimType to, SrcLoc loc);
 void lower_assert(Lower *l, SubExp cond, const char *msg, SubExp *args, int nargs, SrcLoc loc);
 SubExp lower_dim(Lower *l, SubExp arr, int d);
 Lambda *lower_lambda(Lower *l, SVal *f, Type *param_types, int nparams, const SVal *param_shape,
                      int nshape, SVal **result_shape, SrcLoc loc);
-void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+/* Reports an error and abandons the lowering: internalise returns NULL. */
+void lower_error(Lower *l, SrcLoc loc, const char *fmt, ...) __attribute__((noreturn, format(printf, 3, 4)));
+
+/* index.c */
+/* e1[slice] (EX_INDEX). */
+SVal *lower_index(Lower *l, Env *env, Exp *e);
+/* arr with [ix] = v, for every leaf (arr is consumed). */
+SVal *lower_update(Lower *l, Env *env, SVal *arr, DimIndex *ix, int n, SVal *v, SrcLoc loc);
+/* Element i (an i64) of an array value, for every leaf. */
+SVal *lower_index_value(Lower *l, SVal *arr, SubExp i, SrcLoc loc);
+/* The shape of the first leaf of an array value (rank in *rank), or NULL. */
+const SubExp *lower_value_dims(Lower *l, SVal *v, int *rank);
+/* a..b, a..<b, a..>b, with a second element or not (EX_RANGE). */
+SVal *lower_range(Lower *l, Env *env, Exp *e);
+
+/* sizes.c */
+/* The value of size s in env (a constant, a bound size or name, a size
+ * expression over bound names); false when it is unknown or unbound. */
+bool lower_try_size(Lower *l, Env *env, const Size *s, SubExp *out);
+/* The value of size s in env; an error when it is not known. */
 SubExp lower_size(Lower *l, Env *env, const Size *s, SrcLoc loc);
+/* Binds in fenv the size parameters of a definition to what inst, the
+ * reference that uses it, instantiated them to (evaluated in env, the
+ * environment of the use), where that is known. */
+Env *lower_bind_inst(Lower *l, Env *fenv, const Ref *inst, Env *env);
+/* What a value is matched against its type for (lower_match_shape). */
+typedef enum ShapeUse {
+    SHAPE_ARGUMENT, /* a function argument: binds the parameter's sizes, checks the rest */
+    SHAPE_RESULT,   /* a function result against the declared return type: checks */
+    SHAPE_COERCION, /* e :> t: checks */
+    SHAPE_ENTRY,    /* an entry point's argument: binds and checks, as SHAPE_ARGUMENT */
+    SHAPE_PATTERN,  /* a pattern's type: binds its sizes, checks nothing */
+} ShapeUse;
+/* Matches value v against checked type ty: binds the sizes of ty unknown in
+ * env to v's dimensions and checks at run time that v has the others (unless
+ * --unsafe), as use says. Returns env with the new bindings. */
+Env *lower_match_shape(Lower *l, Env *env, const Ty *ty, SVal *v, ShapeUse use, SrcLoc loc);
+
+/* entry.c */
+/* Creates the external parameters of entry point d as f's (params,
+ * param_ext, in_vals) and returns the environment in which d's parameters
+ * and their sizes are bound, after emitting the checks of the sizes that
+ * the arguments must agree on. */
+Env *lower_entry_params(Lower *l, const Decl *d, Fun *f);
+/* Sets f's result types (ret, ret_ext, out_vals) from its body's results. */
+void lower_entry_results(Lower *l, const Decl *d, Fun *f);
 
 /* outline.c */
 /* The result of applying top-level function d to args as a call of its

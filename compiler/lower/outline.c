@@ -66,7 +66,7 @@ static bool outline_candidate(const Decl *d) {
 static SVal *scalar_param(Lower *l, const Ty *t, const char *name, ParamVec *params) {
     if (t->kind == TY_PRIM) {
         Var *v = ir_var(l->prog, name, type_prim(t->prim));
-        vec_push(params, v);
+        vec_push_in(l->a, params, v);
         return sv_dyn(l, se_var(v));
     }
     SVal **elems = NEW_ARRAY(l->a, SVal *, t->n + 1);
@@ -122,9 +122,8 @@ static Fun *outline_lower(Lower *l, Decl *d, Outline *o) {
     SVal *res = lower_definition(l, d, args);
     l->b = saved;
     Body *body = lower_finish_body(l, &nb, res);
-    int size = l->failed ? -1 : scalar_size(body);
+    int size = scalar_size(body);
     if (size < (o->keep ? 0 : OUTLINE_MIN_STMS) || body->nres == 0 || sv_has_fun(res)) {
-        vec_free(&params);
         return NULL;
     }
     Fun *f = NEW(l->a, Fun);
@@ -132,13 +131,12 @@ static Fun *outline_lower(Lower *l, Decl *d, Outline *o) {
     f->loc = d->loc;
     f->nparams = params.len;
     f->params = vec_to_arena(l->a, &params);
-    vec_free(&params);
     f->body = body;
     f->nret = body->nres;
     f->ret = NEW_ARRAY(l->a, Type, f->nret);
     for (int i = 0; i < f->nret; i++) f->ret[i] = subexp_type(body->res[i]);
     o->result = res;
-    vec_push(&l->defs, f);
+    vec_push_in(l->a, &l->defs, f);
     return f;
 }
 
@@ -154,7 +152,7 @@ static Outline *outline_of(Lower *l, Decl *d) {
     o->decl = d;
     o->keep = has_attr(d, "noinline");
     o->busy = true;
-    vec_push(&l->outlines, o);
+    vec_push_in(l->a, &l->outlines, o);
     o->fn = outline_lower(l, d, o);
     o->busy = false;
     return o;
@@ -165,21 +163,19 @@ SVal *lower_call_outlined(Lower *l, Decl *d, SVal **args, SrcLoc loc) {
     if (!o || !o->fn) return NULL;
     Fun *f = o->fn;
     SubExpVec leaves = {0};
-    for (int i = 0; i < d->nparams; i++) sv_leaves(args[i], &leaves);
+    for (int i = 0; i < d->nparams; i++) sv_leaves(l, args[i], &leaves);
     bool fits = leaves.len == f->nparams;
     for (int i = 0; fits && i < f->nparams; i++) {
         Type t = subexp_type(leaves.items[i]);
         fits = t.kind == TK_PRIM && t.elem == f->params[i]->type.elem;
     }
     if (!fits) {
-        vec_free(&leaves);
         return NULL;
     }
     IrExp *e = lower_new_exp(l, IE_APPLY);
     e->fn = f;
     e->nargs = leaves.len;
     e->args = vec_to_arena(l->a, &leaves);
-    vec_free(&leaves);
     Var **pat = NEW_ARRAY(l->a, Var *, f->nret);
     SubExp *res = NEW_ARRAY(l->a, SubExp, f->nret);
     for (int i = 0; i < f->nret; i++) {
@@ -217,7 +213,7 @@ static void splice_call(Splicer *sp, const Stm *s) {
     Fun *f = s->e->fn;
     for (int i = 0; i < f->nparams; i++) splice_bind(l, f->params[i], s->e->args[i], s->loc);
     splice_body(f->body, sp);
-    for (int i = 0; i < f->body->nstms; i++) vec_push(&l->b->stms, f->body->stms[i]);
+    for (int i = 0; i < f->body->nstms; i++) vec_push_in(l->a, &l->b->stms, f->body->stms[i]);
     for (int i = 0; i < s->npat; i++) splice_bind(l, s->pat[i], f->body->res[i], s->loc);
 }
 
@@ -233,12 +229,11 @@ static void splice_body(Body *b, void *ctx) {
             continue;
         }
         ir_exp_bodies(s->e, splice_body, sp);
-        vec_push(&nb.stms, s);
+        vec_push_in(l->a, &nb.stms, s);
     }
     l->b = saved;
     b->stms = vec_to_arena(l->a, &nb.stms);
     b->nstms = nb.stms.len;
-    vec_free(&nb.stms);
 }
 
 void lower_finish_outlining(Lower *l) {
@@ -262,6 +257,4 @@ void lower_finish_outlining(Lower *l) {
     for (int i = 0; i < p->ndefs; i++)
         if (calls[i] > 0 && !splice[i]) p->defs[n++] = p->defs[i];
     p->ndefs = n;
-    vec_free(&l->defs);
-    vec_free(&l->outlines);
 }

@@ -22,7 +22,8 @@
  *  - Ranges: a for-loop index i < n and the parameter of a SOAC lambda fed
  *    by iota(n, 0, 1) lie in [0, n); comparisons 0 <= i, i < n (and their
  *    mirrored forms) fold to true, so the bounds check of xs[i] with
- *    xs : [n]t becomes assert(true) and disappears.
+ *    xs : [n]t becomes assert(true) and disappears. The dimensions of an
+ *    entry point's array parameters, shapes of actual arrays, are >= 0.
  *  - A SOAC input that replicates a scalar is dropped and its lambda
  *    parameter bound to the scalar (one input stays): the array is never
  *    built, and the value is a constant or a variable in the lambda.
@@ -101,6 +102,7 @@ typedef struct Simp {
     int *level;         /* nesting depth of the body binding a variable */
     SubExp *ub;         /* exclusive upper bound of a variable in [0, ub) */
     char *has_ub;
+    char *nonneg;       /* a variable known to be >= 0 (without a bound) */
     int *uses;          /* use counts (operands, results, type shapes) */
     char *not_ro;       /* used other than IR_USE_READ */
     int *eqmap;         /* alpha-equivalence: bound var id of b -> var id of a */
@@ -489,10 +491,10 @@ static bool range_lt(const Simp *s, SubExp x, SubExp n) {
     return lu.base == ln.base && lu.off + lx.off <= ln.off;
 }
 
-/* Whether 0 <= x: x is y + c with y in [0, ub) and c >= 0. */
+/* Whether 0 <= x: x is y + c with y in [0, ub) or otherwise >= 0, and c >= 0. */
 static bool range_nonneg(const Simp *s, SubExp x) {
     Linear lx = linear_of(s, x);
-    return lx.base && s->has_ub[lx.base->id] && lx.off >= 0;
+    return lx.base && (s->has_ub[lx.base->id] || s->nonneg[lx.base->id]) && lx.off >= 0;
 }
 
 /* Comparisons decided by ranges: 0 <= x, x < n, n > x, x >= 0. */
@@ -1074,7 +1076,12 @@ static void count_fun(Simp *s, Fun *f) {
 /* One round on one entry point: the forward rewrite, then the sweep. */
 static void simp_fun(Simp *s, Fun *f) {
     count_fun(s, f);
-    for (int i = 0; i < f->nparams; i++) s->level[f->params[i]->id] = 0, s->def[f->params[i]->id] = NULL;
+    for (int i = 0; i < f->nparams; i++) {
+        Type t = f->params[i]->type;
+        s->level[f->params[i]->id] = 0, s->def[f->params[i]->id] = NULL;
+        for (int d = 0; t.kind == TK_ARRAY && f->param_ext && d < t.rank; d++) /* an entry point's */
+            if (t.shape[d].is_var) s->nonneg[t.shape[d].v->id] = 1;
+    }
     s->depth = 0;
     s->hoist_to = NULL;
     StmVec stms = {0};
@@ -1116,6 +1123,7 @@ void pass_simplify(Prog *p) {
     s.level = simp_calloc(n, sizeof *s.level);
     s.ub = simp_calloc(n, sizeof *s.ub);
     s.has_ub = simp_calloc(n, 1);
+    s.nonneg = simp_calloc(n, 1);
     s.uses = simp_calloc(n, sizeof *s.uses);
     s.not_ro = simp_calloc(n, 1);
     s.eqmap = simp_calloc(n, sizeof *s.eqmap);
@@ -1128,7 +1136,7 @@ void pass_simplify(Prog *p) {
         if (!s.changed) break;
     }
     drop_uncalled(p);
-    free(s.subst), free(s.has_subst), free(s.def), free(s.level), free(s.ub), free(s.has_ub);
+    free(s.subst), free(s.has_subst), free(s.def), free(s.level), free(s.ub), free(s.has_ub), free(s.nonneg);
     free(s.uses), free(s.not_ro), free(s.eqmap), free(s.live);
     vec_free(&s.cse);
 }

@@ -235,6 +235,13 @@ typedef struct Ref {
      * the number of leading name parts that form the variable; the rest are
      * field projections. 0 means the whole name is the reference. */
     int nvar_parts;
+    /* A definition with size parameters (explicit [n], or implicit for the
+     * anonymous sizes [] of its parameters): the size each parameter (uid
+     * inst_keys[i]) stands for at this use, SZ_ANY where nothing
+     * determined it. */
+    const int *inst_keys;
+    Size *inst_sizes;
+    int ninst;
 } Ref;
 
 struct Exp {

@@ -96,6 +96,14 @@ void util_grow(void **items, int *cap, size_t elem_size) {
     *cap = ncap;
 }
 
+void util_grow_in(Arena *a, void **items, int *cap, size_t elem_size) {
+    int ncap = *cap ? *cap * 2 : 8;
+    void *p = arena_alloc(a, (size_t)ncap * elem_size);
+    util_copy(p, *items, (size_t)*cap * elem_size);
+    *items = p;
+    *cap = ncap;
+}
+
 void *util_memdup(Arena *a, const void *p, size_t n) {
     if (n == 0) return NULL;
     void *q = arena_alloc(a, n);

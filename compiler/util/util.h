@@ -47,10 +47,20 @@ void arena_free(Arena *a);
                                             sizeof(*(v)->items));                \
         (v)->items[(v)->len++] = (x);                                            \
     } while (0)
+/* vec_push_in is vec_push with the storage in arena: for vectors that a
+ * longjmp may abandon (the internaliser's, see lower_error). Such a
+ * vector's storage goes with its arena; never vec_free it. */
+#define vec_push_in(arena, v, x)                                                 \
+    do {                                                                         \
+        if ((v)->len == (v)->cap) util_grow_in((arena), (void **)&(v)->items,    \
+                                               &(v)->cap, sizeof(*(v)->items));  \
+        (v)->items[(v)->len++] = (x);                                            \
+    } while (0)
 #define vec_free(v) (free((v)->items), (v)->items = NULL, (v)->len = (v)->cap = 0)
 #define vec_to_arena(arena, v)                                                   \
     util_memdup((arena), (v)->items, sizeof(*(v)->items) * (size_t)(v)->len)
 void util_grow(void **items, int *cap, size_t elem_size);
+void util_grow_in(Arena *a, void **items, int *cap, size_t elem_size);
 void *util_memdup(Arena *a, const void *p, size_t n);
 
 /* ---- Arrays that may be empty --------------------------------------------- */

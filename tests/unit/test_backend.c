@@ -662,7 +662,7 @@ static void test_size_mismatch(void **state) {
     tb_entry(p, "main", tb_vars(p, 2, xs, ys), 2, tb_body(p, &s, tb_ses(p, 1, se_var(r)), 1), tb_types(p, 1, r->type), 1);
     RunResult rr = run_prog(p, "[1, 2] [3, 4, 5]", NULL);
     assert_int_equal(rr.status, 1);
-    assert_non_null(strstr(rr.err, "argument 2 has size 3 in dimension 1, but 2 was expected"));
+    assert_non_null(strstr(rr.err, "invalid sizes: argument 2 of main has size 3 in dimension 1, but 2 was expected"));
     tb_free(p);
 }
 

@@ -208,11 +208,12 @@ static void test_assert_order(void **state) {
     assert_int_equal(unit_structure_count(q, "Screma"), 1);
 }
 
-/* map2 over a producer of width d_1 and an array of width d_3 fuses
- * because the zip's assertion proves d_1 == d_3 first. */
+/* map2 over a producer of width n and an array of the width an if gives
+ * fuses because the zip's assertion proves the widths equal first. */
 static void test_width_by_assertion(void **state) {
     (void)state;
-    Prog *p = unit_from_source("def main (xs: []i32) (ys: []i32) : []i32 = map2 (+) ys (map (+1) xs)");
+    Prog *p = unit_from_source("def main [n] [m] (b: bool) (xs: [n]i32) (ys: [m]i32) : []i32 =\n"
+                             "  map2 (+) (if b then xs else ys) (map (+1) xs)");
     tf_fuse(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 1);
     assert_int_equal(unit_structure_count(p, "Assert"), 1);

@@ -249,6 +249,16 @@ static void test_bounds_iota(void **state) {
     assert_int_equal(unit_structure_count(p, "Assert"), 0);
 }
 
+/* The dimensions of an entry point's array parameters are >= 0: unflatten's
+ * check that its sizes are not negative goes, that of a value stays. */
+static void test_entry_sizes_nonneg(void **state) {
+    (void)state;
+    Prog *p = unit_from_source("def main [n][m] (a: [n][m]i32) (k: i64) : ([n][m]i32, [k][]i32) =\n"
+                               "  (unflatten (flatten a), unflatten (flatten a :> [k * m]i32))");
+    ts_simplify(p);
+    assert_int_equal(unit_structure_count(p, "Assert"), 2);
+}
+
 /* a*b moves in front of the loop; the loop keeps only the add. */
 static void test_hoist_loop(void **state) {
     (void)state;
@@ -388,6 +398,7 @@ int main(void) {
         cmocka_unit_test(test_bounds_loop),
         cmocka_unit_test(test_bounds_kept),
         cmocka_unit_test(test_bounds_iota),
+        cmocka_unit_test(test_entry_sizes_nonneg),
         cmocka_unit_test(test_hoist_loop),
         cmocka_unit_test(test_no_hoist_division),
         cmocka_unit_test(test_hoist_proven_index),

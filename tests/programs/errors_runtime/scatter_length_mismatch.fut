@@ -1,7 +1,9 @@
--- scatter needs as many values as indices.
+-- scatter needs as many values as indices: its type gives is and vs one
+-- size, so main's two anonymous sizes are one size, and arguments of
+-- different sizes are an error of the entry point.
 -- ==
 -- input { [0i64, 1i64] [5, 6, 7] }
--- error: 2 indices but 3 values
+-- error: [Ss]ize|invalid
 -- input { [0i64, 1i64] [5, 6] }
 -- output { [5, 6, 0] }
 

@@ -1,0 +1,239 @@
+/* Entry points as the outside world sees them: each parameter of a
+ * primitive type or an array of primitives is one external parameter, a
+ * tuple or record is one per component (an array of tuples one per
+ * component array); results likewise. Also the C API's view of the values
+ * (EntryVal), which groups components back into opaque tuples and records. */
+#include "lower.h"
+
+#include <string.h>
+
+/* ---- Parameters ------------------------------------------------------------------------ */
+
+/* The external type of a checked entry parameter or result type. */
+static bool ext_type(const Ty *t, ExtType *out) {
+    if (t->kind == TY_PRIM) {
+        *out = (ExtType){t->prim, 0, t->unique};
+        return true;
+    }
+    if (t->kind == TY_ARRAY && t->elem->kind == TY_PRIM) {
+        *out = (ExtType){t->elem->prim, t->rank, t->unique};
+        return true;
+    }
+    return false;
+}
+
+/* Creates the parameter variable of an entry parameter of type t, sharing
+ * size variables between parameters that name the same size; a constant
+ * size is the dimension itself. The program checks that the arguments
+ * have those sizes (runtime/main.c); lower_entry_params checks the other
+ * sizes that types fix (expressions, names of other parameters). */
+static Var *entry_param(Lower *l, Env **env, const Ty *t, ExtType ext, const char *name) {
+    if (ext.rank == 0) return ir_var(l->prog, name, type_prim(ext.elem));
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, ext.rank);
+    for (int d = 0; d < ext.rank; d++) {
+        const Size *s = &t->dims[d];
+        if (s->kind != SZ_EXP && lower_try_size(l, *env, s, &shape[d])) continue;
+        bool named = s->kind == SZ_VAR && s->name;
+        shape[d] = se_var(ir_var(l->prog, named ? s->name : "d", type_prim(PT_I64)));
+        if (s->kind == SZ_VAR) *env = lower_env_bind(l, *env, s->uid, s->name, sv_dyn(l, shape[d]));
+    }
+    Type ty = type_array(l->a, ext.elem, ext.rank, shape);
+    ty.unique = ext.unique;
+    return ir_var(l->prog, name, ty);
+}
+
+typedef VEC(Var *) VarVec;
+typedef VEC(ExtType) ExtVec;
+
+/* The value of an entry parameter of checked type t: a primitive or array
+ * is one external parameter; a tuple or record of them is several, one
+ * per component (a unit parameter is none). */
+static SVal *entry_value(Lower *l, Env **env, const Ty *t, const char *name, VarVec *vars, ExtVec *exts, SrcLoc loc) {
+    ExtType ext;
+    if (ext_type(t, &ext)) {
+        Var *v = entry_param(l, env, t, ext, name);
+        vec_push_in(l->a, vars, v);
+        vec_push_in(l->a, exts, ext);
+        return sv_dyn(l, se_var(v));
+    }
+    if (t->kind == TY_ARRAY && (t->elem->kind == TY_TUPLE || t->elem->kind == TY_RECORD)) {
+        /* an array of tuples is a tuple of arrays: one parameter each */
+        const Ty *e = t->elem;
+        Ty *split = NEW(l->a, Ty);
+        *split = *e;
+        split->elems = NEW_ARRAY(l->a, Ty *, e->n);
+        split->fields = NEW_ARRAY(l->a, TyField, e->n);
+        for (int i = 0; i < e->n; i++) {
+            const Ty *c = e->kind == TY_TUPLE ? e->elems[i] : e->fields[i].ty;
+            Ty *arr = NEW(l->a, Ty);
+            *arr = *t;
+            if (c->kind == TY_ARRAY) { /* [n]([m]t) is [n][m]t */
+                arr->rank = t->rank + c->rank;
+                arr->dims = NEW_ARRAY(l->a, Size, arr->rank);
+                COPY_ARRAY(arr->dims, t->dims, t->rank);
+                COPY_ARRAY(arr->dims + t->rank, c->dims, c->rank);
+                c = c->elem;
+            }
+            arr->elem = (Ty *)c;
+            if (e->kind == TY_TUPLE) split->elems[i] = arr;
+            else split->fields[i] = (TyField){e->fields[i].name, arr};
+        }
+        return entry_value(l, env, split, name, vars, exts, loc);
+    }
+    if (t->kind == TY_TUPLE || t->kind == TY_RECORD) {
+        SVal *v = NEW(l->a, SVal);
+        v->kind = t->kind == TY_TUPLE ? SV_TUPLE : SV_RECORD;
+        v->n = t->n;
+        v->elems = NEW_ARRAY(l->a, SVal *, t->n);
+        v->names = NEW_ARRAY(l->a, const char *, t->n);
+        for (int i = 0; i < t->n; i++) {
+            const Ty *et = t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty;
+            if (t->kind == TY_RECORD) v->names[i] = t->fields[i].name;
+            v->elems[i] = entry_value(l, env, et, name, vars, exts, loc);
+        }
+        return v;
+    }
+    lower_error(l, loc, "entry point parameters must be primitives, arrays of primitives, or tuples and records of those");
+}
+
+/* ---- The C API's view of entry values (EntryVal) ------------------------------------- */
+
+static bool ty_is_compound(const Ty *t) { return t->kind == TY_TUPLE || t->kind == TY_RECORD; }
+
+/* The number of components a value of type t flattens to (as entry_value
+ * and sv_leaves flatten it: an array of tuples is a tuple of arrays). */
+static int ev_leaves(const Ty *t) {
+    if (t->kind == TY_ARRAY && ty_is_compound(t->elem)) return ev_leaves(t->elem);
+    if (!ty_is_compound(t)) return 1;
+    int n = 0;
+    for (int i = 0; i < t->n; i++) n += ev_leaves(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty);
+    return n;
+}
+
+/* A structural name of t for the C API: "tup2_f32_arr1d_i64", "rec_x_f32_y_f32". */
+static void ev_struct_name(Buf *b, const Ty *t) {
+    if (t->kind == TY_PRIM) buf_puts(b, prim_name(t->prim));
+    else if (t->kind == TY_ARRAY) {
+        buf_printf(b, "arr%dd_", t->rank);
+        ev_struct_name(b, t->elem);
+    } else if (t->kind == TY_TUPLE) {
+        buf_printf(b, "tup%d", t->n);
+        for (int i = 0; i < t->n; i++) buf_putc(b, '_'), ev_struct_name(b, t->elems[i]);
+    } else if (t->kind == TY_RECORD) {
+        buf_puts(b, "rec");
+        for (int i = 0; i < t->n; i++) buf_printf(b, "_%s_", t->fields[i].name), ev_struct_name(b, t->fields[i].ty);
+    } else buf_puts(b, "t");
+}
+
+/* The type abbreviation an annotation names (with size arguments at
+ * most: `cloud [n]`), or NULL. */
+static const char *te_abbrev(const TypeExp *te) {
+    while (te && te->kind == TE_UNIQUE) te = te->elem;
+    if (!te || te->kind != TE_NAME) return NULL;
+    for (int i = 0; i < te->nargs; i++)
+        if (!te->args[i].is_size) return NULL;
+    return te->name.parts[te->name.nparts - 1];
+}
+
+/* The C API's name of an opaque type t annotated te (or NULL): the
+ * abbreviation's name when there is one, else a structural name; only
+ * letters, digits and '_'. */
+static const char *ev_opaque_name(Lower *l, const Ty *t, const TypeExp *te) {
+    Buf b = {0};
+    const char *abbrev = te_abbrev(te);
+    if (abbrev) buf_puts(&b, abbrev);
+    else ev_struct_name(&b, t);
+    char *name = arena_strdup(l->a, b.data);
+    buf_free(&b);
+    for (char *c = name; *c; c++)
+        if (!((*c >= 'a' && *c <= 'z') || (*c >= 'A' && *c <= 'Z') || (*c >= '0' && *c <= '9'))) *c = '_';
+    return name;
+}
+
+/* The entry value of type t (annotated te, or NULL), whose components
+ * start at *next; advances *next past them. */
+static EntryVal ev_make(Lower *l, const Ty *t, const TypeExp *te, int *next) {
+    EntryVal v = {.first = *next, .n = ev_leaves(t)};
+    bool compound = ty_is_compound(t);
+    if (!compound && !(t->kind == TY_ARRAY && ty_is_compound(t->elem))) {
+        *next += v.n;
+        return v;
+    }
+    v.opaque = ev_opaque_name(l, t, te);
+    if (!compound) {
+        *next += v.n;
+        return v;
+    }
+    v.nfields = t->n;
+    v.fields = NEW_ARRAY(l->a, EntryVal, t->n + 1);
+    v.field_names = NEW_ARRAY(l->a, const char *, t->n + 1);
+    for (int i = 0; i < t->n; i++) {
+        v.field_names[i] = t->kind == TY_TUPLE ? arena_printf(l->a, "%d", i) : t->fields[i].name;
+        v.fields[i] = ev_make(l, t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty, NULL, next);
+    }
+    return v;
+}
+
+/* The annotation of a parameter pattern, or NULL. */
+static const TypeExp *pat_annotation(const Pat *p) { return p->kind == P_ASCRIBE ? p->type : NULL; }
+
+/* The C API's values of d's results (f's nret components): a top-level
+ * tuple is one value per component unless an abbreviation names it. Sets
+ * nothing when the types do not account for the components. */
+static void ev_results(Lower *l, const Decl *d, Fun *f) {
+    const Ty *t = d->ret_ty;
+    if (!t) return;
+    bool split = t->kind == TY_TUPLE && !te_abbrev(d->ret);
+    int n = split ? t->n : 1, next = 0, k = 0;
+    EntryVal *vals = NEW_ARRAY(l->a, EntryVal, n + 1);
+    for (int i = 0; i < n; i++) {
+        const TypeExp *te = split && d->ret && d->ret->kind == TE_TUPLE && i < d->ret->nelems ? d->ret->elems[i] : NULL;
+        EntryVal v = ev_make(l, split ? t->elems[i] : t, split ? te : d->ret, &next);
+        if (v.n > 0 || v.opaque) vals[k++] = v;
+    }
+    if (next != f->nret) return;
+    f->out_vals = vals;
+    f->nout_vals = k;
+}
+
+/* ---- Entry points ------------------------------------------------------------------------- */
+
+Env *lower_entry_params(Lower *l, const Decl *d, Fun *f) {
+    Env *env = NULL;
+    VarVec vars = {0};
+    ExtVec exts = {0};
+    SVal **vals = NEW_ARRAY(l->a, SVal *, d->nparams);
+    EntryVal *ins = NEW_ARRAY(l->a, EntryVal, d->nparams + 1);
+    bool views = true;
+    for (int i = 0; i < d->nparams; i++) {
+        const Ty *t = d->param_tys ? d->param_tys[i] : d->params[i]->ty;
+        if (!t) ICE("entry parameter without a type");
+        int next = vars.len;
+        vals[i] = entry_value(l, &env, t, lower_pat_name(d->params[i]), &vars, &exts, d->params[i]->loc);
+        EntryVal v = ev_make(l, t, pat_annotation(d->params[i]), &next);
+        if (next != vars.len) views = false;
+        if (v.n > 0 || v.opaque) ins[f->nin_vals++] = v;
+    }
+    if (views) f->in_vals = ins;
+    else f->nin_vals = 0;
+    f->nparams = vars.len;
+    f->params = vec_to_arena(l->a, &vars);
+    f->param_ext = vec_to_arena(l->a, &exts);
+    for (int i = 0; i < d->nparams; i++) env = lower_bind_pat(l, env, d->params[i], vals[i]);
+    for (int i = 0; i < d->nparams; i++)
+        env = lower_match_shape(l, env, d->param_tys ? d->param_tys[i] : d->params[i]->ty, vals[i], SHAPE_ENTRY,
+                                d->params[i]->loc);
+    return env;
+}
+
+void lower_entry_results(Lower *l, const Decl *d, Fun *f) {
+    f->nret = f->body->nres;
+    f->ret = NEW_ARRAY(l->a, Type, f->nret);
+    f->ret_ext = NEW_ARRAY(l->a, ExtType, f->nret);
+    for (int i = 0; i < f->nret; i++) {
+        Type t = subexp_type(f->body->res[i]);
+        f->ret[i] = t;
+        f->ret_ext[i] = (ExtType){t.elem, t.kind == TK_ARRAY ? t.rank : 0, true};
+    }
+    ev_results(l, d, f);
+}

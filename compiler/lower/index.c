@@ -1,0 +1,236 @@
+/* Indexing, slicing, in-place updates and ranges, with their run-time
+ * checks: one bounds check per index or slice, whose message shows it as
+ * written, and the checks that a range counts in its direction. Every
+ * array operation works on each leaf of an array value. */
+#include "lower.h"
+
+/* ---- Indexing ------------------------------------------------------------------------ */
+
+static SubExp i64_of(Lower *l, Env *env, Exp *e) {
+    SVal *v = lower_exp(l, env, e);
+    if (v->kind != SV_DYN) return se_i64(0);
+    return lower_conv(l, v->se, PT_I64, e->loc);
+}
+
+static SubExp bool_and(Lower *l, SubExp a, SubExp b, SrcLoc loc) { return lower_binop(l, OP_LAND, a, b, loc); }
+
+/* Turns source slice syntax into IR DimSlices for an array of shape
+ * dims[rank], emitting one bounds check for the whole index, whose message
+ * shows it as written ("Index [i, a:b] out of bounds for array of shape
+ * [n][m]."). */
+static DimSlice *lower_slice(Lower *l, Env *env, DimIndex *ix, int n, const SubExp *dims, int rank, SrcLoc loc) {
+    DimSlice *s = NEW_ARRAY(l->a, DimSlice, n);
+    SubExp ok = se_bool(true);
+    Buf msg = {0};
+    SubExpVec args = {0};
+    buf_puts(&msg, "Index [");
+    for (int k = 0; k < n; k++) {
+        SubExp w = dims[k], cond;
+        if (k > 0) buf_puts(&msg, ", ");
+        if (!ix[k].is_slice) {
+            SubExp i = i64_of(l, env, ix[k].index);
+            s[k].index = i;
+            cond = bool_and(l, lower_binop(l, OP_LE, se_i64(0), i, loc), lower_binop(l, OP_LT, i, w, loc), loc);
+            buf_puts(&msg, "{}");
+            vec_push_in(l->a, &args, i);
+            ok = bool_and(l, ok, cond, loc);
+            continue;
+        }
+        s[k].is_slice = true;
+        SubExp stride = ix[k].stride ? i64_of(l, env, ix[k].stride) : se_i64(1);
+        if (stride.is_var || stride.c.v.i == 0)
+            lower_error(l, loc, stride.is_var ? "slices with a non-constant stride are not supported yet"
+                                              : "slice stride cannot be zero");
+        int64_t st = stride.c.v.i;
+        SubExp start, end, len;
+        if (st > 0) {
+            start = ix[k].start ? i64_of(l, env, ix[k].start) : se_i64(0);
+            end = ix[k].end ? i64_of(l, env, ix[k].end) : w;
+            SubExp span = lower_binop(l, OP_SUB, end, start, loc);
+            len = st == 1 ? span : lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, span, se_i64(st - 1), loc), stride, loc);
+            cond = bool_and(l, lower_binop(l, OP_LE, se_i64(0), start, loc),
+                            bool_and(l, lower_binop(l, OP_LE, start, end, loc), lower_binop(l, OP_LE, end, w, loc), loc),
+                            loc);
+        } else {
+            start = ix[k].start ? i64_of(l, env, ix[k].start) : lower_binop(l, OP_SUB, w, se_i64(1), loc);
+            end = ix[k].end ? i64_of(l, env, ix[k].end) : se_i64(-1);
+            SubExp span = lower_binop(l, OP_SUB, start, end, loc);
+            len = lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, span, se_i64(-st - 1), loc), se_i64(-st), loc);
+            SubExp nonempty = lower_binop(l, OP_LT, end, start, loc);
+            SubExp inb = bool_and(l, lower_binop(l, OP_LT, start, w, loc), lower_binop(l, OP_LE, se_i64(-1), end, loc), loc);
+            cond = lower_binop(l, OP_LOR, lower_binop(l, OP_EQ, start, end, loc), bool_and(l, nonempty, inb, loc), loc);
+        }
+        /* the slice as written: omitted parts stay omitted */
+        if (ix[k].start) {
+            buf_puts(&msg, "{}");
+            vec_push_in(l->a, &args, start);
+        }
+        buf_putc(&msg, ':');
+        if (ix[k].end) {
+            buf_puts(&msg, "{}");
+            vec_push_in(l->a, &args, end);
+        }
+        if (ix[k].stride) {
+            buf_puts(&msg, ":{}");
+            vec_push_in(l->a, &args, stride);
+        }
+        ok = bool_and(l, ok, cond, loc);
+        s[k].start = start;
+        s[k].len = len;
+        s[k].stride = stride;
+    }
+    buf_puts(&msg, "] out of bounds for array of shape ");
+    for (int k = 0; k < rank; k++) {
+        buf_puts(&msg, "[{}]");
+        vec_push_in(l->a, &args, dims[k]);
+    }
+    buf_putc(&msg, '.');
+    if (!l->opts->unsafe) lower_assert(l, ok, arena_strdup(l->a, msg.data), args.items, args.len, loc);
+    buf_free(&msg);
+    return s;
+}
+
+/* The type of arr[slice]. */
+static Type slice_type(Lower *l, Type t, const DimSlice *s, int n) {
+    int rank = 0;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank);
+    for (int k = 0; k < t.rank; k++) {
+        if (k < n && !s[k].is_slice) continue;
+        shape[rank++] = k < n ? s[k].len : t.shape[k];
+    }
+    if (rank == 0) return type_prim(t.elem);
+    return type_array(l->a, t.elem, rank, shape);
+}
+
+static SubExp index_leaf(Lower *l, SubExp arr, DimSlice *s, int n, SrcLoc loc) {
+    IrExp *ie = lower_new_exp(l, IE_INDEX);
+    ie->arr = arr.v;
+    ie->slice = s;
+    ie->nslice = n;
+    return lower_emit1(l, ie, slice_type(l, subexp_type(arr), s, n), loc);
+}
+
+/* Applies one slice to every leaf of an array value. */
+static SVal *slice_value(Lower *l, SVal *arr, DimSlice *s, int n, SrcLoc loc) {
+    SubExpVec leaves = {0};
+    sv_leaves(l, arr, &leaves);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, leaves.len);
+    for (int i = 0; i < leaves.len; i++) {
+        if (subexp_type(leaves.items[i]).kind != TK_ARRAY || subexp_type(leaves.items[i]).rank < n)
+            lower_error(l, loc, "indexing a value that is not an array of that rank");
+        res[i] = index_leaf(l, leaves.items[i], s, n, loc);
+    }
+    int pos = 0;
+    return sv_rebuild(l, arr, res, &pos);
+}
+
+SVal *lower_index_value(Lower *l, SVal *arr, SubExp i, SrcLoc loc) {
+    DimSlice *s = NEW(l->a, DimSlice);
+    s->index = i;
+    return slice_value(l, arr, s, 1, loc);
+}
+
+/* The shape of the first leaf of an array value. */
+const SubExp *lower_value_dims(Lower *l, SVal *v, int *rank) {
+    while (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
+        if (v->n == 0) break;
+        v = v->elems[0];
+    }
+    if (v->kind != SV_DYN || subexp_type(v->se).kind != TK_ARRAY) {
+        *rank = 0;
+        return NULL;
+    }
+    Type t = subexp_type(v->se);
+    *rank = t.rank;
+    return t.shape;
+}
+
+SVal *lower_index(Lower *l, Env *env, Exp *e) {
+    SVal *arr = lower_exp(l, env, e->e1);
+    int rank;
+    const SubExp *dims = lower_value_dims(l, arr, &rank);
+    if (!dims || rank < e->nslice)
+        lower_error(l, e->loc, "indexing a value that is not an array of rank %d or more", e->nslice);
+    DimSlice *s = lower_slice(l, env, e->slice, e->nslice, dims, rank, e->loc);
+    return slice_value(l, arr, s, e->nslice, e->loc);
+}
+
+/* arr with [slice] = v, for every leaf: arr is consumed. */
+SVal *lower_update(Lower *l, Env *env, SVal *arr, DimIndex *ix, int n, SVal *v, SrcLoc loc) {
+    int rank;
+    const SubExp *dims = lower_value_dims(l, arr, &rank);
+    if (!dims || rank < n) lower_error(l, loc, "updating a value that is not an array of rank %d or more", n);
+    DimSlice *s = lower_slice(l, env, ix, n, dims, rank, loc);
+    SubExpVec al = {0}, vl = {0};
+    sv_leaves(l, arr, &al);
+    sv_leaves(l, v, &vl);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, al.len);
+    for (int i = 0; i < al.len && i < vl.len; i++) {
+        Type t = subexp_type(al.items[i]);
+        Type vt = slice_type(l, t, s, n);
+        if (vt.kind == TK_ARRAY && !l->opts->unsafe) {
+            /* the new value must have the shape of the slice */
+            Type got = subexp_type(vl.items[i]);
+            for (int d = 0; d < vt.rank && d < got.rank; d++) {
+                SubExp ok = lower_binop(l, OP_EQ, vt.shape[d], got.shape[d], loc);
+                SubExp args[2] = {got.shape[d], vt.shape[d]};
+                lower_assert(l, ok, "Value of shape [{}] cannot be written to a slice of shape [{}].", args, 2, loc);
+            }
+        }
+        IrExp *ie = lower_new_exp(l, IE_UPDATE);
+        ie->arr = al.items[i].v;
+        ie->slice = s;
+        ie->nslice = n;
+        ie->se = vl.items[i];
+        res[i] = lower_emit1(l, ie, t, loc);
+    }
+    int pos = 0;
+    return sv_rebuild(l, arr, res, &pos);
+}
+
+/* ---- Ranges -------------------------------------------------------------------------- */
+
+static const char *range_msg(RangeKind k) {
+    return k == RANGE_UPTO ? "Range {}..{}..<{} is invalid." : k == RANGE_DOWNTO ? "Range {}..{}..>{} is invalid."
+                                                                  : "Range {}..{}...{} is invalid.";
+}
+
+SVal *lower_range(Lower *l, Env *env, Exp *e) {
+    SubExp a = lower_exp(l, env, e->start)->se;
+    SubExp b = lower_exp(l, env, e->end)->se;
+    PrimType t = subexp_type(a).elem;
+    SubExp a64 = lower_conv(l, a, PT_I64, e->loc), b64 = lower_conv(l, b, PT_I64, e->loc);
+    SubExp step;
+    if (e->second) step = lower_binop(l, OP_SUB, lower_conv(l, lower_exp(l, env, e->second)->se, PT_I64, e->loc), a64, e->loc);
+    else step = se_i64(e->range == RANGE_DOWNTO ? -1 : 1);
+    /* number of elements: distance to the (exclusive) end divided by step, rounded up */
+    SubExp endx = b64;
+    if (e->range == RANGE_INCL) {
+        SubExp sgn = lower_unop(l, OP_SGN, step, e->loc);
+        endx = lower_binop(l, OP_ADD, b64, sgn, e->loc);
+    }
+    SubExp dist = lower_binop(l, OP_SUB, endx, a64, e->loc);
+    SubExp sgn = lower_unop(l, OP_SGN, step, e->loc);
+    SubExp num = lower_binop(l, OP_ADD, dist, lower_binop(l, OP_SUB, step, sgn, e->loc), e->loc);
+    if (!l->opts->unsafe) {
+        /* ..< must count up and ..> down; any range needs a non-zero step */
+        Op dir = e->range == RANGE_UPTO ? OP_GT : e->range == RANGE_DOWNTO ? OP_LT : OP_NE;
+        SubExp good = lower_binop(l, dir, step, se_i64(0), e->loc);
+        SubExp args[3] = {a64, lower_binop(l, OP_ADD, a64, step, e->loc), b64};
+        lower_assert(l, good, range_msg(e->range), args, 3, e->loc);
+    }
+    SubExp n = lower_binop(l, OP_QUOT, num, step, e->loc);
+    SubExp ok = lower_binop(l, OP_GE, n, se_i64(0), e->loc);
+    if (!l->opts->unsafe) {
+        SubExp args[3] = {a64, lower_binop(l, OP_ADD, a64, step, e->loc), b64};
+        lower_assert(l, ok, range_msg(e->range), args, 3, e->loc);
+    }
+    IrExp *ie = lower_new_exp(l, IE_IOTA);
+    ie->n = n;
+    ie->start = a;
+    ie->step = lower_conv(l, step, t, e->loc);
+    ie->t = t;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, 1);
+    shape[0] = n;
+    return sv_dyn(l, lower_emit1(l, ie, type_array(l->a, t, 1, shape), e->loc));
+}
