@@ -460,7 +460,10 @@ static SubExp leaf_flatten(Lower *l, SubExp x, void *vc) {
     LeafCtx *c = vc;
     Type t = subexp_type(x);
     if (t.kind != TK_ARRAY || t.rank < 2) lower_error(l, c->loc, "flatten needs an array of rank 2 or more");
-    SubExp n = lower_binop(l, OP_MUL, t.shape[0], t.shape[1], c->loc);
+    /* size_mul, as unflatten's check: the product of the two dimensions of
+     * an existing array overflows only when its other dimensions hold no
+     * elements, and then INT64_MAX rows of none are as safe as any */
+    SubExp n = lower_binop(l, OP_SIZE_MUL, t.shape[0], t.shape[1], c->loc);
     return reshape_leaf(l, x, 2, &n, 1, c->loc);
 }
 
@@ -571,12 +574,13 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
             lower_error(l, loc, "cannot determine the sizes of this unflatten (use a size coercion such as `xs :> [n*m]t`)");
         SubExpVec lv = leaves_of(l, args[0]);
         if (lv.len && !l->opts->unsafe) {
-            /* n * m elements, and neither negative (-2 * -2 is 4) */
-            SubExp nm = lower_binop(l, OP_MUL, dims[0], dims[1], loc);
+            /* n * m elements: size_mul is -1 when either is negative (-2 * -2
+             * is 4) and never wraps (2^32 * 2^32 is not 0); flatten makes
+             * its size with size_mul too, so unflatten (flatten xs) needs
+             * no check */
+            SubExp nm = lower_binop(l, OP_SIZE_MUL, dims[0], dims[1], loc);
             SubExp w = lower_dim(l, lv.items[0], 0);
             SubExp ok = lower_binop(l, OP_EQ, nm, w, loc);
-            for (int i = 0; i < 2; i++)
-                ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_GE, dims[i], se_i64(0), loc), loc);
             SubExp msg[3] = {w, dims[0], dims[1]};
             lower_assert(l, ok, "Cannot unflatten an array of size {} to shape [{}][{}].", msg, 3, loc);
         }
