@@ -42,9 +42,6 @@ void rt_value_free(rt_value *v);
  * which no value can have (every size is checked with rt_shape_bytes). */
 int64_t rt_value_count(const rt_value *v);
 
-/* Checked size arithmetic for every size computed from input: false (and
- * *out unchanged) when the result is not representable in int64_t. */
-bool rt_checked_mul(int64_t a, int64_t b, int64_t *out);
 /* The bytes of a row-major array of rank dimensions shape[0..rank-1] whose
  * elements take elem_size bytes, in *bytes; false when a dimension is
  * negative or the size overflows int64_t. A shape with a 0 dimension takes

@@ -7,6 +7,7 @@
  * with a message naming the line and column (text) or byte offset (binary). */
 #ifndef FUTHORC_RT_H
 #include "rt.h"
+#include "scalar.h"
 #endif
 
 #include <ctype.h>
@@ -49,13 +50,6 @@ void rt_value_free(rt_value *v) {
     v->data = NULL;
 }
 
-bool rt_checked_mul(int64_t a, int64_t b, int64_t *out) {
-    int64_t r;
-    if (__builtin_mul_overflow(a, b, &r)) return false;
-    *out = r;
-    return true;
-}
-
 bool rt_shape_bytes(const int64_t *shape, int rank, int64_t elem_size, int64_t *bytes) {
     bool empty = false;
     for (int i = 0; i < rank; i++) {
@@ -64,7 +58,7 @@ bool rt_shape_bytes(const int64_t *shape, int rank, int64_t elem_size, int64_t *
     }
     int64_t n = elem_size;
     for (int i = 0; i < rank && !empty; i++)
-        if (!rt_checked_mul(n, shape[i], &n)) return false;
+        if ((n = rt_size_mul_i64(n, shape[i])) == INT64_MAX) return false; /* overflow */
     *bytes = empty ? 0 : n;
     return true;
 }
