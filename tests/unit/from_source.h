@@ -36,6 +36,13 @@ static inline Prog *unit_from_source(const char *src) {
     return p;
 }
 
+/* Frees a program that owns its arena (unit_from_source's). */
+static inline void unit_free(Prog *p) {
+    Arena *a = p->arena;
+    arena_free(a);
+    free(a);
+}
+
 /* The count of construct name in p's structure (0 if absent). */
 static inline int unit_structure_count(const Prog *p, const char *name) {
     Buf b = {0};

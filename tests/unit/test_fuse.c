@@ -63,6 +63,7 @@ static void test_map_map(void **state) {
     assert_int_equal(s->e->screma.narrs, 1);
     assert_ptr_equal(s->e->screma.arrs[0], p->funs[0]->params[0]);
     assert_ptr_equal(s->pat[0], p->funs[0]->body->res[0].v);
+    unit_free(p);
 }
 
 static void test_dot(void **state) {
@@ -76,6 +77,7 @@ static void test_dot(void **state) {
     assert_int_equal(s->e->screma.narrs, 2);
     assert_int_equal(s->npat, 1);
     assert_int_equal(s->pat[0]->type.kind, TK_PRIM);
+    unit_free(p);
 }
 
 /* A producer output that is also returned stays an output of the fused
@@ -89,6 +91,7 @@ static void test_diagonal(void **state) {
     Stm *s = tf_find(p, IE_SCREMA, 0);
     assert_int_equal(s->npat, 2);
     assert_int_equal(s->e->screma.map->nret, 2);
+    unit_free(p);
 }
 
 static void test_map_into_scatter_and_hist(void **state) {
@@ -102,6 +105,7 @@ static void test_map_into_scatter_and_hist(void **state) {
     assert_int_equal(unit_structure_count(p, "Hist"), 1);
     Stm *h = tf_find(p, IE_HIST, 0);
     assert_int_equal(h->e->hist.narrs, 2); /* is and vs, each once */
+    unit_free(p);
 }
 
 /* A scan result is not available to the map lambda: no fusion. */
@@ -110,6 +114,7 @@ static void test_scan_output_not_fused(void **state) {
     Prog *p = unit_from_source("def main (xs: []i64) : []i64 = map (*2) (scan (+) 0 xs)");
     tf_fuse(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 2);
+    unit_free(p);
 }
 
 /* A producer with a reduction fuses its map output into a consumer map. */
@@ -124,6 +129,7 @@ static void test_screma_into_map(void **state) {
     assert_int_equal(s->npat, 2); /* the sum and the doubled array; ys is gone */
     assert_int_equal(s->pat[0]->type.kind, TK_PRIM);
     assert_int_equal(s->pat[1]->type.kind, TK_ARRAY);
+    unit_free(p);
 }
 
 /* ---- Horizontal fusion ------------------------------------------------------ */
@@ -137,6 +143,7 @@ static void test_sum_and_max(void **state) {
     assert_null(tf_find(p, IE_SCREMA, 1));
     assert_int_equal(s->e->screma.nreds, 2);
     assert_int_equal(s->e->screma.narrs, 1); /* the shared input is read once */
+    unit_free(p);
 }
 
 static void test_dependent_not_horizontal(void **state) {
@@ -144,6 +151,7 @@ static void test_dependent_not_horizontal(void **state) {
     Prog *p = unit_from_source("def main (xs: []f64) : []f64 = let s = reduce (+) 0 xs in map (/s) xs");
     tf_fuse(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 2);
+    unit_free(p);
 }
 
 static void test_different_widths(void **state) {
@@ -151,6 +159,7 @@ static void test_different_widths(void **state) {
     Prog *p = unit_from_source("def main (xs: []i32) (ys: []i32) : ([]i32, []i32) = (map (+1) xs, map (+1) ys)");
     tf_fuse(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 2);
+    unit_free(p);
 }
 
 /* ---- Legality ----------------------------------------------------------------- */
@@ -165,6 +174,7 @@ static void test_update_between(void **state) {
                              "  in map2 (+) ys xs2");
     tf_fuse(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 2);
+    unit_free(p);
 }
 
 /* The same through an alias: the producer reads a slice of xs. */
@@ -176,6 +186,7 @@ static void test_update_of_alias(void **state) {
                              "  in map2 (+) ys xs2[0:2]");
     tf_fuse(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 2);
+    unit_free(p);
 }
 
 /* The value map reads the scatter's destination. */
@@ -186,6 +197,7 @@ static void test_scatter_reads_dest(void **state) {
     tf_fuse(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 1);
     assert_int_equal(unit_structure_count(p, "Scatter"), 1);
+    unit_free(p);
 }
 
 /* The producer may fail (division by zero) and an index check lies between
@@ -206,6 +218,8 @@ static void test_assert_order(void **state) {
                              "  in map (+v) ys");
     tf_fuse(q);
     assert_int_equal(unit_structure_count(q, "Screma"), 1);
+    unit_free(p);
+    unit_free(q);
 }
 
 /* map2 over a producer of width n and an array of the width an if gives
@@ -217,6 +231,7 @@ static void test_width_by_assertion(void **state) {
     tf_fuse(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 1);
     assert_int_equal(unit_structure_count(p, "Assert"), 1);
+    unit_free(p);
 }
 
 /* An element-wise map over a flattened image whose result is unflattened
@@ -232,6 +247,7 @@ static void test_reshape_nest(void **state) {
     Stm *s = tf_find(p, IE_SCREMA, 0);
     assert_int_equal(s->e->screma.narrs, 1);
     assert_ptr_equal(s->e->screma.arrs[0], p->funs[0]->params[0]);
+    unit_free(p);
 }
 
 /* The map may fail (division by zero) and the unflatten's size check lies
@@ -245,6 +261,7 @@ static void test_reshape_nest_assert_order(void **state) {
     tf_fuse(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 3);
     assert_int_equal(tf_find(p, IE_SCREMA, 0)->e->screma.map->params[0]->type.kind, TK_PRIM);
+    unit_free(p);
 }
 
 /* A producer outside a loop is not fused into a consumer inside it. */
@@ -255,6 +272,7 @@ static void test_loop_boundary(void **state) {
                              "  in loop acc = xs for i < k do map2 (+) acc ys");
     tf_fuse(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 2);
+    unit_free(p);
 }
 
 /* Fusing a fused program changes nothing. */
@@ -272,6 +290,7 @@ static void test_fixed_point(void **state) {
     assert_string_equal(a, b);
     free(a);
     free(b);
+    unit_free(p);
 }
 
 int main(void) {

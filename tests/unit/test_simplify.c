@@ -49,13 +49,6 @@ static Prog *ts_prog(void) {
     return p;
 }
 
-/* Frees a program made by ts_prog (it lives in its own arena). */
-static void ts_free(Prog *p) {
-    Arena *a = p->arena;
-    arena_free(a);
-    free(a);
-}
-
 typedef VEC(Stm *) TsStms;
 
 static Var *ts_let(Prog *p, TsStms *stms, Type t, IrExp *e) {
@@ -139,7 +132,7 @@ static void test_fold_and_algebra(void **state) {
     assert_non_null(strstr(text, ", y_2)"));
     assert_null(strstr(text, "neg"));
     free(text);
-    ts_free(p);
+    unit_free(p);
 }
 
 /* x / 0 is not folded and its assertion assert(false) stays; assert(true)
@@ -170,7 +163,7 @@ static void test_asserts(void **state) {
     assert_non_null(strstr(text, "assert(false"));
     assert_null(strstr(text, "assert(true"));
     free(text);
-    ts_free(p);
+    unit_free(p);
 }
 
 /* Dead pure statements go, an assertion never does. */
@@ -194,7 +187,7 @@ static void test_dead_code(void **state) {
     assert_int_equal(p->funs[0]->body->nstms, 4);
     assert_int_equal(unit_structure_count(p, "BinOp"), 3);
     assert_int_equal(unit_structure_count(p, "Assert"), 1);
-    ts_free(p);
+    unit_free(p);
 }
 
 /* ---- From source -------------------------------------------------------------- */
@@ -206,6 +199,7 @@ static void test_dead_map(void **state) {
     ts_simplify(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 1);
     assert_int_equal(unit_structure_count(p, "Reduce"), 1);
+    unit_free(p);
 }
 
 static void test_cse_reduce(void **state) {
@@ -215,6 +209,7 @@ static void test_cse_reduce(void **state) {
     ts_simplify(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 1);
     assert_int_equal(unit_structure_count(p, "BinOp"), 2);
+    unit_free(p);
 }
 
 /* Different operators are not merged. */
@@ -223,6 +218,7 @@ static void test_no_cse_of_different(void **state) {
     Prog *p = unit_from_source("def main (xs: []i32) : i32 = i32.sum xs + i32.product xs");
     ts_simplify(p);
     assert_int_equal(unit_structure_count(p, "Screma"), 2);
+    unit_free(p);
 }
 
 static void test_bounds_loop(void **state) {
@@ -232,6 +228,7 @@ static void test_bounds_loop(void **state) {
     ts_simplify(p);
     assert_int_equal(unit_structure_count(p, "Assert"), 0);
     assert_int_equal(unit_structure_count(p, "Index"), 1);
+    unit_free(p);
 }
 
 /* i + 1 is not provably below n: the check stays. */
@@ -240,6 +237,7 @@ static void test_bounds_kept(void **state) {
     Prog *p = unit_from_source("def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i + 1]) (iota n)");
     ts_simplify(p);
     assert_int_equal(unit_structure_count(p, "Assert"), 1);
+    unit_free(p);
 }
 
 static void test_bounds_iota(void **state) {
@@ -247,6 +245,7 @@ static void test_bounds_iota(void **state) {
     Prog *p = unit_from_source("def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i] + 1) (iota n)");
     ts_simplify(p);
     assert_int_equal(unit_structure_count(p, "Assert"), 0);
+    unit_free(p);
 }
 
 /* The dimensions of an entry point's array parameters are >= 0: unflatten's
@@ -257,6 +256,7 @@ static void test_entry_sizes_nonneg(void **state) {
                                "  (unflatten (flatten a), unflatten (flatten a :> [k * m]i32))");
     ts_simplify(p);
     assert_int_equal(unit_structure_count(p, "Assert"), 2);
+    unit_free(p);
 }
 
 /* a*b moves in front of the loop; the loop keeps only the add. */
@@ -275,6 +275,7 @@ static void test_hoist_loop(void **state) {
     assert_non_null(loop);
     assert_int_equal(mul_before, 1);
     assert_int_equal(loop->e->loop.body->nstms, 1);
+    unit_free(p);
 }
 
 /* A division by a variable inside a loop is not hoisted (it could trap). */
@@ -289,6 +290,7 @@ static void test_no_hoist_division(void **state) {
     for (int i = 0; i < loop->e->loop.body->nstms; i++)
         divs += loop->e->loop.body->stms[i]->e->kind == IE_OP && loop->e->loop.body->stms[i]->e->op == OP_DIV;
     assert_int_equal(divs, 1);
+    unit_free(p);
 }
 
 /* xs[i] is proven in bounds, so it may move out of the inner map. */
@@ -306,6 +308,7 @@ static void test_hoist_proven_index(void **state) {
     assert_int_equal(inner->e->kind, IE_SCREMA);
     assert_int_equal(inner->e->screma.map->body->nstms, 2);
     assert_int_equal(unit_structure_count(p, "Assert"), 0);
+    unit_free(p);
 }
 
 static void test_unused_loop_param(void **state) {
@@ -318,6 +321,7 @@ static void test_unused_loop_param(void **state) {
     assert_int_equal(loop->e->kind, IE_LOOP);
     assert_int_equal(loop->e->loop.nparams, 1);
     assert_int_equal(unit_structure_count(p, "BinOp"), 1);
+    unit_free(p);
 }
 
 static void test_if_rules(void **state) {
@@ -328,6 +332,7 @@ static void test_if_rules(void **state) {
     assert_int_equal(unit_structure_count(p, "If"), 0);
     assert_int_equal(unit_structure_count(p, "Conv"), 1);
     assert_int_equal(unit_structure_count(p, "BinOp"), 1);
+    unit_free(p);
 }
 
 static void test_unused_map_output(void **state) {
@@ -339,6 +344,7 @@ static void test_unused_map_output(void **state) {
     assert_int_equal(m->npat, 1);
     assert_int_equal(m->e->screma.map->nret, 1);
     assert_int_equal(unit_structure_count(p, "BinOp"), 1);
+    unit_free(p);
 }
 
 /* unflatten of a flatten is the array itself; two flattens in a row are
@@ -355,6 +361,8 @@ static void test_reshape_chains(void **state) {
     Stm *r = q->funs[0]->body->stms[q->funs[0]->body->nstms - 1];
     assert_int_equal(r->e->kind, IE_RESHAPE);
     assert_ptr_equal(r->e->arr, q->funs[0]->params[0]);
+    unit_free(p);
+    unit_free(q);
 }
 
 /* An array that is updated in place is not merged with an equal one. */
@@ -364,6 +372,7 @@ static void test_no_cse_of_consumed(void **state) {
                              "let a = replicate n 0i32 let b = replicate n 0i32 in (a, b with [0] = 1)");
     ts_simplify(p);
     assert_int_equal(unit_structure_count(p, "Replicate"), 2);
+    unit_free(p);
 }
 
 /* A reduction and a size computation are hoisted out of a map lambda;
@@ -385,6 +394,7 @@ static void test_fixed_point(void **state) {
     assert_string_equal(a, b);
     free(a);
     free(b);
+    unit_free(p);
 }
 
 int main(void) {
