@@ -14,14 +14,16 @@
 # generated program with those flags too, at -O0 with $SAN_CC when set,
 # and makes any sanitizer report fail the program that made it (exit
 # status 86, which no test expects); leaks inside the OpenCL
-# implementation are suppressed (tests/lsan.supp).
+# implementation are suppressed (tests/lsan.supp), and an allocation too
+# large for ASan's allocator returns NULL, as malloc does, so that the
+# program reports it (tests/programs/errors_runtime/alloc_overflow.fut).
 cd "$(dirname "$0")/.." || exit 1
 export FUTHORC=${FUTHORC:-bin/futhorc}
 if [ -n "${FUTHORC_SANITIZE:-}" ]; then
     export CC=${SAN_CC:-${CC:-cc}}
     export CFLAGS="-O0 -g $FUTHORC_SANITIZE"
     export FUTHORC_TEST_CFLAGS="$FUTHORC_SANITIZE" # test_backend's programs
-    export ASAN_OPTIONS="exitcode=86:detect_leaks=1:halt_on_error=1"
+    export ASAN_OPTIONS="exitcode=86:detect_leaks=1:halt_on_error=1:allocator_may_return_null=1"
     export UBSAN_OPTIONS="exitcode=86:halt_on_error=1:print_stacktrace=1"
     export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
 fi
