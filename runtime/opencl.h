@@ -428,7 +428,8 @@ static bool rt_cl_build_source(rt_ctx *ctx) {
 
 /* Builds the program from the cache file when it holds a binary for this
  * device, else from source (writing the cache). The cache is not used for
- * source other than the program's own. */
+ * source other than the program's own. Source loaded from a file is its
+ * len bytes (the file is not a C string). */
 static int rt_cl_build(rt_ctx *ctx) {
     cl_int e = CL_SUCCESS;
     const char *src = rt_cl.source ? rt_cl.source : rt_cl.prog->source;
@@ -458,7 +459,7 @@ static int rt_cl_build(rt_ctx *ctx) {
         }
     }
     if (!from_cache) {
-        size_t slen = strlen(src);
+        size_t slen = loaded ? len : strlen(src);
         rt_cl.program = clCreateProgramWithSource(rt_cl.context, 1, &src, &slen, &e);
         if (e != CL_SUCCESS) {
             free(loaded);

@@ -58,6 +58,10 @@ expect "default group size" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --de
 expect "dump source" 0 '' "$exe" --dump-opencl "$work/k.cl"
 expect "dumped kernels" 0 '__kernel void segmap_' cat "$work/k.cl"
 expect "load source" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --load-opencl $work/k.cl"
+# The file is its bytes, not a C string: with malloc's memory made
+# non-zero, reading on to a NUL built garbage after the source.
+expect "load source, malloc perturbed" 0 '^\[30i32, 10i32\]$' \
+    sh -c "echo '$in' | MALLOC_PERTURB_=165 $exe --load-opencl $work/k.cl"
 echo '__kernel void broken(' >"$work/broken.cl"
 expect "build log" 1 'building the OpenCL program failed.*build log' \
     sh -c "echo '$in' | $exe --load-opencl $work/broken.cl"
