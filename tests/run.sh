@@ -23,7 +23,10 @@ if [ -n "${FUTHORC_SANITIZE:-}" ]; then
     export CC=${SAN_CC:-${CC:-cc}}
     export CFLAGS="-O0 -g $FUTHORC_SANITIZE"
     export FUTHORC_TEST_CFLAGS="$FUTHORC_SANITIZE" # test_backend's programs
-    export ASAN_OPTIONS="exitcode=86:detect_leaks=1:halt_on_error=1:allocator_may_return_null=1"
+    # ASan fills all of each allocation with 0xbe, not only its first 4 KiB:
+    # code that reads memory it never wrote then goes visibly wrong (ASan
+    # does not report such reads itself).
+    export ASAN_OPTIONS="exitcode=86:detect_leaks=1:halt_on_error=1:allocator_may_return_null=1:max_malloc_fill_size=2147483648"
     export UBSAN_OPTIONS="exitcode=86:halt_on_error=1:print_stacktrace=1"
     export LSAN_OPTIONS="suppressions=$PWD/tests/lsan.supp:print_suppressions=0"
     # OpenCL programs run on PoCL's single-threaded basic device: at the
