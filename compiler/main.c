@@ -87,10 +87,10 @@ static bool write_file(const char *path, const char *data, size_t len) {
 
 /* Writes BASE.h, BASE.c and BASE.json: the program as a library with the
  * Futhark C API (on OpenCL when opencl). */
-static bool write_library(Arena *a, const Prog *p, const char *base, bool opencl) {
+static bool write_library(Arena *a, const Prog *p, const ImpProg *ip, const char *base, bool opencl) {
     Buf h = {0}, c = {0}, m = {0};
     const char *slash = strrchr(base, '/');
-    emit_library(&h, &c, &m, p, slash ? slash + 1 : base, FUTHORC_VERSION, opencl);
+    emit_library(&h, &c, &m, p, ip, slash ? slash + 1 : base, FUTHORC_VERSION, opencl);
     bool ok = write_file(arena_printf(a, "%s.h", base), h.data, h.len) &&
               write_file(arena_printf(a, "%s.c", base), c.data, c.len) &&
               write_file(arena_printf(a, "%s.json", base), m.data, m.len);
@@ -226,14 +226,14 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     if (o->library && !o->dump_stage) {
-        if (write_library(&a, p, o->output ? o->output : default_output(&a, src), gpu)) rc = 0;
+        if (write_library(&a, p, ip, o->output ? o->output : default_output(&a, src), gpu)) rc = 0;
         time_phase(o, "emit", &t0);
         goto done;
     }
     Buf c = {0};
     bool linked_rt = o->rt_object && !o->dump_stage;
     if (gpu) emit_opencl_program(&c, p, o->server, linked_rt);
-    else emit_c_program(&c, p, o->server, linked_rt);
+    else emit_c_program(&c, ip, o->server, linked_rt);
     time_phase(o, "emit", &t0);
     if (o->dump_stage) {
         fputs(c.data, stdout);
