@@ -6,21 +6,21 @@
  * memory pass: they change LMADs, not data, and lower to nothing. */
 #include "lower.h"
 
-ImpExp *lw_offset(Lower *L, const Lmad *l, Sym *const *idx) { return imp_sym(L->a, lmad_index(L->a, l, idx)); }
+ImpExp *lw_offset(ImpLower *L, const Lmad *l, Sym *const *idx) { return imp_sym(L->a, lmad_index(L->a, l, idx)); }
 
-ImpExp *lw_elem(Lower *L, const Var *arr, Sym *const *idx) {
+ImpExp *lw_elem(ImpLower *L, const Var *arr, Sym *const *idx) {
     const MemInfo *m = arr->mem;
     return imp_load(L->a, lw_var(L, m->mem), arr->type.elem, lw_offset(L, m->ixfun, idx));
 }
 
-Lmad *lw_row(Lower *L, const Lmad *l, Sym *i) {
+Lmad *lw_row(ImpLower *L, const Lmad *l, Sym *i) {
     LmadSlice s = {0};
     s.is_index = true;
     s.index = i;
     return lmad_slice(L->a, l, &s, 1);
 }
 
-void lw_copy(Lower *L, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
+void lw_copy(ImpLower *L, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t) {
     if (smem == dmem && lmad_equal(sl, dl)) return;
     ImpStm *s = imp_add(L->b, IMP_COPY);
     s->dst = lw_var(L, dmem);
@@ -32,7 +32,7 @@ void lw_copy(Lower *L, const Var *dmem, const Lmad *dl, const Var *smem, const L
 
 /* Loops over the elements of layout dl of block dmem (dimensions laid
  * out contiguously merged into one loop) that store value into each. */
-static void lw_fill(Lower *L, const Var *dmem, const Lmad *dl, ImpExp *value, PrimType t) {
+static void lw_fill(ImpLower *L, const Var *dmem, const Lmad *dl, ImpExp *value, PrimType t) {
     const Lmad *unused;
     lmad_merge_pair(L->a, dl, dl, &dl, &unused);
     int r = dl->rank;
@@ -48,7 +48,7 @@ static void lw_fill(Lower *L, const Var *dmem, const Lmad *dl, ImpExp *value, Pr
     for (int d = r - 1; d >= 0; d--) loops[d]->body = lw_leave(L, &nests[d]);
 }
 
-void lw_store(Lower *L, const Var *dmem, const Lmad *dl, SubExp se, PrimType t) {
+void lw_store(ImpLower *L, const Var *dmem, const Lmad *dl, SubExp se, PrimType t) {
     if (se.is_var && se.v->type.kind == TK_ARRAY) {
         lw_copy(L, dmem, dl, se.v->mem->mem, se.v->mem->ixfun, t);
         return;
@@ -60,7 +60,7 @@ void lw_store(Lower *L, const Var *dmem, const Lmad *dl, SubExp se, PrimType t) 
     lw_fill(L, dmem, dl, lw_se(L, se), t);
 }
 
-static void lw_index(Lower *L, const Stm *s) {
+static void lw_index(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     if (s->pat[0]->type.kind == TK_ARRAY) return; /* a view: memory.c set its LMAD */
     Sym **idx = NEW_ARRAY(L->a, Sym *, e->nslice + 1);
@@ -68,14 +68,14 @@ static void lw_index(Lower *L, const Stm *s) {
     lw_declare(L, s->pat[0], lw_elem(L, e->arr, idx));
 }
 
-static void lw_update(Lower *L, const Stm *s) {
+static void lw_update(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     Lmad *region = lmad_slice(L->a, e->arr->mem->ixfun, ir_lmad_slices(L->a, e->slice, e->nslice), e->nslice);
     lw_store(L, e->arr->mem->mem, region, e->se, e->arr->type.elem);
 }
 
 /* xs[c] = start + (t)c * step for c < n. */
-static void lw_iota(Lower *L, const Stm *s) {
+static void lw_iota(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     Var *v = s->pat[0];
     ImpVar *c = lw_fresh(L, "c", IMP_SCALAR, PT_I64);
@@ -91,7 +91,7 @@ static void lw_iota(Lower *L, const Stm *s) {
 
 /* A replicated array is copied from a layout of its source whose leading
  * dimensions (the replicate's shape) have stride 0. */
-static void lw_replicate(Lower *L, const Stm *s) {
+static void lw_replicate(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     Var *v = s->pat[0];
     if (!e->se.is_var || e->se.v->type.kind != TK_ARRAY) {
@@ -111,7 +111,7 @@ static void lw_replicate(Lower *L, const Stm *s) {
     lw_copy(L, v->mem->mem, dl, src->mem->mem, bl, v->type.elem);
 }
 
-static void lw_concat(Lower *L, const Stm *s) {
+static void lw_concat(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     Var *v = s->pat[0];
     Sym *off = sym_const(L->a, 0);
@@ -126,14 +126,14 @@ static void lw_concat(Lower *L, const Stm *s) {
     }
 }
 
-static void lw_arraylit(Lower *L, const Stm *s) {
+static void lw_arraylit(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     Var *v = s->pat[0];
     for (int i = 0; i < e->nargs; i++)
         lw_store(L, v->mem->mem, lw_row(L, v->mem->ixfun, sym_const(L->a, i)), e->args[i], v->type.elem);
 }
 
-void lw_array_stm(Lower *L, const Stm *s) {
+void lw_array_stm(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     switch (e->kind) {
     case IE_INDEX: lw_index(L, s); break;

@@ -11,14 +11,14 @@
 
 /* ---- Functions ------------------------------------------------------------------ */
 
-static void res_return(Lower *L, const Body *b, void *ctx) {
+static void res_return(ImpLower *L, const Body *b, void *ctx) {
     ImpStm *st = imp_add(L->b, IMP_RETURN);
     st->nargs = b->nres;
     st->args = NEW_ARRAY(L->a, ImpExp *, b->nres + 1);
     for (int k = 0; k < b->nres; k++) st->args[k] = lw_se(L, b->res[k]);
 }
 
-static ImpFun *lower_fun(Lower *L, int idx) {
+static ImpFun *lower_fun(ImpLower *L, int idx) {
     const Fun *f = L->p->defs[idx];
     ImpFun *fn = NEW(L->a, ImpFun);
     fn->name = f->name;
@@ -37,7 +37,7 @@ static ImpFun *lower_fun(Lower *L, int idx) {
 
 /* Checks that dimension d of argument k (the fresh variable got) has the
  * size want. */
-static void check_dim(Lower *L, const Fun *f, int k, int d, ImpVar *got, SubExp want) {
+static void check_dim(ImpLower *L, const Fun *f, int k, int d, ImpVar *got, SubExp want) {
     ImpStm *st = imp_add(L->b, IMP_ASSERT);
     st->cond = imp_op2(L->a, OP_EQ, PT_I64, imp_read(L->a, got), lw_se(L, want));
     st->msg = arena_printf(L->a,
@@ -51,7 +51,7 @@ static void check_dim(Lower *L, const Fun *f, int k, int d, ImpVar *got, SubExp 
 }
 
 /* Binds parameter k: sizes (checked where already bound), then the value. */
-static void lower_param(Lower *L, const Fun *f, int k, char *bound) {
+static void lower_param(ImpLower *L, const Fun *f, int k, char *bound) {
     Var *v = f->params[k];
     ImpStm *st = imp_add(L->b, IMP_ARG);
     st->k = k;
@@ -81,7 +81,7 @@ static void lower_param(Lower *L, const Fun *f, int k, char *bound) {
 }
 
 /* Sets the entry's results: scalars, or arrays at their blocks and LMADs. */
-static void res_outputs(Lower *L, const Body *b, void *ctx) {
+static void res_outputs(ImpLower *L, const Body *b, void *ctx) {
     for (int k = 0; k < b->nres; k++) {
         SubExp r = b->res[k];
         Type t = subexp_type(r);
@@ -101,7 +101,7 @@ static void res_outputs(Lower *L, const Body *b, void *ctx) {
     }
 }
 
-static ImpEntry *lower_entry(Lower *L, const Fun *f) {
+static ImpEntry *lower_entry(ImpLower *L, const Fun *f) {
     ImpEntry *e = NEW(L->a, ImpEntry);
     e->src = f;
     LwNest n;
@@ -124,7 +124,7 @@ ImpProg *imp_lower(const Prog *p) {
     ImpProg *ip = NEW(a, ImpProg);
     ip->arena = a;
     ip->next_id = p->next_var_id;
-    Lower L = {.p = p, .ip = ip, .a = a};
+    ImpLower L = {.p = p, .ip = ip, .a = a};
     L.vars = NEW_ARRAY(a, ImpVar *, p->next_var_id + 1);
     L.mark = calloc((size_t)p->next_var_id + 1, sizeof(int));
     if (!L.mark) ICE("out of memory");

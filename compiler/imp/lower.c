@@ -13,7 +13,7 @@
 
 /* ---- Variables and expressions ------------------------------------------------ */
 
-ImpVar *lw_var(Lower *L, const Var *v) {
+ImpVar *lw_var(ImpLower *L, const Var *v) {
     if (v->id <= 0 || v->id >= L->p->next_var_id) ICE("imp_lower: variable %s_%d out of range", v->name, v->id);
     if (L->vars[v->id]) return L->vars[v->id];
     if (v->type.kind == TK_ARRAY) ICE("imp_lower: array %s_%d has no Imp variable", v->name, v->id);
@@ -27,26 +27,26 @@ ImpVar *lw_var(Lower *L, const Var *v) {
     return iv;
 }
 
-ImpVar *lw_fresh(Lower *L, const char *name, ImpVarKind kind, PrimType t) { return imp_var(L->ip, name, kind, t); }
+ImpVar *lw_fresh(ImpLower *L, const char *name, ImpVarKind kind, PrimType t) { return imp_var(L->ip, name, kind, t); }
 
-ImpExp *lw_se(Lower *L, SubExp se) { return se.is_var ? imp_read(L->a, lw_var(L, se.v)) : imp_const(L->a, se.c); }
+ImpExp *lw_se(ImpLower *L, SubExp se) { return se.is_var ? imp_read(L->a, lw_var(L, se.v)) : imp_const(L->a, se.c); }
 
-void lw_declare(Lower *L, const Var *v, ImpExp *init) {
+void lw_declare(ImpLower *L, const Var *v, ImpExp *init) {
     if (v->type.kind != TK_ARRAY) imp_decl(L->b, lw_var(L, v), init);
 }
 
-void lw_enter(Lower *L, LwNest *n) {
+void lw_enter(ImpLower *L, LwNest *n) {
     n->outer = L->b;
     n->b = (ImpBuilder){.a = L->a};
     L->b = &n->b;
 }
 
-ImpCode lw_leave(Lower *L, LwNest *n) {
+ImpCode lw_leave(ImpLower *L, LwNest *n) {
     L->b = n->outer;
     return imp_finish(&n->b);
 }
 
-ImpStm *lw_for(Lower *L, LwNest *n, ImpVar *i, ImpExp *bound) {
+ImpStm *lw_for(ImpLower *L, LwNest *n, ImpVar *i, ImpExp *bound) {
     ImpStm *f = imp_add(L->b, IMP_FOR);
     f->var = i;
     f->bound = bound;
@@ -54,13 +54,13 @@ ImpStm *lw_for(Lower *L, LwNest *n, ImpVar *i, ImpExp *bound) {
     return f;
 }
 
-static void lw_ref(Lower *L, ImpStmKind k, ImpVar *mem) { imp_add(L->b, k)->mem = mem; }
+static void lw_ref(ImpLower *L, ImpStmKind k, ImpVar *mem) { imp_add(L->b, k)->mem = mem; }
 
 /* ---- Control flow ------------------------------------------------------------- */
 
 /* Result handler of if branches: assigns the pattern (taking a reference
  * to each block). */
-static void res_assign(Lower *L, const Body *b, void *ctx) {
+static void res_assign(ImpLower *L, const Body *b, void *ctx) {
     const Stm *s = ctx;
     for (int i = 0; i < b->nres && i < s->npat; i++) {
         Var *v = s->pat[i];
@@ -70,7 +70,7 @@ static void res_assign(Lower *L, const Body *b, void *ctx) {
     }
 }
 
-static void lw_if(Lower *L, const Stm *s) {
+static void lw_if(ImpLower *L, const Stm *s) {
     for (int i = 0; i < s->npat; i++) lw_declare(L, s->pat[i], NULL);
     ImpStm *st = imp_add(L->b, IMP_IF);
     st->cond = lw_se(L, s->e->cond);
@@ -81,7 +81,7 @@ static void lw_if(Lower *L, const Stm *s) {
 /* Result handler of loop bodies: the new parameter values go through
  * temporaries (results may mention parameters); the old blocks are
  * released. */
-static void res_loop(Lower *L, const Body *b, void *ctx) {
+static void res_loop(ImpLower *L, const Body *b, void *ctx) {
     const Loop *l = ctx;
     ImpVar **next = NEW_ARRAY(L->a, ImpVar *, l->nparams + 1);
     for (int i = 0; i < l->nparams; i++) {
@@ -100,7 +100,7 @@ static void res_loop(Lower *L, const Body *b, void *ctx) {
     }
 }
 
-static void lw_loop(Lower *L, const Stm *s) {
+static void lw_loop(ImpLower *L, const Stm *s) {
     const Loop *l = &s->e->loop;
     for (int i = 0; i < s->npat; i++) lw_declare(L, s->pat[i], NULL);
     for (int i = 0; i < l->nparams; i++) {
@@ -124,7 +124,7 @@ static void lw_loop(Lower *L, const Stm *s) {
 
 /* ---- Other statements ---------------------------------------------------------- */
 
-static void lw_assert(Lower *L, const Stm *s) {
+static void lw_assert(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     ImpStm *st = imp_add(L->b, IMP_ASSERT);
     st->cond = lw_se(L, e->cond);
@@ -135,7 +135,7 @@ static void lw_assert(Lower *L, const Stm *s) {
     st->loc = s->loc;
 }
 
-static void lw_alloc(Lower *L, const Stm *s) {
+static void lw_alloc(ImpLower *L, const Stm *s) {
     ImpVar *m = lw_var(L, s->pat[0]);
     imp_decl(L->b, m, NULL);
     ImpStm *st = imp_add(L->b, IMP_ALLOC);
@@ -144,7 +144,7 @@ static void lw_alloc(Lower *L, const Stm *s) {
     st->loc = s->loc;
 }
 
-static void lw_apply(Lower *L, const Stm *s) {
+static void lw_apply(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     ImpStm *st = imp_add(L->b, IMP_CALL);
     int idx = ir_def_index(L->p, e->fn);
@@ -158,7 +158,7 @@ static void lw_apply(Lower *L, const Stm *s) {
     for (int i = 0; i < s->npat; i++) st->results[i] = lw_var(L, s->pat[i]);
 }
 
-void lw_stm(Lower *L, const Stm *s) {
+void lw_stm(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     switch (e->kind) {
     case IE_SUBEXP: lw_declare(L, s->pat[0], s->pat[0]->type.kind == TK_ARRAY ? NULL : lw_se(L, e->se)); break;
@@ -196,7 +196,7 @@ void lw_stm(Lower *L, const Stm *s) {
  * L->mark that statement j mentions (directly or through an array's
  * MemInfo). */
 typedef struct Uses {
-    Lower *L;
+    ImpLower *L;
     int *last;
     int j;
 } Uses;
@@ -207,12 +207,12 @@ static void use_var(IrWalk *w, Var *v) {
     if (v->id > 0 && v->id < u->L->p->next_var_id && u->L->mark[v->id]) u->last[u->L->mark[v->id] - 1] = u->j;
 }
 
-static void release_at(Lower *L, Var **mems, const int *last, int n, int j) {
+static void release_at(ImpLower *L, Var **mems, const int *last, int n, int j) {
     for (int k = 0; k < n; k++)
         if (last[k] == j) lw_ref(L, IMP_RELEASE, lw_var(L, mems[k]));
 }
 
-void lw_body(Lower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int nextra) {
+void lw_body(ImpLower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int nextra) {
     VEC(Var *) mems = {0};
     VEC(int) last = {0};
     for (int k = 0; k < nextra; k++) {
@@ -247,7 +247,7 @@ void lw_body(Lower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int ne
     vec_free(&last);
 }
 
-ImpCode lw_code(Lower *L, const Body *b, LwResFn fn, void *ctx) {
+ImpCode lw_code(ImpLower *L, const Body *b, LwResFn fn, void *ctx) {
     LwNest n;
     lw_enter(L, &n);
     lw_body(L, b, fn, ctx, NULL, 0);

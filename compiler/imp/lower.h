@@ -15,7 +15,7 @@
 
 #include "imp.h"
 
-typedef struct Lower {
+typedef struct ImpLower {
     const Prog *p;
     ImpProg *ip;
     Arena *a;         /* ip->arena */
@@ -23,57 +23,57 @@ typedef struct Lower {
     ImpVar **vars;    /* by IR Var id: its Imp variable, made on first use */
     int *mark;        /* by IR Var id: 1 + index in the body being scanned, or 0 */
     ImpFun **funs;    /* by index in p->defs */
-} Lower;
+} ImpLower;
 
 /* What to do with a body's results, lowered before its last releases. */
-typedef void (*LwResFn)(Lower *L, const Body *b, void *ctx);
+typedef void (*LwResFn)(ImpLower *L, const Body *b, void *ctx);
 
 /* ---- lower.c ---- */
 /* Lowers b's statements, then fn for its results; releases each block bound
  * in b (or in extra, bound before it) after its last use. */
-void lw_body(Lower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int nextra);
+void lw_body(ImpLower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int nextra);
 /* Lowers b into a new code block (lw_body without extra blocks). */
-ImpCode lw_code(Lower *L, const Body *b, LwResFn fn, void *ctx);
-void lw_stm(Lower *L, const Stm *s);
+ImpCode lw_code(ImpLower *L, const Body *b, LwResFn fn, void *ctx);
+void lw_stm(ImpLower *L, const Stm *s);
 /* The Imp variable of scalar or block v. */
-ImpVar *lw_var(Lower *L, const Var *v);
+ImpVar *lw_var(ImpLower *L, const Var *v);
 /* A fresh variable. */
-ImpVar *lw_fresh(Lower *L, const char *name, ImpVarKind kind, PrimType t);
+ImpVar *lw_fresh(ImpLower *L, const char *name, ImpVarKind kind, PrimType t);
 /* se (a scalar) as an expression. */
-ImpExp *lw_se(Lower *L, SubExp se);
+ImpExp *lw_se(ImpLower *L, SubExp se);
 /* Declares scalar or block v (nothing for an array), to init or none. */
-void lw_declare(Lower *L, const Var *v, ImpExp *init);
+void lw_declare(ImpLower *L, const Var *v, ImpExp *init);
 /* Nested code: lw_enter makes a new code block the current one,
  * lw_leave returns to the enclosing one and gives the block's code. */
 typedef struct LwNest {
     ImpBuilder b;
     ImpBuilder *outer;
 } LwNest;
-void lw_enter(Lower *L, LwNest *n);
-ImpCode lw_leave(Lower *L, LwNest *n);
+void lw_enter(ImpLower *L, LwNest *n);
+ImpCode lw_leave(ImpLower *L, LwNest *n);
 /* Appends `for i < bound` and enters its body (leave with lw_leave into
  * the returned statement's body). */
-ImpStm *lw_for(Lower *L, LwNest *n, ImpVar *i, ImpExp *bound);
+ImpStm *lw_for(ImpLower *L, LwNest *n, ImpVar *i, ImpExp *bound);
 
 /* ---- array.c ---- */
 /* Element idx (one index per dimension of its LMAD) of array arr. */
-ImpExp *lw_elem(Lower *L, const Var *arr, Sym *const *idx);
+ImpExp *lw_elem(ImpLower *L, const Var *arr, Sym *const *idx);
 /* The element offset of index idx through l, as an expression. */
-ImpExp *lw_offset(Lower *L, const Lmad *l, Sym *const *idx);
+ImpExp *lw_offset(ImpLower *L, const Lmad *l, Sym *const *idx);
 /* l with its leading dimension fixed at i (row i). */
-Lmad *lw_row(Lower *L, const Lmad *l, Sym *i);
+Lmad *lw_row(ImpLower *L, const Lmad *l, Sym *i);
 /* Stores se (a scalar, filling every element, or an array, copied) at
  * layout dl of block dmem. */
-void lw_store(Lower *L, const Var *dmem, const Lmad *dl, SubExp se, PrimType t);
+void lw_store(ImpLower *L, const Var *dmem, const Lmad *dl, SubExp se, PrimType t);
 /* Copies the elements at (smem, sl) to (dmem, dl), unless they are there. */
-void lw_copy(Lower *L, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t);
+void lw_copy(ImpLower *L, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t);
 /* Array statements: IE_INDEX, IE_UPDATE, IE_IOTA, IE_REPLICATE, IE_COPY,
  * IE_CONCAT, IE_ARRAYLIT. */
-void lw_array_stm(Lower *L, const Stm *s);
+void lw_array_stm(ImpLower *L, const Stm *s);
 
 /* ---- soac.c ---- */
-void lw_screma(Lower *L, const Stm *s);
-void lw_scatter(Lower *L, const Stm *s);
-void lw_hist(Lower *L, const Stm *s);
+void lw_screma(ImpLower *L, const Stm *s);
+void lw_scatter(ImpLower *L, const Stm *s);
+void lw_hist(ImpLower *L, const Stm *s);
 
 #endif

@@ -19,17 +19,17 @@ typedef struct Acc {
 
 static bool acc_scalar(const Acc *a) { return a->var || a->mem; }
 
-static ImpExp *acc_read(Lower *L, const Acc *a, PrimType t) {
+static ImpExp *acc_read(ImpLower *L, const Acc *a, PrimType t) {
     return a->var ? imp_read(L->a, a->var) : imp_load(L->a, a->mem, t, a->index);
 }
 
-static void acc_write(Lower *L, const Acc *a, PrimType t, ImpExp *value) {
+static void acc_write(ImpLower *L, const Acc *a, PrimType t, ImpExp *value) {
     if (a->var) imp_assign(L->b, a->var, value);
     else imp_store(L->b, a->mem, t, a->index, value);
 }
 
 /* Binds the scalar parameters of a SOAC lambda to row iter of arrs. */
-static void bind_rows(Lower *L, const Lambda *lam, Var **arrs, const Var *iter) {
+static void bind_rows(ImpLower *L, const Lambda *lam, Var **arrs, const Var *iter) {
     Sym *i = sym_var(L->a, iter->id);
     for (int k = 0; k < lam->nparams; k++) {
         Var *p = lam->params[k];
@@ -38,7 +38,7 @@ static void bind_rows(Lower *L, const Lambda *lam, Var **arrs, const Var *iter) 
 }
 
 /* Opens the loop `for iter < w` and binds the lambda's rows. */
-static ImpStm *soac_loop(Lower *L, LwNest *n, SubExp w, const Lambda *lam, Var **arrs, const Var *iter) {
+static ImpStm *soac_loop(ImpLower *L, LwNest *n, SubExp w, const Lambda *lam, Var **arrs, const Var *iter) {
     ImpStm *f = lw_for(L, n, lw_var(L, iter), lw_se(L, w));
     bind_rows(L, lam, arrs, iter);
     return f;
@@ -53,7 +53,7 @@ typedef struct OpCtx {
 
 /* The operator's results become the accumulators: assigned, or copied
  * into the place of an array accumulator unless they were built there. */
-static void res_to_accs(Lower *L, const Body *b, void *ctx) {
+static void res_to_accs(ImpLower *L, const Body *b, void *ctx) {
     const OpCtx *o = ctx;
     for (int i = 0; i < b->nres; i++) {
         const Var *pa = o->op->op->params[i];
@@ -66,7 +66,7 @@ static void res_to_accs(Lower *L, const Body *b, void *ctx) {
 }
 
 /* Combines the accumulators accs with the values vals through op. */
-static void lw_segop(Lower *L, const SegOp *op, const Acc *accs, const SubExp *vals) {
+static void lw_segop(ImpLower *L, const SegOp *op, const Acc *accs, const SubExp *vals) {
     for (int i = 0; i < op->k; i++) {
         const Var *pa = op->op->params[i], *pe = op->op->params[op->k + i];
         if (acc_scalar(&accs[i])) {
@@ -83,7 +83,7 @@ static void lw_segop(Lower *L, const SegOp *op, const Acc *accs, const SubExp *v
 /* The accumulators of ops set to their neutral elements: fresh variables
  * when temps, else the pattern Vars pat; an array accumulator is the
  * place of its operator parameter, filled with the neutral element. */
-static Acc *declare_accs(Lower *L, const SegOp *ops, int nops, Var **pat, bool temps) {
+static Acc *declare_accs(ImpLower *L, const SegOp *ops, int nops, Var **pat, bool temps) {
     int n = 0;
     for (int j = 0; j < nops; j++) n += ops[j].k;
     Acc *accs = NEW_ARRAY(L->a, Acc, n + 1);
@@ -115,7 +115,7 @@ typedef struct ScremaCtx {
 
 /* After the map body: the scans (writing their outputs), the reductions,
  * and the map outputs, all at row iter. */
-static void res_screma(Lower *L, const Body *b, void *ctx) {
+static void res_screma(ImpLower *L, const Body *b, void *ctx) {
     const ScremaCtx *x = ctx;
     const Screma *sc = &x->s->e->screma;
     Sym *i = sym_var(L->a, sc->iter->id);
@@ -146,7 +146,7 @@ static void res_screma(Lower *L, const Body *b, void *ctx) {
     }
 }
 
-void lw_screma(Lower *L, const Stm *s) {
+void lw_screma(ImpLower *L, const Stm *s) {
     const Screma *sc = &s->e->screma;
     int nscan = 0;
     for (int j = 0; j < sc->nscans; j++) nscan += sc->scans[j].k;
@@ -162,7 +162,7 @@ void lw_screma(Lower *L, const Stm *s) {
 /* ---- Scatter and Hist ---------------------------------------------------------------- */
 
 /* Opens `if (0 <= ix && ix < n)`. */
-static ImpStm *in_bounds(Lower *L, LwNest *n, SubExp ix, ImpExp *len) {
+static ImpStm *in_bounds(ImpLower *L, LwNest *n, SubExp ix, ImpExp *len) {
     Arena *a = L->a;
     ImpStm *st = imp_add(L->b, IMP_IF);
     st->cond = imp_op2(a, OP_LAND, PT_BOOL, imp_op2(a, OP_GE, PT_I64, lw_se(L, ix), imp_i64(a, 0)),
@@ -173,7 +173,7 @@ static ImpStm *in_bounds(Lower *L, LwNest *n, SubExp ix, ImpExp *len) {
 
 /* Scatter: writes value j (an element or a whole row) to dests[j] at
  * index j when in bounds. */
-static void res_scatter(Lower *L, const Body *b, void *ctx) {
+static void res_scatter(ImpLower *L, const Body *b, void *ctx) {
     const Scatter *sc = ctx;
     for (int j = 0; j < sc->ndests; j++) {
         const Var *d = sc->dests[j];
@@ -185,7 +185,7 @@ static void res_scatter(Lower *L, const Body *b, void *ctx) {
     }
 }
 
-void lw_scatter(Lower *L, const Stm *s) {
+void lw_scatter(ImpLower *L, const Stm *s) {
     const Scatter *sc = &s->e->scatter;
     LwNest n;
     ImpStm *f = soac_loop(L, &n, sc->w, sc->lam, sc->arrs, sc->iter);
@@ -196,7 +196,7 @@ void lw_scatter(Lower *L, const Stm *s) {
 /* Hist: combines the values with the bucket's current contents. An array
  * bucket is copied into the operator's accumulator place, combined, and
  * copied back. */
-static void res_hist(Lower *L, const Body *b, void *ctx) {
+static void res_hist(ImpLower *L, const Body *b, void *ctx) {
     const Hist *h = ctx;
     Sym *ix = ir_se_sym(L->a, b->res[0]);
     LwNest n;
@@ -220,7 +220,7 @@ static void res_hist(Lower *L, const Body *b, void *ctx) {
     st->body = lw_leave(L, &n);
 }
 
-void lw_hist(Lower *L, const Stm *s) {
+void lw_hist(ImpLower *L, const Stm *s) {
     const Hist *h = &s->e->hist;
     LwNest n;
     ImpStm *f = soac_loop(L, &n, h->w, h->lam, h->arrs, h->iter);
