@@ -8,6 +8,7 @@
 
 #include "backend/backend.h"
 #include "check/check.h"
+#include "imp/imp.h"
 #include "lower/internalise.h"
 #include "passes/pipeline.h"
 #include "syntax/ast.h"
@@ -35,8 +36,8 @@ static void usage(FILE *f) {
             "  c PROG.fut [-o EXE]        compile to a sequential C executable\n"
             "  opencl PROG.fut [-o EXE]   compile to an executable that runs on an OpenCL device\n"
             "  check PROG.fut             parse and type-check only\n"
-            "  dump --stage=NAME PROG.fut print the program after a stage (ast, NAME of a pass, c,\n"
-            "                             opencl)\n"
+            "  dump --stage=NAME PROG.fut print the program after a stage (ast, NAME of a pass, imp,\n"
+            "                             c, opencl)\n"
             "  test [options] FILES|DIRS  run the test blocks of programs\n"
             "  bench [options] FILES|DIRS  time the datasets of test blocks; --json, --plot, --compare OLD NEW\n"
             "  dataset [options]          random values in Futhark's data format (-g TYPE, -b, -s N)\n"
@@ -50,7 +51,7 @@ static void usage(FILE *f) {
             "  --runtime-object=FILE  link the runtime from the object FILE (compiled\n"
             "                 into FILE first if it does not exist) instead of compiling it in\n"
             "  --unsafe       omit bounds, division-by-zero and size checks\n"
-            "  --verify       check the IR after every pass\n"
+            "  --verify       check the IR after every pass, and Imp after its lowering\n"
             "  --time-passes  print the time each phase takes\n"
             "  --skip-pass=NAME  do not run optimisation pass NAME (simplify or fuse), to\n"
             "                 measure what it gains\n"
@@ -86,10 +87,10 @@ static bool write_file(const char *path, const char *data, size_t len) {
 
 /* Writes BASE.h, BASE.c and BASE.json: the program as a library with the
  * Futhark C API (on OpenCL when opencl). */
-static bool write_library(Arena *a, const Prog *p, const char *base, bool opencl) {
+static bool write_library(Arena *a, const Prog *p, const ImpProg *ip, const char *base, bool opencl) {
     Buf h = {0}, c = {0}, m = {0};
     const char *slash = strrchr(base, '/');
-    emit_library(&h, &c, &m, p, slash ? slash + 1 : base, FUTHORC_VERSION, opencl);
+    emit_library(&h, &c, &m, p, ip, slash ? slash + 1 : base, FUTHORC_VERSION, opencl);
     bool ok = write_file(arena_printf(a, "%s.h", base), h.data, h.len) &&
               write_file(arena_printf(a, "%s.c", base), c.data, c.len) &&
               write_file(arena_printf(a, "%s.json", base), m.data, m.len);
@@ -153,6 +154,18 @@ static char *default_output(Arena *a, const char *src) {
     return arena_printf(a, "%s.out", src);
 }
 
+/* Lowers p (at STAGE_MEM) to Imp; under --verify, checks the result and
+ * reports a violation as an internal compiler error. */
+static ImpProg *lower_imp(const Prog *p, const Options *o) {
+    ImpProg *ip = imp_lower(p);
+    if (o->verify) {
+        Buf err = {0};
+        if (!imp_check(ip, &err)) ICE("%s", err.data);
+        buf_free(&err);
+    }
+    return ip;
+}
+
 /* The whole pipeline for one program; mode is "c", "opencl", "check" or
  * "dump". */
 static int compile(const char *mode, const char *src, const Options *o) {
@@ -185,7 +198,8 @@ static int compile(const char *mode, const char *src, const Options *o) {
     bool gpu = !strcmp(mode, "opencl") ||
                (o->dump_stage && (!strcmp(o->dump_stage, "kernels") || !strcmp(o->dump_stage, "opencl") ||
                                 pipeline_gpu_only(o->dump_stage)));
-    bool code = o->dump_stage && (!strcmp(o->dump_stage, "c") || !strcmp(o->dump_stage, "opencl"));
+    bool code = o->dump_stage &&
+                (!strcmp(o->dump_stage, "c") || !strcmp(o->dump_stage, "opencl") || !strcmp(o->dump_stage, "imp"));
     const char *dump = o->dump_stage && !code ? o->dump_stage : NULL;
     PipelineOpts popts = {.verify = o->verify, .dump_after = dump, .last_stage = gpu ? STAGE_GPU : STAGE_MEM,
                           .skip = o->skip_pass};
@@ -194,15 +208,32 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     time_phase(o, "passes", &t0);
+    ImpProg *ip = NULL;
+    if (!gpu) {
+        ip = lower_imp(p, o);
+        time_phase(o, "imp", &t0);
+    }
+    if (o->dump_stage && !strcmp(o->dump_stage, "imp")) {
+        if (!ip) {
+            fprintf(stderr, "futhorc: --stage=imp: the OpenCL backend does not go through Imp yet\n");
+            goto done;
+        }
+        Buf b = {0};
+        imp_print(&b, ip);
+        fputs(b.data, stdout);
+        buf_free(&b);
+        rc = 0;
+        goto done;
+    }
     if (o->library && !o->dump_stage) {
-        if (write_library(&a, p, o->output ? o->output : default_output(&a, src), gpu)) rc = 0;
+        if (write_library(&a, p, ip, o->output ? o->output : default_output(&a, src), gpu)) rc = 0;
         time_phase(o, "emit", &t0);
         goto done;
     }
     Buf c = {0};
     bool linked_rt = o->rt_object && !o->dump_stage;
     if (gpu) emit_opencl_program(&c, p, o->server, linked_rt);
-    else emit_c_program(&c, p, o->server, linked_rt);
+    else emit_c_program(&c, ip, o->server, linked_rt);
     time_phase(o, "emit", &t0);
     if (o->dump_stage) {
         fputs(c.data, stdout);
@@ -300,7 +331,7 @@ int main(int argc, char **argv) {
         const char *src = parse_options(argc - 1, argv + 1, &o);
         if (!src) return 1;
         if (!strcmp(cmd, "dump") && !o.dump_stage) {
-            fprintf(stderr, "futhorc: dump needs --stage=NAME (ast, internalise, memory or c)\n");
+            fprintf(stderr, "futhorc: dump needs --stage=NAME (ast, internalise, memory, imp or c)\n");
             return 1;
         }
         return compile(strcmp(cmd, "dump") ? cmd : "dump", src, &o);

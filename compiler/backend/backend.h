@@ -1,7 +1,10 @@
-/* The backends: turn a program at STAGE_MEM into source code. */
+/* The backends: turn a program into source code. The sequential C
+ * backend (c.c) prints Imp (compiler/imp/imp.h, lowered from STAGE_MEM);
+ * the OpenCL backend (opencl.c) still writes C from STAGE_GPU itself. */
 #ifndef FUTHORC_BACKEND_H
 #define FUTHORC_BACKEND_H
 
+#include "../imp/imp.h"
 #include "../ir/ir.h"
 
 /* Writes a complete C program for p to out: its main calls rt_main with
@@ -10,7 +13,7 @@
  * linked_rt: then it has only the runtime's headers, and must be linked
  * with the object compiled from emit_c_runtime's source, which many
  * programs share (compiling the runtime is most of compiling a program). */
-void emit_c_program(Buf *out, const Prog *p, bool server, bool linked_rt);
+void emit_c_program(Buf *out, const ImpProg *p, bool server, bool linked_rt);
 
 /* Writes a complete C program for p at STAGE_GPU that runs its parallel
  * work as OpenCL kernels (compiler/backend/opencl.c); link with -lOpenCL
@@ -30,7 +33,7 @@ void emit_opencl_entries(Buf *out, const Prog *p, bool linked_rt);
 /* What emit_c_program writes except main: the runtime, the entry functions
  * and the table `static const rt_entry futhorc_entries[]` (p's entry points
  * in order). */
-void emit_c_entries(Buf *out, const Prog *p, bool linked_rt);
+void emit_c_entries(Buf *out, const ImpProg *p, bool linked_rt);
 
 /* Appends the embedded runtime file path ("runtime/library.c") to out,
  * without its includes of other runtime files. */
@@ -43,8 +46,10 @@ const char *emit_c_rt_prim(Arena *a, PrimType t);
  * the header to h, the self-contained C source (header included) to c and
  * the JSON manifest to manifest. name is the library's base name (for the
  * header guard); version is the compiler's, recorded in the manifest.
- * Sequential C for p at STAGE_MEM, or OpenCL (link with -lOpenCL; arrays
- * stay on the device) for p at STAGE_GPU when opencl. */
-void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const char *name, const char *version, bool opencl);
+ * Sequential C for p at STAGE_MEM (its code from imp, p lowered to Imp),
+ * or OpenCL (link with -lOpenCL; arrays stay on the device) for p at
+ * STAGE_GPU when opencl (imp unused: NULL). */
+void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const ImpProg *imp, const char *name,
+                  const char *version, bool opencl);
 
 #endif

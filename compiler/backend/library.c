@@ -8,7 +8,8 @@
  *              out1, ...: several results are unpacked, as the API that
  *              the futhark-ffi 0.16 binding reads), then the inputs;
  *   prog.c     self-contained: the executable's code without main
- *              (emit_c_entries or emit_opencl_entries), the header,
+ *              (emit_c_entries of the program's Imp, or
+ *              emit_opencl_entries), the header,
  *              runtime/library.c (the generic operations; for OpenCL
  *              followed by runtime/opencl_library.h, which keeps arrays
  *              on the device and adds the OpenCL functions of the API)
@@ -80,6 +81,7 @@ typedef struct OpaqueType {
 typedef struct Lib {
     Arena *a;
     const Prog *p;
+    const ImpProg *imp; /* C: p lowered to Imp, whose printer writes the code */
     bool cl;
     ArrTypeVec arrays;
     VEC(OpaqueType) opaques;
@@ -489,7 +491,7 @@ static void emit_opaque_op(Buf *c, Lib *L, const OpaqueType *o, const char *op, 
 
 static void emit_source(Buf *c, Lib *L, const Buf *h) {
     if (L->cl) emit_opencl_entries(c, L->p, false);
-    else emit_c_entries(c, L->p, false);
+    else emit_c_entries(c, L->imp, false);
     buf_puts(c, "/* ---- the header ---- */\n");
     buf_puts(c, h->data);
     if (L->cl) buf_puts(c, "#define RTL_DEVICE_STORAGE 1\n");
@@ -601,11 +603,13 @@ static void emit_manifest(Buf *m, Lib *L, const char *version) {
     buf_puts(m, "  }\n}\n");
 }
 
-void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const char *name, const char *version, bool opencl) {
+void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const ImpProg *imp, const char *name,
+                  const char *version, bool opencl) {
     if (p->stage != (opencl ? STAGE_GPU : STAGE_MEM))
         ICE("emit_library: the program must be at STAGE_%s", opencl ? "GPU" : "MEM");
+    if (!opencl && !imp) ICE("emit_library: a C library needs the program's Imp");
     Arena a = {0};
-    Lib L = {.a = &a, .p = p, .cl = opencl, .arrays = lib_array_types(p)};
+    Lib L = {.a = &a, .p = p, .imp = imp, .cl = opencl, .arrays = lib_array_types(p)};
     lib_opaque_types(&L);
     emit_header(h, &L, name);
     emit_source(c, &L, h);

@@ -353,7 +353,7 @@ static void print_operand(Buf *out, const Sym *x, const SymPrinter *p) {
 
 static void print_factor(Buf *out, const SymFactor *f, const SymPrinter *p) {
     if (!f->opq) {
-        if (p->c) buf_puts(out, p->varname(f->var, p->ctx));
+        if (p->varname) buf_puts(out, p->varname(f->var, p->ctx));
         else buf_printf(out, "v%d", f->var);
         return;
     }
@@ -404,8 +404,10 @@ void sym_print_c(Buf *out, const Sym *x, const char *(*varname)(int id, void *ct
     sym_print_c_as(out, x, varname, ctx, "int64_t");
 }
 
-void sym_print(Buf *out, const Sym *x) {
-    SymPrinter p = {false, NULL, NULL, NULL};
+void sym_print(Buf *out, const Sym *x) { sym_print_named(out, x, NULL, NULL); }
+
+void sym_print_named(Buf *out, const Sym *x, const char *(*varname)(int id, void *ctx), void *ctx) {
+    SymPrinter p = {false, varname, ctx, NULL};
     print_sym(out, x, &p);
 }
 
@@ -641,14 +643,16 @@ Lmad *lmad_subst(Arena *a, const Lmad *l, int id, const Sym *e) {
 }
 
 /* The thesis's notation, shape before stride: "v1 + {(v2 : v3), (v3 : 1)}". */
-void lmad_print(Buf *out, const Lmad *l) {
-    sym_print(out, l->offset);
+void lmad_print(Buf *out, const Lmad *l) { lmad_print_named(out, l, NULL, NULL); }
+
+void lmad_print_named(Buf *out, const Lmad *l, const char *(*varname)(int id, void *ctx), void *ctx) {
+    sym_print_named(out, l->offset, varname, ctx);
     buf_puts(out, " + {");
     for (int k = 0; k < l->rank; k++) {
         buf_puts(out, k ? ", (" : "(");
-        sym_print(out, l->dims[k].shape);
+        sym_print_named(out, l->dims[k].shape, varname, ctx);
         buf_puts(out, " : ");
-        sym_print(out, l->dims[k].stride);
+        sym_print_named(out, l->dims[k].stride, varname, ctx);
         buf_putc(out, ')');
     }
     buf_putc(out, '}');

@@ -55,8 +55,10 @@ typedef struct SymFold {
     void *(*quot)(void *x, void *y, void *ctx);
 } SymFold;
 void *sym_fold(const Sym *x, const SymFold *f, void *ctx);
-/* Prints x readably ("2*v3*v7 + 1"), variables as v<id>. */
+/* Prints x readably ("2*v3*v7 + 1"), variables as v<id>, or as
+ * varname(id, ctx) gives them. */
 void sym_print(Buf *out, const Sym *x);
+void sym_print_named(Buf *out, const Sym *x, const char *(*varname)(int id, void *ctx), void *ctx);
 
 /* ---- LMADs ---------------------------------------------------------------- */
 
@@ -114,5 +116,6 @@ Lmad *lmad_interleave(Arena *a, const Lmad *l, const Sym *n, const Sym *t);
 /* Substitutes a variable throughout (offset, strides and shape). */
 Lmad *lmad_subst(Arena *a, const Lmad *l, int id, const Sym *e);
 void lmad_print(Buf *out, const Lmad *l);
+void lmad_print_named(Buf *out, const Lmad *l, const char *(*varname)(int id, void *ctx), void *ctx);
 
 #endif

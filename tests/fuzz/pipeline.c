@@ -2,8 +2,9 @@
  * source file (as for the frontend target); a program that type-checks
  * goes through internalisation, the pass pipeline with the IR checked
  * after every pass (--verify) and the backends' code generation, twice:
- * to C (what `futhorc dump --stage=c` and `futhorc c --library` write) and
- * to OpenCL host and kernel code (`futhorc opencl`, with --library too). */
+ * to C through Imp, which is checked too (what `futhorc dump --stage=c`
+ * and `futhorc c --library` write), and to OpenCL host and kernel code
+ * (`futhorc opencl`, with --library too). */
 #include "backend/backend.h"
 #include "fuzz.h"
 #include "lower/internalise.h"
@@ -18,14 +19,20 @@ static void fuzz_compile(Arena *a, ProgramVec files, bool opencl) {
     if (!p || p->nfuns == 0) return;
     PipelineOpts popts = {.verify = true, .last_stage = opencl ? STAGE_GPU : STAGE_MEM};
     pipeline_run(p, &popts);
-    Buf prog = {0}, h = {0}, c = {0}, manifest = {0};
+    Buf prog = {0}, h = {0}, c = {0}, manifest = {0}, err = {0};
+    ImpProg *ip = NULL;
+    if (!opencl) {
+        ip = imp_lower(p);
+        if (!imp_check(ip, &err)) ICE("%s", err.data);
+    }
     if (opencl) emit_opencl_program(&prog, p, false, false);
-    else emit_c_program(&prog, p, false, false);
-    emit_library(&h, &c, &manifest, p, "fuzz", "fuzz", opencl);
+    else emit_c_program(&prog, ip, false, false);
+    emit_library(&h, &c, &manifest, p, ip, "fuzz", "fuzz", opencl);
     buf_free(&prog);
     buf_free(&h);
     buf_free(&c);
     buf_free(&manifest);
+    buf_free(&err);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {

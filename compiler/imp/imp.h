@@ -1,0 +1,265 @@
+/* Imp: the imperative IR between the memory IR and every backend
+ * (../shared/design/ARCHITECTURE.md, stage "imp"; Futhark's ImpCode and
+ * Halide's Stmt are the models).
+ *
+ * The lowering (imp_lower; compiler/imp/lower.h lists its files) turns a
+ * program at STAGE_MEM into Imp once, owning everything that is not
+ * specific to a target: SOAC lowering to loops with accumulators, index
+ * arithmetic from LMADs, bounds and size checks (as assertions), allocation
+ * and the release of every block after its last use, copies between LMAD
+ * layouts, calls of scalar functions, and the reading and writing of entry
+ * points' arguments and results. A backend (compiler/backend/) prints Imp and nothing else:
+ * it decides how a block, an allocation, a failure, an argument or a result
+ * looks on its target, never what the program does.
+ *
+ * Imp is small on purpose:
+ *   - variables are scalars (a PrimType) or memory blocks (in a space);
+ *     arrays are gone: an array is a block read and written at element
+ *     offsets that the lowering computed from its LMAD;
+ *   - expressions (ImpExp) are pure: constants, variables, the scalar
+ *     operations of ops.def, conversions, loads, and Syms (LMAD arithmetic,
+ *     kept symbolic so that printers can print it compactly);
+ *   - statements (ImpStm) declare, assign, store, allocate, retain and
+ *     release blocks, copy between LMAD layouts, loop, branch, call, assert,
+ *     and bind entry arguments and results.
+ * Control never jumps: an assertion or allocation that fails ends the whole
+ * entry point with an error (its location and message), which the printers
+ * map to their target's failure path (C: `goto fail`; the blocks still held
+ * are freed by the entry's pool).
+ *
+ * Names: a variable made from an IR Var keeps its id and name, so that
+ * generated code reads like the source and Syms (whose variables are Var
+ * ids) refer to Imp variables directly; variables the lowering makes get
+ * fresh ids after the program's (Prog.next_var_id and on). Every variable is
+ * declared (IMP_DECL, or bound by IMP_FOR, IMP_CALL, IMP_ARG, or as a
+ * function parameter) before its uses, in an enclosing code block: scopes
+ * are the code blocks, as in C.
+ *
+ * Planned extensions (their issues), added with the lowerings that produce
+ * them, so that no backend is written twice:
+ *   GPU (the OpenCL backend through Imp): IMP_LAUNCH of an ImpKernel (name,
+ *     scalar and block parameters, local-memory arrays with their sizes,
+ *     the grid as host expressions, and the kernel body as Imp code run by
+ *     every work-item), IX_THREAD (global/local/group id and sizes), the
+ *     statements IMP_BARRIER (local or global fence) and IMP_ATOMIC (an
+ *     atomic read-modify-write of a block element), and the spaces
+ *     IMP_SPACE_DEVICE and IMP_SPACE_LOCAL.
+ *   Multicore (the LLVM backend): IMP_PARFOR, a parallel loop whose
+ *     iterations the runtime splits among threads, with per-thread
+ *     accumulators and the operator that combines them.
+ */
+#ifndef FUTHORC_IMP_H
+#define FUTHORC_IMP_H
+
+#include "../ir/ir.h"
+
+typedef struct ImpExp ImpExp;
+typedef struct ImpStm ImpStm;
+
+/* Where a block lives. */
+typedef enum ImpSpace {
+    IMP_SPACE_HOST, /* host memory, reference-counted (runtime/memory.h) */
+} ImpSpace;
+
+typedef enum ImpVarKind { IMP_SCALAR, IMP_MEM } ImpVarKind;
+
+typedef struct ImpVar {
+    int id;           /* unique in the program: an IR Var's id, or fresh */
+    const char *name; /* base name; printers append the id */
+    ImpVarKind kind;
+    PrimType t;       /* IMP_SCALAR */
+    ImpSpace space;   /* IMP_MEM */
+} ImpVar;
+
+/* ---- Expressions ---------------------------------------------------------- */
+
+typedef enum ImpExpKind {
+    IX_CONST, /* c */
+    IX_VAR,   /* a scalar variable (or a block, only as the value of a
+                 block's IMP_DECL or IMP_ASSIGN) */
+    IX_OP,    /* op (ops.def) on args[arity], whose operands have type t */
+    IX_CONV,  /* args[0] converted from t to to */
+    IX_LOAD,  /* element index (an i64 element offset) of block mem, of type t */
+    IX_SYM,   /* sym, an i64 expression whose variables are ids of i64 scalar
+                 ImpVars (LMAD offsets and sizes) */
+} ImpExpKind;
+
+struct ImpExp {
+    ImpExpKind kind;
+    PrimType t;      /* the operands' type (IX_OP), the source type (IX_CONV),
+                        the element type (IX_LOAD); see imp_exp_type */
+    PrimType to;     /* IX_CONV */
+    PrimValue c;     /* IX_CONST */
+    ImpVar *var;     /* IX_VAR; IX_LOAD: the block */
+    Op op;           /* IX_OP */
+    ImpExp **args;   /* IX_OP (op's arity), IX_CONV (1) */
+    ImpExp *index;   /* IX_LOAD */
+    Sym *sym;        /* IX_SYM */
+};
+
+/* ---- Statements ------------------------------------------------------------ */
+
+/* A sequence of statements: a scope. */
+typedef struct ImpCode {
+    ImpStm **stms;
+    int n;
+} ImpCode;
+
+typedef enum ImpStmKind {
+    IMP_DECL,    /* declares var, initialised to init (NULL: a scalar is
+                    undefined until assigned, a block is none; a block's init
+                    is an IX_VAR of a block, named as by IMP_ASSIGN) */
+    IMP_ASSIGN,  /* var = value; for blocks value is an IX_VAR of a block: the
+                    variable then names that block (no reference is taken) */
+    IMP_STORE,   /* element index of block mem (type t) = value */
+    IMP_ALLOC,   /* mem = a new block of size bytes in mem's space; fails at
+                    loc ("out of memory", with the size) when it cannot be
+                    had; size is never negative or wrapped (OP_SIZE_MUL) */
+    IMP_RETAIN,  /* takes one more reference to the block mem names */
+    IMP_RELEASE, /* drops one reference to mem's block (freed at the last) */
+    IMP_COPY,    /* the elements of src's LMAD src_lmad (of type t) in block
+                    src, to dst's LMAD dst_lmad in block dst, in row-major order
+                    of the two LMADs' common shape (dst_lmad's); the regions do
+                    not overlap unless they are equal. A stride of src_lmad
+                    may be 0: a replicate of an array reads its source once
+                    per row */
+    IMP_FOR,     /* for (i = 0; i < bound; i++) body; i is an i64 scalar bound
+                    by the loop, in scope in body */
+    IMP_WHILE,   /* while (cond) body; cond is evaluated before each iteration */
+    IMP_IF,      /* if (cond) body else orelse */
+    IMP_CALL,    /* results = fn(args): fn one of ImpProg.funs; binds the
+                    scalar variables results (declared by the call) */
+    IMP_RETURN,  /* in an ImpFun: returns args (one per result) */
+    IMP_ASSERT,  /* fails at loc with msg unless cond; msg's "{}" are replaced
+                    by args (i64 expressions) in order */
+    IMP_ARG,     /* in an entry point: binds argument k. A scalar argument
+                    declares var to its value. An array argument declares mem
+                    (a block holding its elements, dense and row-major) and
+                    dims[0..rank-1] (i64 scalars) to its shape; the block is
+                    the caller's, released like any other (see unique).
+                    Where a dimension must equal a size bound before, the
+                    lowering follows with an IMP_ASSERT */
+    IMP_RESULT,  /* in an entry point: sets result k. A scalar result is
+                    value; an array result is the elements of block mem at
+                    LMAD lmad (of type t), whose shape is dims[0..rank-1] (i64
+                    expressions), written out dense and row-major */
+} ImpStmKind;
+
+typedef struct ImpFun ImpFun;
+
+struct ImpStm {
+    ImpStmKind kind;
+    ImpVar *var;          /* DECL, ASSIGN, FOR (i), scalar ARG */
+    ImpExp *init;         /* DECL */
+    ImpExp *value;        /* ASSIGN, STORE, scalar RESULT */
+    ImpVar *mem;          /* STORE, ALLOC, RETAIN, RELEASE, array ARG and RESULT */
+    ImpExp *index;        /* STORE */
+    PrimType t;           /* STORE, COPY, ARG and RESULT: the element type */
+    ImpExp *size;         /* ALLOC: bytes */
+    ImpVar *dst, *src;    /* COPY */
+    Lmad *dst_lmad, *src_lmad; /* COPY */
+    Lmad *lmad;           /* array RESULT */
+    ImpExp *bound;        /* FOR */
+    ImpExp *cond;         /* WHILE, IF, ASSERT */
+    ImpCode body;         /* FOR, WHILE, IF (then) */
+    ImpCode orelse;       /* IF */
+    ImpFun *fn;           /* CALL */
+    ImpExp **args;        /* CALL, RETURN, ASSERT */
+    int nargs;
+    ImpVar **results;     /* CALL */
+    int nresults;
+    const char *msg;      /* ASSERT */
+    int k;                /* ARG, RESULT: the argument's or result's index */
+    int rank;             /* ARG, RESULT: 0 for a scalar */
+    bool unique;          /* array ARG: the entry consumes the argument (it
+                             may write the block): a target whose caller
+                             keeps its arguments gives it a copy */
+    ImpVar **dims;        /* array ARG */
+    ImpExp **shape;       /* array RESULT */
+    SrcLoc loc;           /* ALLOC, ASSERT: where a failure is reported */
+};
+
+/* ---- Functions and programs -------------------------------------------------- */
+
+/* A scalar function (one of Prog.defs): scalar parameters and results, a
+ * body that cannot fail and ends in IMP_RETURN. */
+struct ImpFun {
+    const char *name; /* the source name */
+    int index;        /* in ImpProg.funs */
+    ImpVar **params;
+    int nparams;
+    PrimType *rets;
+    int nrets;
+    ImpCode body;
+};
+
+/* An entry point: its body binds every argument (IMP_ARG) and sets every
+ * result (IMP_RESULT). src is the memory IR's entry (for its name, external
+ * types and the values of the C API). */
+typedef struct ImpEntry {
+    const Fun *src;
+    ImpCode body;
+} ImpEntry;
+
+typedef struct ImpProg {
+    ImpFun **funs;   /* callees before callers, as Prog.defs */
+    int nfuns;
+    ImpEntry **entries; /* in Prog.funs's order */
+    int nentries;
+    int next_id;     /* for fresh variables */
+    Arena *arena;
+} ImpProg;
+
+/* ---- Construction ------------------------------------------------------------- */
+
+/* A code block being built: statements are appended to it. */
+typedef struct ImpBuilder {
+    Arena *a;
+    VEC(ImpStm *) stms;
+} ImpBuilder;
+
+/* A fresh variable (id p->next_id). The lowering makes one ImpVar per IR
+ * Var it needs, with the Var's id and name, and keeps it in a table. */
+ImpVar *imp_var(ImpProg *p, const char *name, ImpVarKind kind, PrimType t);
+
+ImpExp *imp_const(Arena *a, PrimValue c);
+ImpExp *imp_i64(Arena *a, int64_t c);
+ImpExp *imp_read(Arena *a, ImpVar *v);
+ImpExp *imp_op(Arena *a, Op op, PrimType t, ImpExp **args);
+ImpExp *imp_op2(Arena *a, Op op, PrimType t, ImpExp *x, ImpExp *y);
+ImpExp *imp_conv(Arena *a, PrimType from, PrimType to, ImpExp *x);
+ImpExp *imp_load(Arena *a, ImpVar *mem, PrimType t, ImpExp *index);
+/* sym as an expression (an IX_CONST when it is constant). */
+ImpExp *imp_sym(Arena *a, Sym *sym);
+/* The type of e's value. */
+PrimType imp_exp_type(const ImpExp *e);
+
+/* Appends a statement of kind k to b and returns it, for the caller to
+ * fill in (the helpers below fill in the common ones). */
+ImpStm *imp_add(ImpBuilder *b, ImpStmKind k);
+void imp_decl(ImpBuilder *b, ImpVar *v, ImpExp *init);
+void imp_assign(ImpBuilder *b, ImpVar *v, ImpExp *value);
+void imp_store(ImpBuilder *b, ImpVar *mem, PrimType t, ImpExp *index, ImpExp *value);
+/* The statements appended to b so far, as a code block; b is empty again. */
+ImpCode imp_finish(ImpBuilder *b);
+
+/* ---- The lowering, the printer and the checker ------------------------------------ */
+
+/* Lowers p (at STAGE_MEM) to Imp, allocated in p's arena. */
+ImpProg *imp_lower(const Prog *p);
+
+/* Writes p readably (`futhorc dump --stage=imp`). */
+void imp_print(Buf *out, const ImpProg *p);
+
+/* Checks Imp's invariants (run under --verify): every variable declared
+ * once, before its uses, in an enclosing scope; operand, assignment, load
+ * and store types agree; Sym variables are i64 scalars in scope; blocks are
+ * used only as blocks and scalars only as scalars; IMP_RETURN only in
+ * functions and IMP_ARG/IMP_RESULT only in entry points, each argument and
+ * result bound exactly once on every path that does not fail. Returns
+ * false at the first violation, with a message naming the function and the
+ * variable or statement in *err (the driver reports it as an internal
+ * compiler error). */
+bool imp_check(const ImpProg *p, Buf *err);
+
+#endif

@@ -1,0 +1,255 @@
+/* The lowering to Imp: bodies and the release of each block after its last
+ * use, scalar statements, if, loops, allocations, assertions and calls
+ * (lower.h says which file lowers what).
+ *
+ * Blocks are reference counted: each block variable owns one reference,
+ * released after the block's last use in the body that binds it (a use
+ * is any mention of the block, or of an array that lives in it, in a
+ * statement or in the body's results). A branch of an if or a loop body
+ * hands its result blocks out by taking a reference for the variable that
+ * receives them; loop parameters own a reference each, dropped when the
+ * next iteration's value replaces them. */
+#include "lower.h"
+
+/* ---- Variables and expressions ------------------------------------------------ */
+
+ImpVar *lw_var(ImpLower *L, const Var *v) {
+    if (v->id <= 0 || v->id >= L->p->next_var_id) ICE("imp_lower: variable %s_%d out of range", v->name, v->id);
+    if (L->vars[v->id]) return L->vars[v->id];
+    if (v->type.kind == TK_ARRAY) ICE("imp_lower: array %s_%d has no Imp variable", v->name, v->id);
+    ImpVar *iv = NEW(L->a, ImpVar);
+    iv->id = v->id;
+    iv->name = v->name;
+    iv->kind = v->type.kind == TK_MEM ? IMP_MEM : IMP_SCALAR;
+    iv->t = v->type.elem;
+    iv->space = IMP_SPACE_HOST;
+    L->vars[v->id] = iv;
+    return iv;
+}
+
+ImpVar *lw_fresh(ImpLower *L, const char *name, ImpVarKind kind, PrimType t) { return imp_var(L->ip, name, kind, t); }
+
+ImpExp *lw_se(ImpLower *L, SubExp se) { return se.is_var ? imp_read(L->a, lw_var(L, se.v)) : imp_const(L->a, se.c); }
+
+void lw_declare(ImpLower *L, const Var *v, ImpExp *init) {
+    if (v->type.kind != TK_ARRAY) imp_decl(L->b, lw_var(L, v), init);
+}
+
+void lw_enter(ImpLower *L, LwNest *n) {
+    n->outer = L->b;
+    n->b = (ImpBuilder){.a = L->a};
+    L->b = &n->b;
+}
+
+ImpCode lw_leave(ImpLower *L, LwNest *n) {
+    L->b = n->outer;
+    return imp_finish(&n->b);
+}
+
+ImpStm *lw_for(ImpLower *L, LwNest *n, ImpVar *i, ImpExp *bound) {
+    ImpStm *f = imp_add(L->b, IMP_FOR);
+    f->var = i;
+    f->bound = bound;
+    lw_enter(L, n);
+    return f;
+}
+
+static void lw_ref(ImpLower *L, ImpStmKind k, ImpVar *mem) { imp_add(L->b, k)->mem = mem; }
+
+/* ---- Control flow ------------------------------------------------------------- */
+
+/* Result handler of if branches: assigns the pattern (taking a reference
+ * to each block). */
+static void res_assign(ImpLower *L, const Body *b, void *ctx) {
+    const Stm *s = ctx;
+    for (int i = 0; i < b->nres && i < s->npat; i++) {
+        Var *v = s->pat[i];
+        if (v->type.kind == TK_ARRAY) continue;
+        imp_assign(L->b, lw_var(L, v), lw_se(L, b->res[i]));
+        if (v->type.kind == TK_MEM) lw_ref(L, IMP_RETAIN, lw_var(L, v));
+    }
+}
+
+static void lw_if(ImpLower *L, const Stm *s) {
+    for (int i = 0; i < s->npat; i++) lw_declare(L, s->pat[i], NULL);
+    ImpStm *st = imp_add(L->b, IMP_IF);
+    st->cond = lw_se(L, s->e->cond);
+    st->body = lw_code(L, s->e->tbody, res_assign, (void *)s);
+    st->orelse = lw_code(L, s->e->fbody, res_assign, (void *)s);
+}
+
+/* Result handler of loop bodies: the new parameter values go through
+ * temporaries (results may mention parameters); the old blocks are
+ * released. */
+static void res_loop(ImpLower *L, const Body *b, void *ctx) {
+    const Loop *l = ctx;
+    ImpVar **next = NEW_ARRAY(L->a, ImpVar *, l->nparams + 1);
+    for (int i = 0; i < l->nparams; i++) {
+        Var *p = l->params[i];
+        if (p->type.kind == TK_ARRAY) continue;
+        ImpVar *pv = lw_var(L, p);
+        next[i] = lw_fresh(L, "next", pv->kind, pv->t);
+        imp_decl(L->b, next[i], lw_se(L, b->res[i]));
+        if (pv->kind == IMP_MEM) lw_ref(L, IMP_RETAIN, next[i]);
+    }
+    for (int i = 0; i < l->nparams; i++) {
+        Var *p = l->params[i];
+        if (p->type.kind == TK_ARRAY) continue;
+        if (p->type.kind == TK_MEM) lw_ref(L, IMP_RELEASE, lw_var(L, p));
+        imp_assign(L->b, lw_var(L, p), imp_read(L->a, next[i]));
+    }
+}
+
+static void lw_loop(ImpLower *L, const Stm *s) {
+    const Loop *l = &s->e->loop;
+    for (int i = 0; i < s->npat; i++) lw_declare(L, s->pat[i], NULL);
+    for (int i = 0; i < l->nparams; i++) {
+        Var *p = l->params[i];
+        if (p->type.kind == TK_ARRAY) continue;
+        lw_declare(L, p, lw_se(L, l->inits[i]));
+        if (p->type.kind == TK_MEM) lw_ref(L, IMP_RETAIN, lw_var(L, p));
+    }
+    ImpStm *st = imp_add(L->b, l->kind == IR_LOOP_FOR ? IMP_FOR : IMP_WHILE);
+    if (l->kind == IR_LOOP_FOR) {
+        st->var = lw_var(L, l->i);
+        st->bound = lw_se(L, l->bound);
+    } else {
+        st->cond = imp_read(L->a, lw_var(L, l->cond));
+    }
+    st->body = lw_code(L, l->body, res_loop, (void *)l);
+    for (int i = 0; i < s->npat; i++)
+        if (s->pat[i]->type.kind != TK_ARRAY)
+            imp_assign(L->b, lw_var(L, s->pat[i]), imp_read(L->a, lw_var(L, l->params[i])));
+}
+
+/* ---- Other statements ---------------------------------------------------------- */
+
+static void lw_assert(ImpLower *L, const Stm *s) {
+    const IrExp *e = s->e;
+    ImpStm *st = imp_add(L->b, IMP_ASSERT);
+    st->cond = lw_se(L, e->cond);
+    st->msg = e->msg ? e->msg : "assertion failed";
+    st->nargs = e->nargs;
+    st->args = NEW_ARRAY(L->a, ImpExp *, e->nargs + 1);
+    for (int i = 0; i < e->nargs; i++) st->args[i] = lw_se(L, e->args[i]);
+    st->loc = s->loc;
+}
+
+static void lw_alloc(ImpLower *L, const Stm *s) {
+    ImpVar *m = lw_var(L, s->pat[0]);
+    imp_decl(L->b, m, NULL);
+    ImpStm *st = imp_add(L->b, IMP_ALLOC);
+    st->mem = m;
+    st->size = lw_se(L, s->e->size);
+    st->loc = s->loc;
+}
+
+static void lw_apply(ImpLower *L, const Stm *s) {
+    const IrExp *e = s->e;
+    ImpStm *st = imp_add(L->b, IMP_CALL);
+    int idx = ir_def_index(L->p, e->fn);
+    if (idx < 0 || !L->funs[idx]) ICE("imp_lower: a call of %s before its definition", e->fn->name);
+    st->fn = L->funs[idx];
+    st->nargs = e->nargs;
+    st->args = NEW_ARRAY(L->a, ImpExp *, e->nargs + 1);
+    for (int i = 0; i < e->nargs; i++) st->args[i] = lw_se(L, e->args[i]);
+    st->nresults = s->npat;
+    st->results = NEW_ARRAY(L->a, ImpVar *, s->npat + 1);
+    for (int i = 0; i < s->npat; i++) st->results[i] = lw_var(L, s->pat[i]);
+}
+
+void lw_stm(ImpLower *L, const Stm *s) {
+    const IrExp *e = s->e;
+    switch (e->kind) {
+    case IE_SUBEXP: lw_declare(L, s->pat[0], s->pat[0]->type.kind == TK_ARRAY ? NULL : lw_se(L, e->se)); break;
+    case IE_OP: {
+        ImpExp **args = NEW_ARRAY(L->a, ImpExp *, e->nargs + 1);
+        for (int i = 0; i < e->nargs; i++) args[i] = lw_se(L, e->args[i]);
+        lw_declare(L, s->pat[0], imp_op(L->a, e->op, e->t, args));
+        break;
+    }
+    case IE_CONV: lw_declare(L, s->pat[0], imp_conv(L->a, e->t, e->to, lw_se(L, e->args[0]))); break;
+    case IE_IF: lw_if(L, s); break;
+    case IE_LOOP: lw_loop(L, s); break;
+    case IE_ASSERT: lw_assert(L, s); break;
+    case IE_ALLOC: lw_alloc(L, s); break;
+    case IE_APPLY: lw_apply(L, s); break;
+    case IE_INDEX:
+    case IE_UPDATE:
+    case IE_IOTA:
+    case IE_REPLICATE:
+    case IE_COPY:
+    case IE_CONCAT:
+    case IE_ARRAYLIT: lw_array_stm(L, s); break;
+    case IE_SCREMA: lw_screma(L, s); break;
+    case IE_SCATTER: lw_scatter(L, s); break;
+    case IE_HIST: lw_hist(L, s); break;
+    case IE_SCRATCH:
+    case IE_RESHAPE:
+    case IE_REARRANGE: break; /* views and uninitialised arrays: no code */
+    }
+}
+
+/* ---- Last uses of blocks ------------------------------------------------------------ */
+
+/* Records in last[] the statement index j for every block marked in
+ * L->mark that statement j mentions (directly or through an array's
+ * MemInfo). */
+typedef struct Uses {
+    ImpLower *L;
+    int *last;
+    int j;
+} Uses;
+
+static void use_var(IrWalk *w, Var *v) {
+    Uses *u = w->ctx;
+    if (v->mem) use_var(w, v->mem->mem);
+    if (v->id > 0 && v->id < u->L->p->next_var_id && u->L->mark[v->id]) u->last[u->L->mark[v->id] - 1] = u->j;
+}
+
+static void release_at(ImpLower *L, Var **mems, const int *last, int n, int j) {
+    for (int k = 0; k < n; k++)
+        if (last[k] == j) lw_ref(L, IMP_RELEASE, lw_var(L, mems[k]));
+}
+
+void lw_body(ImpLower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int nextra) {
+    VEC(Var *) mems = {0};
+    VEC(int) last = {0};
+    for (int k = 0; k < nextra; k++) {
+        vec_push(&mems, extra[k]);
+        vec_push(&last, -1);
+    }
+    for (int j = 0; j < b->nstms; j++)
+        for (int k = 0; k < b->stms[j]->npat; k++)
+            if (b->stms[j]->pat[k]->type.kind == TK_MEM) {
+                vec_push(&mems, b->stms[j]->pat[k]);
+                vec_push(&last, j);
+            }
+    for (int k = 0; k < mems.len; k++) L->mark[mems.items[k]->id] = k + 1;
+    Uses u = {L, last.items, 0};
+    IrWalk w = {use_var, use_var, NULL, &u};
+    for (int j = 0; j < b->nstms; j++) {
+        u.j = j;
+        ir_walk_stm(&w, b->stms[j]);
+    }
+    u.j = b->nstms;
+    for (int i = 0; i < b->nres; i++)
+        if (b->res[i].is_var) use_var(&w, b->res[i].v);
+    for (int k = 0; k < mems.len; k++) L->mark[mems.items[k]->id] = 0;
+    release_at(L, mems.items, last.items, mems.len, -1);
+    for (int j = 0; j < b->nstms; j++) {
+        lw_stm(L, b->stms[j]);
+        release_at(L, mems.items, last.items, mems.len, j);
+    }
+    if (fn) fn(L, b, ctx);
+    release_at(L, mems.items, last.items, mems.len, b->nstms);
+    vec_free(&mems);
+    vec_free(&last);
+}
+
+ImpCode lw_code(ImpLower *L, const Body *b, LwResFn fn, void *ctx) {
+    LwNest n;
+    lw_enter(L, &n);
+    lw_body(L, b, fn, ctx, NULL, 0);
+    return lw_leave(L, &n);
+}

@@ -1,0 +1,79 @@
+/* The lowering from the memory IR to Imp (imp_lower), shared by its files:
+ *   lower.c  bodies and the release of blocks after their last use,
+ *            scalar statements, if, loops, allocation, assertions, calls;
+ *   array.c  array statements through LMADs: indexing, in-place updates,
+ *            iota, replicate, concat, copies, array literals;
+ *   soac.c   Screma (maps, scans and reductions with accumulators),
+ *            Scatter and Hist as sequential loops;
+ *   entry.c  functions (Prog.defs) and entry points, and imp_lower.
+ * The lowering follows what the sequential C emitter did, statement by
+ * statement: a scalar Var becomes an Imp scalar with its id and name, a
+ * memory block Var an Imp block; an array has no variable (it is its block
+ * read and written at the element offsets its LMAD gives). */
+#ifndef FUTHORC_IMP_LOWER_H
+#define FUTHORC_IMP_LOWER_H
+
+#include "imp.h"
+
+typedef struct ImpLower {
+    const Prog *p;
+    ImpProg *ip;
+    Arena *a;         /* ip->arena */
+    ImpBuilder *b;    /* the code block being built */
+    ImpVar **vars;    /* by IR Var id: its Imp variable, made on first use */
+    int *mark;        /* by IR Var id: 1 + index in the body being scanned, or 0 */
+    ImpFun **funs;    /* by index in p->defs */
+} ImpLower;
+
+/* What to do with a body's results, lowered before its last releases. */
+typedef void (*LwResFn)(ImpLower *L, const Body *b, void *ctx);
+
+/* ---- lower.c ---- */
+/* Lowers b's statements, then fn for its results; releases each block bound
+ * in b (or in extra, bound before it) after its last use. */
+void lw_body(ImpLower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int nextra);
+/* Lowers b into a new code block (lw_body without extra blocks). */
+ImpCode lw_code(ImpLower *L, const Body *b, LwResFn fn, void *ctx);
+void lw_stm(ImpLower *L, const Stm *s);
+/* The Imp variable of scalar or block v. */
+ImpVar *lw_var(ImpLower *L, const Var *v);
+/* A fresh variable. */
+ImpVar *lw_fresh(ImpLower *L, const char *name, ImpVarKind kind, PrimType t);
+/* se (a scalar) as an expression. */
+ImpExp *lw_se(ImpLower *L, SubExp se);
+/* Declares scalar or block v (nothing for an array), to init or none. */
+void lw_declare(ImpLower *L, const Var *v, ImpExp *init);
+/* Nested code: lw_enter makes a new code block the current one,
+ * lw_leave returns to the enclosing one and gives the block's code. */
+typedef struct LwNest {
+    ImpBuilder b;
+    ImpBuilder *outer;
+} LwNest;
+void lw_enter(ImpLower *L, LwNest *n);
+ImpCode lw_leave(ImpLower *L, LwNest *n);
+/* Appends `for i < bound` and enters its body (leave with lw_leave into
+ * the returned statement's body). */
+ImpStm *lw_for(ImpLower *L, LwNest *n, ImpVar *i, ImpExp *bound);
+
+/* ---- array.c ---- */
+/* Element idx (one index per dimension of its LMAD) of array arr. */
+ImpExp *lw_elem(ImpLower *L, const Var *arr, Sym *const *idx);
+/* The element offset of index idx through l, as an expression. */
+ImpExp *lw_offset(ImpLower *L, const Lmad *l, Sym *const *idx);
+/* l with its leading dimension fixed at i (row i). */
+Lmad *lw_row(ImpLower *L, const Lmad *l, Sym *i);
+/* Stores se (a scalar, filling every element, or an array, copied) at
+ * layout dl of block dmem. */
+void lw_store(ImpLower *L, const Var *dmem, const Lmad *dl, SubExp se, PrimType t);
+/* Copies the elements at (smem, sl) to (dmem, dl), unless they are there. */
+void lw_copy(ImpLower *L, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t);
+/* Array statements: IE_INDEX, IE_UPDATE, IE_IOTA, IE_REPLICATE, IE_COPY,
+ * IE_CONCAT, IE_ARRAYLIT. */
+void lw_array_stm(ImpLower *L, const Stm *s);
+
+/* ---- soac.c ---- */
+void lw_screma(ImpLower *L, const Stm *s);
+void lw_scatter(ImpLower *L, const Stm *s);
+void lw_hist(ImpLower *L, const Stm *s);
+
+#endif

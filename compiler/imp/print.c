@@ -1,0 +1,208 @@
+/* The readable printer of Imp (`futhorc dump --stage=imp`): one statement
+ * per line, nested code indented, variables as name_id, scalar operations
+ * as the IR prints them (add.i32(x_1, 2i32)), loads and stores as
+ * mem_3.f32[offset], LMADs as "offset + {(shape : stride), ...}". */
+#include "imp.h"
+
+typedef struct Printer {
+    Buf *out;
+    Arena a;
+    int indent;
+    VEC(ImpVar *) vars; /* by id: the variables declared so far (for Syms) */
+} Printer;
+
+static const char *vname(Printer *P, const ImpVar *v) { return arena_printf(&P->a, "%s_%d", v->name, v->id); }
+
+/* Records v's declaration, for the names of Sym variables. */
+static void declare(Printer *P, ImpVar *v) {
+    while (P->vars.len <= v->id) vec_push(&P->vars, NULL);
+    P->vars.items[v->id] = v;
+}
+
+static const char *sym_name(int id, void *ctx) {
+    Printer *P = ctx;
+    if (id < P->vars.len && P->vars.items[id]) return vname(P, P->vars.items[id]);
+    return arena_printf(&P->a, "?v%d", id);
+}
+
+static void line(Printer *P, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void line(Printer *P, const char *fmt, ...) {
+    for (int i = 0; i < P->indent; i++) buf_puts(P->out, "  ");
+    va_list ap;
+    va_start(ap, fmt);
+    buf_vprintf(P->out, fmt, ap);
+    va_end(ap);
+    buf_putc(P->out, '\n');
+}
+
+static const char *exp_str(Printer *P, const ImpExp *e);
+
+static const char *exps_str(Printer *P, ImpExp *const *es, int n) {
+    Buf b = {0};
+    for (int i = 0; i < n; i++) buf_printf(&b, "%s%s", i ? ", " : "", exp_str(P, es[i]));
+    const char *r = arena_strdup(&P->a, b.data ? b.data : "");
+    buf_free(&b);
+    return r;
+}
+
+static const char *exp_str(Printer *P, const ImpExp *e) {
+    char num[64];
+    switch (e->kind) {
+    case IX_CONST: return arena_strdup(&P->a, prim_format(e->c, num, sizeof num));
+    case IX_VAR: return vname(P, e->var);
+    case IX_OP:
+        return arena_printf(&P->a, "%s.%s(%s)", op_name(e->op), prim_name(e->t), exps_str(P, e->args, op_arity(e->op)));
+    case IX_CONV:
+        return arena_printf(&P->a, "%s->%s(%s)", prim_name(e->t), prim_name(e->to), exp_str(P, e->args[0]));
+    case IX_LOAD: return arena_printf(&P->a, "%s.%s[%s]", vname(P, e->var), prim_name(e->t), exp_str(P, e->index));
+    case IX_SYM: {
+        Buf b = {0};
+        sym_print_named(&b, e->sym, sym_name, P);
+        const char *r = arena_strdup(&P->a, b.data);
+        buf_free(&b);
+        return r;
+    }
+    }
+    return "?";
+}
+
+static const char *lmad_str(Printer *P, const Lmad *l) {
+    Buf b = {0};
+    lmad_print_named(&b, l, sym_name, P);
+    const char *r = arena_strdup(&P->a, b.data);
+    buf_free(&b);
+    return r;
+}
+
+static const char *loc_str(Printer *P, SrcLoc loc) {
+    return loc.file ? arena_printf(&P->a, " @ %s:%d:%d", loc.file, loc.line, loc.col) : "";
+}
+
+/* "i32 x_4" or "mem mem_5". */
+static const char *typed(Printer *P, const ImpVar *v) {
+    return arena_printf(&P->a, "%s %s", v->kind == IMP_MEM ? "mem" : prim_name(v->t), vname(P, v));
+}
+
+/* "[n_1][2i64]f32" of an array argument or result. */
+static const char *array_type(Printer *P, const ImpStm *s) {
+    Buf b = {0};
+    for (int d = 0; d < s->rank; d++)
+        buf_printf(&b, "[%s]", s->kind == IMP_ARG ? vname(P, s->dims[d]) : exp_str(P, s->shape[d]));
+    buf_puts(&b, prim_name(s->t));
+    const char *r = arena_strdup(&P->a, b.data);
+    buf_free(&b);
+    return r;
+}
+
+static void print_code(Printer *P, const ImpCode *c);
+
+static void nested(Printer *P, const ImpCode *c) {
+    P->indent++;
+    print_code(P, c);
+    P->indent--;
+}
+
+static void print_call(Printer *P, const ImpStm *s) {
+    Buf b = {0};
+    for (int i = 0; i < s->nresults; i++) {
+        declare(P, s->results[i]);
+        buf_printf(&b, "%s%s", i ? ", " : "", typed(P, s->results[i]));
+    }
+    line(P, "call %s(%s) -> (%s)", s->fn->name, exps_str(P, s->args, s->nargs), b.data ? b.data : "");
+    buf_free(&b);
+}
+
+static void print_arg(Printer *P, const ImpStm *s) {
+    if (s->rank == 0) {
+        declare(P, s->var);
+        line(P, "arg %d: %s", s->k, typed(P, s->var));
+        return;
+    }
+    declare(P, s->mem);
+    for (int d = 0; d < s->rank; d++) declare(P, s->dims[d]);
+    line(P, "arg %d: %s in %s%s", s->k, array_type(P, s), vname(P, s->mem), s->unique ? " (unique)" : "");
+}
+
+static void print_stm(Printer *P, const ImpStm *s) {
+    switch (s->kind) {
+    case IMP_DECL:
+        declare(P, s->var);
+        if (s->init) line(P, "%s = %s", typed(P, s->var), exp_str(P, s->init));
+        else line(P, "%s", typed(P, s->var));
+        break;
+    case IMP_ASSIGN: line(P, "%s = %s", vname(P, s->var), exp_str(P, s->value)); break;
+    case IMP_STORE:
+        line(P, "%s.%s[%s] = %s", vname(P, s->mem), prim_name(s->t), exp_str(P, s->index), exp_str(P, s->value));
+        break;
+    case IMP_ALLOC: line(P, "%s = alloc(%s)%s", vname(P, s->mem), exp_str(P, s->size), loc_str(P, s->loc)); break;
+    case IMP_RETAIN: line(P, "retain %s", vname(P, s->mem)); break;
+    case IMP_RELEASE: line(P, "release %s", vname(P, s->mem)); break;
+    case IMP_COPY:
+        line(P, "copy %s %s[%s] <- %s[%s]", prim_name(s->t), vname(P, s->dst), lmad_str(P, s->dst_lmad),
+             vname(P, s->src), lmad_str(P, s->src_lmad));
+        break;
+    case IMP_FOR:
+        declare(P, s->var);
+        line(P, "for %s < %s {", vname(P, s->var), exp_str(P, s->bound));
+        nested(P, &s->body);
+        line(P, "}");
+        break;
+    case IMP_WHILE:
+        line(P, "while %s {", exp_str(P, s->cond));
+        nested(P, &s->body);
+        line(P, "}");
+        break;
+    case IMP_IF:
+        line(P, "if %s {", exp_str(P, s->cond));
+        nested(P, &s->body);
+        if (s->orelse.n) {
+            line(P, "} else {");
+            nested(P, &s->orelse);
+        }
+        line(P, "}");
+        break;
+    case IMP_CALL: print_call(P, s); break;
+    case IMP_RETURN: line(P, "return (%s)", exps_str(P, s->args, s->nargs)); break;
+    case IMP_ASSERT: {
+        const char *args = s->nargs ? arena_printf(&P->a, ", (%s)", exps_str(P, s->args, s->nargs)) : "";
+        line(P, "assert %s, \"%s\"%s%s", exp_str(P, s->cond), s->msg, args, loc_str(P, s->loc));
+        break;
+    }
+    case IMP_ARG: print_arg(P, s); break;
+    case IMP_RESULT:
+        if (s->rank == 0) line(P, "result %d = %s", s->k, exp_str(P, s->value));
+        else line(P, "result %d = %s in %s at %s", s->k, array_type(P, s), vname(P, s->mem), lmad_str(P, s->lmad));
+        break;
+    }
+}
+
+static void print_code(Printer *P, const ImpCode *c) {
+    for (int i = 0; i < c->n; i++) print_stm(P, c->stms[i]);
+}
+
+static void print_fun(Printer *P, const ImpFun *f) {
+    Buf ps = {0}, rs = {0};
+    for (int i = 0; i < f->nparams; i++) {
+        declare(P, f->params[i]);
+        buf_printf(&ps, "%s%s", i ? ", " : "", typed(P, f->params[i]));
+    }
+    for (int k = 0; k < f->nrets; k++) buf_printf(&rs, "%s%s", k ? ", " : "", prim_name(f->rets[k]));
+    line(P, "fun %d %s(%s) -> (%s) {", f->index, f->name, ps.data ? ps.data : "", rs.data ? rs.data : "");
+    buf_free(&ps);
+    buf_free(&rs);
+    nested(P, &f->body);
+    line(P, "}");
+}
+
+void imp_print(Buf *out, const ImpProg *p) {
+    Printer P = {.out = out};
+    buf_puts(out, "-- stage imp\n");
+    for (int i = 0; i < p->nfuns; i++) print_fun(&P, p->funs[i]);
+    for (int i = 0; i < p->nentries; i++) {
+        line(&P, "entry %d %s {", i, p->entries[i]->src->name);
+        nested(&P, &p->entries[i]->body);
+        line(&P, "}");
+    }
+    vec_free(&P.vars);
+    arena_free(&P.a);
+}

@@ -1,0 +1,229 @@
+/* The lowering of SOACs to sequential loops over their iter Var (ir.h):
+ * Screma (maps, scans and reductions), Scatter (out-of-bounds indices
+ * ignored) and Hist (out-of-bounds buckets ignored). A lambda's scalar
+ * parameters are loaded from row iter of its inputs; its array parameters
+ * are views whose LMADs mention iter (memory.c). Scans and reductions of
+ * scalars keep their accumulators in scalar variables; an array
+ * accumulator lives in the place memory.c gave the operator's parameter,
+ * and a histogram's accumulators are its buckets. */
+#include "lower.h"
+
+/* An operator's accumulator: a scalar variable (var), a block element (mem
+ * at index), or for an array operand neither: the place of the operator's
+ * accumulator parameter. */
+typedef struct Acc {
+    ImpVar *var;
+    ImpVar *mem;
+    ImpExp *index;
+} Acc;
+
+static bool acc_scalar(const Acc *a) { return a->var || a->mem; }
+
+static ImpExp *acc_read(ImpLower *L, const Acc *a, PrimType t) {
+    return a->var ? imp_read(L->a, a->var) : imp_load(L->a, a->mem, t, a->index);
+}
+
+static void acc_write(ImpLower *L, const Acc *a, PrimType t, ImpExp *value) {
+    if (a->var) imp_assign(L->b, a->var, value);
+    else imp_store(L->b, a->mem, t, a->index, value);
+}
+
+/* Binds the scalar parameters of a SOAC lambda to row iter of arrs. */
+static void bind_rows(ImpLower *L, const Lambda *lam, Var **arrs, const Var *iter) {
+    Sym *i = sym_var(L->a, iter->id);
+    for (int k = 0; k < lam->nparams; k++) {
+        Var *p = lam->params[k];
+        if (p->type.kind != TK_ARRAY) lw_declare(L, p, lw_elem(L, arrs[k], &i));
+    }
+}
+
+/* Opens the loop `for iter < w` and binds the lambda's rows. */
+static ImpStm *soac_loop(ImpLower *L, LwNest *n, SubExp w, const Lambda *lam, Var **arrs, const Var *iter) {
+    ImpStm *f = lw_for(L, n, lw_var(L, iter), lw_se(L, w));
+    bind_rows(L, lam, arrs, iter);
+    return f;
+}
+
+/* ---- Operators --------------------------------------------------------------- */
+
+typedef struct OpCtx {
+    const SegOp *op;
+    const Acc *accs;
+} OpCtx;
+
+/* The operator's results become the accumulators: assigned, or copied
+ * into the place of an array accumulator unless they were built there. */
+static void res_to_accs(ImpLower *L, const Body *b, void *ctx) {
+    const OpCtx *o = ctx;
+    for (int i = 0; i < b->nres; i++) {
+        const Var *pa = o->op->op->params[i];
+        if (acc_scalar(&o->accs[i])) {
+            acc_write(L, &o->accs[i], pa->type.elem, lw_se(L, b->res[i]));
+            continue;
+        }
+        lw_store(L, pa->mem->mem, pa->mem->ixfun, b->res[i], pa->type.elem);
+    }
+}
+
+/* Combines the accumulators accs with the values vals through op. */
+static void lw_segop(ImpLower *L, const SegOp *op, const Acc *accs, const SubExp *vals) {
+    for (int i = 0; i < op->k; i++) {
+        const Var *pa = op->op->params[i], *pe = op->op->params[op->k + i];
+        if (acc_scalar(&accs[i])) {
+            lw_declare(L, pa, acc_read(L, &accs[i], pa->type.elem));
+            lw_declare(L, pe, lw_se(L, vals[i]));
+            continue;
+        }
+        lw_store(L, pe->mem->mem, pe->mem->ixfun, vals[i], pe->type.elem);
+    }
+    OpCtx o = {op, accs};
+    lw_body(L, op->op->body, res_to_accs, &o, NULL, 0);
+}
+
+/* The accumulators of ops set to their neutral elements: fresh variables
+ * when temps, else the pattern Vars pat; an array accumulator is the
+ * place of its operator parameter, filled with the neutral element. */
+static Acc *declare_accs(ImpLower *L, const SegOp *ops, int nops, Var **pat, bool temps) {
+    int n = 0;
+    for (int j = 0; j < nops; j++) n += ops[j].k;
+    Acc *accs = NEW_ARRAY(L->a, Acc, n + 1);
+    n = 0;
+    for (int j = 0; j < nops; j++)
+        for (int k = 0; k < ops[j].k; k++, n++) {
+            const SubExp ne = ops[j].neutral[k];
+            PrimType t = subexp_type(ne).elem;
+            const Var *pa = ops[j].op->params[k];
+            if (pa->type.kind == TK_ARRAY) {
+                lw_store(L, pa->mem->mem, pa->mem->ixfun, ne, t);
+            } else if (temps) {
+                accs[n].var = lw_fresh(L, "acc", IMP_SCALAR, t);
+                imp_decl(L->b, accs[n].var, lw_se(L, ne));
+            } else {
+                accs[n].var = lw_var(L, pat[n]);
+                lw_declare(L, pat[n], lw_se(L, ne));
+            }
+        }
+    return accs;
+}
+
+/* ---- Screma ---------------------------------------------------------------------- */
+
+typedef struct ScremaCtx {
+    const Stm *s;
+    const Acc *scan_accs, *red_accs;
+} ScremaCtx;
+
+/* After the map body: the scans (writing their outputs), the reductions,
+ * and the map outputs, all at row iter. */
+static void res_screma(ImpLower *L, const Body *b, void *ctx) {
+    const ScremaCtx *x = ctx;
+    const Screma *sc = &x->s->e->screma;
+    Sym *i = sym_var(L->a, sc->iter->id);
+    int pos = 0, acc = 0;
+    for (int j = 0; j < sc->nscans; j++) {
+        lw_segop(L, &sc->scans[j], x->scan_accs + acc, b->res + pos);
+        for (int k = 0; k < sc->scans[j].k; k++, pos++, acc++) {
+            const Var *out = x->s->pat[pos];
+            const Lmad *ol = out->mem->ixfun;
+            if (acc_scalar(&x->scan_accs[acc])) {
+                imp_store(L->b, lw_var(L, out->mem->mem), out->type.elem, lw_offset(L, ol, &i),
+                          acc_read(L, &x->scan_accs[acc], out->type.elem));
+                continue;
+            }
+            const MemInfo *am = sc->scans[j].op->params[k]->mem;
+            lw_copy(L, out->mem->mem, lw_row(L, ol, i), am->mem, am->ixfun, out->type.elem);
+        }
+    }
+    acc = 0;
+    for (int j = 0; j < sc->nreds; j++) {
+        lw_segop(L, &sc->reds[j], x->red_accs + acc, b->res + pos);
+        pos += sc->reds[j].k;
+        acc += sc->reds[j].k;
+    }
+    for (; pos < b->nres; pos++) {
+        const Var *out = x->s->pat[pos];
+        lw_store(L, out->mem->mem, lw_row(L, out->mem->ixfun, i), b->res[pos], out->type.elem);
+    }
+}
+
+void lw_screma(ImpLower *L, const Stm *s) {
+    const Screma *sc = &s->e->screma;
+    int nscan = 0;
+    for (int j = 0; j < sc->nscans; j++) nscan += sc->scans[j].k;
+    ScremaCtx x = {s, NULL, NULL};
+    x.red_accs = declare_accs(L, sc->reds, sc->nreds, s->pat + nscan, false);
+    x.scan_accs = declare_accs(L, sc->scans, sc->nscans, NULL, true);
+    LwNest n;
+    ImpStm *f = soac_loop(L, &n, sc->w, sc->map, sc->arrs, sc->iter);
+    lw_body(L, sc->map->body, res_screma, &x, NULL, 0);
+    f->body = lw_leave(L, &n);
+}
+
+/* ---- Scatter and Hist ---------------------------------------------------------------- */
+
+/* Opens `if (0 <= ix && ix < n)`. */
+static ImpStm *in_bounds(ImpLower *L, LwNest *n, SubExp ix, ImpExp *len) {
+    Arena *a = L->a;
+    ImpStm *st = imp_add(L->b, IMP_IF);
+    st->cond = imp_op2(a, OP_LAND, PT_BOOL, imp_op2(a, OP_GE, PT_I64, lw_se(L, ix), imp_i64(a, 0)),
+                       imp_op2(a, OP_LT, PT_I64, lw_se(L, ix), len));
+    lw_enter(L, n);
+    return st;
+}
+
+/* Scatter: writes value j (an element or a whole row) to dests[j] at
+ * index j when in bounds. */
+static void res_scatter(ImpLower *L, const Body *b, void *ctx) {
+    const Scatter *sc = ctx;
+    for (int j = 0; j < sc->ndests; j++) {
+        const Var *d = sc->dests[j];
+        const Lmad *l = d->mem->ixfun;
+        LwNest n;
+        ImpStm *st = in_bounds(L, &n, b->res[j], imp_sym(L->a, l->dims[0].shape));
+        lw_store(L, d->mem->mem, lw_row(L, l, ir_se_sym(L->a, b->res[j])), b->res[sc->ndests + j], d->type.elem);
+        st->body = lw_leave(L, &n);
+    }
+}
+
+void lw_scatter(ImpLower *L, const Stm *s) {
+    const Scatter *sc = &s->e->scatter;
+    LwNest n;
+    ImpStm *f = soac_loop(L, &n, sc->w, sc->lam, sc->arrs, sc->iter);
+    lw_body(L, sc->lam->body, res_scatter, (void *)sc, NULL, 0);
+    f->body = lw_leave(L, &n);
+}
+
+/* Hist: combines the values with the bucket's current contents. An array
+ * bucket is copied into the operator's accumulator place, combined, and
+ * copied back. */
+static void res_hist(ImpLower *L, const Body *b, void *ctx) {
+    const Hist *h = ctx;
+    Sym *ix = ir_se_sym(L->a, b->res[0]);
+    LwNest n;
+    ImpStm *st = in_bounds(L, &n, b->res[0], lw_se(L, h->dest_w));
+    Acc *accs = NEW_ARRAY(L->a, Acc, h->op.k + 1);
+    for (int j = 0; j < h->op.k; j++) {
+        const Var *d = h->dests[j], *pa = h->op.op->params[j];
+        if (pa->type.kind != TK_ARRAY) {
+            accs[j].mem = lw_var(L, d->mem->mem);
+            accs[j].index = lw_offset(L, d->mem->ixfun, &ix);
+            continue;
+        }
+        lw_copy(L, pa->mem->mem, pa->mem->ixfun, d->mem->mem, lw_row(L, d->mem->ixfun, ix), d->type.elem);
+    }
+    lw_segop(L, &h->op, accs, b->res + 1);
+    for (int j = 0; j < h->op.k; j++) {
+        const Var *d = h->dests[j], *pa = h->op.op->params[j];
+        if (pa->type.kind == TK_ARRAY)
+            lw_copy(L, d->mem->mem, lw_row(L, d->mem->ixfun, ix), pa->mem->mem, pa->mem->ixfun, d->type.elem);
+    }
+    st->body = lw_leave(L, &n);
+}
+
+void lw_hist(ImpLower *L, const Stm *s) {
+    const Hist *h = &s->e->hist;
+    LwNest n;
+    ImpStm *f = soac_loop(L, &n, h->w, h->lam, h->arrs, h->iter);
+    lw_body(L, h->lam->body, res_hist, (void *)h, NULL, 0);
+    f->body = lw_leave(L, &n);
+}
