@@ -14,6 +14,29 @@ static SubExp i64_of(Lower *l, Env *env, Exp *e) {
 
 static SubExp bool_and(Lower *l, SubExp a, SubExp b, SrcLoc loc) { return lower_binop(l, OP_LAND, a, b, loc); }
 
+/* The message of a failed bounds check of index ix[0..n-1] into an array
+ * of rank dimensions, with a "{}" for each index, slice part written and
+ * dimension, in that order. Made once the index is lowered: lower_error
+ * may leave the lowering before, and a Buf would leak. */
+static const char *slice_message(Lower *l, const DimIndex *ix, int n, int rank) {
+    Buf msg = {0};
+    buf_puts(&msg, "Index [");
+    for (int k = 0; k < n; k++) {
+        if (k > 0) buf_puts(&msg, ", ");
+        if (!ix[k].is_slice) {
+            buf_puts(&msg, "{}");
+            continue;
+        }
+        buf_printf(&msg, "%s:%s%s", ix[k].start ? "{}" : "", ix[k].end ? "{}" : "", ix[k].stride ? ":{}" : "");
+    }
+    buf_puts(&msg, "] out of bounds for array of shape ");
+    for (int k = 0; k < rank; k++) buf_puts(&msg, "[{}]");
+    buf_putc(&msg, '.');
+    const char *m = arena_strdup(l->a, msg.data);
+    buf_free(&msg);
+    return m;
+}
+
 /* Turns source slice syntax into IR DimSlices for an array of shape
  * dims[rank], emitting one bounds check for the whole index, whose message
  * shows it as written ("Index [i, a:b] out of bounds for array of shape
@@ -21,17 +44,13 @@ static SubExp bool_and(Lower *l, SubExp a, SubExp b, SrcLoc loc) { return lower_
 static DimSlice *lower_slice(Lower *l, Env *env, DimIndex *ix, int n, const SubExp *dims, int rank, SrcLoc loc) {
     DimSlice *s = NEW_ARRAY(l->a, DimSlice, n);
     SubExp ok = se_bool(true);
-    Buf msg = {0};
     SubExpVec args = {0};
-    buf_puts(&msg, "Index [");
     for (int k = 0; k < n; k++) {
         SubExp w = dims[k], cond;
-        if (k > 0) buf_puts(&msg, ", ");
         if (!ix[k].is_slice) {
             SubExp i = i64_of(l, env, ix[k].index);
             s[k].index = i;
             cond = bool_and(l, lower_binop(l, OP_LE, se_i64(0), i, loc), lower_binop(l, OP_LT, i, w, loc), loc);
-            buf_puts(&msg, "{}");
             vec_push_in(l->a, &args, i);
             ok = bool_and(l, ok, cond, loc);
             continue;
@@ -61,32 +80,16 @@ static DimSlice *lower_slice(Lower *l, Env *env, DimIndex *ix, int n, const SubE
             cond = lower_binop(l, OP_LOR, lower_binop(l, OP_EQ, start, end, loc), bool_and(l, nonempty, inb, loc), loc);
         }
         /* the slice as written: omitted parts stay omitted */
-        if (ix[k].start) {
-            buf_puts(&msg, "{}");
-            vec_push_in(l->a, &args, start);
-        }
-        buf_putc(&msg, ':');
-        if (ix[k].end) {
-            buf_puts(&msg, "{}");
-            vec_push_in(l->a, &args, end);
-        }
-        if (ix[k].stride) {
-            buf_puts(&msg, ":{}");
-            vec_push_in(l->a, &args, stride);
-        }
+        if (ix[k].start) vec_push_in(l->a, &args, start);
+        if (ix[k].end) vec_push_in(l->a, &args, end);
+        if (ix[k].stride) vec_push_in(l->a, &args, stride);
         ok = bool_and(l, ok, cond, loc);
         s[k].start = start;
         s[k].len = len;
         s[k].stride = stride;
     }
-    buf_puts(&msg, "] out of bounds for array of shape ");
-    for (int k = 0; k < rank; k++) {
-        buf_puts(&msg, "[{}]");
-        vec_push_in(l->a, &args, dims[k]);
-    }
-    buf_putc(&msg, '.');
-    if (!l->opts->unsafe) lower_assert(l, ok, arena_strdup(l->a, msg.data), args.items, args.len, loc);
-    buf_free(&msg);
+    for (int k = 0; k < rank; k++) vec_push_in(l->a, &args, dims[k]);
+    if (!l->opts->unsafe) lower_assert(l, ok, slice_message(l, ix, n, rank), args.items, args.len, loc);
     return s;
 }
 
