@@ -202,11 +202,17 @@ static Ty *instantiate_use(Exp *e, Binding *b) {
 }
 
 static Ty *use_binding(Exp *e, Binding *b) {
-    if (b->recursive)
-        tc_fail(e->loc, "Recursion is not supported: \"%s\" refers to itself.", b->name);
+    /* a definition does not see itself: its name means what it meant before */
+    if (b->recursive) {
+        Binding *outer = tc_lookup_hidden(b);
+        if (!outer) tc_fail(e->loc, "Recursion is not supported: \"%s\" refers to itself.", b->name);
+        b = outer;
+    }
     e->ref.kind = b->ref;
     e->ref.uid = b->uid;
     e->ref.decl = b->decl;
+    e->ref.numeric = b->numeric;
+    e->ref.numeric_type = b->numeric_type;
     if (!b->sch) { /* its definition had errors */
         tc.saw_poisoned = true;
         return tc_fresh(e->loc);
@@ -215,20 +221,27 @@ static Ty *use_binding(Exp *e, Binding *b) {
 }
 
 /* A qualified name inside a module: modules, then a value. Returns the
- * number of parts used, 0 if the name is not found. */
+ * number of parts used. */
 static int module_value(Exp *e, Module *m, Ty **out) {
     const QualName *q = &e->name;
     for (int i = 1; i < q->nparts; i++) {
+        if (m->fun) tc_fail(e->loc, "Cannot have parametric module here.");
         Binding *v = tc_lookup_in(m, q->parts[i], NS_VALUE);
         if (v) {
             *out = use_binding(e, v);
             return i + 1;
         }
         Binding *sub = tc_lookup_in(m, q->parts[i], NS_MODULE);
-        if (!sub) tc_fail(e->loc, "Module \"%s\" has no member \"%s\".", m->name, q->parts[i]);
+        if (!sub) tc_fail(e->loc, "Unknown name \"%s\".", qual_str(q));
         m = sub->mod;
     }
     tc_fail(e->loc, "\"%s\" is a module, not a value.", qual_str(q));
+}
+
+/* Whether a value of type t may have fields. */
+static bool has_fields(Ty *t) {
+    t = tc_head(t);
+    return t->kind == TY_RECORD || t->kind == TY_TUPLE || t->kind == TY_VAR;
 }
 
 static Ty *var_exp(Exp *e) {
@@ -237,7 +250,11 @@ static Ty *var_exp(Exp *e) {
     Ty *t = NULL;
     int used;
     Binding *b = tc_lookup(q->parts[0], NS_VALUE);
-    Binding *m = b ? NULL : tc_lookup(q->parts[0], NS_MODULE);
+    Binding *m = q->nparts > 1 ? tc_lookup(q->parts[0], NS_MODULE) : NULL;
+    /* "a.b" with both a value and a module a (after "open f32", whose i32
+     * is a function): the value only if it may have fields */
+    if (b && m && b->sch && !has_fields(b->sch->ty)) b = NULL;
+    if (b) m = NULL;
     PrimType p;
     if (b) {
         t = use_binding(e, b);
@@ -516,6 +533,8 @@ static bool is_lit(Exp *e, int64_t v) {
  * [:j] when j is simple, else unknown. */
 static Size slice_size(DimIndex *di, Size d) {
     if (!di->start && !di->end && !di->stride) return d;
+    /* a[::-1] reverses a */
+    if (!di->start && !di->end && di->stride && di->stride->kind == EX_NEG && is_lit(di->stride->e1, 1)) return d;
     if ((!di->start || is_lit(di->start, 0)) && (!di->stride || is_lit(di->stride, 1)) && di->end)
         return arg_size(di->end);
     return tc_size_any();
@@ -715,7 +734,8 @@ Scheme *tc_function(SrcLoc loc, TypeParam *tps, int ntps, Pat **params, int npar
         body->ty = rt;
     } else {
         bt = tc_exp(body);
-        if (rt) tc_unify(body->loc, rt, bt, U_DIET);
+        const char *why = rt ? tc_try_unify(rt, bt, U_DIET, NULL) : NULL;
+        if (why) tc_fail(body->loc, "%s Function body does not have expected type.", why);
         else bt = tc_forget_sizes(bt, uid_mark);
     }
     Ty *res = rt ? rt : bt;
@@ -772,6 +792,15 @@ static void gen_walk(Ty *t, Scheme *sch, int first_var, int first_svar) {
     case TY_ARROW:
         gen_walk(t->param, sch, first_var, first_svar);
         gen_walk(t->result, sch, first_var, first_svar);
+        break;
+    case TY_ABSTRACT:
+        for (int i = 0; i < t->rank; i++) {
+            Size s = tc_size_head(t->dims[i]);
+            if (s.kind == SZ_VAR && s.uid < 0 && -s.uid - 1 >= first_svar &&
+                tc.svars.items[-s.uid - 1].level > tc.level)
+                add_key(&sch->svars, &sch->nsvars, s.uid);
+        }
+        for (int i = 0; i < t->n; i++) gen_walk(t->elems[i], sch, first_var, first_svar);
         break;
     default:
         break;
@@ -1001,6 +1030,19 @@ static Ty *loop_exp(Exp *e) {
     return tc_forget_sizes(tc_join(pt, bt), uid_mark);
 }
 
+/* M.(e): e with the names of module M in scope. Once they are resolved the
+ * node becomes e itself, so that later phases never see a local open. */
+static Ty *open_exp(Exp *e) {
+    Module *m = tc_lookup_module(e->loc, &e->name);
+    if (m->fun) tc_fail(e->loc, "Cannot have parametric module here.");
+    int mark = tc_mark();
+    for (int i = 0; i < m->n; i++) tc_push(m->binds[i]);
+    Ty *t = tc_exp(e->e1);
+    tc_pop_to(mark);
+    *e = *e->e1;
+    return t;
+}
+
 /* ---- Dispatch ------------------------------------------------------------------------------ */
 
 static Ty *literal_type(Exp *e, unsigned prims) {
@@ -1039,6 +1081,8 @@ static bool well_formed(Exp *e) {
     case EX_ASCRIBE:
     case EX_COERCE:
         return e->e1 && e->ret;
+    case EX_OPEN:
+        return e->e1 != NULL;
     case EX_RANGE:
         return e->start && e->end;
     default:
@@ -1122,6 +1166,8 @@ static Ty *exp_type(Exp *e) {
     case EX_ASSERT:
         tc_unify(e->e1->loc, tc_prim(PT_BOOL), tc_exp(e->e1), U_STRICT);
         return tc_exp(e->e2);
+    case EX_OPEN:
+        return open_exp(e);
     }
     tc_fail(e->loc, "malformed expression");
 }

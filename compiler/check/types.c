@@ -488,6 +488,10 @@ bool tc_is_prim(Ty *t, PrimType p) {
     return t->kind == TY_PRIM && t->prim == p;
 }
 
+/* Set while tc_zonk rebuilds a type: abstract types whose definition is
+ * known are replaced by it (the types written into the AST). */
+static bool zonk_expands;
+
 /* Rebuilds t with every bound variable replaced by its binding and each
  * size passed through fsize (with ctx). */
 static Ty *map_ty(Ty *t, Size (*fsize)(Size, void *), void *ctx) {
@@ -530,6 +534,17 @@ static Ty *map_ty(Ty *t, Size (*fsize)(Size, void *), void *ctx) {
     case TY_ARROW:
         r = tc_arrow_dep(map_ty(t->param, fsize, ctx), map_ty(t->result, fsize, ctx), t->pname, t->var);
         break;
+    case TY_ABSTRACT: {
+        Ty *def = zonk_expands ? tc_abs_expand(t) : NULL;
+        if (def) return map_ty(unique || t->unique ? tc_copy_unique(def, true) : def, fsize, ctx);
+        r = ty_new(TY_ABSTRACT);
+        *r = *t;
+        r->elems = NEW_ARRAY(tc.a, Ty *, t->n);
+        for (int i = 0; i < t->n; i++) r->elems[i] = map_ty(t->elems[i], fsize, ctx);
+        r->dims = NEW_ARRAY(tc.a, Size, t->rank);
+        for (int i = 0; i < t->rank; i++) r->dims[i] = map_size(t->dims[i], fsize, ctx);
+        break;
+    }
     default:
         r = t;
     }
@@ -542,7 +557,12 @@ static Size zonk_size(Size s, void *ctx) {
     return is_svar(s) ? tc_size_any() : s;
 }
 
-Ty *tc_zonk(Ty *t) { return map_ty(t, zonk_size, NULL); }
+Ty *tc_zonk(Ty *t) {
+    zonk_expands = true;
+    Ty *r = map_ty(t, zonk_size, NULL);
+    zonk_expands = false;
+    return r;
+}
 
 /* s with bound size variables resolved and unknown ones SZ_ANY. */
 Size tc_zonk_size(Size s) { return map_size(s, zonk_size, NULL); }
@@ -571,6 +591,11 @@ bool tc_contains_arrow(Ty *t) {
         return true;
     case TY_VAR:
         return tc.vars.items[t->var].rigid && tc.vars.items[t->var].lifted;
+    case TY_ABSTRACT:
+        if (tc.abstracts.items[t->var].lifted == LIFT_FULL) return true;
+        for (int i = 0; i < t->n; i++)
+            if (tc_contains_arrow(t->elems[i])) return true;
+        return false;
     case TY_ARRAY:
         return tc_contains_arrow(t->elem);
     case TY_TUPLE:
@@ -663,6 +688,19 @@ static void show(Buf *b, Ty *t, bool paren_arrow) {
         buf_puts(b, " -> ");
         show(b, t->result, false);
         if (paren_arrow) buf_putc(b, ')');
+        break;
+    case TY_ABSTRACT:
+        if (paren_arrow && (t->n || t->rank)) buf_putc(b, '(');
+        buf_puts(b, t->var_name ? t->var_name : "?");
+        for (int i = 0; i < t->rank; i++) {
+            buf_putc(b, ' ');
+            show_size(b, t->dims[i]);
+        }
+        for (int i = 0; i < t->n; i++) {
+            buf_putc(b, ' ');
+            show(b, t->elems[i], true);
+        }
+        if (paren_arrow && (t->n || t->rank)) buf_putc(b, ')');
         break;
     case TY_VAR: {
         TVar *v = &tc.vars.items[t->var];
@@ -908,6 +946,12 @@ bool tc_size_in_data(Ty *t, int uid, bool whole) {
             if (whole ? s.kind == SZ_VAR && s.uid == uid : size_mentions(s, uid)) return true;
         }
         return tc_size_in_data(t->elem, uid, whole);
+    case TY_ABSTRACT:
+        for (int i = 0; i < t->rank; i++) {
+            Size s = tc_size_resolve(t->dims[i]);
+            if (whole ? s.kind == SZ_VAR && s.uid == uid : size_mentions(s, uid)) return true;
+        }
+        /* fall through */
     case TY_TUPLE:
         for (int i = 0; i < t->n; i++)
             if (tc_size_in_data(t->elems[i], uid, whole)) return true;
@@ -928,6 +972,7 @@ static bool occurs(int v, Ty *t) {
         return t->var == v;
     case TY_ARRAY:
         return occurs(v, t->elem);
+    case TY_ABSTRACT:
     case TY_TUPLE:
         for (int i = 0; i < t->n; i++)
             if (occurs(v, t->elems[i])) return true;
@@ -958,6 +1003,12 @@ static void adjust_levels(Ty *t, int level) {
         }
         adjust_levels(t->elem, level);
         break;
+    case TY_ABSTRACT:
+        for (int i = 0; i < t->rank; i++) {
+            Size s = tc_size_head(t->dims[i]);
+            if (is_svar(s) && svar_of(s)->level > level) svar_of(s)->level = level;
+        }
+        /* fall through */
     case TY_TUPLE:
         for (int i = 0; i < t->n; i++) adjust_levels(t->elems[i], level);
         break;
@@ -1139,6 +1190,17 @@ static bool unify_rec(Ty *a, Ty *b, int mode) {
         return true;
     case TY_ARROW:
         return unify_arrows(a, b, mode);
+    case TY_ABSTRACT:
+        if (a->var != b->var || a->n != b->n || a->rank != b->rank) return set_fail(F_MISMATCH, a, b);
+        for (int i = 0; i < a->rank; i++)
+            if (!unify_size(a->dims[i], b->dims[i], mode)) {
+                fail.a = a;
+                fail.b = b;
+                return false;
+            }
+        for (int i = 0; i < a->n; i++)
+            if (!unify_rec(a->elems[i], b->elems[i], mode)) return false;
+        return true;
     }
     return false;
 }
@@ -1196,20 +1258,26 @@ static const char *fail_detail(const char *e, const char *a) {
 
 void tc_unify(SrcLoc loc, Ty *expected, Ty *actual, int mode) { tc_unify_in(loc, expected, actual, mode, NULL); }
 
-/* Unifies and on failure reports, after the sentence context (if any),
- * Futhark's "Couldn't match expected type ... with actual type ...". */
-void tc_unify_in(SrcLoc loc, Ty *expected, Ty *actual, int mode, const char *context) {
+/* Unifies; on failure returns Futhark's "Couldn't match expected type ...
+ * with actual type ..." (after the sentence context, if any). */
+const char *tc_try_unify(Ty *expected, Ty *actual, int mode, const char *context) {
     fail.kind = F_NONE;
     nbound_params = 0;
-    if (unify_rec(expected, actual, mode)) return;
+    if (unify_rec(expected, actual, mode)) return NULL;
     const char *e = tc_show(expected), *a = tc_show(actual);
     const char *pre = context ? arena_printf(tc.a, "%s ", context) : "";
     if (fail.kind == F_SIZE)
-        tc_fail(loc, "%sSizes \"%s\" and \"%s\" do not match (expected type %s, actual type %s).", pre,
-                size_str(fail.sa), size_str(fail.sb), e, a);
+        return arena_printf(tc.a, "%sSizes \"%s\" and \"%s\" do not match (expected type %s, actual type %s).", pre,
+                            size_str(fail.sa), size_str(fail.sb), e, a);
     const char *d = fail_detail(e, a);
-    if (d) tc_fail(loc, "%sCouldn't match expected type %s with actual type %s: %s.", pre, e, a, d);
-    tc_fail(loc, "%sCouldn't match expected type %s with actual type %s.", pre, e, a);
+    if (d) return arena_printf(tc.a, "%sCouldn't match expected type %s with actual type %s: %s.", pre, e, a, d);
+    return arena_printf(tc.a, "%sCouldn't match expected type %s with actual type %s.", pre, e, a);
+}
+
+/* Unifies and on failure reports tc_try_unify's message. */
+void tc_unify_in(SrcLoc loc, Ty *expected, Ty *actual, int mode, const char *context) {
+    const char *why = tc_try_unify(expected, actual, mode, context);
+    if (why) tc_fail(loc, "%s", why);
 }
 
 /* Requires t to be one of the primitive types in prims (what names the
@@ -1340,6 +1408,15 @@ static Ty *subst_rec(Ty *t, const Subst *s) {
         break;
     case TY_ARROW:
         r = tc_arrow_dep(subst_rec(h->param, s), subst_rec(h->result, s), h->pname, h->var);
+        break;
+    case TY_ABSTRACT:
+        r = ty_new(TY_ABSTRACT);
+        *r = *h;
+        r->unique = false;
+        r->elems = NEW_ARRAY(tc.a, Ty *, h->n);
+        for (int i = 0; i < h->n; i++) r->elems[i] = subst_rec(h->elems[i], s);
+        r->dims = NEW_ARRAY(tc.a, Size, h->rank);
+        for (int i = 0; i < h->rank; i++) r->dims[i] = map_size(h->dims[i], subst_size, (void *)s);
         break;
     default:
         r = h;

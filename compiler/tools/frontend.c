@@ -23,9 +23,8 @@ static Program *load_file(Arena *a, const char *path, const char *given, size_t 
 /* Loads the files that p imports (recursively) before p itself. */
 static bool load_imports(Arena *a, Program *p, ProgramVec *loaded, int depth) {
     bool ok = true;
-    for (int i = 0; i < p->ndecls; i++) {
-        Decl *d = p->decls[i];
-        if (d->kind != D_IMPORT) continue;
+    for (int i = 0; i < p->nimports; i++) {
+        Decl *d = p->imports[i];
         const char *path = arena_printf(a, "%s%s.fut", dir_of(a, p->file), d->path);
         d->imported = load_file(a, path, NULL, 0, loaded, depth + 1, d->loc);
         if (!d->imported) ok = false;
