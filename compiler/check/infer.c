@@ -434,8 +434,23 @@ static Ty *builtin_binop(Exp *e, const OpInfo *oi) {
     return oi->result ? tc_prim(PT_BOOL) : t1;
 }
 
+/* l M.op r: the operator of module M. */
+static Ty *qualified_binop(Exp *e) {
+    Exp v = {0};
+    v.kind = EX_VAR;
+    v.loc = e->loc;
+    v.name = e->name;
+    Ty *fty = var_exp(&v);
+    if (v.ref.nvar_parts) tc_fail(e->loc, "\"%s\" is not an operator.", qual_str(&e->name));
+    e->ref = v.ref;
+    const char *name = arena_printf(tc.a, "\"%s\"", qual_str(&e->name));
+    Ty *t = apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name, U_DIET);
+    return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name, U_DIET);
+}
+
 static Ty *binop_exp(Exp *e) {
     if (!e->op || !e->e1 || !e->e2) tc_fail(e->loc, "malformed operator application");
+    if (e->name.nparts > 1) return qualified_binop(e);
     Binding *b = tc_lookup(e->op, NS_VALUE);
     if (b) {
         Ty *fty = use_binding(e, b);

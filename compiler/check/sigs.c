@@ -131,8 +131,15 @@ static const char *show_abbr(const TypeAbbr *ab, const char *qname, bool abstrac
     return s;
 }
 
-static const char *show_val(const char *qname, const Scheme *sch) {
-    return arena_printf(tc.a, "val %s : %s", qname, tc_show(sch->ty));
+/* "val name 'a [n] : type": tps are the value's type parameters. */
+static const char *show_val(const char *qname, const TypeParam *tps, int ntps, const Scheme *sch) {
+    Buf b = {0};
+    buf_printf(&b, "val %s", qname);
+    show_params(&b, tps, ntps);
+    buf_printf(&b, " : %s", tc_show(sch->ty));
+    const char *s = arena_strndup(tc.a, b.data, b.len);
+    buf_free(&b);
+    return s;
 }
 
 /* ---- Types -------------------------------------------------------------------- */
@@ -145,6 +152,8 @@ static bool same_param_kinds(const TypeParam *a, int na, const TypeParam *b, int
     return true;
 }
 
+static bool any_anonymous(Ty *t);
+
 /* Checks that the module's type mab may stand for abstract specification
  * sp: the same parameters, no more lifted, and every size parameter the
  * size of an array in it (so that a value of the type holds the size). */
@@ -156,6 +165,9 @@ static void check_abstract_def(Spec *sp, TypeAbbr *mab, const char *qname, SrcLo
     if (mab->lifted > sp->lifted)
         tc_fail(loc, "Module defines %s, but module type requires %s.", show_abbr(mab, qname, false),
                 sp->lifted == LIFT_NONE ? "a non-lifted type" : "a size-lifted type");
+    if (sp->lifted == LIFT_NONE && any_anonymous(mab->body))
+        tc_fail(loc, "Module defines %s, which contains anonymous sizes, but module type requires a non-lifted type.",
+                show_abbr(mab, qname, false));
     for (int i = 0; i < mab->nparams; i++)
         if (mab->params[i].kind == TP_SIZE && !tc_size_in_data(mab->body, mab->keys[i], true))
             tc_fail(loc, "Type %s cannot be made abstract because size parameter \"%s\" is not used constructively "
@@ -256,10 +268,6 @@ static void type_spec(Spec *sp, const Realise *r) {
 
 /* ---- Values -------------------------------------------------------------------- */
 
-/* Reports an anonymous size ([]) in the parameter of a function type: a
- * value specification must name the sizes its arguments have. */
-static void check_param_sizes(Ty *t, const char *name, SrcLoc loc);
-
 static bool any_anonymous(Ty *t) {
     t = tc_head(t);
     switch (t->kind) {
@@ -281,9 +289,24 @@ static bool any_anonymous(Ty *t) {
     }
 }
 
-static void check_param_sizes(Ty *t, const char *name, SrcLoc loc) {
-    for (t = tc_head(t); t->kind == TY_ARROW; t = tc_head(t->result))
-        if (any_anonymous(t->param))
+/* Whether type expression te writes an anonymous size ([]). */
+static bool writes_anonymous(TypeExp *te) {
+    if (!te) return false;
+    if (te->kind == TE_ARRAY && !te->dim) return true;
+    for (int i = 0; i < te->nargs; i++)
+        if (te->args[i].is_size ? !te->args[i].size : writes_anonymous(te->args[i].type)) return true;
+    for (int i = 0; i < te->nelems; i++)
+        if (writes_anonymous(te->elems[i])) return true;
+    for (int i = 0; i < te->nfields; i++)
+        if (writes_anonymous(te->fields[i].type)) return true;
+    return writes_anonymous(te->elem) || writes_anonymous(te->param) || writes_anonymous(te->result);
+}
+
+/* Reports an anonymous size ([]) in the parameter of a function type: a
+ * value specification must name the sizes its arguments have. */
+static void check_param_sizes(TypeExp *te, const char *name, SrcLoc loc) {
+    for (; te && te->kind == TE_ARROW; te = te->result)
+        if (writes_anonymous(te->param))
             tc_fail(loc, "All function parameters must have non-anonymous sizes. Hint: add size parameters to \"%s\".",
                     name);
 }
@@ -353,7 +376,7 @@ static Scheme *spec_scheme(Spec *sp, bool validate) {
     sch->ty = tc_type_exp(sp->type, false);
     tc_pop_to(mark);
     if (validate) {
-        check_param_sizes(sch->ty, sp->name, sp->loc);
+        check_param_sizes(sp->type, sp->name, sp->loc);
         check_param_names(sch->ty, sp->loc);
     }
     sch->nparams = arity(sch->ty);
@@ -383,14 +406,16 @@ static Ty *instance(Scheme *sch, Ty ***tvals, Size **sizes) {
 /* Why the module's type m (an instance unified with the specification's s)
  * is not what s requires in uniqueness or sizes: a unique result that is
  * not, or an unknown size where s has one; NULL if none. positive: a result
- * rather than a parameter. */
-static const char *finer_mismatch(Ty *s, Ty *m, bool positive) {
+ * rather than a parameter. declared: m's results are as declared (an
+ * inferred result is never unique here, where Futhark infers uniqueness,
+ * so only a declared one is held to the specification's). */
+static const char *finer_mismatch(Ty *s, Ty *m, bool positive, bool declared) {
     bool su = s->unique, mu = m->unique;
     s = tc_head(s);
     m = tc_head(m);
     su |= s->unique;
     mu |= m->unique;
-    if (positive && su && !mu && (s->kind == TY_ARRAY || s->kind == TY_ABSTRACT))
+    if (declared && positive && su && !mu && (s->kind == TY_ARRAY || s->kind == TY_ABSTRACT))
         return arena_printf(tc.a, "The module's %s is not unique.", tc_show(m));
     if (s->kind != m->kind) return NULL;
     const char *r = NULL;
@@ -401,16 +426,18 @@ static const char *finer_mismatch(Ty *s, Ty *m, bool positive) {
             if (b.kind == SZ_ANY && a.kind != SZ_ANY)
                 return arena_printf(tc.a, "Sizes of %s and %s do not match.", tc_show(s), tc_show(m));
         }
-        return s->rank == m->rank ? finer_mismatch(s->elem, m->elem, positive) : NULL;
+        return s->rank == m->rank ? finer_mismatch(s->elem, m->elem, positive, declared) : NULL;
     case TY_TUPLE:
-        for (int i = 0; i < s->n && i < m->n && !r; i++) r = finer_mismatch(s->elems[i], m->elems[i], positive);
+        for (int i = 0; i < s->n && i < m->n && !r; i++)
+            r = finer_mismatch(s->elems[i], m->elems[i], positive, declared);
         return r;
     case TY_RECORD:
-        for (int i = 0; i < s->n && i < m->n && !r; i++) r = finer_mismatch(s->fields[i].ty, m->fields[i].ty, positive);
+        for (int i = 0; i < s->n && i < m->n && !r; i++)
+            r = finer_mismatch(s->fields[i].ty, m->fields[i].ty, positive, declared);
         return r;
     case TY_ARROW:
-        r = finer_mismatch(s->param, m->param, !positive);
-        return r ? r : finer_mismatch(s->result, m->result, positive);
+        r = finer_mismatch(s->param, m->param, !positive, declared);
+        return r ? r : finer_mismatch(s->result, m->result, positive, declared);
     default:
         return NULL;
     }
@@ -430,7 +457,7 @@ static const char *value_mismatch(Scheme *ss, Binding *mb, Size **msizes) {
             return arena_printf(tc.a, "The module's type parameter \"%s\" may not stand for the lifted type %s.",
                                 tc.vars.items[mb->sch->tvars[i]].name ? tc.vars.items[mb->sch->tvars[i]].name : "?",
                                 tc_show(tvals[i]));
-    return finer_mismatch(ss->ty, mt, true);
+    return finer_mismatch(ss->ty, mt, true, mb->ref != REF_GLOBAL || !mb->decl || mb->decl->ret);
 }
 
 /* The specification's scheme ss for module value mb, with the sizes it
@@ -488,8 +515,10 @@ static void val_spec(Spec *sp, const Realise *r) {
         Size *msizes;
         const char *why = value_mismatch(ss, mb, &msizes);
         if (why)
-            tc_fail(r->loc, "Module type specifies %s, but module provides %s. %s", show_val(qname, ss),
-                    show_val(qname, mb->sch), why);
+            tc_fail(r->loc, "Module type specifies %s, but module provides %s. %s",
+                    show_val(qname, sp->tparams, sp->ntparams, ss),
+                    show_val(qname, mb->decl ? mb->decl->tparams : NULL, mb->decl ? mb->decl->ntparams : 0, mb->sch),
+                    why);
     } else if (mb->sch) {
         b.sch = keyed_scheme(ss, mb);
     }

@@ -147,8 +147,10 @@ static bool print_atomic(Buf *out, const Exp *e) {
     case EX_SECTION:
         buf_putc(out, '(');
         if (e->e1) { ast_print_exp(out, e->e1); buf_putc(out, ' '); }
-        /* a function name used as an operator: (`i32.max` 0) */
-        if (syn_is_operator_name(e->op)) buf_puts(out, e->op);
+        /* a function name used as an operator: (`i32.max` 0); a module's
+         * operator: (i32.+) */
+        if (syn_is_operator_name(e->op) || (strrchr(e->op, '.') && syn_is_operator_name(strrchr(e->op, '.') + 1)))
+            buf_puts(out, e->op);
         else buf_printf(out, "`%s`", e->op);
         if (e->e2) { buf_putc(out, ' '); ast_print_exp(out, e->e2); }
         buf_putc(out, ')');
@@ -238,7 +240,10 @@ static void print_compound(Buf *out, const Exp *e) {
     case EX_RANGE: print_range(out, e); break;
     case EX_BINOP:
         ast_print_exp(out, e->e1);
-        buf_printf(out, " %s ", e->op);
+        buf_putc(out, ' ');
+        if (e->name.nparts > 1) print_qualname(out, e->name);
+        else buf_puts(out, e->op);
+        buf_putc(out, ' ');
         ast_print_exp(out, e->e2);
         break;
     case EX_NEG: buf_putc(out, '-'); ast_print_exp(out, e->e1); break;

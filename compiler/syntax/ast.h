@@ -270,7 +270,8 @@ struct Exp {
     const char *str;      /* EX_STRING bytes (escapes decoded) */
     int strlen;
 
-    QualName name;        /* EX_VAR; EX_OPEN: the module */
+    QualName name;        /* EX_VAR; EX_OPEN: the module; EX_BINOP: a module's
+                           * operator's qualified name (M.+), else empty */
     Ref ref;              /* checker: EX_VAR, EX_BINOP and EX_SECTION operators */
 
     Exp **elems;          /* EX_TUPLE, EX_ARRAY, EX_APPLY args */
@@ -300,7 +301,8 @@ struct Exp {
      * EX_RECORD_UPDATE: e1 with path = e2
      * EX_ASCRIBE/EX_COERCE: e1 : type
      * EX_ASSERT: assert e1 e2       EX_OPEN: name.(e1) */
-    const char *op;       /* EX_BINOP/EX_SECTION: operator text, interned ("+", "|>", ...) */
+    const char *op;       /* EX_BINOP/EX_SECTION: operator text, interned ("+", "|>", ...);
+                           * a section of a module's operator: "M.+" */
 
     DimIndex *slice;      /* EX_INDEX, EX_UPDATE, EX_LET_UPDATE */
     int nslice;

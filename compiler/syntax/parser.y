@@ -86,6 +86,7 @@ static void split_funparams(void *scanner, PtrList *fps, TypeParam **tps, int *n
 static Tok numeric_field(void *scanner, Tok t, SrcLoc loc);
 static bool is_numeric_name(const char *s);
 static const char *qualname_text(void *scanner, QualName qn);
+static const char *op_text(void *scanner, Tok op);
 static Exp *mk_section(void *scanner, Exp *l, const char *op, Exp *r, SrcLoc loc);
 static Exp *mk_index_section(void *scanner, PtrList *dims, SrcLoc loc);
 static Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath, Exp *v, SrcLoc loc);
@@ -803,9 +804,9 @@ atom: INTLIT { $$ = mk_lit(scanner, EX_INT, $1, @$); }
           $$->slice = list_array(scanner, $3, sizeof(DimIndex));
           $$->nslice = $3->len;
       }
-    | LPAR anyop RPAR { $$ = mk_section(scanner, NULL, $2.text, NULL, @$); }
-    | LPAR anyop_nominus oexp RPAR { $$ = mk_section(scanner, NULL, $2.text, $3, @$); }
-    | LPAR oexp anyop RPAR { $$ = mk_section(scanner, $2, $3.text, NULL, @$); }
+    | LPAR anyop RPAR { $$ = mk_section(scanner, NULL, op_text(scanner, $2), NULL, @$); }
+    | LPAR anyop_nominus oexp RPAR { $$ = mk_section(scanner, NULL, op_text(scanner, $2), $3, @$); }
+    | LPAR oexp anyop RPAR { $$ = mk_section(scanner, $2, op_text(scanner, $3), NULL, @$); }
     | LPAR BACKTICK RPAR { $$ = mk_section(scanner, NULL, qualname_text(scanner, $2.qn), NULL, @$); }
     | LPAR BACKTICK oexp RPAR { $$ = mk_section(scanner, NULL, qualname_text(scanner, $2.qn), $3, @$); }
     | LPAR oexp BACKTICK RPAR { $$ = mk_section(scanner, $2, qualname_text(scanner, $3.qn), NULL, @$); }
@@ -871,12 +872,19 @@ static Exp *mk_exp(void *scanner, ExpKind k, SrcLoc loc) {
     return e;
 }
 
+/* l op r; a module's operator (l M.+ r) keeps its qualified name in name. */
 static Exp *mk_binop(void *scanner, Exp *l, Tok op, Exp *r, SrcLoc loc) {
     Exp *e = mk_exp(scanner, EX_BINOP, loc);
     e->e1 = l;
     e->e2 = r;
     e->op = op.text;
+    if (op.qn.nparts > 1) e->name = op.qn;
     return e;
+}
+
+/* An operator's text as a section names it: "+", or "M.+" for a module's. */
+static const char *op_text(void *scanner, Tok op) {
+    return op.qn.nparts > 1 ? qualname_text(scanner, op.qn) : op.text;
 }
 
 static Exp *mk_var(void *scanner, QualName qn, SrcLoc loc) {
