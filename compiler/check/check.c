@@ -333,6 +333,7 @@ static void check_decl(Decl *d) {
         return;
     }
     tc.bail = &jb;
+    if (tc.module_depth == 0 && !tc.instantiating) tc.top_loc = d->loc;
     switch (d->kind) {
     case D_VAL:
         check_val(d);

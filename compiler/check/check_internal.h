@@ -227,6 +227,8 @@ typedef struct Tc {
     VEC(Binding *) saved_scopes; /* scopes replaced by tc_env_enter, innermost last */
     VEC(int) saved_lens;
     int instantiating;   /* applications of parametric modules being checked */
+    int ninstances;      /* applications of parametric modules checked so far */
+    SrcLoc top_loc;      /* the top-level declaration being checked */
     const char *mod_path; /* the path of the structure being checked ("M.N"), or NULL */
     unsigned scope_version; /* changes whenever the scope does */
     Env *last_snapshot;  /* tc_env_snapshot's latest, while scope_version is */
@@ -345,6 +347,14 @@ Sig *tc_lookup_sig(SrcLoc loc, const QualName *q);
 Binding *tc_poison_binding(const char *name, BindNs ns);
 
 /* ---- modules.c ----------------------------------------------------------- */
+
+/* Each application of a parametric module checks a copy of its body, as
+ * Futhark's defunctorisation copies it, and a parametric module's body
+ * that applies another twice doubles the work for each level of such
+ * nesting. Beyond this many applications in one program the checker
+ * reports the program as too large rather than run for hours (real
+ * programs apply parametric modules some hundreds of times). */
+enum { TC_MAX_INSTANCES = 20000 };
 
 /* The current scope as an environment, and switching to one: enter saves
  * the scope and installs env (returns the depth to leave to); leave

@@ -163,6 +163,15 @@ Module *tc_apply_functor(Functor *f, Module *arg, SrcLoc loc, const char *name) 
     switch (f->kind) {
     case FN_CLOSURE: {
         Module *view = tc_match(arg, f->param, loc, f->pname);
+        if (++tc.ninstances > TC_MAX_INSTANCES) {
+            /* reported once, at the top-level declaration, however deep the
+             * application: every later one fails too */
+            if (tc.ninstances == TC_MAX_INSTANCES + 1)
+                diag_error(tc.top_loc, "Parametric modules are applied more than %d times (each application of one "
+                                       "inside another's body counts for every application of the outer one).",
+                           (int)TC_MAX_INSTANCES);
+            longjmp(*tc.bail, 1);
+        }
         int depth = tc_env_enter(f->env);
         tc.instantiating++;
         tc_push(module_binding(f->pname, view, loc));

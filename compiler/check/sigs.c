@@ -721,13 +721,15 @@ static Sig *refine(ModTypeExp *mt) {
 }
 
 /* { specs }: its specifications are checked once, sealed for nothing, for
- * the errors in them. */
+ * the errors in them (but not again in an application of a parametric
+ * module, whose body was checked where it was defined). */
 static Sig *specs_sig(ModTypeExp *mt) {
     Sig *s = NEW(tc.a, Sig);
     s->loc = mt->loc;
     s->env = tc_env_snapshot();
     s->specs = mt->specs;
     s->nspecs = mt->nspecs;
+    if (tc.instantiating) return s;
     check_duplicate_specs(mt->specs, mt->nspecs);
     Realise r = {R_SEAL, NULL, NULL, NULL, mt->loc, NULL, 0};
     realise(s, &r);
@@ -743,7 +745,7 @@ static Sig *arrow_sig(ModTypeExp *mt) {
     s->param = tc_sig(mt->param);
     s->res = mt->res;
     s->env = tc_env_snapshot();
-    tc_sig_result(s, tc_seal(NULL, s->param, mt->loc, s->pname ? s->pname : "_"), mt->loc);
+    if (!tc.instantiating) tc_sig_result(s, tc_seal(NULL, s->param, mt->loc, s->pname ? s->pname : "_"), mt->loc);
     return s;
 }
 
