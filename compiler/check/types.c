@@ -199,8 +199,9 @@ static bool is_svar(Size s) { return s.kind == SZ_VAR && s.uid < 0; }
 /* ---- Size expressions ------------------------------------------------------ */
 
 /* A size expression (SZ_EXP) is a checked i64 expression of integer
- * literals, local i64 names (EX_VAR, REF_LOCAL, uid > 0) and the arithmetic
- * operators below. During inference a leaf may also be an unknown size
+ * literals, local i64 names (EX_VAR, REF_LOCAL, uid > 0), top-level
+ * constants (EX_VAR, REF_GLOBAL: a module's "def n = ...", a parameter's
+ * "val n : i64") and the arithmetic operators below. During inference a leaf may also be an unknown size
  * variable: an EX_VAR whose ref.uid is the variable's (negative) uid;
  * zonking makes a size with such a leaf that is still unbound unknown. */
 static const char *const size_ops[] = {"+", "-", "*", "/", "%", "//", "%%", "**"};
@@ -264,7 +265,7 @@ static Size exp_size(Exp *e) {
         c.exp = e->e1;
         return c;
     }
-    if (e->kind == EX_VAR) return tc_size_var(e->ref.uid, e->name.parts[0]);
+    if (e->kind == EX_VAR && e->ref.kind != REF_GLOBAL) return tc_size_var(e->ref.uid, e->name.parts[0]);
     Size s = {.kind = SZ_EXP, .exp = e};
     return s;
 }
@@ -323,6 +324,14 @@ Exp *tc_size_term(Exp *e) {
         return int_leaf((int64_t)e->ivalue);
     case EX_VAR:
         if (literal_constant(e, &c)) return int_leaf(c);
+        if (e->ref.kind == REF_GLOBAL && !e->ref.nvar_parts && e->ref.decl && !e->ref.decl->nparams &&
+            !e->ref.decl->ntparams) {
+            Exp *g = size_node(EX_VAR);
+            g->loc = e->loc;
+            g->name = e->name;
+            g->ref = e->ref;
+            return g;
+        }
         if (e->ref.kind != REF_LOCAL || e->ref.uid <= 0 || e->ref.nvar_parts || e->name.nparts != 1) return NULL;
         return var_leaf(e->ref.uid, e->name.parts[0]);
     case EX_APPLY:
@@ -414,7 +423,7 @@ static bool exp_same(Exp *a, Exp *b) {
     case EX_INT:
         return a->ivalue == b->ivalue;
     case EX_VAR:
-        return a->ref.uid == b->ref.uid;
+        return a->ref.uid == b->ref.uid && a->ref.decl == b->ref.decl;
     case EX_BINOP:
         return strcmp(a->op, b->op) == 0 && exp_same(a->e1, b->e1) && exp_same(a->e2, b->e2);
     case EX_APPLY:
@@ -620,7 +629,8 @@ static void show_size_exp(Buf *b, Exp *e, bool nested) {
         buf_printf(b, "%lld", (long long)e->ivalue);
         break;
     case EX_VAR:
-        buf_puts(b, e->name.nparts > 0 ? e->name.parts[0] : "?");
+        for (int i = 0; i < e->name.nparts; i++) buf_printf(b, "%s%s", i ? "." : "", e->name.parts[i]);
+        if (e->name.nparts == 0) buf_putc(b, '?');
         break;
     case EX_BINOP:
         if (nested) buf_putc(b, '(');
@@ -783,6 +793,7 @@ static bool match_size_exp(Exp *a, Exp *b, bool bind) {
     Exp *x = sa.kind == SZ_EXP || sa.kind == SZ_CONST ? sa.exp : NULL;
     Exp *y = sb.kind == SZ_EXP || sb.kind == SZ_CONST ? sb.exp : NULL;
     if (!x || !y) return false;
+    if (x->kind == EX_VAR || y->kind == EX_VAR) return exp_same(x, y);
     if (same_callee(x, y)) {
         for (int i = 0; i < x->nelems; i++)
             if (!match_size_exp(x->elems[i], y->elems[i], bind)) return false;
