@@ -244,7 +244,9 @@ static void check_val(Decl *d) {
                               d->body, &d->ret_ty, intrinsic, &d->param_tys);
     tc.level = 0;
     default_vars();
-    if (d->nparams > 0) tc_generalise(sch, tc.def_first_var, tc.def_first_svar);
+    /* a constant is generalised when it holds functions (def id' = id),
+     * which a module type may need to be polymorphic */
+    if (d->nparams > 0 || tc_contains_arrow(sch->ty)) tc_generalise(sch, tc.def_first_var, tc.def_first_svar);
     close_vars();
     sch->decl = d;
     d->ty = tc_zonk(sch->ty);

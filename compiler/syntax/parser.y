@@ -514,14 +514,26 @@ type_noarrow: ASTERISK type_noarrow { $$ = mk_type(scanner, TE_UNIQUE, @$); $$->
                   $$->nexist = $2->len;
                   $$->elem = $4;
               }
-            | QUESTION exist_dims PROJ {
+            | QUESTION exist_dims projs {
+                  /* ?[n].t and ?[n].M.t: the name lexes as projections */
                   $$ = mk_type(scanner, TE_EXIST, @$);
                   $$->exist_names = list_array(scanner, $2, sizeof(const char *));
                   $$->nexist = $2->len;
                   $$->elem = mk_type(scanner, TE_NAME, @3);
-                  $$->elem->name.parts = NEW_ARRAY(AR, const char *, 1);
-                  $$->elem->name.parts[0] = $3.text;
-                  $$->elem->name.nparts = 1;
+                  $$->elem->name.parts = list_array(scanner, $3, sizeof(const char *));
+                  $$->elem->name.nparts = $3->len;
+              }
+            | QUESTION exist_dims projs type_args {
+                  /* ?[n].vec [n] t */
+                  $$ = mk_type(scanner, TE_EXIST, @$);
+                  $$->exist_names = list_array(scanner, $2, sizeof(const char *));
+                  $$->nexist = $2->len;
+                  $$->elem = mk_type(scanner, TE_NAME, loc_span(@3, @4));
+                  $$->elem->name.parts = list_array(scanner, $3, sizeof(const char *));
+                  $$->elem->name.nparts = $3->len;
+                  $$->elem->args = NEW_ARRAY(AR, TypeArg, $4->len);
+                  for (int i = 0; i < $4->len; i++) $$->elem->args[i] = *(TypeArg *)$4->items[i];
+                  $$->elem->nargs = $4->len;
               }
             | ID type_args {
                   $$ = mk_type(scanner, TE_NAME, @$);
