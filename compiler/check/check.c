@@ -321,13 +321,14 @@ static void check_decl(Decl *d) {
     jmp_buf *saved = tc.bail;
     int env_depth = tc_env_depth();
     int mark = tc_mark();
-    int depth = tc.module_depth, instantiating = tc.instantiating;
+    int depth = tc.module_depth, instantiating = tc.instantiating, nesting = tc.mod_nesting;
     const char *path = tc.mod_path;
     if (setjmp(jb)) {
         tc.bail = saved;
         tc.level = 0;
         tc.module_depth = depth;
         tc.instantiating = instantiating;
+        tc.mod_nesting = nesting;
         tc.mod_path = path;
         tc_env_leave(env_depth);
         tc_pop_to(mark);

@@ -229,6 +229,7 @@ typedef struct Tc {
     int instantiating;   /* applications of parametric modules being checked */
     int ninstances;      /* applications of parametric modules checked so far */
     SrcLoc top_loc;      /* the top-level declaration being checked */
+    int mod_nesting;     /* module expressions and module types being evaluated */
     const char *mod_path; /* the path of the structure being checked ("M.N"), or NULL */
     unsigned scope_version; /* changes whenever the scope does */
     Env *last_snapshot;  /* tc_env_snapshot's latest, while scope_version is */
@@ -355,6 +356,12 @@ Binding *tc_poison_binding(const char *name, BindNs ns);
  * reports the program as too large rather than run for hours (real
  * programs apply parametric modules some hundreds of times). */
 enum { TC_MAX_INSTANCES = 20000 };
+
+/* Modules and module types nested deeper than this are rejected: each
+ * level takes some hundreds of bytes of the checker's stack (a structure's
+ * declarations are checked in a nested call), and real programs nest them
+ * a few levels. */
+enum { TC_MAX_MODULE_DEPTH = 250 };
 
 /* The current scope as an environment, and switching to one: enter saves
  * the scope and installs env (returns the depth to leave to); leave

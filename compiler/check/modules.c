@@ -135,12 +135,14 @@ static Module *lambda_module(ModExp *me, const char *name) {
     f->pname = me->pname;
     f->param = ps;
     f->body = ast_clone_mod_exp(tc.a, me->e1);
+    if (!f->body) tc_fail(me->loc, "This parametric module's body is nested too deeply.");
     if (me->result) {
         ModExp *a = NEW(tc.a, ModExp);
         a->kind = ME_ASCRIBE;
         a->loc = me->loc;
         a->e1 = f->body;
         a->mtype = ast_clone_mod_type(tc.a, me->result);
+        if (!a->mtype) tc_fail(me->loc, "This parametric module's result type is nested too deeply.");
         f->body = a;
     }
     f->env = tc_env_snapshot();
@@ -177,7 +179,9 @@ Module *tc_apply_functor(Functor *f, Module *arg, SrcLoc loc, const char *name) 
         tc_push(module_binding(f->pname, view, loc));
         const char *outer = tc.mod_path;
         tc.mod_path = NULL;
-        Module *r = tc_mod_exp(ast_clone_mod_exp(tc.a, f->body), name);
+        ModExp *body = ast_clone_mod_exp(tc.a, f->body);
+        if (!body) tc_fail(loc, "This parametric module's body is nested too deeply.");
+        Module *r = tc_mod_exp(body, name);
         tc.mod_path = outer;
         tc.instantiating--;
         tc_env_leave(depth);
@@ -204,8 +208,17 @@ static Module *apply_module(ModExp *me, const char *name) {
     return tc_apply_functor(f->fun, arg, me->loc, name);
 }
 
+static Module *mod_exp(ModExp *me, const char *name);
+
 Module *tc_mod_exp(ModExp *me, const char *name) {
     if (!me) tc_fail((SrcLoc){0}, "malformed module expression");
+    if (++tc.mod_nesting > TC_MAX_MODULE_DEPTH) tc_fail(me->loc, "Modules are nested too deeply.");
+    Module *m = mod_exp(me, name);
+    tc.mod_nesting--;
+    return m;
+}
+
+static Module *mod_exp(ModExp *me, const char *name) {
     switch (me->kind) {
     case ME_NAME:
         return tc_lookup_module(me->loc, &me->name);

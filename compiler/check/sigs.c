@@ -749,8 +749,17 @@ static Sig *arrow_sig(ModTypeExp *mt) {
     return s;
 }
 
+static Sig *sig(ModTypeExp *mt);
+
 Sig *tc_sig(ModTypeExp *mt) {
     if (!mt) tc_fail((SrcLoc){0}, "malformed module type");
+    if (++tc.mod_nesting > TC_MAX_MODULE_DEPTH) tc_fail(mt->loc, "Module types are nested too deeply.");
+    Sig *s = sig(mt);
+    tc.mod_nesting--;
+    return s;
+}
+
+static Sig *sig(ModTypeExp *mt) {
     switch (mt->kind) {
     case MT_NAME: return tc_lookup_sig(mt->loc, &mt->name);
     case MT_SPECS: return specs_sig(mt);

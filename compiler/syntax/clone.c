@@ -10,8 +10,30 @@
 
 #include <string.h>
 
+/* Deeper nesting than this is not copied (the copy is abandoned and the
+ * public functions return NULL): the copy recurses as deep as the tree,
+ * and the checker rejects expressions nested deeper than some thousands
+ * anyway. Chains through e2 (lets) do not count. */
+enum { AST_CLONE_MAX_DEPTH = 20000 };
+
+static int depth;
+static bool too_deep;
+
+/* Enters a node; false when that is too deep (the copy is abandoned). */
+static bool enter(void) {
+    if (too_deep || ++depth > AST_CLONE_MAX_DEPTH) {
+        too_deep = true;
+        depth--;
+        return false;
+    }
+    return true;
+}
+
 static Exp *clone_exp(Arena *a, const Exp *e);
 static TypeExp *clone_type(Arena *a, const TypeExp *t);
+static ModExp *clone_mod_exp(Arena *a, const ModExp *m);
+static Decl *clone_decl(Arena *a, const Decl *d);
+static ModTypeExp *clone_mod_type(Arena *a, const ModTypeExp *m);
 
 /* A copy of n elements of size sz at p, or NULL. */
 static void *dup(Arena *a, const void *p, size_t sz, int n) {
@@ -30,7 +52,7 @@ static TypeParam *clone_tparams(Arena *a, const TypeParam *tps, int n) {
 }
 
 static Pat *clone_pat(Arena *a, const Pat *p) {
-    if (!p) return NULL;
+    if (!p || !enter()) return NULL;
     Pat *c = DUP(a, p, 1);
     c->uid = 0;
     c->ty = NULL;
@@ -40,6 +62,7 @@ static Pat *clone_pat(Arena *a, const Pat *p) {
     for (int i = 0; i < p->nfields; i++) c->fields[i].pat = clone_pat(a, p->fields[i].pat);
     c->inner = clone_pat(a, p->inner);
     c->type = clone_type(a, p->type);
+    depth--;
     return c;
 }
 
@@ -50,7 +73,7 @@ static Pat **clone_pats(Arena *a, Pat *const *ps, int n) {
 }
 
 static TypeExp *clone_type(Arena *a, const TypeExp *t) {
-    if (!t) return NULL;
+    if (!t || !enter()) return NULL;
     TypeExp *c = DUP(a, t, 1);
     c->args = DUP(a, t->args, t->nargs);
     for (int i = 0; i < t->nargs; i++) {
@@ -65,6 +88,7 @@ static TypeExp *clone_type(Arena *a, const TypeExp *t) {
     c->elem = clone_type(a, t->elem);
     c->param = clone_type(a, t->param);
     c->result = clone_type(a, t->result);
+    depth--;
     return c;
 }
 
@@ -81,6 +105,7 @@ static DimIndex *clone_slice(Arena *a, const DimIndex *d, int n) {
 
 /* A copy of e alone, its children (but e2) copied. */
 static Exp *clone_node(Arena *a, const Exp *e) {
+    if (!enter()) return NULL;
     Exp *c = DUP(a, e, 1);
     c->ty = NULL;
     memset(&c->ref, 0, sizeof c->ref);
@@ -102,6 +127,7 @@ static Exp *clone_node(Arena *a, const Exp *e) {
     c->params = clone_pats(a, e->params, e->nparams);
     c->ret = clone_type(a, e->ret);
     c->e2 = NULL;
+    depth--;
     return c;
 }
 
@@ -110,7 +136,7 @@ static Exp *clone_node(Arena *a, const Exp *e) {
 static Exp *clone_exp(Arena *a, const Exp *e) {
     if (!e) return NULL;
     Exp *root = clone_node(a, e), *last = root;
-    for (const Exp *x = e->e2; x; x = x->e2) {
+    for (const Exp *x = e->e2; x && last; x = x->e2) {
         last->e2 = clone_node(a, x);
         last = last->e2;
     }
@@ -122,47 +148,72 @@ static Spec *clone_spec(Arena *a, const Spec *s) {
     Spec *c = DUP(a, s, 1);
     c->tparams = clone_tparams(a, s->tparams, s->ntparams);
     c->type = clone_type(a, s->type);
-    c->mtype = ast_clone_mod_type(a, s->mtype);
+    c->mtype = clone_mod_type(a, s->mtype);
     return c;
 }
 
-ModTypeExp *ast_clone_mod_type(Arena *a, const ModTypeExp *m) {
-    if (!m) return NULL;
+static ModTypeExp *clone_mod_type(Arena *a, const ModTypeExp *m) {
+    if (!m || !enter()) return NULL;
     ModTypeExp *c = DUP(a, m, 1);
     c->specs = DUP(a, m->specs, m->nspecs);
     for (int i = 0; i < m->nspecs; i++) c->specs[i] = clone_spec(a, m->specs[i]);
-    c->mt = ast_clone_mod_type(a, m->mt);
+    c->mt = clone_mod_type(a, m->mt);
     c->tparams = clone_tparams(a, m->tparams, m->ntparams);
     c->type = clone_type(a, m->type);
-    c->param = ast_clone_mod_type(a, m->param);
-    c->res = ast_clone_mod_type(a, m->res);
+    c->param = clone_mod_type(a, m->param);
+    c->res = clone_mod_type(a, m->res);
+    depth--;
     return c;
 }
 
-ModExp *ast_clone_mod_exp(Arena *a, const ModExp *m) {
-    if (!m) return NULL;
+static ModExp *clone_mod_exp(Arena *a, const ModExp *m) {
+    if (!m || !enter()) return NULL;
     ModExp *c = DUP(a, m, 1);
     c->decls = DUP(a, m->decls, m->ndecls);
-    for (int i = 0; i < m->ndecls; i++) c->decls[i] = ast_clone_decl(a, m->decls[i]);
-    c->e1 = ast_clone_mod_exp(a, m->e1);
-    c->e2 = ast_clone_mod_exp(a, m->e2);
-    c->mtype = ast_clone_mod_type(a, m->mtype);
-    c->result = ast_clone_mod_type(a, m->result);
-    c->import = ast_clone_decl(a, m->import);
+    for (int i = 0; i < m->ndecls; i++) c->decls[i] = clone_decl(a, m->decls[i]);
+    c->e1 = clone_mod_exp(a, m->e1);
+    c->e2 = clone_mod_exp(a, m->e2);
+    c->mtype = clone_mod_type(a, m->mtype);
+    c->result = clone_mod_type(a, m->result);
+    c->import = clone_decl(a, m->import);
+    depth--;
     return c;
 }
 
-Decl *ast_clone_decl(Arena *a, const Decl *d) {
-    if (!d) return NULL;
+static Decl *clone_decl(Arena *a, const Decl *d) {
+    if (!d || !enter()) return NULL;
     Decl *c = DUP(a, d, 1);
     c->tparams = clone_tparams(a, d->tparams, d->ntparams);
     c->params = clone_pats(a, d->params, d->nparams);
     c->ret = clone_type(a, d->ret);
     c->body = clone_exp(a, d->body);
-    c->mexp = ast_clone_mod_exp(a, d->mexp);
-    c->mtype = ast_clone_mod_type(a, d->mtype);
+    c->mexp = clone_mod_exp(a, d->mexp);
+    c->mtype = clone_mod_type(a, d->mtype);
     c->ty = NULL;
     c->param_tys = NULL;
     c->ret_ty = NULL;
+    depth--;
     return c;
+}
+
+/* The public copies: NULL when the tree is nested too deeply. */
+ModExp *ast_clone_mod_exp(Arena *a, const ModExp *m) {
+    depth = 0;
+    too_deep = false;
+    ModExp *c = clone_mod_exp(a, m);
+    return too_deep ? NULL : c;
+}
+
+Decl *ast_clone_decl(Arena *a, const Decl *d) {
+    depth = 0;
+    too_deep = false;
+    Decl *c = clone_decl(a, d);
+    return too_deep ? NULL : c;
+}
+
+ModTypeExp *ast_clone_mod_type(Arena *a, const ModTypeExp *m) {
+    depth = 0;
+    too_deep = false;
+    ModTypeExp *c = clone_mod_type(a, m);
+    return too_deep ? NULL : c;
 }
