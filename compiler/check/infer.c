@@ -1049,6 +1049,7 @@ static Ty *loop_exp(Exp *e) {
  * node becomes e itself, so that later phases never see a local open. */
 static Ty *open_exp(Exp *e) {
     Module *m = tc_lookup_module(e->loc, &e->name);
+    if (m->poisoned) longjmp(*tc.bail, 1); /* its errors are reported */
     if (m->fun) tc_fail(e->loc, "Cannot have parametric module here.");
     int mark = tc_mark();
     for (int i = 0; i < m->n; i++) tc_push(m->binds[i]);
