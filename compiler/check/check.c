@@ -276,6 +276,9 @@ static void check_type_decl(Decl *d) {
         ab->keys[i] = tc_bind_tparam(&d->tparams[i]);
     }
     ab->body = tc_type_exp(d->ret, false);
+    if (d->lifted == LIFT_NONE && tc_size_lifted(ab->body))
+        tc_fail(d->loc, "Non-size-lifted type abbreviations may not contain size-lifted types. Declare \"%s\" with type~.",
+                d->name);
     if (d->lifted != LIFT_FULL && tc_contains_arrow(ab->body))
         tc_fail(d->loc, "Non-lifted type abbreviations may not contain functions. Declare \"%s\" with type^.", d->name);
     tc_pop_to(mark);

@@ -399,6 +399,8 @@ Sig *tc_sig_result(Sig *ft, Module *arg, SrcLoc loc);
 /* The definition of abstract type t (TY_ABSTRACT) applied to its
  * arguments, or NULL when it has none. */
 Ty *tc_abs_expand(Ty *t);
+/* Whether t holds an abstract type declared type~ (outside functions). */
+bool tc_size_lifted(Ty *t);
 
 /* ---- infer.c ------------------------------------------------------------- */
 

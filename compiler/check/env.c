@@ -168,6 +168,8 @@ Module *tc_resolve_module(SrcLoc loc, const QualName *q, int nparts, const char 
 Module *tc_lookup_module(SrcLoc loc, const QualName *q) {
     if (q->nparts < 1) tc_fail(loc, "malformed module name");
     Binding *b = tc_lookup(q->parts[0], NS_MODULE);
+    if (!b && q->nparts == 1 && strcmp(q->parts[0], "intrinsics") == 0) /* Futhark's built-in module */
+        tc_fail(loc, "The 'intrinsics' module may not be used in module expressions.");
     if (!b) tc_fail(loc, "Unknown module \"%s\".", qual_text(q, q->nparts));
     return tc_resolve_module(loc, q, q->nparts, "module");
 }
@@ -433,7 +435,10 @@ Ty *tc_type_exp(TypeExp *te, bool in_param) {
         Size d = dim_size(te->dim, in_param);
         Ty *elem = tc_type_exp(te->elem, in_param);
         if (tc_contains_arrow(elem) && tc_head(elem)->kind != TY_ARROW)
-            tc_fail(te->loc, "Cannot create array with elements of lifted type %s (it might contain functions).",
+            tc_fail(te->loc, "Cannot create array with elements of lifted type \"%s\" (might contain function).",
+                    tc_show(elem));
+        if (tc_size_lifted(elem))
+            tc_fail(te->loc, "Cannot create array with elements of size-lifted type \"%s\" (might cause irregular array).",
                     tc_show(elem));
         if (tc_contains_arrow(elem)) tc_fail(te->loc, "Arrays of functions are not allowed.");
         return tc_array(elem, &d, 1);

@@ -58,6 +58,27 @@ Ty *tc_abs_expand(Ty *t) {
     return tc_subst(def->body, &s);
 }
 
+bool tc_size_lifted(Ty *t) {
+    t = tc_head(t);
+    switch (t->kind) {
+    case TY_ABSTRACT:
+        if (tc.abstracts.items[t->var].lifted == LIFT_SIZES) return true;
+        /* fall through */
+    case TY_TUPLE:
+        for (int i = 0; i < t->n; i++)
+            if (tc_size_lifted(t->elems[i])) return true;
+        return false;
+    case TY_RECORD:
+        for (int i = 0; i < t->n; i++)
+            if (tc_size_lifted(t->fields[i].ty)) return true;
+        return false;
+    case TY_ARRAY:
+        return tc_size_lifted(t->elem);
+    default:
+        return false;
+    }
+}
+
 /* Brings type parameters into scope (reporting duplicates), with their
  * keys in keys (type variable ids, size uids). */
 static void bind_params(TypeParam *tps, int n, int *keys) {
