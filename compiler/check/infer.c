@@ -202,9 +202,10 @@ static Ty *instantiate_use(Exp *e, Binding *b) {
 }
 
 static Ty *use_binding(Exp *e, Binding *b) {
-    /* a definition does not see itself: its name means what it meant before */
+    /* a constant does not see itself: its name means what it meant before
+     * (a function with parameters would be recursive) */
     if (b->recursive) {
-        Binding *outer = tc_lookup_hidden(b);
+        Binding *outer = b->decl && b->decl->nparams == 0 ? tc_lookup_hidden(b) : NULL;
         if (!outer) tc_fail(e->loc, "Recursion is not supported: \"%s\" refers to itself.", b->name);
         b = outer;
     }
@@ -434,6 +435,14 @@ static Ty *builtin_binop(Exp *e, const OpInfo *oi) {
     return oi->result ? tc_prim(PT_BOOL) : t1;
 }
 
+/* The definition of operator op in scope, NULL for the built-in one; a
+ * constant being defined as op means the one before it ("def (+) = add"
+ * uses no + at all, but "def (+) = \a b -> a + b" does). */
+static Binding *operator_binding(const char *op) {
+    Binding *b = tc_lookup(op, NS_VALUE);
+    return b && b->recursive && b->decl && b->decl->nparams == 0 ? tc_lookup_hidden(b) : b;
+}
+
 /* l M.op r: the operator of module M. */
 static Ty *qualified_binop(Exp *e) {
     Exp v = {0};
@@ -451,7 +460,7 @@ static Ty *qualified_binop(Exp *e) {
 static Ty *binop_exp(Exp *e) {
     if (!e->op || !e->e1 || !e->e2) tc_fail(e->loc, "malformed operator application");
     if (e->name.nparts > 1) return qualified_binop(e);
-    Binding *b = tc_lookup(e->op, NS_VALUE);
+    Binding *b = operator_binding(e->op);
     if (b) {
         Ty *fty = use_binding(e, b);
         const char *name = arena_printf(tc.a, "\"%s\"", e->op);
@@ -511,7 +520,7 @@ static Ty *section_exp(Exp *e) {
     if (is_name_op(e->op)) {
         fty = section_fun(e);
     } else {
-        Binding *b = tc_lookup(e->op, NS_VALUE);
+        Binding *b = operator_binding(e->op);
         fty = b ? use_binding(e, b) : builtin_op_type(e->op, e->loc);
     }
     if (!fty) tc_fail(e->loc, "Unknown operator \"%s\".", e->op);
