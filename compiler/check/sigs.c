@@ -676,8 +676,8 @@ static void check_duplicate_specs(Spec **specs, int n) {
     }
 }
 
-/* The abstract type that type path of module m (sealed for nothing, its
- * abstract types from index first on) is, or NULL if it is none of those. */
+/* Whether type path of module m (sealed for nothing, its abstract types
+ * from index first on) is one of those abstract types: *out is it. */
 static bool abstract_at(Module *m, const QualName *q, int first, AbsType **out) {
     for (int i = 0; i < q->nparts - 1; i++) {
         Binding *b = tc_lookup_in(m, q->parts[i], NS_MODULE);
