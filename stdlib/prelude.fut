@@ -3,7 +3,116 @@
 -- Definitions whose body is `__intrinsic "name"` are implemented by the
 -- compiler (lower/internalise.c); everything else is ordinary code. The
 -- numeric modules (i8 ... u64, f32, f64, bool) are built into the checker
--- (check/numeric.def).
+-- (check/numeric.def); the module types below describe them as Futhark's
+-- prelude does, with the members numeric.def provides, so that they can be
+-- the arguments of parametric modules (`module F (R: real) = ...`, `F f32`).
+
+-- | Conversions from every primitive type.
+module type from_prim = {
+  type t
+  val i8 : i8 -> t
+  val i16 : i16 -> t
+  val i32 : i32 -> t
+  val i64 : i64 -> t
+  val u8 : u8 -> t
+  val u16 : u16 -> t
+  val u32 : u32 -> t
+  val u64 : u64 -> t
+  val f32 : f32 -> t
+  val f64 : f64 -> t
+  val bool : bool -> t
+}
+
+-- | The operations of every numeric type.
+module type numeric = {
+  include from_prim
+  val (+) : t -> t -> t
+  val (-) : t -> t -> t
+  val (*) : t -> t -> t
+  val (/) : t -> t -> t
+  val (%) : t -> t -> t
+  val (**) : t -> t -> t
+  val to_i64 : t -> i64
+  val (==) : t -> t -> bool
+  val (<) : t -> t -> bool
+  val (>) : t -> t -> bool
+  val (<=) : t -> t -> bool
+  val (>=) : t -> t -> bool
+  val (!=) : t -> t -> bool
+  val neg : t -> t
+  val max : t -> t -> t
+  val min : t -> t -> t
+  val abs : t -> t
+  val sgn : t -> t
+  val highest : t
+  val lowest : t
+  val sum [n] : [n]t -> t
+  val product [n] : [n]t -> t
+  val maximum [n] : [n]t -> t
+  val minimum [n] : [n]t -> t
+}
+
+-- | Integers.
+module type integral = {
+  include numeric
+  val (//) : t -> t -> t
+  val (%%) : t -> t -> t
+  val (&) : t -> t -> t
+  val (|) : t -> t -> t
+  val (^) : t -> t -> t
+  val not : t -> t
+  val (<<) : t -> t -> t
+  val (>>) : t -> t -> t
+  val (>>>) : t -> t -> t
+  val num_bits : i32
+  val get_bit : i32 -> t -> i32
+  val set_bit : i32 -> t -> i32 -> t
+  val popc : t -> i32
+  val clz : t -> i32
+  val ctz : t -> i32
+}
+
+-- | Floating-point numbers.
+module type real = {
+  include numeric
+  val to_f64 : t -> f64
+  val sqrt : t -> t
+  val cbrt : t -> t
+  val exp : t -> t
+  val sin : t -> t
+  val cos : t -> t
+  val tan : t -> t
+  val asin : t -> t
+  val acos : t -> t
+  val atan : t -> t
+  val sinh : t -> t
+  val cosh : t -> t
+  val tanh : t -> t
+  val atan2 : t -> t -> t
+  val hypot : t -> t -> t
+  val log : t -> t
+  val log2 : t -> t
+  val log10 : t -> t
+  val ceil : t -> t
+  val floor : t -> t
+  val trunc : t -> t
+  val round : t -> t
+  val isinf : t -> bool
+  val isnan : t -> bool
+  val inf : t
+  val nan : t
+  val pi : t
+  val e : t
+}
+
+-- | IEEE floating-point numbers and their bits.
+module type float = {
+  include real
+  type int_t
+  val from_bits : int_t -> t
+  val to_bits : t -> int_t
+  val num_bits : i32
+}
 
 -- | Apply a function to every element of an array.
 def map 'a [n] 'x (f: a -> x) (as: [n]a) : *[n]x = __intrinsic "map"

@@ -1,5 +1,5 @@
 /* The type checker's entry point: checks files in order, declaration by
- * declaration (values, type abbreviations, imports, structure modules,
+ * declaration (values, type abbreviations, imports, modules, module types,
  * open), then defaults literal types, generalises, substitutes the final
  * types into the AST, checks entry-point types and uniqueness. An error
  * abandons the declaration it occurs in and checking goes on with the next. */
@@ -7,9 +7,6 @@
 #include <string.h>
 
 #include "check_internal.h"
-
-static int cur_file;
-static int module_depth;
 
 /* ---- Substituting final types into the AST ------------------------------------------- */
 
@@ -153,7 +150,7 @@ static void check_entry(Decl *d) {
 static void check_decl(Decl *d);
 
 static const char *namespace_word(DeclKind k) {
-    return k == D_VAL ? "value" : k == D_TYPE ? "type" : "module";
+    return k == D_VAL ? "value" : k == D_TYPE ? "type" : k == D_MODTYPE ? "module type" : "module";
 }
 
 /* A declaration with its position, sorted by namespace, name and position
@@ -179,7 +176,8 @@ static void check_duplicates(Decl **decls, int n) {
     int m = 0;
     for (int i = 0; i < n; i++) {
         Decl *d = decls[i];
-        if (d && d->name && !d->is_local && (d->kind == D_VAL || d->kind == D_TYPE || d->kind == D_MODULE))
+        if (d && d->name && !d->is_local &&
+            (d->kind == D_VAL || d->kind == D_TYPE || d->kind == D_MODULE || d->kind == D_MODTYPE))
             named[m++] = (DeclAt){d, i};
     }
     util_sort(named, (size_t)m, sizeof *named, cmp_decl_at);
@@ -246,7 +244,9 @@ static void check_val(Decl *d) {
                               d->body, &d->ret_ty, intrinsic, &d->param_tys);
     tc.level = 0;
     default_vars();
-    if (d->nparams > 0) tc_generalise(sch, tc.def_first_var, tc.def_first_svar);
+    /* a constant is generalised when it holds functions (def id' = id),
+     * which a module type may need to be polymorphic */
+    if (d->nparams > 0 || tc_contains_arrow(sch->ty)) tc_generalise(sch, tc.def_first_var, tc.def_first_svar);
     close_vars();
     sch->decl = d;
     d->ty = tc_zonk(sch->ty);
@@ -256,7 +256,7 @@ static void check_val(Decl *d) {
     for (int i = 0; i < d->nparams; i++) tc_zonk_pat(d->params[i]);
     zonk_type_exp(d->ret);
     check_size_uses();
-    bool is_main = cur_file == tc.nfiles - 1 && module_depth == 0 && strcmp(d->name, "main") == 0;
+    bool is_main = tc.cur_file == tc.nfiles - 1 && tc.module_depth == 0 && strcmp(d->name, "main") == 0;
     if ((d->is_entry || is_main) && !tc.saw_poisoned) check_entry(d);
     if (!intrinsic && !tc.saw_poisoned) tc_check_uniqueness(d);
     tc_pop_to(mark);
@@ -276,41 +276,24 @@ static void check_type_decl(Decl *d) {
         ab->keys[i] = tc_bind_tparam(&d->tparams[i]);
     }
     ab->body = tc_type_exp(d->ret, false);
+    if (d->lifted == LIFT_NONE && tc_size_lifted(ab->body))
+        tc_fail(d->loc, "Non-size-lifted type abbreviations may not contain size-lifted types. Declare \"%s\" with type~.",
+                d->name);
     if (d->lifted != LIFT_FULL && tc_contains_arrow(ab->body))
-        tc_fail(d->loc, "Type \"%s\" contains a function; declare it with type^.", d->name);
+        tc_fail(d->loc, "Non-lifted type abbreviations may not contain functions. Declare \"%s\" with type^.", d->name);
     tc_pop_to(mark);
+    ab->lifted = d->lifted;
     tc_push((Binding){.name = d->name, .ns = NS_TYPE, .loc = d->loc, .abbr = ab, .local = d->is_local});
 }
 
 /* Makes the exported names of an earlier file visible (not re-exported). */
 static void check_import(Decl *d) {
-    int j = 0;
-    while (j < cur_file && tc.files[j] != d->imported) j++;
-    if (!d->imported || j >= cur_file || !tc.exports[j])
-        tc_fail(d->loc, "Imported file \"%s\" was not loaded before this one.", d->path ? d->path : "");
-    Module *m = tc.exports[j];
+    Module *m = tc_mod_exp(&(ModExp){.kind = ME_IMPORT, .loc = d->loc, .import = d}, NULL);
     for (int i = 0; i < m->n; i++) {
         Binding b = m->binds[i];
         b.local = true;
         tc_push(b);
     }
-}
-
-static void check_module(Decl *d) {
-    if (!d->name) tc_fail(d->loc, "malformed module declaration");
-    int mark = tc_mark();
-    module_depth++;
-    check_duplicates(d->decls, d->ndecls);
-    for (int i = 0; i < d->ndecls; i++) check_decl(d->decls[i]);
-    module_depth--;
-    Module *m = tc_collect_module(d->name, mark);
-    tc_pop_to(mark);
-    tc_push((Binding){.name = d->name, .ns = NS_MODULE, .loc = d->loc, .mod = m, .local = d->is_local});
-}
-
-static void check_open(Decl *d) {
-    if (d->open_name.nparts < 1) tc_fail(d->loc, "malformed open");
-    tc_open_module(tc_resolve_module(d->loc, &d->open_name, d->open_name.nparts));
 }
 
 /* After an error in d: its name stays bound, with an unknown type, so that
@@ -324,6 +307,11 @@ static void poison(Decl *d) {
         b = value_binding(d, NULL);
     } else if (d->kind == D_TYPE && d->name) {
         b.ns = NS_TYPE;
+    } else if (d->kind == D_MODULE && d->name) {
+        b = *tc_poison_binding(d->name, NS_MODULE);
+        b.local = d->is_local;
+    } else if (d->kind == D_MODTYPE && d->name) {
+        b.ns = NS_MODTYPE;
     } else {
         return;
     }
@@ -334,17 +322,24 @@ static void check_decl(Decl *d) {
     if (!d) return;
     jmp_buf jb;
     jmp_buf *saved = tc.bail;
+    int env_depth = tc_env_depth();
     int mark = tc_mark();
-    int depth = module_depth;
+    int depth = tc.module_depth, instantiating = tc.instantiating, nesting = tc.mod_nesting;
+    const char *path = tc.mod_path;
     if (setjmp(jb)) {
         tc.bail = saved;
         tc.level = 0;
-        module_depth = depth;
+        tc.module_depth = depth;
+        tc.instantiating = instantiating;
+        tc.mod_nesting = nesting;
+        tc.mod_path = path;
+        tc_env_leave(env_depth);
         tc_pop_to(mark);
         poison(d);
         return;
     }
     tc.bail = &jb;
+    if (tc.module_depth == 0 && !tc.instantiating) tc.top_loc = d->loc;
     switch (d->kind) {
     case D_VAL:
         check_val(d);
@@ -356,21 +351,30 @@ static void check_decl(Decl *d) {
         check_import(d);
         break;
     case D_MODULE:
-        check_module(d);
+        tc_check_module_decl(d);
+        break;
+    case D_MODTYPE:
+        tc_check_modtype_decl(d);
         break;
     case D_OPEN:
-        check_open(d);
+        tc_check_open(d);
         break;
     }
     tc.bail = saved;
 }
 
+void tc_check_decls(Decl **decls, int n) {
+    check_duplicates(decls, n);
+    for (int i = 0; i < n; i++) check_decl(decls[i]);
+}
+
 static void check_file(int i) {
     Program *p = tc.files[i];
-    cur_file = i;
-    module_depth = 0;
+    tc.cur_file = i;
+    tc.module_depth = 0;
     tc_pop_to(0);
     tc.in_prelude = i == 0;
+    if (i == 0) tc_push_numeric_modules();
     if (i > 0 && tc.exports[0]) {
         for (int k = 0; k < tc.exports[0]->n; k++) {
             Binding b = tc.exports[0]->binds[k];
@@ -378,10 +382,8 @@ static void check_file(int i) {
             tc_push(b);
         }
     }
-    int mark = tc_mark();
-    if (p) check_duplicates(p->decls, p->ndecls);
-    if (p)
-        for (int k = 0; k < p->ndecls; k++) check_decl(p->decls[k]);
+    int mark = i == 0 ? 0 : tc_mark();
+    if (p) tc_check_decls(p->decls, p->ndecls);
     tc.exports[i] = tc_collect_module(p && p->file ? p->file : "", mark);
 }
 
@@ -398,6 +400,9 @@ bool check_programs(Arena *a, Program **files, int n) {
     vec_free(&tc.scope);
     vec_free(&tc.strict);
     vec_free(&tc.size_uses);
+    vec_free(&tc.abstracts);
+    vec_free(&tc.saved_scopes);
+    vec_free(&tc.saved_lens);
     tc_unique_free();
     return diag_error_count() == errors;
 }

@@ -1,6 +1,11 @@
 /* The type checker: name resolution, type inference with let-polymorphism,
- * size-dependent types and uniqueness checking. Annotates the AST in place
- * (the fields marked "checker" in syntax/ast.h). */
+ * size-dependent types, uniqueness checking and the module system.
+ * Annotates the AST in place (the fields marked "checker" in syntax/ast.h).
+ * Modules leave nothing behind for internalisation: references resolve to
+ * the definitions themselves (for a parametric module's application, to
+ * the checked copy of its body made for that application; see
+ * check/modules.c), and abstract types are replaced by what they stand
+ * for in the types written into the AST. */
 #ifndef FUTHORC_CHECK_H
 #define FUTHORC_CHECK_H
 

@@ -1,8 +1,10 @@
 /* Internal interface of the type checker (check/): the inference state,
  * type variables and size variables, the scope of bindings, and the
  * functions shared by types.c (unification and substitution), env.c (names,
- * modules, type expressions), infer.c (expressions and patterns), check.c
- * (declarations and programs) and unique.c (uniqueness checking). */
+ * numeric modules, type expressions), infer.c (expressions and patterns),
+ * check.c (declarations and programs), modules.c (module expressions and
+ * parametric modules), sigs.c (module types: matching and sealing) and
+ * unique.c (uniqueness checking). */
 #ifndef FUTHORC_CHECK_INTERNAL_H
 #define FUTHORC_CHECK_INTERNAL_H
 
@@ -59,9 +61,11 @@ typedef struct Scheme {
 
 /* ---- Scope --------------------------------------------------------------- */
 
-typedef enum BindNs { NS_VALUE, NS_TYPE, NS_MODULE } BindNs;
+typedef enum BindNs { NS_VALUE, NS_TYPE, NS_MODULE, NS_MODTYPE } BindNs;
 
 typedef struct Module Module;
+typedef struct Sig Sig;
+typedef struct Functor Functor;
 
 /* A type abbreviation: its parameters are rigid type variables (TP_TYPE*)
  * and size uids (TP_SIZE), substituted when it is applied. */
@@ -71,6 +75,7 @@ typedef struct TypeAbbr {
     int nparams;
     int *keys; /* per parameter: type variable id or size uid */
     Ty *body;
+    Liftedness lifted; /* as declared */
 } TypeAbbr;
 
 /* One name in scope. */
@@ -79,9 +84,11 @@ typedef struct Binding {
     BindNs ns;
     SrcLoc loc;
     /* NS_VALUE */
-    RefKind ref;     /* REF_LOCAL or REF_GLOBAL */
+    RefKind ref;     /* REF_LOCAL, REF_GLOBAL or REF_NUMERIC */
     int uid;         /* REF_LOCAL */
     Decl *decl;      /* REF_GLOBAL */
+    int numeric;     /* REF_NUMERIC: the row of numeric.def, */
+    PrimType numeric_type; /* for this module type */
     Scheme *sch;     /* NULL: poisoned (its definition had errors) */
     bool recursive;  /* marker: the definition being checked */
     bool local;      /* declared `local` (not exported) */
@@ -90,14 +97,82 @@ typedef struct Binding {
     Ty *tparam;      /* a type parameter in scope: its rigid variable */
     /* NS_MODULE */
     Module *mod;
+    /* NS_MODTYPE */
+    Sig *sig;
     int prev;        /* in scope: the binding pushed before it in its hash bucket, or -1 */
 } Binding;
 
+/* A module: a structure's names (newest last; a later binding of a name
+ * hides an earlier one), or a parametric module. */
 struct Module {
-    const char *name;
+    const char *name; /* its path, for messages ("M1.M") */
     Binding *binds;
     int n;
+    Functor *fun;     /* a parametric module (binds unused) */
+    bool poisoned;    /* its definition had errors (already reported) */
 };
+
+/* A snapshot of the scope: what a module type or a parametric module's
+ * body sees of the names around it. */
+typedef struct Env {
+    Binding *binds;
+    int n;
+} Env;
+
+/* A refinement "with path params = type" of a module type: the abstract
+ * type at path is defined as abbr. */
+typedef struct Refine {
+    const char **path;
+    int npath;
+    TypeAbbr *abbr;
+    SrcLoc loc;
+} Refine;
+
+/* A module type (sigs.c). A structure's: its specifications, written where
+ * the scope was env, with refinements; checking them against a module in
+ * order, each binding its name for the specs after it, matches or seals
+ * the module. A parametric module's: (pname: param) -> res, where res is
+ * evaluated in env with pname bound to the argument. */
+struct Sig {
+    SrcLoc loc;
+    Env *env;
+    Spec **specs;
+    int nspecs;
+    Refine *refines;
+    int nrefines;
+    bool is_functor;
+    const char *pname;
+    Sig *param;
+    ModTypeExp *res;
+};
+
+/* A parametric module (modules.c). FN_CLOSURE: defined in the program, its
+ * body (a copy never checked) is checked anew for each argument, in env
+ * with pname bound to the argument matched against param. FN_SEALED: inner
+ * seen through the parametric module type spec (ascription). FN_ABSTRACT:
+ * a parameter of parametric module type spec; its application's result has
+ * abstract types without definitions. */
+typedef enum FunctorKind { FN_CLOSURE, FN_SEALED, FN_ABSTRACT } FunctorKind;
+
+struct Functor {
+    FunctorKind kind;
+    const char *pname;
+    Sig *param;
+    ModExp *body;
+    Env *env;
+    Functor *inner;
+    Sig *spec;
+};
+
+/* An abstract type: the type of a module type's "type name params" seen
+ * from outside a module sealed by it (TY_ABSTRACT's var indexes them). */
+typedef struct AbsType {
+    const char *name;    /* its path, for messages */
+    Liftedness lifted;
+    TypeParam *params;
+    int nparams;
+    TypeAbbr *def;       /* what it stands for; NULL for a parameter's */
+} AbsType;
 
 /* ---- Checker state ------------------------------------------------------- */
 
@@ -146,6 +221,19 @@ typedef struct Tc {
     Program **files;
     int nfiles;
     Module **exports;    /* per file: its exported names */
+    int cur_file;        /* the file being checked */
+    int module_depth;    /* structures being checked around the current declaration */
+    VEC(AbsType) abstracts;
+    VEC(Binding *) saved_scopes; /* scopes replaced by tc_env_enter, innermost last */
+    VEC(int) saved_lens;
+    int instantiating;   /* applications of parametric modules being checked */
+    int ninstances;      /* applications of parametric modules checked so far */
+    SrcLoc top_loc;      /* the top-level declaration being checked */
+    int mod_nesting;     /* module expressions and module types being evaluated */
+    const char *mod_path; /* the path of the structure being checked ("M.N"), or NULL */
+    unsigned scope_version; /* changes whenever the scope does */
+    Env *last_snapshot;  /* tc_env_snapshot's latest, while scope_version is */
+    unsigned snapshot_version;
 } Tc;
 
 extern Tc tc;
@@ -191,6 +279,8 @@ bool tc_is_prim(Ty *t, PrimType p);
 enum { U_STRICT = 0, U_LENIENT_SIZES = 1, U_DIET = 2 };
 void tc_unify(SrcLoc loc, Ty *expected, Ty *actual, int mode);
 void tc_unify_in(SrcLoc loc, Ty *expected, Ty *actual, int mode, const char *context);
+/* Unifies; returns NULL, or the message tc_unify_in would report. */
+const char *tc_try_unify(Ty *expected, Ty *actual, int mode, const char *context);
 void tc_constrain(SrcLoc loc, Ty *t, unsigned prims, const char *what);
 void tc_constrain_eq(SrcLoc loc, Ty *t, const char *what);
 Ty *tc_field_type(SrcLoc loc, Ty *t, const char *field);
@@ -236,6 +326,8 @@ int tc_mark(void);
 void tc_pop_to(int mark);
 Binding *tc_lookup(const char *name, BindNs ns);
 Binding *tc_lookup_in(Module *m, const char *name, BindNs ns);
+/* The binding of b's name that b (a binding in scope) hides, or NULL. */
+Binding *tc_lookup_hidden(Binding *b);
 void tc_push_local_value(const char *name, int uid, Ty *ty, SrcLoc loc);
 /* Brings a type or size parameter into scope: a size parameter as an i64
  * value with a fresh uid (stored in tp->uid), a type parameter as a rigid
@@ -243,10 +335,72 @@ void tc_push_local_value(const char *name, int uid, Ty *ty, SrcLoc loc);
 int tc_bind_tparam(TypeParam *tp);
 Module *tc_collect_module(const char *name, int mark);
 void tc_open_module(Module *m);
-Module *tc_resolve_module(SrcLoc loc, const QualName *q, int nparts);
+Module *tc_resolve_module(SrcLoc loc, const QualName *q, int nparts, const char *what);
 Ty *tc_type_exp(TypeExp *te, bool in_param);
 Ty *tc_numeric_type(int row, PrimType t);
 int tc_numeric_row(const char *name, PrimType t);
+/* Binds the built-in numeric modules i8 ... u64, f32, f64 and bool. */
+void tc_push_numeric_modules(void);
+/* The module or module type named by q (several parts: through modules). */
+Module *tc_lookup_module(SrcLoc loc, const QualName *q);
+Sig *tc_lookup_sig(SrcLoc loc, const QualName *q);
+/* A poisoned binding for a name of a module whose definition had errors. */
+Binding *tc_poison_binding(const char *name, BindNs ns);
+
+/* ---- modules.c ----------------------------------------------------------- */
+
+/* Each application of a parametric module checks a copy of its body, as
+ * Futhark's defunctorisation copies it, and a parametric module's body
+ * that applies another twice doubles the work for each level of such
+ * nesting. Beyond this many applications in one program the checker
+ * reports the program as too large rather than run for hours (real
+ * programs apply parametric modules some hundreds of times). */
+enum { TC_MAX_INSTANCES = 20000 };
+
+/* Modules and module types nested deeper than this are rejected: each
+ * level takes some hundreds of bytes of the checker's stack (a structure's
+ * declarations are checked in a nested call), and real programs nest them
+ * a few levels. */
+enum { TC_MAX_MODULE_DEPTH = 250 };
+
+/* The current scope as an environment, and switching to one: enter saves
+ * the scope and installs env (returns the depth to leave to); leave
+ * restores the scopes saved since depth (also after an error). */
+Env *tc_env_snapshot(void);
+int tc_env_enter(Env *env);
+void tc_env_leave(int depth);
+int tc_env_depth(void);
+/* The module a module expression denotes; name is the path of the module
+ * being defined, for the names of its abstract types. */
+Module *tc_mod_exp(ModExp *me, const char *name);
+/* Checks a module declaration, an open, a module type declaration. */
+void tc_check_module_decl(Decl *d);
+void tc_check_open(Decl *d);
+void tc_check_modtype_decl(Decl *d);
+/* Checks the declarations of a structure in order (check.c). */
+void tc_check_decls(Decl **decls, int n);
+/* The module a functor's application to arg gives. */
+Module *tc_apply_functor(Functor *f, Module *arg, SrcLoc loc, const char *name);
+
+/* ---- sigs.c -------------------------------------------------------------- */
+
+/* The module type a module type expression denotes. */
+Sig *tc_sig(ModTypeExp *mt);
+/* The view of module m through module type s: m's own names for those s
+ * specifies (for the argument of a parametric module). Reports what m lacks
+ * or defines differently. */
+Module *tc_match(Module *m, Sig *s, SrcLoc loc, const char *name);
+/* Module m sealed by module type s: the abstract types of s are new types
+ * standing for m's (m NULL: for nothing, a parameter), and values have the
+ * types s gives them. */
+Module *tc_seal(Module *m, Sig *s, SrcLoc loc, const char *name);
+/* A functor type's result for an argument (the view of it). */
+Sig *tc_sig_result(Sig *ft, Module *arg, SrcLoc loc);
+/* The definition of abstract type t (TY_ABSTRACT) applied to its
+ * arguments, or NULL when it has none. */
+Ty *tc_abs_expand(Ty *t);
+/* Whether t holds an abstract type declared type~ (outside functions). */
+bool tc_size_lifted(Ty *t);
 
 /* ---- infer.c ------------------------------------------------------------- */
 

@@ -1,5 +1,5 @@
-/* Names for the type checker: the scope of values, types and modules,
- * structure modules (collecting and opening them), the built-in numeric
+/* Names for the type checker: the scope of values, types, modules and
+ * module types, qualified names through modules, the built-in numeric
  * modules of numeric.def, and the translation of type expressions into
  * checked types. */
 #include <stdlib.h>
@@ -42,6 +42,7 @@ static void rehash_scope(int n) {
 }
 
 void tc_push(Binding b) {
+    tc.scope_version++;
     vec_push(&tc.scope, b);
     if (tc.scope.len > tc.nbuckets) rehash_scope(tc.nbuckets ? 2 * tc.nbuckets : TC_MIN_BUCKETS);
     else link_binding(tc.scope.len - 1);
@@ -50,6 +51,7 @@ void tc_push(Binding b) {
 int tc_mark(void) { return tc.scope.len; }
 
 void tc_pop_to(int mark) {
+    if (tc.scope.len > mark) tc.scope_version++;
     for (; tc.scope.len > mark; tc.scope.len--) {
         Binding *b = &tc.scope.items[tc.scope.len - 1];
         *bucket_of(b->name) = b->prev;
@@ -69,7 +71,32 @@ Binding *tc_lookup(const char *name, BindNs ns) {
     return NULL;
 }
 
+/* The binding that stands for every name of a module whose definition
+ * had errors: uses of it cause no further messages. */
+Binding *tc_poison_binding(const char *name, BindNs ns) {
+    Binding *b = NEW(tc.a, Binding);
+    b->name = name;
+    b->ns = ns;
+    b->ref = REF_GLOBAL;
+    if (ns == NS_MODULE) {
+        b->mod = NEW(tc.a, Module);
+        b->mod->name = name;
+        b->mod->poisoned = true;
+    }
+    return b;
+}
+
+/* The binding of b's name (and namespace) that b hides, or NULL. */
+Binding *tc_lookup_hidden(Binding *b) {
+    for (int i = b->prev; i >= 0; i = tc.scope.items[i].prev) {
+        Binding *c = &tc.scope.items[i];
+        if (c->ns == b->ns && same_name(c->name, b->name)) return c;
+    }
+    return NULL;
+}
+
 Binding *tc_lookup_in(Module *m, const char *name, BindNs ns) {
+    if (m->poisoned) return ns == NS_MODTYPE ? NULL : tc_poison_binding(name, ns);
     for (int i = m->n - 1; i >= 0; i--)
         if (m->binds[i].ns == ns && same_name(m->binds[i].name, name)) return &m->binds[i];
     return NULL;
@@ -113,17 +140,54 @@ void tc_open_module(Module *m) {
     for (int i = 0; i < m->n; i++) tc_push(m->binds[i]);
 }
 
-/* The module named by the first nparts parts of q. */
-Module *tc_resolve_module(SrcLoc loc, const QualName *q, int nparts) {
+static const char *qual_text(const QualName *q, int nparts) {
+    Buf b = {0};
+    for (int i = 0; i < nparts; i++) buf_printf(&b, "%s%s", i ? "." : "", q->parts[i]);
+    const char *s = arena_strndup(tc.a, b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return s;
+}
+
+/* The module named by the first nparts parts of q, through which a name
+ * of namespace what ("name", "type", ...) is looked up: an unknown one is
+ * reported as Futhark does, naming the whole of q. */
+Module *tc_resolve_module(SrcLoc loc, const QualName *q, int nparts, const char *what) {
     Binding *b = tc_lookup(q->parts[0], NS_MODULE);
-    if (!b) tc_fail(loc, "Unknown module \"%s\".", q->parts[0]);
+    if (!b) tc_fail(loc, "Unknown %s \"%s\".", what, qual_text(q, q->nparts));
     Module *m = b->mod;
     for (int i = 1; i < nparts; i++) {
+        if (m->fun) tc_fail(loc, "Cannot have parametric module here.");
         Binding *c = tc_lookup_in(m, q->parts[i], NS_MODULE);
-        if (!c) tc_fail(loc, "Module \"%s\" has no module \"%s\".", m->name, q->parts[i]);
+        if (!c) tc_fail(loc, "Unknown %s \"%s\".", what, qual_text(q, q->nparts));
         m = c->mod;
     }
+    if (m->fun && nparts < q->nparts) tc_fail(loc, "Cannot have parametric module here.");
     return m;
+}
+
+Module *tc_lookup_module(SrcLoc loc, const QualName *q) {
+    if (q->nparts < 1) tc_fail(loc, "malformed module name");
+    Binding *b = tc_lookup(q->parts[0], NS_MODULE);
+    if (!b && q->nparts == 1 && strcmp(q->parts[0], "intrinsics") == 0) /* Futhark's built-in module */
+        tc_fail(loc, "The 'intrinsics' module may not be used in module expressions.");
+    if (!b) tc_fail(loc, "Unknown module \"%s\".", qual_text(q, q->nparts));
+    return tc_resolve_module(loc, q, q->nparts, "module");
+}
+
+Sig *tc_lookup_sig(SrcLoc loc, const QualName *q) {
+    if (q->nparts < 1) tc_fail(loc, "malformed module type name");
+    const char *last = q->parts[q->nparts - 1];
+    Binding *b;
+    if (q->nparts == 1) {
+        b = tc_lookup(last, NS_MODTYPE);
+    } else {
+        Module *m = tc_resolve_module(loc, q, q->nparts - 1, "module type");
+        if (m->poisoned) longjmp(*tc.bail, 1);
+        b = tc_lookup_in(m, last, NS_MODTYPE);
+    }
+    if (!b) tc_fail(loc, "Unknown module type \"%s\".", qual_text(q, q->nparts));
+    if (!b->sig) longjmp(*tc.bail, 1); /* its definition had errors (reported) */
+    return b->sig;
 }
 
 /* ---- Numeric modules ---------------------------------------------------------- */
@@ -189,6 +253,40 @@ static Ty *numeric_sig(const char *s, PrimType t) {
 /* The type of T.name for row of numeric.def. */
 Ty *tc_numeric_type(int row, PrimType t) { return numeric_sig(num_rows[row].sig, t); }
 
+/* The built-in numeric module of primitive type t: its type t and every
+ * row of numeric.def in its class. */
+static Module *numeric_module(PrimType t) {
+    Module *m = NEW(tc.a, Module);
+    m->name = tc_prim_name(t);
+    m->binds = NEW_ARRAY(tc.a, Binding, NUM_ROWS + 2);
+    TypeAbbr *ab = NEW(tc.a, TypeAbbr);
+    ab->name = intern("t");
+    ab->body = tc_prim(t);
+    m->binds[m->n++] = (Binding){.name = ab->name, .ns = NS_TYPE, .abbr = ab};
+    if (t == PT_F32 || t == PT_F64) { /* the integers of the same size, for to_bits */
+        TypeAbbr *it = NEW(tc.a, TypeAbbr);
+        it->name = intern("int_t");
+        it->body = tc_prim(t == PT_F32 ? PT_U32 : PT_U64);
+        m->binds[m->n++] = (Binding){.name = it->name, .ns = NS_TYPE, .abbr = it};
+    }
+    for (int i = 0; i < NUM_ROWS; i++) {
+        if (!in_class(num_rows[i].cls, t)) continue;
+        Binding b = {.name = intern(num_rows[i].name), .ns = NS_VALUE, .ref = REF_NUMERIC,
+                     .numeric = i, .numeric_type = t, .sch = mono(tc_numeric_type(i, t))};
+        m->binds[m->n++] = b;
+    }
+    return m;
+}
+
+void tc_push_numeric_modules(void) {
+    static const PrimType types[] = {PT_I8, PT_I16, PT_I32, PT_I64, PT_U8, PT_U16,
+                                     PT_U32, PT_U64, PT_F32, PT_F64, PT_BOOL};
+    for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
+        Module *m = numeric_module(types[i]);
+        tc_push((Binding){.name = intern(m->name), .ns = NS_MODULE, .mod = m});
+    }
+}
+
 /* ---- Type expressions --------------------------------------------------------- */
 
 /* The size written inside [ ] of a type: a literal, a name, a size
@@ -252,15 +350,18 @@ static Ty *type_name(TypeExp *te, bool in_param) {
             return tc_prim(p);
         }
     } else {
-        b = tc_lookup_in(tc_resolve_module(te->loc, q, q->nparts - 1), last, NS_TYPE);
+        b = tc_lookup_in(tc_resolve_module(te->loc, q, q->nparts - 1, "type"), last, NS_TYPE);
     }
-    if (!b) tc_fail(te->loc, "Unknown type \"%s\".", last);
+    if (!b) tc_fail(te->loc, "Unknown type \"%s\".", qual_text(q, q->nparts));
     if (b->tparam) {
         if (te->nargs) tc_fail(te->loc, "Type parameter \"%s\" takes no arguments.", last);
         return b->tparam;
     }
     /* a type whose definition had errors (already reported): anything goes */
-    if (!b->abbr) return tc_fresh(te->loc);
+    if (!b->abbr) {
+        tc.saw_poisoned = true;
+        return tc_fresh(te->loc);
+    }
     return apply_abbr(b->abbr, te, in_param);
 }
 
@@ -333,6 +434,12 @@ Ty *tc_type_exp(TypeExp *te, bool in_param) {
     case TE_ARRAY: {
         Size d = dim_size(te->dim, in_param);
         Ty *elem = tc_type_exp(te->elem, in_param);
+        if (tc_contains_arrow(elem) && tc_head(elem)->kind != TY_ARROW)
+            tc_fail(te->loc, "Cannot create array with elements of lifted type \"%s\" (might contain function).",
+                    tc_show(elem));
+        if (tc_size_lifted(elem))
+            tc_fail(te->loc, "Cannot create array with elements of size-lifted type \"%s\" (might cause irregular array).",
+                    tc_show(elem));
         if (tc_contains_arrow(elem)) tc_fail(te->loc, "Arrays of functions are not allowed.");
         return tc_array(elem, &d, 1);
     }

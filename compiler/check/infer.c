@@ -202,11 +202,18 @@ static Ty *instantiate_use(Exp *e, Binding *b) {
 }
 
 static Ty *use_binding(Exp *e, Binding *b) {
-    if (b->recursive)
-        tc_fail(e->loc, "Recursion is not supported: \"%s\" refers to itself.", b->name);
+    /* a constant does not see itself: its name means what it meant before
+     * (a function with parameters would be recursive) */
+    if (b->recursive) {
+        Binding *outer = b->decl && b->decl->nparams == 0 ? tc_lookup_hidden(b) : NULL;
+        if (!outer) tc_fail(e->loc, "Recursion is not supported: \"%s\" refers to itself.", b->name);
+        b = outer;
+    }
     e->ref.kind = b->ref;
     e->ref.uid = b->uid;
     e->ref.decl = b->decl;
+    e->ref.numeric = b->numeric;
+    e->ref.numeric_type = b->numeric_type;
     if (!b->sch) { /* its definition had errors */
         tc.saw_poisoned = true;
         return tc_fresh(e->loc);
@@ -215,20 +222,27 @@ static Ty *use_binding(Exp *e, Binding *b) {
 }
 
 /* A qualified name inside a module: modules, then a value. Returns the
- * number of parts used, 0 if the name is not found. */
+ * number of parts used. */
 static int module_value(Exp *e, Module *m, Ty **out) {
     const QualName *q = &e->name;
     for (int i = 1; i < q->nparts; i++) {
+        if (m->fun) tc_fail(e->loc, "Cannot have parametric module here.");
         Binding *v = tc_lookup_in(m, q->parts[i], NS_VALUE);
         if (v) {
             *out = use_binding(e, v);
             return i + 1;
         }
         Binding *sub = tc_lookup_in(m, q->parts[i], NS_MODULE);
-        if (!sub) tc_fail(e->loc, "Module \"%s\" has no member \"%s\".", m->name, q->parts[i]);
+        if (!sub) tc_fail(e->loc, "Unknown name \"%s\".", qual_str(q));
         m = sub->mod;
     }
     tc_fail(e->loc, "\"%s\" is a module, not a value.", qual_str(q));
+}
+
+/* Whether a value of type t may have fields. */
+static bool has_fields(Ty *t) {
+    t = tc_head(t);
+    return t->kind == TY_RECORD || t->kind == TY_TUPLE || t->kind == TY_VAR;
 }
 
 static Ty *var_exp(Exp *e) {
@@ -237,7 +251,11 @@ static Ty *var_exp(Exp *e) {
     Ty *t = NULL;
     int used;
     Binding *b = tc_lookup(q->parts[0], NS_VALUE);
-    Binding *m = b ? NULL : tc_lookup(q->parts[0], NS_MODULE);
+    Binding *m = q->nparts > 1 ? tc_lookup(q->parts[0], NS_MODULE) : NULL;
+    /* "a.b" with both a value and a module a (after "open f32", whose i32
+     * is a function): the value only if it may have fields */
+    if (b && m && b->sch && !has_fields(b->sch->ty)) b = NULL;
+    if (b) m = NULL;
     PrimType p;
     if (b) {
         t = use_binding(e, b);
@@ -417,9 +435,32 @@ static Ty *builtin_binop(Exp *e, const OpInfo *oi) {
     return oi->result ? tc_prim(PT_BOOL) : t1;
 }
 
+/* The definition of operator op in scope, NULL for the built-in one; a
+ * constant being defined as op means the one before it ("def (+) = add"
+ * uses no + at all, but "def (+) = \a b -> a + b" does). */
+static Binding *operator_binding(const char *op) {
+    Binding *b = tc_lookup(op, NS_VALUE);
+    return b && b->recursive && b->decl && b->decl->nparams == 0 ? tc_lookup_hidden(b) : b;
+}
+
+/* l M.op r: the operator of module M. */
+static Ty *qualified_binop(Exp *e) {
+    Exp v = {0};
+    v.kind = EX_VAR;
+    v.loc = e->loc;
+    v.name = e->name;
+    Ty *fty = var_exp(&v);
+    if (v.ref.nvar_parts) tc_fail(e->loc, "\"%s\" is not an operator.", qual_str(&e->name));
+    e->ref = v.ref;
+    const char *name = arena_printf(tc.a, "\"%s\"", qual_str(&e->name));
+    Ty *t = apply_arg(e->loc, fty, e->e1, tc_exp(e->e1), name, U_DIET);
+    return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name, U_DIET);
+}
+
 static Ty *binop_exp(Exp *e) {
     if (!e->op || !e->e1 || !e->e2) tc_fail(e->loc, "malformed operator application");
-    Binding *b = tc_lookup(e->op, NS_VALUE);
+    if (e->name.nparts > 1) return qualified_binop(e);
+    Binding *b = operator_binding(e->op);
     if (b) {
         Ty *fty = use_binding(e, b);
         const char *name = arena_printf(tc.a, "\"%s\"", e->op);
@@ -479,7 +520,7 @@ static Ty *section_exp(Exp *e) {
     if (is_name_op(e->op)) {
         fty = section_fun(e);
     } else {
-        Binding *b = tc_lookup(e->op, NS_VALUE);
+        Binding *b = operator_binding(e->op);
         fty = b ? use_binding(e, b) : builtin_op_type(e->op, e->loc);
     }
     if (!fty) tc_fail(e->loc, "Unknown operator \"%s\".", e->op);
@@ -516,6 +557,8 @@ static bool is_lit(Exp *e, int64_t v) {
  * [:j] when j is simple, else unknown. */
 static Size slice_size(DimIndex *di, Size d) {
     if (!di->start && !di->end && !di->stride) return d;
+    /* a[::-1] reverses a */
+    if (!di->start && !di->end && di->stride && di->stride->kind == EX_NEG && is_lit(di->stride->e1, 1)) return d;
     if ((!di->start || is_lit(di->start, 0)) && (!di->stride || is_lit(di->stride, 1)) && di->end)
         return arg_size(di->end);
     return tc_size_any();
@@ -715,7 +758,8 @@ Scheme *tc_function(SrcLoc loc, TypeParam *tps, int ntps, Pat **params, int npar
         body->ty = rt;
     } else {
         bt = tc_exp(body);
-        if (rt) tc_unify(body->loc, rt, bt, U_DIET);
+        const char *why = rt ? tc_try_unify(rt, bt, U_DIET, NULL) : NULL;
+        if (why) tc_fail(body->loc, "%s Function body does not have expected type.", why);
         else bt = tc_forget_sizes(bt, uid_mark);
     }
     Ty *res = rt ? rt : bt;
@@ -772,6 +816,15 @@ static void gen_walk(Ty *t, Scheme *sch, int first_var, int first_svar) {
     case TY_ARROW:
         gen_walk(t->param, sch, first_var, first_svar);
         gen_walk(t->result, sch, first_var, first_svar);
+        break;
+    case TY_ABSTRACT:
+        for (int i = 0; i < t->rank; i++) {
+            Size s = tc_size_head(t->dims[i]);
+            if (s.kind == SZ_VAR && s.uid < 0 && -s.uid - 1 >= first_svar &&
+                tc.svars.items[-s.uid - 1].level > tc.level)
+                add_key(&sch->svars, &sch->nsvars, s.uid);
+        }
+        for (int i = 0; i < t->n; i++) gen_walk(t->elems[i], sch, first_var, first_svar);
         break;
     default:
         break;
@@ -1001,6 +1054,20 @@ static Ty *loop_exp(Exp *e) {
     return tc_forget_sizes(tc_join(pt, bt), uid_mark);
 }
 
+/* M.(e): e with the names of module M in scope. Once they are resolved the
+ * node becomes e itself, so that later phases never see a local open. */
+static Ty *open_exp(Exp *e) {
+    Module *m = tc_lookup_module(e->loc, &e->name);
+    if (m->poisoned) longjmp(*tc.bail, 1); /* its errors are reported */
+    if (m->fun) tc_fail(e->loc, "Cannot have parametric module here.");
+    int mark = tc_mark();
+    for (int i = 0; i < m->n; i++) tc_push(m->binds[i]);
+    Ty *t = tc_exp(e->e1);
+    tc_pop_to(mark);
+    *e = *e->e1;
+    return t;
+}
+
 /* ---- Dispatch ------------------------------------------------------------------------------ */
 
 static Ty *literal_type(Exp *e, unsigned prims) {
@@ -1039,6 +1106,8 @@ static bool well_formed(Exp *e) {
     case EX_ASCRIBE:
     case EX_COERCE:
         return e->e1 && e->ret;
+    case EX_OPEN:
+        return e->e1 != NULL;
     case EX_RANGE:
         return e->start && e->end;
     default:
@@ -1122,6 +1191,8 @@ static Ty *exp_type(Exp *e) {
     case EX_ASSERT:
         tc_unify(e->e1->loc, tc_prim(PT_BOOL), tc_exp(e->e1), U_STRICT);
         return tc_exp(e->e2);
+    case EX_OPEN:
+        return open_exp(e);
     }
     tc_fail(e->loc, "malformed expression");
 }

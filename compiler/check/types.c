@@ -199,8 +199,9 @@ static bool is_svar(Size s) { return s.kind == SZ_VAR && s.uid < 0; }
 /* ---- Size expressions ------------------------------------------------------ */
 
 /* A size expression (SZ_EXP) is a checked i64 expression of integer
- * literals, local i64 names (EX_VAR, REF_LOCAL, uid > 0) and the arithmetic
- * operators below. During inference a leaf may also be an unknown size
+ * literals, local i64 names (EX_VAR, REF_LOCAL, uid > 0), top-level
+ * constants (EX_VAR, REF_GLOBAL: a module's "def n = ...", a parameter's
+ * "val n : i64") and the arithmetic operators below. During inference a leaf may also be an unknown size
  * variable: an EX_VAR whose ref.uid is the variable's (negative) uid;
  * zonking makes a size with such a leaf that is still unbound unknown. */
 static const char *const size_ops[] = {"+", "-", "*", "/", "%", "//", "%%", "**"};
@@ -264,7 +265,7 @@ static Size exp_size(Exp *e) {
         c.exp = e->e1;
         return c;
     }
-    if (e->kind == EX_VAR) return tc_size_var(e->ref.uid, e->name.parts[0]);
+    if (e->kind == EX_VAR && e->ref.kind != REF_GLOBAL) return tc_size_var(e->ref.uid, e->name.parts[0]);
     Size s = {.kind = SZ_EXP, .exp = e};
     return s;
 }
@@ -323,6 +324,14 @@ Exp *tc_size_term(Exp *e) {
         return int_leaf((int64_t)e->ivalue);
     case EX_VAR:
         if (literal_constant(e, &c)) return int_leaf(c);
+        if (e->ref.kind == REF_GLOBAL && !e->ref.nvar_parts && e->ref.decl && !e->ref.decl->nparams &&
+            !e->ref.decl->ntparams) {
+            Exp *g = size_node(EX_VAR);
+            g->loc = e->loc;
+            g->name = e->name;
+            g->ref = e->ref;
+            return g;
+        }
         if (e->ref.kind != REF_LOCAL || e->ref.uid <= 0 || e->ref.nvar_parts || e->name.nparts != 1) return NULL;
         return var_leaf(e->ref.uid, e->name.parts[0]);
     case EX_APPLY:
@@ -414,7 +423,7 @@ static bool exp_same(Exp *a, Exp *b) {
     case EX_INT:
         return a->ivalue == b->ivalue;
     case EX_VAR:
-        return a->ref.uid == b->ref.uid;
+        return a->ref.uid == b->ref.uid && a->ref.decl == b->ref.decl;
     case EX_BINOP:
         return strcmp(a->op, b->op) == 0 && exp_same(a->e1, b->e1) && exp_same(a->e2, b->e2);
     case EX_APPLY:
@@ -488,6 +497,10 @@ bool tc_is_prim(Ty *t, PrimType p) {
     return t->kind == TY_PRIM && t->prim == p;
 }
 
+/* Set while tc_zonk rebuilds a type: abstract types whose definition is
+ * known are replaced by it (the types written into the AST). */
+static bool zonk_expands;
+
 /* Rebuilds t with every bound variable replaced by its binding and each
  * size passed through fsize (with ctx). */
 static Ty *map_ty(Ty *t, Size (*fsize)(Size, void *), void *ctx) {
@@ -530,6 +543,17 @@ static Ty *map_ty(Ty *t, Size (*fsize)(Size, void *), void *ctx) {
     case TY_ARROW:
         r = tc_arrow_dep(map_ty(t->param, fsize, ctx), map_ty(t->result, fsize, ctx), t->pname, t->var);
         break;
+    case TY_ABSTRACT: {
+        Ty *def = zonk_expands ? tc_abs_expand(t) : NULL;
+        if (def) return map_ty(unique || t->unique ? tc_copy_unique(def, true) : def, fsize, ctx);
+        r = ty_new(TY_ABSTRACT);
+        *r = *t;
+        r->elems = NEW_ARRAY(tc.a, Ty *, t->n);
+        for (int i = 0; i < t->n; i++) r->elems[i] = map_ty(t->elems[i], fsize, ctx);
+        r->dims = NEW_ARRAY(tc.a, Size, t->rank);
+        for (int i = 0; i < t->rank; i++) r->dims[i] = map_size(t->dims[i], fsize, ctx);
+        break;
+    }
     default:
         r = t;
     }
@@ -542,7 +566,12 @@ static Size zonk_size(Size s, void *ctx) {
     return is_svar(s) ? tc_size_any() : s;
 }
 
-Ty *tc_zonk(Ty *t) { return map_ty(t, zonk_size, NULL); }
+Ty *tc_zonk(Ty *t) {
+    zonk_expands = true;
+    Ty *r = map_ty(t, zonk_size, NULL);
+    zonk_expands = false;
+    return r;
+}
 
 /* s with bound size variables resolved and unknown ones SZ_ANY. */
 Size tc_zonk_size(Size s) { return map_size(s, zonk_size, NULL); }
@@ -571,6 +600,11 @@ bool tc_contains_arrow(Ty *t) {
         return true;
     case TY_VAR:
         return tc.vars.items[t->var].rigid && tc.vars.items[t->var].lifted;
+    case TY_ABSTRACT:
+        if (tc.abstracts.items[t->var].lifted == LIFT_FULL) return true;
+        for (int i = 0; i < t->n; i++)
+            if (tc_contains_arrow(t->elems[i])) return true;
+        return false;
     case TY_ARRAY:
         return tc_contains_arrow(t->elem);
     case TY_TUPLE:
@@ -595,7 +629,8 @@ static void show_size_exp(Buf *b, Exp *e, bool nested) {
         buf_printf(b, "%lld", (long long)e->ivalue);
         break;
     case EX_VAR:
-        buf_puts(b, e->name.nparts > 0 ? e->name.parts[0] : "?");
+        for (int i = 0; i < e->name.nparts; i++) buf_printf(b, "%s%s", i ? "." : "", e->name.parts[i]);
+        if (e->name.nparts == 0) buf_putc(b, '?');
         break;
     case EX_BINOP:
         if (nested) buf_putc(b, '(');
@@ -663,6 +698,19 @@ static void show(Buf *b, Ty *t, bool paren_arrow) {
         buf_puts(b, " -> ");
         show(b, t->result, false);
         if (paren_arrow) buf_putc(b, ')');
+        break;
+    case TY_ABSTRACT:
+        if (paren_arrow && (t->n || t->rank)) buf_putc(b, '(');
+        buf_puts(b, t->var_name ? t->var_name : "?");
+        for (int i = 0; i < t->rank; i++) {
+            buf_putc(b, ' ');
+            show_size(b, t->dims[i]);
+        }
+        for (int i = 0; i < t->n; i++) {
+            buf_putc(b, ' ');
+            show(b, t->elems[i], true);
+        }
+        if (paren_arrow && (t->n || t->rank)) buf_putc(b, ')');
         break;
     case TY_VAR: {
         TVar *v = &tc.vars.items[t->var];
@@ -745,6 +793,7 @@ static bool match_size_exp(Exp *a, Exp *b, bool bind) {
     Exp *x = sa.kind == SZ_EXP || sa.kind == SZ_CONST ? sa.exp : NULL;
     Exp *y = sb.kind == SZ_EXP || sb.kind == SZ_CONST ? sb.exp : NULL;
     if (!x || !y) return false;
+    if (x->kind == EX_VAR || y->kind == EX_VAR) return exp_same(x, y);
     if (same_callee(x, y)) {
         for (int i = 0; i < x->nelems; i++)
             if (!match_size_exp(x->elems[i], y->elems[i], bind)) return false;
@@ -908,6 +957,12 @@ bool tc_size_in_data(Ty *t, int uid, bool whole) {
             if (whole ? s.kind == SZ_VAR && s.uid == uid : size_mentions(s, uid)) return true;
         }
         return tc_size_in_data(t->elem, uid, whole);
+    case TY_ABSTRACT:
+        for (int i = 0; i < t->rank; i++) {
+            Size s = tc_size_resolve(t->dims[i]);
+            if (whole ? s.kind == SZ_VAR && s.uid == uid : size_mentions(s, uid)) return true;
+        }
+        /* fall through */
     case TY_TUPLE:
         for (int i = 0; i < t->n; i++)
             if (tc_size_in_data(t->elems[i], uid, whole)) return true;
@@ -928,6 +983,7 @@ static bool occurs(int v, Ty *t) {
         return t->var == v;
     case TY_ARRAY:
         return occurs(v, t->elem);
+    case TY_ABSTRACT:
     case TY_TUPLE:
         for (int i = 0; i < t->n; i++)
             if (occurs(v, t->elems[i])) return true;
@@ -958,6 +1014,12 @@ static void adjust_levels(Ty *t, int level) {
         }
         adjust_levels(t->elem, level);
         break;
+    case TY_ABSTRACT:
+        for (int i = 0; i < t->rank; i++) {
+            Size s = tc_size_head(t->dims[i]);
+            if (is_svar(s) && svar_of(s)->level > level) svar_of(s)->level = level;
+        }
+        /* fall through */
     case TY_TUPLE:
         for (int i = 0; i < t->n; i++) adjust_levels(t->elems[i], level);
         break;
@@ -1139,6 +1201,17 @@ static bool unify_rec(Ty *a, Ty *b, int mode) {
         return true;
     case TY_ARROW:
         return unify_arrows(a, b, mode);
+    case TY_ABSTRACT:
+        if (a->var != b->var || a->n != b->n || a->rank != b->rank) return set_fail(F_MISMATCH, a, b);
+        for (int i = 0; i < a->rank; i++)
+            if (!unify_size(a->dims[i], b->dims[i], mode)) {
+                fail.a = a;
+                fail.b = b;
+                return false;
+            }
+        for (int i = 0; i < a->n; i++)
+            if (!unify_rec(a->elems[i], b->elems[i], mode)) return false;
+        return true;
     }
     return false;
 }
@@ -1196,20 +1269,26 @@ static const char *fail_detail(const char *e, const char *a) {
 
 void tc_unify(SrcLoc loc, Ty *expected, Ty *actual, int mode) { tc_unify_in(loc, expected, actual, mode, NULL); }
 
-/* Unifies and on failure reports, after the sentence context (if any),
- * Futhark's "Couldn't match expected type ... with actual type ...". */
-void tc_unify_in(SrcLoc loc, Ty *expected, Ty *actual, int mode, const char *context) {
+/* Unifies; on failure returns Futhark's "Couldn't match expected type ...
+ * with actual type ..." (after the sentence context, if any). */
+const char *tc_try_unify(Ty *expected, Ty *actual, int mode, const char *context) {
     fail.kind = F_NONE;
     nbound_params = 0;
-    if (unify_rec(expected, actual, mode)) return;
+    if (unify_rec(expected, actual, mode)) return NULL;
     const char *e = tc_show(expected), *a = tc_show(actual);
     const char *pre = context ? arena_printf(tc.a, "%s ", context) : "";
     if (fail.kind == F_SIZE)
-        tc_fail(loc, "%sSizes \"%s\" and \"%s\" do not match (expected type %s, actual type %s).", pre,
-                size_str(fail.sa), size_str(fail.sb), e, a);
+        return arena_printf(tc.a, "%sSizes \"%s\" and \"%s\" do not match (expected type %s, actual type %s).", pre,
+                            size_str(fail.sa), size_str(fail.sb), e, a);
     const char *d = fail_detail(e, a);
-    if (d) tc_fail(loc, "%sCouldn't match expected type %s with actual type %s: %s.", pre, e, a, d);
-    tc_fail(loc, "%sCouldn't match expected type %s with actual type %s.", pre, e, a);
+    if (d) return arena_printf(tc.a, "%sCouldn't match expected type %s with actual type %s: %s.", pre, e, a, d);
+    return arena_printf(tc.a, "%sCouldn't match expected type %s with actual type %s.", pre, e, a);
+}
+
+/* Unifies and on failure reports tc_try_unify's message. */
+void tc_unify_in(SrcLoc loc, Ty *expected, Ty *actual, int mode, const char *context) {
+    const char *why = tc_try_unify(expected, actual, mode, context);
+    if (why) tc_fail(loc, "%s", why);
 }
 
 /* Requires t to be one of the primitive types in prims (what names the
@@ -1340,6 +1419,15 @@ static Ty *subst_rec(Ty *t, const Subst *s) {
         break;
     case TY_ARROW:
         r = tc_arrow_dep(subst_rec(h->param, s), subst_rec(h->result, s), h->pname, h->var);
+        break;
+    case TY_ABSTRACT:
+        r = ty_new(TY_ABSTRACT);
+        *r = *h;
+        r->unique = false;
+        r->elems = NEW_ARRAY(tc.a, Ty *, h->n);
+        for (int i = 0; i < h->n; i++) r->elems[i] = subst_rec(h->elems[i], s);
+        r->dims = NEW_ARRAY(tc.a, Size, h->rank);
+        for (int i = 0; i < h->rank; i++) r->dims[i] = map_size(h->dims[i], subst_size, (void *)s);
         break;
     default:
         r = h;

@@ -1213,7 +1213,8 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
         SVal *v = lower_exp(l, env, e->e2);
         return lower_record_update(l, r, e->path, e->npath, v, e->loc);
     }
-    case EX_ASCRIBE: return lower_exp(l, env, e->e1);
+    case EX_ASCRIBE:
+    case EX_OPEN: return lower_exp(l, env, e->e1); /* the checker replaces an EX_OPEN by its body */
     case EX_COERCE: {
         SVal *v = lower_exp(l, env, e->e1);
         lower_match_shape(l, env, e->ty, v, SHAPE_COERCION, e->loc);

@@ -594,7 +594,7 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
 
 typedef enum Lowering {
     L_OP, L_REDUCE, L_HIGHEST, L_LOWEST, L_GET_BIT, L_SET_BIT, L_PI, L_E, L_INF, L_NAN,
-    L_TO_BITS, L_FROM_BITS, L_CONVERT
+    L_TO_BITS, L_FROM_BITS, L_CONVERT, L_NUM_BITS
 } Lowering;
 
 static const struct {
@@ -673,6 +673,7 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
         return sv_dyn(l, lower_binop(l, OP_OR, cleared, lower_binop(l, OP_SHL, b, bit, loc), loc));
     }
     case L_CONVERT: return sv_dyn(l, lower_conv(l, args[0]->se, numeric_result(row, t), loc));
+    case L_NUM_BITS: return sv_dyn(l, se_const(prim_int(PT_I32, prim_size(t) * 8)));
     case L_TO_BITS:
     case L_FROM_BITS: lower_error(l, loc, "'%s' is not supported yet", numeric_rows[row].name);
     }

@@ -147,8 +147,10 @@ static bool print_atomic(Buf *out, const Exp *e) {
     case EX_SECTION:
         buf_putc(out, '(');
         if (e->e1) { ast_print_exp(out, e->e1); buf_putc(out, ' '); }
-        /* a function name used as an operator: (`i32.max` 0) */
-        if (syn_is_operator_name(e->op)) buf_puts(out, e->op);
+        /* a function name used as an operator: (`i32.max` 0); a module's
+         * operator: (i32.+) */
+        if (syn_is_operator_name(e->op) || (strrchr(e->op, '.') && syn_is_operator_name(strrchr(e->op, '.') + 1)))
+            buf_puts(out, e->op);
         else buf_printf(out, "`%s`", e->op);
         if (e->e2) { buf_putc(out, ' '); ast_print_exp(out, e->e2); }
         buf_putc(out, ')');
@@ -238,7 +240,10 @@ static void print_compound(Buf *out, const Exp *e) {
     case EX_RANGE: print_range(out, e); break;
     case EX_BINOP:
         ast_print_exp(out, e->e1);
-        buf_printf(out, " %s ", e->op);
+        buf_putc(out, ' ');
+        if (e->name.nparts > 1) print_qualname(out, e->name);
+        else buf_puts(out, e->op);
+        buf_putc(out, ' ');
         ast_print_exp(out, e->e2);
         break;
     case EX_NEG: buf_putc(out, '-'); ast_print_exp(out, e->e1); break;
@@ -292,6 +297,12 @@ static void print_compound(Buf *out, const Exp *e) {
         ast_print_exp(out, e->e1);
         buf_putc(out, ' ');
         ast_print_exp(out, e->e2);
+        break;
+    case EX_OPEN:
+        print_qualname(out, e->name);
+        buf_puts(out, ".(");
+        ast_print_exp(out, e->e1);
+        buf_putc(out, ')');
         break;
     default:
         buf_puts(out, "<?>");
@@ -446,11 +457,126 @@ static void print_doc(Buf *out, const char *doc, int indent) {
 }
 
 static void print_decl(Buf *out, const Decl *d, int indent);
+static void print_mod_type(Buf *out, const ModTypeExp *m, int indent);
+
+static void print_op_name(Buf *out, const char *name) {
+    if (syn_is_operator_name(name)) buf_printf(out, "(%s)", name);
+    else buf_puts(out, name);
+}
+
+static const char *const type_kw[] = {"type", "type~", "type^"};
+
+static void print_spec(Buf *out, const Spec *s, int indent) {
+    buf_printf(out, "%*s", indent, "");
+    switch (s->kind) {
+    case SP_VAL:
+        buf_puts(out, "val ");
+        print_op_name(out, s->name);
+        print_tparams(out, s->tparams, s->ntparams);
+        buf_puts(out, " : ");
+        print_type(out, s->type);
+        break;
+    case SP_TYPE:
+        buf_printf(out, "%s %s", type_kw[s->lifted], s->name);
+        print_tparams(out, s->tparams, s->ntparams);
+        if (s->type) {
+            buf_puts(out, " = ");
+            print_type(out, s->type);
+        }
+        break;
+    case SP_MODULE:
+        buf_printf(out, "module %s : ", s->name);
+        print_mod_type(out, s->mtype, indent);
+        break;
+    case SP_INCLUDE:
+        buf_puts(out, "include ");
+        print_mod_type(out, s->mtype, indent);
+        break;
+    }
+    buf_putc(out, '\n');
+}
+
+/* A module type, parenthesised unless it is a name or a list of specs. */
+static void print_mod_type(Buf *out, const ModTypeExp *m, int indent) {
+    if (!m) {
+        buf_puts(out, "<null>");
+        return;
+    }
+    switch (m->kind) {
+    case MT_NAME: print_qualname(out, m->name); break;
+    case MT_SPECS:
+        buf_puts(out, "{\n");
+        for (int i = 0; i < m->nspecs; i++) print_spec(out, m->specs[i], indent + 2);
+        buf_printf(out, "%*s}", indent, "");
+        break;
+    case MT_WITH:
+        buf_putc(out, '(');
+        print_mod_type(out, m->mt, indent);
+        buf_puts(out, " with ");
+        print_qualname(out, m->name);
+        print_tparams(out, m->tparams, m->ntparams);
+        buf_puts(out, " = ");
+        print_type(out, m->type);
+        buf_putc(out, ')');
+        break;
+    case MT_ARROW:
+        buf_putc(out, '(');
+        if (m->pname) buf_printf(out, "(%s: ", m->pname);
+        print_mod_type(out, m->param, indent);
+        if (m->pname) buf_putc(out, ')');
+        buf_puts(out, " -> ");
+        print_mod_type(out, m->res, indent);
+        buf_putc(out, ')');
+        break;
+    }
+}
+
+/* A module expression, parenthesised unless it is a name or a structure. */
+static void print_mod_exp(Buf *out, const ModExp *m, int indent) {
+    if (!m) {
+        buf_puts(out, "<null>");
+        return;
+    }
+    switch (m->kind) {
+    case ME_NAME: print_qualname(out, m->name); break;
+    case ME_STRUCT:
+        buf_puts(out, "{\n");
+        for (int i = 0; i < m->ndecls; i++) print_decl(out, m->decls[i], indent + 2);
+        buf_printf(out, "%*s}", indent, "");
+        break;
+    case ME_ASCRIBE:
+        buf_putc(out, '(');
+        print_mod_exp(out, m->e1, indent);
+        buf_puts(out, " : ");
+        print_mod_type(out, m->mtype, indent);
+        buf_putc(out, ')');
+        break;
+    case ME_LAMBDA:
+        buf_printf(out, "(\\(%s: ", m->pname);
+        print_mod_type(out, m->mtype, indent);
+        buf_putc(out, ')');
+        if (m->result) {
+            buf_puts(out, " : ");
+            print_mod_type(out, m->result, indent);
+        }
+        buf_puts(out, " -> ");
+        print_mod_exp(out, m->e1, indent);
+        buf_putc(out, ')');
+        break;
+    case ME_APPLY:
+        buf_putc(out, '(');
+        print_mod_exp(out, m->e1, indent);
+        buf_putc(out, ' ');
+        print_mod_exp(out, m->e2, indent);
+        buf_putc(out, ')');
+        break;
+    case ME_IMPORT: buf_printf(out, "(import \"%s\")", m->import ? m->import->path : ""); break;
+    }
+}
 
 static void print_val(Buf *out, const Decl *d) {
     buf_puts(out, d->is_entry ? "entry " : "def ");
-    if (syn_is_operator_name(d->name)) buf_printf(out, "(%s)", d->name);
-    else buf_puts(out, d->name);
+    print_op_name(out, d->name);
     print_tparams(out, d->tparams, d->ntparams);
     print_params(out, d->params, d->nparams);
     if (d->ret) {
@@ -462,7 +588,6 @@ static void print_val(Buf *out, const Decl *d) {
 }
 
 static void print_decl_body(Buf *out, const Decl *d, int indent) {
-    static const char *const type_kw[] = {"type", "type~", "type^"};
     switch (d->kind) {
     case D_VAL: print_val(out, d); break;
     case D_TYPE:
@@ -473,13 +598,16 @@ static void print_decl_body(Buf *out, const Decl *d, int indent) {
         break;
     case D_IMPORT: buf_printf(out, "import \"%s\"", d->path); break;
     case D_MODULE:
-        buf_printf(out, "module %s = {\n", d->name);
-        for (int i = 0; i < d->ndecls; i++) print_decl(out, d->decls[i], indent + 2);
-        buf_printf(out, "%*s}", indent, "");
+        buf_printf(out, "module %s = ", d->name);
+        print_mod_exp(out, d->mexp, indent);
+        break;
+    case D_MODTYPE:
+        buf_printf(out, "module type %s = ", d->name);
+        print_mod_type(out, d->mtype, indent);
         break;
     case D_OPEN:
         buf_puts(out, "open ");
-        print_qualname(out, d->open_name);
+        print_mod_exp(out, d->mexp, indent);
         break;
     }
 }
@@ -548,6 +676,17 @@ void ty_print(Buf *out, const Ty *t) {
     case TY_VAR:
         if (t->var_name) buf_puts(out, t->var_name);
         else buf_printf(out, "'t%d", t->var);
+        break;
+    case TY_ABSTRACT:
+        buf_puts(out, t->var_name ? t->var_name : "?");
+        for (int i = 0; i < t->rank; i++) {
+            buf_putc(out, ' ');
+            print_size(out, &t->dims[i]);
+        }
+        for (int i = 0; i < t->n; i++) {
+            buf_putc(out, ' ');
+            ty_print(out, t->elems[i]);
+        }
         break;
     }
 }

@@ -20,6 +20,9 @@ typedef struct Pat Pat;
 typedef struct TypeExp TypeExp;
 typedef struct Decl Decl;
 typedef struct Ty Ty;
+typedef struct ModExp ModExp;
+typedef struct ModTypeExp ModTypeExp;
+typedef struct Spec Spec;
 
 /* ---- Names ---------------------------------------------------------------- */
 
@@ -40,6 +43,11 @@ typedef enum TyKind {
     TY_RECORD, /* fields sorted by name */
     TY_ARROW,  /* param -> result; pname names a dependent parameter or NULL */
     TY_VAR,    /* a type variable (only inside polymorphic definitions) */
+    TY_ABSTRACT, /* an abstract type of a module: var indexes the checker's
+                  * table of abstract types; its arguments are elems[n] (type
+                  * parameters, in order) and dims[rank] (size parameters).
+                  * The checker replaces each by its definition in the types
+                  * it writes into the AST, so later phases never see one. */
 } TyKind;
 
 /* A size in a checked type. */
@@ -75,7 +83,8 @@ struct Ty {
     TyField *fields; /* TY_RECORD, n fields */
     Ty *param, *result;
     const char *pname;
-    int var; /* TY_VAR: id; TY_ARROW with a named parameter: the parameter's uid */
+    int var; /* TY_VAR: id; TY_ARROW with a named parameter: the parameter's uid;
+              * TY_ABSTRACT: the abstract type's index */
     const char *var_name;
 };
 
@@ -182,6 +191,8 @@ typedef enum ExpKind {
     EX_ASCRIBE,  /* e : t */
     EX_COERCE,   /* e :> t */
     EX_ASSERT,   /* assert cond e */
+    EX_OPEN,     /* M.(e): e with module name's members in scope; the
+                  * checker replaces the node by e once its names are resolved */
 } ExpKind;
 
 /* One dimension of an index or slice: a[i], a[i:j:s], a[:], a[::-1]. */
@@ -222,7 +233,8 @@ typedef enum RefKind {
     REF_NONE,      /* unresolved (only before checking) */
     REF_LOCAL,     /* a local binding: uid of a P_ID, size parameter or local function */
     REF_GLOBAL,    /* a top-level definition: decl */
-    REF_NUMERIC,   /* a numeric-module function T.name: row of check/numeric.def */
+    REF_NUMERIC,   /* a numeric-module function T.name: row of check/numeric.def
+                    * (also an operator of a numeric module: f32.(a + b)) */
 } RefKind;
 
 typedef struct Ref {
@@ -258,7 +270,8 @@ struct Exp {
     const char *str;      /* EX_STRING bytes (escapes decoded) */
     int strlen;
 
-    QualName name;        /* EX_VAR */
+    QualName name;        /* EX_VAR; EX_OPEN: the module; EX_BINOP: a module's
+                           * operator's qualified name (M.+), else empty */
     Ref ref;              /* checker: EX_VAR, EX_BINOP and EX_SECTION operators */
 
     Exp **elems;          /* EX_TUPLE, EX_ARRAY, EX_APPLY args */
@@ -287,8 +300,9 @@ struct Exp {
      * EX_UPDATE: e1 with [slice] = e2
      * EX_RECORD_UPDATE: e1 with path = e2
      * EX_ASCRIBE/EX_COERCE: e1 : type
-     * EX_ASSERT: assert e1 e2 */
-    const char *op;       /* EX_BINOP/EX_SECTION: operator text, interned ("+", "|>", ...) */
+     * EX_ASSERT: assert e1 e2       EX_OPEN: name.(e1) */
+    const char *op;       /* EX_BINOP/EX_SECTION: operator text, interned ("+", "|>", ...);
+                           * a section of a module's operator: "M.+" */
 
     DimIndex *slice;      /* EX_INDEX, EX_UPDATE, EX_LET_UPDATE */
     int nslice;
@@ -315,8 +329,9 @@ typedef enum DeclKind {
     D_VAL,    /* def/entry/let */
     D_TYPE,   /* type abbreviation */
     D_IMPORT, /* import "path" */
-    D_MODULE, /* module m = { decls } (plain structures only) */
-    D_OPEN,   /* open m */
+    D_MODULE, /* module m params [: sig] = mod_exp (mexp, parameters folded in) */
+    D_MODTYPE, /* module type s = mtype */
+    D_OPEN,   /* open mod_exp */
 } DeclKind;
 
 typedef enum Liftedness { LIFT_NONE /* type */, LIFT_SIZES /* type~ */, LIFT_FULL /* type^ */ } Liftedness;
@@ -328,7 +343,7 @@ typedef struct Attr {
 struct Decl {
     DeclKind kind;
     SrcLoc loc;
-    const char *name;    /* D_VAL, D_TYPE, D_MODULE; interned. Operators: "+^" */
+    const char *name;    /* D_VAL, D_TYPE, D_MODULE, D_MODTYPE; interned. Operators: "+^" */
     const char *doc;     /* -- | doc comment text or NULL */
     bool is_entry;       /* D_VAL: entry */
     bool is_local;       /* local def */
@@ -341,9 +356,8 @@ struct Decl {
     Liftedness lifted;   /* D_TYPE */
     const char *path;    /* D_IMPORT: as written, without ".fut" */
     struct Program *imported; /* driver: the loaded file of a D_IMPORT */
-    Decl **decls;        /* D_MODULE */
-    int ndecls;
-    QualName open_name;  /* D_OPEN */
+    ModExp *mexp;        /* D_MODULE, D_OPEN */
+    ModTypeExp *mtype;   /* D_MODTYPE */
     Attr *attrs;
     int nattrs;
     Ty *ty;              /* checker, D_VAL: the definition's full type */
@@ -351,11 +365,78 @@ struct Decl {
     Ty *ret_ty;          /* checker, D_VAL: result type */
 };
 
+/* ---- Modules ------------------------------------------------------------------ */
+
+typedef enum ModExpKind {
+    ME_NAME,    /* a module by its (qualified) name */
+    ME_STRUCT,  /* { decls } */
+    ME_ASCRIBE, /* e1 : mtype */
+    ME_LAMBDA,  /* \(pname: mtype) [: result] -> e1; a functor of one parameter
+                 * (several parameters nest: F (A: S) (B: T) is \A -> \B -> body) */
+    ME_APPLY,   /* e1 e2 */
+    ME_IMPORT,  /* import "path": import is its D_IMPORT */
+} ModExpKind;
+
+struct ModExp {
+    ModExpKind kind;
+    SrcLoc loc;
+    QualName name;        /* ME_NAME */
+    Decl **decls;         /* ME_STRUCT */
+    int ndecls;
+    ModExp *e1, *e2;      /* ME_ASCRIBE, ME_APPLY, ME_LAMBDA (body) */
+    ModTypeExp *mtype;    /* ME_ASCRIBE; ME_LAMBDA: the parameter's module type */
+    ModTypeExp *result;   /* ME_LAMBDA: the optional result module type */
+    const char *pname;    /* ME_LAMBDA */
+    SrcLoc ploc;          /* ME_LAMBDA: the parameter */
+    Decl *import;         /* ME_IMPORT */
+};
+
+typedef enum ModTypeExpKind {
+    MT_NAME,   /* a module type by its (qualified) name */
+    MT_SPECS,  /* { specs } */
+    MT_WITH,   /* mt with path tparams = type */
+    MT_ARROW,  /* (pname: param) -> result, or param -> result */
+} ModTypeExpKind;
+
+struct ModTypeExp {
+    ModTypeExpKind kind;
+    SrcLoc loc;
+    QualName name;        /* MT_NAME; MT_WITH: the refined type's path */
+    Spec **specs;         /* MT_SPECS */
+    int nspecs;
+    ModTypeExp *mt;       /* MT_WITH: the refined module type */
+    TypeParam *tparams;   /* MT_WITH */
+    int ntparams;
+    TypeExp *type;        /* MT_WITH */
+    const char *pname;    /* MT_ARROW: the parameter's name or NULL */
+    ModTypeExp *param, *res; /* MT_ARROW */
+};
+
+typedef enum SpecKind {
+    SP_VAL,     /* val name tparams : type */
+    SP_TYPE,    /* type name tparams [= type]: abstract when type is NULL */
+    SP_MODULE,  /* module name : mtype */
+    SP_INCLUDE, /* include mtype */
+} SpecKind;
+
+struct Spec {
+    SpecKind kind;
+    SrcLoc loc;
+    const char *name;
+    TypeParam *tparams;
+    int ntparams;
+    TypeExp *type;        /* SP_VAL; SP_TYPE (NULL: abstract) */
+    Liftedness lifted;    /* SP_TYPE */
+    ModTypeExp *mtype;    /* SP_MODULE, SP_INCLUDE */
+};
+
 /* A parsed source file. */
 typedef struct Program {
     const char *file;
     Decl **decls;
     int ndecls;
+    Decl **imports;       /* every D_IMPORT of the file, also those in modules */
+    int nimports;
 } Program;
 
 /* ---- Entry points of the syntax module ----------------------------------- */
@@ -372,6 +453,13 @@ Program *parse_program_n(Arena *a, const char *file, const char *text, size_t le
  * a[i] = v), whose body e2 continues a chain of lets. The phases follow
  * such chains in a loop, since real programs make them long. */
 bool ast_is_let(const Exp *e);
+
+/* Deep copies of declarations and module expressions, with none of the
+ * checker's fields set: the checker checks a fresh copy of a parametric
+ * module's body for each application (syntax/clone.c). */
+Decl *ast_clone_decl(Arena *a, const Decl *d);
+ModExp *ast_clone_mod_exp(Arena *a, const ModExp *m);
+ModTypeExp *ast_clone_mod_type(Arena *a, const ModTypeExp *m);
 
 /* Prints the AST as source text that parses back to the same tree. */
 void ast_print_program(Buf *out, const Program *p);

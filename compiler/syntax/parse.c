@@ -80,5 +80,8 @@ Program *parse_program_n(Arena *a, const char *file, const char *text, size_t le
     p->ndecls = plist_len(ls.decls);
     p->decls = NEW_ARRAY(a, Decl *, p->ndecls ? p->ndecls : 1);
     for (int i = 0; i < p->ndecls; i++) p->decls[i] = ls.decls->items[i];
+    p->nimports = plist_len(ls.imports);
+    p->imports = NEW_ARRAY(a, Decl *, p->nimports ? p->nimports : 1);
+    for (int i = 0; i < p->nimports; i++) p->imports[i] = ls.imports->items[i];
     return p;
 }

@@ -10,8 +10,16 @@
  * Forms without an AST node of their own: an index section (.[i]) becomes
  * the lambda \a -> a[i]; a backtick section (`f` x) is an EX_SECTION whose
  * op is f's dotted name; {0 = a, 1 = b} is an EX_RECORD with fields "0" and
- * "1". Size binders in let (let [n] p = e) and local opens (M.(e)) are
- * parsed only to report that they are not supported.
+ * "1"; a parametric module's parameters become nested ME_LAMBDAs. Size
+ * binders in let (let [n] p = e) are parsed only to report that they are
+ * not supported.
+ * Modules: a module type's "with t = type" takes the longest type, so
+ * "S with t = a -> b" refines t to a function type (an arrow after it
+ * never starts a functor type); the result type of a module lambda
+ * (\(p: S): R -> e) is written without arrows, as the lambda's own arrow
+ * follows it. An import is a module expression only at the head of an
+ * application ("F import "x"" would be ambiguous with a following import
+ * declaration).
  * Errors: detailed messages via yyreport_syntax_error; after an error the
  * token wrapper skips to the next top-level declaration keyword (a "let"
  * counts only in column 1, since let also starts local bindings). */
@@ -78,9 +86,20 @@ static void split_funparams(void *scanner, PtrList *fps, TypeParam **tps, int *n
 static Tok numeric_field(void *scanner, Tok t, SrcLoc loc);
 static bool is_numeric_name(const char *s);
 static const char *qualname_text(void *scanner, QualName qn);
+static const char *op_text(void *scanner, Tok op);
 static Exp *mk_section(void *scanner, Exp *l, const char *op, Exp *r, SrcLoc loc);
 static Exp *mk_index_section(void *scanner, PtrList *dims, SrcLoc loc);
 static Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath, Exp *v, SrcLoc loc);
+static ModExp *mk_mexp(void *scanner, ModExpKind k, SrcLoc loc);
+static ModTypeExp *mk_mtype(void *scanner, ModTypeExpKind k, SrcLoc loc);
+static Spec *mk_spec(void *scanner, SpecKind k, SrcLoc loc);
+static Decl *mk_import(void *scanner, Tok path, SrcLoc loc, const char *doc);
+static ModExp *mk_functor(void *scanner, PtrList *params, ModTypeExp *result, ModExp *body, SrcLoc loc);
+static void only_tparams(void *scanner, PtrList *fps, TypeParam **tps, int *ntps, const char *what);
+
+/* A parameter of a parametric module: (name: mtype). */
+typedef struct ModParam { const char *name; ModTypeExp *mtype; SrcLoc loc; } ModParam;
+static ModParam *mk_modparam(void *scanner, Tok name, ModTypeExp *mt, SrcLoc loc);
 
 /* One entry of a function's parameter list: a type/size parameter or a
  * pattern, kept in source order until split_funparams. */
@@ -103,6 +122,10 @@ static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc
     PatField *pfield;
     TypeExpField *tfield;
     struct FunParam *fp;
+    ModExp *mexp;
+    ModTypeExp *mtype;
+    Spec *spec;
+    struct ModParam *mparam;
 }
 
 %token <tok> ID "identifier" QUALID "qualified name" BACKTICK "backtick operator"
@@ -137,9 +160,14 @@ static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc
 %type <pfield> pfield
 %type <tfield> tfield
 %type <fp> funparam funparam0
-%type <list> apply_list
+%type <list> apply_list specs modparams modparams1
+%type <mexp> mexp mexp_app mexp_head mexp_atom
+%type <mtype> mtype mtype_noarrow opt_msig
+%type <spec> spec
+%type <mparam> modparam
 
 %precedence LOWEST
+%precedence ARROW
 %precedence COLON COERCE
 %right DOTDOT DOTDOTDOT DOTDOTLT DOTDOTGT
 %left BACKTICK
@@ -213,21 +241,138 @@ decl1: val_kw ID funparams opt_ret EQUALS exp { $$ = mk_val(scanner, $1, $2.text
            if (nps) diag_error(@3, "type abbreviations take only type and size parameters");
            $$->ret = $5;
        }
-     | IMPORT STRINGLIT {
-           $$ = mk_decl(scanner, D_IMPORT, @$, $1.doc);
-           size_t n = strlen($2.str);
-           if (n > 4 && strcmp($2.str + n - 4, ".fut") == 0) n -= 4;
-           $$->path = arena_strndup(AR, $2.str, n);
-       }
-     | MODULE ID EQUALS LBRACE decls RBRACE {
+     | IMPORT STRINGLIT { $$ = mk_import(scanner, $2, @$, $1.doc); }
+     | MODULE ID modparams opt_msig EQUALS mexp {
            $$ = mk_decl(scanner, D_MODULE, @$, $1.doc);
            $$->name = $2.text;
-           $$->decls = list_array(scanner, $5, sizeof(Decl *));
-           $$->ndecls = plist_len($5);
+           $$->mexp = mk_functor(scanner, $3, $4, $6, @$);
        }
-     | OPEN ID { $$ = mk_decl(scanner, D_OPEN, @$, $1.doc); $$->open_name = $2.qn; }
-     | OPEN QUALID { $$ = mk_decl(scanner, D_OPEN, @$, $1.doc); $$->open_name = $2.qn; }
+     | MODULE TYPE ID EQUALS mtype {
+           $$ = mk_decl(scanner, D_MODTYPE, @$, $1.doc);
+           if ($2.flag) diag_error(@2, "a module type is declared with 'module type', without '^' or '~'");
+           $$->name = $3.text;
+           $$->mtype = $5;
+       }
+     | OPEN mexp { $$ = mk_decl(scanner, D_OPEN, @$, $1.doc); $$->mexp = $2; }
      ;
+
+/* ---- Modules ---- */
+
+modparams: %empty { $$ = NULL; }
+         | modparams modparam { $$ = plist_push(AR, $1, $2); }
+         ;
+
+modparams1: modparam { $$ = plist_push(AR, NULL, $1); }
+          | modparams1 modparam { $$ = plist_push(AR, $1, $2); }
+          ;
+
+modparam: LPAR ID COLON mtype RPAR { $$ = mk_modparam(scanner, $2, $4, @$); }
+        ;
+
+opt_msig: %empty { $$ = NULL; }
+        | COLON mtype { $$ = $2; }
+        ;
+
+mexp: mexp_app { $$ = $1; }
+    | mexp COLON mtype { $$ = mk_mexp(scanner, ME_ASCRIBE, @$); $$->e1 = $1; $$->mtype = $3; }
+    | BACKSLASH modparams1 ARROW mexp { $$ = mk_functor(scanner, $2, NULL, $4, @$); }
+    | BACKSLASH modparams1 COLON mtype_noarrow ARROW mexp { $$ = mk_functor(scanner, $2, $4, $6, @$); }
+    ;
+
+mexp_app: mexp_head { $$ = $1; }
+        | mexp_app mexp_atom { $$ = mk_mexp(scanner, ME_APPLY, @$); $$->e1 = $1; $$->e2 = $2; }
+        ;
+
+mexp_head: mexp_atom { $$ = $1; }
+         | IMPORT STRINGLIT {
+               $$ = mk_mexp(scanner, ME_IMPORT, @$);
+               $$->import = mk_import(scanner, $2, @$, NULL);
+           }
+         ;
+
+mexp_atom: ID { $$ = mk_mexp(scanner, ME_NAME, @$); $$->name = $1.qn; }
+         | QUALID { $$ = mk_mexp(scanner, ME_NAME, @$); $$->name = $1.qn; }
+         | LPAR mexp RPAR { $$ = $2; }
+         | LBRACE decls RBRACE {
+               $$ = mk_mexp(scanner, ME_STRUCT, @$);
+               $$->decls = list_array(scanner, $2, sizeof(Decl *));
+               $$->ndecls = plist_len($2);
+           }
+         ;
+
+mtype: mtype_noarrow { $$ = $1; }
+     | mtype_noarrow ARROW mtype { $$ = mk_mtype(scanner, MT_ARROW, @$); $$->param = $1; $$->res = $3; }
+     | LPAR ID COLON mtype RPAR ARROW mtype {
+           $$ = mk_mtype(scanner, MT_ARROW, @$);
+           $$->pname = $2.text;
+           $$->param = $4;
+           $$->res = $7;
+       }
+     ;
+
+mtype_noarrow: ID { $$ = mk_mtype(scanner, MT_NAME, @$); $$->name = $1.qn; }
+             | QUALID { $$ = mk_mtype(scanner, MT_NAME, @$); $$->name = $1.qn; }
+             | LBRACE specs RBRACE {
+                   $$ = mk_mtype(scanner, MT_SPECS, @$);
+                   $$->specs = list_array(scanner, $2, sizeof(Spec *));
+                   $$->nspecs = plist_len($2);
+               }
+             | LPAR mtype RPAR { $$ = $2; }
+             | mtype_noarrow WITH ID funparams EQUALS type {
+                   $$ = mk_mtype(scanner, MT_WITH, @$);
+                   $$->mt = $1;
+                   $$->name = $3.qn;
+                   only_tparams(scanner, $4, &$$->tparams, &$$->ntparams, "a refined type");
+                   $$->type = $6;
+               }
+             | mtype_noarrow WITH QUALID funparams EQUALS type {
+                   $$ = mk_mtype(scanner, MT_WITH, @$);
+                   $$->mt = $1;
+                   $$->name = $3.qn;
+                   only_tparams(scanner, $4, &$$->tparams, &$$->ntparams, "a refined type");
+                   $$->type = $6;
+               }
+             ;
+
+specs: %empty { $$ = NULL; }
+     | specs spec { $$ = $2 ? plist_push(AR, $1, $2) : $1; }
+     ;
+
+spec: VAL ID funparams COLON type {
+          $$ = mk_spec(scanner, SP_VAL, @$);
+          $$->name = $2.text;
+          only_tparams(scanner, $3, &$$->tparams, &$$->ntparams, "a value specification");
+          $$->type = $5;
+      }
+    | VAL LPAR anyop RPAR funparams COLON type {
+          $$ = mk_spec(scanner, SP_VAL, @$);
+          $$->name = $3.text;
+          only_tparams(scanner, $5, &$$->tparams, &$$->ntparams, "a value specification");
+          $$->type = $7;
+      }
+    | VAL anyop funparams COLON type {
+          $$ = mk_spec(scanner, SP_VAL, @$);
+          $$->name = $2.text;
+          only_tparams(scanner, $3, &$$->tparams, &$$->ntparams, "a value specification");
+          $$->type = $5;
+      }
+    | TYPE ID funparams {
+          $$ = mk_spec(scanner, SP_TYPE, @$);
+          $$->name = $2.text;
+          $$->lifted = (Liftedness)$1.flag;
+          only_tparams(scanner, $3, &$$->tparams, &$$->ntparams, "a type specification");
+      }
+    | TYPE ID funparams EQUALS type {
+          $$ = mk_spec(scanner, SP_TYPE, @$);
+          $$->name = $2.text;
+          $$->lifted = (Liftedness)$1.flag;
+          only_tparams(scanner, $3, &$$->tparams, &$$->ntparams, "a type specification");
+          $$->type = $5;
+      }
+    | MODULE ID COLON mtype { $$ = mk_spec(scanner, SP_MODULE, @$); $$->name = $2.text; $$->mtype = $4; }
+    | INCLUDE mtype { $$ = mk_spec(scanner, SP_INCLUDE, @$); $$->mtype = $2; }
+    | ATTR spec { $$ = $2; }
+    ;
 
 val_kw: DEF { $$ = $1; $$.flag = 0; }
       | ENTRY { $$ = $1; $$.flag = 1; }
@@ -355,7 +500,7 @@ type: type_noarrow ARROW type {
           $$->param = $4;
           $$->result = $7;
       }
-    | type_noarrow { $$ = $1; }
+    | type_noarrow %prec LOWEST { $$ = $1; }
     ;
 
 type_noarrow: ASTERISK type_noarrow { $$ = mk_type(scanner, TE_UNIQUE, @$); $$->elem = $2; }
@@ -369,14 +514,26 @@ type_noarrow: ASTERISK type_noarrow { $$ = mk_type(scanner, TE_UNIQUE, @$); $$->
                   $$->nexist = $2->len;
                   $$->elem = $4;
               }
-            | QUESTION exist_dims PROJ {
+            | QUESTION exist_dims projs {
+                  /* ?[n].t and ?[n].M.t: the name lexes as projections */
                   $$ = mk_type(scanner, TE_EXIST, @$);
                   $$->exist_names = list_array(scanner, $2, sizeof(const char *));
                   $$->nexist = $2->len;
                   $$->elem = mk_type(scanner, TE_NAME, @3);
-                  $$->elem->name.parts = NEW_ARRAY(AR, const char *, 1);
-                  $$->elem->name.parts[0] = $3.text;
-                  $$->elem->name.nparts = 1;
+                  $$->elem->name.parts = list_array(scanner, $3, sizeof(const char *));
+                  $$->elem->name.nparts = $3->len;
+              }
+            | QUESTION exist_dims projs type_args {
+                  /* ?[n].vec [n] t */
+                  $$ = mk_type(scanner, TE_EXIST, @$);
+                  $$->exist_names = list_array(scanner, $2, sizeof(const char *));
+                  $$->nexist = $2->len;
+                  $$->elem = mk_type(scanner, TE_NAME, loc_span(@3, @4));
+                  $$->elem->name.parts = list_array(scanner, $3, sizeof(const char *));
+                  $$->elem->name.nparts = $3->len;
+                  $$->elem->args = NEW_ARRAY(AR, TypeArg, $4->len);
+                  for (int i = 0; i < $4->len; i++) $$->elem->args[i] = *(TypeArg *)$4->items[i];
+                  $$->elem->nargs = $4->len;
               }
             | ID type_args {
                   $$ = mk_type(scanner, TE_NAME, @$);
@@ -659,23 +816,15 @@ atom: INTLIT { $$ = mk_lit(scanner, EX_INT, $1, @$); }
           $$->slice = list_array(scanner, $3, sizeof(DimIndex));
           $$->nslice = $3->len;
       }
-    | LPAR anyop RPAR { $$ = mk_section(scanner, NULL, $2.text, NULL, @$); }
-    | LPAR anyop_nominus oexp RPAR { $$ = mk_section(scanner, NULL, $2.text, $3, @$); }
-    | LPAR oexp anyop RPAR { $$ = mk_section(scanner, $2, $3.text, NULL, @$); }
+    | LPAR anyop RPAR { $$ = mk_section(scanner, NULL, op_text(scanner, $2), NULL, @$); }
+    | LPAR anyop_nominus oexp RPAR { $$ = mk_section(scanner, NULL, op_text(scanner, $2), $3, @$); }
+    | LPAR oexp anyop RPAR { $$ = mk_section(scanner, $2, op_text(scanner, $3), NULL, @$); }
     | LPAR BACKTICK RPAR { $$ = mk_section(scanner, NULL, qualname_text(scanner, $2.qn), NULL, @$); }
     | LPAR BACKTICK oexp RPAR { $$ = mk_section(scanner, NULL, qualname_text(scanner, $2.qn), $3, @$); }
     | LPAR oexp BACKTICK RPAR { $$ = mk_section(scanner, $2, qualname_text(scanner, $3.qn), NULL, @$); }
     | LPAR DOT LBRACKET dims_tc RBRACKET RPAR { $$ = mk_index_section(scanner, $4, @$); }
-    | ID DOT LPAR exp RPAR {
-          /* ast.h has no local-open expression. */
-          diag_error(@$, "local open '%s.(...)' is not supported yet; qualify the names instead", $1.text);
-          $$ = $4;
-      }
-    | QUALID DOT LPAR exp RPAR {
-          diag_error(@$, "local open '%s.(...)' is not supported yet; qualify the names instead",
-                     qualname_text(scanner, $1.qn));
-          $$ = $4;
-      }
+    | ID DOT LPAR exp RPAR { $$ = mk_exp(scanner, EX_OPEN, @$); $$->name = $1.qn; $$->e1 = $4; }
+    | QUALID DOT LPAR exp RPAR { $$ = mk_exp(scanner, EX_OPEN, @$); $$->name = $1.qn; $$->e1 = $4; }
     | LPAR projs RPAR {
           $$ = mk_exp(scanner, EX_PROJ_SECTION, @$);
           $$->path = list_array(scanner, $2, sizeof(const char *));
@@ -735,12 +884,19 @@ static Exp *mk_exp(void *scanner, ExpKind k, SrcLoc loc) {
     return e;
 }
 
+/* l op r; a module's operator (l M.+ r) keeps its qualified name in name. */
 static Exp *mk_binop(void *scanner, Exp *l, Tok op, Exp *r, SrcLoc loc) {
     Exp *e = mk_exp(scanner, EX_BINOP, loc);
     e->e1 = l;
     e->e2 = r;
     e->op = op.text;
+    if (op.qn.nparts > 1) e->name = op.qn;
     return e;
+}
+
+/* An operator's text as a section names it: "+", or "M.+" for a module's. */
+static const char *op_text(void *scanner, Tok op) {
+    return op.qn.nparts > 1 ? qualname_text(scanner, op.qn) : op.text;
 }
 
 static Exp *mk_var(void *scanner, QualName qn, SrcLoc loc) {
@@ -921,6 +1077,84 @@ static Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath
     e->npath = npath;
     e->e2 = v;
     return e;
+}
+
+/* ---- Modules ---- */
+
+static ModExp *mk_mexp(void *scanner, ModExpKind k, SrcLoc loc) {
+    ModExp *m = NEW(AR, ModExp);
+    m->kind = k;
+    m->loc = loc;
+    return m;
+}
+
+static ModTypeExp *mk_mtype(void *scanner, ModTypeExpKind k, SrcLoc loc) {
+    ModTypeExp *m = NEW(AR, ModTypeExp);
+    m->kind = k;
+    m->loc = loc;
+    return m;
+}
+
+static Spec *mk_spec(void *scanner, SpecKind k, SrcLoc loc) {
+    Spec *s = NEW(AR, Spec);
+    s->kind = k;
+    s->loc = loc;
+    return s;
+}
+
+static ModParam *mk_modparam(void *scanner, Tok name, ModTypeExp *mt, SrcLoc loc) {
+    ModParam *p = NEW(AR, ModParam);
+    p->name = name.text;
+    p->mtype = mt;
+    p->loc = loc;
+    return p;
+}
+
+/* An import declaration (also the one a module expression "import" names),
+ * recorded in the file's list of imports for the driver to load. */
+static Decl *mk_import(void *scanner, Tok path, SrcLoc loc, const char *doc) {
+    Decl *d = mk_decl(scanner, D_IMPORT, loc, doc);
+    const char *s = path.str ? path.str : "";
+    size_t n = strlen(s);
+    if (n > 4 && strcmp(s + n - 4, ".fut") == 0) n -= 4;
+    d->path = arena_strndup(AR, s, n);
+    LS->imports = plist_push(AR, LS->imports, d);
+    return d;
+}
+
+/* The module expression of "module m params : result = body" (and of a
+ * module lambda): with parameters, nested lambdas of one parameter each,
+ * the innermost carrying the result type; without, body ascribed to it. */
+static ModExp *mk_functor(void *scanner, PtrList *params, ModTypeExp *result, ModExp *body, SrcLoc loc) {
+    int n = plist_len(params);
+    if (n == 0) {
+        if (!result) return body;
+        ModExp *a = mk_mexp(scanner, ME_ASCRIBE, loc);
+        a->e1 = body;
+        a->mtype = result;
+        return a;
+    }
+    ModExp *m = body;
+    for (int i = n - 1; i >= 0; i--) {
+        ModParam *p = params->items[i];
+        ModExp *l = mk_mexp(scanner, ME_LAMBDA, loc);
+        l->pname = p->name;
+        l->ploc = p->loc;
+        l->mtype = p->mtype;
+        l->result = i == n - 1 ? result : NULL;
+        l->e1 = m;
+        m = l;
+    }
+    return m;
+}
+
+/* The type and size parameters of a specification or refinement, which
+ * take no value parameters. */
+static void only_tparams(void *scanner, PtrList *fps, TypeParam **tps, int *ntps, const char *what) {
+    Pat **ps;
+    int nps;
+    split_funparams(scanner, fps, tps, ntps, &ps, &nps);
+    if (nps) diag_error(ps[0]->loc, "%s takes only type and size parameters", what);
 }
 
 /* ---- Index sections ---- */

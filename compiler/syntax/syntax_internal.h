@@ -35,6 +35,7 @@ typedef struct LexState {
     bool doc_open;          /* the previous line was a doc comment line */
     bool skipping;          /* after a syntax error: skip to a declaration */
     struct PtrList *decls;  /* the result: Decl pointers */
+    struct PtrList *imports; /* every import declaration, also those in modules */
 } LexState;
 
 /* A growable list of pointers whose storage lives in an arena. */

@@ -20,13 +20,42 @@ static char *dir_of(Arena *a, const char *path) {
 static Program *load_file(Arena *a, const char *path, const char *given, size_t len, ProgramVec *loaded, int depth,
                           SrcLoc from);
 
+/* path with "./" and "dir/../" removed, so that one file imported along
+ * two paths ("a.fut", "sub/../a.fut") is loaded once: its abstract types
+ * must be the same for both. */
+static const char *normal_path(Arena *a, const char *path) {
+    size_t n = strlen(path);
+    const char **seg = NEW_ARRAY(a, const char *, n + 1);
+    size_t *len = NEW_ARRAY(a, size_t, n + 1);
+    int k = 0;
+    for (const char *p = path; *p;) {
+        const char *slash = strchr(p, '/');
+        size_t l = slash ? (size_t)(slash - p) : strlen(p);
+        if (l == 1 && p[0] == '.') {
+            /* "." names the same directory */
+        } else if (l == 2 && p[0] == '.' && p[1] == '.' && k > 0 &&
+                   !(len[k - 1] == 2 && seg[k - 1][0] == '.' && seg[k - 1][1] == '.') && len[k - 1] > 0) {
+            k--;
+        } else {
+            seg[k] = p;
+            len[k++] = l;
+        }
+        if (!slash) break;
+        p = slash + 1;
+    }
+    Buf b = {0};
+    for (int i = 0; i < k; i++) buf_printf(&b, "%s%.*s", i ? "/" : "", (int)len[i], seg[i]);
+    const char *r = arena_strndup(a, b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return r;
+}
+
 /* Loads the files that p imports (recursively) before p itself. */
 static bool load_imports(Arena *a, Program *p, ProgramVec *loaded, int depth) {
     bool ok = true;
-    for (int i = 0; i < p->ndecls; i++) {
-        Decl *d = p->decls[i];
-        if (d->kind != D_IMPORT) continue;
-        const char *path = arena_printf(a, "%s%s.fut", dir_of(a, p->file), d->path);
+    for (int i = 0; i < p->nimports; i++) {
+        Decl *d = p->imports[i];
+        const char *path = normal_path(a, arena_printf(a, "%s%s.fut", dir_of(a, p->file), d->path));
         d->imported = load_file(a, path, NULL, 0, loaded, depth + 1, d->loc);
         if (!d->imported) ok = false;
     }

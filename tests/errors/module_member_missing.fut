@@ -1,5 +1,5 @@
 -- ==
--- error: 8:12: error: Module "m" has no member "y"
+-- error: 8:12: error: Unknown name "m.y"
 
 module m = {
   def x = 1

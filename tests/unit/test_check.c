@@ -541,7 +541,7 @@ static void test_binding_errors(void **state) {
     reject("def b = __intrinsic \"map\"", 1, "only be used in the prelude");
     reject("def c (x: i32) : notype = x", 1, "Unknown type \"notype\".");
     reject("def d = m.x", 1, "Unknown name \"m\".");
-    reject("module m = { def x = 1 }\ndef e = m.y", 1, "Module \"m\" has no member \"y\".");
+    reject("module m = { def x = 1 }\ndef e = m.y", 1, "Unknown name \"m.y\".");
     reject("type t = i32\ntype t = f32", 1, "2:1: error: Duplicate definition of type \"t\".");
     assert_non_null(strstr(errbuf, "1:1: note: \"t\" was previously defined here"));
     reject("def x = 1\ndef y = 2\ndef x = 3", 1, "3:1: error: Duplicate definition of value \"x\".");

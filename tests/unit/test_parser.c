@@ -534,10 +534,13 @@ static void test_other_declarations(void **state) {
     assert_string_equal(p->decls[3]->path, "lib/github.com/diku-dk/sorts/radix_sort");
     assert_string_equal(p->decls[4]->path, "foo");
     assert_int_equal(p->decls[5]->kind, D_MODULE);
-    assert_int_equal(p->decls[5]->ndecls, 2);
-    assert_int_equal(p->decls[5]->decls[1]->kind, D_TYPE);
+    assert_int_equal(p->decls[5]->mexp->kind, ME_STRUCT);
+    assert_int_equal(p->decls[5]->mexp->ndecls, 2);
+    assert_int_equal(p->decls[5]->mexp->decls[1]->kind, D_TYPE);
     assert_int_equal(p->decls[6]->kind, D_OPEN);
-    assert_string_equal(p->decls[6]->open_name.parts[0], "m");
+    assert_int_equal(p->decls[6]->mexp->kind, ME_NAME);
+    assert_string_equal(p->decls[6]->mexp->name.parts[0], "m");
+    assert_int_equal(p->nimports, 2);
 }
 
 static void test_docs_and_attributes(void **state) {
@@ -903,11 +906,69 @@ static void test_unsupported_forms(void **state) {
     assert_null(parse_captured("def f ys =\n  let [n][m] xs = ys in xs\n", &msgs, &errors));
     assert_int_equal(errors, 1);
     assert_contains(msgs, "e.fut:2:7: error: size binders in 'let'");
-    assert_null(parse_captured("def f x = f32.(sqrt x + pi)", &msgs, &errors));
-    assert_int_equal(errors, 1);
-    assert_contains(msgs, "e.fut:1:11: error: local open 'f32.(...)' is not supported");
-    assert_null(parse_captured("def f x = a.b.(x)", &msgs, &errors));
-    assert_contains(msgs, "local open 'a.b.(...)'");
+}
+
+/* Module types, parametric modules, applications, imports as modules and
+ * local opens. */
+static void test_modules(void **state) {
+    Program *p = parse_ok("module type S = { type t 'a type~ u val f [n] 'a : [n]a -> t a val (+) : u -> u -> u\n"
+                          "  module M : { val x : i32 } include T with u = i32 #[doc] val g : u }\n"
+                          "module F (A: S) (B: S with M.t 'a = [2]a) : S = { open A }\n"
+                          "module G = F X {} : (P: S) -> S with u = bool\n"
+                          "module H = \\(P: S) : S -> P\n"
+                          "local open F (import \"lib\") import \"other\"\n"
+                          "def g x = M.N.(x + y)\n");
+    assert_int_equal(p->ndecls, 7);
+    ModTypeExp *s = p->decls[0]->mtype;
+    assert_int_equal(p->decls[0]->kind, D_MODTYPE);
+    assert_int_equal(s->kind, MT_SPECS);
+    assert_int_equal(s->nspecs, 7);
+    assert_int_equal(s->specs[0]->kind, SP_TYPE);
+    assert_null(s->specs[0]->type);
+    assert_int_equal(s->specs[0]->ntparams, 1);
+    assert_int_equal(s->specs[1]->lifted, LIFT_SIZES);
+    assert_int_equal(s->specs[2]->kind, SP_VAL);
+    assert_int_equal(s->specs[2]->ntparams, 2);
+    assert_string_equal(s->specs[3]->name, "+");
+    assert_int_equal(s->specs[4]->kind, SP_MODULE);
+    assert_int_equal(s->specs[5]->kind, SP_INCLUDE);
+    assert_int_equal(s->specs[5]->mtype->kind, MT_WITH);
+    assert_string_equal(s->specs[6]->name, "g");
+    ModExp *f = p->decls[1]->mexp;
+    assert_int_equal(f->kind, ME_LAMBDA);
+    assert_string_equal(f->pname, "A");
+    assert_null(f->result);
+    assert_int_equal(f->e1->kind, ME_LAMBDA);
+    assert_int_equal(f->e1->mtype->kind, MT_WITH);
+    assert_int_equal(f->e1->mtype->name.nparts, 2);
+    assert_int_equal(f->e1->mtype->ntparams, 1);
+    assert_int_equal(f->e1->result->kind, MT_NAME);
+    assert_int_equal(f->e1->e1->kind, ME_STRUCT);
+    ModExp *g = p->decls[2]->mexp;
+    assert_int_equal(g->kind, ME_ASCRIBE);
+    assert_int_equal(g->mtype->kind, MT_ARROW);
+    assert_string_equal(g->mtype->pname, "P");
+    assert_int_equal(g->mtype->res->kind, MT_WITH); /* the with binds tighter than the arrow */
+    assert_int_equal(g->e1->kind, ME_APPLY);
+    assert_int_equal(g->e1->e1->kind, ME_APPLY);
+    assert_int_equal(g->e1->e2->kind, ME_STRUCT);
+    assert_int_equal(p->decls[3]->mexp->kind, ME_LAMBDA);
+    assert_int_equal(p->decls[3]->mexp->result->kind, MT_NAME);
+    Decl *o = p->decls[4];
+    assert_int_equal(o->kind, D_OPEN);
+    assert_true(o->is_local);
+    assert_int_equal(o->mexp->e2->kind, ME_IMPORT);
+    assert_string_equal(o->mexp->e2->import->path, "lib");
+    assert_int_equal(p->decls[5]->kind, D_IMPORT);
+    assert_int_equal(p->nimports, 2);
+    Exp *e = p->decls[6]->body;
+    assert_int_equal(e->kind, EX_OPEN);
+    assert_int_equal(e->name.nparts, 2);
+    assert_int_equal(e->e1->kind, EX_BINOP);
+    const char *once = print_prog(p);
+    Program *q = parse_program(&arena, "printed.fut", once);
+    if (!q) fail_msg("the printed modules do not parse:\n%s", once);
+    assert_string_equal(once, print_prog(q));
 }
 
 /* ---- ty_print ---- */
@@ -1062,6 +1123,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_index_sections, teardown),
         cmocka_unit_test_teardown(test_trailing_commas, teardown),
         cmocka_unit_test_teardown(test_unsupported_forms, teardown),
+        cmocka_unit_test_teardown(test_modules, teardown),
         cmocka_unit_test_teardown(test_ty_print, teardown),
         cmocka_unit_test_teardown(test_robustness, teardown),
     };
