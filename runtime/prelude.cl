@@ -60,6 +60,18 @@ typedef ulong uint64_t;
 #define floorf floor
 #define ceilf ceil
 #define truncf trunc
+#define asinhf asinh
+#define acoshf acosh
+#define atanhf atanh
+#define log1pf log1p
+#define tgammaf tgamma
+#define lgammaf lgamma
+#define erff erf
+#define erfcf erfc
+#define nextafterf nextafter
+#define copysignf copysign
+#define ldexpf ldexp
+#define fmaf fma
 
 /* Atomic addition of floats in global and local memory: one reduction
  * instruction on NVIDIA devices (the runtime defines RT_NVIDIA when it

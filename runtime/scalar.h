@@ -78,6 +78,27 @@
     static inline T rt_sgn_##N(T x) { return (T)(x > 0); }                                      \
     static inline T rt_pow_##N(T x, T y) { return rt_powu_##N(x, y); }
 
+/* The high half of the double-width product (mul_hi): OpenCL's builtin,
+ * in C a product in the next wider type (__int128 for 64 bits). */
+#ifdef __OPENCL_VERSION__
+#define RT_MUL_HI(N, T, T2) static inline T rt_mul_hi_##N(T x, T y) { return mul_hi(x, y); }
+#else
+#define RT_MUL_HI(N, T, T2) static inline T rt_mul_hi_##N(T x, T y) { return (T)(((T2)x * (T2)y) >> (8 * sizeof(T))); }
+#endif
+RT_MUL_HI(i8, int8_t, int32_t)
+RT_MUL_HI(i16, int16_t, int32_t)
+RT_MUL_HI(i32, int32_t, int64_t)
+RT_MUL_HI(u8, uint8_t, uint32_t)
+RT_MUL_HI(u16, uint16_t, uint32_t)
+RT_MUL_HI(u32, uint32_t, uint64_t)
+#ifdef __OPENCL_VERSION__
+RT_MUL_HI(i64, int64_t, int64_t)
+RT_MUL_HI(u64, uint64_t, uint64_t)
+#else
+RT_MUL_HI(i64, int64_t, __int128)
+RT_MUL_HI(u64, uint64_t, unsigned __int128)
+#endif
+
 RT_SIGNED(i8, int8_t, uint8_t, unsigned int, 8)
 RT_SIGNED(i16, int16_t, uint16_t, unsigned int, 16)
 RT_SIGNED(i32, int32_t, uint32_t, uint32_t, 32)
@@ -130,10 +151,36 @@ static inline int64_t rt_size_mul_i64(int64_t x, int64_t y) {
     RT_FLOAT_FN1(N, T, S, acos, acos) RT_FLOAT_FN1(N, T, S, atan, atan)                            \
     RT_FLOAT_FN1(N, T, S, sinh, sinh) RT_FLOAT_FN1(N, T, S, cosh, cosh)                            \
     RT_FLOAT_FN1(N, T, S, tanh, tanh) RT_FLOAT_FN1(N, T, S, floor, floor)                          \
-    RT_FLOAT_FN1(N, T, S, ceil, ceil) RT_FLOAT_FN1(N, T, S, trunc, trunc)
+    RT_FLOAT_FN1(N, T, S, ceil, ceil) RT_FLOAT_FN1(N, T, S, trunc, trunc)                          \
+    RT_FLOAT_FN1(N, T, S, asinh, asinh) RT_FLOAT_FN1(N, T, S, acosh, acosh)                        \
+    RT_FLOAT_FN1(N, T, S, atanh, atanh) RT_FLOAT_FN1(N, T, S, log1p, log1p)                        \
+    RT_FLOAT_FN1(N, T, S, gamma, tgamma) RT_FLOAT_FN1(N, T, S, lgamma, lgamma)                     \
+    RT_FLOAT_FN1(N, T, S, erf, erf) RT_FLOAT_FN1(N, T, S, erfc, erfc)                              \
+    static inline T rt_nextafter_##N(T x, T y) { return nextafter##S(x, y); }                     \
+    static inline T rt_copysign_##N(T x, T y) { return copysign##S(x, y); }                       \
+    static inline T rt_fma_##N(T x, T y, T z) { return fma##S(x, y, z); }                         \
+    /* y is integral; beyond +-100000 every result is already 0 or infinite */                   \
+    static inline T rt_ldexp_##N(T x, T y) {                                                       \
+        return ldexp##S(x, y > 100000 ? 100000 : y < -100000 ? -100000 : (int)y);                  \
+    }
+
+/* A float's bits and back, through a union (defined in C11 and OpenCL C). */
+#define RT_BITS(N, T, UN, U)                                                                       \
+    static inline U rt_to_bits_##N(T x) {                                                          \
+        union { T f; U u; } b;                                                                     \
+        b.f = x;                                                                                   \
+        return b.u;                                                                                \
+    }                                                                                              \
+    static inline T rt_from_bits_##UN(U x) {                                                       \
+        union { T f; U u; } b;                                                                     \
+        b.u = x;                                                                                   \
+        return b.f;                                                                                \
+    }
 
 RT_FLOAT(f32, float, f)
 RT_FLOAT(f64, double, )
+RT_BITS(f32, float, u32, uint32_t)
+RT_BITS(f64, double, u64, uint64_t)
 
 /* ---- Booleans ------------------------------------------------------------- */
 

@@ -4,8 +4,9 @@
 -- compiler (lower/internalise.c); everything else is ordinary code. The
 -- numeric modules (i8 ... u64, f32, f64, bool) are built into the checker
 -- (check/numeric.def); the module types below describe them as Futhark's
--- prelude does, with the members numeric.def provides, so that they can be
--- the arguments of parametric modules (`module F (R: real) = ...`, `F f32`).
+-- prelude does, with every member of Futhark's but the f16 conversions, so
+-- that they can be the arguments of parametric modules written for Futhark
+-- (`module F (R: real) = ...`, `F f32`).
 
 -- | Conversions from every primitive type.
 module type from_prim = {
@@ -68,6 +69,8 @@ module type integral = {
   val get_bit : i32 -> t -> i32
   val set_bit : i32 -> t -> i32 -> t
   val popc : t -> i32
+  val mul_hi : (x: t) -> (y: t) -> t
+  val mad_hi : (a: t) -> (b: t) -> (c: t) -> t
   val clz : t -> i32
   val ctz : t -> i32
 }
@@ -75,28 +78,49 @@ module type integral = {
 -- | Floating-point numbers.
 module type real = {
   include numeric
+  val recip : t -> t
+  val from_fraction : i64 -> i64 -> t
   val to_f64 : t -> f64
   val sqrt : t -> t
+  val rsqrt : t -> t
   val cbrt : t -> t
   val exp : t -> t
   val sin : t -> t
   val cos : t -> t
   val tan : t -> t
+  val sinpi : t -> t
+  val cospi : t -> t
+  val tanpi : t -> t
   val asin : t -> t
   val acos : t -> t
   val atan : t -> t
+  val asinpi : t -> t
+  val acospi : t -> t
+  val atanpi : t -> t
   val sinh : t -> t
   val cosh : t -> t
   val tanh : t -> t
+  val asinh : t -> t
+  val acosh : t -> t
+  val atanh : t -> t
   val atan2 : t -> t -> t
+  val atan2pi : t -> t -> t
   val hypot : t -> t -> t
+  val gamma : t -> t
+  val lgamma : t -> t
+  val erf : t -> t
+  val erfc : t -> t
+  val lerp : t -> t -> t -> t
   val log : t -> t
   val log2 : t -> t
   val log10 : t -> t
+  val log1p : t -> t
   val ceil : t -> t
   val floor : t -> t
   val trunc : t -> t
   val round : t -> t
+  val mad : (a: t) -> (b: t) -> (c: t) -> t
+  val fma : (a: t) -> (b: t) -> (c: t) -> t
   val isinf : t -> bool
   val isnan : t -> bool
   val inf : t
@@ -112,6 +136,12 @@ module type float = {
   val from_bits : int_t -> t
   val to_bits : t -> int_t
   val num_bits : i32
+  val get_bit : i32 -> t -> i32
+  val set_bit : i32 -> t -> i32 -> t
+  val epsilon : t
+  val nextafter : (x: t) -> (y: t) -> t
+  val ldexp : t -> i32 -> t
+  val copysign : (x: t) -> (y: t) -> t
 }
 
 -- | Apply a function to every element of an array.
@@ -259,3 +289,89 @@ def or [n] (bs: [n]bool) : bool = reduce (||) false bs
 
 def id 'a (x: a) : a = x
 def const 'a 'b (x: a) (_: b) : a = x
+
+-- | Whether an array has no elements.
+def null [n] 't (_: [n]t) : bool = n == 0
+
+-- | The array with its size stated as `n` (checked at run time).
+def sized [m] 't (n: i64) (xs: [m]t) : [n]t = xs :> [n]t
+
+-- | An array of copies of `x`, its size taken from the context.
+def rep 't [n] (x: t) : *[n]t = replicate n x
+
+-- | A copy of a value laid out in row-major order.
+def manifest 't (a: t) : *t = copy a
+
+-- | Join the three inner dimensions of a four-dimensional array into one.
+def flatten_4d [n] [m] [l] [k] 't (xs: [n][m][l][k]t) : [n * m * l * k]t = flatten (flatten_3d xs)
+
+-- | Split an array into `n` by `m` by `l` rows of `k` elements.
+def unflatten_4d 't [n] [m] [l] [k] (xs: [n * m * l * k]t) : [n][m][l][k]t =
+  unflatten (unflatten_3d xs)
+
+-- | `reduce_by_index` into a three-dimensional array.
+def reduce_by_index_3d 'a [k] [n] [m] [l] (dest: *[k][m][l]a) (f: a -> a -> a) (ne: a) (is: [n](i64, i64, i64)) (as: [n]a) : *[k][m][l]a =
+  let flat = reduce_by_index (flatten_3d dest) f ne
+                             (map (\(i, j, q) -> if i >= 0 && i < k && j >= 0 && j < m && q >= 0 && q < l
+                                                 then (i * m + j) * l + q else -1) is) as
+  in unflatten_3d flat
+
+-- | `scatter` into a three-dimensional array; out-of-bounds indices are ignored.
+def scatter_3d 't [k] [n] [o] [l] (dest: *[k][n][o]t) (is: [l](i64, i64, i64)) (vs: [l]t) : *[k][n][o]t =
+  let flat = scatter (flatten_3d dest)
+                     (map (\(i, j, q) -> if i >= 0 && i < k && j >= 0 && j < n && q >= 0 && q < o
+                                         then (i * n + j) * o + q else -1) is) vs
+  in unflatten_3d flat
+
+-- | `k` copies of `x`, then `vs[j]` written at `is[j]` (out-of-bounds indices ignored).
+def spread 't [n] (k: i64) (x: t) (is: [n]i64) (vs: [n]t) : *[k]t = scatter (replicate k x) is vs
+
+def flip 'a 'b 'c (f: a -> b -> c) (b: b) (a: a) : c = f a b
+def curry 'a 'b 'c (f: (a, b) -> c) (a: a) (b: b) : c = f (a, b)
+def uncurry 'a 'b 'c (f: a -> b -> c) (a: a, b: b) : c = f a b
+
+-- | `f` applied `n` times to `x`.
+def iterate 'a (n: i32) (f: a -> a) (x: a) : a = loop x for _i < n do f x
+
+-- | `f` applied to `x` until `p` holds (perhaps never).
+def iterate_until 'a (p: a -> bool) (f: a -> a) (x: a) : a = loop x while !(p x) do f x
+
+-- | `f` applied to `x` while `p` holds (perhaps never).
+def iterate_while 'a (p: a -> bool) (f: a -> a) (x: a) : a = loop x while p x do f x
+
+def r32 (x: i32) : f32 = f32.i32 x
+def t32 (x: f32) : i32 = i32.f32 x
+def r64 (x: i32) : f64 = f64.i32 x
+def t64 (x: f64) : i32 = i32.f64 x
+
+-- | Boolean negation as a function.
+def not (x: bool) : bool = !x
+
+-- | The identity; Futhark uses it to block optimisations, futhorc needs no such hint.
+def opaque 't (x: t) : t = x
+
+-- | The identity (Futhark's interpreter prints the value; compiled code does not).
+def trace 't (x: t) : t = x
+
+-- | The identity (a break point in Futhark's debugger).
+def break 't (x: t) : t = x
+
+-- | `f` applied to every element, its arrays joined: the segment sizes,
+-- flags marking where segments begin, segment offsets, the joined data,
+-- and the other results. `f` runs once per element and once per element
+-- of the data.
+def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (as: [n]a) : ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
+  let shape = map (\x -> length (f x).0) as
+  let other = map (\x -> (f x).1) as
+  let offsets = exscan (+) 0 shape
+  let m = reduce (+) 0 shape
+  let starts = map2 (\o s -> if s > 0 then o else -1) offsets shape
+  let flags = spread m false starts (replicate n true)
+  let segment = scan (\x y -> if x > y then x else y) 0 (spread m 0 starts (iota n))
+  let data = map (\j -> let i = segment[j] in (f as[i]).0[j - offsets[i]]) (iota m)
+  in (shape, flags, offsets, data, other)
+
+-- | `flatmap` of a function with an array result only.
+def flatmap' [n] 'a 'b (f: a -> ?[k].[k]b) (as: [n]a) : ?[m].([n]i64, [m]bool, [n]i64, [m]b) =
+  let (shape, flags, offsets, data, _) = flatmap (\x -> (f x, ())) as
+  in (shape, flags, offsets, data)

@@ -70,8 +70,8 @@ static const PrimInfo prim_info[PT_COUNT] = {
 };
 
 /* Operand classes and result kinds, as spelled in ops.def. */
-typedef enum OperandClass { OC_ANY, OC_NUM, OC_INT, OC_FLT, OC_BOOLS } OperandClass;
-typedef enum ResultKind { RK_SAME, RK_BOOLR, RK_I32R, RK_I64R } ResultKind;
+typedef enum OperandClass { OC_ANY, OC_NUM, OC_INT, OC_FLT, OC_BOOLS, OC_UBITS } OperandClass;
+typedef enum ResultKind { RK_SAME, RK_BOOLR, RK_I32R, RK_I64R, RK_UBITS, RK_FBITS } ResultKind;
 
 typedef struct OpInfo {
     const char *name;
@@ -125,6 +125,7 @@ bool op_accepts(Op op, PrimType t) {
     case OC_INT: return prim_is_int(t);
     case OC_FLT: return prim_is_float(t);
     case OC_BOOLS: return t == PT_BOOL;
+    case OC_UBITS: return t == PT_U32 || t == PT_U64;
     }
     return false;
 }
@@ -136,6 +137,8 @@ PrimType op_result(Op op, PrimType operand) {
     case RK_BOOLR: return PT_BOOL;
     case RK_I32R: return PT_I32;
     case RK_I64R: return PT_I64;
+    case RK_UBITS: return prim_size(operand) == 4 ? PT_U32 : PT_U64;
+    case RK_FBITS: return prim_size(operand) == 4 ? PT_F32 : PT_F64;
     }
     return operand;
 }
@@ -389,6 +392,33 @@ static bool int_unary(const IntArgs *a, Op op, PrimValue *out) {
     }
 }
 
+/* The high half of the double-width product, signed or unsigned as the type. */
+static PrimValue int_mul_hi(const IntArgs *a) {
+    uint64_t hi;
+    if (a->sgn) hi = (uint64_t)(int64_t)(((__int128)a->x * (__int128)a->y) >> a->bits);
+    else {
+        unsigned __int128 m = low_mask(a->bits);
+        hi = (uint64_t)((((unsigned __int128)a->ux & m) * ((unsigned __int128)a->uy & m)) >> a->bits);
+    }
+    return int_result(a, hi);
+}
+
+/* from_bits: the float whose bits are a u32 or u64; NaNs are left to run
+ * time, as a signalling NaN's payload could change on the way through double. */
+static bool bits_to_float(const IntArgs *a, PrimValue *out) {
+    double d;
+    if (a->bits == 32) {
+        uint32_t u = (uint32_t)a->ux;
+        float f;
+        memcpy(&f, &u, sizeof f);
+        d = f;
+    } else if (a->bits == 64) memcpy(&d, &a->ux, sizeof d);
+    else return false;
+    if (isnan(d)) return false;
+    *out = prim_float(a->bits == 32 ? PT_F32 : PT_F64, d);
+    return true;
+}
+
 int64_t prim_size_mul(int64_t x, int64_t y) {
     if (x < 0 || y < 0) return -1;
     if (x != 0 && y > INT64_MAX / x) return INT64_MAX;
@@ -413,6 +443,8 @@ static bool eval_int(Op op, const PrimValue *args, PrimValue *out) {
     case OP_REM: return int_divide(&a, op, out);
     case OP_POW: return int_pow(&a, out);
     case OP_SIZE_MUL: *out = prim_int(a.t, prim_size_mul(a.x, a.y)); return true;
+    case OP_MUL_HI: *out = int_mul_hi(&a); return true;
+    case OP_FROM_BITS: return bits_to_float(&a, out);
     case OP_MIN: *out = int_result(&a, int_less(&a) ? a.ux : a.uy); return true;
     case OP_MAX: *out = int_result(&a, int_less(&a) ? a.uy : a.ux); return true;
     case OP_AND: *out = int_result(&a, a.ux & a.uy); return true;
@@ -433,6 +465,11 @@ static bool eval_int(Op op, const PrimValue *args, PrimValue *out) {
 
 static double float_sgn(double x) { return isnan(x) ? x : (double)((x > 0) - (x < 0)); }
 
+/* ldexp's exponent, an integral float, clamped to a range where every
+ * result has already overflowed to infinity or underflowed to zero (as
+ * runtime/scalar.h's rt_ldexp). */
+static int float_exponent(double y) { return y > 100000 ? 100000 : y < -100000 ? -100000 : (int)y; }
+
 /* Binary float arithmetic; false for operations that are not arithmetic. */
 static bool float_binary(Op op, bool f32, double x, double y, double *r) {
     float fx = (float)x, fy = (float)y;
@@ -447,6 +484,9 @@ static bool float_binary(Op op, bool f32, double x, double y, double *r) {
     case OP_MAX: *r = FMATH2(f32, fmax, x, y); return true;
     case OP_ATAN2: *r = FMATH2(f32, atan2, x, y); return true;
     case OP_HYPOT: *r = FMATH2(f32, hypot, x, y); return true;
+    case OP_NEXTAFTER: *r = FMATH2(f32, nextafter, x, y); return true;
+    case OP_COPYSIGN: *r = FMATH2(f32, copysign, x, y); return true;
+    case OP_LDEXP: *r = f32 ? (double)ldexpf(fx, float_exponent(y)) : ldexp(x, float_exponent(y)); return true;
     default: return false;
     }
 }
@@ -476,6 +516,14 @@ static bool float_unary(Op op, bool f32, double x, double *r) {
     case OP_CEIL: *r = FMATH1(f32, ceil, x); return true;
     case OP_ROUND: *r = FMATH1(f32, rint, x); return true;
     case OP_TRUNC: *r = FMATH1(f32, trunc, x); return true;
+    case OP_ASINH: *r = FMATH1(f32, asinh, x); return true;
+    case OP_ACOSH: *r = FMATH1(f32, acosh, x); return true;
+    case OP_ATANH: *r = FMATH1(f32, atanh, x); return true;
+    case OP_LOG1P: *r = FMATH1(f32, log1p, x); return true;
+    case OP_GAMMA: *r = FMATH1(f32, tgamma, x); return true;
+    case OP_LGAMMA: *r = FMATH1(f32, lgamma, x); return true;
+    case OP_ERF: *r = FMATH1(f32, erf, x); return true;
+    case OP_ERFC: *r = FMATH1(f32, erfc, x); return true;
     default: return false;
     }
 }
@@ -498,9 +546,26 @@ static bool float_predicate(Op op, double x, double y, PrimValue *out) {
 static bool eval_float(Op op, const PrimValue *args, PrimValue *out) {
     PrimType t = args[0].type;
     bool f32 = t == PT_F32;
-    double x = args[0].v.f, y = op_arity(op) == 2 ? args[1].v.f : 0, r;
+    double x = args[0].v.f, y = op_arity(op) >= 2 ? args[1].v.f : 0, r;
     if (float_predicate(op, x, y, out)) return true;
-    bool ok = op_arity(op) == 2 ? float_binary(op, f32, x, y, &r) : float_unary(op, f32, x, &r);
+    if (op == OP_TO_BITS) {
+        uint64_t u = 0;
+        if (isnan(x)) return false; /* its payload is the run time's */
+        if (f32) {
+            float f = (float)x;
+            uint32_t w;
+            memcpy(&w, &f, sizeof w);
+            u = w;
+        } else memcpy(&u, &x, sizeof u);
+        *out = prim_int(f32 ? PT_U32 : PT_U64, (int64_t)u);
+        return true;
+    }
+    bool ok;
+    if (op == OP_FMA) {
+        double z = args[2].v.f;
+        ok = true;
+        r = f32 ? (double)fmaf((float)x, (float)y, (float)z) : fma(x, y, z);
+    } else ok = op_arity(op) == 2 ? float_binary(op, f32, x, y, &r) : float_unary(op, f32, x, &r);
     if (ok) *out = prim_float(t, r);
     return ok;
 }
@@ -527,7 +592,8 @@ bool prim_eval(Op op, const PrimValue *args, PrimValue *out) {
     if (!op_valid(op) || !args || !out) return false;
     PrimType t = args[0].type;
     if (!op_accepts(op, t)) return false;
-    if (op_arity(op) == 2 && args[1].type != t) return false;
+    for (int i = 1; i < op_arity(op); i++)
+        if (args[i].type != t) return false;
     switch (prim_class(t)) {
     case PC_BOOL: return eval_bool(op, args, out);
     case PC_FLOAT: return eval_float(op, args, out);

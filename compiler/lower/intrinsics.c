@@ -594,7 +594,8 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
 
 typedef enum Lowering {
     L_OP, L_REDUCE, L_HIGHEST, L_LOWEST, L_GET_BIT, L_SET_BIT, L_PI, L_E, L_INF, L_NAN,
-    L_TO_BITS, L_FROM_BITS, L_CONVERT, L_NUM_BITS
+    L_CONVERT, L_NUM_BITS, L_MAD_HI, L_TIMES_PI, L_BY_PI, L_RECIP, L_FROM_FRACTION, L_MAD,
+    L_LERP, L_LDEXP, L_EPSILON
 } Lowering;
 
 static const struct {
@@ -633,11 +634,76 @@ static PrimValue highest(PrimType t, bool high) {
     return prim_int(t, high ? max : -max - 1);
 }
 
+/* An operation of three operands (fma), folded when all are constants. */
+static SubExp lower_op3(Lower *l, Op op, SubExp x, SubExp y, SubExp z, SrcLoc loc) {
+    PrimType t = subexp_type(x).elem;
+    if (!x.is_var && !y.is_var && !z.is_var) {
+        PrimValue vals[3] = {x.c, y.c, z.c}, out;
+        if (prim_eval(op, vals, &out)) return se_const(out);
+    }
+    IrExp *e = lower_new_exp(l, IE_OP);
+    e->op = op;
+    e->t = t;
+    e->args = NEW_ARRAY(l->a, SubExp, 3);
+    e->args[0] = x, e->args[1] = y, e->args[2] = z;
+    e->nargs = 3;
+    return lower_emit1(l, e, type_prim(op_result(op, t)), loc);
+}
+
+/* get_bit: bit `bit` of x (of a float's bits), as an i32. */
+static SubExp lower_get_bit(Lower *l, SubExp bitno, SubExp x, SrcLoc loc) {
+    if (prim_is_float(subexp_type(x).elem)) x = lower_unop(l, OP_TO_BITS, x, loc);
+    PrimType t = subexp_type(x).elem;
+    SubExp bit = lower_conv(l, bitno, t, loc);
+    SubExp sh = lower_binop(l, OP_LSHR, x, bit, loc);
+    SubExp one = lower_binop(l, OP_AND, sh, se_const(prim_int(t, 1)), loc);
+    return lower_conv(l, one, PT_I32, loc);
+}
+
+/* set_bit: x with bit `bit` set to the lowest bit of b (of a float's bits). */
+static SubExp lower_set_bit(Lower *l, SubExp bitno, SubExp x, SubExp b, SrcLoc loc) {
+    bool flt = prim_is_float(subexp_type(x).elem);
+    if (flt) x = lower_unop(l, OP_TO_BITS, x, loc);
+    PrimType t = subexp_type(x).elem;
+    SubExp bit = lower_conv(l, bitno, t, loc);
+    SubExp mask = lower_binop(l, OP_SHL, se_const(prim_int(t, 1)), bit, loc);
+    SubExp cleared = lower_binop(l, OP_AND, x, lower_unop(l, OP_COMPL, mask, loc), loc);
+    SubExp low = lower_binop(l, OP_AND, lower_conv(l, b, t, loc), se_const(prim_int(t, 1)), loc);
+    SubExp r = lower_binop(l, OP_OR, cleared, lower_binop(l, OP_SHL, low, bit, loc), loc);
+    return flt ? lower_unop(l, OP_FROM_BITS, r, loc) : r;
+}
+
+/* Numeric-module members made of other operations (numeric.def's L_ rows
+ * after L_NUM_BITS), as Futhark's prelude defines them. */
+static SubExp lower_numeric_composite(Lower *l, Lowering low, Op op, PrimType t, SVal **args, SrcLoc loc) {
+    SubExp pi = se_const(prim_float(t, 3.14159265358979323846)), one = se_const(prim_float(t, 1));
+    SubExp x = args[0]->se;
+    switch (low) {
+    case L_MAD_HI: return lower_binop(l, OP_ADD, lower_binop(l, OP_MUL_HI, x, args[1]->se, loc), args[2]->se, loc);
+    case L_TIMES_PI: return lower_unop(l, op, lower_binop(l, OP_MUL, pi, x, loc), loc);
+    case L_BY_PI: {
+        SubExp r = op_arity(op) == 1 ? lower_unop(l, op, x, loc) : lower_binop(l, op, x, args[1]->se, loc);
+        return lower_binop(l, OP_DIV, r, pi, loc);
+    }
+    case L_RECIP: return lower_binop(l, OP_DIV, one, op ? lower_unop(l, op, x, loc) : x, loc);
+    case L_FROM_FRACTION: return lower_binop(l, OP_DIV, lower_conv(l, x, t, loc), lower_conv(l, args[1]->se, t, loc), loc);
+    case L_MAD: return lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, x, args[1]->se, loc), args[2]->se, loc);
+    case L_LERP: {
+        SubExp d = lower_binop(l, OP_SUB, args[1]->se, x, loc);
+        return lower_binop(l, OP_ADD, x, lower_binop(l, OP_MUL, d, args[2]->se, loc), loc);
+    }
+    case L_LDEXP: return lower_binop(l, OP_LDEXP, x, lower_conv(l, args[1]->se, t, loc), loc);
+    default: ICE("lower_numeric_composite: row kind %d", (int)low);
+    }
+}
+
 SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLoc loc) {
     Op op = numeric_rows[row].op;
-    switch (numeric_rows[row].low) {
+    Lowering low = numeric_rows[row].low;
+    switch (low) {
     case L_OP:
         if (nargs == 1) return sv_dyn(l, lower_unop(l, op, args[0]->se, loc));
+        if (nargs == 3) return sv_dyn(l, lower_op3(l, op, args[0]->se, args[1]->se, args[2]->se, loc));
         return sv_dyn(l, lower_checked_binop(l, op, args[0]->se, args[1]->se, loc));
     case L_REDUCE: {
         SubExpVec arrs = leaves_of(l, args[0]);
@@ -659,23 +725,11 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
     case L_E: return sv_dyn(l, se_const(prim_float(t, 2.71828182845904523536)));
     case L_INF: return sv_dyn(l, se_const(prim_float(t, INFINITY)));
     case L_NAN: return sv_dyn(l, se_const(prim_float(t, NAN)));
-    case L_GET_BIT: {
-        SubExp bit = lower_conv(l, args[0]->se, t, loc);
-        SubExp sh = lower_binop(l, OP_LSHR, args[1]->se, bit, loc);
-        SubExp one = lower_binop(l, OP_AND, sh, se_const(prim_int(t, 1)), loc);
-        return sv_dyn(l, lower_conv(l, one, PT_I32, loc));
-    }
-    case L_SET_BIT: {
-        SubExp bit = lower_conv(l, args[0]->se, t, loc);
-        SubExp mask = lower_binop(l, OP_SHL, se_const(prim_int(t, 1)), bit, loc);
-        SubExp cleared = lower_binop(l, OP_AND, args[1]->se, lower_unop(l, OP_COMPL, mask, loc), loc);
-        SubExp b = lower_binop(l, OP_AND, lower_conv(l, args[2]->se, t, loc), se_const(prim_int(t, 1)), loc);
-        return sv_dyn(l, lower_binop(l, OP_OR, cleared, lower_binop(l, OP_SHL, b, bit, loc), loc));
-    }
+    case L_EPSILON: return sv_dyn(l, se_const(prim_float(t, t == PT_F32 ? 1.1920928955078125e-7 : 2.220446049250313e-16)));
+    case L_GET_BIT: return sv_dyn(l, lower_get_bit(l, args[0]->se, args[1]->se, loc));
+    case L_SET_BIT: return sv_dyn(l, lower_set_bit(l, args[0]->se, args[1]->se, args[2]->se, loc));
     case L_CONVERT: return sv_dyn(l, lower_conv(l, args[0]->se, numeric_result(row, t), loc));
     case L_NUM_BITS: return sv_dyn(l, se_const(prim_int(PT_I32, prim_size(t) * 8)));
-    case L_TO_BITS:
-    case L_FROM_BITS: lower_error(l, loc, "'%s' is not supported yet", numeric_rows[row].name);
+    default: return sv_dyn(l, lower_numeric_composite(l, low, op, t, args, loc));
     }
-    return sv_dyn(l, se_i64(0));
 }

@@ -573,9 +573,9 @@ static bool simplify_op(Simp *s, const IrExp *e, SubExp *out) {
     bool all_const = true;
     for (int i = 0; i < e->nargs; i++) all_const &= !e->args[i].is_var;
     if (all_const) {
-        PrimValue vals[2], r;
-        for (int i = 0; i < e->nargs && i < 2; i++) vals[i] = e->args[i].c;
-        if (e->nargs <= 2 && prim_eval(e->op, vals, &r)) return *out = se_const(r), true;
+        PrimValue vals[3], r;
+        for (int i = 0; i < e->nargs && i < 3; i++) vals[i] = e->args[i].c;
+        if (e->nargs <= 3 && prim_eval(e->op, vals, &r)) return *out = se_const(r), true;
         return false;
     }
     if (e->nargs == 1) {

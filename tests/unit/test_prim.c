@@ -120,7 +120,7 @@ static void test_op_table(void **state) {
     assert_int_equal(op_result(OP_POPC, PT_U64), PT_I32);
     assert_int_equal(op_result(OP_ISNAN, PT_F64), PT_BOOL);
     for (int op = 0; op < OP_COUNT; op++) {
-        assert_true(op_arity((Op)op) == 1 || op_arity((Op)op) == 2);
+        assert_true(op_arity((Op)op) >= 1 && op_arity((Op)op) <= 3);
         assert_true(strlen(op_name((Op)op)) > 0);
     }
 }
@@ -133,7 +133,7 @@ static void test_every_op_every_type(void **state) {
         for (int t = 0; t < PT_COUNT; t++) {
             PrimValue x = t == PT_BOOL ? prim_bool(true) : prim_is_float(t) ? F(t, 0.5) : I(t, 7);
             PrimValue y = t == PT_BOOL ? prim_bool(false) : prim_is_float(t) ? F(t, 0.25) : I(t, 3);
-            PrimValue args[2] = {x, y}, out;
+            PrimValue args[3] = {x, y, x}, out;
             bool ok = prim_eval((Op)op, args, &out);
             assert_int_equal(ok, op_accepts((Op)op, (PrimType)t));
             if (ok) assert_int_equal(out.type, op_result((Op)op, (PrimType)t));
@@ -696,6 +696,94 @@ static void test_float_unary(void **state) {
     assert_true(fun(OP_TANH, PT_F64, 100) == 1);
 }
 
+/* The functions of Futhark's real and float module types, against libm
+ * and runtime/scalar.h (whose C functions the C backend calls and whose
+ * text the OpenCL backend compiles). */
+static void test_float_prelude_functions(void **state) {
+    (void)state;
+    assert_true(fun(OP_ASINH, PT_F64, -0.5) == asinh(rt(-0.5)));
+    assert_true(fun(OP_ACOSH, PT_F32, 2) == (double)acoshf((float)rt(2)));
+    assert_true(isnan(fun(OP_ACOSH, PT_F64, 0.5)));
+    assert_true(fun(OP_ATANH, PT_F64, 1) == INFINITY);
+    assert_true(fun(OP_LOG1P, PT_F64, 1e-20) == 1e-20);
+    assert_true(fun(OP_GAMMA, PT_F64, 5) == 24);
+    assert_true(fun(OP_GAMMA, PT_F32, 0.5) == (double)rt_gamma_f32((float)rt(0.5)));
+    assert_true(fun(OP_LGAMMA, PT_F64, 0.5) == rt_lgamma_f64(rt(0.5)));
+    assert_true(fun(OP_ERF, PT_F64, 0) == 0);
+    assert_true(fun(OP_ERF, PT_F32, 0.5) == (double)rt_erf_f32(0.5f));
+    assert_true(fun(OP_ERFC, PT_F64, 0.5) == rt_erfc_f64(rt(0.5)));
+    /* nextafter, copysign, ldexp (exponent clamped as the runtime does) */
+    assert_true(fbin(OP_NEXTAFTER, PT_F64, 1, 2) == 1 + 0x1p-52);
+    assert_true(fbin(OP_NEXTAFTER, PT_F32, 1, 0) == 1 - 0x1p-24);
+    assert_true(fbin(OP_COPYSIGN, PT_F64, 3, -0.0) == -3);
+    assert_true(fbin(OP_COPYSIGN, PT_F32, -3, 1) == 3);
+    assert_true(fbin(OP_LDEXP, PT_F64, 1.5, 3) == 12);
+    assert_true(fbin(OP_LDEXP, PT_F64, 1, 2147483647.0) == INFINITY);
+    assert_true(fbin(OP_LDEXP, PT_F32, 1, -2147483648.0) == 0);
+    assert_true(rt_ldexp_f32(1, 2147483648.0f) == INFINITY);
+    assert_true(fbin(OP_LDEXP, PT_F32, 3, -1) == (double)rt_ldexp_f32(3, -1));
+    /* fma rounds once: 0.1 * 10 - 1 is 0 when rounded twice */
+    PrimValue args[3] = {F(PT_F64, 0.1), F(PT_F64, 10), F(PT_F64, -1)}, out;
+    assert_true(prim_eval(OP_FMA, args, &out));
+    assert_true(fv(out) == 0x1p-54);
+    assert_true(fv(out) == rt_fma_f64(rt(0.1), 10, -1));
+    args[0] = F(PT_F32, 0.1), args[1] = F(PT_F32, 10), args[2] = F(PT_F32, -1);
+    assert_true(prim_eval(OP_FMA, args, &out));
+    assert_int_equal(out.type, PT_F32);
+    assert_true(fv(out) == (double)rt_fma_f32(0.1f, 10, -1));
+    assert_true(fv(out) != 0);
+}
+
+/* to_bits and from_bits: IEEE layouts, round trips, NaNs left to run time. */
+static void test_float_bits(void **state) {
+    (void)state;
+    PrimValue b = ev1(OP_TO_BITS, F(PT_F32, 1));
+    assert_int_equal(b.type, PT_U32);
+    assert_int_equal(uv(b), 0x3f800000u);
+    assert_int_equal(rt_to_bits_f32(1.0f), 0x3f800000u);
+    b = ev1(OP_TO_BITS, F(PT_F64, -2));
+    assert_int_equal(b.type, PT_U64);
+    assert_true(uv(b) == 0xc000000000000000ull);
+    assert_true(uv(ev1(OP_TO_BITS, F(PT_F64, -0.0))) == 0x8000000000000000ull);
+    PrimValue f = ev1(OP_FROM_BITS, I(PT_U32, 0x40490fdb));
+    assert_int_equal(f.type, PT_F32);
+    assert_true(fv(f) == (double)3.14159274f);
+    assert_true(fv(f) == (double)rt_from_bits_u32(0x40490fdb));
+    assert_true(fv(ev1(OP_FROM_BITS, I(PT_U64, 0x3ff0000000000000))) == 1);
+    assert_true(fv(ev1(OP_FROM_BITS, I(PT_U32, 1))) == 0x1p-149);
+    PrimValue out, nanbits = I(PT_U32, 0x7fc00001), fnan = F(PT_F64, NAN);
+    assert_false(prim_eval(OP_FROM_BITS, &nanbits, &out));
+    assert_false(prim_eval(OP_TO_BITS, &fnan, &out));
+    assert_false(op_accepts(OP_FROM_BITS, PT_I32));
+    assert_false(op_accepts(OP_FROM_BITS, PT_U16));
+    assert_false(op_accepts(OP_TO_BITS, PT_U32));
+}
+
+/* mul_hi: every pair of 8-bit values against a wide product, and 64-bit
+ * extremes against __int128, for prim_eval and the runtime alike. */
+static void test_mul_hi(void **state) {
+    (void)state;
+    for (int x = -128; x < 128; x++)
+        for (int y = -128; y < 128; y++) {
+            assert_int_equal(ibin(OP_MUL_HI, PT_I8, x, y), (x * y) >> 8);
+            assert_int_equal(ibin(OP_MUL_HI, PT_I8, x, y), rt_mul_hi_i8((int8_t)x, (int8_t)y));
+            int ux = x & 255, uy = y & 255;
+            assert_int_equal(ibin(OP_MUL_HI, PT_U8, ux, uy), (ux * uy) >> 8);
+            assert_int_equal(ibin(OP_MUL_HI, PT_U8, ux, uy), rt_mul_hi_u8((uint8_t)ux, (uint8_t)uy));
+        }
+    assert_int_equal(ibin(OP_MUL_HI, PT_I32, 100000, 100000), 2);
+    assert_int_equal(ibin(OP_MUL_HI, PT_I32, -1, 1), -1);
+    assert_int_equal(ibin(OP_MUL_HI, PT_U32, -1, -1), (int64_t)0xfffffffe);
+    assert_int_equal(ibin(OP_MUL_HI, PT_I16, -32768, -32768), 16384);
+    assert_int_equal(ibin(OP_MUL_HI, PT_U16, 65535, 2), 1);
+    assert_true(ibin(OP_MUL_HI, PT_I64, INT64_MIN, INT64_MIN) == (int64_t)1 << 62);
+    assert_true(ibin(OP_MUL_HI, PT_I64, INT64_MIN, INT64_MIN) == rt_mul_hi_i64(INT64_MIN, INT64_MIN));
+    assert_true(ibin(OP_MUL_HI, PT_I64, -1, 5) == -1);
+    assert_true(uv(ev2(OP_MUL_HI, I(PT_U64, -1), I(PT_U64, -1))) == UINT64_MAX - 1);
+    assert_true(rt_mul_hi_u64(UINT64_MAX, UINT64_MAX) == UINT64_MAX - 1);
+    assert_true(ibin(OP_MUL_HI, PT_I64, (int64_t)1 << 40, (int64_t)1 << 40) == (int64_t)1 << 16);
+}
+
 static void test_float_rounding(void **state) {
     (void)state;
     /* round: ties to even */
@@ -767,6 +855,9 @@ int main(void) {
         cmocka_unit_test(test_float_min_max_nan),
         cmocka_unit_test(test_float_compare),
         cmocka_unit_test(test_float_unary),
+        cmocka_unit_test(test_float_prelude_functions),
+        cmocka_unit_test(test_float_bits),
+        cmocka_unit_test(test_mul_hi),
         cmocka_unit_test(test_float_rounding),
         cmocka_unit_test(test_bool_ops),
     };
