@@ -361,8 +361,7 @@ def break 't (x: t) : t = x
 -- and the other results. `f` runs once per element and once per element
 -- of the data.
 def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (as: [n]a) : ?[m].([n]i64, [m]bool, [n]i64, [m]b, [n]c) =
-  let shape = map (\x -> length (f x).0) as
-  let other = map (\x -> (f x).1) as
+  let (shape, other) = unzip (map (\x -> let (d, c) = f x in (length d, c)) as)
   let offsets = exscan (+) 0 shape
   let m = reduce (+) 0 shape
   let starts = map2 (\o s -> if s > 0 then o else -1) offsets shape

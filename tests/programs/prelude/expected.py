@@ -93,6 +93,39 @@ def float_bits_case(t, x, y):
     out = f"{arr(ub, res)} {arr('i32', getb)} {lit(t, x)}"
     return inp, out
 
+def kernels_float(t, xs, ys):
+    if t == "f32":
+        r, bits, frombits, ub, nb = f32, bits32, lambda u: struct.unpack("f", struct.pack("I", u))[0], "u32", 32
+        xs, ys = [f32(x) for x in xs], [f32(y) for y in ys]
+        def nextafter(x, y):
+            if x == y: return y
+            if x == 0: return math.copysign(2.0 ** -149, y)
+            return frombits(bits(x) + (1 if (y > x) == (x > 0) else -1))
+    else:
+        r, bits, ub, nb = (lambda v: v), bits64, "u64", 64
+        frombits = lambda u: struct.unpack("d", struct.pack("Q", u))[0]
+        nextafter = math.nextafter
+    fma = [bits(r(float(Fraction(x) * Fraction(y) - 1))) for x, y in zip(xs, ys)]
+    nxt = [bits(nextafter(x, y)) for x, y in zip(xs, ys)]
+    cps = [bits(math.copysign(x, y)) for x, y in zip(xs, ys)]
+    ldx = [bits(math.ldexp(x, 5)) for x in xs]
+    fb = [frombits(bits(x) + 1) for x in xs]
+    fns = [[math.asinh(x), math.acosh(1 + abs(x)), math.atanh(x / 8), math.log1p(abs(x)),
+            math.gamma(abs(x)), math.lgamma(abs(x)), math.erf(x), math.erfc(x)] for x in xs]
+    inp = f"{arr(t, xs)} {arr(t, ys)}"
+    rows = "[" + ", ".join(arr(t, [r(v) for v in row]) for row in fns) + "]"
+    out = f"{arr(ub, fma)} {arr(ub, nxt)} {arr(ub, cps)} {arr(ub, ldx)} {arr(t, fb)} {rows}"
+    return inp, out
+
+def kernels_ints(xs, ys):
+    hi = lambda bits, signed, x, y: wrap(bits, signed, (wrap(bits, signed, x) * wrap(bits, signed, y)) >> bits)
+    outs = [arr("i64", [hi(64, True, x, y) for x, y in zip(xs, ys)]),
+            arr("u64", [hi(64, False, x, y) for x, y in zip(xs, ys)]),
+            arr("i32", [hi(32, True, x, y) for x, y in zip(xs, ys)]),
+            arr("u16", [hi(16, False, x, y) for x, y in zip(xs, ys)]),
+            arr("i8", [wrap(8, True, hi(8, True, x, y) + 3) for x, y in zip(xs, ys)])]
+    return f"{arr('i64', xs)} {arr('i64', ys)}", " ".join(outs)
+
 def write_blocks(name, cases):
     path = os.path.join(HERE, name)
     text = open(path).read()
@@ -118,3 +151,8 @@ cases = [(t + "s",) + real_case(t, a, b) for t in ("f32", "f64") for a, b in [(-
 write_blocks("real.fut", cases)
 cases = [(t + "s",) + float_bits_case(t, x, y) for t in ("f32", "f64") for x, y in [(1.5, -2.0), (-0.1, 3.0)]]
 write_blocks("float_bits.fut", cases)
+xs, ys = [0.1, -2.5, 3.75, 1e-3, 7.0], [10.0, 4.0, -0.25, 1e3, 7.0]
+cases = [(t + "s",) + kernels_float(t, xs, ys) for t in ("f32", "f64")]
+cases.append(("ints",) + kernels_ints([-7, 1 << 40, -(1 << 62), 123456789, 255, -(1 << 63)],
+                                      [3, 1 << 40, 12345, -987654321, 255, -(1 << 63)]))
+write_blocks("kernels.fut", cases)
