@@ -22,7 +22,7 @@ void cp_fini(CPrint *C) { vec_free(&C->names); }
 
 /* ---- Names and small printers --------------------------------------------- */
 
-void cp_set_name(CPrint *C, int id, const char *name) {
+static void cp_set_name(CPrint *C, int id, const char *name) {
     while (C->names.len <= id) vec_push(&C->names, NULL);
     C->names.items[id] = name;
 }
@@ -63,7 +63,8 @@ void cp_line(CPrint *C, const char *fmt, ...) {
 
 static const char *ctype(PrimType t) { return prim_ctype(t); }
 
-const char *cp_const(CPrint *C, PrimValue c) {
+/* A constant as a C expression of its type. */
+static const char *cp_const(CPrint *C, PrimValue c) {
     switch (prim_class(c.type)) {
     case PC_BOOL: return c.v.b ? "true" : "false";
     case PC_SIGNED:
@@ -160,7 +161,8 @@ void cp_copy_loops(CPrint *C, const char *dbase, const Lmad *dl, const char *sba
 
 /* ---- Statements ------------------------------------------------------------ */
 
-void cp_nested(CPrint *C, const ImpCode *c) {
+/* c one level deeper. */
+static void cp_nested(CPrint *C, const ImpCode *c) {
     C->indent++;
     cp_code(C, c);
     C->indent--;
@@ -210,7 +212,8 @@ static void c_assert(CPrint *C, const ImpStm *s) {
     buf_free(&args);
 }
 
-const char *cp_fn_name(CPrint *C, const ImpFun *f) {
+/* The C name of f: "futhorc_fn_<idx>_<name>". */
+static const char *cp_fn_name(CPrint *C, const ImpFun *f) {
     Buf b = {0};
     buf_printf(&b, "futhorc_fn_%d_", f->index);
     for (const char *s = f->name; *s; s++) buf_putc(&b, isalnum((unsigned char)*s) ? *s : '_');

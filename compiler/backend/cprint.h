@@ -50,12 +50,10 @@ void cp_fini(CPrint *C);
 /* ---- Names and expressions ---- */
 void cp_line(CPrint *C, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 const char *cp_name(CPrint *C, const ImpVar *v);
-void cp_set_name(CPrint *C, int id, const char *name);
 /* A fresh variable of the printer's, named base_<id> (*id gets its id). */
 const char *cp_fresh(CPrint *C, const char *base, int *id);
 const char *cp_exp(CPrint *C, const ImpExp *e);
 const char *cp_sym(CPrint *C, const Sym *s);
-const char *cp_const(CPrint *C, PrimValue c);
 /* "file:line:col: " of a failure, or nothing. */
 const char *cp_loc(CPrint *C, SrcLoc loc);
 /* "int32_t x_3", or the target's declaration of a block. */
@@ -66,8 +64,6 @@ const char *cp_host_base(CPrint *C, const ImpVar *mem, PrimType t);
 
 /* ---- Statements ---- */
 void cp_code(CPrint *C, const ImpCode *c);
-/* c one level deeper. */
-void cp_nested(CPrint *C, const ImpCode *c);
 /* Loops over dl's shape that set each element of dbase (a C array)
  * through dl to the element of sbase through sl, or to the C value sval
  * when sbase is NULL. Dimensions the layouts lay out contiguously alike
@@ -86,11 +82,9 @@ void cp_oom(CPrint *C, const char *what);
 void cp_result_head(CPrint *C, const ImpStm *s);
 
 /* ---- Functions ---- */
-/* The C name of f: "futhorc_fn_<idx>_<name>". */
-const char *cp_fn_name(CPrint *C, const ImpFun *f);
-/* f as a static C function that returns its result, or a struct
- * futhorc_fn_<idx>_<name>_res of its results r0, r1, ..., by value (no
- * pointers, so no address spaces in OpenCL C). */
+/* f as a static C function futhorc_fn_<idx>_<name> that returns its
+ * result, or a struct futhorc_fn_<idx>_<name>_res of its results r0, r1,
+ * ..., by value (no pointers, so no address spaces in OpenCL C). */
 void cp_function(CPrint *C, const ImpFun *f);
 
 #endif
