@@ -154,8 +154,8 @@ static char *default_output(Arena *a, const char *src) {
     return arena_printf(a, "%s.out", src);
 }
 
-/* Lowers p (at STAGE_MEM) to Imp; under --verify, checks the result and
- * reports a violation as an internal compiler error. */
+/* Lowers p (at STAGE_MEM or STAGE_GPU) to Imp; under --verify, checks the
+ * result and reports a violation as an internal compiler error. */
 static ImpProg *lower_imp(const Prog *p, const Options *o) {
     ImpProg *ip = imp_lower(p);
     if (o->verify) {
@@ -208,16 +208,9 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     time_phase(o, "passes", &t0);
-    ImpProg *ip = NULL;
-    if (!gpu) {
-        ip = lower_imp(p, o);
-        time_phase(o, "imp", &t0);
-    }
+    ImpProg *ip = lower_imp(p, o);
+    time_phase(o, "imp", &t0);
     if (o->dump_stage && !strcmp(o->dump_stage, "imp")) {
-        if (!ip) {
-            fprintf(stderr, "futhorc: --stage=imp: the OpenCL backend does not go through Imp yet\n");
-            goto done;
-        }
         Buf b = {0};
         imp_print(&b, ip);
         fputs(b.data, stdout);
@@ -232,7 +225,7 @@ static int compile(const char *mode, const char *src, const Options *o) {
     }
     Buf c = {0};
     bool linked_rt = o->rt_object && !o->dump_stage;
-    if (gpu) emit_opencl_program(&c, p, o->server, linked_rt);
+    if (gpu) emit_opencl_program(&c, p, ip, o->server, linked_rt);
     else emit_c_program(&c, ip, o->server, linked_rt);
     time_phase(o, "emit", &t0);
     if (o->dump_stage) {

@@ -1,6 +1,8 @@
 /* The backends: turn a program into source code. The sequential C
- * backend (c.c) prints Imp (compiler/imp/imp.h, lowered from STAGE_MEM);
- * the OpenCL backend (opencl.c) still writes C from STAGE_GPU itself. */
+ * backend (c.c) prints Imp (compiler/imp/imp.h) lowered from STAGE_MEM;
+ * the OpenCL backend (opencl.c) prints Imp lowered from STAGE_GPU, and
+ * writes the segmented operations that Imp does not lower yet
+ * (IMP_LEGACY) from the program at STAGE_GPU itself. */
 #ifndef FUTHORC_BACKEND_H
 #define FUTHORC_BACKEND_H
 
@@ -15,10 +17,11 @@
  * programs share (compiling the runtime is most of compiling a program). */
 void emit_c_program(Buf *out, const ImpProg *p, bool server, bool linked_rt);
 
-/* Writes a complete C program for p at STAGE_GPU that runs its parallel
- * work as OpenCL kernels (compiler/backend/opencl.c); link with -lOpenCL
- * (and the runtime object when linked_rt, as for emit_c_program). */
-void emit_opencl_program(Buf *out, const Prog *p, bool server, bool linked_rt);
+/* Writes a complete C program for p at STAGE_GPU (ip: p lowered to Imp)
+ * that runs its parallel work as OpenCL kernels (compiler/backend/opencl.c);
+ * link with -lOpenCL (and the runtime object when linked_rt, as for
+ * emit_c_program). */
+void emit_opencl_program(Buf *out, const Prog *p, const ImpProg *ip, bool server, bool linked_rt);
 
 /* The source of the runtime object of programs emitted with linked_rt:
  * values, server and main (runtime/values.c, server.c, main.c) with the
@@ -28,7 +31,7 @@ void emit_c_runtime(Buf *out);
 /* What emit_opencl_program writes except main: the runtime, the entry
  * functions, the table futhorc_entries and the program's OpenCL code
  * (`static const rt_cl_program_info futhorc_cl_info`). */
-void emit_opencl_entries(Buf *out, const Prog *p, bool linked_rt);
+void emit_opencl_entries(Buf *out, const Prog *p, const ImpProg *ip, bool linked_rt);
 
 /* What emit_c_program writes except main: the runtime, the entry functions
  * and the table `static const rt_entry futhorc_entries[]` (p's entry points
@@ -46,9 +49,9 @@ const char *emit_c_rt_prim(Arena *a, PrimType t);
  * the header to h, the self-contained C source (header included) to c and
  * the JSON manifest to manifest. name is the library's base name (for the
  * header guard); version is the compiler's, recorded in the manifest.
- * Sequential C for p at STAGE_MEM (its code from imp, p lowered to Imp),
- * or OpenCL (link with -lOpenCL; arrays stay on the device) for p at
- * STAGE_GPU when opencl (imp unused: NULL). */
+ * Sequential C for p at STAGE_MEM, or OpenCL (link with -lOpenCL; arrays
+ * stay on the device) for p at STAGE_GPU when opencl; its code is imp, p
+ * lowered to Imp. */
 void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const ImpProg *imp, const char *name,
                   const char *version, bool opencl);
 

@@ -1,19 +1,12 @@
-/* The statement emitter of the OpenCL backend (emit.h): C for a program
- * at STAGE_GPU, as OpenCL host code (EM_HOST: scalars and control flow;
- * array statements and SOACs are handed to opencl.c), as OpenCL C inside
- * kernels (EM_KERNEL), or as sequential C over host blocks (EM_C: the
- * SegHost statements that run on the host over mapped device memory).
- * The sequential C backend no longer uses it: it prints Imp (c.c), and
- * step 2 of issue 13 moves the OpenCL backend onto Imp too, which deletes
- * this file.
+/* The kernel emitter of the OpenCL backend's segmented operations that
+ * Imp does not lower yet (emit.h; issue 13, step 2b removes it): OpenCL C
+ * inside a kernel, straight from the memory IR at STAGE_GPU.
  *
  * Scalars are C variables named <name>_<id>; an array has no C variable: it
- * is its memory block read and written through its LMAD, printed with
- * sym_print_c. Memory blocks are reference counted (not inside kernels):
- * each block variable owns one reference, released after the block's last
- * use in the body that binds it. Failures (assertions, size mismatches,
- * out of memory) call rt_error and jump to the entry's fail label (a
- * kernel records them for the host). SOACs in EM_C and kernel code
+ * is its memory block (a __global pointer) read and written through its
+ * LMAD, printed with sym_print_c. Blocks inside kernels are not reference
+ * counted, and nothing is allocated. Failures (assertions) are recorded for
+ * the host (opencl_legacy.c) and jump to the kernel's fail label. SOACs
  * become sequential loops over their iter Var (ir.h); array lambda
  * parameters are views whose LMADs mention it. Array accumulators of
  * reductions, scans and histograms live in the places memory.c gave the
@@ -27,7 +20,7 @@
 
 /* ---- Names and small printers --------------------------------------------- */
 
-void ce_set_name(Emit *E, int id, const char *name) {
+static void ce_set_name(Emit *E, int id, const char *name) {
     while (E->names.len <= id) vec_push(&E->names, NULL);
     E->names.items[id] = name;
 }
@@ -46,7 +39,7 @@ const char *ce_name(Emit *E, const Var *v) {
 const char *ce_sym_name(int id, void *ctx) {
     Emit *E = ctx;
     if (id < E->names.len && E->names.items[id]) return E->names.items[id];
-    ICE("C backend: LMAD variable %d has no C name", id);
+    ICE("OpenCL backend: LMAD variable %d has no C name", id);
 }
 
 /* A fresh loop counter: a synthetic id with a C name. */
@@ -67,8 +60,6 @@ void ce_line(Emit *E, const char *fmt, ...) {
 }
 
 static const char *ctype(PrimType t) { return prim_ctype(t); }
-
-static const char *ce_rt_prim(Emit *E, PrimType t) { return emit_c_rt_prim(E->a, t); }
 
 /* A constant as a C expression of its type. */
 static const char *ce_const(Emit *E, PrimValue c) {
@@ -105,10 +96,9 @@ const char *ce_sym(Emit *E, const Sym *s) {
     return r;
 }
 
-/* "((float *)mem_3->data)" */
+/* "((__global float *)mem_3)" */
 static const char *ce_mem_base(Emit *E, const Var *mem, PrimType t) {
-    if (E->mode == EM_KERNEL) return arena_printf(E->a, "((__global %s *)%s)", ctype(t), ce_name(E, mem));
-    return arena_printf(E->a, "((%s *)%s->data)", ctype(t), ce_name(E, mem));
+    return arena_printf(E->a, "((__global %s *)%s)", ctype(t), ce_name(E, mem));
 }
 
 /* "base[offset]" for index idx through l. */
@@ -159,10 +149,6 @@ static void ce_copy_nest(Emit *E, const char *dbase, const Lmad *dl, const char 
 /* Copies array src into dst's block at layout dl, unless it is already there. */
 static void ce_copy_array(Emit *E, const Var *dmem, const Lmad *dl, const Var *src) {
     if (src->mem->mem == dmem && lmad_equal(src->mem->ixfun, dl)) return;
-    if (E->mode == EM_HOST) {
-        cl_copy(E, dmem, dl, src->mem->mem, src->mem->ixfun, src->type.elem);
-        return;
-    }
     PrimType t = src->type.elem;
     ce_copy_nest(E, ce_mem_base(E, dmem, t), dl, ce_arr_base(E, src), src->mem->ixfun, NULL);
 }
@@ -189,23 +175,13 @@ Lmad *ce_fix_row(Emit *E, const Lmad *l, Sym *i) {
 
 /* ---- Declarations --------------------------------------------------------- */
 
-/* The C type of a block variable in E's mode. */
-static const char *ce_block_type(Emit *E) {
-    static const char *const types[] = {"rt_block *", "rt_dblock *", "__global unsigned char *"};
-    return types[E->mode];
-}
-
-/* Retains or releases block b (op "retain" or "release"); blocks inside
- * kernels are not counted. */
-static void block_ref(Emit *E, const char *op, const char *b) {
-    if (E->mode == EM_KERNEL) return;
-    ce_line(E, "%s_%s(%s);", E->mode == EM_HOST ? "rt_dblock" : "rt_block", op, b);
-}
+/* The C type of a block variable in a kernel. */
+static const char *const block_type = "__global unsigned char *";
 
 /* Declares the C variable of a scalar or memory Var (arrays have none). */
 void ce_declare(Emit *E, const Var *v, const char *init) {
     if (v->type.kind == TK_ARRAY) return;
-    const char *t = v->type.kind == TK_MEM ? ce_block_type(E) : arena_printf(E->a, "%s ", ctype(v->type.elem));
+    const char *t = v->type.kind == TK_MEM ? block_type : arena_printf(E->a, "%s ", ctype(v->type.elem));
     if (init) ce_line(E, "%s%s = %s;", t, ce_name(E, v), init);
     else ce_line(E, "%s%s = %s;", t, ce_name(E, v), v->type.kind == TK_MEM ? "NULL" : "0");
 }
@@ -301,40 +277,8 @@ static void emit_arraylit(Emit *E, const Stm *s) {
         ce_store(E, v->mem->mem, ce_fix_row(E, v->mem->ixfun, sym_const(E->a, i)), e->args[i], v->type.elem);
 }
 
-/* Replaces each "{}" of msg by %lld and passes args, prefixed by the location. */
-static void emit_assert(Emit *E, const Stm *s) {
-    const IrExp *e = s->e;
-    if (E->mode == EM_KERNEL) {
-        cl_kernel_fail(E, s);
-        return;
-    }
-    Buf fmt = {0}, args = {0};
-    buf_puts(&fmt, ce_str(E, ce_loc(E, s->loc), true));
-    const char *m = e->msg ? e->msg : "assertion failed";
-    int used = 0;
-    for (const char *q = m; *q; q++) {
-        if (q[0] == '{' && q[1] == '}' && used < e->nargs) {
-            buf_puts(&fmt, "%lld");
-            buf_printf(&args, ", (long long)%s", ce_se(E, e->args[used++]));
-            q++;
-            continue;
-        }
-        char one[2] = {*q, 0};
-        buf_puts(&fmt, ce_str(E, one, true));
-    }
-    ce_line(E, "if (!%s) {", ce_se(E, e->cond));
-    ce_line(E, "    rt_error(ctx, \"%s\"%s);", fmt.data ? fmt.data : "", args.data ? args.data : "");
-    ce_line(E, "    goto %s;", E->fail_label);
-    ce_line(E, "}");
-    buf_free(&fmt);
-    buf_free(&args);
-}
-
-static void emit_alloc(Emit *E, const Stm *s) {
-    const char *m = ce_name(E, s->pat[0]), *size = ce_se(E, s->e->size);
-    ce_line(E, "rt_block *%s = rt_block_new(pool, %s);", m, size);
-    ce_alloc_check(E, m, size, s->loc);
-}
+/* A failed assertion is recorded for the host (opencl_legacy.c). */
+static void emit_assert(Emit *E, const Stm *s) { cl_kernel_fail(E, s); }
 
 void ce_alloc_check(Emit *E, const char *block, const char *size, SrcLoc loc) {
     ce_line(E, "if (!%s) {", block);
@@ -343,10 +287,10 @@ void ce_alloc_check(Emit *E, const char *block, const char *size, SrcLoc loc) {
     ce_line(E, "}");
 }
 
-/* ---- Functions ------------------------------------------------------------ */
+/* ---- Calls ------------------------------------------------------------------ */
 
-/* A function returns its result, or a struct of its results r0, r1, ...,
- * by value (no pointers, so no address spaces in OpenCL C). */
+/* A function (printed from Imp, opencl_kernel.c) returns its result, or a
+ * struct of its results r0, r1, ..., by value. */
 
 /* The C name of function p->defs[idx]: "futhorc_fn_<idx>_<name>". */
 static const char *ce_fn_name(Emit *E, int idx) {
@@ -368,7 +312,7 @@ static const char *ce_fn_ret(Emit *E, int idx) {
 static void emit_apply(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
     int idx = ir_def_index(E->p, e->fn);
-    if (E->mode == EM_KERNEL) cl_kernel_call(E, idx);
+    cl_kernel_call(E, idx);
     Buf b = {0};
     for (int i = 0; i < e->nargs; i++) buf_printf(&b, "%s%s", i ? ", " : "", ce_se(E, e->args[i]));
     const char *call = arena_printf(E->a, "%s(%s)", ce_fn_name(E, idx), b.data ? b.data : "");
@@ -382,48 +326,15 @@ static void emit_apply(Emit *E, const Stm *s) {
     for (int i = 0; i < s->npat; i++) ce_declare(E, s->pat[i], arena_printf(E->a, "%s.r%d", r, i));
 }
 
-/* Result handler of a function's body: returns the results (ctx: the
- * struct type of several). */
-static void res_fn(Emit *E, const Body *b, void *ctx) {
-    if (b->nres == 1) {
-        ce_line(E, "return %s;", ce_se(E, b->res[0]));
-        return;
-    }
-    ce_line(E, "%s rt_res;", (const char *)ctx);
-    for (int k = 0; k < b->nres; k++) ce_line(E, "rt_res.r%d = %s;", k, ce_se(E, b->res[k]));
-    ce_line(E, "return rt_res;");
-}
-
-void ce_function(Emit *E, int idx) {
-    const Fun *f = E->p->defs[idx];
-    const char *ret = ce_fn_ret(E, idx);
-    Buf b = {0};
-    if (f->nret > 1) {
-        for (int k = 0; k < f->nret; k++) buf_printf(&b, "%s r%d; ", ctype(f->ret[k].elem), k);
-        ce_line(E, "typedef struct { %s} %s;", b.data, ret);
-        buf_free(&b);
-    }
-    for (int i = 0; i < f->nparams; i++)
-        buf_printf(&b, "%s%s %s", i ? ", " : "", ctype(f->params[i]->type.elem), ce_name(E, f->params[i]));
-    ce_line(E, "static %s %s(%s) {", ret, ce_fn_name(E, idx), b.data ? b.data : "void");
-    buf_free(&b);
-    E->indent++;
-    ce_body(E, f->body, res_fn, (void *)ret, NULL, 0);
-    E->indent--;
-    ce_line(E, "}");
-    buf_putc(E->out, '\n');
-}
-
 /* ---- Control flow --------------------------------------------------------- */
 
-/* Result handler of if branches: assign the pattern (retaining blocks). */
+/* Result handler of if branches: assign the pattern. */
 static void res_assign(Emit *E, const Body *b, void *ctx) {
     const Stm *s = ctx;
     for (int i = 0; i < b->nres && i < s->npat; i++) {
         Var *v = s->pat[i];
         if (v->type.kind == TK_ARRAY) continue;
         ce_line(E, "%s = %s;", ce_name(E, v), ce_se(E, b->res[i]));
-        if (v->type.kind == TK_MEM) block_ref(E, "retain", ce_name(E, v));
     }
 }
 
@@ -431,17 +342,17 @@ static void emit_if(Emit *E, const Stm *s) {
     for (int i = 0; i < s->npat; i++) ce_declare(E, s->pat[i], NULL);
     ce_line(E, "if (%s) {", ce_se(E, s->e->cond));
     E->indent++;
-    ce_body(E, s->e->tbody, res_assign, (void *)s, NULL, 0);
+    ce_body(E, s->e->tbody, res_assign, (void *)s);
     E->indent--;
     ce_line(E, "} else {");
     E->indent++;
-    ce_body(E, s->e->fbody, res_assign, (void *)s, NULL, 0);
+    ce_body(E, s->e->fbody, res_assign, (void *)s);
     E->indent--;
     ce_line(E, "}");
 }
 
 /* Result handler of loop bodies: new parameter values through temporaries
- * (results may mention parameters), releasing the old blocks. */
+ * (results may mention parameters). */
 static void res_loop(Emit *E, const Body *b, void *ctx) {
     const Loop *l = ctx;
     int base = E->next_id;
@@ -449,14 +360,12 @@ static void res_loop(Emit *E, const Body *b, void *ctx) {
         Var *p = l->params[i];
         if (p->type.kind == TK_ARRAY) continue;
         int t = ce_counter(E, "next");
-        const char *ty = p->type.kind == TK_MEM ? ce_block_type(E) : arena_printf(E->a, "%s ", ctype(p->type.elem));
+        const char *ty = p->type.kind == TK_MEM ? block_type : arena_printf(E->a, "%s ", ctype(p->type.elem));
         ce_line(E, "%s%s = %s;", ty, ce_sym_name(t, E), ce_se(E, b->res[i]));
-        if (p->type.kind == TK_MEM) block_ref(E, "retain", ce_sym_name(t, E));
     }
     for (int i = 0, t = base; i < l->nparams; i++) {
         Var *p = l->params[i];
         if (p->type.kind == TK_ARRAY) continue;
-        if (p->type.kind == TK_MEM) block_ref(E, "release", ce_name(E, p));
         ce_line(E, "%s = %s;", ce_name(E, p), ce_sym_name(t++, E));
     }
 }
@@ -470,7 +379,6 @@ static void emit_loop(Emit *E, const Stm *s) {
         Var *p = l->params[i];
         if (p->type.kind == TK_ARRAY) continue;
         ce_declare(E, p, ce_se(E, l->inits[i]));
-        if (p->type.kind == TK_MEM) block_ref(E, "retain", ce_name(E, p));
     }
     if (l->kind == IR_LOOP_FOR) {
         const char *i = ce_name(E, l->i);
@@ -479,7 +387,7 @@ static void emit_loop(Emit *E, const Stm *s) {
         ce_line(E, "while (%s) {", ce_name(E, l->cond));
     }
     E->indent++;
-    ce_body(E, l->body, res_loop, (void *)l, NULL, 0);
+    ce_body(E, l->body, res_loop, (void *)l);
     E->indent--;
     ce_line(E, "}");
     for (int i = 0; i < s->npat; i++)
@@ -541,7 +449,7 @@ static void ce_segop(Emit *E, const SegOp *op, const char **accs, const SubExp *
         ce_store(E, pe->mem->mem, pe->mem->ixfun, vals[i], pe->type.elem);
     }
     CeOpCtx o = {op, accs};
-    ce_body(E, op->op->body, res_to_accs, &o, NULL, 0);
+    ce_body(E, op->op->body, res_to_accs, &o);
     E->indent--;
     ce_line(E, "}");
 }
@@ -625,7 +533,7 @@ static void emit_screma(Emit *E, const Stm *s) {
     x.scan_accs = ce_declare_accs(E, sc->scans, sc->nscans, NULL, true);
     ce_open_soac_loop(E, sc->w, sc->iter);
     ce_bind_rows(E, sc->map, sc->arrs, sc->iter);
-    ce_body(E, sc->map->body, ce_res_screma, &x, NULL, 0);
+    ce_body(E, sc->map->body, ce_res_screma, &x);
     E->indent--;
     ce_line(E, "}");
     E->indent--;
@@ -652,7 +560,7 @@ static void emit_soac_loop(Emit *E, SubExp w, const Lambda *lam, Var **arrs, con
                            void *ctx) {
     ce_open_soac_loop(E, w, iter);
     ce_bind_rows(E, lam, arrs, iter);
-    ce_body(E, lam->body, fn, ctx, NULL, 0);
+    ce_body(E, lam->body, fn, ctx);
     E->indent--;
     ce_line(E, "}");
 }
@@ -687,31 +595,8 @@ static void ce_res_hist(Emit *E, const Body *b, void *ctx) {
 
 /* ---- Statements and bodies ------------------------------------------------ */
 
-/* Statements that touch array memory, which OpenCL host code runs on the
- * device (a scalar index reads one element back). */
-static bool device_stm(const Stm *s) {
-    switch (s->e->kind) {
-    case IE_INDEX: return s->pat[0]->type.kind != TK_ARRAY;
-    case IE_UPDATE:
-    case IE_IOTA:
-    case IE_REPLICATE:
-    case IE_COPY:
-    case IE_ARRAYLIT:
-    case IE_SCREMA:
-    case IE_SCATTER:
-    case IE_HIST:
-    case IE_ALLOC: return true;
-    default: return false;
-    }
-}
-
 void ce_stm(Emit *E, const Stm *s) {
     const IrExp *e = s->e;
-    if (E->mode == EM_HOST && device_stm(s)) {
-        cl_host_stm(E, s);
-        return;
-    }
-    if (E->mode == EM_KERNEL && e->kind == IE_ALLOC) ICE("OpenCL backend: an allocation inside a kernel");
     switch (e->kind) {
     case IE_SUBEXP:
         if (s->pat[0]->type.kind != TK_ARRAY) ce_declare(E, s->pat[0], ce_se(E, e->se));
@@ -739,7 +624,7 @@ void ce_stm(Emit *E, const Stm *s) {
     case IE_HIST:
         emit_soac_loop(E, e->hist.w, e->hist.lam, e->hist.arrs, e->hist.iter, ce_res_hist, (void *)&e->hist);
         break;
-    case IE_ALLOC: emit_alloc(E, s); break;
+    case IE_ALLOC: ICE("OpenCL backend: an allocation inside a kernel");
     case IE_APPLY: emit_apply(E, s); break;
     case IE_SCRATCH:
     case IE_RESHAPE:
@@ -747,193 +632,18 @@ void ce_stm(Emit *E, const Stm *s) {
     }
 }
 
-/* ---- Last uses of memory blocks -------------------------------------------- */
-
-/* Records in last[] the statement index j for every block marked in E->mark
- * that statement j mentions (directly or through an array's MemInfo). */
-typedef struct Uses {
-    Emit *E;
-    int *last;
-    int j;
-} Uses;
-
-static void use_var(IrWalk *w, Var *v) {
-    Uses *u = w->ctx;
-    if (v->mem) use_var(w, v->mem->mem);
-    if (v->id > 0 && v->id < u->E->p->next_var_id && u->E->mark[v->id]) u->last[u->E->mark[v->id] - 1] = u->j;
-}
-
-static void release_at(Emit *E, Var **mems, const int *last, int n, int j) {
-    for (int k = 0; k < n; k++)
-        if (last[k] == j) block_ref(E, "release", ce_name(E, mems[k]));
-}
-
-/* Emits b's statements, then fn for its results; each block bound in b (or
- * passed in extra, bound before it) is released after its last use. */
-void ce_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, int nextra) {
-    VEC(Var *) mems = {0};
-    VEC(int) last = {0};
-    for (int k = 0; k < nextra; k++) {
-        vec_push(&mems, extra[k]);
-        vec_push(&last, -1);
-    }
-    for (int j = 0; j < b->nstms; j++)
-        for (int k = 0; k < b->stms[j]->npat; k++)
-            if (b->stms[j]->pat[k]->type.kind == TK_MEM) {
-                vec_push(&mems, b->stms[j]->pat[k]);
-                vec_push(&last, j);
-            }
-    for (int k = 0; k < mems.len; k++) E->mark[mems.items[k]->id] = k + 1;
-    Uses u = {E, last.items, 0};
-    IrWalk w = {use_var, use_var, NULL, &u};
-    for (int j = 0; j < b->nstms; j++) {
-        u.j = j;
-        ir_walk_stm(&w, b->stms[j]);
-    }
-    u.j = b->nstms;
-    for (int i = 0; i < b->nres; i++)
-        if (b->res[i].is_var) use_var(&w, b->res[i].v);
-    for (int k = 0; k < mems.len; k++) E->mark[mems.items[k]->id] = 0;
-    release_at(E, mems.items, last.items, mems.len, -1);
-    for (int j = 0; j < b->nstms; j++) {
-        ce_stm(E, b->stms[j]);
-        release_at(E, mems.items, last.items, mems.len, j);
-    }
+void ce_body(Emit *E, const Body *b, ResFn fn, void *ctx) {
+    for (int j = 0; j < b->nstms; j++) ce_stm(E, b->stms[j]);
     if (fn) fn(E, b, ctx);
-    release_at(E, mems.items, last.items, mems.len, b->nstms);
-    vec_free(&mems);
-    vec_free(&last);
 }
 
-/* ---- Entry points (OpenCL host code) ------------------------------------------ */
-
-static void ce_oom(Emit *E, const char *what) {
-    ce_line(E, "    rt_error(ctx, \"out of memory (%s)\");", what);
-    ce_line(E, "    goto fail;");
-}
-
-/* Binds parameter k: sizes (checked where already bound), then the value
- * (an OpenCL library's arrays are on the device already). */
-static void emit_param(Emit *E, const Fun *f, int k, char *bound) {
-    Var *v = f->params[k];
-    if (v->type.kind != TK_ARRAY) {
-        ce_declare(E, v, arena_printf(E->a, "*(const %s *)ins[%d].data", ctype(v->type.elem), k));
-        return;
-    }
-    for (int d = 0; d < v->type.rank; d++) {
-        SubExp s = v->type.shape[d];
-        if (s.is_var && !bound[s.v->id]) {
-            bound[s.v->id] = 1;
-            ce_line(E, "int64_t %s = ins[%d].shape[%d];", ce_name(E, s.v), k, d);
-            continue;
-        }
-        ce_line(E, "if (ins[%d].shape[%d] != %s) {", k, d, ce_se(E, s));
-        ce_line(E, "    rt_error(ctx, \"Entry point arguments have invalid sizes: argument %d of %s has size %%lld "
-                "in dimension %d, but %%lld was expected.\", (long long)ins[%d].shape[%d], (long long)%s);",
-             k + 1, ce_str(E, f->name, true), d + 1, k, d, ce_se(E, s));
-        ce_line(E, "    goto fail;");
-        ce_line(E, "}");
-    }
-    const char *m = ce_name(E, v->mem->mem);
-    bool unique = v->type.unique || (f->param_ext && f->param_ext[k].unique);
-    ce_line(E, "int64_t %s_bytes = rt_size_mul_i64(rt_value_count(&ins[%d]), %d);", m, k, prim_size(v->type.elem));
-    ce_line(E, "rt_dblock *%s = ctx->device ? rt_cl_borrow(ctx, dpool, ins[%d].data, %s_bytes, %s)", m, k, m,
-            unique ? "true" : "false");
-    ce_line(E, "    : rt_cl_upload(ctx, dpool, ins[%d].data, %s_bytes);", k, m);
-    ce_line(E, "if (!%s) goto fail;", m);
-}
-
-/* Writes the entry's results into outs after the device has finished and
- * reported no failure (cl_result hands over array results). ctx is the
- * entry's Fun. */
-static void res_outputs(Emit *E, const Body *b, void *ctx) {
-    cl_manifest(E, b, ((const Fun *)ctx)->loc);
-    ce_line(E, "if (rt_cl_finish(ctx)) goto fail;");
-    for (int k = 0; k < b->nres; k++) {
-        SubExp r = b->res[k];
-        Type t = subexp_type(r);
-        ce_line(E, "outs[%d].type.elem = %s;", k, ce_rt_prim(E, t.elem));
-        if (t.kind != TK_ARRAY) {
-            ce_line(E, "outs[%d].type.rank = 0;", k);
-            ce_line(E, "outs[%d].data = malloc(%d);", k, prim_size(t.elem));
-            ce_line(E, "if (!outs[%d].data) {", k);
-            ce_oom(E, "writing a result");
-            ce_line(E, "}");
-            ce_line(E, "*(%s *)outs[%d].data = %s;", ctype(t.elem), k, ce_se(E, r));
-            continue;
-        }
-        const Lmad *l = r.v->mem->ixfun;
-        ce_line(E, "outs[%d].type.rank = %d;", k, t.rank);
-        ce_line(E, "outs[%d].shape = malloc(%d * sizeof(int64_t));", k, t.rank);
-        ce_line(E, "if (!outs[%d].shape) {", k);
-        ce_oom(E, "writing a result");
-        ce_line(E, "}");
-        for (int d = 0; d < t.rank; d++) ce_line(E, "outs[%d].shape[%d] = %s;", k, d, ce_sym(E, l->dims[d].shape));
-        cl_result(E, r.v, k);
-    }
-}
-
-static void emit_entry(Emit *E, const Fun *f, int idx) {
-    E->fun = f;
-    ce_line(E, "static int futhorc_entry_%d(rt_ctx *ctx, rt_pool *pool, rt_dpool *dpool, const rt_value *ins, rt_value *outs) {",
-            idx);
-    E->indent++;
-    ce_line(E, "if (0) goto fail; /* the label is used whatever the body */");
-    ce_line(E, "if (rt_cl_begin(ctx)) goto fail;");
-    char *bound = arena_alloc(E->a, (size_t)E->p->next_var_id + 1);
-    VEC(Var *) mems = {0};
-    for (int k = 0; k < f->nparams; k++) {
-        emit_param(E, f, k, bound);
-        if (f->params[k]->type.kind == TK_ARRAY) vec_push(&mems, f->params[k]->mem->mem);
-    }
-    ce_line(E, "rt_cl_start_timer(ctx);");
-    ce_body(E, f->body, res_outputs, (void *)f, mems.items, mems.len);
-    vec_free(&mems);
-    ce_line(E, "return 0;");
-    E->indent--;
-    ce_line(E, "fail:");
-    ce_line(E, "    return 1;");
-    ce_line(E, "}");
-    buf_putc(E->out, '\n');
-    ce_line(E, "static int futhorc_run_%d(rt_ctx *ctx, const rt_value *ins, rt_value *outs) {", idx);
-    ce_line(E, "    rt_pool pool;");
-    ce_line(E, "    rt_pool_init(&pool);");
-    ce_line(E, "    rt_dpool dpool;\n    rt_dpool_init(&dpool);");
-    ce_line(E, "    for (int k = 0; k < %d; k++) outs[k].shape = NULL, outs[k].data = NULL;", f->nret);
-    ce_line(E, "    int r = futhorc_entry_%d(ctx, &pool, &dpool, ins, outs);", idx);
-    ce_line(E, "    rt_pool_free(&pool);");
-    ce_line(E, "    rt_dpool_free(&dpool);");
-    ce_line(E, "    for (int k = 0; r && k < %d; k++) {", f->nret);
-    ce_line(E, "        if (ctx->device && outs[k].data && outs[k].type.rank > 0) rt_dblock_release(outs[k].data);");
-    ce_line(E, "        else free(outs[k].data);");
-    ce_line(E, "        free(outs[k].shape);");
-    ce_line(E, "        outs[k].shape = NULL, outs[k].data = NULL;");
-    ce_line(E, "    }");
-    ce_line(E, "    return r;");
-    ce_line(E, "}");
-    buf_putc(E->out, '\n');
-}
-
-void ce_init(Emit *E, Buf *out, const Prog *p, Arena *a, EmitMode mode) {
+void ce_init(Emit *E, Buf *out, const Prog *p, Arena *a) {
     memset(E, 0, sizeof *E);
     E->out = out;
     E->p = p;
     E->a = a;
     E->next_id = p->next_var_id;
-    E->mark = calloc((size_t)p->next_var_id + 1, sizeof(int));
-    if (!E->mark) ICE("out of memory");
-    E->mode = mode;
     E->fail_label = "fail";
 }
 
-void ce_fini(Emit *E) {
-    free(E->mark);
-    vec_free(&E->names);
-}
-
-void ce_entries(Emit *E) {
-    if (E->mode != EM_HOST) ICE("ce_entries: OpenCL host code only");
-    for (int i = 0; i < E->p->ndefs; i++) ce_function(E, i);
-    for (int i = 0; i < E->p->nfuns; i++) emit_entry(E, E->p->funs[i], i);
-    emit_c_entry_table(E->out, E->a, (const Fun *const *)E->p->funs, E->p->nfuns);
-}
+void ce_fini(Emit *E) { vec_free(&E->names); }

@@ -1,24 +1,20 @@
-/* The statement emitter of the OpenCL backend (opencl.c, emit.c), from
- * the memory IR straight to C; step 2 of issue 13 replaces it with Imp, as
- * the sequential C backend (c.c) already is. It writes C for a program at
- * STAGE_GPU in one of three modes:
- *   EM_C      - sequential C over host blocks (rt_block *): the SegHost
- *               statements, which run on the host over mapped device memory;
- *   EM_HOST   - OpenCL host code: blocks are rt_dblock * (device buffers), and
- *               array statements and SOACs are handed to opencl.c, which
- *               launches kernels (scalars stay C variables);
- *   EM_KERNEL - OpenCL C inside a kernel: blocks are __global pointers,
- *               nothing is allocated or released, and failures are recorded
- *               for the host and jump to fail_label.
- * Names: a scalar or block Var is the C variable <name>_<id>; arrays have
- * none (they are their block, read through their LMAD). */
+/* The kernel emitter of the OpenCL backend's segmented operations that
+ * Imp does not lower yet (IMP_LEGACY: SegRed, SegScan, SegHist and the
+ * block-tiled SegMap; issue 13, step 2b lowers them and deletes this file
+ * and emit.c). It writes OpenCL C inside a kernel straight from the memory
+ * IR at STAGE_GPU: blocks are __global pointers, nothing is allocated or
+ * released, and failures are recorded for the host and jump to
+ * fail_label. The host code around those kernels is written as text with
+ * the same Emit (ce_line, ce_name, ce_se; never ce_stm), into the host code
+ * that the printer of Imp writes (opencl.c).
+ * Names: a scalar or block Var is the C variable <name>_<id>, as the
+ * printer of Imp names the Imp variable of the same Var; arrays have none
+ * (they are their block, read through their LMAD). */
 #ifndef FUTHORC_BACKEND_EMIT_H
 #define FUTHORC_BACKEND_EMIT_H
 
 #include "../ir/ir.h"
 #include "cshared.h"
-
-typedef enum EmitMode { EM_C, EM_HOST, EM_KERNEL } EmitMode;
 
 typedef struct ClEmit ClEmit; /* the OpenCL backend's state (opencl.c) */
 
@@ -31,29 +27,24 @@ typedef struct Emit {
     VEC(const char *) names;
     int next_id;
     int indent;
-    int *mark;       /* by id: 1 + index in the body being scanned, or 0 */
-    const Fun *fun;
-    EmitMode mode;
-    const char *fail_label; /* where a failure jumps: "fail", or a kernel's label */
-    ClEmit *cl;             /* EM_HOST and EM_KERNEL */
-    bool contract;          /* EM_KERNEL: float +, - and * as C operators, which
-                               a kernel with FP_CONTRACT ON may fuse */
+    const char *fail_label; /* where a failure jumps: a kernel's label */
+    ClEmit *cl;             /* the program's kernels, failures and parameters */
+    bool contract;          /* float +, - and * as C operators, which a kernel
+                               with FP_CONTRACT ON may fuse */
 } Emit;
 
-/* What to do with a body's results, emitted before its last releases. */
+/* What to do with a body's results, emitted after its statements. */
 typedef void (*ResFn)(Emit *E, const Body *b, void *ctx);
 
-/* Sets up E over p (names, marks) and frees it. */
-void ce_init(Emit *E, Buf *out, const Prog *p, Arena *a, EmitMode mode);
+/* Sets up E over p and frees it. */
+void ce_init(Emit *E, Buf *out, const Prog *p, Arena *a);
 void ce_fini(Emit *E);
 
-/* Emits b's statements, then fn for its results; releases each block bound
- * in b (or in extra) after its last use (not in EM_KERNEL). */
-void ce_body(Emit *E, const Body *b, ResFn fn, void *ctx, Var **extra, int nextra);
+/* Emits b's statements, then fn for its results. */
+void ce_body(Emit *E, const Body *b, ResFn fn, void *ctx);
 void ce_stm(Emit *E, const Stm *s);
 
 /* ---- Names and printing ---- */
-void ce_set_name(Emit *E, int id, const char *name);
 const char *ce_name(Emit *E, const Var *v);
 const char *ce_sym_name(int id, void *ctx);
 int ce_counter(Emit *E, const char *base);
@@ -67,8 +58,9 @@ const char *ce_loc(Emit *E, SrcLoc loc);
 const char *ce_str(Emit *E, const char *s, bool printf_safe);
 Lmad *ce_fix_row(Emit *E, const Lmad *l, Sym *i);
 void ce_declare(Emit *E, const Var *v, const char *init);
-/* After an allocation of size bytes (C expressions) at loc: when block is
- * NULL, records why (runtime/memory.h's rt_alloc_failed) and fails. */
+/* Host code after an allocation of size bytes (C expressions) at loc:
+ * when block is NULL, records why (runtime/memory.h's rt_alloc_failed)
+ * and fails. */
 void ce_alloc_check(Emit *E, const char *block, const char *size, SrcLoc loc);
 
 /* ---- Copies and SOAC pieces (sequential code) ---- */
@@ -86,34 +78,11 @@ typedef struct CeScremaCtx {
 void ce_res_screma(Emit *E, const Body *b, void *ctx);  /* ctx: CeScremaCtx */
 void ce_res_scatter(Emit *E, const Body *b, void *ctx); /* ctx: const Scatter * */
 
-/* ---- Functions and entry points ---- */
-/* Function p->defs[idx] as a static C function (OpenCL C in EM_KERNEL)
- * futhorc_fn_<idx>_<name> of its scalar parameters that returns its
- * result, or a struct futhorc_fn_<idx>_<name>_res of its results r0, r1, ... */
-void ce_function(Emit *E, int idx);
-/* EM_HOST: the functions of E's program (p->defs, callees first), the
- * entry functions futhorc_run_<index> and the rt_entry table
- * futhorc_entries of them. */
-void ce_entries(Emit *E);
-
-/* ---- OpenCL hooks (opencl.c) ---- */
-/* EM_HOST: copies between LMAD layouts of device blocks (nothing when equal). */
-void cl_copy(Emit *E, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t);
-/* EM_HOST: emits statement s (an array statement or a SOAC) as device work. */
-void cl_host_stm(Emit *E, const Stm *s);
-/* EM_HOST: makes the entry's array results dense on the device (so that
- * the device's time includes it), before the host waits for the device;
- * loc (the entry's) is where a failed allocation is reported. */
-void cl_manifest(Emit *E, const Body *b, SrcLoc loc);
-/* EM_HOST: sets outs[k].data to array v, result k (dense, row-major):
- * a new reference to its device block when the caller keeps arrays on the
- * device (an OpenCL library: ctx->device), else malloc'd host memory
- * holding it. */
-void cl_result(Emit *E, const Var *v, int k);
-/* EM_KERNEL: records a failed assertion (message and arguments) for the host. */
+/* ---- OpenCL hooks (opencl_legacy.c) ---- */
+/* Records a failed assertion (message and arguments) for the host. */
 void cl_kernel_fail(Emit *E, const Stm *s);
-/* EM_KERNEL: records that kernel code calls function p->defs[idx], which
- * the kernels' source must then define. */
+/* Records that kernel code calls function p->defs[idx], which the
+ * kernels' source must then define. */
 void cl_kernel_call(Emit *K, int idx);
 
 #endif

@@ -8,8 +8,8 @@
  *              out1, ...: several results are unpacked, as the API that
  *              the futhark-ffi 0.16 binding reads), then the inputs;
  *   prog.c     self-contained: the executable's code without main
- *              (emit_c_entries of the program's Imp, or
- *              emit_opencl_entries), the header,
+ *              (emit_c_entries or emit_opencl_entries of the
+ *              program's Imp), the header,
  *              runtime/library.c (the generic operations; for OpenCL
  *              followed by runtime/opencl_library.h, which keeps arrays
  *              on the device and adds the OpenCL functions of the API)
@@ -81,7 +81,7 @@ typedef struct OpaqueType {
 typedef struct Lib {
     Arena *a;
     const Prog *p;
-    const ImpProg *imp; /* C: p lowered to Imp, whose printer writes the code */
+    const ImpProg *imp; /* p lowered to Imp, whose printer writes the code */
     bool cl;
     ArrTypeVec arrays;
     VEC(OpaqueType) opaques;
@@ -490,7 +490,7 @@ static void emit_opaque_op(Buf *c, Lib *L, const OpaqueType *o, const char *op, 
 }
 
 static void emit_source(Buf *c, Lib *L, const Buf *h) {
-    if (L->cl) emit_opencl_entries(c, L->p, false);
+    if (L->cl) emit_opencl_entries(c, L->p, L->imp, false);
     else emit_c_entries(c, L->imp, false);
     buf_puts(c, "/* ---- the header ---- */\n");
     buf_puts(c, h->data);
@@ -607,7 +607,7 @@ void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const ImpProg *i
                   const char *version, bool opencl) {
     if (p->stage != (opencl ? STAGE_GPU : STAGE_MEM))
         ICE("emit_library: the program must be at STAGE_%s", opencl ? "GPU" : "MEM");
-    if (!opencl && !imp) ICE("emit_library: a C library needs the program's Imp");
+    if (!imp) ICE("emit_library: a library needs the program's Imp");
     Arena a = {0};
     Lib L = {.a = &a, .p = p, .imp = imp, .cl = opencl, .arrays = lib_array_types(p)};
     lib_opaque_types(&L);

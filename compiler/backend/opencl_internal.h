@@ -1,21 +1,64 @@
 /* The OpenCL backend's internal interface, included only by its files:
- * opencl.c (registration, host statements, kernel signatures, arguments
- * and operators, SegSeq and Host, dispatch, the program), opencl_seg.c
- * (SegMap, SegRed and SegHist), opencl_scan.c (SegScan) and
- * opencl_tiled.c (the block-tiled SegMap). Kernels are written by the
- * emitter in EM_KERNEL mode (emit.h), host code in EM_HOST mode. */
+ *   opencl.c         the program, the tables of kernels, tuning parameters
+ *                    and failures, and the printer of host code (Imp);
+ *   opencl_kernel.c  Imp kernels and functions as OpenCL C;
+ * and, for the segmented operations that Imp does not lower yet
+ * (IMP_LEGACY; issue 13, step 2b lowers them and deletes these with
+ * emit.c and emit.h), the kernels written by the memory-IR kernel emitter
+ * (emit.h) with their host code:
+ *   opencl_legacy.c  the dispatch, kernel signatures and arguments, operators;
+ *   opencl_seg.c     SegRed (with a SegMap for short segments) and SegHist;
+ *   opencl_scan.c    SegScan;
+ *   opencl_tiled.c   the block-tiled SegMap. */
 #ifndef FUTHORC_BACKEND_OPENCL_INTERNAL_H
 #define FUTHORC_BACKEND_OPENCL_INTERNAL_H
 
+#include "cprint.h"
 #include "emit.h"
+
+/* The program's OpenCL: its kernels' source and the tables the runtime
+ * reads (rt_cl_program_info). */
+struct ClEmit {
+    Buf src;                    /* OpenCL C of the generated kernels */
+    VEC(const char *) kernels;  /* kernel names by index */
+    VEC(const char *) fails;    /* failure formats by id */
+    VEC(const char *) params;   /* tuning parameter names */
+    char *kernel_fns;           /* by function index: kernel code calls it */
+};
+
+/* ---- Tables (opencl.c) ---- */
+
+/* Each returns the new entry's index. */
+int cl_new_kernel(ClEmit *cl, const char *name);
+int cl_new_param(ClEmit *cl, const char *name);
+/* fmt: a failure's printf format (RT_CL_FAIL_ARGS long long arguments at most). */
+int cl_new_failure(ClEmit *cl, const char *fmt);
+/* The most arguments a failure in a kernel records (runtime/opencl.h's
+ * RT_CL_FAIL_ARGS). */
+#define CL_FAIL_ARGS 8
+
+/* ---- Imp kernels (opencl_kernel.c) ---- */
+
+/* Appends kernel k of p, whose name in the kernel table is name, to cl's
+ * source as OpenCL C. */
+void cl_print_kernel(ClEmit *cl, Arena *a, const ImpProg *p, const ImpKernel *k, const char *name);
+/* Appends the OpenCL C of the functions that kernel code calls
+ * (cl->kernel_fns and their callees), callees first. */
+void cl_kernel_functions(ClEmit *cl, Arena *a, const ImpProg *p, Buf *src);
+
+/* ---- IMP_LEGACY (opencl_legacy.c) ---- */
+
+/* Writes s, a segmented operation of p that Imp does not lower, as
+ * kernels and the host code that launches them (into out at indent). */
+void cl_legacy(ClEmit *cl, const Prog *p, Arena *a, Buf *out, int indent, const Stm *s);
 
 /* The C (and OpenCL C) name of scalar type t. */
 static inline const char *ctype(PrimType t) { return prim_ctype(t); }
 
-/* ---- Kernels: signatures and arguments (opencl.c) ---- */
+/* ---- Kernels: signatures and arguments (opencl_legacy.c) ---- */
 
-/* One kernel being written: its emitter (EM_KERNEL, into the kernel
- * source), its index, the statement, and the host argument count so far. */
+/* One kernel being written: its emitter (into the kernel source), its
+ * index, the statement, and the host argument count so far. */
 typedef struct Kern {
     Emit K;
     int id;
@@ -47,7 +90,7 @@ void kern_extra_local(Emit *E, Kern *k, const char *decl, const char *bytes);
 /* Writes the finished kernel into the program's kernel source. */
 void kern_end(Emit *E, Kern *k);
 
-/* ---- Kernels: operators (opencl.c) ---- */
+/* ---- Kernels: operators (opencl_legacy.c) ---- */
 
 /* The work-items whose values one tree reduction combines, in order:
  * those whose position pos (a C expression) runs over 0 .. size - 1,
@@ -74,7 +117,7 @@ void tree_step(Emit *K, const SegOp *ops, int nops, const char *base, Tree t);
 /* In-order tree reduction of tree t's values in rt_loc<j>[], leaving the result at position 0. */
 void group_tree(Emit *K, const SegOp *ops, int nops, Tree t);
 
-/* ---- SegMap, SegRed and SegHist (opencl_seg.c) ---- */
+/* ---- SegMap (for SegRed), SegRed and SegHist (opencl_seg.c) ---- */
 
 /* A lambda body's results: the first nv into the C places dst; the next
  * nr (the reduction values of a Screma with scans and reductions) into
@@ -101,7 +144,8 @@ const char *space_size(Emit *E, const SegInfo *g, int depth);
 void level_iters(Emit *K, const SegInfo *g, int depth, const char *index);
 /* The outer levels [0, n) of g's nest: each binds its rows and runs its cheap code. */
 void outer_levels(Emit *K, const SegInfo *g, int n);
-/* A SegMap over the first depth levels of s's SegInfo. */
+/* A SegMap over the first depth levels of s's SegInfo (a segmented
+ * reduction of short segments: one work-item per segment). */
 void seg_map(Emit *E, const Stm *s, int depth);
 /* ResFn of a lambda body: its results as the StoreCtx ctx says. */
 void res_store(Emit *K, const Body *b, void *ctx);

@@ -270,7 +270,7 @@ static void scan_map(Kern *k, int nv, const char **ne, const ScanReds *rd) {
     const char **staged = nstaged ? names_at(K, "rt_loc", nv, nstaged, "RT_PAD(rt_slot)") : NULL;
     StoreCtx x = {s, nv, names_at(K, "rt_loc", 0, nv, "RT_PAD(rt_slot)"), rd->nr, staged,
                   rd->staged ? NULL : rd->acc};
-    ce_body(K, sc->map->body, res_store, &x, NULL, 0);
+    ce_body(K, sc->map->body, res_store, &x);
     K->indent--;
     ce_line(K, "} else {");
     for (int j = 0; j < nv; j++) ce_line(K, "    rt_loc%d[RT_PAD(rt_slot)] = %s;", j, ne[j]);

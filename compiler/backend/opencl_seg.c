@@ -1,12 +1,12 @@
-/* The OpenCL backend's SegMap, SegRed and SegHist kernels (opencl.c
- * describes the backend and how each SegOp runs): a SegMap is one
- * work-item per point of its flattened nest; a SegRed leaves per-group
- * partial results that a second kernel combines in order, and a
- * segmented one gives each segment a work-item, lanes of a group or whole
- * groups by its width; a SegHist updates its buckets atomically. Here too
- * are what other kernels reuse: the launch block, the iterators of a
- * nest's levels, the stores of a lambda's results (res_store), the
- * partial results and the second kernel of a reduction (red_final). */
+/* The OpenCL backend's SegRed and SegHist kernels, written from the memory
+ * IR for IMP_LEGACY (opencl.c describes the backend and how each SegOp
+ * runs): a SegRed leaves per-group partial results that a second kernel
+ * combines in order, and a segmented one gives each segment a work-item
+ * (a SegMap of the segments), lanes of a group or whole groups by its
+ * width; a SegHist updates its buckets atomically. Here too are what
+ * other kernels reuse: the launch block, the iterators of a nest's
+ * levels, the stores of a lambda's results (res_store), the partial
+ * results and the second kernel of a reduction (red_final). */
 #include "opencl_internal.h"
 
 #include <string.h>
@@ -68,7 +68,9 @@ void outer_levels(Emit *K, const SegInfo *g, int n) {
     }
 }
 
-/* A SegMap over the first depth levels of s's SegInfo. */
+/* A SegMap over the first depth levels of s's SegInfo: the segments of a
+ * segmented reduction too short for lanes (seg_segred). An untiled SegMap
+ * of the program is Imp's (compiler/imp/gpu.c). */
 void seg_map(Emit *E, const Stm *s, int depth) {
     Kern k;
     kern_begin(E, &k, s, "segmap");
@@ -95,12 +97,12 @@ void seg_map(Emit *E, const Stm *s, int depth) {
     if (ls->e->kind == IE_SCATTER) {
         const Scatter *sc = &ls->e->scatter;
         ce_bind_rows(K, sc->lam, sc->arrs, sc->iter);
-        ce_body(K, sc->lam->body, ce_res_scatter, (void *)sc, NULL, 0);
+        ce_body(K, sc->lam->body, ce_res_scatter, (void *)sc);
     } else {
         const Screma *sc = &ls->e->screma;
         ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
         CeScremaCtx x = {ls, NULL, NULL};
-        ce_body(K, sc->map->body, ce_res_screma, &x, NULL, 0);
+        ce_body(K, sc->map->body, ce_res_screma, &x);
     }
     ce_line(K, "rt_next: ;");
     kern_end(E, &k);
@@ -160,7 +162,7 @@ static void strided_steps(Emit *K, Stride st, const Stm *s, const Lambda *lam, V
         ce_line(K, "int64_t %s = rt_i0 + %d * (%s);", ce_name(K, iter), u, st.stride);
         ce_bind_rows(K, lam, arrs, iter);
         StoreCtx x = {s, nv, vals[u], 0, NULL, NULL};
-        ce_body(K, lam->body, res_store, &x, NULL, 0);
+        ce_body(K, lam->body, res_store, &x);
         ce_line(K, "%s: ;", K->fail_label);
         K->indent--;
         ce_line(K, "}");
@@ -232,7 +234,7 @@ static void group_reduce(Emit *K, const Stm *rs, Stride st, Tree t) {
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, sc->iter));
     ce_bind_rows(K, sc->map, sc->arrs, sc->iter);
     CeScremaCtx x = {rs, NULL, accs};
-    ce_body(K, sc->map->body, ce_res_screma, &x, NULL, 0);
+    ce_body(K, sc->map->body, ce_res_screma, &x);
     close_rest(K);
     for (int j = 0; j < nv; j++) ce_line(K, "rt_loc%d[rt_ltid] = %s;", j, accs[j]);
     group_tree(K, sc->reds, sc->nreds, t);
@@ -705,7 +707,7 @@ void seg_hist(Emit *E, const Stm *s) {
     open_rest(K, GLOBAL_STRIDE);
     ce_line(K, "int64_t %s = rt_i;", ce_name(K, h->iter));
     ce_bind_rows(K, h->lam, h->arrs, h->iter);
-    ce_body(K, h->lam->body, res_hist_atomic, (void *)h, NULL, 0);
+    ce_body(K, h->lam->body, res_hist_atomic, (void *)h);
     close_rest(K);
     ce_line(K, "if (rt_use_local) {");
     K->indent++;

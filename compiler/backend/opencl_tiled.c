@@ -172,7 +172,7 @@ static void tile_fold(Emit *K, const SegInfo *g, const char ****accs) {
                            arena_printf(K->a, "rt_f%d_%d", j, g->tile_level[j] ? c : r));
             declare_vals(K, "rt_m%d", ts, NULL, nv);
             StoreCtx x = {red, nv, vals, 0, NULL, NULL};
-            ce_body(K, rc->map->body, res_store, &x, NULL, 0);
+            ce_body(K, rc->map->body, res_store, &x);
             combine_reds(K, red, vals, accs[r][c]);
             K->indent--;
             ce_line(K, "}");

@@ -2,7 +2,8 @@
  * functions, compiler/ir/lmad.h): an element is read or written at the
  * element offset its array's LMAD gives; copies between layouts are
  * IMP_COPY; fills (a scalar stored into every element of a region) and
- * iotas are loops. Views (slices, reshapes, rearranges) were done by the
+ * iotas are loops, or on a device block of host code IMP_FILL and
+ * IMP_IOTA. Views (slices, reshapes, rearranges) were done by the
  * memory pass: they change LMADs, not data, and lower to nothing. */
 #include "lower.h"
 
@@ -31,8 +32,17 @@ void lw_copy(ImpLower *L, const Var *dmem, const Lmad *dl, const Var *smem, cons
 }
 
 /* Loops over the elements of layout dl of block dmem (dimensions laid
- * out contiguously merged into one loop) that store value into each. */
+ * out contiguously merged into one loop) that store value into each; a
+ * device block is filled on the device. */
 static void lw_fill(ImpLower *L, const Var *dmem, const Lmad *dl, ImpExp *value, PrimType t) {
+    if (lw_on_device(L, dmem)) {
+        ImpStm *s = imp_add(L->b, IMP_FILL);
+        s->dst = lw_var(L, dmem);
+        s->dst_lmad = (Lmad *)dl;
+        s->t = t;
+        s->value = value;
+        return;
+    }
     const Lmad *unused;
     lmad_merge_pair(L->a, dl, dl, &dl, &unused);
     int r = dl->rank;
@@ -74,10 +84,20 @@ static void lw_update(ImpLower *L, const Stm *s) {
     lw_store(L, e->arr->mem->mem, region, e->se, e->arr->type.elem);
 }
 
-/* xs[c] = start + (t)c * step for c < n. */
+/* xs[c] = start + (t)c * step for c < n (on the device for a device block). */
 static void lw_iota(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     Var *v = s->pat[0];
+    if (lw_on_device(L, v->mem->mem)) {
+        ImpStm *st = imp_add(L->b, IMP_IOTA);
+        st->dst = lw_var(L, v->mem->mem);
+        st->dst_lmad = v->mem->ixfun;
+        st->t = e->t;
+        st->bound = lw_se(L, e->n);
+        st->value = lw_se(L, e->start);
+        st->step = lw_se(L, e->step);
+        return;
+    }
     ImpVar *c = lw_fresh(L, "c", IMP_SCALAR, PT_I64);
     Sym *idx = sym_var(L->a, c->id);
     LwNest n;

@@ -6,8 +6,16 @@
  * and where statements may stand: IMP_RETURN ends a function; failures
  * (IMP_ASSERT, IMP_ALLOC) and IMP_ARG/IMP_RESULT only in entry points,
  * where every argument and result is bound exactly once on every path
- * (never inside a loop, alike in both branches of an if). The first
- * violation ends the check (a longjmp out of the walk). */
+ * (never inside a loop, alike in both branches of an if). Host code
+ * (functions, entries) and kernel code (kernel bodies, checked apart, each
+ * with scopes of its own) hold only their own forms and blocks of their
+ * spaces: kernel code no allocation, reference counts, arguments, results,
+ * launches or host blocks; host code no IX_THREAD or local blocks, and a
+ * load from a device block only as a transfer (the whole value of a
+ * scalar's declaration or assignment); functions (which kernels call too)
+ * none of the GPU forms. Launches pass one argument of its
+ * parameter's kind to each parameter, and each kernel is launched from one
+ * place. The first violation ends the check (a longjmp out of the walk). */
 #include <setjmp.h>
 #include <string.h>
 
@@ -24,6 +32,9 @@ typedef struct Checker {
     VEC(ImpVar *) scope;   /* the variables in scope, innermost last */
     const ImpFun *fun;     /* the function being checked, or NULL */
     const ImpEntry *entry; /* the entry being checked, or NULL */
+    const ImpKernel *kernel; /* the kernel being checked, or NULL */
+    char *launches;        /* by kernel index: launched already */
+    VEC(int) kernel_ids;   /* ids a kernel declared (cleared after it) */
     char *args, *results;  /* entry: bound on the current path, by index */
     int nargs, nresults;
     int loops;             /* loops around the current statement */
@@ -48,10 +59,15 @@ static void in_range(Checker *C, const ImpVar *v) {
 
 /* ---- Scopes --------------------------------------------------------------------- */
 
+static const char *const space_names[] = {"host", "device", "local"};
+
 static void declare(Checker *C, ImpVar *v) {
     in_range(C, v);
     if (C->seen[v->id]) fail(C, "%s is declared twice", vn(C, v));
+    if (v->kind == IMP_MEM && (C->kernel ? v->space == IMP_SPACE_HOST : v->space == IMP_SPACE_LOCAL))
+        fail(C, "%s is a %s block in %s code", vn(C, v), space_names[v->space], C->kernel ? "kernel" : "host");
     C->seen[v->id] = 1;
+    if (C->kernel) vec_push_in(&C->a, &C->kernel_ids, v->id);
     C->in_scope[v->id] = v;
     vec_push_in(&C->a, &C->scope, v);
 }
@@ -87,6 +103,41 @@ static void check_lmad(Checker *C, const Lmad *l) {
     }
 }
 
+static void only_host(Checker *C, const char *what) {
+    if (C->kernel) fail(C, "%s in kernel code", what);
+}
+
+/* The GPU forms of host code, which a function (scalar code that kernels
+ * call too) may not hold. */
+static void only_entries(Checker *C, const char *what) {
+    only_host(C, what);
+    if (C->fun) fail(C, "%s in a function", what);
+}
+
+static void only_kernel(Checker *C, const char *what) {
+    if (!C->kernel) fail(C, "%s outside a kernel", what);
+}
+
+static void is_space(Checker *C, const ImpVar *v, ImpSpace space, const char *what) {
+    if (v->space != space) fail(C, "%s %s is a %s block, not a %s one", what, vn(C, v), space_names[v->space], space_names[space]);
+}
+
+static void check_kernel_ref(Checker *C, const ImpKernel *k) {
+    if (!k || k->index < 0 || k->index >= C->p->nkernels || C->p->kernels[k->index] != k)
+        fail(C, "a reference to no kernel of the program");
+}
+
+static PrimType check_exp(Checker *C, const ImpExp *e);
+
+/* A load (in host code from a device block only when transfer: the whole
+ * value of a scalar's declaration or assignment). */
+static void check_load(Checker *C, const ImpExp *e, bool transfer) {
+    use(C, e->var, IMP_MEM);
+    if (!C->kernel && e->var->space == IMP_SPACE_DEVICE && !transfer)
+        fail(C, "a load from device block %s inside an expression of host code", vn(C, e->var));
+    if (check_exp(C, e->index) != PT_I64) fail(C, "a load from %s has an index that is not i64", vn(C, e->var));
+}
+
 static PrimType check_exp(Checker *C, const ImpExp *e) {
     if (!e) fail(C, "a statement lacks an expression");
     switch (e->kind) {
@@ -102,11 +153,18 @@ static PrimType check_exp(Checker *C, const ImpExp *e) {
         if (check_exp(C, e->args[0]) != e->t)
             fail(C, "the operand of a conversion from %s has another type", prim_name(e->t));
         break;
-    case IX_LOAD:
-        use(C, e->var, IMP_MEM);
-        if (check_exp(C, e->index) != PT_I64) fail(C, "a load from %s has an index that is not i64", vn(C, e->var));
-        break;
+    case IX_LOAD: check_load(C, e, false); break;
     case IX_SYM: sym_vars(e->sym, sym_var_ok, C); break;
+    case IX_THREAD: only_kernel(C, "IX_THREAD"); break;
+    case IX_TUNING:
+        only_entries(C, "IX_TUNING");
+        check_kernel_ref(C, e->kernel);
+        break;
+    case IX_MEMSIZE:
+        only_entries(C, "IX_MEMSIZE");
+        use(C, e->var, IMP_MEM);
+        is_space(C, e->var, IMP_SPACE_DEVICE, "the size of");
+        break;
     }
     return imp_exp_type(e);
 }
@@ -119,7 +177,13 @@ static void expect(Checker *C, const ImpExp *e, PrimType t, const char *what) {
 /* The value of a declaration or assignment of v. */
 static void check_value(Checker *C, const ImpVar *v, const ImpExp *e) {
     if (v->kind == IMP_SCALAR) {
-        expect(C, e, v->t, arena_printf(&C->a, "the value given to %s", vn(C, v)));
+        const char *what = arena_printf(&C->a, "the value given to %s", vn(C, v));
+        if (e && e->kind == IX_LOAD) {
+            check_load(C, e, true);
+            if (e->t != v->t) fail(C, "%s is a %s, not a %s", what, prim_name(e->t), prim_name(v->t));
+            return;
+        }
+        expect(C, e, v->t, what);
         return;
     }
     if (!e || e->kind != IX_VAR) fail(C, "block %s is given a value that is not a block variable", vn(C, v));
@@ -183,6 +247,8 @@ static void check_result(Checker *C, const ImpStm *s) {
     check_lmad(C, s->lmad);
     if (s->lmad->rank != s->rank)
         fail(C, "IMP_RESULT %d has rank %d but an LMAD of rank %d", s->k, s->rank, s->lmad->rank);
+    if (s->mem->space == IMP_SPACE_DEVICE && !lmad_is_row_major(s->lmad))
+        fail(C, "IMP_RESULT %d of device block %s is not row-major", s->k, vn(C, s->mem));
     for (int d = 0; d < s->rank; d++)
         expect(C, s->shape[d], PT_I64, arena_printf(&C->a, "dimension %d of result %d", d, s->k));
 }
@@ -227,10 +293,98 @@ static void check_call(Checker *C, const ImpStm *s) {
     }
 }
 
+/* A block declared at offset bytes into another (kernel code). */
+static void check_offset(Checker *C, const ImpStm *s) {
+    only_kernel(C, "a block declared at an offset");
+    if (s->var->kind != IMP_MEM || !s->init) fail(C, "an offset declaration of %s that is not a block's view", vn(C, s->var));
+    expect(C, s->offset, PT_I64, "a block's offset");
+}
+
+static void check_copy(Checker *C, const ImpStm *s) {
+    use(C, s->dst, IMP_MEM);
+    use(C, s->src, IMP_MEM);
+    if (s->dst->space != s->src->space)
+        fail(C, "a copy from %s block %s to %s block %s", space_names[s->src->space], vn(C, s->src),
+             space_names[s->dst->space], vn(C, s->dst));
+    check_lmad(C, s->dst_lmad);
+    check_lmad(C, s->src_lmad);
+    if (s->dst_lmad->rank != s->src_lmad->rank)
+        fail(C, "a copy between LMADs of ranks %d and %d", s->dst_lmad->rank, s->src_lmad->rank);
+}
+
+/* IMP_FILL and IMP_IOTA: host code, into a device block. */
+static void check_fill(Checker *C, const ImpStm *s) {
+    const char *what = s->kind == IMP_FILL ? "IMP_FILL" : "IMP_IOTA";
+    only_entries(C, what);
+    use(C, s->dst, IMP_MEM);
+    is_space(C, s->dst, IMP_SPACE_DEVICE, arena_printf(&C->a, "the destination of %s", what));
+    check_lmad(C, s->dst_lmad);
+    expect(C, s->value, s->t, arena_printf(&C->a, "the value of %s", what));
+    if (s->kind == IMP_FILL) return;
+    PrimClass c = prim_class(s->t);
+    if (c != PC_SIGNED && c != PC_UNSIGNED) fail(C, "IMP_IOTA of %s, not an integer type", prim_name(s->t));
+    if (s->dst_lmad->rank != 1) fail(C, "IMP_IOTA into an LMAD of rank %d", s->dst_lmad->rank);
+    expect(C, s->step, s->t, "the step of IMP_IOTA");
+    expect(C, s->bound, PT_I64, "the count of IMP_IOTA");
+}
+
+static void check_map(Checker *C, const ImpStm *s) {
+    only_entries(C, s->kind == IMP_MAP ? "IMP_MAP" : "IMP_UNMAP");
+    use(C, s->src, IMP_MEM);
+    is_space(C, s->src, IMP_SPACE_DEVICE, "the mapped block");
+    in_range(C, s->mem);
+    if (s->mem->kind != IMP_MEM) fail(C, "a mapping of %s into scalar %s", vn(C, s->src), vn(C, s->mem));
+    is_space(C, s->mem, IMP_SPACE_HOST, "the mapping");
+    if (s->kind == IMP_MAP) declare(C, s->mem);
+    else use(C, s->mem, IMP_MEM);
+}
+
+/* A launch: the grid, and an argument of its parameter's kind for each
+ * parameter (scalars of its type, device blocks); the counts of the
+ * kernel's local arrays. */
+static void check_launch(Checker *C, const ImpStm *s) {
+    only_entries(C, "IMP_LAUNCH");
+    const ImpKernel *k = s->kernel;
+    check_kernel_ref(C, k);
+    if (C->launches[k->index]++) fail(C, "kernel %d %s is launched twice", k->index, k->name);
+    expect(C, s->groups, PT_I64, "a launch's number of work-groups");
+    expect(C, s->group_size, PT_I64, "a launch's work-group size");
+    if (s->nargs != k->nparams)
+        fail(C, "a launch of kernel %d %s with %d arguments for %d parameters", k->index, k->name, s->nargs, k->nparams);
+    for (int i = 0; i < s->nargs; i++) {
+        const ImpVar *pv = k->params[i];
+        const ImpExp *e = s->args[i];
+        if (pv->kind == IMP_SCALAR) {
+            expect(C, e, pv->t, arena_printf(&C->a, "argument %d of kernel %s", i, k->name));
+            continue;
+        }
+        if (!e || e->kind != IX_VAR) fail(C, "argument %d of kernel %s is not a block variable", i, k->name);
+        use(C, e->var, IMP_MEM);
+        is_space(C, e->var, IMP_SPACE_DEVICE, arena_printf(&C->a, "argument %d of kernel %s,", i, k->name));
+    }
+    for (int i = 0; i < k->nlocals; i++)
+        expect(C, k->locals[i].count, PT_I64, arena_printf(&C->a, "the count of local array %d of kernel %s", i, k->name));
+}
+
+static void check_legacy(Checker *C, const ImpStm *s) {
+    only_entries(C, "IMP_LEGACY");
+    if (!s->legacy || !s->legacy->e->seg) fail(C, "IMP_LEGACY without a segmented operation");
+    for (int i = 0; i < s->nargs; i++) {
+        if (!s->args[i] || s->args[i]->kind != IX_VAR) fail(C, "argument %d of IMP_LEGACY is not a variable", i);
+        use(C, s->args[i]->var, s->args[i]->var->kind);
+    }
+    for (int i = 0; i < s->nresults; i++) {
+        in_range(C, s->results[i]);
+        if (s->results[i]->kind != IMP_SCALAR) fail(C, "IMP_LEGACY binds block %s", vn(C, s->results[i]));
+        declare(C, s->results[i]);
+    }
+}
+
 static void check_stm(Checker *C, const ImpStm *s, bool last) {
     switch (s->kind) {
     case IMP_DECL:
         in_range(C, s->var);
+        if (s->offset) check_offset(C, s);
         if (s->init) check_value(C, s->var, s->init);
         declare(C, s->var);
         break;
@@ -245,19 +399,16 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
         break;
     case IMP_ALLOC:
         if (C->fun) fail(C, "an allocation in a function (functions cannot fail)");
+        only_host(C, "an allocation");
         use(C, s->mem, IMP_MEM);
         expect(C, s->size, PT_I64, "an allocation's size");
         break;
     case IMP_RETAIN:
-    case IMP_RELEASE: use(C, s->mem, IMP_MEM); break;
-    case IMP_COPY:
-        use(C, s->dst, IMP_MEM);
-        use(C, s->src, IMP_MEM);
-        check_lmad(C, s->dst_lmad);
-        check_lmad(C, s->src_lmad);
-        if (s->dst_lmad->rank != s->src_lmad->rank)
-            fail(C, "a copy between LMADs of ranks %d and %d", s->dst_lmad->rank, s->src_lmad->rank);
+    case IMP_RELEASE:
+        only_host(C, s->kind == IMP_RETAIN ? "IMP_RETAIN" : "IMP_RELEASE");
+        use(C, s->mem, IMP_MEM);
         break;
+    case IMP_COPY: check_copy(C, s); break;
     case IMP_FOR: {
         expect(C, s->bound, PT_I64, "a for loop's bound");
         int mark = C->scope.len;
@@ -287,13 +438,19 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
             expect(C, s->args[k], C->fun->rets[k], arena_printf(&C->a, "returned value %d", k + 1));
         break;
     case IMP_ASSERT:
-        only_entry(C, "IMP_ASSERT");
+        if (!C->kernel) only_entry(C, "IMP_ASSERT");
         if (!s->msg) fail(C, "an assertion without a message");
         expect(C, s->cond, PT_BOOL, "an assertion's condition");
         for (int i = 0; i < s->nargs; i++) expect(C, s->args[i], PT_I64, "an assertion's argument");
         break;
     case IMP_ARG: check_arg(C, s); break;
     case IMP_RESULT: check_result(C, s); break;
+    case IMP_FILL:
+    case IMP_IOTA: check_fill(C, s); break;
+    case IMP_MAP:
+    case IMP_UNMAP: check_map(C, s); break;
+    case IMP_LAUNCH: check_launch(C, s); break;
+    case IMP_LEGACY: check_legacy(C, s); break;
     }
 }
 
@@ -334,6 +491,38 @@ static void check_entry(Checker *C, const ImpEntry *e) {
     C->entry = NULL;
 }
 
+/* A kernel, with scopes of its own: its parameters (scalars and device
+ * blocks), its local arrays and its body. */
+static void check_kernel(Checker *C, const ImpKernel *k, ImpVar **in_scope, char *seen) {
+    C->where = arena_printf(&C->a, "kernel %d %s", k->index, k->name);
+    if (!C->launches[k->index]) fail(C, "the kernel is never launched");
+    ImpVar **host_scope = C->in_scope;
+    char *host_seen = C->seen;
+    C->in_scope = in_scope;
+    C->seen = seen;
+    C->kernel = k;
+    C->kernel_ids.len = 0;
+    int mark = C->scope.len;
+    for (int i = 0; i < k->nparams; i++) {
+        ImpVar *v = k->params[i];
+        in_range(C, v);
+        if (v->kind == IMP_MEM) is_space(C, v, IMP_SPACE_DEVICE, "parameter");
+        declare(C, v);
+    }
+    for (int i = 0; i < k->nlocals; i++) {
+        in_range(C, k->locals[i].mem);
+        if (k->locals[i].mem->kind != IMP_MEM) fail(C, "local array %d is not a block", i);
+        is_space(C, k->locals[i].mem, IMP_SPACE_LOCAL, "local array");
+        declare(C, k->locals[i].mem);
+    }
+    check_code(C, &k->body);
+    leave(C, mark);
+    for (int i = 0; i < C->kernel_ids.len; i++) seen[C->kernel_ids.items[i]] = 0;
+    C->kernel = NULL;
+    C->in_scope = host_scope;
+    C->seen = host_seen;
+}
+
 /* The check proper; the Checker belongs to the caller, so that nothing
  * of this frame is needed after the longjmp. */
 static bool check_prog(Checker *C) {
@@ -341,11 +530,19 @@ static bool check_prog(Checker *C) {
     const ImpProg *p = C->p;
     C->in_scope = NEW_ARRAY(&C->a, ImpVar *, p->next_id + 1);
     C->seen = arena_alloc(&C->a, (size_t)p->next_id + 1);
+    C->launches = arena_alloc(&C->a, (size_t)p->nkernels + 1);
+    for (int i = 0; i < p->nkernels; i++)
+        if (!p->kernels[i] || p->kernels[i]->index != i) fail(C, "kernel %d has another index", i);
     for (int i = 0; i < p->nfuns; i++) {
         if (p->funs[i]->index != i) fail(C, "function %s has index %d at %d", p->funs[i]->name, p->funs[i]->index, i);
         check_fun(C, p->funs[i]);
     }
     for (int i = 0; i < p->nentries; i++) check_entry(C, p->entries[i]);
+    if (p->nkernels) {
+        ImpVar **in_scope = NEW_ARRAY(&C->a, ImpVar *, p->next_id + 1);
+        char *seen = arena_alloc(&C->a, (size_t)p->next_id + 1);
+        for (int i = 0; i < p->nkernels; i++) check_kernel(C, p->kernels[i], in_scope, seen);
+    }
     return true;
 }
 

@@ -6,7 +6,10 @@
  * argument (or dimension) bound, or whose size is a constant, is bound to
  * a fresh variable instead and checked against it (an IMP_ASSERT with no
  * location: "Entry point arguments have invalid sizes: ..."). The body
- * follows, then the results (IMP_RESULT), then the last releases. */
+ * follows, then the results (IMP_RESULT), then the last releases. At
+ * STAGE_GPU an array result that is not row-major is first copied into a
+ * dense device block of its own (before any result is set, so that the
+ * device's time includes the copies), released after its IMP_RESULT. */
 #include "lower.h"
 
 /* ---- Functions ------------------------------------------------------------------ */
@@ -29,7 +32,9 @@ static ImpFun *lower_fun(ImpLower *L, int idx) {
     fn->nrets = f->nret;
     fn->rets = NEW_ARRAY(L->a, PrimType, f->nret + 1);
     for (int k = 0; k < f->nret; k++) fn->rets[k] = f->ret[k].elem;
+    L->seq++; /* scalar code, which kernels call too */
     fn->body = lw_code(L, f->body, res_return, NULL);
+    L->seq--;
     return fn;
 }
 
@@ -80,8 +85,45 @@ static void lower_param(ImpLower *L, const Fun *f, int k, char *bound) {
         if (check[d]) check_dim(L, f, k, d, st->dims[d], v->type.shape[d]);
 }
 
-/* Sets the entry's results: scalars, or arrays at their blocks and LMADs. */
+/* Copies array v (a result of entry f) into a new dense device block,
+ * which *lmad gets the layout of. */
+static ImpVar *manifest(ImpLower *L, const Fun *f, const Var *v, Lmad **lmad) {
+    const Lmad *l = v->mem->ixfun;
+    Sym **shape = NEW_ARRAY(L->a, Sym *, l->rank + 1);
+    ImpExp *size = imp_i64(L->a, prim_size(v->type.elem));
+    for (int d = 0; d < l->rank; d++) {
+        shape[d] = l->dims[d].shape;
+        size = imp_op2(L->a, OP_SIZE_MUL, PT_I64, size, imp_sym(L->a, shape[d]));
+    }
+    ImpVar *bytes = lw_fresh(L, "result_bytes", IMP_SCALAR, PT_I64);
+    imp_decl(L->b, bytes, size);
+    ImpVar *m = imp_block(L->ip, "result", IMP_SPACE_DEVICE);
+    imp_decl(L->b, m, NULL);
+    ImpStm *al = imp_add(L->b, IMP_ALLOC);
+    al->mem = m;
+    al->size = imp_read(L->a, bytes);
+    al->loc = f->loc;
+    *lmad = lmad_row_major(L->a, l->rank, shape);
+    ImpStm *cp = imp_add(L->b, IMP_COPY);
+    cp->dst = m;
+    cp->dst_lmad = *lmad;
+    cp->src = lw_var(L, v->mem->mem);
+    cp->src_lmad = (Lmad *)l;
+    cp->t = v->type.elem;
+    return m;
+}
+
+/* Sets the entry's results (ctx: its Fun): scalars, or arrays at their
+ * blocks and LMADs (dense copies of device arrays that are not
+ * row-major). */
 static void res_outputs(ImpLower *L, const Body *b, void *ctx) {
+    ImpVar **dense = NEW_ARRAY(L->a, ImpVar *, b->nres + 1);
+    Lmad **dense_lmad = NEW_ARRAY(L->a, Lmad *, b->nres + 1);
+    for (int k = 0; k < b->nres; k++) {
+        SubExp r = b->res[k];
+        if (L->gpu && r.is_var && r.v->type.kind == TK_ARRAY && !lmad_is_row_major(r.v->mem->ixfun))
+            dense[k] = manifest(L, ctx, r.v, &dense_lmad[k]);
+    }
     for (int k = 0; k < b->nres; k++) {
         SubExp r = b->res[k];
         Type t = subexp_type(r);
@@ -94,10 +136,11 @@ static void res_outputs(ImpLower *L, const Body *b, void *ctx) {
         }
         const Lmad *l = r.v->mem->ixfun;
         st->rank = t.rank;
-        st->mem = lw_var(L, r.v->mem->mem);
-        st->lmad = (Lmad *)l;
+        st->mem = dense[k] ? dense[k] : lw_var(L, r.v->mem->mem);
+        st->lmad = dense[k] ? dense_lmad[k] : (Lmad *)l;
         st->shape = NEW_ARRAY(L->a, ImpExp *, t.rank + 1);
         for (int d = 0; d < t.rank; d++) st->shape[d] = imp_sym(L->a, l->dims[d].shape);
+        if (dense[k]) imp_add(L->b, IMP_RELEASE)->mem = dense[k];
     }
 }
 
@@ -112,19 +155,20 @@ static ImpEntry *lower_entry(ImpLower *L, const Fun *f) {
         lower_param(L, f, k, bound);
         if (f->params[k]->type.kind == TK_ARRAY) vec_push(&mems, f->params[k]->mem->mem);
     }
-    lw_body(L, f->body, res_outputs, NULL, mems.items, mems.len);
+    lw_body(L, f->body, res_outputs, (void *)f, mems.items, mems.len);
     vec_free(&mems);
     e->body = lw_leave(L, &n);
     return e;
 }
 
 ImpProg *imp_lower(const Prog *p) {
-    if (p->stage != STAGE_MEM) ICE("imp_lower: the program must be at STAGE_MEM");
+    if (p->stage != STAGE_MEM && p->stage != STAGE_GPU) ICE("imp_lower: the program must be at STAGE_MEM or STAGE_GPU");
     Arena *a = p->arena;
     ImpProg *ip = NEW(a, ImpProg);
     ip->arena = a;
     ip->next_id = p->next_var_id;
-    ImpLower L = {.p = p, .ip = ip, .a = a};
+    bool gpu = p->stage == STAGE_GPU;
+    ImpLower L = {.p = p, .ip = ip, .a = a, .gpu = gpu, .space = gpu ? IMP_SPACE_DEVICE : IMP_SPACE_HOST};
     L.vars = NEW_ARRAY(a, ImpVar *, p->next_var_id + 1);
     L.mark = calloc((size_t)p->next_var_id + 1, sizeof(int));
     if (!L.mark) ICE("out of memory");

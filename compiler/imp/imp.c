@@ -13,6 +13,23 @@ ImpVar *imp_var(ImpProg *p, const char *name, ImpVarKind kind, PrimType t) {
     return v;
 }
 
+ImpVar *imp_block(ImpProg *p, const char *name, ImpSpace space) {
+    ImpVar *v = imp_var(p, name, IMP_MEM, PT_U8);
+    v->space = space;
+    return v;
+}
+
+ImpKernel *imp_kernel(ImpProg *p, const char *name) {
+    ImpKernel *k = NEW(p->arena, ImpKernel);
+    k->name = name;
+    k->index = p->nkernels;
+    ImpKernel **ks = NEW_ARRAY(p->arena, ImpKernel *, p->nkernels + 1);
+    COPY_ARRAY(ks, p->kernels, p->nkernels);
+    ks[p->nkernels++] = k;
+    p->kernels = ks;
+    return k;
+}
+
 static ImpExp *exp_new(Arena *a, ImpExpKind k, PrimType t) {
     ImpExp *e = NEW(a, ImpExp);
     e->kind = k;
@@ -73,11 +90,34 @@ ImpExp *imp_sym(Arena *a, Sym *sym) {
     return e;
 }
 
+ImpExp *imp_thread(Arena *a, ImpThread t) {
+    ImpExp *e = exp_new(a, IX_THREAD, PT_I64);
+    e->thread = t;
+    return e;
+}
+
+ImpExp *imp_tuning(Arena *a, ImpKernel *k, ImpTune tune) {
+    ImpExp *e = exp_new(a, IX_TUNING, PT_I64);
+    e->kernel = k;
+    e->tune = tune;
+    return e;
+}
+
+ImpExp *imp_memsize(Arena *a, ImpVar *mem) {
+    if (mem->kind != IMP_MEM) ICE("imp_memsize: %s_%d is not a block", mem->name, mem->id);
+    ImpExp *e = exp_new(a, IX_MEMSIZE, PT_I64);
+    e->var = mem;
+    return e;
+}
+
 PrimType imp_exp_type(const ImpExp *e) {
     switch (e->kind) {
     case IX_OP: return op_result(e->op, e->t);
     case IX_CONV: return e->to;
-    case IX_SYM: return PT_I64;
+    case IX_SYM:
+    case IX_THREAD:
+    case IX_TUNING:
+    case IX_MEMSIZE: return PT_I64;
     case IX_CONST:
     case IX_VAR:
     case IX_LOAD: break;

@@ -3,14 +3,15 @@
  * Halide's Stmt are the models).
  *
  * The lowering (imp_lower; compiler/imp/lower.h lists its files) turns a
- * program at STAGE_MEM into Imp once, owning everything that is not
- * specific to a target: SOAC lowering to loops with accumulators, index
- * arithmetic from LMADs, bounds and size checks (as assertions), allocation
- * and the release of every block after its last use, copies between LMAD
- * layouts, calls of scalar functions, and the reading and writing of entry
- * points' arguments and results. A backend (compiler/backend/) prints Imp and nothing else:
- * it decides how a block, an allocation, a failure, an argument or a result
- * looks on its target, never what the program does.
+ * program at STAGE_MEM (or STAGE_GPU) into Imp once, owning everything
+ * that is not specific to a target: SOAC lowering to loops with
+ * accumulators (or to kernels, as a SegInfo says), index arithmetic from
+ * LMADs, bounds and size checks (as assertions), allocation and the
+ * release of every block after its last use, copies between LMAD layouts,
+ * calls of scalar functions, and the reading and writing of entry points'
+ * arguments and results. A backend (compiler/backend/) prints Imp and
+ * nothing else: it decides how a block, an allocation, a failure, an
+ * argument or a result looks on its target, never what the program does.
  *
  * Imp is small on purpose:
  *   - variables are scalars (a PrimType) or memory blocks (in a space);
@@ -31,19 +32,36 @@
  * generated code reads like the source and Syms (whose variables are Var
  * ids) refer to Imp variables directly; variables the lowering makes get
  * fresh ids after the program's (Prog.next_var_id and on). Every variable is
- * declared (IMP_DECL, or bound by IMP_FOR, IMP_CALL, IMP_ARG, or as a
- * function parameter) before its uses, in an enclosing code block: scopes
- * are the code blocks, as in C.
+ * declared (IMP_DECL, or bound by IMP_FOR, IMP_CALL, IMP_ARG, IMP_MAP or
+ * IMP_LEGACY, or as a function's or kernel's parameter or a kernel's local
+ * array) before its uses, in an enclosing code block: scopes are the code
+ * blocks, as in C (a kernel's scopes are its own).
+ *
+ * The GPU forms (the OpenCL backend, lowered from STAGE_GPU):
+ *   - blocks live in host memory, in device memory (a device buffer,
+ *     reference-counted in host code, a __global pointer in kernel code)
+ *     or in a work-group's local memory (kernel code only);
+ *   - a kernel (ImpKernel) has scalar and device-block parameters, local
+ *     arrays and a body run by every work-item; host code launches it
+ *     (IMP_LAUNCH) over a grid of work-groups; kernel code reads the
+ *     work-item's position (IX_THREAD), and a failed assertion there is
+ *     recorded for the host, which reports it when it next waits for the
+ *     device;
+ *   - in host code a load from or a store into a device block is a
+ *     transfer of one element, a copy between device blocks runs on the
+ *     device, IMP_FILL and IMP_IOTA fill device blocks, IMP_MAP lends a
+ *     device block's contents to sequential host code, and IX_TUNING reads
+ *     a kernel's tuning parameter.
+ * Code is host code (functions, entries) or kernel code (kernel bodies);
+ * imp_check says which forms each may hold.
  *
  * Planned extensions (their issues), added with the lowerings that produce
  * them, so that no backend is written twice:
- *   GPU (the OpenCL backend through Imp): IMP_LAUNCH of an ImpKernel (name,
- *     scalar and block parameters, local-memory arrays with their sizes,
- *     the grid as host expressions, and the kernel body as Imp code run by
- *     every work-item), IX_THREAD (global/local/group id and sizes), the
- *     statements IMP_BARRIER (local or global fence) and IMP_ATOMIC (an
- *     atomic read-modify-write of a block element), and the spaces
- *     IMP_SPACE_DEVICE and IMP_SPACE_LOCAL.
+ *   GPU, step 2b (the segmented operations the OpenCL backend still prints
+ *     from the memory IR through IMP_LEGACY): the statements IMP_BARRIER
+ *     (local or global fence) and IMP_ATOMIC (an atomic read-modify-write
+ *     of a block element), and the other tuning parameters (numbers of
+ *     groups, lanes, groups per segment).
  *   Multicore (the LLVM backend): IMP_PARFOR, a parallel loop whose
  *     iterations the runtime splits among threads, with per-thread
  *     accumulators and the operator that combines them.
@@ -55,10 +73,16 @@
 
 typedef struct ImpExp ImpExp;
 typedef struct ImpStm ImpStm;
+typedef struct ImpKernel ImpKernel;
 
 /* Where a block lives. */
 typedef enum ImpSpace {
-    IMP_SPACE_HOST, /* host memory, reference-counted (runtime/memory.h) */
+    IMP_SPACE_HOST,   /* host memory, reference-counted (runtime/memory.h) */
+    IMP_SPACE_DEVICE, /* device memory: in host code a device buffer,
+                         reference-counted; in kernel code a __global
+                         pointer, not counted */
+    IMP_SPACE_LOCAL,  /* a work-group's local memory (kernel code only): a
+                         local array of the kernel */
 } ImpSpace;
 
 typedef enum ImpVarKind { IMP_SCALAR, IMP_MEM } ImpVarKind;
@@ -79,10 +103,33 @@ typedef enum ImpExpKind {
                  block's IMP_DECL or IMP_ASSIGN) */
     IX_OP,    /* op (ops.def) on args[arity], whose operands have type t */
     IX_CONV,  /* args[0] converted from t to to */
-    IX_LOAD,  /* element index (an i64 element offset) of block mem, of type t */
+    IX_LOAD,  /* element index (an i64 element offset) of block mem, of type t
+                 (in host code, from a device block: a transfer of one
+                 element, only as the whole value of a scalar's IMP_DECL or
+                 IMP_ASSIGN) */
     IX_SYM,   /* sym, an i64 expression whose variables are ids of i64 scalar
                  ImpVars (LMAD offsets and sizes) */
+    IX_THREAD,  /* kernel code: the work-item's thread (an i64) */
+    IX_TUNING,  /* host code: the value of tuning parameter tune of kernel
+                   (an i64; the target's default when the user set none) */
+    IX_MEMSIZE, /* host code: the size in bytes of device block var */
 } ImpExpKind;
+
+/* Where a work-item is (one dimension). */
+typedef enum ImpThread {
+    IMP_GLOBAL_ID,   /* among all work-items of the launch */
+    IMP_LOCAL_ID,    /* in its work-group */
+    IMP_GROUP_ID,    /* its work-group's number */
+    IMP_GLOBAL_SIZE, /* work-items of the launch */
+    IMP_LOCAL_SIZE,  /* work-items of a work-group */
+    IMP_NUM_GROUPS,  /* work-groups of the launch */
+} ImpThread;
+
+/* A kernel's tuning parameters (`futhorc autotune` sets them, named
+ * "<kernel>.<name>" after the kernel's name in the target). */
+typedef enum ImpTune {
+    IMP_TUNE_GROUP_SIZE, /* "group_size": its work-group size */
+} ImpTune;
 
 struct ImpExp {
     ImpExpKind kind;
@@ -95,6 +142,9 @@ struct ImpExp {
     ImpExp **args;   /* IX_OP (op's arity), IX_CONV (1) */
     ImpExp *index;   /* IX_LOAD */
     Sym *sym;        /* IX_SYM */
+    ImpThread thread; /* IX_THREAD */
+    ImpKernel *kernel; /* IX_TUNING */
+    ImpTune tune;    /* IX_TUNING */
 };
 
 /* ---- Statements ------------------------------------------------------------ */
@@ -108,10 +158,13 @@ typedef struct ImpCode {
 typedef enum ImpStmKind {
     IMP_DECL,    /* declares var, initialised to init (NULL: a scalar is
                     undefined until assigned, a block is none; a block's init
-                    is an IX_VAR of a block, named as by IMP_ASSIGN) */
+                    is an IX_VAR of a block, named as by IMP_ASSIGN). In
+                    kernel code a block may start offset bytes (an i64) into
+                    init's block (a work-item's slice of a block) */
     IMP_ASSIGN,  /* var = value; for blocks value is an IX_VAR of a block: the
                     variable then names that block (no reference is taken) */
-    IMP_STORE,   /* element index of block mem (type t) = value */
+    IMP_STORE,   /* element index of block mem (type t) = value (in host
+                    code, into a device block: a transfer of one element) */
     IMP_ALLOC,   /* mem = a new block of size bytes in mem's space; fails at
                     loc ("out of memory", with the size) when it cannot be
                     had; size is never negative or wrapped (OP_SIZE_MUL) */
@@ -142,7 +195,34 @@ typedef enum ImpStmKind {
     IMP_RESULT,  /* in an entry point: sets result k. A scalar result is
                     value; an array result is the elements of block mem at
                     LMAD lmad (of type t), whose shape is dims[0..rank-1] (i64
-                    expressions), written out dense and row-major */
+                    expressions), written out dense and row-major. A device
+                    block's LMAD is row-major (the lowering made a dense copy
+                    otherwise): a target that keeps results on the device
+                    hands the block itself over */
+    /* ---- GPU (host code) ---- */
+    IMP_FILL,    /* every element of device block dst at LMAD dst_lmad (of
+                    type t) = value */
+    IMP_IOTA,    /* element c < bound of device block dst at the rank-1
+                    LMAD dst_lmad = value + c * step, of integer type t
+                    (wrapping) */
+    IMP_MAP,     /* declares host block mem as device block src's contents,
+                    lent to host code: reads and writes of mem are src's
+                    until IMP_UNMAP; src is not used meanwhile */
+    IMP_UNMAP,   /* ends the loan of src's contents to mem (not used after) */
+    IMP_LAUNCH,  /* runs kernel on groups work-groups of group_size
+                    work-items (i64 expressions) each, its parameter i set to
+                    args[i] (a scalar expression, or an IX_VAR of a device
+                    block); its local arrays get their counts, evaluated now */
+    IMP_LEGACY,  /* TEMPORARY (issue 13, step 2b removes it): legacy, a
+                    host-level segmented operation of the memory IR that the
+                    lowering does not lower yet (SegRed, SegScan, SegHist and
+                    the block-tiled SegMap), which only the OpenCL backend
+                    prints, with its own emitter of the memory IR: its
+                    variables are the Imp variables of the same ids and
+                    names. args are its free variables (IX_VARs, for the
+                    checker), results the scalars of its pattern, which it
+                    declares; the lowering releases the blocks around it
+                    after their last uses as usual */
 } ImpStmKind;
 
 typedef struct ImpFun ImpFun;
@@ -151,22 +231,22 @@ struct ImpStm {
     ImpStmKind kind;
     ImpVar *var;          /* DECL, ASSIGN, FOR (i), scalar ARG */
     ImpExp *init;         /* DECL */
-    ImpExp *value;        /* ASSIGN, STORE, scalar RESULT */
-    ImpVar *mem;          /* STORE, ALLOC, RETAIN, RELEASE, array ARG and RESULT */
+    ImpExp *value;        /* ASSIGN, STORE, scalar RESULT, FILL, IOTA (start) */
+    ImpVar *mem;          /* STORE, ALLOC, RETAIN, RELEASE, array ARG and RESULT, MAP, UNMAP */
     ImpExp *index;        /* STORE */
-    PrimType t;           /* STORE, COPY, ARG and RESULT: the element type */
+    PrimType t;           /* STORE, COPY, ARG, RESULT, FILL, IOTA: the element type */
     ImpExp *size;         /* ALLOC: bytes */
-    ImpVar *dst, *src;    /* COPY */
-    Lmad *dst_lmad, *src_lmad; /* COPY */
+    ImpVar *dst, *src;    /* COPY, FILL and IOTA (dst), MAP and UNMAP (src) */
+    Lmad *dst_lmad, *src_lmad; /* COPY, FILL and IOTA (dst_lmad) */
     Lmad *lmad;           /* array RESULT */
-    ImpExp *bound;        /* FOR */
+    ImpExp *bound;        /* FOR, IOTA */
     ImpExp *cond;         /* WHILE, IF, ASSERT */
     ImpCode body;         /* FOR, WHILE, IF (then) */
     ImpCode orelse;       /* IF */
     ImpFun *fn;           /* CALL */
-    ImpExp **args;        /* CALL, RETURN, ASSERT */
+    ImpExp **args;        /* CALL, RETURN, ASSERT, LAUNCH, LEGACY */
     int nargs;
-    ImpVar **results;     /* CALL */
+    ImpVar **results;     /* CALL, LEGACY */
     int nresults;
     const char *msg;      /* ASSERT */
     int k;                /* ARG, RESULT: the argument's or result's index */
@@ -177,6 +257,11 @@ struct ImpStm {
     ImpVar **dims;        /* array ARG */
     ImpExp **shape;       /* array RESULT */
     SrcLoc loc;           /* ALLOC, ASSERT: where a failure is reported */
+    ImpExp *offset;       /* block DECL (kernel code): bytes into init's block */
+    ImpExp *step;         /* IOTA */
+    ImpKernel *kernel;    /* LAUNCH */
+    ImpExp *groups, *group_size; /* LAUNCH */
+    const Stm *legacy; /* LEGACY */
 };
 
 /* ---- Functions and programs -------------------------------------------------- */
@@ -201,9 +286,36 @@ typedef struct ImpEntry {
     ImpCode body;
 } ImpEntry;
 
+/* A local array of a kernel: block mem (IMP_SPACE_LOCAL) of count
+ * elements of type t per work-group; count is a host i64 expression,
+ * evaluated at the launch. */
+typedef struct ImpLocal {
+    ImpVar *mem;
+    PrimType t;
+    ImpExp *count;
+} ImpLocal;
+
+/* A kernel: parameters (scalars and device blocks) that its launch sets,
+ * local arrays, and the body every work-item runs. The kernel's variables
+ * are its own: a parameter or variable made from an IR Var keeps that
+ * Var's id and name (so that the Syms of its LMADs name it), like the host
+ * variable of the same Var, which the launch passes. A kernel is launched
+ * once. */
+struct ImpKernel {
+    const char *name; /* what it is ("segmap"); a target numbers kernels */
+    int index;        /* in ImpProg.kernels */
+    ImpVar **params;
+    int nparams;
+    ImpLocal *locals;
+    int nlocals;
+    ImpCode body;
+};
+
 typedef struct ImpProg {
     ImpFun **funs;   /* callees before callers, as Prog.defs */
     int nfuns;
+    ImpKernel **kernels; /* in the order of their launches in host code */
+    int nkernels;
     ImpEntry **entries; /* in Prog.funs's order */
     int nentries;
     int next_id;     /* for fresh variables */
@@ -218,9 +330,15 @@ typedef struct ImpBuilder {
     VEC(ImpStm *) stms;
 } ImpBuilder;
 
-/* A fresh variable (id p->next_id). The lowering makes one ImpVar per IR
- * Var it needs, with the Var's id and name, and keeps it in a table. */
+/* A fresh variable (id p->next_id), a block in host memory. The lowering
+ * makes one ImpVar per IR Var it needs, with the Var's id and name, and
+ * keeps it in a table. */
 ImpVar *imp_var(ImpProg *p, const char *name, ImpVarKind kind, PrimType t);
+/* A fresh block in space. */
+ImpVar *imp_block(ImpProg *p, const char *name, ImpSpace space);
+/* A new kernel, kernel number p->nkernels of p (its parameters, locals
+ * and body set by the caller). */
+ImpKernel *imp_kernel(ImpProg *p, const char *name);
 
 ImpExp *imp_const(Arena *a, PrimValue c);
 ImpExp *imp_i64(Arena *a, int64_t c);
@@ -231,6 +349,9 @@ ImpExp *imp_conv(Arena *a, PrimType from, PrimType to, ImpExp *x);
 ImpExp *imp_load(Arena *a, ImpVar *mem, PrimType t, ImpExp *index);
 /* sym as an expression (an IX_CONST when it is constant). */
 ImpExp *imp_sym(Arena *a, Sym *sym);
+ImpExp *imp_thread(Arena *a, ImpThread t);
+ImpExp *imp_tuning(Arena *a, ImpKernel *k, ImpTune tune);
+ImpExp *imp_memsize(Arena *a, ImpVar *mem);
 /* The type of e's value. */
 PrimType imp_exp_type(const ImpExp *e);
 
@@ -245,7 +366,8 @@ ImpCode imp_finish(ImpBuilder *b);
 
 /* ---- The lowering, the printer and the checker ------------------------------------ */
 
-/* Lowers p (at STAGE_MEM) to Imp, allocated in p's arena. */
+/* Lowers p (at STAGE_MEM, or STAGE_GPU for the OpenCL backend: host code
+ * on device blocks and kernels) to Imp, allocated in p's arena. */
 ImpProg *imp_lower(const Prog *p);
 
 /* Writes p readably (`futhorc dump --stage=imp`). */
@@ -256,7 +378,10 @@ void imp_print(Buf *out, const ImpProg *p);
  * and store types agree; Sym variables are i64 scalars in scope; blocks are
  * used only as blocks and scalars only as scalars; IMP_RETURN only in
  * functions and IMP_ARG/IMP_RESULT only in entry points, each argument and
- * result bound exactly once on every path that does not fail. Returns
+ * result bound exactly once on every path that does not fail; host code
+ * has no kernel-only forms (IX_THREAD, local blocks) and kernel code no
+ * host-only ones (allocation, reference counts, launches, host blocks...);
+ * launches pass one argument of the right kind per parameter. Returns
  * false at the first violation, with a message naming the function and the
  * variable or statement in *err (the driver reports it as an internal
  * compiler error). */

@@ -13,19 +13,26 @@
 
 /* ---- Variables and expressions ------------------------------------------------ */
 
-ImpVar *lw_var(ImpLower *L, const Var *v) {
+ImpVar *lw_new_var(ImpLower *L, const Var *v, ImpSpace space) {
     if (v->id <= 0 || v->id >= L->p->next_var_id) ICE("imp_lower: variable %s_%d out of range", v->name, v->id);
-    if (L->vars[v->id]) return L->vars[v->id];
     if (v->type.kind == TK_ARRAY) ICE("imp_lower: array %s_%d has no Imp variable", v->name, v->id);
     ImpVar *iv = NEW(L->a, ImpVar);
     iv->id = v->id;
     iv->name = v->name;
     iv->kind = v->type.kind == TK_MEM ? IMP_MEM : IMP_SCALAR;
     iv->t = v->type.elem;
-    iv->space = IMP_SPACE_HOST;
+    iv->space = iv->kind == IMP_MEM ? space : IMP_SPACE_HOST;
+    return iv;
+}
+
+ImpVar *lw_var(ImpLower *L, const Var *v) {
+    if (v->id > 0 && v->id < L->p->next_var_id && L->vars[v->id]) return L->vars[v->id];
+    ImpVar *iv = lw_new_var(L, v, L->space);
     L->vars[v->id] = iv;
     return iv;
 }
+
+bool lw_on_device(ImpLower *L, const Var *v) { return !L->kernel && lw_var(L, v)->space == IMP_SPACE_DEVICE; }
 
 ImpVar *lw_fresh(ImpLower *L, const char *name, ImpVarKind kind, PrimType t) { return imp_var(L->ip, name, kind, t); }
 
@@ -54,7 +61,10 @@ ImpStm *lw_for(ImpLower *L, LwNest *n, ImpVar *i, ImpExp *bound) {
     return f;
 }
 
-static void lw_ref(ImpLower *L, ImpStmKind k, ImpVar *mem) { imp_add(L->b, k)->mem = mem; }
+/* Retains or releases mem (blocks are not counted in kernels). */
+static void lw_ref(ImpLower *L, ImpStmKind k, ImpVar *mem) {
+    if (!L->kernel) imp_add(L->b, k)->mem = mem;
+}
 
 /* ---- Control flow ------------------------------------------------------------- */
 
@@ -89,6 +99,7 @@ static void res_loop(ImpLower *L, const Body *b, void *ctx) {
         if (p->type.kind == TK_ARRAY) continue;
         ImpVar *pv = lw_var(L, p);
         next[i] = lw_fresh(L, "next", pv->kind, pv->t);
+        next[i]->space = pv->space;
         imp_decl(L->b, next[i], lw_se(L, b->res[i]));
         if (pv->kind == IMP_MEM) lw_ref(L, IMP_RETAIN, next[i]);
     }
@@ -136,6 +147,7 @@ static void lw_assert(ImpLower *L, const Stm *s) {
 }
 
 static void lw_alloc(ImpLower *L, const Stm *s) {
+    if (L->kernel) ICE("imp_lower: an allocation inside a kernel");
     ImpVar *m = lw_var(L, s->pat[0]);
     imp_decl(L->b, m, NULL);
     ImpStm *st = imp_add(L->b, IMP_ALLOC);
@@ -181,9 +193,12 @@ void lw_stm(ImpLower *L, const Stm *s) {
     case IE_COPY:
     case IE_CONCAT:
     case IE_ARRAYLIT: lw_array_stm(L, s); break;
-    case IE_SCREMA: lw_screma(L, s); break;
-    case IE_SCATTER: lw_scatter(L, s); break;
-    case IE_HIST: lw_hist(L, s); break;
+    case IE_SCREMA:
+    case IE_SCATTER:
+    case IE_HIST:
+        if (L->gpu && !L->seq) lw_seg(L, s);
+        else lw_soac(L, s);
+        break;
     case IE_SCRATCH:
     case IE_RESHAPE:
     case IE_REARRANGE: break; /* views and uninitialised arrays: no code */

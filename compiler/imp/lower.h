@@ -5,11 +5,16 @@
  *            iota, replicate, concat, copies, array literals;
  *   soac.c   Screma (maps, scans and reductions with accumulators),
  *            Scatter and Hist as sequential loops;
- *   entry.c  functions (Prog.defs) and entry points, and imp_lower.
+ *   entry.c  functions (Prog.defs) and entry points, and imp_lower;
+ *   gpu.c    a program at STAGE_GPU: its host-level SOACs as their SegInfo
+ *            says (kernels, sequential host code over mapped blocks).
  * The lowering follows what the sequential C emitter did, statement by
  * statement: a scalar Var becomes an Imp scalar with its id and name, a
  * memory block Var an Imp block; an array has no variable (it is its block
- * read and written at the element offsets its LMAD gives). */
+ * read and written at the element offsets its LMAD gives). At STAGE_GPU
+ * the blocks of host code are device blocks, which host code reads and
+ * writes element by element only by transfers; a kernel's body is
+ * lowered with a table of variables of its own. */
 #ifndef FUTHORC_IMP_LOWER_H
 #define FUTHORC_IMP_LOWER_H
 
@@ -23,6 +28,10 @@ typedef struct ImpLower {
     ImpVar **vars;    /* by IR Var id: its Imp variable, made on first use */
     int *mark;        /* by IR Var id: 1 + index in the body being scanned, or 0 */
     ImpFun **funs;    /* by index in p->defs */
+    bool gpu;         /* p is at STAGE_GPU: host-level SOACs are segmented operations */
+    bool kernel;      /* lowering a kernel's body: blocks are not reference-counted */
+    int seq;          /* > 0 inside a segmented operation: SOACs are loops */
+    ImpSpace space;   /* the space of the blocks made for IR Vars */
 } ImpLower;
 
 /* What to do with a body's results, lowered before its last releases. */
@@ -35,8 +44,14 @@ void lw_body(ImpLower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int
 /* Lowers b into a new code block (lw_body without extra blocks). */
 ImpCode lw_code(ImpLower *L, const Body *b, LwResFn fn, void *ctx);
 void lw_stm(ImpLower *L, const Stm *s);
-/* The Imp variable of scalar or block v. */
+/* The Imp variable of scalar or block v (a new one, a block in L->space,
+ * on first use). */
 ImpVar *lw_var(ImpLower *L, const Var *v);
+/* A new Imp variable for IR Var v (its id and name), a block in space. */
+ImpVar *lw_new_var(ImpLower *L, const Var *v, ImpSpace space);
+/* Whether block v is a device block of host code (read and written only
+ * by transfers, copies, fills and kernels). */
+bool lw_on_device(ImpLower *L, const Var *v);
 /* A fresh variable. */
 ImpVar *lw_fresh(ImpLower *L, const char *name, ImpVarKind kind, PrimType t);
 /* se (a scalar) as an expression. */
@@ -75,5 +90,17 @@ void lw_array_stm(ImpLower *L, const Stm *s);
 void lw_screma(ImpLower *L, const Stm *s);
 void lw_scatter(ImpLower *L, const Stm *s);
 void lw_hist(ImpLower *L, const Stm *s);
+/* A SOAC as a loop (whatever its SegInfo says). */
+void lw_soac(ImpLower *L, const Stm *s);
+/* Binds the scalar parameters of a SOAC lambda to row iter of arrs. */
+void lw_bind_rows(ImpLower *L, const Lambda *lam, Var **arrs, const Var *iter);
+/* One iteration of s, a map (a Screma without scans or reductions) or a
+ * Scatter, at its iter (which the caller binds): binds the lambda's rows,
+ * runs its body and writes its results. */
+void lw_map_iteration(ImpLower *L, const Stm *s);
+
+/* ---- gpu.c ---- */
+/* A host-level SOAC of a program at STAGE_GPU, as its SegInfo says. */
+void lw_seg(ImpLower *L, const Stm *s);
 
 #endif

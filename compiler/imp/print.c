@@ -1,7 +1,9 @@
 /* The readable printer of Imp (`futhorc dump --stage=imp`): one statement
  * per line, nested code indented, variables as name_id, scalar operations
  * as the IR prints them (add.i32(x_1, 2i32)), loads and stores as
- * mem_3.f32[offset], LMADs as "offset + {(shape : stride), ...}". */
+ * mem_3.f32[offset], LMADs as "offset + {(shape : stride), ...}"; blocks
+ * are declared as mem (host), dmem (device) or lmem (local). Kernels follow
+ * the entry points, and launches name them by number. */
 #include "imp.h"
 
 typedef struct Printer {
@@ -45,6 +47,10 @@ static const char *exps_str(Printer *P, ImpExp *const *es, int n) {
     return r;
 }
 
+static const char *const thread_names[] = {"global_id", "local_id", "group_id", "global_size", "local_size",
+                                           "num_groups"};
+static const char *const tune_names[] = {"group_size"};
+
 static const char *exp_str(Printer *P, const ImpExp *e) {
     char num[64];
     switch (e->kind) {
@@ -62,6 +68,10 @@ static const char *exp_str(Printer *P, const ImpExp *e) {
         buf_free(&b);
         return r;
     }
+    case IX_THREAD: return thread_names[e->thread];
+    case IX_TUNING: return arena_printf(&P->a, "tuning(kernel %d %s.%s)", e->kernel->index, e->kernel->name,
+                                        tune_names[e->tune]);
+    case IX_MEMSIZE: return arena_printf(&P->a, "memsize(%s)", vname(P, e->var));
     }
     return "?";
 }
@@ -78,9 +88,10 @@ static const char *loc_str(Printer *P, SrcLoc loc) {
     return loc.file ? arena_printf(&P->a, " @ %s:%d:%d", loc.file, loc.line, loc.col) : "";
 }
 
-/* "i32 x_4" or "mem mem_5". */
+/* "i32 x_4", "mem mem_5" or "dmem mem_6". */
 static const char *typed(Printer *P, const ImpVar *v) {
-    return arena_printf(&P->a, "%s %s", v->kind == IMP_MEM ? "mem" : prim_name(v->t), vname(P, v));
+    static const char *const blocks[] = {"mem", "dmem", "lmem"};
+    return arena_printf(&P->a, "%s %s", v->kind == IMP_MEM ? blocks[v->space] : prim_name(v->t), vname(P, v));
 }
 
 /* "[n_1][2i64]f32" of an array argument or result. */
@@ -123,11 +134,29 @@ static void print_arg(Printer *P, const ImpStm *s) {
     line(P, "arg %d: %s in %s%s", s->k, array_type(P, s), vname(P, s->mem), s->unique ? " (unique)" : "");
 }
 
+static void print_launch(Printer *P, const ImpStm *s) {
+    line(P, "launch kernel %d %s<<<%s, %s>>>(%s)", s->kernel->index, s->kernel->name, exp_str(P, s->groups),
+         exp_str(P, s->group_size), exps_str(P, s->args, s->nargs));
+}
+
+static void print_legacy(Printer *P, const ImpStm *s) {
+    Buf b = {0};
+    for (int i = 0; i < s->nresults; i++) {
+        declare(P, s->results[i]);
+        buf_printf(&b, "%s%s", i ? ", " : "", typed(P, s->results[i]));
+    }
+    line(P, "legacy %s(%s) -> (%s)%s", ir_seg_name(s->legacy->e->seg->kind), exps_str(P, s->args, s->nargs),
+         b.data ? b.data : "", loc_str(P, s->legacy->loc));
+    buf_free(&b);
+}
+
 static void print_stm(Printer *P, const ImpStm *s) {
     switch (s->kind) {
     case IMP_DECL:
         declare(P, s->var);
-        if (s->init) line(P, "%s = %s", typed(P, s->var), exp_str(P, s->init));
+        if (s->init && s->offset)
+            line(P, "%s = %s + %s", typed(P, s->var), exp_str(P, s->init), exp_str(P, s->offset));
+        else if (s->init) line(P, "%s = %s", typed(P, s->var), exp_str(P, s->init));
         else line(P, "%s", typed(P, s->var));
         break;
     case IMP_ASSIGN: line(P, "%s = %s", vname(P, s->var), exp_str(P, s->value)); break;
@@ -173,6 +202,21 @@ static void print_stm(Printer *P, const ImpStm *s) {
         if (s->rank == 0) line(P, "result %d = %s", s->k, exp_str(P, s->value));
         else line(P, "result %d = %s in %s at %s", s->k, array_type(P, s), vname(P, s->mem), lmad_str(P, s->lmad));
         break;
+    case IMP_FILL:
+        line(P, "fill %s %s[%s] = %s", prim_name(s->t), vname(P, s->dst), lmad_str(P, s->dst_lmad),
+             exp_str(P, s->value));
+        break;
+    case IMP_IOTA:
+        line(P, "iota %s %s[%s] = %s + c * %s for c < %s", prim_name(s->t), vname(P, s->dst), lmad_str(P, s->dst_lmad),
+             exp_str(P, s->value), exp_str(P, s->step), exp_str(P, s->bound));
+        break;
+    case IMP_MAP:
+        declare(P, s->mem);
+        line(P, "%s = map %s", typed(P, s->mem), vname(P, s->src));
+        break;
+    case IMP_UNMAP: line(P, "unmap %s <- %s", vname(P, s->src), vname(P, s->mem)); break;
+    case IMP_LAUNCH: print_launch(P, s); break;
+    case IMP_LEGACY: print_legacy(P, s); break;
     }
 }
 
@@ -194,6 +238,25 @@ static void print_fun(Printer *P, const ImpFun *f) {
     line(P, "}");
 }
 
+static void print_kernel(Printer *P, const ImpKernel *k) {
+    Buf ps = {0};
+    for (int i = 0; i < k->nparams; i++) {
+        declare(P, k->params[i]);
+        buf_printf(&ps, "%s%s", i ? ", " : "", typed(P, k->params[i]));
+    }
+    line(P, "kernel %d %s(%s) {", k->index, k->name, ps.data ? ps.data : "");
+    buf_free(&ps);
+    P->indent++;
+    for (int i = 0; i < k->nlocals; i++) {
+        declare(P, k->locals[i].mem);
+        line(P, "local %s: %s[%s]", typed(P, k->locals[i].mem), prim_name(k->locals[i].t),
+             exp_str(P, k->locals[i].count));
+    }
+    print_code(P, &k->body);
+    P->indent--;
+    line(P, "}");
+}
+
 void imp_print(Buf *out, const ImpProg *p) {
     Printer P = {.out = out};
     buf_puts(out, "-- stage imp\n");
@@ -203,6 +266,7 @@ void imp_print(Buf *out, const ImpProg *p) {
         nested(&P, &p->entries[i]->body);
         line(&P, "}");
     }
+    for (int i = 0; i < p->nkernels; i++) print_kernel(&P, p->kernels[i]);
     vec_free(&P.vars);
     arena_free(&P.a);
 }

@@ -28,8 +28,7 @@ static void acc_write(ImpLower *L, const Acc *a, PrimType t, ImpExp *value) {
     else imp_store(L->b, a->mem, t, a->index, value);
 }
 
-/* Binds the scalar parameters of a SOAC lambda to row iter of arrs. */
-static void bind_rows(ImpLower *L, const Lambda *lam, Var **arrs, const Var *iter) {
+void lw_bind_rows(ImpLower *L, const Lambda *lam, Var **arrs, const Var *iter) {
     Sym *i = sym_var(L->a, iter->id);
     for (int k = 0; k < lam->nparams; k++) {
         Var *p = lam->params[k];
@@ -40,7 +39,7 @@ static void bind_rows(ImpLower *L, const Lambda *lam, Var **arrs, const Var *ite
 /* Opens the loop `for iter < w` and binds the lambda's rows. */
 static ImpStm *soac_loop(ImpLower *L, LwNest *n, SubExp w, const Lambda *lam, Var **arrs, const Var *iter) {
     ImpStm *f = lw_for(L, n, lw_var(L, iter), lw_se(L, w));
-    bind_rows(L, lam, arrs, iter);
+    lw_bind_rows(L, lam, arrs, iter);
     return f;
 }
 
@@ -188,8 +187,8 @@ static void res_scatter(ImpLower *L, const Body *b, void *ctx) {
 void lw_scatter(ImpLower *L, const Stm *s) {
     const Scatter *sc = &s->e->scatter;
     LwNest n;
-    ImpStm *f = soac_loop(L, &n, sc->w, sc->lam, sc->arrs, sc->iter);
-    lw_body(L, sc->lam->body, res_scatter, (void *)sc, NULL, 0);
+    ImpStm *f = lw_for(L, &n, lw_var(L, sc->iter), lw_se(L, sc->w));
+    lw_map_iteration(L, s);
     f->body = lw_leave(L, &n);
 }
 
@@ -218,6 +217,29 @@ static void res_hist(ImpLower *L, const Body *b, void *ctx) {
             lw_copy(L, d->mem->mem, lw_row(L, d->mem->ixfun, ix), pa->mem->mem, pa->mem->ixfun, d->type.elem);
     }
     st->body = lw_leave(L, &n);
+}
+
+void lw_map_iteration(ImpLower *L, const Stm *s) {
+    if (s->e->kind == IE_SCATTER) {
+        const Scatter *sc = &s->e->scatter;
+        lw_bind_rows(L, sc->lam, sc->arrs, sc->iter);
+        lw_body(L, sc->lam->body, res_scatter, (void *)sc, NULL, 0);
+        return;
+    }
+    const Screma *sc = &s->e->screma;
+    if (sc->nscans || sc->nreds) ICE("imp_lower: a map iteration of a Screma that scans or reduces");
+    lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
+    ScremaCtx x = {s, NULL, NULL};
+    lw_body(L, sc->map->body, res_screma, &x, NULL, 0);
+}
+
+void lw_soac(ImpLower *L, const Stm *s) {
+    switch (s->e->kind) {
+    case IE_SCREMA: lw_screma(L, s); break;
+    case IE_SCATTER: lw_scatter(L, s); break;
+    case IE_HIST: lw_hist(L, s); break;
+    default: ICE("imp_lower: not a SOAC");
+    }
 }
 
 void lw_hist(ImpLower *L, const Stm *s) {

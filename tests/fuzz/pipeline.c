@@ -1,10 +1,10 @@
 /* Fuzz target: the whole compiler short of the C compiler. The input is a
  * source file (as for the frontend target); a program that type-checks
  * goes through internalisation, the pass pipeline with the IR checked
- * after every pass (--verify) and the backends' code generation, twice:
- * to C through Imp, which is checked too (what `futhorc dump --stage=c`
- * and `futhorc c --library` write), and to OpenCL host and kernel code
- * (`futhorc opencl`, with --library too). */
+ * after every pass (--verify), the lowering to Imp, which is checked too,
+ * and the backends' code generation, twice: to C (what `futhorc dump
+ * --stage=c` and `futhorc c --library` write), and to OpenCL host and
+ * kernel code (`futhorc opencl`, with --library too). */
 #include "backend/backend.h"
 #include "fuzz.h"
 #include "lower/internalise.h"
@@ -20,12 +20,9 @@ static void fuzz_compile(Arena *a, ProgramVec files, bool opencl) {
     PipelineOpts popts = {.verify = true, .last_stage = opencl ? STAGE_GPU : STAGE_MEM};
     pipeline_run(p, &popts);
     Buf prog = {0}, h = {0}, c = {0}, manifest = {0}, err = {0};
-    ImpProg *ip = NULL;
-    if (!opencl) {
-        ip = imp_lower(p);
-        if (!imp_check(ip, &err)) ICE("%s", err.data);
-    }
-    if (opencl) emit_opencl_program(&prog, p, false, false);
+    ImpProg *ip = imp_lower(p);
+    if (!imp_check(ip, &err)) ICE("%s", err.data);
+    if (opencl) emit_opencl_program(&prog, p, ip, false, false);
     else emit_c_program(&prog, ip, false, false);
     emit_library(&h, &c, &manifest, p, ip, "fuzz", "fuzz", opencl);
     buf_free(&prog);

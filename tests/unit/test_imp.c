@@ -1,7 +1,8 @@
 /* Unit tests of Imp (compiler/imp): the builder and the readable printer
  * on hand-built code, the checker accepting lowered programs and rejecting
- * hand-built bad ones (each with the message it gives), and the lowering
- * of small programs run through the pipeline to STAGE_MEM. */
+ * hand-built bad ones (each with the message it gives), the GPU forms
+ * (kernels, launches, device blocks) likewise, and the lowering of small
+ * programs run through the pipeline to STAGE_MEM and to STAGE_GPU. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -266,13 +267,270 @@ static void test_check_rejects(void **state) {
     }
 }
 
+/* ---- GPU forms ------------------------------------------------------------------ */
+
+/* Appends an entry point main (no arguments; nret results) whose body b holds. */
+static void add_entry(ImpProg *p, ImpBuilder *b, int nret) {
+    Fun *f = NEW(p->arena, Fun);
+    f->name = "main";
+    f->nret = nret;
+    ImpEntry *e = NEW(p->arena, ImpEntry);
+    e->src = f;
+    e->body = imp_finish(b);
+    ImpEntry **es = NEW_ARRAY(p->arena, ImpEntry *, p->nentries + 1);
+    COPY_ARRAY(es, p->entries, p->nentries);
+    es[p->nentries++] = e;
+    p->entries = es;
+}
+
+/* A program whose entry launches kernel 0 k(i64 kn, dmem kout) with (n,
+ * out), for the cases below to add to: host code after the launch, kernel
+ * code, or changes to the launch. */
+typedef struct Gpu {
+    ImpProg *p;
+    Arena *a;
+    ImpBuilder host, kbody;
+    ImpVar *n, *out;   /* host: an i64 and a device block */
+    ImpVar *kn, *kout; /* the kernel's parameters */
+    ImpKernel *k;
+    ImpStm *launch;
+    int nret;
+} Gpu;
+
+static ImpProg *gpu_with(void (*build)(Gpu *g)) {
+    Gpu g = {0};
+    ImpProg *p = g.p = new_prog();
+    Arena *a = g.a = p->arena;
+    g.host.a = g.kbody.a = a;
+    g.n = imp_var(p, "n", IMP_SCALAR, PT_I64);
+    g.out = imp_block(p, "out", IMP_SPACE_DEVICE);
+    g.k = imp_kernel(p, "k");
+    g.kn = imp_var(p, "kn", IMP_SCALAR, PT_I64);
+    g.kout = imp_block(p, "kout", IMP_SPACE_DEVICE);
+    g.k->nparams = 2;
+    g.k->params = NEW_ARRAY(a, ImpVar *, 2);
+    g.k->params[0] = g.kn;
+    g.k->params[1] = g.kout;
+    imp_decl(&g.host, g.n, imp_i64(a, 8));
+    imp_decl(&g.host, g.out, NULL);
+    ImpStm *al = imp_add(&g.host, IMP_ALLOC);
+    al->mem = g.out;
+    al->size = imp_i64(a, 32);
+    ImpStm *l = g.launch = imp_add(&g.host, IMP_LAUNCH);
+    l->kernel = g.k;
+    l->groups = imp_i64(a, 1);
+    l->group_size = imp_i64(a, 8);
+    l->nargs = 2;
+    l->args = NEW_ARRAY(a, ImpExp *, 2);
+    l->args[0] = imp_read(a, g.n);
+    l->args[1] = imp_read(a, g.out);
+    build(&g);
+    g.k->body = imp_finish(&g.kbody);
+    add_entry(p, &g.host, g.nret);
+    return p;
+}
+
+/* The forms printed: a kernel with a local array, the work-item's id, a
+ * view at an offset; transfers, a fill, an iota, a mapped block, a tuning
+ * parameter and a block's size in host code. */
+static void all_forms(Gpu *g) {
+    Arena *a = g->a;
+    ImpProg *p = g->p;
+    ImpVar *loc = imp_block(p, "loc", IMP_SPACE_LOCAL);
+    g->k->nlocals = 1;
+    g->k->locals = NEW_ARRAY(a, ImpLocal, 1);
+    g->k->locals[0] = (ImpLocal){loc, PT_F32, imp_read(a, g->n)};
+    ImpVar *gid = imp_var(p, "gid", IMP_SCALAR, PT_I64);
+    imp_decl(&g->kbody, gid, imp_thread(a, IMP_GLOBAL_ID));
+    imp_store(&g->kbody, loc, PT_F32, imp_thread(a, IMP_LOCAL_ID), imp_const(a, prim_float(PT_F32, 1)));
+    ImpStm *v = imp_add(&g->kbody, IMP_DECL);
+    v->var = imp_block(p, "view", IMP_SPACE_DEVICE);
+    v->init = imp_read(a, g->kout);
+    v->offset = imp_i64(a, 16);
+    imp_store(&g->kbody, v->var, PT_F32, imp_read(a, gid), imp_load(a, loc, PT_F32, imp_i64(a, 0)));
+    ImpVar *gs = imp_var(p, "gs", IMP_SCALAR, PT_I64), *sz = imp_var(p, "sz", IMP_SCALAR, PT_I64);
+    imp_decl(&g->host, gs, imp_tuning(a, g->k, IMP_TUNE_GROUP_SIZE));
+    imp_decl(&g->host, sz, imp_memsize(a, g->out));
+    Sym *shape = sym_var(a, g->n->id);
+    Lmad *dense = lmad_row_major(a, 1, &shape);
+    ImpStm *f = imp_add(&g->host, IMP_FILL);
+    f->dst = g->out;
+    f->dst_lmad = dense;
+    f->t = PT_F32;
+    f->value = imp_const(a, prim_float(PT_F32, 0));
+    ImpStm *io = imp_add(&g->host, IMP_IOTA);
+    io->dst = g->out;
+    io->dst_lmad = dense;
+    io->t = PT_I32;
+    io->bound = imp_read(a, g->n);
+    io->value = imp_const(a, prim_int(PT_I32, 0));
+    io->step = imp_const(a, prim_int(PT_I32, 2));
+    ImpVar *h = imp_block(p, "h", IMP_SPACE_HOST);
+    ImpStm *m = imp_add(&g->host, IMP_MAP);
+    m->mem = h;
+    m->src = g->out;
+    ImpVar *x = imp_var(p, "x", IMP_SCALAR, PT_F32), *y = imp_var(p, "y", IMP_SCALAR, PT_F32);
+    imp_decl(&g->host, x, imp_op2(a, OP_ADD, PT_F32, imp_load(a, h, PT_F32, imp_i64(a, 0)), imp_load(a, h, PT_F32, imp_i64(a, 1))));
+    ImpStm *um = imp_add(&g->host, IMP_UNMAP);
+    um->mem = h;
+    um->src = g->out;
+    imp_decl(&g->host, y, imp_load(a, g->out, PT_F32, imp_i64(a, 3)));
+    imp_store(&g->host, g->out, PT_F32, imp_i64(a, 2), imp_read(a, y));
+    imp_add(&g->host, IMP_RELEASE)->mem = g->out;
+}
+
+static void test_gpu_printer(void **state) {
+    (void)state;
+    ImpProg *p = gpu_with(all_forms);
+    char *text = printed(p);
+    static const char *const want[] = {
+        "entry 0 main {\n  i64 n_1 = 8i64\n  dmem out_2\n  out_2 = alloc(32i64)\n",
+        "  launch kernel 0 k<<<1i64, 8i64>>>(n_1, out_2)\n",
+        "  i64 gs_8 = tuning(kernel 0 k.group_size)\n  i64 sz_9 = memsize(out_2)\n",
+        "  fill f32 out_2[0 + {(n_1 : 1)}] = 0f32\n",
+        "  iota i32 out_2[0 + {(n_1 : 1)}] = 0i32 + c * 2i32 for c < n_1\n",
+        "  mem h_10 = map out_2\n  f32 x_11 = add.f32(h_10.f32[0i64], h_10.f32[1i64])\n  unmap out_2 <- h_10\n",
+        "  f32 y_12 = out_2.f32[3i64]\n  out_2.f32[2i64] = y_12\n  release out_2\n}\n",
+        "kernel 0 k(i64 kn_3, dmem kout_4) {\n  local lmem loc_5: f32[n_1]\n  i64 gid_6 = global_id\n",
+        "  loc_5.f32[local_id] = 1f32\n  dmem view_7 = kout_4 + 16i64\n  view_7.f32[gid_6] = loc_5.f32[0i64]\n}\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(text, want[i])) fail_msg("expected \"%s\" in:\n%s", want[i], text);
+    free(text);
+    char *msg;
+    if (!checks(p, &msg)) fail_msg("imp_check: %s", msg);
+    free(msg);
+    free_prog(p);
+}
+
+static void thread_in_host(Gpu *g) { imp_decl(&g->host, imp_var(g->p, "t", IMP_SCALAR, PT_I64), imp_thread(g->a, IMP_GROUP_ID)); }
+
+static void alloc_in_kernel(Gpu *g) {
+    ImpVar *m = imp_block(g->p, "m", IMP_SPACE_DEVICE);
+    imp_decl(&g->kbody, m, NULL);
+    ImpStm *al = imp_add(&g->kbody, IMP_ALLOC);
+    al->mem = m;
+    al->size = imp_i64(g->a, 4);
+}
+
+static void host_block_in_kernel(Gpu *g) { imp_decl(&g->kbody, imp_block(g->p, "m", IMP_SPACE_HOST), NULL); }
+
+static void local_block_in_host(Gpu *g) { imp_decl(&g->host, imp_block(g->p, "m", IMP_SPACE_LOCAL), NULL); }
+
+static void launch_arg_count(Gpu *g) { g->launch->nargs = 1; }
+
+static void launch_scalar_for_block(Gpu *g) { g->launch->args[1] = imp_i64(g->a, 0); }
+
+static void launch_arg_type(Gpu *g) { g->launch->args[0] = imp_const(g->a, prim_int(PT_I32, 8)); }
+
+static void launch_host_block(Gpu *g) {
+    ImpVar *h = imp_block(g->p, "h", IMP_SPACE_HOST);
+    g->host.stms.items[g->host.stms.len - 1] = NULL; /* the launch moves after h's declaration */
+    g->host.stms.len--;
+    imp_decl(&g->host, h, NULL);
+    vec_push(&g->host.stms, g->launch);
+    g->launch->args[1] = imp_read(g->a, h);
+}
+
+static void launched_twice(Gpu *g) { vec_push(&g->host.stms, g->launch); }
+
+static void launch_in_kernel(Gpu *g) { vec_push(&g->kbody.stms, g->launch); }
+
+static void device_load_in_exp(Gpu *g) {
+    Arena *a = g->a;
+    ImpExp *ld = imp_load(a, g->out, PT_F32, imp_i64(a, 0));
+    imp_decl(&g->host, imp_var(g->p, "x", IMP_SCALAR, PT_F32), imp_op2(a, OP_ADD, PT_F32, ld, ld));
+}
+
+static void copy_between_spaces(Gpu *g) {
+    ImpVar *h = imp_block(g->p, "h", IMP_SPACE_HOST);
+    imp_decl(&g->host, h, NULL);
+    ImpStm *cp = imp_add(&g->host, IMP_COPY);
+    Sym *one = sym_const(g->a, 1);
+    cp->dst = g->out;
+    cp->src = h;
+    cp->dst_lmad = cp->src_lmad = lmad_row_major(g->a, 1, &one);
+    cp->t = PT_F32;
+}
+
+static void fill_host_block(Gpu *g) {
+    ImpVar *h = imp_block(g->p, "h", IMP_SPACE_HOST);
+    imp_decl(&g->host, h, NULL);
+    ImpStm *f = imp_add(&g->host, IMP_FILL);
+    Sym *one = sym_const(g->a, 1);
+    f->dst = h;
+    f->dst_lmad = lmad_row_major(g->a, 1, &one);
+    f->t = PT_F32;
+    f->value = imp_const(g->a, prim_float(PT_F32, 0));
+}
+
+static void offset_in_host(Gpu *g) {
+    ImpStm *d = imp_add(&g->host, IMP_DECL);
+    d->var = imp_block(g->p, "v", IMP_SPACE_DEVICE);
+    d->init = imp_read(g->a, g->out);
+    d->offset = imp_i64(g->a, 8);
+}
+
+static void result_not_row_major(Gpu *g) {
+    Arena *a = g->a;
+    g->nret = 1;
+    ImpStm *r = imp_add(&g->host, IMP_RESULT);
+    r->t = PT_F32;
+    r->rank = 1;
+    r->mem = g->out;
+    Sym *two = sym_const(a, 2);
+    r->lmad = lmad_row_major(a, 1, &two);
+    r->lmad->dims[0].stride = two;
+    r->shape = NEW_ARRAY(a, ImpExp *, 1);
+    r->shape[0] = imp_i64(a, 2);
+}
+
+static void never_launched(Gpu *g) { imp_kernel(g->p, "idle"); }
+
+static void tuning_in_fun(ImpProg *p, ImpBuilder *b, ImpVar *x) {
+    Arena *a = p->arena;
+    imp_assign(b, x, imp_conv(a, PT_I64, PT_I32, imp_tuning(a, imp_kernel(p, "k"), IMP_TUNE_GROUP_SIZE)));
+}
+
+static void test_gpu_check_rejects(void **state) {
+    (void)state;
+    static const struct {
+        void (*build)(Gpu *g);
+        const char *msg;
+    } cases[] = {
+        {thread_in_host, "entry main: IX_THREAD outside a kernel"},
+        {alloc_in_kernel, "kernel 0 k: an allocation in kernel code"},
+        {host_block_in_kernel, "m_5 is a host block in kernel code"},
+        {local_block_in_host, "entry main: m_5 is a local block in host code"},
+        {launch_arg_count, "a launch of kernel 0 k with 1 arguments for 2 parameters"},
+        {launch_scalar_for_block, "argument 1 of kernel k is not a block variable"},
+        {launch_arg_type, "argument 0 of kernel k is a i32, not a i64"},
+        {launch_host_block, "argument 1 of kernel k, h_5 is a host block, not a device one"},
+        {launched_twice, "kernel 0 k is launched twice"},
+        {launch_in_kernel, "kernel 0 k: IMP_LAUNCH in kernel code"},
+        {device_load_in_exp, "a load from device block out_2 inside an expression of host code"},
+        {copy_between_spaces, "a copy from host block h_5 to device block out_2"},
+        {fill_host_block, "the destination of IMP_FILL h_5 is a host block, not a device one"},
+        {offset_in_host, "a block declared at an offset outside a kernel"},
+        {result_not_row_major, "IMP_RESULT 0 of device block out_2 is not row-major"},
+        {never_launched, "kernel 1 idle: the kernel is never launched"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        ImpProg *p = gpu_with(cases[k].build);
+        assert_rejected(p, cases[k].msg);
+        free_prog(p);
+    }
+    ImpProg *p = fun_with(tuning_in_fun);
+    assert_rejected(p, "function f: IX_TUNING in a function");
+    free_prog(p);
+}
+
 /* ---- Lowered programs --------------------------------------------------------- */
 
-/* src through the pipeline to STAGE_MEM and lowered; imp_check must
- * accept it. */
-static ImpProg *lowered(const char *src, Prog **out) {
+/* src through the pipeline to stage and lowered; imp_check must accept it. */
+static ImpProg *lowered_at(const char *src, Stage stage, Prog **out) {
     Prog *p = unit_from_source(src);
-    PipelineOpts o = {.verify = true, .last_stage = STAGE_MEM};
+    PipelineOpts o = {.verify = true, .last_stage = stage};
     assert_true(pipeline_run(p, &o));
     ImpProg *ip = imp_lower(p);
     assert_non_null(ip);
@@ -284,6 +542,8 @@ static ImpProg *lowered(const char *src, Prog **out) {
     *out = p;
     return ip;
 }
+
+static ImpProg *lowered(const char *src, Prog **out) { return lowered_at(src, STAGE_MEM, out); }
 
 /* Statements of kind k in c, nested code included. */
 static int count(const ImpCode *c, ImpStmKind k) {
@@ -455,13 +715,123 @@ static void test_lower_copies(void **state) {
     unit_free(p);
 }
 
+/* ---- Lowered for the GPU ------------------------------------------------------------ */
+
+/* A SegMap is a kernel of one work-item per element: its launch passes
+ * the free variables and the number of elements; the work-item's number
+ * comes from IX_THREAD; the group size is the kernel's tuning parameter. */
+static void test_lower_gpu_map(void **state) {
+    (void)state;
+    Prog *p;
+    ImpProg *ip = lowered_at("entry main (xs: []f32) (ys: []f32) : []f32 = map2 (+) xs ys\n", STAGE_GPU, &p);
+    assert_int_equal(ip->nkernels, 1);
+    const ImpKernel *k = ip->kernels[0];
+    assert_string_equal(k->name, "segmap");
+    const ImpCode *c = &ip->entries[0]->body;
+    assert_int_equal(count(c, IMP_LAUNCH), 1);
+    const ImpStm *l = find(c, IMP_LAUNCH);
+    assert_ptr_equal(l->kernel, k);
+    assert_int_equal(l->nargs, k->nparams);
+    /* xs, ys, the result's block, the size and the number of elements */
+    assert_int_equal(k->nparams, 5);
+    const ImpStm *a = find(c, IMP_ARG);
+    assert_int_equal(a->mem->space, IMP_SPACE_DEVICE);
+    assert_int_equal(k->body.stms[0]->init->kind, IX_THREAD);
+    assert_int_equal(count(&k->body, IMP_STORE), 1);
+    assert_int_equal(count(&k->body, IMP_RELEASE), 0);
+    char *text = printed(ip);
+    assert_non_null(strstr(text, "tuning(kernel 0 segmap.group_size)"));
+    assert_non_null(strstr(text, "launch kernel 0 segmap<<<"));
+    free(text);
+    unit_free(p);
+}
+
+/* Scalar code on device arrays transfers elements; replicate and iota
+ * fill device blocks on the device; a result that is not row-major is
+ * copied into a dense block of its own first. */
+static void test_lower_gpu_host(void **state) {
+    (void)state;
+    Prog *p;
+    ImpProg *ip = lowered_at("entry main (n: i64) (xss: [n][n]i32) : (i32, [n][n]i32, []i32, []i64) =\n"
+                             "  (xss[1, 2], transpose xss, replicate n 7, iota n)\n",
+                             STAGE_GPU, &p);
+    const ImpCode *c = &ip->entries[0]->body;
+    const ImpStm *d = NULL;
+    for (int i = 0; i < c->n && !d; i++)
+        if (c->stms[i]->kind == IMP_DECL && c->stms[i]->init && c->stms[i]->init->kind == IX_LOAD) d = c->stms[i];
+    assert_non_null(d);
+    assert_int_equal(d->init->var->space, IMP_SPACE_DEVICE);
+    assert_int_equal(count(c, IMP_FILL), 1);
+    assert_int_equal(count(c, IMP_IOTA), 1);
+    assert_int_equal(count(c, IMP_COPY), 1);
+    const ImpStm *cp = find(c, IMP_COPY);
+    assert_true(lmad_is_row_major(cp->dst_lmad));
+    assert_false(lmad_is_row_major(cp->src_lmad));
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *r = c->stms[i];
+        if (r->kind == IMP_RESULT && r->rank) assert_true(lmad_is_row_major(r->lmad));
+    }
+    assert_int_equal(ip->nkernels, 0);
+    unit_free(p);
+}
+
+/* A reduction is not lowered yet: IMP_LEGACY binds its scalar result. */
+static void test_lower_gpu_legacy(void **state) {
+    (void)state;
+    Prog *p;
+    ImpProg *ip = lowered_at("entry main (xs: []i32) : i32 = reduce (+) 0 xs\n", STAGE_GPU, &p);
+    const ImpCode *c = &ip->entries[0]->body;
+    const ImpStm *l = find(c, IMP_LEGACY);
+    assert_non_null(l);
+    assert_int_equal(l->legacy->e->seg->kind, SEG_RED);
+    assert_int_equal(l->nresults, 1);
+    assert_int_equal(ip->nkernels, 0);
+    char *text = printed(ip);
+    assert_non_null(strstr(text, "legacy SegRed("));
+    free(text);
+    unit_free(p);
+}
+
+/* A reduction whose operator takes arrays runs in one work-item (SegSeq):
+ * its scalar result comes back through a device block; an allocating map
+ * runs on the host over its blocks lent to it (SegHost). */
+static void test_lower_gpu_seq_host(void **state) {
+    (void)state;
+    Prog *p;
+    ImpProg *ip = lowered_at("entry main [n][m] (xss: [n][m]i32) (ys: [n]i32) : ([m]i32, i32) =\n"
+                             "  reduce (\\(a, x) (b, y) -> (map2 (+) a b, x + y)) (replicate m 0, 0) (zip xss ys)\n",
+                             STAGE_GPU, &p);
+    assert_int_equal(ip->nkernels, 1);
+    assert_string_equal(ip->kernels[0]->name, "segseq");
+    const ImpCode *c = &ip->entries[0]->body;
+    const ImpStm *l = find(c, IMP_LAUNCH);
+    assert_int_equal(l->groups->kind, IX_CONST);
+    assert_int_equal(count(&ip->kernels[0]->body, IMP_FOR) > 0, 1);
+    char *text = printed(ip);
+    assert_non_null(strstr(text, "res_"));
+    free(text);
+    unit_free(p);
+    ip = lowered_at("entry main (ns: []i64) : []i64 =\n"
+                    "  map (\\n -> let a = map (\\i -> i * n) (iota n) let a[0] = 7 in loop s = 0 for x in a do s + x) ns\n",
+                    STAGE_GPU, &p);
+    c = &ip->entries[0]->body;
+    assert_true(count(c, IMP_MAP) > 0);
+    assert_int_equal(count(c, IMP_MAP), count(c, IMP_UNMAP));
+    assert_int_equal(find(c, IMP_MAP)->mem->space, IMP_SPACE_HOST);
+    assert_int_equal(ip->nkernels, 0);
+    unit_free(p);
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builder_and_printer), cmocka_unit_test(test_expressions),
         cmocka_unit_test(test_check_rejects),       cmocka_unit_test(test_lower_screma),
         cmocka_unit_test(test_lower_loop),          cmocka_unit_test(test_lower_scatter),
         cmocka_unit_test(test_lower_hist),          cmocka_unit_test(test_lower_call),
-        cmocka_unit_test(test_lower_copies),
+        cmocka_unit_test(test_lower_copies),        cmocka_unit_test(test_gpu_printer),
+        cmocka_unit_test(test_gpu_check_rejects),   cmocka_unit_test(test_lower_gpu_map),
+        cmocka_unit_test(test_lower_gpu_host),      cmocka_unit_test(test_lower_gpu_legacy),
+        cmocka_unit_test(test_lower_gpu_seq_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
