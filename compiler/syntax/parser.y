@@ -77,6 +77,7 @@ static Exp *mk_range(void *scanner, Exp *s, Exp *second, Exp *end, RangeKind k, 
 static Exp *mk_let(void *scanner, Pat *p, Exp *e1, Exp *body, SrcLoc loc);
 static Exp *mk_letfun(void *scanner, Tok name, PtrList *fps, TypeExp *ret, Exp *e1, Exp *body, SrcLoc loc);
 static Pat *mk_pat(void *scanner, PatKind k, SrcLoc loc);
+static void attr_prepend(void *scanner, Attr **attrs, int *n, const char *text);
 static TypeExp *mk_type(void *scanner, TypeExpKind k, SrcLoc loc);
 static Decl *mk_decl(void *scanner, DeclKind k, SrcLoc loc, const char *doc);
 static Decl *mk_val(void *scanner, Tok kw, const char *name, PtrList *fps, TypeExp *ret, Exp *body, SrcLoc loc);
@@ -211,11 +212,7 @@ decls: %empty { $$ = NULL; }
 
 decl: ATTR decl {
           $$ = $2;
-          Attr *attrs = NEW_ARRAY(AR, Attr, $2->nattrs + 1);
-          attrs[0].text = $1.text;
-          for (int i = 0; i < $2->nattrs; i++) attrs[i + 1] = $2->attrs[i];
-          $$->attrs = attrs;
-          $$->nattrs++;
+          attr_prepend(scanner, &$$->attrs, &$$->nattrs, $1.text);
           if ($1.doc) $$->doc = $1.doc;
           $$->loc = @$;
       }
@@ -418,6 +415,7 @@ opt_ret: %empty { $$ = NULL; }
 /* ---- Patterns ---- */
 
 pat: pat_atom { $$ = $1; }
+   | ATTR pat { $$ = $2; attr_prepend(scanner, &$$->attrs, &$$->nattrs, $1.text); }
    | pat_atom COLON type {
          $$ = mk_pat(scanner, P_ASCRIBE, @$);
          $$->inner = $1;
@@ -715,7 +713,7 @@ oexp: oexp OP_PIPE_R oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
           $$->ret = $3;
           $$->e1 = $5;
       }
-    | ATTR exp %prec LOWEST { $$ = $2; }
+    | ATTR exp %prec LOWEST { $$ = $2; attr_prepend(scanner, &$$->attrs, &$$->nattrs, $1.text); }
     | ASSERT atom atom { $$ = mk_exp(scanner, EX_ASSERT, @$); $$->e1 = $2; $$->e2 = $3; }
     | apply { $$ = $1; }
     ;
@@ -939,6 +937,16 @@ static Exp *mk_letfun(void *scanner, Tok name, PtrList *fps, TypeExp *ret, Exp *
     e->e1 = e1;
     e->e2 = body;
     return e;
+}
+
+/* #[text] written before a declaration, expression or pattern that may
+ * already carry attributes: the new one comes first, as in the source. */
+static void attr_prepend(void *scanner, Attr **attrs, int *n, const char *text) {
+    Attr *a = NEW_ARRAY(AR, Attr, *n + 1);
+    a[0].text = text;
+    for (int i = 0; i < *n; i++) a[i + 1] = (*attrs)[i];
+    *attrs = a;
+    (*n)++;
 }
 
 static Pat *mk_pat(void *scanner, PatKind k, SrcLoc loc) {
