@@ -306,6 +306,7 @@ static Size dim_size(Exp *d, bool in_param) {
         Ty *t = tc_exp(d);
         tc_unify(d->loc, tc_prim(PT_I64), t, U_STRICT);
         if (b->ref == REF_LOCAL && b->uid > 0) return tc_size_var(b->uid, b->name);
+        if (b->ref == REF_LOCAL && b->uid < 0) return tc_size_var(b->uid, b->name); /* a let's size binder being inferred */
         return tc_exp_size(d);
     }
     tc_unify(d->loc, tc_prim(PT_I64), tc_exp(d), U_STRICT);

@@ -322,7 +322,7 @@ struct Exp {
     int loop_var_uid;     /* checker */
     Pat *pat2;            /* EX_LOOP for p in xs */
 
-    /* EX_LAMBDA and EX_LETFUN */
+    /* EX_LAMBDA and EX_LETFUN; tparams also EX_LET's size binders (let [n] p = e) */
     const char *fname;    /* EX_LETFUN: function name; EX_LET_UPDATE: array variable */
     int fname_uid;        /* checker: binding id of fname */
     TypeParam *tparams;

@@ -732,10 +732,10 @@ params1: pat_atom { $$ = plist_push(AR, NULL, $1); }
 
 let_exp: LET pat EQUALS exp let_body { $$ = mk_let(scanner, $2, $4, $5, @$); }
        | LET size_binders pat EQUALS exp let_body {
-             /* ast.h's EX_LET has no place for size binders. */
-             diag_error(@2, "size binders in 'let' (let [n] p = e) are not supported yet; "
-                            "bind the size with a function size parameter or use length");
              $$ = mk_let(scanner, $3, $5, $6, @$);
+             $$->ntparams = $2->len;
+             $$->tparams = NEW_ARRAY(AR, TypeParam, $2->len);
+             for (int i = 0; i < $2->len; i++) $$->tparams[i] = *(TypeParam *)$2->items[i];
          }
        | LET ID funparams0 opt_ret EQUALS exp let_body {
              $$ = mk_letfun(scanner, $2, $3, $4, $6, $7, @$);
@@ -751,9 +751,9 @@ let_exp: LET pat EQUALS exp let_body { $$ = mk_let(scanner, $2, $4, $5, @$); }
        ;
 
 /* "let [n][m] p = e": the first bracket follows a space, later ones a ']'. */
-size_binders: LBRACKET ID RBRACKET { $$ = plist_push(AR, NULL, (void *)$2.text); }
-            | size_binders IDX_LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, (void *)$3.text); }
-            | size_binders LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, (void *)$3.text); }
+size_binders: LBRACKET ID RBRACKET { $$ = plist_push(AR, NULL, mk_tparam(scanner, TP_SIZE, $2, @2)); }
+            | size_binders IDX_LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, mk_tparam(scanner, TP_SIZE, $3, @3)); }
+            | size_binders LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, mk_tparam(scanner, TP_SIZE, $3, @3)); }
             ;
 
 let_body: IN exp %prec LOWEST { $$ = $2; }
