@@ -1409,6 +1409,7 @@ static void describe_expected(Buf *b, const yypcontext_t *ctx) {
  * expected, then makes the token wrapper skip to the next declaration. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner) {
     LexState *ls = LS;
+    if (ls->stopped) return 0; /* at the end the lexer made up: reported */
     Buf b = {0};
     yysymbol_kind_t la = yypcontext_token(ctx);
     buf_puts(&b, "unexpected ");
