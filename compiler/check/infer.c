@@ -612,7 +612,7 @@ static Ty *array_exp(Exp *e) {
     }
     Ty *t = tc_exp(e->elems[0]);
     for (int i = 1; i < e->nelems; i++) tc_unify(e->elems[i] ? e->elems[i]->loc : e->loc, t, tc_exp(e->elems[i]), U_STRICT);
-    if (tc_contains_arrow(t)) tc_fail(e->loc, "Arrays of functions are not allowed.");
+    if (tc_contains_arrow(t)) tc_fail(e->loc, "Type %s found to be functional: arrays of functions are not allowed.", tc_show(t));
     Size n = tc_size_const(e->nelems);
     return tc_array(t, &n, 1);
 }
