@@ -142,9 +142,30 @@ static void check_entry_sizes(Decl *d) {
     }
 }
 
+/* Whether t mentions a type variable: an entry parameter whose type the
+ * definition left open (def main xs = ..., entry main = \\x -> x) makes the
+ * entry point polymorphic. */
+static bool has_type_var(Ty *t) {
+    t = tc_head(t);
+    switch (t->kind) {
+    case TY_VAR: return true;
+    case TY_ARRAY: return has_type_var(t->elem);
+    case TY_ARROW: return has_type_var(t->param) || has_type_var(t->result);
+    case TY_TUPLE:
+    case TY_RECORD:
+        for (int i = 0; i < t->n; i++)
+            if (has_type_var(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty)) return true;
+        return false;
+    default: return false;
+    }
+}
+
 /* One parameter of entry point d, written (at loc) or added by its result
  * type. */
 static void check_entry_param(Decl *d, Ty *t, SrcLoc loc) {
+    if (has_type_var(t))
+        tc_fail(loc, "Entry point functions may not be polymorphic: \"%s\" has a parameter of type %s.", d->name,
+                tc_show(t));
     if (tc_contains_arrow(t))
         tc_fail(loc, "Entry point functions may not be higher-order: \"%s\" has a parameter of type %s.", d->name,
                 tc_show(t));
