@@ -104,19 +104,74 @@ static bool entry_type_ok(Ty *t) {
     }
 }
 
+/* An entry point whose result is a function (entry main = map f64.ceil,
+ * def main (xs: []i32) = \\ys -> ...) takes that function's parameters
+ * too, as in Futhark, which eta-expands it: the arrows of its result type
+ * are peeled off (lower_entry applies the body to the extra parameters).
+ * Returns the number of extra parameters and sets *result to the type
+ * after them. */
+static int entry_arrows(Ty *t, Ty **result) {
+    int n = 0;
+    for (t = tc_head(t); t->kind == TY_ARROW; t = tc_head(t->result)) n++;
+    *result = t;
+    return n;
+}
+
+/* The type of the k-th parameter that the result type t adds. */
+static Ty *entry_arrow_param(Ty *t, int k) {
+    t = tc_head(t);
+    for (; k > 0; k--) t = tc_head(t->result);
+    return t->param;
+}
+
 /* The arguments of an entry point are all the outside world gives it: each
  * size parameter must be the size of an array among them (Futhark's
  * messages). */
 static void check_entry_sizes(Decl *d) {
+    Ty *res;
+    int extra = entry_arrows(d->ret_ty, &res);
     for (int i = 0; i < d->ntparams; i++) {
         TypeParam *tp = &d->tparams[i];
         bool given = false;
         for (int k = 0; k < d->nparams && !given; k++) given = tc_size_in_data(d->param_tys[k], tp->uid, true);
+        for (int k = 0; k < extra && !given; k++) given = tc_size_in_data(entry_arrow_param(d->ret_ty, k), tp->uid, true);
         if (given) continue;
-        if (tc_size_in_data(d->ret_ty, tp->uid, false))
+        if (tc_size_in_data(res, tp->uid, false))
             tc_fail(d->ret ? d->ret->loc : d->loc, "Entry point functions must not be size-polymorphic in their return type.");
         tc_fail(tp->loc, "Entry point size parameter [%s] only used non-constructively.", tp->name);
     }
+}
+
+/* Whether t mentions a type variable: an entry parameter whose type the
+ * definition left open (def main xs = ..., entry main = \\x -> x) makes the
+ * entry point polymorphic. */
+static bool has_type_var(Ty *t) {
+    t = tc_head(t);
+    switch (t->kind) {
+    case TY_VAR: return true;
+    case TY_ARRAY: return has_type_var(t->elem);
+    case TY_ARROW: return has_type_var(t->param) || has_type_var(t->result);
+    case TY_TUPLE:
+    case TY_RECORD:
+        for (int i = 0; i < t->n; i++)
+            if (has_type_var(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty)) return true;
+        return false;
+    default: return false;
+    }
+}
+
+/* One parameter of entry point d, written (at loc) or added by its result
+ * type. */
+static void check_entry_param(Decl *d, Ty *t, SrcLoc loc) {
+    if (has_type_var(t))
+        tc_fail(loc, "Entry point functions may not be polymorphic: \"%s\" has a parameter of type %s.", d->name,
+                tc_show(t));
+    if (tc_contains_arrow(t))
+        tc_fail(loc, "Entry point functions may not be higher-order: \"%s\" has a parameter of type %s.", d->name,
+                tc_show(t));
+    if (!entry_type_ok(t))
+        tc_fail(loc, "Entry point \"%s\": parameter type %s is not a primitive type, an array of primitives, or a tuple or record of those.",
+                d->name, tc_show(t));
 }
 
 static void check_entry(Decl *d) {
@@ -125,18 +180,11 @@ static void check_entry(Decl *d) {
             tc_fail(d->tparams[i].loc, "Entry point functions may not be polymorphic: \"%s\" has type parameter \"%s\".",
                     d->name, d->tparams[i].name);
     check_entry_sizes(d);
-    for (int i = 0; i < d->nparams; i++) {
-        Ty *t = d->param_tys[i];
-        if (tc_contains_arrow(t))
-            tc_fail(d->params[i]->loc, "Entry point functions may not be higher-order: \"%s\" has a parameter of type %s.",
-                    d->name, tc_show(t));
-        if (!entry_type_ok(t))
-            tc_fail(d->params[i]->loc,
-                    "Entry point \"%s\": parameter type %s is not a primitive type, an array of primitives, or a tuple or record of those.",
-                    d->name, tc_show(t));
-    }
-    Ty *r = d->ret_ty;
+    for (int i = 0; i < d->nparams; i++) check_entry_param(d, d->param_tys[i], d->params[i]->loc);
+    Ty *r;
+    int extra = entry_arrows(d->ret_ty, &r);
     SrcLoc rl = d->ret ? d->ret->loc : d->loc;
+    for (int k = 0; k < extra; k++) check_entry_param(d, entry_arrow_param(d->ret_ty, k), rl);
     if (tc_contains_arrow(r))
         tc_fail(rl, "Entry point functions may not be higher-order: \"%s\" returns a value of type %s.", d->name,
                 tc_show(r));

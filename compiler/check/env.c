@@ -306,6 +306,7 @@ static Size dim_size(Exp *d, bool in_param) {
         Ty *t = tc_exp(d);
         tc_unify(d->loc, tc_prim(PT_I64), t, U_STRICT);
         if (b->ref == REF_LOCAL && b->uid > 0) return tc_size_var(b->uid, b->name);
+        if (b->ref == REF_LOCAL && b->uid < 0) return tc_size_var(b->uid, b->name); /* a let's size binder being inferred */
         return tc_exp_size(d);
     }
     tc_unify(d->loc, tc_prim(PT_I64), tc_exp(d), U_STRICT);
@@ -434,13 +435,12 @@ Ty *tc_type_exp(TypeExp *te, bool in_param) {
     case TE_ARRAY: {
         Size d = dim_size(te->dim, in_param);
         Ty *elem = tc_type_exp(te->elem, in_param);
-        if (tc_contains_arrow(elem) && tc_head(elem)->kind != TY_ARROW)
+        if (tc_contains_arrow(elem))
             tc_fail(te->loc, "Cannot create array with elements of lifted type \"%s\" (might contain function).",
                     tc_show(elem));
         if (tc_size_lifted(elem))
             tc_fail(te->loc, "Cannot create array with elements of size-lifted type \"%s\" (might cause irregular array).",
                     tc_show(elem));
-        if (tc_contains_arrow(elem)) tc_fail(te->loc, "Arrays of functions are not allowed.");
         return tc_array(elem, &d, 1);
     }
     case TE_ARROW:

@@ -612,7 +612,7 @@ static Ty *array_exp(Exp *e) {
     }
     Ty *t = tc_exp(e->elems[0]);
     for (int i = 1; i < e->nelems; i++) tc_unify(e->elems[i] ? e->elems[i]->loc : e->loc, t, tc_exp(e->elems[i]), U_STRICT);
-    if (tc_contains_arrow(t)) tc_fail(e->loc, "Arrays of functions are not allowed.");
+    if (tc_contains_arrow(t)) tc_fail(e->loc, "Type %s found to be functional: arrays of functions are not allowed.", tc_show(t));
     Size n = tc_size_const(e->nelems);
     return tc_array(t, &n, 1);
 }
@@ -904,6 +904,78 @@ static void let_update_link(Exp *e) {
 
 static bool well_formed(Exp *e);
 
+/* Reports a size binder that the pattern also binds as a value. */
+static void binder_not_in_pat(const TypeParam *tp, Pat *p) {
+    if (!p) return;
+    switch (p->kind) {
+    case P_ID:
+        if (strcmp(p->name, tp->name) == 0)
+            tc_fail(p->loc, "Name \"%s\" also bound as a size at %d:%d.", p->name, tp->loc.line, tp->loc.col);
+        break;
+    case P_TUPLE:
+        for (int i = 0; i < p->nelems; i++) binder_not_in_pat(tp, p->elems[i]);
+        break;
+    case P_RECORD:
+        for (int i = 0; i < p->nfields; i++) binder_not_in_pat(tp, p->fields[i].pat);
+        break;
+    case P_ASCRIBE:
+        binder_not_in_pat(tp, p->inner);
+        break;
+    default:
+        break;
+    }
+}
+
+/* let [n] (xs: [n]t) = e: each size binder is a size of e's value, named
+ * in scope after e (not in it). As in Futhark, a binder is first an unknown
+ * size that the pattern's type unifies with e's type (so [k][k] against
+ * sizes n and m is an error): while the pattern is checked, the binder's
+ * name is bound to that unknown (a negative uid, which dim_size turns into
+ * the size variable). Then each binder becomes the size it was unified
+ * with, when that is a name (the existential size of filter's result, a
+ * size parameter), or else a size of its own that the lowering binds from
+ * the value's shape (as for a function's size parameters; a constant or
+ * expression is then checked against it at run time, never differing). */
+static void size_binders_link(Exp *e) {
+    Ty *t = tc_exp(e->e1);
+    int n = e->ntparams, mark = tc_mark();
+    Size *unknown = NEW_ARRAY(tc.a, Size, n);
+    for (int i = 0; i < n; i++) {
+        TypeParam *tp = &e->tparams[i];
+        for (int j = 0; j < i; j++)
+            if (strcmp(e->tparams[j].name, tp->name) == 0)
+                tc_fail(tp->loc, "Size name also bound at %d:%d.", e->tparams[j].loc.line, e->tparams[j].loc.col);
+        binder_not_in_pat(tp, e->pat);
+        unknown[i] = tc_fresh_size();
+        tc_push_local_value(tp->name, unknown[i].uid, tc_prim(PT_I64), tp->loc);
+    }
+    Ty *pt = pat_type(e->pat, false);
+    for (int i = 0; i < n; i++)
+        if (!tc_size_in_data(pt, unknown[i].uid, true)) {
+            if (tc_contains_arrow(pt)) /* a size of a function's parameter or result is no value's */
+                tc_fail(e->tparams[i].loc, "Cannot bind [%s] as it is never used as the size of a concrete (non-function) value.",
+                        e->tparams[i].name);
+            tc_fail(e->tparams[i].loc, "Size [%s] unused in pattern.", e->tparams[i].name);
+        }
+    tc_unify(e->pat->loc, pt, t, U_STRICT);
+    tc_pop_to(mark);
+    for (int i = 0; i < n; i++) {
+        TypeParam *tp = &e->tparams[i];
+        Size s = tc_size_resolve(unknown[i]);
+        if (s.kind == SZ_VAR && s.uid > 0) {
+            tp->uid = s.uid;
+        } else {
+            tp->uid = tc_new_uid();
+            if (s.kind == SZ_VAR) { /* still unknown: it is the binder's own */
+                Size own = tc_size_var(tp->uid, tp->name);
+                tc_unify(tp->loc, tc_array(tc_prim(PT_I64), &own, 1), tc_array(tc_prim(PT_I64), &unknown[i], 1), U_STRICT);
+            }
+        }
+        tc_push_local_value(tp->name, tp->uid, tc_prim(PT_I64), tp->loc);
+    }
+    tc_unify(e->pat->loc, tc_bind_pat(e->pat, NULL, false), t, U_LENIENT_SIZES);
+}
+
 /* Checks the bound part of one link of a chain of lets and brings its
  * names into scope; returns the uid mark of the sizes that go out of
  * scope after its body, or -1 when it binds none (an in-place update). */
@@ -913,7 +985,8 @@ static int let_link(Exp *e) {
     int uid_mark = tc.next_uid;
     switch (e->kind) {
     case EX_LET:
-        tc_bind_pat(e->pat, tc_exp(e->e1), false);
+        if (e->ntparams > 0) size_binders_link(e);
+        else tc_bind_pat(e->pat, tc_exp(e->e1), false);
         tc_check_dup_names(&e->pat, 1);
         return uid_mark;
     case EX_LETFUN:

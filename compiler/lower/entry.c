@@ -181,14 +181,15 @@ static const TypeExp *pat_annotation(const Pat *p) { return p->kind == P_ASCRIBE
  * tuple is one value per component unless an abbreviation names it. Sets
  * nothing when the types do not account for the components. */
 static void ev_results(Lower *l, const Decl *d, Fun *f) {
-    const Ty *t = d->ret_ty;
-    if (!t) return;
-    bool split = t->kind == TY_TUPLE && !te_abbrev(d->ret);
+    if (!d->ret_ty) return;
+    const TypeExp *ret;
+    const Ty *t = lower_entry_result(d, &ret);
+    bool split = t->kind == TY_TUPLE && !te_abbrev(ret);
     int n = split ? t->n : 1, next = 0, k = 0;
     EntryVal *vals = NEW_ARRAY(l->a, EntryVal, n + 1);
     for (int i = 0; i < n; i++) {
-        const TypeExp *te = split && d->ret && d->ret->kind == TE_TUPLE && i < d->ret->nelems ? d->ret->elems[i] : NULL;
-        EntryVal v = ev_make(l, split ? t->elems[i] : t, split ? te : d->ret, &next);
+        const TypeExp *te = split && ret && ret->kind == TE_TUPLE && i < ret->nelems ? ret->elems[i] : NULL;
+        EntryVal v = ev_make(l, split ? t->elems[i] : t, split ? te : ret, &next);
         if (v.n > 0 || v.opaque) vals[k++] = v;
     }
     if (next != f->nret) return;
@@ -198,19 +199,60 @@ static void ev_results(Lower *l, const Decl *d, Fun *f) {
 
 /* ---- Entry points ------------------------------------------------------------------------- */
 
-Env *lower_entry_params(Lower *l, const Decl *d, Fun *f) {
+const Ty *lower_entry_result(const Decl *d, const TypeExp **te) {
+    const Ty *t = d->ret_ty;
+    const TypeExp *r = d->ret;
+    for (; t && t->kind == TY_ARROW; t = t->result) r = r && r->kind == TE_ARROW ? r->result : NULL;
+    *te = r;
+    return t;
+}
+
+/* The parameters of entry point d, those written and those its function
+ * result adds (numbered from d->nparams on). */
+static int entry_nparams(const Decl *d) {
+    int n = d->nparams;
+    for (const Ty *t = d->ret_ty; t && t->kind == TY_ARROW; t = t->result) n++;
+    return n;
+}
+
+typedef struct EntryParam {
+    const Ty *ty;
+    const TypeExp *te; /* annotation or NULL */
+    const char *name;
+    int uid;           /* a named parameter of an arrow type, for its sizes; else 0 */
+    SrcLoc loc;
+} EntryParam;
+
+static EntryParam entry_param_at(const Decl *d, int i) {
+    if (i < d->nparams) {
+        const Pat *p = d->params[i];
+        const Ty *t = d->param_tys ? d->param_tys[i] : p->ty;
+        if (!t) ICE("entry parameter without a type");
+        return (EntryParam){t, pat_annotation(p), lower_pat_name(p), 0, p->loc};
+    }
+    const Ty *t = d->ret_ty;
+    const TypeExp *te = d->ret;
+    for (int k = d->nparams; k < i; k++) {
+        t = t->result;
+        te = te && te->kind == TE_ARROW ? te->result : NULL;
+    }
+    const TypeExp *pte = te && te->kind == TE_ARROW ? te->param : NULL;
+    return (EntryParam){t->param, pte, t->pname ? t->pname : "x", t->pname ? t->var : 0, d->ret ? d->ret->loc : d->loc};
+}
+
+Env *lower_entry_params(Lower *l, const Decl *d, Fun *f, SVal ***extra, int *nextra) {
     Env *env = NULL;
     VarVec vars = {0};
     ExtVec exts = {0};
-    SVal **vals = NEW_ARRAY(l->a, SVal *, d->nparams);
-    EntryVal *ins = NEW_ARRAY(l->a, EntryVal, d->nparams + 1);
+    int n = entry_nparams(d);
+    SVal **vals = NEW_ARRAY(l->a, SVal *, n + 1);
+    EntryVal *ins = NEW_ARRAY(l->a, EntryVal, n + 1);
     bool views = true;
-    for (int i = 0; i < d->nparams; i++) {
-        const Ty *t = d->param_tys ? d->param_tys[i] : d->params[i]->ty;
-        if (!t) ICE("entry parameter without a type");
+    for (int i = 0; i < n; i++) {
+        EntryParam p = entry_param_at(d, i);
         int next = vars.len;
-        vals[i] = entry_value(l, &env, t, lower_pat_name(d->params[i]), &vars, &exts, d->params[i]->loc);
-        EntryVal v = ev_make(l, t, pat_annotation(d->params[i]), &next);
+        vals[i] = entry_value(l, &env, p.ty, p.name, &vars, &exts, p.loc);
+        EntryVal v = ev_make(l, p.ty, p.te, &next);
         if (next != vars.len) views = false;
         if (v.n > 0 || v.opaque) ins[f->nin_vals++] = v;
     }
@@ -220,9 +262,16 @@ Env *lower_entry_params(Lower *l, const Decl *d, Fun *f) {
     f->params = vec_to_arena(l->a, &vars);
     f->param_ext = vec_to_arena(l->a, &exts);
     for (int i = 0; i < d->nparams; i++) env = lower_bind_pat(l, env, d->params[i], vals[i]);
-    for (int i = 0; i < d->nparams; i++)
-        env = lower_match_shape(l, env, d->param_tys ? d->param_tys[i] : d->params[i]->ty, vals[i], SHAPE_ENTRY,
-                                d->params[i]->loc);
+    for (int i = d->nparams; i < n; i++) {
+        EntryParam p = entry_param_at(d, i);
+        if (p.uid) env = lower_env_bind(l, env, p.uid, p.name, vals[i]);
+    }
+    for (int i = 0; i < n; i++) {
+        EntryParam p = entry_param_at(d, i);
+        env = lower_match_shape(l, env, p.ty, vals[i], SHAPE_ENTRY, p.loc);
+    }
+    *extra = vals + d->nparams;
+    *nextra = n - d->nparams;
     return env;
 }
 

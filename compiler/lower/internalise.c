@@ -1280,10 +1280,15 @@ static Fun *lower_entry(Lower *l, Decl *d) {
     f->loc = d->loc;
     Builder b = {0};
     l->b = &b;
-    Env *env = lower_entry_params(l, d, f);
+    SVal **extra;
+    int nextra;
+    Env *env = lower_entry_params(l, d, f, &extra, &nextra);
     current_call_env = env;
     SVal *res = lower_exp(l, env, d->body);
-    if (d->ret) lower_match_shape(l, env, d->ret_ty, res, SHAPE_RESULT, d->loc);
+    if (nextra > 0) res = lower_apply(l, res, extra, nextra, NULL);
+    const TypeExp *ret;
+    const Ty *ret_ty = lower_entry_result(d, &ret);
+    if (ret) lower_match_shape(l, env, ret_ty, res, SHAPE_RESULT, d->loc);
     l->b = NULL;
     if (sv_has_fun(res)) lower_error(l, d->loc, "entry point '%s' cannot return a function", d->name);
     f->body = lower_finish_body(l, &b, res);

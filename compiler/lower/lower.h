@@ -170,8 +170,14 @@ Env *lower_match_shape(Lower *l, Env *env, const Ty *ty, SVal *v, ShapeUse use, 
 /* Creates the external parameters of entry point d as f's (params,
  * param_ext, in_vals) and returns the environment in which d's parameters
  * and their sizes are bound, after emitting the checks of the sizes that
- * the arguments must agree on. */
-Env *lower_entry_params(Lower *l, const Decl *d, Fun *f);
+ * the arguments must agree on. When d's result is a function (entry main =
+ * map f64.ceil), its parameters are the entry point's too, after d's own:
+ * sets *extra to their values (*nextra of them), which the body's value is
+ * applied to. */
+Env *lower_entry_params(Lower *l, const Decl *d, Fun *f, SVal ***extra, int *nextra);
+/* The result type of entry point d after the parameters that a function
+ * result adds, and the annotation written for it (or NULL). */
+const Ty *lower_entry_result(const Decl *d, const TypeExp **te);
 /* Sets f's result types (ret, ret_ext, out_vals) from its body's results. */
 void lower_entry_results(Lower *l, const Decl *d, Fun *f);
 

@@ -209,6 +209,7 @@ static void print_let(Buf *out, const Exp *e) {
     for (;;) {
         buf_puts(out, "let ");
         if (e->kind == EX_LET) {
+            for (int i = 0; i < e->ntparams; i++) buf_printf(out, "[%s]%s", e->tparams[i].name, i + 1 < e->ntparams ? "" : " ");
             print_pat(out, e->pat);
         } else if (e->kind == EX_LETFUN) {
             buf_puts(out, e->fname);

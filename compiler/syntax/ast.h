@@ -146,6 +146,13 @@ typedef struct PatField {
     Pat *pat; /* for a punned field {x}, a P_ID pattern named x */
 } PatField;
 
+/* An attribute, #[unroll] or #[incremental_flattening(only_inner)]: kept on
+ * declarations, expressions and patterns for the passes that use them;
+ * the others ignore them, as Futhark ignores attributes it does not know. */
+typedef struct Attr {
+    const char *text; /* #[attr] contents, as written */
+} Attr;
+
 struct Pat {
     PatKind kind;
     SrcLoc loc;
@@ -158,6 +165,8 @@ struct Pat {
     TypeExp *type;      /* P_ASCRIBE */
     int uid;            /* checker: P_ID's unique binding id (> 0) */
     Ty *ty;             /* checker: the pattern's type */
+    Attr *attrs;        /* #[attr] p, outermost first */
+    int nattrs;
 };
 
 /* ---- Expressions ---------------------------------------------------------- */
@@ -313,7 +322,7 @@ struct Exp {
     int loop_var_uid;     /* checker */
     Pat *pat2;            /* EX_LOOP for p in xs */
 
-    /* EX_LAMBDA and EX_LETFUN */
+    /* EX_LAMBDA and EX_LETFUN; tparams also EX_LET's size binders (let [n] p = e) */
     const char *fname;    /* EX_LETFUN: function name; EX_LET_UPDATE: array variable */
     int fname_uid;        /* checker: binding id of fname */
     TypeParam *tparams;
@@ -321,6 +330,8 @@ struct Exp {
     Pat **params;
     int nparams;
     TypeExp *ret;         /* optional return ascription; EX_ASCRIBE/EX_COERCE type */
+    Attr *attrs;          /* #[attr] e, outermost first (#[unroll] loop ...) */
+    int nattrs;
 };
 
 /* ---- Declarations ---------------------------------------------------------- */
@@ -335,10 +346,6 @@ typedef enum DeclKind {
 } DeclKind;
 
 typedef enum Liftedness { LIFT_NONE /* type */, LIFT_SIZES /* type~ */, LIFT_FULL /* type^ */ } Liftedness;
-
-typedef struct Attr {
-    const char *text; /* #[attr] contents, as written */
-} Attr;
 
 struct Decl {
     DeclKind kind;

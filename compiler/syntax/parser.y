@@ -77,6 +77,7 @@ static Exp *mk_range(void *scanner, Exp *s, Exp *second, Exp *end, RangeKind k, 
 static Exp *mk_let(void *scanner, Pat *p, Exp *e1, Exp *body, SrcLoc loc);
 static Exp *mk_letfun(void *scanner, Tok name, PtrList *fps, TypeExp *ret, Exp *e1, Exp *body, SrcLoc loc);
 static Pat *mk_pat(void *scanner, PatKind k, SrcLoc loc);
+static void attr_prepend(void *scanner, Attr **attrs, int *n, const char *text);
 static TypeExp *mk_type(void *scanner, TypeExpKind k, SrcLoc loc);
 static Decl *mk_decl(void *scanner, DeclKind k, SrcLoc loc, const char *doc);
 static Decl *mk_val(void *scanner, Tok kw, const char *name, PtrList *fps, TypeExp *ret, Exp *body, SrcLoc loc);
@@ -211,11 +212,7 @@ decls: %empty { $$ = NULL; }
 
 decl: ATTR decl {
           $$ = $2;
-          Attr *attrs = NEW_ARRAY(AR, Attr, $2->nattrs + 1);
-          attrs[0].text = $1.text;
-          for (int i = 0; i < $2->nattrs; i++) attrs[i + 1] = $2->attrs[i];
-          $$->attrs = attrs;
-          $$->nattrs++;
+          attr_prepend(scanner, &$$->attrs, &$$->nattrs, $1.text);
           if ($1.doc) $$->doc = $1.doc;
           $$->loc = @$;
       }
@@ -418,6 +415,7 @@ opt_ret: %empty { $$ = NULL; }
 /* ---- Patterns ---- */
 
 pat: pat_atom { $$ = $1; }
+   | ATTR pat { $$ = $2; attr_prepend(scanner, &$$->attrs, &$$->nattrs, $1.text); }
    | pat_atom COLON type {
          $$ = mk_pat(scanner, P_ASCRIBE, @$);
          $$->inner = $1;
@@ -715,7 +713,7 @@ oexp: oexp OP_PIPE_R oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
           $$->ret = $3;
           $$->e1 = $5;
       }
-    | ATTR exp %prec LOWEST { $$ = $2; }
+    | ATTR exp %prec LOWEST { $$ = $2; attr_prepend(scanner, &$$->attrs, &$$->nattrs, $1.text); }
     | ASSERT atom atom { $$ = mk_exp(scanner, EX_ASSERT, @$); $$->e1 = $2; $$->e2 = $3; }
     | apply { $$ = $1; }
     ;
@@ -734,10 +732,10 @@ params1: pat_atom { $$ = plist_push(AR, NULL, $1); }
 
 let_exp: LET pat EQUALS exp let_body { $$ = mk_let(scanner, $2, $4, $5, @$); }
        | LET size_binders pat EQUALS exp let_body {
-             /* ast.h's EX_LET has no place for size binders. */
-             diag_error(@2, "size binders in 'let' (let [n] p = e) are not supported yet; "
-                            "bind the size with a function size parameter or use length");
              $$ = mk_let(scanner, $3, $5, $6, @$);
+             $$->ntparams = $2->len;
+             $$->tparams = NEW_ARRAY(AR, TypeParam, $2->len);
+             for (int i = 0; i < $2->len; i++) $$->tparams[i] = *(TypeParam *)$2->items[i];
          }
        | LET ID funparams0 opt_ret EQUALS exp let_body {
              $$ = mk_letfun(scanner, $2, $3, $4, $6, $7, @$);
@@ -753,9 +751,9 @@ let_exp: LET pat EQUALS exp let_body { $$ = mk_let(scanner, $2, $4, $5, @$); }
        ;
 
 /* "let [n][m] p = e": the first bracket follows a space, later ones a ']'. */
-size_binders: LBRACKET ID RBRACKET { $$ = plist_push(AR, NULL, (void *)$2.text); }
-            | size_binders IDX_LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, (void *)$3.text); }
-            | size_binders LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, (void *)$3.text); }
+size_binders: LBRACKET ID RBRACKET { $$ = plist_push(AR, NULL, mk_tparam(scanner, TP_SIZE, $2, @2)); }
+            | size_binders IDX_LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, mk_tparam(scanner, TP_SIZE, $3, @3)); }
+            | size_binders LBRACKET ID RBRACKET { $$ = plist_push(AR, $1, mk_tparam(scanner, TP_SIZE, $3, @3)); }
             ;
 
 let_body: IN exp %prec LOWEST { $$ = $2; }
@@ -939,6 +937,16 @@ static Exp *mk_letfun(void *scanner, Tok name, PtrList *fps, TypeExp *ret, Exp *
     e->e1 = e1;
     e->e2 = body;
     return e;
+}
+
+/* #[text] written before a declaration, expression or pattern that may
+ * already carry attributes: the new one comes first, as in the source. */
+static void attr_prepend(void *scanner, Attr **attrs, int *n, const char *text) {
+    Attr *a = NEW_ARRAY(AR, Attr, *n + 1);
+    a[0].text = text;
+    for (int i = 0; i < *n; i++) a[i + 1] = (*attrs)[i];
+    *attrs = a;
+    (*n)++;
 }
 
 static Pat *mk_pat(void *scanner, PatKind k, SrcLoc loc) {
@@ -1401,6 +1409,7 @@ static void describe_expected(Buf *b, const yypcontext_t *ctx) {
  * expected, then makes the token wrapper skip to the next declaration. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner) {
     LexState *ls = LS;
+    if (ls->stopped) return 0; /* at the end the lexer made up: reported */
     Buf b = {0};
     yysymbol_kind_t la = yypcontext_token(ctx);
     buf_puts(&b, "unexpected ");

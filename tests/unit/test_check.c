@@ -618,8 +618,10 @@ static void test_entry_errors(void **state) {
     (void)state;
     accept("entry n (x: {a: {b: i32}}) = x.a.b"); /* nested records: one parameter per leaf */
     reject("entry n (x: {a: i32 -> i32}) = x.a 1", 1, "Entry point functions may not be higher-order");
-    reject("entry o (x: i32) = \\(y: i32) -> y + x", 1,
-           "Entry point functions may not be higher-order: \"o\" returns a value of type i32 -> i32.");
+    accept("entry o (x: i32) = \\(y: i32) -> y + x"); /* eta-expanded: y is a parameter too */
+    reject("entry o (x: i32) = (x, \\(y: i32) -> y + x)", 1,
+           "Entry point functions may not be higher-order: \"o\" returns a value of type (i32, i32 -> i32).");
+    reject("entry r = \\(f: i32 -> i32) -> f 1", 1, "Entry point functions may not be higher-order: \"r\" has a parameter");
     reject("entry p 'a (x: a) : a = x", 1, "Entry point functions may not be polymorphic: \"p\" has type parameter \"a\".");
     accept("def main (x: [](i32, i32)) = x"); /* arrays of tuples: one array per component */
     reject("entry q (f: i32 -> i32) = f 1", 1, "Entry point functions may not be higher-order: \"q\" has a parameter");

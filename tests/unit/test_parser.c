@@ -605,8 +605,12 @@ static void test_error_messages(void **state) {
     assert_contains(msgs, "e.fut:1:9: error: unterminated string literal");
     parse_captured("def f = 1 $ 2", &msgs, &errors);
     assert_contains(msgs, "e.fut:1:11: error: unexpected character '$'");
-    parse_captured("def f = match x case _ -> 1", &msgs, &errors);
-    assert_contains(msgs, "unexpected 'match'");
+    parse_captured("def f = match x case _ -> 1\ndef g = (", &msgs, &errors);
+    assert_int_equal(errors, 1); /* the file stops at an unsupported construct */
+    assert_contains(msgs, "e.fut:1:9: error: match expressions (pattern matching on sum types) are not supported yet");
+    parse_captured("type t = #a | #b i32\ndef f = #a\n", &msgs, &errors);
+    assert_int_equal(errors, 1);
+    assert_contains(msgs, "e.fut:1:10: error: sum types and their constructors (such as '#some x') are not supported yet");
 }
 
 /* A NUL byte is an error where it stands, also in a comment or a literal,
@@ -896,16 +900,26 @@ static void test_trailing_commas(void **state) {
     assert_null(parse_captured("def f : (i32,) = 1", &msgs, &errors));
 }
 
-/* Forms ast.h cannot represent yet get a precise message. */
-static void test_unsupported_forms(void **state) {
-    const char *msgs;
-    int errors;
-    assert_null(parse_captured("def f (ys: []i32) =\n  let [n] (xs: [n]i32) = ys in n\n", &msgs, &errors));
-    assert_int_equal(errors, 1);
-    assert_contains(msgs, "e.fut:2:7: error: size binders in 'let'");
-    assert_null(parse_captured("def f ys =\n  let [n][m] xs = ys in xs\n", &msgs, &errors));
-    assert_int_equal(errors, 1);
-    assert_contains(msgs, "e.fut:2:7: error: size binders in 'let'");
+/* let [n][m] p = e keeps its size binders (in tparams) with their names
+ * and places; attributes stay on the expressions and patterns they
+ * precede, outermost first. */
+static void test_size_binders_and_attributes(void **state) {
+    Exp *e = exp_of("let [n][m] (xs: [n][m]i32) = ys in n");
+    assert_int_equal(e->kind, EX_LET);
+    assert_int_equal(e->ntparams, 2);
+    assert_string_equal(e->tparams[0].name, "n");
+    assert_int_equal(e->tparams[0].kind, TP_SIZE);
+    assert_string_equal(e->tparams[1].name, "m");
+    assert_int_equal(e->tparams[1].loc.col, 17);
+    assert_string_equal(shape("let [n][m] (xs: [n][m]i32) = ys in n"), "(let [n][m] (xs : ([n]([m]i32))) = ys in n)");
+    e = exp_of("#[unroll] #[incremental_flattening(only_inner)] loop x = 0 for i < 3 do x + i");
+    assert_int_equal(e->kind, EX_LOOP);
+    assert_int_equal(e->nattrs, 2);
+    assert_string_equal(e->attrs[0].text, "unroll");
+    assert_string_equal(e->attrs[1].text, "incremental_flattening(only_inner)");
+    e = exp_of("let #[a] #[b] (x: i32) = 1 in x");
+    assert_int_equal(e->pat->nattrs, 2);
+    assert_string_equal(e->pat->attrs[1].text, "b");
 }
 
 /* Module types, parametric modules, applications, imports as modules and
@@ -1122,7 +1136,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_backtick_sections, teardown),
         cmocka_unit_test_teardown(test_index_sections, teardown),
         cmocka_unit_test_teardown(test_trailing_commas, teardown),
-        cmocka_unit_test_teardown(test_unsupported_forms, teardown),
+        cmocka_unit_test_teardown(test_size_binders_and_attributes, teardown),
         cmocka_unit_test_teardown(test_modules, teardown),
         cmocka_unit_test_teardown(test_ty_print, teardown),
         cmocka_unit_test_teardown(test_robustness, teardown),
