@@ -91,8 +91,16 @@ typedef struct Lib {
  * component. */
 static const EntryVal *lib_vals(Lib *L, const Fun *f, bool ret, int *n) {
     const EntryVal *v = ret ? f->out_vals : f->in_vals;
-    *n = ret ? f->nout_vals : f->nin_vals;
-    if (v) return v;
+    int nv = ret ? f->nout_vals : f->nin_vals;
+    if (v) {
+        /* a () value has no components: nothing to pass, as for the
+         * executables, which read and write nothing for it */
+        EntryVal *kept = NEW_ARRAY(L->a, EntryVal, nv + 1);
+        *n = 0;
+        for (int k = 0; k < nv; k++)
+            if (v[k].n > 0) kept[(*n)++] = v[k];
+        return kept;
+    }
     *n = ret ? f->nret : f->nparams;
     EntryVal *each = NEW_ARRAY(L->a, EntryVal, *n + 1);
     for (int k = 0; k < *n; k++) each[k] = (EntryVal){.first = k, .n = 1};
