@@ -173,14 +173,18 @@ void cp_oom(CPrint *C, const char *what) {
     cp_line(C, "    goto fail;");
 }
 
-/* m = a new host block of size bytes, or a failure at loc; decl: declares m. */
-static void c_alloc(CPrint *C, const ImpStm *s, bool decl) {
-    const char *m = cp_name(C, s->mem), *size = cp_exp(C, s->size);
-    cp_line(C, "%s%s = rt_block_new(pool, %s);", decl ? "rt_block *" : "", m, size);
+void cp_alloc_check(CPrint *C, const ImpStm *s, const char *m, const char *size) {
     cp_line(C, "if (!%s) {", m);
     cp_line(C, "    rt_alloc_failed(ctx, \"%s\", %s);", emit_c_str(C->a, cp_loc(C, s->loc), false), size);
     cp_line(C, "    goto fail;");
     cp_line(C, "}");
+}
+
+/* m = a new host block of size bytes, or a failure at loc; decl: declares m. */
+static void c_alloc(CPrint *C, const ImpStm *s, bool decl) {
+    const char *m = cp_name(C, s->mem), *size = cp_exp(C, s->size);
+    cp_line(C, "%s%s = rt_block_new(pool, %s);", decl ? "rt_block *" : "", m, size);
+    cp_alloc_check(C, s, m, size);
 }
 
 int cp_message(CPrint *C, const ImpStm *s, int max, Buf *fmt, Buf *args) {

@@ -75,6 +75,10 @@ void cp_copy_loops(CPrint *C, const char *dbase, const Lmad *dl, const char *sba
  * (the first max of them) a %lld, into fmt; the arguments it takes, each
  * ", (long long)<arg>", into args (when not NULL). Returns their number. */
 int cp_message(CPrint *C, const ImpStm *s, int max, Buf *fmt, Buf *args);
+/* After block m of size bytes (C expressions) was allocated for IMP_ALLOC
+ * s: when m is NULL, records why at s's location (rt_alloc_failed) and
+ * fails. */
+void cp_alloc_check(CPrint *C, const ImpStm *s, const char *m, const char *size);
 /* "    rt_error(ctx, "out of memory (<what>)");\n    goto fail;" */
 void cp_oom(CPrint *C, const char *what);
 /* The type, rank and shape of result s in outs[k], and a scalar's value;

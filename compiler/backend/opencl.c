@@ -311,10 +311,7 @@ static void h_launch(CPrint *C, const ImpStm *s) {
 static void h_alloc(CPrint *C, const ImpStm *s, bool decl) {
     const char *m = cp_name(C, s->mem), *size = cp_exp(C, s->size);
     cp_line(C, "%s%s = rt_dblock_new(ctx, dpool, %s);", decl ? "rt_dblock *" : "", m, size);
-    cp_line(C, "if (!%s) {", m);
-    cp_line(C, "    rt_alloc_failed(ctx, \"%s\", %s);", emit_c_str(C->a, cp_loc(C, s->loc), false), size);
-    cp_line(C, "    goto fail;");
-    cp_line(C, "}");
+    cp_alloc_check(C, s, m, size);
 }
 
 static bool device_load(const ImpExp *e) { return e && e->kind == IX_LOAD && on_device(e->var); }
