@@ -84,6 +84,18 @@ static const char *cp_const(CPrint *C, PrimValue c) {
     }
 }
 
+/* A variable of a 32-bit Sym: its value as an int. */
+static const char *sym_name32(int id, void *ctx) { return arena_printf(((CPrint *)ctx)->a, "(int)%s", sym_name(id, ctx)); }
+
+/* s evaluated in 32-bit arithmetic (IX_SYM of type i32). */
+static const char *cp_sym32(CPrint *C, const Sym *s) {
+    Buf b = {0};
+    sym_print_c_as(&b, s, sym_name32, C, "int");
+    const char *r = arena_strdup(C->a, b.data ? b.data : "0");
+    buf_free(&b);
+    return r;
+}
+
 const char *cp_sym(CPrint *C, const Sym *s) {
     Buf b = {0};
     sym_print_c(&b, s, sym_name, C);
@@ -114,14 +126,18 @@ const char *cp_exp(CPrint *C, const ImpExp *e) {
     case IX_CONST: return cp_const(C, e->c);
     case IX_VAR: return cp_name(C, e->var);
     case IX_OP:
+        if (C->contract && prim_class(e->t) == PC_FLOAT && (e->op == OP_ADD || e->op == OP_SUB || e->op == OP_MUL))
+            return arena_printf(C->a, "(%s %s %s)", cp_exp(C, e->args[0]), e->op == OP_ADD ? "+" : e->op == OP_SUB ? "-" : "*",
+                                cp_exp(C, e->args[1]));
         return arena_printf(C->a, "rt_%s_%s(%s)", op_name(e->op), prim_name(e->t), c_args(C, e->args, op_arity(e->op)));
     case IX_CONV:
         return arena_printf(C->a, "rt_conv_%s_%s(%s)", prim_name(e->t), prim_name(e->to), cp_exp(C, e->args[0]));
     case IX_LOAD: return arena_printf(C->a, "%s[%s]", C->t->base(C, e->var, e->t), cp_exp(C, e->index));
-    case IX_SYM: return cp_sym(C, e->sym);
+    case IX_SYM: return e->t == PT_I32 ? cp_sym32(C, e->sym) : cp_sym(C, e->sym);
     case IX_THREAD:
     case IX_TUNING:
-    case IX_MEMSIZE: break;
+    case IX_MEMSIZE:
+    case IX_LOCAL_BUDGET: break;
     }
     ICE("C printer: an Imp expression this target does not print");
 }
@@ -310,7 +326,8 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
         break;
     case IMP_FOR: {
         const char *v = cp_name(C, s->var);
-        cp_line(C, "for (int64_t %s = 0; %s < %s; %s++) {", v, v, cp_exp(C, s->bound), v);
+        if (s->unroll) cp_line(C, "#pragma unroll");
+        cp_line(C, "for (%s %s = 0; %s < %s; %s++) {", ctype(s->var->t), v, v, cp_exp(C, s->bound), v);
         cp_nested(C, &s->body);
         cp_line(C, "}");
         break;
@@ -329,6 +346,11 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
         }
         cp_line(C, "}");
         break;
+    case IMP_SCOPE:
+        cp_line(C, "{");
+        cp_nested(C, &s->body);
+        cp_line(C, "}");
+        break;
     case IMP_CALL: c_call(C, s); break;
     case IMP_RETURN: c_return(C, s); break;
     case IMP_ASSERT: c_assert(C, s); break;
@@ -339,6 +361,8 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
     case IMP_MAP:
     case IMP_UNMAP:
     case IMP_LAUNCH:
+    case IMP_BARRIER:
+    case IMP_ATOMIC:
     case IMP_LEGACY: ICE("C printer: an Imp statement this target does not print");
     }
     return 1;

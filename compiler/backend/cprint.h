@@ -42,6 +42,8 @@ struct CPrint {
     int next_id;             /* ids of the printer's own variables */
     int indent;
     const ImpFun *fun;       /* the function being printed, or NULL */
+    bool contract;           /* float +, - and * as C operators (in a
+                                kernel that may contract them) */
 };
 
 void cp_init(CPrint *C, Buf *out, Arena *a, const ImpProg *p, const CTarget *t, void *ctx);

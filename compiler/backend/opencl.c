@@ -79,10 +79,16 @@ typedef struct HostPrint {
     ClEmit *cl;
     const Prog *p;        /* the memory IR, for IMP_LEGACY */
     int *kernel_id;       /* by ImpKernel index: its number in the table, or -1 */
-    int *group_size;      /* by ImpKernel index: its group size parameter, or -1 */
+    int *params;          /* by ImpKernel index * TUNE_SLOTS + tune_slot: its
+                             tuning parameter, or -1 */
     const ImpStm *last_arg; /* the entry's last IMP_ARG, after which its timer starts */
     bool finished;        /* the entry has waited for the device */
 } HostPrint;
+
+/* A kernel's tuning parameters by name: a slot per name (the group size
+ * of a scan is its group_size). */
+enum { TUNE_SLOTS = 4 };
+static const int tune_slot[] = {0, 0, 1, 2, 3};
 
 /* The number of Imp kernel k in the kernel table (registered on first use). */
 static int kernel_id(CPrint *C, const ImpKernel *k) {
@@ -123,14 +129,26 @@ static const char *h_exp(CPrint *C, const ImpExp *e) {
     switch (e->kind) {
     case IX_MEMSIZE: return arena_printf(C->a, "rt_cl_block_size(%s)", cp_name(C, e->var));
     case IX_TUNING: {
-        if (e->tune != IMP_TUNE_GROUP_SIZE) ICE("OpenCL backend: an unknown tuning parameter");
-        int *P = &H->group_size[e->kernel->index];
+        int *P = &H->params[e->kernel->index * TUNE_SLOTS + tune_slot[e->tune]];
         if (*P < 0) {
             int id = kernel_id(C, e->kernel);
-            *P = cl_new_param(H->cl, arena_printf(C->a, "%s.group_size", H->cl->kernels.items[id]));
+            *P = cl_new_param(H->cl, arena_printf(C->a, "%s.%s", H->cl->kernels.items[id], imp_tune_name(e->tune)));
         }
-        return arena_printf(C->a, "rt_cl_group_size(%d)", *P);
+        const char *a0 = imp_tune_arity(e->tune) > 0 ? cp_exp(C, e->args[0]) : NULL;
+        switch (e->tune) {
+        case IMP_TUNE_GROUP_SIZE: return arena_printf(C->a, "rt_cl_group_size(%d)", *P);
+        case IMP_TUNE_SCAN_GROUP_SIZE:
+            return arena_printf(C->a, "rt_cl_fit_group(rt_cl_group_size_or(%d, RT_CL_SCAN_GROUP_SIZE), %s)", *P, a0);
+        case IMP_TUNE_NUM_GROUPS: return arena_printf(C->a, "rt_cl_num_groups(%d, %s, %s)", *P, a0, cp_exp(C, e->args[1]));
+        case IMP_TUNE_LANES:
+            return arena_printf(C->a, "rt_cl_lanes(%d, %s, %s, %s)", *P, a0, cp_exp(C, e->args[1]), cp_exp(C, e->args[2]));
+        case IMP_TUNE_SEGMENT_GROUPS:
+            return arena_printf(C->a, "rt_cl_segment_groups(%d, %s, %s, %s)", *P, a0, cp_exp(C, e->args[1]),
+                                cp_exp(C, e->args[2]));
+        }
+        ICE("OpenCL backend: an unknown tuning parameter");
     }
+    case IX_LOCAL_BUDGET: return "rt_cl_local_budget()";
     default: return NULL;
     }
 }
@@ -298,9 +316,10 @@ static void h_launch(CPrint *C, const ImpStm *s) {
             cp_line(C, "{ %s rt_a = %s; if (rt_cl_arg(ctx, %d, %d, sizeof rt_a, &rt_a)) goto fail; }", ctype(pv->t),
                     cp_exp(C, e), id, i + 1);
     }
-    for (int j = 0; j < k->nlocals; j++)
-        cp_line(C, "if (rt_cl_arg(ctx, %d, %d, (size_t)(%s) * sizeof(%s), NULL)) goto fail;", id, s->nargs + 1 + j,
-                cp_exp(C, k->locals[j].count), ctype(k->locals[j].t));
+    for (int j = 0, arg = s->nargs + 1; j < k->nlocals; j++)
+        if (!cl_local_static(&k->locals[j]))
+            cp_line(C, "if (rt_cl_arg(ctx, %d, %d, (size_t)(%s) * sizeof(%s), NULL)) goto fail;", id, arg++,
+                    cp_exp(C, k->locals[j].count), ctype(k->locals[j].t));
     cp_line(C, "if (rt_cl_launch(ctx, %d, %s, %s)) goto fail;", id, cp_exp(C, s->groups), cp_exp(C, s->group_size));
     cl_print_kernel(H->cl, C->a, C->p, k, H->cl->kernels.items[id]);
 }
@@ -458,8 +477,9 @@ void emit_opencl_entries(Buf *out, const Prog *p, const ImpProg *ip, bool linked
     cl.kernel_fns = arena_alloc(&a, (size_t)ip->nfuns + 1);
     HostPrint H = {.cl = &cl, .p = p};
     H.kernel_id = NEW_ARRAY(&a, int, ip->nkernels + 1);
-    H.group_size = NEW_ARRAY(&a, int, ip->nkernels + 1);
-    for (int i = 0; i < ip->nkernels; i++) H.kernel_id[i] = H.group_size[i] = -1;
+    H.params = NEW_ARRAY(&a, int, TUNE_SLOTS * ip->nkernels + 1);
+    for (int i = 0; i < ip->nkernels; i++) H.kernel_id[i] = -1;
+    for (int i = 0; i < TUNE_SLOTS * ip->nkernels; i++) H.params[i] = -1;
     CPrint C;
     cp_init(&C, out, &a, ip, &host_target, &H);
     ce_prologue(out, " (OpenCL)", linked_rt);

@@ -42,6 +42,9 @@ int cl_new_failure(ClEmit *cl, const char *fmt);
 /* Appends kernel k of p, whose name in the kernel table is name, to cl's
  * source as OpenCL C. */
 void cl_print_kernel(ClEmit *cl, Arena *a, const ImpProg *p, const ImpKernel *k, const char *name);
+/* Whether local array l is declared in its kernel (a constant size)
+ * rather than sized by the launch. */
+bool cl_local_static(const ImpLocal *l);
 /* Appends the OpenCL C of the functions that kernel code calls
  * (cl->kernel_fns and their callees), callees first. */
 void cl_kernel_functions(ClEmit *cl, Arena *a, const ImpProg *p, Buf *src);

@@ -1,6 +1,6 @@
 /* The checker of Imp's invariants (imp_check, run under --verify after the
- * lowering): scopes (every variable declared once, before its uses, in an
- * enclosing code block), types (operands, assignments, loads, stores,
+ * lowering): scopes (every variable declared before its uses, in an
+ * enclosing code block, and not again while in scope), types (operands, assignments, loads, stores,
  * calls and returns agree; sizes, offsets and Sym variables are i64
  * scalars), kinds (blocks used only as blocks, scalars only as scalars),
  * and where statements may stand: IMP_RETURN ends a function; failures
@@ -28,13 +28,11 @@ typedef struct Checker {
     Arena a;
     const char *where;     /* "function f" or "entry main" */
     ImpVar **in_scope;     /* by id: the variable while it is in scope */
-    char *seen;            /* by id: declared once already */
     VEC(ImpVar *) scope;   /* the variables in scope, innermost last */
     const ImpFun *fun;     /* the function being checked, or NULL */
     const ImpEntry *entry; /* the entry being checked, or NULL */
     const ImpKernel *kernel; /* the kernel being checked, or NULL */
     char *launches;        /* by kernel index: launched already */
-    VEC(int) kernel_ids;   /* ids a kernel declared (cleared after it) */
     char *args, *results;  /* entry: bound on the current path, by index */
     int nargs, nresults;
     int loops;             /* loops around the current statement */
@@ -63,11 +61,9 @@ static const char *const space_names[] = {"host", "device", "local"};
 
 static void declare(Checker *C, ImpVar *v) {
     in_range(C, v);
-    if (C->seen[v->id]) fail(C, "%s is declared twice", vn(C, v));
+    if (C->in_scope[v->id]) fail(C, "%s is declared again in its scope", vn(C, v));
     if (v->kind == IMP_MEM && (C->kernel ? v->space == IMP_SPACE_HOST : v->space == IMP_SPACE_LOCAL))
         fail(C, "%s is a %s block in %s code", vn(C, v), space_names[v->space], C->kernel ? "kernel" : "host");
-    C->seen[v->id] = 1;
-    if (C->kernel) vec_push_in(&C->a, &C->kernel_ids, v->id);
     C->in_scope[v->id] = v;
     vec_push_in(&C->a, &C->scope, v);
 }
@@ -128,6 +124,7 @@ static void check_kernel_ref(Checker *C, const ImpKernel *k) {
 }
 
 static PrimType check_exp(Checker *C, const ImpExp *e);
+static void expect(Checker *C, const ImpExp *e, PrimType t, const char *what);
 
 /* A load (in host code from a device block only when transfer: the whole
  * value of a scalar's declaration or assignment). */
@@ -154,12 +151,20 @@ static PrimType check_exp(Checker *C, const ImpExp *e) {
             fail(C, "the operand of a conversion from %s has another type", prim_name(e->t));
         break;
     case IX_LOAD: check_load(C, e, false); break;
-    case IX_SYM: sym_vars(e->sym, sym_var_ok, C); break;
+    case IX_SYM:
+        if (e->t != PT_I64) {
+            only_kernel(C, "a 32-bit Sym");
+            if (e->t != PT_I32) fail(C, "a Sym of type %s", prim_name(e->t));
+        }
+        sym_vars(e->sym, sym_var_ok, C);
+        break;
     case IX_THREAD: only_kernel(C, "IX_THREAD"); break;
     case IX_TUNING:
         only_entries(C, "IX_TUNING");
         check_kernel_ref(C, e->kernel);
+        for (int i = 0; i < imp_tune_arity(e->tune); i++) expect(C, e->args[i], PT_I64, "a tuning parameter's argument");
         break;
+    case IX_LOCAL_BUDGET: only_entries(C, "IX_LOCAL_BUDGET"); break;
     case IX_MEMSIZE:
         only_entries(C, "IX_MEMSIZE");
         use(C, e->var, IMP_MEM);
@@ -380,6 +385,28 @@ static void check_legacy(Checker *C, const ImpStm *s) {
     }
 }
 
+/* An atomic update of a device or local block's element (kernel code). */
+static void check_atomic(Checker *C, const ImpStm *s) {
+    only_kernel(C, "IMP_ATOMIC");
+    use(C, s->mem, IMP_MEM);
+    expect(C, s->index, PT_I64, "an atomic update's index");
+    PrimClass c = prim_class(s->t);
+    int size = prim_size(s->t);
+    bool ints = (c == PC_SIGNED || c == PC_UNSIGNED) && (size == 4 || size == 8);
+    bool ok = s->atomic == IMP_AT_ADD ? ints || c == PC_FLOAT
+              : s->atomic == IMP_AT_CMPXCHG ? s->t == PT_U32 || s->t == PT_U64
+                                            : ints;
+    if (!ok) fail(C, "an atomic update of type %s that the operation does not take", prim_name(s->t));
+    expect(C, s->value, s->t, "an atomic update's value");
+    if (s->atomic == IMP_AT_CMPXCHG) expect(C, s->expected, s->t, "a compare-and-swap's expected value");
+    if (!s->var) return;
+    if (c == PC_FLOAT) fail(C, "an atomic float addition binds %s", vn(C, s->var));
+    in_range(C, s->var);
+    if (s->var->kind != IMP_SCALAR || s->var->t != s->t)
+        fail(C, "an atomic update of a %s binds %s of another type", prim_name(s->t), vn(C, s->var));
+    declare(C, s->var);
+}
+
 static void check_stm(Checker *C, const ImpStm *s, bool last) {
     switch (s->kind) {
     case IMP_DECL:
@@ -410,11 +437,11 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
         break;
     case IMP_COPY: check_copy(C, s); break;
     case IMP_FOR: {
-        expect(C, s->bound, PT_I64, "a for loop's bound");
         int mark = C->scope.len;
         in_range(C, s->var);
-        if (s->var->kind != IMP_SCALAR || s->var->t != PT_I64)
-            fail(C, "the counter %s is not an i64 scalar", vn(C, s->var));
+        if (s->var->kind != IMP_SCALAR || (s->var->t != PT_I64 && s->var->t != PT_I32))
+            fail(C, "the counter %s is not an i64 or i32 scalar", vn(C, s->var));
+        expect(C, s->bound, s->var->t, "a for loop's bound");
         declare(C, s->var);
         C->loops++;
         check_nested(C, &s->body);
@@ -451,6 +478,9 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
     case IMP_UNMAP: check_map(C, s); break;
     case IMP_LAUNCH: check_launch(C, s); break;
     case IMP_LEGACY: check_legacy(C, s); break;
+    case IMP_SCOPE: check_nested(C, &s->body); break;
+    case IMP_BARRIER: only_kernel(C, "IMP_BARRIER"); break;
+    case IMP_ATOMIC: check_atomic(C, s); break;
     }
 }
 
@@ -493,15 +523,12 @@ static void check_entry(Checker *C, const ImpEntry *e) {
 
 /* A kernel, with scopes of its own: its parameters (scalars and device
  * blocks), its local arrays and its body. */
-static void check_kernel(Checker *C, const ImpKernel *k, ImpVar **in_scope, char *seen) {
+static void check_kernel(Checker *C, const ImpKernel *k, ImpVar **in_scope) {
     C->where = arena_printf(&C->a, "kernel %d %s", k->index, k->name);
     if (!C->launches[k->index]) fail(C, "the kernel is never launched");
     ImpVar **host_scope = C->in_scope;
-    char *host_seen = C->seen;
     C->in_scope = in_scope;
-    C->seen = seen;
     C->kernel = k;
-    C->kernel_ids.len = 0;
     int mark = C->scope.len;
     for (int i = 0; i < k->nparams; i++) {
         ImpVar *v = k->params[i];
@@ -517,10 +544,8 @@ static void check_kernel(Checker *C, const ImpKernel *k, ImpVar **in_scope, char
     }
     check_code(C, &k->body);
     leave(C, mark);
-    for (int i = 0; i < C->kernel_ids.len; i++) seen[C->kernel_ids.items[i]] = 0;
     C->kernel = NULL;
     C->in_scope = host_scope;
-    C->seen = host_seen;
 }
 
 /* The check proper; the Checker belongs to the caller, so that nothing
@@ -529,7 +554,6 @@ static bool check_prog(Checker *C) {
     if (setjmp(C->fail)) return false;
     const ImpProg *p = C->p;
     C->in_scope = NEW_ARRAY(&C->a, ImpVar *, p->next_id + 1);
-    C->seen = arena_alloc(&C->a, (size_t)p->next_id + 1);
     C->launches = arena_alloc(&C->a, (size_t)p->nkernels + 1);
     for (int i = 0; i < p->nkernels; i++)
         if (!p->kernels[i] || p->kernels[i]->index != i) fail(C, "kernel %d has another index", i);
@@ -540,8 +564,7 @@ static bool check_prog(Checker *C) {
     for (int i = 0; i < p->nentries; i++) check_entry(C, p->entries[i]);
     if (p->nkernels) {
         ImpVar **in_scope = NEW_ARRAY(&C->a, ImpVar *, p->next_id + 1);
-        char *seen = arena_alloc(&C->a, (size_t)p->next_id + 1);
-        for (int i = 0; i < p->nkernels; i++) check_kernel(C, p->kernels[i], in_scope, seen);
+        for (int i = 0; i < p->nkernels; i++) check_kernel(C, p->kernels[i], in_scope);
     }
     return true;
 }

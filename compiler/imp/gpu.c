@@ -19,27 +19,16 @@
  * binds) or sliced (a work-item's copy is contiguous, at its number times
  * the size of a copy). A kernel's body is lowered with a table of
  * variables of its own, the kernel's view of the same IR Vars. */
-#include "lower.h"
+#include "gpu.h"
 
 #include <string.h>
 
 /* ---- Kernels -------------------------------------------------------------------- */
 
-/* A kernel being built: its parameters with the host expressions that set
- * them, and while its body is lowered, the host's state. */
-typedef struct Kb {
-    ImpKernel *k;
-    ImpVar **vars; /* the kernel's variables, by IR Var id */
-    VEC(ImpVar *) params;
-    VEC(ImpExp *) args;
-    ImpVar **host_vars;
-    ImpSpace host_space;
-    LwNest body;
-} Kb;
-
-static void kb_begin(ImpLower *L, Kb *kb, const char *name) {
+void kb_begin(ImpLower *L, Kb *kb, const char *name, const SegInfo *g) {
     memset(kb, 0, sizeof *kb);
     kb->k = imp_kernel(L->ip, name);
+    kb->g = g;
     kb->vars = NEW_ARRAY(L->a, ImpVar *, L->p->next_var_id + 1);
 }
 
@@ -49,21 +38,31 @@ static ImpVar *kb_var(ImpLower *L, Kb *kb, const Var *v) {
     return kb->vars[v->id];
 }
 
-/* Adds parameter p, which the launch sets to arg (a host expression). */
-static void kb_param(Kb *kb, ImpVar *p, ImpExp *arg) {
+void kb_param(Kb *kb, ImpVar *p, ImpExp *arg) {
     vec_push(&kb->params, p);
     vec_push(&kb->args, arg);
 }
 
-/* A new i64 parameter set to arg. */
-static ImpVar *kb_i64(ImpLower *L, Kb *kb, const char *name, ImpExp *arg) {
-    ImpVar *p = lw_fresh(L, name, IMP_SCALAR, PT_I64);
+ImpVar *kb_scalar(ImpLower *L, Kb *kb, const char *name, PrimType t, ImpExp *arg) {
+    ImpVar *p = lw_fresh(L, name, IMP_SCALAR, t);
     kb_param(kb, p, arg);
     return p;
 }
 
-/* Makes the kernel's body the code being lowered. */
-static void kb_enter(ImpLower *L, Kb *kb) {
+ImpVar *kb_block(ImpLower *L, Kb *kb, const char *name, ImpVar *mem) {
+    ImpVar *p = imp_block(L->ip, name, IMP_SPACE_DEVICE);
+    kb_param(kb, p, imp_read(L->a, mem));
+    return p;
+}
+
+ImpVar *kb_local(ImpLower *L, Kb *kb, const char *name, PrimType t, ImpExp *count) {
+    ImpVar *m = imp_block(L->ip, name, IMP_SPACE_LOCAL);
+    ImpLocal l = {m, t, count};
+    vec_push(&kb->locals, l);
+    return m;
+}
+
+void kb_enter(ImpLower *L, Kb *kb) {
     kb->host_vars = L->vars;
     kb->host_space = L->space;
     L->vars = kb->vars;
@@ -73,7 +72,7 @@ static void kb_enter(ImpLower *L, Kb *kb) {
     lw_enter(L, &kb->body);
 }
 
-static void kb_leave(ImpLower *L, Kb *kb) {
+void kb_leave(ImpLower *L, Kb *kb) {
     kb->k->body = lw_leave(L, &kb->body);
     L->vars = kb->host_vars;
     L->space = kb->host_space;
@@ -81,11 +80,12 @@ static void kb_leave(ImpLower *L, Kb *kb) {
     L->seq--;
 }
 
-/* Host: launches the kernel on groups work-groups of size work-items. */
-static void kb_launch(ImpLower *L, Kb *kb, ImpExp *groups, ImpExp *size) {
+void kb_launch(ImpLower *L, Kb *kb, ImpExp *groups, ImpExp *size) {
     ImpKernel *k = kb->k;
     k->nparams = kb->params.len;
     k->params = vec_to_arena(L->a, &kb->params);
+    k->nlocals = kb->locals.len;
+    k->locals = vec_to_arena(L->a, &kb->locals);
     ImpStm *st = imp_add(L->b, IMP_LAUNCH);
     st->kernel = k;
     st->groups = groups;
@@ -94,213 +94,322 @@ static void kb_launch(ImpLower *L, Kb *kb, ImpExp *groups, ImpExp *size) {
     st->args = vec_to_arena(L->a, &kb->args);
     vec_free(&kb->params);
     vec_free(&kb->args);
-}
-
-/* Host: a new i64 variable set to value. */
-static ImpVar *host_i64(ImpLower *L, const char *name, ImpExp *value) {
-    ImpVar *v = lw_fresh(L, name, IMP_SCALAR, PT_I64);
-    imp_decl(L->b, v, value);
-    return v;
+    vec_free(&kb->locals);
 }
 
 /* ---- Private blocks ---------------------------------------------------------------- */
 
-/* By free variable of a SegInfo, for its private blocks: the size of one
- * copy and the block of all copies (host), and a sliced block's base and
- * copy size (kernel parameters). */
-typedef struct Priv {
-    ImpVar **bytes, **copies;
-    ImpVar **base, **kbytes;
-} Priv;
-
 static bool is_private(const SegInfo *g, int i) { return g->free[i]->type.kind == TK_MEM && g->private_mem[i]; }
 
-/* Host: the size of one copy of each private block (its block's size). */
-static void priv_sizes(ImpLower *L, const SegInfo *g, Priv *pv) {
+void kb_free_vars(ImpLower *L, Kb *kb, ImpExp *nthreads, SrcLoc loc) {
+    const SegInfo *g = kb->g;
+    Arena *a = L->a;
     int n = g->nfree + 1;
-    pv->bytes = NEW_ARRAY(L->a, ImpVar *, n);
-    pv->copies = NEW_ARRAY(L->a, ImpVar *, n);
-    pv->base = NEW_ARRAY(L->a, ImpVar *, n);
-    pv->kbytes = NEW_ARRAY(L->a, ImpVar *, n);
-    for (int i = 0; i < g->nfree; i++)
-        if (is_private(g, i)) pv->bytes[i] = host_i64(L, "priv_bytes", imp_memsize(L->a, lw_var(L, g->free[i])));
-}
-
-/* Host: nthreads copies of each private block (a failure reported at loc). */
-static void priv_alloc(ImpLower *L, const SegInfo *g, Priv *pv, ImpExp *nthreads, SrcLoc loc) {
-    for (int i = 0; i < g->nfree; i++) {
-        if (!is_private(g, i)) continue;
-        ImpVar *m = pv->copies[i] = imp_block(L->ip, "priv", IMP_SPACE_DEVICE);
-        imp_decl(L->b, m, NULL);
-        ImpStm *al = imp_add(L->b, IMP_ALLOC);
-        al->mem = m;
-        al->size = imp_op2(L->a, OP_SIZE_MUL, PT_I64, imp_read(L->a, pv->bytes[i]), nthreads);
-        al->loc = loc;
-    }
-}
-
-static void priv_release(ImpLower *L, const SegInfo *g, const Priv *pv) {
-    for (int i = 0; i < g->nfree; i++)
-        if (pv->copies[i]) imp_add(L->b, IMP_RELEASE)->mem = pv->copies[i];
-}
-
-/* The free variables of g as parameters of kb (a private block: its
- * copies, and a sliced one's size of a copy), then SegInfo.nthreads set
- * to nthreads when the statement has interleaved blocks. */
-static void free_params(ImpLower *L, Kb *kb, const SegInfo *g, Priv *pv, ImpExp *nthreads) {
+    kb->priv_bytes = NEW_ARRAY(a, ImpVar *, n);
+    kb->priv_copies = NEW_ARRAY(a, ImpVar *, n);
+    kb->priv_base = NEW_ARRAY(a, ImpVar *, n);
+    kb->priv_kbytes = NEW_ARRAY(a, ImpVar *, n);
     for (int i = 0; i < g->nfree; i++) {
         Var *v = g->free[i];
         if (v->type.kind == TK_ARRAY || v == g->tid || v == g->nthreads) continue;
         if (!is_private(g, i)) {
-            kb_param(kb, kb_var(L, kb, v), imp_read(L->a, lw_var(L, v)));
+            kb_param(kb, kb_var(L, kb, v), imp_read(a, lw_var(L, v)));
             continue;
         }
-        ImpExp *copies = imp_read(L->a, pv->copies[i]);
+        /* nthreads copies of the block, one per work-item */
+        ImpVar *bytes = kb->priv_bytes[i] = gl_let(L, "priv_bytes", PT_I64, imp_memsize(a, lw_var(L, v)));
+        ImpVar *m = kb->priv_copies[i] = imp_block(L->ip, "priv", IMP_SPACE_DEVICE);
+        imp_decl(L->b, m, NULL);
+        ImpStm *al = imp_add(L->b, IMP_ALLOC);
+        al->mem = m;
+        al->size = imp_op2(a, OP_SIZE_MUL, PT_I64, imp_read(a, bytes), nthreads);
+        al->loc = loc;
         if (g->private_mem[i] == PRIV_INTERLEAVED) {
-            kb_param(kb, kb_var(L, kb, v), copies);
+            kb_param(kb, kb_var(L, kb, v), imp_read(a, m));
             continue;
         }
-        pv->base[i] = imp_block(L->ip, arena_printf(L->a, "%s_base", v->name), IMP_SPACE_DEVICE);
-        kb_param(kb, pv->base[i], copies);
-        pv->kbytes[i] = kb_i64(L, kb, arena_printf(L->a, "%s_bytes", v->name), imp_read(L->a, pv->bytes[i]));
+        kb->priv_base[i] = kb_block(L, kb, arena_printf(a, "%s_base", v->name), m);
+        kb->priv_kbytes[i] = kb_scalar(L, kb, arena_printf(a, "%s_bytes", v->name), PT_I64, imp_read(a, bytes));
     }
     if (g->nthreads) kb_param(kb, kb_var(L, kb, g->nthreads), nthreads);
 }
 
-/* Kernel: binds SegInfo.tid to the work-item's number tid, and each sliced
- * private block to the work-item's copy. */
-static void prologue(ImpLower *L, const SegInfo *g, const Priv *pv, Sym *tid) {
+void kb_release(ImpLower *L, Kb *kb) {
+    for (int i = 0; i < kb->g->nfree; i++)
+        if (kb->priv_copies[i]) imp_add(L->b, IMP_RELEASE)->mem = kb->priv_copies[i];
+}
+
+void kb_prologue(ImpLower *L, Kb *kb, Sym *tid) {
+    const SegInfo *g = kb->g;
     if (g->tid) lw_declare(L, g->tid, imp_sym(L->a, tid));
     for (int i = 0; i < g->nfree; i++) {
-        if (!pv->base[i]) continue;
+        if (!kb->priv_base[i]) continue;
         ImpStm *d = imp_add(L->b, IMP_DECL);
         d->var = lw_var(L, g->free[i]);
-        d->init = imp_read(L->a, pv->base[i]);
-        ImpExp *off = imp_sym(L->a, sym_mul(L->a, tid, sym_var(L->a, pv->kbytes[i]->id)));
+        d->init = imp_read(L->a, kb->priv_base[i]);
+        ImpExp *off = imp_sym(L->a, sym_mul(L->a, tid, gl_sym(L, kb->priv_kbytes[i])));
         if (off->kind != IX_CONST || off->c.v.i != 0) d->offset = off;
     }
 }
 
+/* ---- Small code ------------------------------------------------------------------------ */
+
+ImpVar *gl_let(ImpLower *L, const char *name, PrimType t, ImpExp *value) {
+    ImpVar *v = lw_fresh(L, name, IMP_SCALAR, t);
+    imp_decl(L->b, v, value);
+    return v;
+}
+
+ImpVar **gl_lets(ImpLower *L, const char *name, const PrimType *ts, int n, ImpExp **init) {
+    ImpVar **vs = NEW_ARRAY(L->a, ImpVar *, n + 1);
+    for (int j = 0; j < n; j++) vs[j] = gl_let(L, arena_printf(L->a, "%s%d", name, j), ts[j], init ? init[j] : NULL);
+    return vs;
+}
+
+Sym *gl_sym(ImpLower *L, const ImpVar *v) { return sym_var(L->a, v->id); }
+
+ImpExp *gl_i64(ImpLower *L, int64_t c) { return imp_i64(L->a, c); }
+
+ImpExp *gl_op(ImpLower *L, Op op, ImpExp *x, ImpExp *y) { return imp_op2(L->a, op, PT_I64, x, y); }
+
+ImpExp **gl_reads(ImpLower *L, ImpVar **vs, int n) {
+    ImpExp **r = NEW_ARRAY(L->a, ImpExp *, n + 1);
+    for (int j = 0; j < n; j++) r[j] = imp_read(L->a, vs[j]);
+    return r;
+}
+
+ImpExp **gl_loads(ImpLower *L, ImpVar **mems, const PrimType *ts, int n, ImpExp *index) {
+    ImpExp **r = NEW_ARRAY(L->a, ImpExp *, n + 1);
+    for (int j = 0; j < n; j++) r[j] = imp_load(L->a, mems[j], ts[j], index);
+    return r;
+}
+
+void gl_stores(ImpLower *L, ImpVar **mems, const PrimType *ts, int n, ImpExp *index, ImpExp **vals) {
+    for (int j = 0; j < n; j++) imp_store(L->b, mems[j], ts[j], index, vals[j]);
+}
+
+ImpStm *gl_if(ImpLower *L, LwNest *n, ImpExp *cond) {
+    ImpStm *st = imp_add(L->b, IMP_IF);
+    st->cond = cond;
+    lw_enter(L, n);
+    return st;
+}
+
+ImpStm *gl_scope(ImpLower *L, LwNest *n) {
+    ImpStm *st = imp_add(L->b, IMP_SCOPE);
+    lw_enter(L, n);
+    return st;
+}
+
+void gl_barrier(ImpLower *L) { imp_add(L->b, IMP_BARRIER); }
+
+/* ---- Operators ------------------------------------------------------------------------------ */
+
+PrimType *gl_op_types(ImpLower *L, const SegOp *ops, int nops, int *total) {
+    int n = 0;
+    for (int j = 0; j < nops; j++) n += ops[j].k;
+    PrimType *ts = NEW_ARRAY(L->a, PrimType, n + 1);
+    n = 0;
+    for (int j = 0; j < nops; j++)
+        for (int i = 0; i < ops[j].k; i++) ts[n++] = ops[j].op->params[i]->type.elem;
+    *total = n;
+    return ts;
+}
+
+ImpExp **gl_neutrals(ImpLower *L, const SegOp *ops, int nops, int nv) {
+    ImpExp **r = NEW_ARRAY(L->a, ImpExp *, nv + 1);
+    for (int j = 0, v = 0; j < nops; j++)
+        for (int i = 0; i < ops[j].k; i++) r[v++] = lw_se(L, ops[j].neutral[i]);
+    return r;
+}
+
+bool gl_commutative(const SegOp *ops, int n) {
+    for (int i = 0; i < n; i++)
+        if (!ops[i].commutative && !ir_segop_known_commutative(&ops[i])) return false;
+    return true;
+}
+
+static void res_assign(ImpLower *L, const Body *b, void *ctx) {
+    ImpVar **dst = ctx;
+    for (int i = 0; i < b->nres; i++) imp_assign(L->b, dst[i], lw_se(L, b->res[i]));
+}
+
+void gl_apply(ImpLower *L, const SegOp *ops, int nops, ImpExp **xs, ImpExp **ys, ImpVar **dst) {
+    for (int j = 0, v = 0; j < nops; v += ops[j++].k) {
+        const SegOp *op = &ops[j];
+        LwNest n;
+        ImpStm *sc = gl_scope(L, &n);
+        for (int i = 0; i < op->k; i++) {
+            lw_declare(L, op->op->params[i], xs[v + i]);
+            lw_declare(L, op->op->params[op->k + i], ys[v + i]);
+        }
+        lw_body(L, op->op->body, res_assign, dst + v, NULL, 0);
+        sc->body = lw_leave(L, &n);
+    }
+}
+
+/* ---- Group-wide pieces ------------------------------------------------------------------------ */
+
+void gl_tree_step(ImpLower *L, const SegOp *ops, int nops, ImpVar **locs, const PrimType *ts, int nv, GlTree t,
+                  ImpVar *s) {
+    Arena *a = L->a;
+    ImpExp *sv = imp_read(a, s);
+    ImpExp *mask = gl_op(L, OP_SUB, gl_op(L, OP_MUL, gl_i64(L, 2), sv), gl_i64(L, 1));
+    ImpExp *first = imp_op2(a, OP_EQ, PT_I64, gl_op(L, OP_AND, t.pos, mask), gl_i64(L, 0));
+    ImpExp *inside = imp_op2(a, OP_LT, PT_I64, gl_op(L, OP_ADD, t.pos, sv), t.size);
+    LwNest n;
+    ImpStm *st = gl_if(L, &n, imp_op2(a, OP_LAND, PT_BOOL, first, inside));
+    ImpVar **r = gl_lets(L, "r", ts, nv, NULL);
+    gl_apply(L, ops, nops, gl_loads(L, locs, ts, nv, t.ix), gl_loads(L, locs, ts, nv, gl_op(L, OP_ADD, t.ix, sv)), r);
+    gl_stores(L, locs, ts, nv, t.ix, gl_reads(L, r, nv));
+    st->body = lw_leave(L, &n);
+}
+
+void gl_tree(ImpLower *L, const SegOp *ops, int nops, ImpVar **locs, const PrimType *ts, int nv, GlTree t) {
+    gl_barrier(L);
+    ImpVar *s = gl_let(L, "s", PT_I64, gl_i64(L, 1));
+    ImpStm *w = imp_add(L->b, IMP_WHILE);
+    w->cond = imp_op2(L->a, OP_LT, PT_I64, imp_read(L->a, s), t.size);
+    LwNest n;
+    lw_enter(L, &n);
+    gl_tree_step(L, ops, nops, locs, ts, nv, t, s);
+    gl_barrier(L);
+    imp_assign(L->b, s, gl_op(L, OP_MUL, imp_read(L->a, s), gl_i64(L, 2)));
+    w->body = lw_leave(L, &n);
+}
+
+ImpVar *gl_results(ImpLower *L, int n, SrcLoc loc) {
+    ImpVar *res = imp_block(L->ip, "res", IMP_SPACE_DEVICE);
+    imp_decl(L->b, res, NULL);
+    ImpStm *al = imp_add(L->b, IMP_ALLOC);
+    al->mem = res;
+    al->size = gl_i64(L, 8 * (n > 0 ? n : 1));
+    al->loc = loc;
+    return res;
+}
+
+ImpExp *gl_result_slot(ImpLower *L, int k, PrimType t) { return gl_i64(L, 8 * k / prim_size(t)); }
+
+ImpVar **gl_blocks(ImpLower *L, const char *name, const PrimType *ts, int n, ImpExp *count, SrcLoc loc) {
+    ImpVar **ms = NEW_ARRAY(L->a, ImpVar *, n + 1);
+    for (int j = 0; j < n; j++) {
+        ms[j] = imp_block(L->ip, arena_printf(L->a, "%s%d", name, j), IMP_SPACE_DEVICE);
+        imp_decl(L->b, ms[j], NULL);
+        ImpStm *al = imp_add(L->b, IMP_ALLOC);
+        al->mem = ms[j];
+        al->size = imp_op2(L->a, OP_SIZE_MUL, PT_I64, count, gl_i64(L, prim_size(ts[j])));
+        al->loc = loc;
+    }
+    return ms;
+}
+
+void gl_release(ImpLower *L, ImpVar **mems, int n) {
+    for (int j = 0; j < n; j++) imp_add(L->b, IMP_RELEASE)->mem = mems[j];
+}
+
 /* ---- SegMap ------------------------------------------------------------------------- */
 
-static SubExp level_width(const Stm *s) { return s->e->kind == IE_SCATTER ? s->e->scatter.w : s->e->screma.w; }
+SubExp gl_level_width(const Stm *s) { return s->e->kind == IE_SCATTER ? s->e->scatter.w : s->e->screma.w; }
 
-static const Var *level_iter(const Stm *s) {
-    return s->e->kind == IE_SCATTER ? s->e->scatter.iter : s->e->screma.iter;
+const Var *gl_level_iter(const Stm *s) { return s->e->kind == IE_SCATTER ? s->e->scatter.iter : s->e->screma.iter; }
+
+Sym *gl_space(ImpLower *L, const SegInfo *g, int depth) {
+    Sym *points = sym_const(L->a, 1);
+    for (int l = 0; l < depth; l++) points = sym_mul(L->a, points, ir_se_sym(L->a, gl_level_width(g->levels[l])));
+    return points;
 }
 
-/* Kernel: the iterators of g's levels from the flat index x (a Sym),
- * innermost fastest. */
-static void level_iters(ImpLower *L, const SegInfo *g, Sym *x) {
+void gl_level_iters(ImpLower *L, const SegInfo *g, int depth, Sym *x) {
     Arena *a = L->a;
-    for (int l = g->depth - 1; l > 0; l--) {
-        Sym *w = ir_se_sym(a, level_width(g->levels[l]));
-        ImpVar *q = lw_fresh(L, "q", IMP_SCALAR, PT_I64);
-        imp_decl(L->b, q, imp_sym(a, sym_div(a, x, w)));
-        Sym *qs = sym_var(a, q->id);
-        lw_declare(L, level_iter(g->levels[l]), imp_sym(a, sym_sub(a, x, sym_mul(a, qs, w))));
-        x = qs;
+    for (int l = depth - 1; l > 0; l--) {
+        Sym *w = ir_se_sym(a, gl_level_width(g->levels[l]));
+        Sym *q = gl_sym(L, gl_let(L, "q", PT_I64, imp_sym(a, sym_div(a, x, w))));
+        lw_declare(L, gl_level_iter(g->levels[l]), imp_sym(a, sym_sub(a, x, sym_mul(a, q, w))));
+        x = q;
     }
-    lw_declare(L, level_iter(g->levels[0]), imp_sym(a, x));
+    lw_declare(L, gl_level_iter(g->levels[0]), imp_sym(a, x));
 }
 
-/* Kernel: the outer levels of g around the innermost: each binds its rows
- * and runs its code before the next level (its last statement). */
-static void outer_levels(ImpLower *L, const SegInfo *g) {
-    for (int l = 0; l + 1 < g->depth; l++) {
+void gl_outer_levels(ImpLower *L, const SegInfo *g, int n) {
+    for (int l = 0; l < n; l++) {
         const Screma *sc = &g->levels[l]->e->screma;
         lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
         for (int i = 0; i + 1 < sc->map->body->nstms; i++) lw_stm(L, sc->map->body->stms[i]);
     }
 }
 
-/* One work-item per point of the nest, in groups of the tuned size. */
-static void seg_map(ImpLower *L, const Stm *s) {
+/* One work-item per point of the nest's first depth levels, in groups of
+ * the tuned size. */
+void gl_seg_map(ImpLower *L, const Stm *s, int depth) {
     const SegInfo *g = s->e->seg;
     Arena *a = L->a;
     Kb kb;
-    kb_begin(L, &kb, "segmap");
-    Priv pv;
-    priv_sizes(L, g, &pv);
-    Sym *points = sym_const(a, 1);
-    for (int l = 0; l < g->depth; l++) points = sym_mul(a, points, ir_se_sym(a, level_width(g->levels[l])));
-    ImpVar *n = host_i64(L, "n", imp_sym(a, points));
-    ImpVar *size = host_i64(L, "group_size", imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE));
-    Sym *gs = sym_var(a, size->id);
-    Sym *round_up = sym_add(a, sym_var(a, n->id), sym_sub(a, gs, sym_const(a, 1)));
-    ImpVar *groups = host_i64(L, "groups", imp_sym(a, sym_div(a, round_up, gs)));
-    ImpExp *nthreads = imp_sym(a, sym_mul(a, sym_var(a, groups->id), gs));
-    priv_alloc(L, g, &pv, nthreads, s->loc);
-    free_params(L, &kb, g, &pv, nthreads);
-    ImpVar *kn = kb_i64(L, &kb, "n", imp_read(a, n));
+    kb_begin(L, &kb, "segmap", g);
+    ImpVar *n = gl_let(L, "n", PT_I64, imp_sym(a, gl_space(L, g, depth)));
+    ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
+    Sym *gs = gl_sym(L, size);
+    Sym *round_up = sym_add(a, gl_sym(L, n), sym_sub(a, gs, sym_const(a, 1)));
+    ImpVar *groups = gl_let(L, "groups", PT_I64, imp_sym(a, sym_div(a, round_up, gs)));
+    ImpExp *nthreads = imp_sym(a, sym_mul(a, gl_sym(L, groups), gs));
+    kb_free_vars(L, &kb, nthreads, s->loc);
+    ImpVar *kn = kb_scalar(L, &kb, "n", PT_I64, imp_read(a, n));
 
     kb_enter(L, &kb);
-    ImpVar *gtid = lw_fresh(L, "gtid", IMP_SCALAR, PT_I64);
-    imp_decl(L->b, gtid, imp_thread(a, IMP_GLOBAL_ID));
-    ImpStm *guard = imp_add(L->b, IMP_IF);
-    guard->cond = imp_op2(a, OP_LT, PT_I64, imp_read(a, gtid), imp_read(a, kn));
+    ImpVar *gtid = gl_let(L, "gtid", PT_I64, imp_thread(a, IMP_GLOBAL_ID));
     LwNest in;
-    lw_enter(L, &in);
-    Sym *tid = sym_var(a, gtid->id);
-    prologue(L, g, &pv, tid);
-    level_iters(L, g, tid);
-    outer_levels(L, g);
-    lw_map_iteration(L, g->levels[g->depth - 1]);
+    ImpStm *guard = gl_if(L, &in, imp_op2(a, OP_LT, PT_I64, imp_read(a, gtid), imp_read(a, kn)));
+    Sym *tid = gl_sym(L, gtid);
+    kb_prologue(L, &kb, tid);
+    gl_level_iters(L, g, depth, tid);
+    gl_outer_levels(L, g, depth - 1);
+    lw_map_iteration(L, g->levels[depth - 1]);
     guard->body = lw_leave(L, &in);
     kb_leave(L, &kb);
 
     kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
-    priv_release(L, g, &pv);
+    kb_release(L, &kb);
 }
 
 /* ---- SegSeq and SegHost --------------------------------------------------------------- */
 
-/* Where scalar result k of a SegSeq travels: 8 bytes each, as an element
- * of type t. */
-static ImpExp *result_slot(Arena *a, int k, PrimType t) { return imp_i64(a, 8 * k / prim_size(t)); }
-
 /* One work-item runs the SOAC as loops; its scalar results go back to the
- * host through the device block res. */
+ * host through a small device block. */
 static void seg_seq(ImpLower *L, const Stm *s) {
     const SegInfo *g = s->e->seg;
     Arena *a = L->a;
     Kb kb;
-    kb_begin(L, &kb, "segseq");
-    Priv pv;
-    priv_sizes(L, g, &pv);
-    priv_alloc(L, g, &pv, imp_i64(a, 1), s->loc);
-    free_params(L, &kb, g, &pv, imp_i64(a, 1));
+    kb_begin(L, &kb, "segseq", g);
+    kb_free_vars(L, &kb, gl_i64(L, 1), s->loc);
     int nres = 0;
     for (int j = 0; j < s->npat; j++) nres += s->pat[j]->type.kind == TK_PRIM;
     ImpVar *res = NULL, *kres = NULL;
     if (nres) {
-        res = imp_block(L->ip, "res", IMP_SPACE_DEVICE);
-        imp_decl(L->b, res, NULL);
-        ImpStm *al = imp_add(L->b, IMP_ALLOC);
-        al->mem = res;
-        al->size = imp_i64(a, 8 * nres);
-        al->loc = s->loc;
-        kres = imp_block(L->ip, "res", IMP_SPACE_DEVICE);
-        kb_param(&kb, kres, imp_read(a, res));
+        res = gl_results(L, nres, s->loc);
+        kres = kb_block(L, &kb, "res", res);
     }
 
     kb_enter(L, &kb);
-    prologue(L, g, &pv, sym_const(a, 0));
+    kb_prologue(L, &kb, sym_const(a, 0));
     lw_soac(L, s);
     for (int j = 0, k = 0; j < s->npat; j++) {
         const Var *v = s->pat[j];
         if (v->type.kind == TK_PRIM)
-            imp_store(L->b, kres, v->type.elem, result_slot(a, k++, v->type.elem), imp_read(a, lw_var(L, v)));
+            imp_store(L->b, kres, v->type.elem, gl_result_slot(L, k++, v->type.elem), imp_read(a, lw_var(L, v)));
     }
     kb_leave(L, &kb);
 
-    kb_launch(L, &kb, imp_i64(a, 1), imp_i64(a, 1));
+    kb_launch(L, &kb, gl_i64(L, 1), gl_i64(L, 1));
+    gl_read_results(L, s, res);
+    kb_release(L, &kb);
+}
+
+void gl_read_results(ImpLower *L, const Stm *s, ImpVar *res) {
     for (int j = 0, k = 0; j < s->npat; j++) {
         const Var *v = s->pat[j];
-        if (v->type.kind == TK_PRIM) lw_declare(L, v, imp_load(a, res, v->type.elem, result_slot(a, k++, v->type.elem)));
+        if (v->type.kind == TK_PRIM)
+            lw_declare(L, v, imp_load(L->a, res, v->type.elem, gl_result_slot(L, k++, v->type.elem)));
     }
     if (res) imp_add(L->b, IMP_RELEASE)->mem = res;
-    priv_release(L, g, &pv);
 }
 
 /* The SOAC as loops in host code, its blocks lent to the host meanwhile
@@ -358,7 +467,7 @@ void lw_seg(ImpLower *L, const Stm *s) {
     switch (g->kind) {
     case SEG_MAP:
         if (g->tile) legacy(L, s);
-        else seg_map(L, s);
+        else gl_seg_map(L, s, g->depth);
         return;
     case SEG_SEQ: seg_seq(L, s); return;
     case SEG_HOST: seg_host(L, s); return;

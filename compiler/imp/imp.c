@@ -90,18 +90,39 @@ ImpExp *imp_sym(Arena *a, Sym *sym) {
     return e;
 }
 
+ImpExp *imp_sym32(Arena *a, Sym *sym) {
+    ImpExp *e = exp_new(a, IX_SYM, PT_I32);
+    e->sym = sym;
+    return e;
+}
+
 ImpExp *imp_thread(Arena *a, ImpThread t) {
     ImpExp *e = exp_new(a, IX_THREAD, PT_I64);
     e->thread = t;
     return e;
 }
 
-ImpExp *imp_tuning(Arena *a, ImpKernel *k, ImpTune tune) {
+int imp_tune_arity(ImpTune t) {
+    static const int arity[] = {0, 1, 2, 3, 3};
+    return arity[t];
+}
+
+const char *imp_tune_name(ImpTune t) {
+    static const char *const names[] = {"group_size", "group_size", "num_groups", "lanes", "groups_per_segment"};
+    return names[t];
+}
+
+ImpExp *imp_tuning(Arena *a, ImpKernel *k, ImpTune tune, ImpExp **args) {
     ImpExp *e = exp_new(a, IX_TUNING, PT_I64);
     e->kernel = k;
     e->tune = tune;
+    int n = imp_tune_arity(tune);
+    e->args = NEW_ARRAY(a, ImpExp *, n + 1);
+    COPY_ARRAY(e->args, args, n);
     return e;
 }
+
+ImpExp *imp_local_budget(Arena *a) { return exp_new(a, IX_LOCAL_BUDGET, PT_I64); }
 
 ImpExp *imp_memsize(Arena *a, ImpVar *mem) {
     if (mem->kind != IMP_MEM) ICE("imp_memsize: %s_%d is not a block", mem->name, mem->id);
@@ -114,10 +135,11 @@ PrimType imp_exp_type(const ImpExp *e) {
     switch (e->kind) {
     case IX_OP: return op_result(e->op, e->t);
     case IX_CONV: return e->to;
-    case IX_SYM:
     case IX_THREAD:
     case IX_TUNING:
-    case IX_MEMSIZE: return PT_I64;
+    case IX_MEMSIZE:
+    case IX_LOCAL_BUDGET: return PT_I64;
+    case IX_SYM:
     case IX_CONST:
     case IX_VAR:
     case IX_LOAD: break;

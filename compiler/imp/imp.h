@@ -33,9 +33,12 @@
  * ids) refer to Imp variables directly; variables the lowering makes get
  * fresh ids after the program's (Prog.next_var_id and on). Every variable is
  * declared (IMP_DECL, or bound by IMP_FOR, IMP_CALL, IMP_ARG, IMP_MAP or
- * IMP_LEGACY, or as a function's or kernel's parameter or a kernel's local
+ * IMP_ATOMIC, or as a function's or kernel's parameter or a kernel's local
  * array) before its uses, in an enclosing code block: scopes are the code
- * blocks, as in C (a kernel's scopes are its own).
+ * blocks, as in C (a kernel's scopes are its own). A variable is not
+ * declared again while it is in scope, but may be in another scope: the
+ * lowering writes one lambda several times in a kernel (unrolled loops,
+ * the steps of a tree reduction), each copy in a scope of its own.
  *
  * The GPU forms (the OpenCL backend, lowered from STAGE_GPU):
  *   - blocks live in host memory, in device memory (a device buffer,
@@ -55,13 +58,16 @@
  * Code is host code (functions, entries) or kernel code (kernel bodies);
  * imp_check says which forms each may hold.
  *
- * Planned extensions (their issues), added with the lowerings that produce
- * them, so that no backend is written twice:
- *   GPU, step 2b (the segmented operations the OpenCL backend still prints
- *     from the memory IR through IMP_LEGACY): the statements IMP_BARRIER
- *     (local or global fence) and IMP_ATOMIC (an atomic read-modify-write
- *     of a block element), and the other tuning parameters (numbers of
- *     groups, lanes, groups per segment).
+ * Kernel code also has work-group forms: IMP_BARRIER (the work-items of a
+ * group meet), IMP_ATOMIC (an atomic read-modify-write of a block
+ * element), blocks that other work-groups write while a kernel runs
+ * (ImpVar.is_volatile), and IMP_SCOPE, whose end is where a work-item
+ * goes on after an assertion in it failed: a kernel whose work-items meet
+ * at barriers puts its barriers outside the scopes that may fail, so that
+ * a failing work-item still meets the others.
+ *
+ * Planned extension (its issue), added with the lowering that produces
+ * it, so that no backend is written twice:
  *   Multicore (the LLVM backend): IMP_PARFOR, a parallel loop whose
  *     iterations the runtime splits among threads, with per-thread
  *     accumulators and the operator that combines them.
@@ -93,6 +99,10 @@ typedef struct ImpVar {
     ImpVarKind kind;
     PrimType t;       /* IMP_SCALAR */
     ImpSpace space;   /* IMP_MEM */
+    bool is_volatile; /* IMP_MEM in kernel code: other work-groups read and
+                         write it while the kernel runs, so every load and
+                         store goes to memory (the statuses of a scan's
+                         look-back) */
 } ImpVar;
 
 /* ---- Expressions ---------------------------------------------------------- */
@@ -108,11 +118,17 @@ typedef enum ImpExpKind {
                  element, only as the whole value of a scalar's IMP_DECL or
                  IMP_ASSIGN) */
     IX_SYM,   /* sym, an i64 expression whose variables are ids of i64 scalar
-                 ImpVars (LMAD offsets and sizes) */
+                 ImpVars (LMAD offsets and sizes); with t == PT_I32 (kernel
+                 code) evaluated in 32-bit arithmetic, its variables
+                 converted to i32, where the lowering knows every value
+                 fits (a tiled kernel's narrow indexing) */
     IX_THREAD,  /* kernel code: the work-item's thread (an i64) */
     IX_TUNING,  /* host code: the value of tuning parameter tune of kernel
-                   (an i64; the target's default when the user set none) */
+                   (an i64; the target's default, computed from args as
+                   ImpTune says, when the user set none) */
     IX_MEMSIZE, /* host code: the size in bytes of device block var */
+    IX_LOCAL_BUDGET, /* host code: the bytes of local memory a work-group
+                        may use for arrays the lowering sizes at run time */
 } ImpExpKind;
 
 /* Where a work-item is (one dimension). */
@@ -128,8 +144,34 @@ typedef enum ImpThread {
 /* A kernel's tuning parameters (`futhorc autotune` sets them, named
  * "<kernel>.<name>" after the kernel's name in the target). */
 typedef enum ImpTune {
-    IMP_TUNE_GROUP_SIZE, /* "group_size": its work-group size */
+    IMP_TUNE_GROUP_SIZE,      /* "group_size": its work-group size */
+    IMP_TUNE_SCAN_GROUP_SIZE, /* "group_size" of a scan, whose work-items
+                                 keep args[0] bytes each in local memory:
+                                 the group shrinks to fit */
+    IMP_TUNE_NUM_GROUPS,      /* "num_groups": work-groups for args[0]
+                                 elements in groups of args[1] work-items */
+    IMP_TUNE_LANES,           /* "lanes": work-items per segment for args[0]
+                                 segments in groups of args[1], at least
+                                 args[2] (a power of two) */
+    IMP_TUNE_SEGMENT_GROUPS,  /* "groups_per_segment": work-groups per
+                                 segment for args[0] segments of args[1]
+                                 elements in groups of args[2] */
 } ImpTune;
+
+/* How many arguments tuning parameter t takes, and its name's suffix. */
+int imp_tune_arity(ImpTune t);
+const char *imp_tune_name(ImpTune t);
+
+/* An atomic read-modify-write (IMP_ATOMIC). */
+typedef enum ImpAtomic {
+    IMP_AT_ADD, /* integers and floats */
+    IMP_AT_MIN, /* integers (the rest too) */
+    IMP_AT_MAX,
+    IMP_AT_AND,
+    IMP_AT_OR,
+    IMP_AT_XOR,
+    IMP_AT_CMPXCHG, /* u32 and u64: value where the element is expected */
+} ImpAtomic;
 
 struct ImpExp {
     ImpExpKind kind;
@@ -139,7 +181,7 @@ struct ImpExp {
     PrimValue c;     /* IX_CONST */
     ImpVar *var;     /* IX_VAR; IX_LOAD: the block */
     Op op;           /* IX_OP */
-    ImpExp **args;   /* IX_OP (op's arity), IX_CONV (1) */
+    ImpExp **args;   /* IX_OP (op's arity), IX_CONV (1), IX_TUNING */
     ImpExp *index;   /* IX_LOAD */
     Sym *sym;        /* IX_SYM */
     ImpThread thread; /* IX_THREAD */
@@ -176,8 +218,10 @@ typedef enum ImpStmKind {
                     not overlap unless they are equal. A stride of src_lmad
                     may be 0: a replicate of an array reads its source once
                     per row */
-    IMP_FOR,     /* for (i = 0; i < bound; i++) body; i is an i64 scalar bound
-                    by the loop, in scope in body */
+    IMP_FOR,     /* for (i = 0; i < bound; i++) body; i is an i64 (or i32)
+                    scalar bound by the loop, in scope in body; bound is of
+                    its type; unroll: a hint that the
+                    target unrolls it (a constant bound) */
     IMP_WHILE,   /* while (cond) body; cond is evaluated before each iteration */
     IMP_IF,      /* if (cond) body else orelse */
     IMP_CALL,    /* results = fn(args): fn one of ImpProg.funs; binds the
@@ -223,25 +267,37 @@ typedef enum ImpStmKind {
                     checker), results the scalars of its pattern, which it
                     declares; the lowering releases the blocks around it
                     after their last uses as usual */
+    IMP_SCOPE,   /* body, a scope of its own. In kernel code a failed
+                    assertion in body (not in a scope inside it) ends body:
+                    the work-item goes on after it (the kernel's body is
+                    such a scope too) */
+    /* ---- GPU (kernel code) ---- */
+    IMP_BARRIER, /* every work-item of the group waits until all reach it
+                    (all of them must); their stores to local memory (with
+                    global: to device memory too) are seen after it */
+    IMP_ATOMIC,  /* atomically: old = element index of block mem (type t),
+                    element = atomic(old, value) (IMP_AT_CMPXCHG: value when
+                    old == expected, else old); var, when not NULL, is
+                    declared to old (not for a float IMP_AT_ADD) */
 } ImpStmKind;
 
 typedef struct ImpFun ImpFun;
 
 struct ImpStm {
     ImpStmKind kind;
-    ImpVar *var;          /* DECL, ASSIGN, FOR (i), scalar ARG */
+    ImpVar *var;          /* DECL, ASSIGN, FOR (i), scalar ARG, ATOMIC (or NULL) */
     ImpExp *init;         /* DECL */
-    ImpExp *value;        /* ASSIGN, STORE, scalar RESULT, FILL, IOTA (start) */
-    ImpVar *mem;          /* STORE, ALLOC, RETAIN, RELEASE, array ARG and RESULT, MAP, UNMAP */
-    ImpExp *index;        /* STORE */
-    PrimType t;           /* STORE, COPY, ARG, RESULT, FILL, IOTA: the element type */
+    ImpExp *value;        /* ASSIGN, STORE, scalar RESULT, FILL, IOTA (start), ATOMIC */
+    ImpVar *mem;          /* STORE, ALLOC, RETAIN, RELEASE, array ARG and RESULT, MAP, UNMAP, ATOMIC */
+    ImpExp *index;        /* STORE, ATOMIC */
+    PrimType t;           /* STORE, COPY, ARG, RESULT, FILL, IOTA, ATOMIC: the element type */
     ImpExp *size;         /* ALLOC: bytes */
     ImpVar *dst, *src;    /* COPY, FILL and IOTA (dst), MAP and UNMAP (src) */
     Lmad *dst_lmad, *src_lmad; /* COPY, FILL and IOTA (dst_lmad) */
     Lmad *lmad;           /* array RESULT */
     ImpExp *bound;        /* FOR, IOTA */
     ImpExp *cond;         /* WHILE, IF, ASSERT */
-    ImpCode body;         /* FOR, WHILE, IF (then) */
+    ImpCode body;         /* FOR, WHILE, IF (then), SCOPE */
     ImpCode orelse;       /* IF */
     ImpFun *fn;           /* CALL */
     ImpExp **args;        /* CALL, RETURN, ASSERT, LAUNCH, LEGACY */
@@ -258,6 +314,10 @@ struct ImpStm {
     ImpExp **shape;       /* array RESULT */
     SrcLoc loc;           /* ALLOC, ASSERT: where a failure is reported */
     ImpExp *offset;       /* block DECL (kernel code): bytes into init's block */
+    bool unroll;          /* FOR */
+    bool global;          /* BARRIER */
+    ImpAtomic atomic;     /* ATOMIC */
+    ImpExp *expected;     /* ATOMIC (IMP_AT_CMPXCHG) */
     ImpExp *step;         /* IOTA */
     ImpKernel *kernel;    /* LAUNCH */
     ImpExp *groups, *group_size; /* LAUNCH */
@@ -288,7 +348,8 @@ typedef struct ImpEntry {
 
 /* A local array of a kernel: block mem (IMP_SPACE_LOCAL) of count
  * elements of type t per work-group; count is a host i64 expression,
- * evaluated at the launch. */
+ * evaluated at the launch (a constant one the target may size when it
+ * compiles the kernel). */
 typedef struct ImpLocal {
     ImpVar *mem;
     PrimType t;
@@ -309,6 +370,10 @@ struct ImpKernel {
     ImpLocal *locals;
     int nlocals;
     ImpCode body;
+    int fixed_group_size; /* > 0: every launch uses groups of this many
+                             work-items (the target may compile for it) */
+    bool contract;        /* float multiplications may fuse into additions
+                             (one rounding instead of two) */
 };
 
 typedef struct ImpProg {
@@ -349,9 +414,13 @@ ImpExp *imp_conv(Arena *a, PrimType from, PrimType to, ImpExp *x);
 ImpExp *imp_load(Arena *a, ImpVar *mem, PrimType t, ImpExp *index);
 /* sym as an expression (an IX_CONST when it is constant). */
 ImpExp *imp_sym(Arena *a, Sym *sym);
+/* sym evaluated in 32-bit arithmetic (an i32; kernel code). */
+ImpExp *imp_sym32(Arena *a, Sym *sym);
 ImpExp *imp_thread(Arena *a, ImpThread t);
-ImpExp *imp_tuning(Arena *a, ImpKernel *k, ImpTune tune);
+/* args: imp_tune_arity(tune) i64 expressions. */
+ImpExp *imp_tuning(Arena *a, ImpKernel *k, ImpTune tune, ImpExp **args);
 ImpExp *imp_memsize(Arena *a, ImpVar *mem);
+ImpExp *imp_local_budget(Arena *a);
 /* The type of e's value. */
 PrimType imp_exp_type(const ImpExp *e);
 

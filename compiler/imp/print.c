@@ -49,7 +49,6 @@ static const char *exps_str(Printer *P, ImpExp *const *es, int n) {
 
 static const char *const thread_names[] = {"global_id", "local_id", "group_id", "global_size", "local_size",
                                            "num_groups"};
-static const char *const tune_names[] = {"group_size"};
 
 static const char *exp_str(Printer *P, const ImpExp *e) {
     char num[64];
@@ -64,14 +63,17 @@ static const char *exp_str(Printer *P, const ImpExp *e) {
     case IX_SYM: {
         Buf b = {0};
         sym_print_named(&b, e->sym, sym_name, P);
-        const char *r = arena_strdup(&P->a, b.data);
+        const char *r = arena_printf(&P->a, "%s%s", e->t == PT_I32 ? "i32 " : "", b.data);
         buf_free(&b);
         return r;
     }
     case IX_THREAD: return thread_names[e->thread];
-    case IX_TUNING: return arena_printf(&P->a, "tuning(kernel %d %s.%s)", e->kernel->index, e->kernel->name,
-                                        tune_names[e->tune]);
+    case IX_TUNING:
+        return arena_printf(&P->a, "tuning(kernel %d %s.%s%s%s)", e->kernel->index, e->kernel->name,
+                            imp_tune_name(e->tune), imp_tune_arity(e->tune) ? "; " : "",
+                            exps_str(P, e->args, imp_tune_arity(e->tune)));
     case IX_MEMSIZE: return arena_printf(&P->a, "memsize(%s)", vname(P, e->var));
+    case IX_LOCAL_BUDGET: return "local_budget";
     }
     return "?";
 }
@@ -91,7 +93,8 @@ static const char *loc_str(Printer *P, SrcLoc loc) {
 /* "i32 x_4", "mem mem_5" or "dmem mem_6". */
 static const char *typed(Printer *P, const ImpVar *v) {
     static const char *const blocks[] = {"mem", "dmem", "lmem"};
-    return arena_printf(&P->a, "%s %s", v->kind == IMP_MEM ? blocks[v->space] : prim_name(v->t), vname(P, v));
+    return arena_printf(&P->a, "%s%s %s", v->is_volatile ? "volatile " : "",
+                        v->kind == IMP_MEM ? blocks[v->space] : prim_name(v->t), vname(P, v));
 }
 
 /* "[n_1][2i64]f32" of an array argument or result. */
@@ -150,6 +153,18 @@ static void print_legacy(Printer *P, const ImpStm *s) {
     buf_free(&b);
 }
 
+static void print_atomic(Printer *P, const ImpStm *s) {
+    static const char *const names[] = {"add", "min", "max", "and", "or", "xor", "cmpxchg"};
+    const char *old = "";
+    if (s->var) {
+        declare(P, s->var);
+        old = arena_printf(&P->a, "%s = ", typed(P, s->var));
+    }
+    const char *exp = s->atomic == IMP_AT_CMPXCHG ? arena_printf(&P->a, "%s, ", exp_str(P, s->expected)) : "";
+    line(P, "%satomic_%s %s.%s[%s], %s%s", old, names[s->atomic], vname(P, s->mem), prim_name(s->t),
+         exp_str(P, s->index), exp, exp_str(P, s->value));
+}
+
 static void print_stm(Printer *P, const ImpStm *s) {
     switch (s->kind) {
     case IMP_DECL:
@@ -172,7 +187,7 @@ static void print_stm(Printer *P, const ImpStm *s) {
         break;
     case IMP_FOR:
         declare(P, s->var);
-        line(P, "for %s < %s {", vname(P, s->var), exp_str(P, s->bound));
+        line(P, "for %s < %s%s {", vname(P, s->var), exp_str(P, s->bound), s->unroll ? " (unrolled)" : "");
         nested(P, &s->body);
         line(P, "}");
         break;
@@ -217,6 +232,13 @@ static void print_stm(Printer *P, const ImpStm *s) {
     case IMP_UNMAP: line(P, "unmap %s <- %s", vname(P, s->src), vname(P, s->mem)); break;
     case IMP_LAUNCH: print_launch(P, s); break;
     case IMP_LEGACY: print_legacy(P, s); break;
+    case IMP_SCOPE:
+        line(P, "scope {");
+        nested(P, &s->body);
+        line(P, "}");
+        break;
+    case IMP_BARRIER: line(P, "barrier%s", s->global ? " (global)" : ""); break;
+    case IMP_ATOMIC: print_atomic(P, s); break;
     }
 }
 
@@ -244,7 +266,8 @@ static void print_kernel(Printer *P, const ImpKernel *k) {
         declare(P, k->params[i]);
         buf_printf(&ps, "%s%s", i ? ", " : "", typed(P, k->params[i]));
     }
-    line(P, "kernel %d %s(%s) {", k->index, k->name, ps.data ? ps.data : "");
+    const char *attrs = k->fixed_group_size ? arena_printf(&P->a, " group_size %d", k->fixed_group_size) : "";
+    line(P, "kernel %d %s(%s)%s%s {", k->index, k->name, ps.data ? ps.data : "", attrs, k->contract ? " contract" : "");
     buf_free(&ps);
     P->indent++;
     for (int i = 0; i < k->nlocals; i++) {

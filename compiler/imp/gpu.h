@@ -1,0 +1,160 @@
+/* The GPU lowering's internal interface (lower.h lists the lowering's
+ * files), shared by its files:
+ *   gpu.c        kernels being built (their parameters, private blocks,
+ *                the host code that launches them), the pieces of kernel
+ *                code that the segmented operations share (operators
+ *                applied to values, tree reductions in local memory,
+ *                strided loops, partial results), SegMap, SegSeq, SegHost
+ *                and the dispatch (lw_seg);
+ *   gpu_red.c    SegRed: one reduction, and segmented reductions by the
+ *                width of their segments;
+ *   gpu_scan.c   SegScan: one pass with decoupled look-back;
+ *   gpu_hist.c   SegHist: atomic updates, in local memory when they fit;
+ *   gpu_tiled.c  the block-tiled SegMap (matrix products).
+ * Kernel code is written with the variables of the kernel (kb_enter makes
+ * L->vars the kernel's table); lw_* functions of lower.h lower IR code
+ * into it as into host code. */
+#ifndef FUTHORC_IMP_GPU_H
+#define FUTHORC_IMP_GPU_H
+
+#include "lower.h"
+
+/* ---- Kernels being built ---------------------------------------------------------- */
+
+/* A kernel being built: its parameters with the host expressions that set
+ * them, its local arrays, the statement's private blocks (SegInfo), and
+ * while its body is lowered, the host's state. */
+typedef struct Kb {
+    ImpKernel *k;
+    const SegInfo *g;
+    ImpVar **vars; /* the kernel's variables, by IR Var id */
+    VEC(ImpVar *) params;
+    VEC(ImpExp *) args;
+    VEC(ImpLocal) locals;
+    ImpVar **host_vars;
+    ImpSpace host_space;
+    LwNest body;
+    /* by free variable of g, for its private blocks: the size of one copy
+     * and the block of all copies (host), and a sliced block's base and
+     * copy size (kernel parameters) */
+    ImpVar **priv_bytes, **priv_copies, **priv_base, **priv_kbytes;
+} Kb;
+
+/* Starts kernel name ("segred") for segmented operation g. */
+void kb_begin(ImpLower *L, Kb *kb, const char *name, const SegInfo *g);
+/* Adds parameter p, which the launch sets to arg (a host expression). */
+void kb_param(Kb *kb, ImpVar *p, ImpExp *arg);
+/* A new scalar parameter of type t set to arg (a host expression). */
+ImpVar *kb_scalar(ImpLower *L, Kb *kb, const char *name, PrimType t, ImpExp *arg);
+/* A new device-block parameter set to host device block mem. */
+ImpVar *kb_block(ImpLower *L, Kb *kb, const char *name, ImpVar *mem);
+/* A new local array of count (a host i64 expression) elements of type t. */
+ImpVar *kb_local(ImpLower *L, Kb *kb, const char *name, PrimType t, ImpExp *count);
+/* Host: g's free variables as parameters: scalars and blocks as they
+ * are, private blocks (SegInfo.private_mem) as nthreads copies, allocated
+ * here (a failure reported at loc), and SegInfo.nthreads set to nthreads
+ * when g has interleaved blocks. */
+void kb_free_vars(ImpLower *L, Kb *kb, ImpExp *nthreads, SrcLoc loc);
+/* Makes the kernel's body the code being lowered / returns to the host. */
+void kb_enter(ImpLower *L, Kb *kb);
+void kb_leave(ImpLower *L, Kb *kb);
+/* Kernel: binds SegInfo.tid to the work-item's number tid, and each
+ * sliced private block to the work-item's copy. */
+void kb_prologue(ImpLower *L, Kb *kb, Sym *tid);
+/* Host: launches the kernel on groups work-groups of size work-items. */
+void kb_launch(ImpLower *L, Kb *kb, ImpExp *groups, ImpExp *size);
+/* Host: releases the private blocks' copies (after the kernels that use
+ * them). */
+void kb_release(ImpLower *L, Kb *kb);
+
+/* ---- Small code ------------------------------------------------------------------- */
+
+/* A new variable of type t declared to value (or undefined, NULL) in the
+ * current code. */
+ImpVar *gl_let(ImpLower *L, const char *name, PrimType t, ImpExp *value);
+/* n new variables name<j> of types ts, declared to init[j] (or undefined). */
+ImpVar **gl_lets(ImpLower *L, const char *name, const PrimType *ts, int n, ImpExp **init);
+/* v as a Sym (an i64 variable). */
+Sym *gl_sym(ImpLower *L, const ImpVar *v);
+ImpExp *gl_i64(ImpLower *L, int64_t c);
+/* x op y on i64. */
+ImpExp *gl_op(ImpLower *L, Op op, ImpExp *x, ImpExp *y);
+/* Reads of variables vs[0..n-1]; loads of element index of blocks
+ * mems[0..n-1] of types ts. */
+ImpExp **gl_reads(ImpLower *L, ImpVar **vs, int n);
+ImpExp **gl_loads(ImpLower *L, ImpVar **mems, const PrimType *ts, int n, ImpExp *index);
+/* Stores vals into element index of blocks mems of types ts. */
+void gl_stores(ImpLower *L, ImpVar **mems, const PrimType *ts, int n, ImpExp *index, ImpExp **vals);
+/* Opens `if cond` (close with lw_leave into the statement's body). */
+ImpStm *gl_if(ImpLower *L, LwNest *n, ImpExp *cond);
+/* Opens a scope (IMP_SCOPE; close with lw_leave into its body). */
+ImpStm *gl_scope(ImpLower *L, LwNest *n);
+void gl_barrier(ImpLower *L);
+
+/* ---- Operators ---------------------------------------------------------------------- */
+
+/* The element types of the values of ops (*total gets their number). */
+PrimType *gl_op_types(ImpLower *L, const SegOp *ops, int nops, int *total);
+/* The neutral elements of ops, one per value. */
+ImpExp **gl_neutrals(ImpLower *L, const SegOp *ops, int nops, int nv);
+/* Whether the operators may combine elements in any order: declared so
+ * (reduce_comm) or known to be. */
+bool gl_commutative(const SegOp *ops, int n);
+/* dst = ops(xs, ys), value by value (dst are variables in scope; each
+ * operator's body in a scope of its own). */
+void gl_apply(ImpLower *L, const SegOp *ops, int nops, ImpExp **xs, ImpExp **ys, ImpVar **dst);
+
+/* ---- Group-wide pieces ---------------------------------------------------------------- */
+
+/* The work-items whose values one tree reduction combines, in order: those
+ * whose position pos runs over 0 .. size - 1, each with its values at
+ * index ix of the local arrays (i64 expressions). */
+typedef struct GlTree {
+    ImpExp *ix, *pos, *size;
+} GlTree;
+
+/* In-order tree reduction of tree t's values in the local arrays locs
+ * (types ts, nv of them) with ops, leaving the result at position 0.
+ * Every work-item of the group takes part (barriers). */
+void gl_tree(ImpLower *L, const SegOp *ops, int nops, ImpVar **locs, const PrimType *ts, int nv, GlTree t);
+/* One step (the combination of positions s apart, s a variable) of such a
+ * tree; the caller puts barriers between the steps. */
+void gl_tree_step(ImpLower *L, const SegOp *ops, int nops, ImpVar **locs, const PrimType *ts, int nv, GlTree t,
+                  ImpVar *s);
+
+/* Host: the scalar results of a kernel travel through a device block of
+ * 8 bytes per value. gl_results makes the block for n values,
+ * gl_result_slot is where value k (of type t) goes, gl_read_results
+ * declares s's scalar pattern Vars from res (their slots in order) and
+ * releases it (nothing when res is NULL). */
+ImpVar *gl_results(ImpLower *L, int n, SrcLoc loc);
+ImpExp *gl_result_slot(ImpLower *L, int k, PrimType t);
+void gl_read_results(ImpLower *L, const Stm *s, ImpVar *res);
+/* Host: n device blocks of count values of types ts each (partial
+ * results of work-groups), a failure reported at loc. */
+ImpVar **gl_blocks(ImpLower *L, const char *name, const PrimType *ts, int n, ImpExp *count, SrcLoc loc);
+void gl_release(ImpLower *L, ImpVar **mems, int n);
+
+/* ---- The segmented operations ------------------------------------------------------- */
+
+/* The width of a level of a SegInfo's nest (a Screma or a Scatter) and its iterator. */
+SubExp gl_level_width(const Stm *s);
+const Var *gl_level_iter(const Stm *s);
+/* The number of points of the first depth levels of g (a Sym). */
+Sym *gl_space(ImpLower *L, const SegInfo *g, int depth);
+/* Kernel: the iterators of the first depth levels of g from the flat
+ * index x, innermost fastest. */
+void gl_level_iters(ImpLower *L, const SegInfo *g, int depth, Sym *x);
+/* Kernel: the outer levels [0, n) of g's nest: each binds its rows and
+ * runs its code before the next level (its last statement). */
+void gl_outer_levels(ImpLower *L, const SegInfo *g, int n);
+/* A SegMap over the first depth levels of s's SegInfo (also the short
+ * segments of a segmented reduction: one work-item per segment). */
+void gl_seg_map(ImpLower *L, const Stm *s, int depth);
+
+void gl_seg_red(ImpLower *L, const Stm *s);
+void gl_seg_scan(ImpLower *L, const Stm *s);
+void gl_seg_hist(ImpLower *L, const Stm *s);
+void gl_seg_map_tiled(ImpLower *L, const Stm *s);
+
+#endif
