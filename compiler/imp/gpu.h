@@ -135,6 +135,39 @@ void gl_read_results(ImpLower *L, const Stm *s, ImpVar *res);
 ImpVar **gl_blocks(ImpLower *L, const char *name, const PrimType *ts, int n, ImpExp *count, SrcLoc loc);
 void gl_release(ImpLower *L, ImpVar **mems, int n);
 
+/* ---- Reductions (gpu_red.c) ---------------------------------------------------------- */
+
+/* Where a work-item's strided loop runs: elements start, start + stride,
+ * ... below n (i64 expressions, each evaluated more than once). */
+typedef struct GlStride {
+    ImpExp *start, *stride, *n;
+} GlStride;
+
+/* Combines one element's values vals into a work-item's state ctx. */
+typedef void (*GlCombine)(ImpLower *L, ImpExp **vals, void *ctx);
+
+/* Elements a work-item of a reduction or histogram handles per step of
+ * its strided loop: independent loads in flight hide memory latency. */
+#define GL_UNROLL 4
+
+/* A work-item's loop over the elements of st of SOAC s (lambda lam over
+ * arrs, iterator iter): GL_UNROLL elements per step, each computing lam's
+ * first nv results (types ts) into variables before any is combined
+ * (combine, per element in order), so that their loads overlap; then the
+ * rest one by one. A Screma's map outputs (its results after the first
+ * nv) are written at the element's row. A failed assertion skips its
+ * element (its values are undefined; the run fails). */
+void gl_strided(ImpLower *L, GlStride st, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter,
+                const PrimType *ts, int nv, GlCombine combine, void *ctx);
+
+/* The second kernel of a reduction with ops (values of types gl_op_types)
+ * whose first kernel left groups partial results of each value, in order,
+ * in the device blocks parts: one work-group of size work-items combines
+ * them in order into s's scalar pattern Vars (host variables it declares),
+ * then releases parts. s's SegInfo gives the free variables the operators
+ * use. */
+void gl_red_final(ImpLower *L, const Stm *s, const SegOp *ops, int nops, ImpVar **parts, ImpExp *groups, ImpExp *size);
+
 /* ---- The segmented operations ------------------------------------------------------- */
 
 /* The width of a level of a SegInfo's nest (a Screma or a Scatter) and its iterator. */
