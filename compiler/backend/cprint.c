@@ -18,7 +18,10 @@ void cp_init(CPrint *C, Buf *out, Arena *a, const ImpProg *p, const CTarget *t, 
     C->next_id = p->next_id;
 }
 
-void cp_fini(CPrint *C) { vec_free(&C->names); }
+void cp_fini(CPrint *C) {
+    vec_free(&C->names);
+    vec_free(&C->narrow);
+}
 
 /* ---- Names and small printers --------------------------------------------- */
 
@@ -35,13 +38,25 @@ const char *cp_name(CPrint *C, const ImpVar *v) {
     const char *n = arena_printf(C->a, "%s%s", isalpha((unsigned char)b.data[0]) ? "" : "v", b.data);
     buf_free(&b);
     cp_set_name(C, v->id, n);
+    if (v->kind == IMP_SCALAR && v->t == PT_I32) {
+        while (C->narrow.len <= v->id) vec_push(&C->narrow, 0);
+        C->narrow.items[v->id] = 1;
+    }
     return n;
 }
 
-static const char *sym_name(int id, void *ctx) {
-    CPrint *C = ctx;
+static const char *sym_var_name(CPrint *C, int id) {
     if (id < C->names.len && C->names.items[id]) return C->names.items[id];
     ICE("C printer: Sym variable %d has no C name", id);
+}
+
+static bool sym_var_narrow(CPrint *C, int id) { return id < C->narrow.len && C->narrow.items[id]; }
+
+/* A variable of a Sym of i64 arithmetic (an i32 one widened). */
+static const char *sym_name(int id, void *ctx) {
+    CPrint *C = ctx;
+    const char *n = sym_var_name(C, id);
+    return sym_var_narrow(C, id) ? arena_printf(C->a, "(int64_t)%s", n) : n;
 }
 
 const char *cp_fresh(CPrint *C, const char *base, int *id) {
@@ -85,7 +100,11 @@ static const char *cp_const(CPrint *C, PrimValue c) {
 }
 
 /* A variable of a 32-bit Sym: its value as an int. */
-static const char *sym_name32(int id, void *ctx) { return arena_printf(((CPrint *)ctx)->a, "(int)%s", sym_name(id, ctx)); }
+static const char *sym_name32(int id, void *ctx) {
+    CPrint *C = ctx;
+    const char *n = sym_var_name(C, id);
+    return sym_var_narrow(C, id) ? n : arena_printf(C->a, "(int)%s", n);
+}
 
 /* s evaluated in 32-bit arithmetic (IX_SYM of type i32). */
 static const char *cp_sym32(CPrint *C, const Sym *s) {

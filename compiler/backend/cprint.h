@@ -39,6 +39,8 @@ struct CPrint {
     const CTarget *t;
     void *ctx;               /* the target's state */
     VEC(const char *) names; /* by variable id: its C name */
+    VEC(char) narrow;        /* by variable id: an i32 scalar (widened in
+                                Syms of i64 arithmetic) */
     int next_id;             /* ids of the printer's own variables */
     int indent;
     const ImpFun *fun;       /* the function being printed, or NULL */

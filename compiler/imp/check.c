@@ -1,8 +1,8 @@
 /* The checker of Imp's invariants (imp_check, run under --verify after the
  * lowering): scopes (every variable declared before its uses, in an
  * enclosing code block, and not again while in scope), types (operands, assignments, loads, stores,
- * calls and returns agree; sizes, offsets and Sym variables are i64
- * scalars), kinds (blocks used only as blocks, scalars only as scalars),
+ * calls and returns agree; sizes and offsets are i64 scalars, Sym
+ * variables i64 or i32 ones), kinds (blocks used only as blocks, scalars only as scalars),
  * and where statements may stand: IMP_RETURN ends a function; failures
  * (IMP_ASSERT, IMP_ALLOC) and IMP_ARG/IMP_RESULT only in entry points,
  * where every argument and result is bound exactly once on every path
@@ -87,7 +87,8 @@ static void sym_var_ok(int id, void *ctx) {
     Checker *C = ctx;
     if (id < 0 || id >= C->p->next_id || !C->in_scope[id]) fail(C, "a Sym mentions v%d, which is not in scope", id);
     const ImpVar *v = C->in_scope[id];
-    if (v->kind != IMP_SCALAR || v->t != PT_I64) fail(C, "a Sym mentions %s, which is not an i64 scalar", vn(C, v));
+    if (v->kind != IMP_SCALAR || (v->t != PT_I64 && v->t != PT_I32))
+        fail(C, "a Sym mentions %s, which is not an i64 or i32 scalar", vn(C, v));
 }
 
 static void check_lmad(Checker *C, const Lmad *l) {

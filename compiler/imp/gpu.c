@@ -7,9 +7,9 @@
  *            scalar results travel back through a small device block;
  *   SegHost  the SOAC as loops in host code over its blocks lent to the
  *            host (IMP_MAP): SOACs that allocate;
- *   SegRed, SegScan, SegHist and the block-tiled SegMap: IMP_LEGACY, which
- *            the OpenCL backend prints from the memory IR (issue 13, step
- *            2b lowers them).
+ *   the block-tiled SegMap: gpu_tiled.c;
+ *   SegRed, SegScan and SegHist: IMP_LEGACY, which the OpenCL backend
+ *            prints from the memory IR (issue 13, step 2b lowers them).
  * A kernel's parameters are the statement's free variables (SegInfo.free):
  * scalars and blocks as they are, and blocks that every work-item needs a
  * copy of (SegInfo.private_mem: the memory pass hoisted their allocations
@@ -466,7 +466,7 @@ void lw_seg(ImpLower *L, const Stm *s) {
     if (!g) ICE("imp_lower: a host-level SOAC without a SegInfo");
     switch (g->kind) {
     case SEG_MAP:
-        if (g->tile) legacy(L, s);
+        if (g->tile) gl_seg_map_tiled(L, s);
         else gl_seg_map(L, s, g->depth);
         return;
     case SEG_SEQ: seg_seq(L, s); return;

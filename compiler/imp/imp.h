@@ -117,11 +117,12 @@ typedef enum ImpExpKind {
                  (in host code, from a device block: a transfer of one
                  element, only as the whole value of a scalar's IMP_DECL or
                  IMP_ASSIGN) */
-    IX_SYM,   /* sym, an i64 expression whose variables are ids of i64 scalar
-                 ImpVars (LMAD offsets and sizes); with t == PT_I32 (kernel
-                 code) evaluated in 32-bit arithmetic, its variables
-                 converted to i32, where the lowering knows every value
-                 fits (a tiled kernel's narrow indexing) */
+    IX_SYM,   /* sym, an i64 expression whose variables are ids of i64
+                 (or i32, widened) scalar ImpVars (LMAD offsets and sizes);
+                 with t == PT_I32 (kernel code) evaluated in 32-bit
+                 arithmetic, its variables converted to i32, where the
+                 lowering knows every value fits (a tiled kernel's narrow
+                 indexing, its local memory indices over i32 counters) */
     IX_THREAD,  /* kernel code: the work-item's thread (an i64) */
     IX_TUNING,  /* host code: the value of tuning parameter tune of kernel
                    (an i64; the target's default, computed from args as

@@ -98,6 +98,9 @@ void lw_bind_rows(ImpLower *L, const Lambda *lam, Var **arrs, const Var *iter);
  * Scatter, at its iter (which the caller binds): binds the lambda's rows,
  * runs its body and writes its results. */
 void lw_map_iteration(ImpLower *L, const Stm *s);
+/* The results of a map's body b (ctx: the map, a Screma without scans or
+ * reductions): written at row iter of its outputs (an LwResFn). */
+void lw_map_results(ImpLower *L, const Body *b, void *ctx);
 
 /* ---- gpu.c ---- */
 /* A host-level SOAC of a program at STAGE_GPU, as its SegInfo says. */

@@ -229,8 +229,12 @@ void lw_map_iteration(ImpLower *L, const Stm *s) {
     const Screma *sc = &s->e->screma;
     if (sc->nscans || sc->nreds) ICE("imp_lower: a map iteration of a Screma that scans or reduces");
     lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
-    ScremaCtx x = {s, NULL, NULL};
-    lw_body(L, sc->map->body, res_screma, &x, NULL, 0);
+    lw_body(L, sc->map->body, lw_map_results, (void *)s, NULL, 0);
+}
+
+void lw_map_results(ImpLower *L, const Body *b, void *ctx) {
+    ScremaCtx x = {ctx, NULL, NULL};
+    res_screma(L, b, &x);
 }
 
 void lw_soac(ImpLower *L, const Stm *s) {
