@@ -63,8 +63,9 @@ typedef struct Tile {
 
 static ImpExp *i32(ImpLower *L, int c) { return imp_const(L->a, prim_int(PT_I32, c)); }
 
-/* A local array's element index from a 32-bit Sym. */
-static ImpExp *local_ix(ImpLower *L, Sym *x) { return imp_conv(L->a, PT_I32, PT_I64, imp_sym32(L->a, x)); }
+/* An element index x computed in 32-bit arithmetic (local arrays, and
+ * inputs whose every index fits). */
+static ImpExp *ix32(ImpLower *L, Sym *x) { return imp_conv(L->a, PT_I32, PT_I64, imp_sym32(L->a, x)); }
 
 /* The offset in a group's block of a work-item's point r along level l
  * (its coordinate ty or tx). */
@@ -127,7 +128,7 @@ static void tile_fetch(ImpLower *L, const Tile *T, int j, Sym *k0) {
         Sym *k = gl_sym(L, kg);
         LwNest nn;
         ImpStm *narrow = gl_if(L, &nn, imp_read(a, T->narrow));
-        ImpExp *ix = local_ix(L, lmad_index(a, arr->mem->ixfun, &k));
+        ImpExp *ix = ix32(L, lmad_index(a, arr->mem->ixfun, &k));
         imp_assign(L->b, reg, imp_load(a, lw_var(L, arr->mem->mem), t, ix));
         narrow->body = lw_leave(L, &nn);
         lw_enter(L, &nn);
@@ -148,7 +149,7 @@ static void tile_store(ImpLower *L, const Tile *T, int j) {
         tile_place(L, T, j, e, &kk, &rr);
         Sym *at = sym_add(a, sym_mul(a, gl_sym(L, T->at), sym_const(a, tile_stage(l))),
                           sym_add(a, sym_mul(a, gl_sym(L, kk), sym_const(a, tile_block(l) + TILE_PAD)), gl_sym(L, rr)));
-        imp_store(L->b, T->tiles[j], T->rc->arrs[j]->type.elem, local_ix(L, at), imp_read(a, T->regs[j][e]));
+        imp_store(L->b, T->tiles[j], T->rc->arrs[j]->type.elem, ix32(L, at), imp_read(a, T->regs[j][e]));
     }
 }
 
@@ -185,7 +186,7 @@ static void tile_fold(ImpLower *L, const Tile *T, ImpExp *bound, bool unroll) {
                            sym_mul(a, gl_sym(L, kk), sym_const(a, tile_block(l) + TILE_PAD)));
         f[j] = NEW_ARRAY(a, ImpVar *, TILE_REG);
         for (int r = 0; r < TILE_REG; r++)
-            f[j][r] = gl_let(L, "f", t, imp_load(a, T->tiles[j], t, local_ix(L, sym_add(a, row, tile_offset(L, T, l, r)))));
+            f[j][r] = gl_let(L, "f", t, imp_load(a, T->tiles[j], t, ix32(L, sym_add(a, row, tile_offset(L, T, l, r)))));
     }
     for (int r = 0; r < TILE_REG; r++)
         for (int c = 0; c < TILE_REG; c++) {
