@@ -285,12 +285,12 @@ void gl_seg_map_tiled(ImpLower *L, const Stm *s) {
     kb.k->fixed_group_size = TILE_THREADS;
     kb.k->contract = true;
     /* Host: 32-bit indices when every input is small enough. */
-    ImpExp *narrow = imp_const(a, prim_bool(true));
+    ImpExp *narrow = NULL;
     for (int j = 0; j < rc->narrs; j++) {
         const Var *arr = rc->arrs[j];
         ImpExp *small = imp_op2(a, OP_LT, PT_I64, imp_memsize(a, lw_var(L, arr->mem->mem)),
                                 gl_i64(L, TILE_NARROW_MAX * prim_size(arr->type.elem)));
-        narrow = imp_op2(a, OP_LAND, PT_BOOL, narrow, small);
+        narrow = narrow ? imp_op2(a, OP_LAND, PT_BOOL, narrow, small) : small;
     }
     Sym *wy = ir_se_sym(a, gl_level_width(g->levels[0])), *wx = ir_se_sym(a, gl_level_width(g->levels[1]));
     Sym *gx = sym_div(a, sym_add(a, wx, sym_const(a, tile_block(1) - 1)), sym_const(a, tile_block(1)));
