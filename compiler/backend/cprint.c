@@ -376,6 +376,39 @@ void cp_code(CPrint *C, const ImpCode *c) {
     for (int i = 0; i < c->n;) i += c_stm(C, c, i);
 }
 
+/* ---- Entry points ----------------------------------------------------------- */
+
+void cp_entry(CPrint *C, const ImpEntry *e, int idx, const CEntry *t) {
+    cp_line(C, "static int futhorc_entry_%d(rt_ctx *ctx, rt_pool *pool%s, const rt_value *ins, rt_value *outs) {", idx,
+            t->params);
+    C->indent++;
+    cp_line(C, "if (0) goto fail; /* the label is used whatever the body */");
+    if (t->begin) t->begin(C, e);
+    cp_code(C, &e->body);
+    if (t->end) t->end(C, e);
+    cp_line(C, "return 0;");
+    C->indent--;
+    cp_line(C, "fail:");
+    cp_line(C, "    return 1;");
+    cp_line(C, "}");
+    buf_putc(C->out, '\n');
+    int nret = e->src->nret;
+    cp_line(C, "static int futhorc_run_%d(rt_ctx *ctx, const rt_value *ins, rt_value *outs) {", idx);
+    cp_line(C, "    rt_pool pool;");
+    cp_line(C, "    rt_pool_init(&pool);%s", t->pools);
+    cp_line(C, "    for (int k = 0; k < %d; k++) outs[k].shape = NULL, outs[k].data = NULL;", nret);
+    cp_line(C, "    int r = futhorc_entry_%d(ctx, &pool%s, ins, outs);", idx, t->args);
+    cp_line(C, "    rt_pool_free(&pool);%s", t->free_pools);
+    cp_line(C, "    for (int k = 0; r && k < %d; k++) {", nret);
+    cp_line(C, "        %s", t->free_out);
+    cp_line(C, "        free(outs[k].shape);");
+    cp_line(C, "        outs[k].shape = NULL, outs[k].data = NULL;");
+    cp_line(C, "    }");
+    cp_line(C, "    return r;");
+    cp_line(C, "}");
+    buf_putc(C->out, '\n');
+}
+
 /* ---- Functions ------------------------------------------------------------- */
 
 void cp_function(CPrint *C, const ImpFun *f) {

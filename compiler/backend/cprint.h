@@ -87,6 +87,29 @@ void cp_oom(CPrint *C, const char *what);
  * an array's data is the target's to set. */
 void cp_result_head(CPrint *C, const ImpStm *s);
 
+/* ---- Entry points ---- */
+/* What a target adds to the functions of an entry point (cp_entry). */
+typedef struct CEntry {
+    const char *params;    /* futhorc_entry_K's parameters after its pool
+                              (", rt_dpool *dpool"), or "" */
+    const char *pools;     /* futhorc_run_K: declarations and initialisation
+                              of those pools, or "" */
+    const char *args;      /* futhorc_run_K: the arguments for them
+                              (", &dpool"), or "" */
+    const char *free_pools;/* futhorc_run_K: their release, or "" */
+    const char *free_out;  /* futhorc_run_K, after a failure: how the data
+                              of outs[k] is freed (a statement using k) */
+    /* The first and last lines of futhorc_entry_K's body (or NULL). */
+    void (*begin)(CPrint *C, const ImpEntry *e);
+    void (*end)(CPrint *C, const ImpEntry *e);
+} CEntry;
+
+/* Entry point e as futhorc_entry_K(ctx, pool<params>, ins, outs), its
+ * body ending at the label fail on a failure, and the rt_entry_fn wrapper
+ * futhorc_run_K(ctx, ins, outs), which owns the pools and frees partial
+ * outputs after a failure. */
+void cp_entry(CPrint *C, const ImpEntry *e, int idx, const CEntry *t);
+
 /* ---- Functions ---- */
 /* f as a static C function futhorc_fn_<idx>_<name> that returns its
  * result, or a struct futhorc_fn_<idx>_<name>_res of its results r0, r1,
