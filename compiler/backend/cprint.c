@@ -203,8 +203,13 @@ static void c_alloc(CPrint *C, const ImpStm *s, bool decl) {
     cp_alloc_check(C, s, m, size);
 }
 
+/* Appends text to a printf format (each % doubled). */
+static void format_text(Buf *fmt, const char *text) {
+    for (; *text; text++) buf_puts(fmt, *text == '%' ? "%%" : (char[2]){*text, 0});
+}
+
 int cp_message(CPrint *C, const ImpStm *s, int max, Buf *fmt, Buf *args) {
-    buf_puts(fmt, emit_c_str(C->a, cp_loc(C, s->loc), true));
+    format_text(fmt, cp_loc(C, s->loc));
     int used = 0;
     for (const char *q = s->msg; *q; q++) {
         if (q[0] == '{' && q[1] == '}' && used < s->nargs && used < max) {
@@ -214,8 +219,7 @@ int cp_message(CPrint *C, const ImpStm *s, int max, Buf *fmt, Buf *args) {
             q++;
             continue;
         }
-        char one[2] = {*q, 0};
-        buf_puts(fmt, emit_c_str(C->a, one, true));
+        format_text(fmt, (char[2]){*q, 0});
     }
     return used;
 }
@@ -225,7 +229,7 @@ static void c_assert(CPrint *C, const ImpStm *s) {
     Buf fmt = {0}, args = {0};
     cp_message(C, s, s->nargs, &fmt, &args);
     cp_line(C, "if (!%s) {", cp_exp(C, s->cond));
-    cp_line(C, "    rt_error(ctx, \"%s\"%s);", fmt.data ? fmt.data : "", args.data ? args.data : "");
+    cp_line(C, "    rt_error(ctx, \"%s\"%s);", emit_c_str(C->a, fmt.data, false), args.data ? args.data : "");
     cp_line(C, "    goto fail;");
     cp_line(C, "}");
     buf_free(&fmt);

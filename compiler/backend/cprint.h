@@ -73,8 +73,8 @@ void cp_code(CPrint *C, const ImpCode *c);
  * (a loop per dimension made the code of nested array literals cubic in
  * their depth). */
 void cp_copy_loops(CPrint *C, const char *dbase, const Lmad *dl, const char *sbase, const Lmad *sl, const char *sval);
-/* The printf format of assertion s's message, located and with each "{}"
- * (the first max of them) a %lld, into fmt; the arguments it takes, each
+/* The printf format of assertion s's message (not yet a C literal),
+ * located and with each "{}" (the first max of them) a %lld, into fmt; the arguments it takes, each
  * ", (long long)<arg>", into args (when not NULL). Returns their number. */
 int cp_message(CPrint *C, const ImpStm *s, int max, Buf *fmt, Buf *args);
 /* After block m of size bytes (C expressions) was allocated for IMP_ALLOC
