@@ -158,6 +158,18 @@ void cp_copy_loops(CPrint *C, const char *dbase, const Lmad *dl, const char *sba
     if (sbase) lmad_merge_pair(C->a, dl, sl, &dl, &sl);
     else lmad_merge_pair(C->a, dl, dl, &dl, &sl);
     int r = dl->rank;
+    /* Inner dimensions that may be empty guard the loops: an outer loop of
+     * 10^10 empty rows would take minutes. */
+    Buf guard = {0};
+    for (int d = 1; d < r; d++) {
+        int64_t n;
+        if (sym_is_const(dl->dims[d].shape, &n) && n > 0) continue;
+        buf_printf(&guard, "%s%s > 0", guard.data ? " && " : "", cp_sym(C, dl->dims[d].shape));
+    }
+    if (guard.data) {
+        cp_line(C, "if (%s) {", guard.data);
+        C->indent++;
+    }
     Sym **idx = NEW_ARRAY(C->a, Sym *, r + 1);
     for (int d = 0; d < r; d++) {
         int id;
@@ -169,10 +181,11 @@ void cp_copy_loops(CPrint *C, const char *dbase, const Lmad *dl, const char *sba
     const char *src = sbase ? arena_printf(C->a, "%s[%s]", sbase, cp_sym(C, lmad_index(C->a, sl, idx + (r - sl->rank))))
                             : sval;
     cp_line(C, "%s[%s] = %s;", dbase, cp_sym(C, lmad_index(C->a, dl, idx)), src);
-    for (int d = 0; d < r; d++) {
+    for (int d = 0; d < r + (guard.data != NULL); d++) {
         C->indent--;
         cp_line(C, "}");
     }
+    buf_free(&guard);
 }
 
 /* ---- Statements ------------------------------------------------------------ */
