@@ -420,21 +420,6 @@ static const CEntry cl_entry = {
 
 /* ---- The program -------------------------------------------------------------------------------- */
 
-/* Appends an embedded file with its #include lines dropped. */
-static void append_source(Buf *out, const char *path) {
-    const char *text = embedded_get(path);
-    if (!text) ICE("the compiler lacks the runtime file %s", path);
-    for (const char *s = text; *s;) {
-        const char *nl = strchr(s, '\n');
-        size_t n = nl ? (size_t)(nl - s + 1) : strlen(s);
-        const char *q = s;
-        while (*q == ' ' || *q == '\t') q++;
-        if (strncmp(q, "#include", 8) != 0) buf_printf(out, "%.*s", (int)n, s);
-        s += n;
-    }
-    buf_putc(out, '\n');
-}
-
 /* A C string literal of s, split into lines. */
 static void c_literal(Buf *out, const char *s) {
     buf_puts(out, "\"");
@@ -475,7 +460,7 @@ void emit_opencl_entries(Buf *out, const Prog *p, const ImpProg *ip, bool linked
     CPrint C;
     cp_init(&C, out, &a, ip, &host_target, &H);
     ce_prologue(out, " (OpenCL)", linked_rt);
-    emit_c_runtime_file(out, "runtime/opencl.h");
+    emit_runtime_file(out, "runtime/opencl.h", false);
     buf_puts(out, "/* ---- the program ---- */\n#include <string.h>\n\n");
     for (int i = 0; i < ip->nfuns; i++) cp_function(&C, ip->funs[i]);
     const Fun **srcs = NEW_ARRAY(&a, const Fun *, ip->nentries + 1);
@@ -485,9 +470,9 @@ void emit_opencl_entries(Buf *out, const Prog *p, const ImpProg *ip, bool linked
     }
     emit_c_entry_table(out, &a, srcs, ip->nentries);
     Buf src = {0};
-    append_source(&src, "runtime/prelude.cl");
-    append_source(&src, "runtime/scalar.h");
-    append_source(&src, "runtime/kernels.cl");
+    emit_runtime_file(&src, "runtime/prelude.cl", true);
+    emit_runtime_file(&src, "runtime/scalar.h", true);
+    emit_runtime_file(&src, "runtime/kernels.cl", true);
     cl_kernel_functions(&cl, &a, ip, &src);
     buf_puts(&src, cl.src.data ? cl.src.data : "");
     buf_puts(out, "static const char futhorc_cl_source[] =\n");
