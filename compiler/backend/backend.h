@@ -39,8 +39,10 @@ void emit_opencl_entries(Buf *out, const Prog *p, const ImpProg *ip, bool linked
 void emit_c_entries(Buf *out, const ImpProg *p, bool linked_rt);
 
 /* Appends the embedded runtime file path ("runtime/library.c") to out,
- * without its includes of other runtime files. */
-void emit_c_runtime_file(Buf *out, const char *path);
+ * after a comment naming it, without its includes of other runtime files
+ * (all of them are in the one translation unit), or without any include
+ * (no_includes: OpenCL C, whose headers are implicit). */
+void emit_runtime_file(Buf *out, const char *path, bool no_includes);
 
 /* The runtime's enum constant for t ("RT_I32"), allocated in a. */
 const char *emit_c_rt_prim(Arena *a, PrimType t);

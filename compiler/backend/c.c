@@ -77,35 +77,7 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
 
 static const CTarget c_target = {cp_host_block_decl, cp_host_base, c_stm, NULL};
 
-/* ---- Entry points ------------------------------------------------------------ */
-
-static void c_entry(CPrint *C, const ImpEntry *e, int idx) {
-    cp_line(C, "static int futhorc_entry_%d(rt_ctx *ctx, rt_pool *pool, const rt_value *ins, rt_value *outs) {", idx);
-    C->indent++;
-    cp_line(C, "if (0) goto fail; /* the label is used whatever the body */");
-    cp_code(C, &e->body);
-    cp_line(C, "return 0;");
-    C->indent--;
-    cp_line(C, "fail:");
-    cp_line(C, "    return 1;");
-    cp_line(C, "}");
-    buf_putc(C->out, '\n');
-    int nret = e->src->nret;
-    cp_line(C, "static int futhorc_run_%d(rt_ctx *ctx, const rt_value *ins, rt_value *outs) {", idx);
-    cp_line(C, "    rt_pool pool;");
-    cp_line(C, "    rt_pool_init(&pool);");
-    cp_line(C, "    for (int k = 0; k < %d; k++) outs[k].shape = NULL, outs[k].data = NULL;", nret);
-    cp_line(C, "    int r = futhorc_entry_%d(ctx, &pool, ins, outs);", idx);
-    cp_line(C, "    rt_pool_free(&pool);");
-    cp_line(C, "    for (int k = 0; r && k < %d; k++) {", nret);
-    cp_line(C, "        free(outs[k].data);");
-    cp_line(C, "        free(outs[k].shape);");
-    cp_line(C, "        outs[k].shape = NULL, outs[k].data = NULL;");
-    cp_line(C, "    }");
-    cp_line(C, "    return r;");
-    cp_line(C, "}");
-    buf_putc(C->out, '\n');
-}
+static const CEntry c_entry = {"", "", "", "", "free(outs[k].data);", NULL, NULL};
 
 void emit_c_entries(Buf *out, const ImpProg *p, bool linked_rt) {
     Arena a = {0};
@@ -116,7 +88,7 @@ void emit_c_entries(Buf *out, const ImpProg *p, bool linked_rt) {
     for (int i = 0; i < p->nfuns; i++) cp_function(&C, p->funs[i]);
     const Fun **srcs = NEW_ARRAY(&a, const Fun *, p->nentries + 1);
     for (int i = 0; i < p->nentries; i++) {
-        c_entry(&C, p->entries[i], i);
+        cp_entry(&C, p->entries[i], i, &c_entry);
         srcs[i] = p->entries[i]->src;
     }
     emit_c_entry_table(out, &a, srcs, p->nentries);

@@ -177,6 +177,18 @@ void cp_copy_loops(CPrint *C, const char *dbase, const Lmad *dl, const char *sba
     if (sbase) lmad_merge_pair(C->a, dl, sl, &dl, &sl);
     else lmad_merge_pair(C->a, dl, dl, &dl, &sl);
     int r = dl->rank;
+    /* Inner dimensions that may be empty guard the loops: an outer loop of
+     * 10^10 empty rows would take minutes. */
+    Buf guard = {0};
+    for (int d = 1; d < r; d++) {
+        int64_t n;
+        if (sym_is_const(dl->dims[d].shape, &n) && n > 0) continue;
+        buf_printf(&guard, "%s%s > 0", guard.data ? " && " : "", cp_sym(C, dl->dims[d].shape));
+    }
+    if (guard.data) {
+        cp_line(C, "if (%s) {", guard.data);
+        C->indent++;
+    }
     Sym **idx = NEW_ARRAY(C->a, Sym *, r + 1);
     for (int d = 0; d < r; d++) {
         int id;
@@ -188,10 +200,11 @@ void cp_copy_loops(CPrint *C, const char *dbase, const Lmad *dl, const char *sba
     const char *src = sbase ? arena_printf(C->a, "%s[%s]", sbase, cp_sym(C, lmad_index(C->a, sl, idx + (r - sl->rank))))
                             : sval;
     cp_line(C, "%s[%s] = %s;", dbase, cp_sym(C, lmad_index(C->a, dl, idx)), src);
-    for (int d = 0; d < r; d++) {
+    for (int d = 0; d < r + (guard.data != NULL); d++) {
         C->indent--;
         cp_line(C, "}");
     }
+    buf_free(&guard);
 }
 
 /* ---- Statements ------------------------------------------------------------ */
@@ -222,8 +235,13 @@ static void c_alloc(CPrint *C, const ImpStm *s, bool decl) {
     cp_alloc_check(C, s, m, size);
 }
 
+/* Appends text to a printf format (each % doubled). */
+static void format_text(Buf *fmt, const char *text) {
+    for (; *text; text++) buf_puts(fmt, *text == '%' ? "%%" : (char[2]){*text, 0});
+}
+
 int cp_message(CPrint *C, const ImpStm *s, int max, Buf *fmt, Buf *args) {
-    buf_puts(fmt, emit_c_str(C->a, cp_loc(C, s->loc), true));
+    format_text(fmt, cp_loc(C, s->loc));
     int used = 0;
     for (const char *q = s->msg; *q; q++) {
         if (q[0] == '{' && q[1] == '}' && used < s->nargs && used < max) {
@@ -233,8 +251,7 @@ int cp_message(CPrint *C, const ImpStm *s, int max, Buf *fmt, Buf *args) {
             q++;
             continue;
         }
-        char one[2] = {*q, 0};
-        buf_puts(fmt, emit_c_str(C->a, one, true));
+        format_text(fmt, (char[2]){*q, 0});
     }
     return used;
 }
@@ -244,7 +261,7 @@ static void c_assert(CPrint *C, const ImpStm *s) {
     Buf fmt = {0}, args = {0};
     cp_message(C, s, s->nargs, &fmt, &args);
     cp_line(C, "if (!%s) {", cp_exp(C, s->cond));
-    cp_line(C, "    rt_error(ctx, \"%s\"%s);", fmt.data ? fmt.data : "", args.data ? args.data : "");
+    cp_line(C, "    rt_error(ctx, \"%s\"%s);", emit_c_str(C->a, fmt.data, false), args.data ? args.data : "");
     cp_line(C, "    goto fail;");
     cp_line(C, "}");
     buf_free(&fmt);
@@ -366,6 +383,10 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
         cp_line(C, "}");
         break;
     case IMP_SCOPE:
+        if (s->keep) {
+            cp_code(C, &s->body);
+            break;
+        }
         cp_line(C, "{");
         cp_nested(C, &s->body);
         cp_line(C, "}");
@@ -389,6 +410,39 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
 
 void cp_code(CPrint *C, const ImpCode *c) {
     for (int i = 0; i < c->n;) i += c_stm(C, c, i);
+}
+
+/* ---- Entry points ----------------------------------------------------------- */
+
+void cp_entry(CPrint *C, const ImpEntry *e, int idx, const CEntry *t) {
+    cp_line(C, "static int futhorc_entry_%d(rt_ctx *ctx, rt_pool *pool%s, const rt_value *ins, rt_value *outs) {", idx,
+            t->params);
+    C->indent++;
+    cp_line(C, "if (0) goto fail; /* the label is used whatever the body */");
+    if (t->begin) t->begin(C, e);
+    cp_code(C, &e->body);
+    if (t->end) t->end(C, e);
+    cp_line(C, "return 0;");
+    C->indent--;
+    cp_line(C, "fail:");
+    cp_line(C, "    return 1;");
+    cp_line(C, "}");
+    buf_putc(C->out, '\n');
+    int nret = e->src->nret;
+    cp_line(C, "static int futhorc_run_%d(rt_ctx *ctx, const rt_value *ins, rt_value *outs) {", idx);
+    cp_line(C, "    rt_pool pool;");
+    cp_line(C, "    rt_pool_init(&pool);%s", t->pools);
+    cp_line(C, "    for (int k = 0; k < %d; k++) outs[k].shape = NULL, outs[k].data = NULL;", nret);
+    cp_line(C, "    int r = futhorc_entry_%d(ctx, &pool%s, ins, outs);", idx, t->args);
+    cp_line(C, "    rt_pool_free(&pool);%s", t->free_pools);
+    cp_line(C, "    for (int k = 0; r && k < %d; k++) {", nret);
+    cp_line(C, "        %s", t->free_out);
+    cp_line(C, "        free(outs[k].shape);");
+    cp_line(C, "        outs[k].shape = NULL, outs[k].data = NULL;");
+    cp_line(C, "    }");
+    cp_line(C, "    return r;");
+    cp_line(C, "}");
+    buf_putc(C->out, '\n');
 }
 
 /* ---- Functions ------------------------------------------------------------- */

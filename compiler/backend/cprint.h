@@ -75,8 +75,8 @@ void cp_code(CPrint *C, const ImpCode *c);
  * (a loop per dimension made the code of nested array literals cubic in
  * their depth). */
 void cp_copy_loops(CPrint *C, const char *dbase, const Lmad *dl, const char *sbase, const Lmad *sl, const char *sval);
-/* The printf format of assertion s's message, located and with each "{}"
- * (the first max of them) a %lld, into fmt; the arguments it takes, each
+/* The printf format of assertion s's message (not yet a C literal),
+ * located and with each "{}" (the first max of them) a %lld, into fmt; the arguments it takes, each
  * ", (long long)<arg>", into args (when not NULL). Returns their number. */
 int cp_message(CPrint *C, const ImpStm *s, int max, Buf *fmt, Buf *args);
 /* After block m of size bytes (C expressions) was allocated for IMP_ALLOC
@@ -88,6 +88,29 @@ void cp_oom(CPrint *C, const char *what);
 /* The type, rank and shape of result s in outs[k], and a scalar's value;
  * an array's data is the target's to set. */
 void cp_result_head(CPrint *C, const ImpStm *s);
+
+/* ---- Entry points ---- */
+/* What a target adds to the functions of an entry point (cp_entry). */
+typedef struct CEntry {
+    const char *params;    /* futhorc_entry_K's parameters after its pool
+                              (", rt_dpool *dpool"), or "" */
+    const char *pools;     /* futhorc_run_K: declarations and initialisation
+                              of those pools, or "" */
+    const char *args;      /* futhorc_run_K: the arguments for them
+                              (", &dpool"), or "" */
+    const char *free_pools;/* futhorc_run_K: their release, or "" */
+    const char *free_out;  /* futhorc_run_K, after a failure: how the data
+                              of outs[k] is freed (a statement using k) */
+    /* The first and last lines of futhorc_entry_K's body (or NULL). */
+    void (*begin)(CPrint *C, const ImpEntry *e);
+    void (*end)(CPrint *C, const ImpEntry *e);
+} CEntry;
+
+/* Entry point e as futhorc_entry_K(ctx, pool<params>, ins, outs), its
+ * body ending at the label fail on a failure, and the rt_entry_fn wrapper
+ * futhorc_run_K(ctx, ins, outs), which owns the pools and frees partial
+ * outputs after a failure. */
+void cp_entry(CPrint *C, const ImpEntry *e, int idx, const CEntry *t);
 
 /* ---- Functions ---- */
 /* f as a static C function futhorc_fn_<idx>_<name> that returns its

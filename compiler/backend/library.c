@@ -503,8 +503,8 @@ static void emit_source(Buf *c, Lib *L, const Buf *h) {
     buf_puts(c, "/* ---- the header ---- */\n");
     buf_puts(c, h->data);
     if (L->cl) buf_puts(c, "#define RTL_DEVICE_STORAGE 1\n");
-    emit_c_runtime_file(c, "runtime/library.c");
-    if (L->cl) emit_c_runtime_file(c, "runtime/opencl_library.h");
+    emit_runtime_file(c, "runtime/library.c", false);
+    if (L->cl) emit_runtime_file(c, "runtime/opencl_library.h", false);
     buf_puts(c, "/* ---- the API of the program ---- */\n\n");
     for (int i = 0; i < L->arrays.len; i++) {
         ExtType t = {L->arrays.items[i].elem, L->arrays.items[i].rank, false};

@@ -386,62 +386,39 @@ static const CTarget host_target = {h_block_decl, h_base, h_stm, h_exp};
 
 /* ---- Entry points -------------------------------------------------------------------------- */
 
-static void h_entry(CPrint *C, const ImpEntry *e, int idx) {
+/* An entry's first lines: the device's run begins (and its timer, when
+ * the entry takes no arguments, else after the last, h_arg). */
+static void h_begin(CPrint *C, const ImpEntry *e) {
     HostPrint *H = C->ctx;
     H->last_arg = NULL;
     H->finished = false;
     for (int i = 0; i < e->body.n; i++)
         if (e->body.stms[i]->kind == IMP_ARG) H->last_arg = e->body.stms[i];
-    cp_line(C, "static int futhorc_entry_%d(rt_ctx *ctx, rt_pool *pool, rt_dpool *dpool, const rt_value *ins, rt_value *outs) {",
-            idx);
-    C->indent++;
-    cp_line(C, "if (0) goto fail; /* the label is used whatever the body */");
     cp_line(C, "if (rt_cl_begin(ctx)) goto fail;");
     if (!H->last_arg) cp_line(C, "rt_cl_start_timer(ctx);");
-    cp_code(C, &e->body);
-    if (!H->finished) cp_line(C, "if (rt_cl_finish(ctx)) goto fail;");
-    cp_line(C, "return 0;");
-    C->indent--;
-    cp_line(C, "fail:");
-    cp_line(C, "    return 1;");
-    cp_line(C, "}");
-    buf_putc(C->out, '\n');
-    int nret = e->src->nret;
-    cp_line(C, "static int futhorc_run_%d(rt_ctx *ctx, const rt_value *ins, rt_value *outs) {", idx);
-    cp_line(C, "    rt_pool pool;");
-    cp_line(C, "    rt_pool_init(&pool);");
-    cp_line(C, "    rt_dpool dpool;\n    rt_dpool_init(&dpool);");
-    cp_line(C, "    for (int k = 0; k < %d; k++) outs[k].shape = NULL, outs[k].data = NULL;", nret);
-    cp_line(C, "    int r = futhorc_entry_%d(ctx, &pool, &dpool, ins, outs);", idx);
-    cp_line(C, "    rt_pool_free(&pool);");
-    cp_line(C, "    rt_dpool_free(&dpool);");
-    cp_line(C, "    for (int k = 0; r && k < %d; k++) {", nret);
-    cp_line(C, "        if (ctx->device && outs[k].data && outs[k].type.rank > 0) rt_dblock_release(outs[k].data);");
-    cp_line(C, "        else free(outs[k].data);");
-    cp_line(C, "        free(outs[k].shape);");
-    cp_line(C, "        outs[k].shape = NULL, outs[k].data = NULL;");
-    cp_line(C, "    }");
-    cp_line(C, "    return r;");
-    cp_line(C, "}");
-    buf_putc(C->out, '\n');
 }
+
+/* Its last: it waits for the device (unless a result did). */
+static void h_end(CPrint *C, const ImpEntry *e) {
+    HostPrint *H = C->ctx;
+    (void)e;
+    if (!H->finished) cp_line(C, "if (rt_cl_finish(ctx)) goto fail;");
+}
+
+/* Device blocks live in the entry's own pool; an array result on the
+ * device (an OpenCL library's) is a device block. */
+static const CEntry cl_entry = {
+    ", rt_dpool *dpool",
+    "\n    rt_dpool dpool;\n    rt_dpool_init(&dpool);",
+    ", &dpool",
+    "\n    rt_dpool_free(&dpool);",
+    "if (ctx->device && outs[k].data && outs[k].type.rank > 0) rt_dblock_release(outs[k].data);\n"
+    "        else free(outs[k].data);",
+    h_begin,
+    h_end,
+};
 
 /* ---- The program -------------------------------------------------------------------------------- */
-
-/* Appends an embedded file with its #include lines dropped. */
-static void append_source(Buf *out, const char *path) {
-    const char *text = embedded_get(path);
-    if (!text) ICE("the compiler lacks the runtime file %s", path);
-    for (const char *s = text; *s;) {
-        const char *nl = strchr(s, '\n');
-        size_t n = nl ? (size_t)(nl - s + 1) : strlen(s);
-        const char *q = s;
-        while (*q == ' ' || *q == '\t') q++;
-        if (strncmp(q, "#include", 8) != 0) buf_printf(out, "%.*s", (int)n, s);
-        s += n;
-    }
-    buf_putc(out, '\n');
-}
 
 /* A C string literal of s, split into lines. */
 static void c_literal(Buf *out, const char *s) {
@@ -483,19 +460,19 @@ void emit_opencl_entries(Buf *out, const Prog *p, const ImpProg *ip, bool linked
     CPrint C;
     cp_init(&C, out, &a, ip, &host_target, &H);
     ce_prologue(out, " (OpenCL)", linked_rt);
-    emit_c_runtime_file(out, "runtime/opencl.h");
+    emit_runtime_file(out, "runtime/opencl.h", false);
     buf_puts(out, "/* ---- the program ---- */\n#include <string.h>\n\n");
     for (int i = 0; i < ip->nfuns; i++) cp_function(&C, ip->funs[i]);
     const Fun **srcs = NEW_ARRAY(&a, const Fun *, ip->nentries + 1);
     for (int i = 0; i < ip->nentries; i++) {
-        h_entry(&C, ip->entries[i], i);
+        cp_entry(&C, ip->entries[i], i, &cl_entry);
         srcs[i] = ip->entries[i]->src;
     }
     emit_c_entry_table(out, &a, srcs, ip->nentries);
     Buf src = {0};
-    append_source(&src, "runtime/prelude.cl");
-    append_source(&src, "runtime/scalar.h");
-    append_source(&src, "runtime/kernels.cl");
+    emit_runtime_file(&src, "runtime/prelude.cl", true);
+    emit_runtime_file(&src, "runtime/scalar.h", true);
+    emit_runtime_file(&src, "runtime/kernels.cl", true);
     cl_kernel_functions(&cl, &a, ip, &src);
     buf_puts(&src, cl.src.data ? cl.src.data : "");
     buf_puts(out, "static const char futhorc_cl_source[] =\n");
