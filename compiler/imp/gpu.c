@@ -7,9 +7,10 @@
  *            scalar results travel back through a small device block;
  *   SegHost  the SOAC as loops in host code over its blocks lent to the
  *            host (IMP_MAP): SOACs that allocate;
- *   the block-tiled SegMap: gpu_tiled.c;
- *   SegRed, SegScan and SegHist: IMP_LEGACY, which the OpenCL backend
- *            prints from the memory IR (issue 13, step 2b lowers them).
+ *   SegRed, SegHist and the block-tiled SegMap: gpu_red.c, gpu_hist.c
+ *            and gpu_tiled.c;
+ *   SegScan  IMP_LEGACY, which the OpenCL backend prints from the memory
+ *            IR (issue 13, step 2b lowers it).
  * A kernel's parameters are the statement's free variables (SegInfo.free):
  * scalars and blocks as they are, and blocks that every work-item needs a
  * copy of (SegInfo.private_mem: the memory pass hoisted their allocations
@@ -478,7 +479,7 @@ void lw_seg(ImpLower *L, const Stm *s) {
     case SEG_SEQ: seg_seq(L, s); return;
     case SEG_HOST: seg_host(L, s); return;
     case SEG_RED: gl_seg_red(L, s); return;
-    case SEG_SCAN:
-    case SEG_HIST: legacy(L, s); return;
+    case SEG_SCAN: legacy(L, s); return;
+    case SEG_HIST: gl_seg_hist(L, s); return;
     }
 }
