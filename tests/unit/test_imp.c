@@ -211,11 +211,12 @@ static void sym_undeclared(ImpProg *p, ImpBuilder *b, ImpVar *x) {
     imp_assign(b, x, imp_load(a, m, PT_I32, imp_sym(a, sym_add(a, sym_var(a, k->id), sym_const(a, 1)))));
 }
 
-static void sym_not_i64(ImpProg *p, ImpBuilder *b, ImpVar *x) {
+static void sym_not_integer(ImpProg *p, ImpBuilder *b, ImpVar *x) {
     Arena *a = p->arena;
-    ImpVar *m = imp_var(p, "m", IMP_MEM, PT_I32);
+    ImpVar *m = imp_var(p, "m", IMP_MEM, PT_I32), *f = imp_var(p, "f", IMP_SCALAR, PT_F32);
     imp_decl(b, m, NULL);
-    imp_assign(b, x, imp_load(a, m, PT_I32, imp_sym(a, sym_var(a, x->id))));
+    imp_decl(b, f, NULL);
+    imp_assign(b, x, imp_load(a, m, PT_I32, imp_sym(a, sym_var(a, f->id))));
 }
 
 static void result_in_fun(ImpProg *p, ImpBuilder *b, ImpVar *x) {
@@ -253,7 +254,7 @@ static void test_check_rejects(void **state) {
         {type_mismatch, "the value given to x_1 is a f32, not a i32"},
         {op_mismatch, "operand 2 of add.i32 is not a i32"},
         {sym_undeclared, "a Sym mentions v3, which is not in scope"},
-        {sym_not_i64, "a Sym mentions x_1, which is not an i64 scalar"},
+        {sym_not_integer, "a Sym mentions f_3, which is not an i64 or i32 scalar"},
         {result_in_fun, "IMP_RESULT outside an entry point"},
         {block_as_scalar, "m_2 is a block used as a scalar"},
         {declared_twice, "x_1 is declared twice"},
