@@ -471,8 +471,11 @@ void lw_seg(ImpLower *L, const Stm *s) {
         return;
     case SEG_SEQ: seg_seq(L, s); return;
     case SEG_HOST: seg_host(L, s); return;
-    case SEG_RED:
     case SEG_SCAN:
+        if (g->levels[g->depth - 1]->e->screma.nreds) legacy(L, s);
+        else gl_seg_scan(L, s);
+        return;
+    case SEG_RED:
     case SEG_HIST: legacy(L, s); return;
     }
 }
