@@ -110,7 +110,7 @@ for d in tests/programs tests/structure tests/fusion tests/gpu examples bench; d
     [ -d "$d" ] && cl_dirs+=("$d")
 done
 if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
-    summarised "OpenCL backend" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --backend=opencl "${cl_dirs[@]}"
+    summarised "OpenCL backend" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --backend=opencl --pass-compiler-option=--verify "${cl_dirs[@]}"
     summarised "OpenCL runtime" bash tests/opencl/run.sh
 elif [ -n "${FUTHORC_REQUIRE_OPENCL:-}" ]; then
     echo "opencl: no OpenCL platform installed (FUTHORC_REQUIRE_OPENCL is set)"

@@ -347,6 +347,10 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
         cp_line(C, "}");
         break;
     case IMP_SCOPE:
+        if (s->keep) {
+            cp_code(C, &s->body);
+            break;
+        }
         cp_line(C, "{");
         cp_nested(C, &s->body);
         cp_line(C, "}");

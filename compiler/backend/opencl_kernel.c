@@ -64,18 +64,20 @@ static void k_assert(CPrint *C, const ImpStm *s) {
     cp_line(C, "}");
 }
 
-/* A scope, which a failed assertion in it leaves through its end label. */
+/* A scope, which a failed assertion in it leaves through its end label
+ * (a scope that keeps its declarations is no C block: the jump passes
+ * over them). */
 static void k_scope(CPrint *C, const ImpStm *s) {
     KernelPrint *KP = C->ctx;
     const char *label = arena_printf(C->a, "rt_skip%d", KP->nskips++);
-    cp_line(C, "{");
-    C->indent++;
+    if (!s->keep) cp_line(C, "{");
+    C->indent += !s->keep;
     vec_push(&KP->skips, label);
     cp_code(C, &s->body);
     KP->skips.len--;
     cp_line(C, "%s: ;", label);
-    C->indent--;
-    cp_line(C, "}");
+    C->indent -= !s->keep;
+    if (!s->keep) cp_line(C, "}");
 }
 
 /* OpenCL's name of an atomic operation on a 32-bit (atomic_) or 64-bit

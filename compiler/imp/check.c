@@ -478,7 +478,10 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
     case IMP_UNMAP: check_map(C, s); break;
     case IMP_LAUNCH: check_launch(C, s); break;
     case IMP_LEGACY: check_legacy(C, s); break;
-    case IMP_SCOPE: check_nested(C, &s->body); break;
+    case IMP_SCOPE:
+        if (s->keep) check_code(C, &s->body);
+        else check_nested(C, &s->body);
+        break;
     case IMP_BARRIER: only_kernel(C, "IMP_BARRIER"); break;
     case IMP_ATOMIC: check_atomic(C, s); break;
     }

@@ -201,6 +201,12 @@ ImpStm *gl_scope(ImpLower *L, LwNest *n) {
     return st;
 }
 
+ImpStm *gl_region(ImpLower *L, LwNest *n) {
+    ImpStm *st = gl_scope(L, n);
+    st->keep = true;
+    return st;
+}
+
 void gl_barrier(ImpLower *L) { imp_add(L->b, IMP_BARRIER); }
 
 /* ---- Operators ------------------------------------------------------------------------------ */
@@ -471,11 +477,8 @@ void lw_seg(ImpLower *L, const Stm *s) {
         return;
     case SEG_SEQ: seg_seq(L, s); return;
     case SEG_HOST: seg_host(L, s); return;
-    case SEG_SCAN:
-        if (g->levels[g->depth - 1]->e->screma.nreds) legacy(L, s);
-        else gl_seg_scan(L, s);
-        return;
-    case SEG_RED:
+    case SEG_RED: gl_seg_red(L, s); return;
+    case SEG_SCAN: gl_seg_scan(L, s); return;
     case SEG_HIST: legacy(L, s); return;
     }
 }

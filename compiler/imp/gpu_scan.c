@@ -648,6 +648,6 @@ void gl_seg_scan(ImpLower *L, const Stm *s) {
 
     kb_launch(L, &kb, rd(L, groups), rd(L, size));
     imp_add(L->b, IMP_RELEASE)->mem = state;
-    if (k.nr) ICE("imp_lower: a SegScan with reductions (gl_red_final is not merged yet)");
+    if (k.nr) gl_red_final(L, s, k.sc->reds, k.sc->nreds, parts, rd(L, groups), rd(L, size));
     kb_release(L, &kb);
 }

@@ -150,9 +150,9 @@ typedef enum ImpTune {
                                  the group shrinks to fit */
     IMP_TUNE_NUM_GROUPS,      /* "num_groups": work-groups for args[0]
                                  elements in groups of args[1] work-items */
-    IMP_TUNE_LANES,           /* "lanes": work-items per segment for args[0]
-                                 segments in groups of args[1], at least
-                                 args[2] (a power of two) */
+    IMP_TUNE_LANES,           /* "lanes": work-items per segment (a power
+                                 of two) for args[0] segments in groups of
+                                 args[1], about args[2] at least */
     IMP_TUNE_SEGMENT_GROUPS,  /* "groups_per_segment": work-groups per
                                  segment for args[0] segments of args[1]
                                  elements in groups of args[2] */
@@ -267,10 +267,12 @@ typedef enum ImpStmKind {
                     checker), results the scalars of its pattern, which it
                     declares; the lowering releases the blocks around it
                     after their last uses as usual */
-    IMP_SCOPE,   /* body, a scope of its own. In kernel code a failed
-                    assertion in body (not in a scope inside it) ends body:
-                    the work-item goes on after it (the kernel's body is
-                    such a scope too) */
+    IMP_SCOPE,   /* body, a scope of its own (keep: its declarations stay
+                    in scope after it). In kernel code a failed assertion
+                    in body (not in a scope inside it) ends body: the
+                    work-item goes on after it (the kernel's body is such a
+                    scope too), where the variables body did not set yet
+                    are undefined */
     /* ---- GPU (kernel code) ---- */
     IMP_BARRIER, /* every work-item of the group waits until all reach it
                     (all of them must); their stores to local memory (with
@@ -315,6 +317,7 @@ struct ImpStm {
     SrcLoc loc;           /* ALLOC, ASSERT: where a failure is reported */
     ImpExp *offset;       /* block DECL (kernel code): bytes into init's block */
     bool unroll;          /* FOR */
+    bool keep;            /* SCOPE */
     bool global;          /* BARRIER */
     ImpAtomic atomic;     /* ATOMIC */
     ImpExp *expected;     /* ATOMIC (IMP_AT_CMPXCHG) */

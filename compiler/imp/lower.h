@@ -6,8 +6,9 @@
  *   soac.c   Screma (maps, scans and reductions with accumulators),
  *            Scatter and Hist as sequential loops;
  *   entry.c  functions (Prog.defs) and entry points, and imp_lower;
- *   gpu.c    a program at STAGE_GPU: its host-level SOACs as their SegInfo
- *            says (kernels, sequential host code over mapped blocks).
+ *   gpu*.c   a program at STAGE_GPU: its host-level SOACs as their SegInfo
+ *            says (kernels, sequential host code over mapped blocks;
+ *            gpu.h lists those files).
  * The lowering follows what the sequential C emitter did, statement by
  * statement: a scalar Var becomes an Imp scalar with its id and name, a
  * memory block Var an Imp block; an array has no variable (it is its block
@@ -90,6 +91,9 @@ void lw_array_stm(ImpLower *L, const Stm *s);
 void lw_screma(ImpLower *L, const Stm *s);
 void lw_scatter(ImpLower *L, const Stm *s);
 void lw_hist(ImpLower *L, const Stm *s);
+/* Stores results first, first + 1, ... of b (the body of Screma s) into
+ * s's map outputs (the pattern at the same positions), at row iter. */
+void lw_map_outputs(ImpLower *L, const Stm *s, const Body *b, int first);
 /* A SOAC as a loop (whatever its SegInfo says). */
 void lw_soac(ImpLower *L, const Stm *s);
 /* Binds the scalar parameters of a SOAC lambda to row iter of arrs. */

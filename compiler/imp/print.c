@@ -233,7 +233,7 @@ static void print_stm(Printer *P, const ImpStm *s) {
     case IMP_LAUNCH: print_launch(P, s); break;
     case IMP_LEGACY: print_legacy(P, s); break;
     case IMP_SCOPE:
-        line(P, "scope {");
+        line(P, "scope%s {", s->keep ? " (keep)" : "");
         nested(P, &s->body);
         line(P, "}");
         break;

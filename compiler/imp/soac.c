@@ -139,8 +139,13 @@ static void res_screma(ImpLower *L, const Body *b, void *ctx) {
         pos += sc->reds[j].k;
         acc += sc->reds[j].k;
     }
-    for (; pos < b->nres; pos++) {
-        const Var *out = x->s->pat[pos];
+    lw_map_outputs(L, x->s, b, pos);
+}
+
+void lw_map_outputs(ImpLower *L, const Stm *s, const Body *b, int first) {
+    Sym *i = sym_var(L->a, s->e->screma.iter->id);
+    for (int pos = first; pos < b->nres; pos++) {
+        const Var *out = s->pat[pos];
         lw_store(L, out->mem->mem, lw_row(L, out->mem->ixfun, i), b->res[pos], out->type.elem);
     }
 }

@@ -1,0 +1,471 @@
+/* SegRed as Imp kernels (gpu.h), and the strided loop and second kernel
+ * that SegScan and SegHist share with it:
+ *   - one reduction: every work-group reduces its share of the input
+ *     (a strided loop per work-item when the operators commute,
+ *     contiguous chunks in order otherwise, then a tree in local memory)
+ *     into a partial result, and a second kernel of one group combines
+ *     the partials in order (gl_red_final);
+ *   - a segmented reduction (a map nest around a reduction over rows:
+ *     each point of the nest is a segment) by the width of its segments:
+ *     short ones a work-item each (a SegMap), medium and irregular ones
+ *     (a CSR row) lanes of a work-group each, long ones one or more whole
+ *     work-groups each, whose partial results a second kernel combines.
+ * The maps' scalar code around the reduction runs in every work-item of
+ * a segment (it gives the segment's width and rows); a failure there
+ * skips the segment, whose work-items still meet the group's barriers. */
+#include "gpu.h"
+
+/* Segments of a regular segmented reduction at least SEGRED_GROUP_MIN
+ * long get several lanes of a work-group each, about one per
+ * SEG_MIN_ITEMS elements; shorter ones are reduced by one work-item each
+ * (lanes would idle). Segments of SEGRED_LANES_BELOW elements or more
+ * would get a whole default group (256 lanes) that way and take the
+ * work-group kernel, which can also split a segment over several
+ * groups. */
+#define SEGRED_GROUP_MIN 64
+#define SEGRED_LANES_BELOW 2048
+/* Elements a lane folds at least (runtime/opencl.h's RT_CL_SEG_MIN_ITEMS). */
+#define SEG_MIN_ITEMS 8
+/* The fewest lanes per segment of an irregular segmented reduction (more
+ * when there are too few segments to fill the device; tuning parameter
+ * segred_lanes_K.lanes): on an H100, CSR rows of 0-32 elements took 0.35
+ * ms with 1 lane, 0.29 with 2, 0.26 with 4, 0.27 with 8, 0.30 with 16 and
+ * 0.45 with 32 (fewer lanes leave rows' reads uncoalesced, more leave
+ * lanes idle and add tree steps). */
+#define SEGRED_LANES_MIN 4
+
+/* ---- Elements ---------------------------------------------------------------------------- */
+
+/* The first nv results of a lambda's body into variables, and a Screma's
+ * map outputs (the results after them) at its row. */
+typedef struct ValsCtx {
+    const Stm *s;
+    int nv;
+    ImpVar **dst;
+} ValsCtx;
+
+static void res_vals(ImpLower *L, const Body *b, void *ctx) {
+    const ValsCtx *x = ctx;
+    for (int j = 0; j < x->nv; j++) imp_assign(L->b, x->dst[j], lw_se(L, b->res[j]));
+    if (x->s->e->kind == IE_SCREMA) lw_map_outputs(L, x->s, b, x->nv);
+}
+
+/* Element i of SOAC s (lambda lam over arrs, iterator iter) in a scope of
+ * its own, which a failure ends: its first nv results (types ts) into new
+ * variables, which it returns. */
+static ImpVar **element(ImpLower *L, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter, ImpExp *i,
+                        const PrimType *ts, int nv) {
+    ImpVar **vals = gl_lets(L, "v", ts, nv, NULL);
+    LwNest n;
+    ImpStm *sc = gl_scope(L, &n);
+    lw_declare(L, iter, i);
+    lw_bind_rows(L, lam, arrs, iter);
+    ValsCtx x = {s, nv, vals};
+    lw_body(L, lam->body, res_vals, &x, NULL, 0);
+    sc->body = lw_leave(L, &n);
+    return vals;
+}
+
+/* Opens `while (cond)` (close with lw_leave into its body). */
+static ImpStm *open_while(ImpLower *L, LwNest *n, ImpExp *cond) {
+    ImpStm *w = imp_add(L->b, IMP_WHILE);
+    w->cond = cond;
+    lw_enter(L, n);
+    return w;
+}
+
+void gl_strided(ImpLower *L, GlStride st, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter,
+                const PrimType *ts, int nv, GlCombine combine, void *ctx) {
+    Arena *a = L->a;
+    ImpVar *i0 = gl_let(L, "i0", PT_I64, st.start);
+    ImpExp *last = gl_op(L, OP_ADD, imp_read(a, i0), gl_op(L, OP_MUL, gl_i64(L, GL_UNROLL - 1), st.stride));
+    LwNest n;
+    ImpStm *w = open_while(L, &n, imp_op2(a, OP_LT, PT_I64, last, st.n));
+    ImpVar **vals[GL_UNROLL];
+    for (int u = 0; u < GL_UNROLL; u++) {
+        ImpExp *i = gl_op(L, OP_ADD, imp_read(a, i0), gl_op(L, OP_MUL, gl_i64(L, u), st.stride));
+        vals[u] = element(L, s, lam, arrs, iter, i, ts, nv);
+    }
+    for (int u = 0; u < GL_UNROLL; u++) combine(L, gl_reads(L, vals[u], nv), ctx);
+    imp_assign(L->b, i0, gl_op(L, OP_ADD, imp_read(a, i0), gl_op(L, OP_MUL, gl_i64(L, GL_UNROLL), st.stride)));
+    w->body = lw_leave(L, &n);
+    /* the rest, one by one */
+    w = open_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, i0), st.n));
+    combine(L, gl_reads(L, element(L, s, lam, arrs, iter, imp_read(a, i0), ts, nv), nv), ctx);
+    imp_assign(L->b, i0, gl_op(L, OP_ADD, imp_read(a, i0), st.stride));
+    w->body = lw_leave(L, &n);
+}
+
+/* ---- Group reductions --------------------------------------------------------------------- */
+
+/* A reduction's operators and accumulators (a GlCombine's state). */
+typedef struct Reds {
+    const SegOp *ops;
+    int nops;
+    ImpVar **accs;
+} Reds;
+
+static void combine_reds(ImpLower *L, ImpExp **vals, void *ctx) {
+    Reds *r = ctx;
+    int nv;
+    gl_op_types(L, r->ops, r->nops, &nv);
+    gl_apply(L, r->ops, r->nops, gl_reads(L, r->accs, nv), vals, r->accs);
+}
+
+/* The reduction Screma rs over the elements of st: each work-item folds
+ * its elements (strided and unrolled when the operators commute, else a
+ * contiguous chunk in order) into accumulators, then tree t leaves the
+ * result in the local arrays locs at its position 0. */
+static void group_reduce(ImpLower *L, const Stm *rs, GlStride st, GlTree t, ImpVar **locs) {
+    const Screma *sc = &rs->e->screma;
+    Arena *a = L->a;
+    int nv;
+    PrimType *ts = gl_op_types(L, sc->reds, sc->nreds, &nv);
+    Reds r = {sc->reds, sc->nreds, gl_lets(L, "acc", ts, nv, gl_neutrals(L, sc->reds, sc->nreds, nv))};
+    if (gl_commutative(sc->reds, sc->nreds)) {
+        gl_strided(L, st, rs, sc->map, sc->arrs, sc->iter, ts, nv, combine_reds, &r);
+    } else {
+        ImpExp *chunk = gl_op(L, OP_DIV, gl_op(L, OP_SUB, gl_op(L, OP_ADD, st.n, st.stride), gl_i64(L, 1)), st.stride);
+        ImpVar *lo = gl_let(L, "lo", PT_I64, gl_op(L, OP_MUL, st.start, chunk));
+        ImpVar *hi = gl_let(L, "hi", PT_I64, gl_op(L, OP_MIN, gl_op(L, OP_ADD, imp_read(a, lo), chunk), st.n));
+        LwNest n;
+        ImpVar *c = lw_fresh(L, "c", IMP_SCALAR, PT_I64);
+        ImpStm *f = lw_for(L, &n, c, gl_op(L, OP_SUB, imp_read(a, hi), imp_read(a, lo)));
+        ImpExp *i = gl_op(L, OP_ADD, imp_read(a, lo), imp_read(a, c));
+        combine_reds(L, gl_reads(L, element(L, rs, sc->map, sc->arrs, sc->iter, i, ts, nv), nv), &r);
+        f->body = lw_leave(L, &n);
+    }
+    gl_stores(L, locs, ts, nv, t.ix, gl_reads(L, r.accs, nv));
+    gl_tree(L, sc->reds, sc->nreds, locs, ts, nv, t);
+}
+
+/* The local arrays of a group's tree: count values of each of ts. */
+static ImpVar **tree_locals(ImpLower *L, Kb *kb, const PrimType *ts, int nv, ImpExp *count) {
+    ImpVar **locs = NEW_ARRAY(L->a, ImpVar *, nv + 1);
+    for (int j = 0; j < nv; j++) locs[j] = kb_local(L, kb, arena_printf(L->a, "loc%d", j), ts[j], count);
+    return locs;
+}
+
+/* The blocks mems as parameters of kb. */
+static ImpVar **kb_blocks(ImpLower *L, Kb *kb, ImpVar **mems, int n) {
+    ImpVar **ps = NEW_ARRAY(L->a, ImpVar *, n + 1);
+    for (int j = 0; j < n; j++) ps[j] = kb_block(L, kb, mems[j]->name, mems[j]);
+    return ps;
+}
+
+/* Kernel: a new i64 variable of the work-item's position t. */
+static ImpVar *thread(ImpLower *L, const char *name, ImpThread t) { return gl_let(L, name, PT_I64, imp_thread(L->a, t)); }
+
+/* Folds the partial results parts[lo .. hi) in order into accumulators r. */
+static void fold_parts(ImpLower *L, Reds *r, ImpVar **parts, const PrimType *ts, int nv, ImpExp *lo, ImpExp *hi) {
+    LwNest n;
+    ImpVar *c = lw_fresh(L, "c", IMP_SCALAR, PT_I64);
+    ImpStm *f = lw_for(L, &n, c, gl_op(L, OP_SUB, hi, lo));
+    combine_reds(L, gl_loads(L, parts, ts, nv, gl_op(L, OP_ADD, lo, imp_read(L->a, c))), r);
+    f->body = lw_leave(L, &n);
+}
+
+/* ---- One reduction -------------------------------------------------------------------------- */
+
+void gl_red_final(ImpLower *L, const Stm *s, const SegOp *ops, int nops, ImpVar **parts, ImpExp *groups, ImpExp *size) {
+    Arena *a = L->a;
+    int nv;
+    PrimType *ts = gl_op_types(L, ops, nops, &nv);
+    ImpVar *res = gl_results(L, nv, s->loc);
+    Kb kb;
+    kb_begin(L, &kb, "segred_final", s->e->seg);
+    kb_free_vars(L, &kb, size, s->loc);
+    ImpVar *ngroups = kb_scalar(L, &kb, "ngroups", PT_I64, groups);
+    ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
+    ImpVar **locs = tree_locals(L, &kb, ts, nv, size);
+    ImpVar *kres = kb_block(L, &kb, "res", res);
+
+    kb_enter(L, &kb);
+    ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID), *lsize = thread(L, "lsize", IMP_LOCAL_SIZE);
+    kb_prologue(L, &kb, sym_const(a, 0));
+    Reds r = {ops, nops, gl_lets(L, "acc", ts, nv, gl_neutrals(L, ops, nops, nv))};
+    ImpExp *ng = imp_read(a, ngroups);
+    ImpExp *chunk = gl_op(L, OP_DIV, gl_op(L, OP_SUB, gl_op(L, OP_ADD, ng, imp_read(a, lsize)), gl_i64(L, 1)),
+                          imp_read(a, lsize));
+    ImpVar *lo = gl_let(L, "lo", PT_I64, gl_op(L, OP_MUL, imp_read(a, ltid), chunk));
+    ImpExp *hi = gl_op(L, OP_MIN, gl_op(L, OP_ADD, imp_read(a, lo), chunk), ng);
+    fold_parts(L, &r, kparts, ts, nv, imp_read(a, lo), hi);
+    gl_stores(L, locs, ts, nv, imp_read(a, ltid), gl_reads(L, r.accs, nv));
+    GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
+    gl_tree(L, ops, nops, locs, ts, nv, t);
+    LwNest n;
+    ImpStm *first = gl_if(L, &n, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    for (int j = 0; j < nv; j++) imp_store(L->b, kres, ts[j], gl_result_slot(L, j, ts[j]), imp_load(a, locs[j], ts[j], gl_i64(L, 0)));
+    first->body = lw_leave(L, &n);
+    kb_leave(L, &kb);
+
+    kb_launch(L, &kb, gl_i64(L, 1), size);
+    kb_release(L, &kb);
+    gl_read_results(L, s, res);
+    gl_release(L, parts, nv);
+}
+
+/* A SegRed of depth 1: every group reduces its share of the input into a
+ * partial result, which gl_red_final combines. */
+static void seg_red(ImpLower *L, const Stm *s) {
+    const Screma *sc = &s->e->screma;
+    Arena *a = L->a;
+    int nv;
+    PrimType *ts = gl_op_types(L, sc->reds, sc->nreds, &nv);
+    Kb kb;
+    kb_begin(L, &kb, "segred", s->e->seg);
+    ImpVar *n = gl_let(L, "n", PT_I64, lw_se(L, sc->w));
+    ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
+    ImpExp *ng_args[] = {imp_read(a, n), imp_read(a, size)};
+    ImpVar *groups = gl_let(L, "groups", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_NUM_GROUPS, ng_args));
+    ImpVar **parts = gl_blocks(L, "part", ts, nv, imp_read(a, groups), s->loc);
+    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
+    ImpVar *kn = kb_scalar(L, &kb, "n", PT_I64, imp_read(a, n));
+    ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
+    ImpVar **locs = tree_locals(L, &kb, ts, nv, imp_read(a, size));
+
+    kb_enter(L, &kb);
+    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *nthreads = thread(L, "nthreads", IMP_GLOBAL_SIZE);
+    ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID), *lsize = thread(L, "lsize", IMP_LOCAL_SIZE);
+    kb_prologue(L, &kb, gl_sym(L, tid));
+    GlStride st = {imp_read(a, tid), imp_read(a, nthreads), imp_read(a, kn)};
+    GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
+    group_reduce(L, s, st, t, locs);
+    LwNest in;
+    ImpStm *first = gl_if(L, &in, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    gl_stores(L, kparts, ts, nv, imp_thread(a, IMP_GROUP_ID), gl_loads(L, locs, ts, nv, gl_i64(L, 0)));
+    first->body = lw_leave(L, &in);
+    kb_leave(L, &kb);
+
+    kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
+    gl_red_final(L, s, sc->reds, sc->nreds, parts, imp_read(a, groups), imp_read(a, size));
+    kb_release(L, &kb);
+}
+
+/* ---- Segmented reductions --------------------------------------------------------------------- */
+
+/* The segment seg (an i64 expression) of segmented reduction s in a
+ * kernel, up to its reduction: the iterators of the map nest's levels,
+ * the outer levels' code, and the innermost map's rows and code before
+ * the reduction (which gives the segment's width and rows). Returns the
+ * index of the reduction in the innermost map's body. */
+static int segment_prefix(ImpLower *L, const Stm *s, ImpExp *seg) {
+    const SegInfo *g = s->e->seg;
+    const Stm *rs = g->levels[g->depth - 1], *ls = g->levels[g->depth - 2];
+    ImpVar *sv = gl_let(L, "seg", PT_I64, seg);
+    gl_level_iters(L, g, g->depth - 1, gl_sym(L, sv));
+    gl_outer_levels(L, g, g->depth - 2);
+    const Screma *sc = &ls->e->screma;
+    lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
+    const Body *b = sc->map->body;
+    int at = 0;
+    while (b->stms[at] != rs) lw_stm(L, b->stms[at++]);
+    return at;
+}
+
+/* After the reduction of a segment gave its values vals, for the
+ * work-items where cond holds: the innermost map's code after the
+ * reduction (from at) and its outputs at the segment's row. */
+static void segment_suffix(ImpLower *L, const Stm *s, int at, ImpExp **vals, ImpExp *cond) {
+    const SegInfo *g = s->e->seg;
+    const Stm *rs = g->levels[g->depth - 1], *ls = g->levels[g->depth - 2];
+    LwNest n, in;
+    ImpStm *when = gl_if(L, &n, cond);
+    ImpStm *sc = gl_scope(L, &in);
+    for (int v = 0; v < rs->npat && rs->pat[v]->type.kind == TK_PRIM; v++) lw_declare(L, rs->pat[v], vals[v]);
+    const Body *b = ls->e->screma.map->body;
+    for (int i = at + 1; i < b->nstms; i++) lw_stm(L, b->stms[i]);
+    lw_map_outputs(L, ls, b, 0);
+    sc->body = lw_leave(L, &in);
+    when->body = lw_leave(L, &n);
+}
+
+/* A segmented reduction whose segments lanes work-items of a group take
+ * each: an irregular one (at least SEGRED_LANES_MIN lanes), or a regular
+ * one of medium segments (enough lanes that each folds about
+ * SEG_MIN_ITEMS elements); lanes_min is that least number (a host
+ * expression, a power of two), and more are taken when there are too few
+ * segments to fill the device. All lanes run the maps' code up to the
+ * reduction, fold the segment's elements strided by lanes, and combine
+ * their values in a tree of their own; lane 0 runs the rest and writes the
+ * results. A segment whose code failed, and lanes past the last segment,
+ * reduce nothing but still meet the group's barriers. */
+static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min) {
+    const SegInfo *g = s->e->seg;
+    const Stm *rs = g->levels[g->depth - 1];
+    const Screma *rc = &rs->e->screma;
+    Arena *a = L->a;
+    int nv;
+    PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
+    Kb kb;
+    kb_begin(L, &kb, "segred_lanes", g);
+    ImpVar *nseg = gl_let(L, "nseg", PT_I64, imp_sym(a, gl_space(L, g, g->depth - 1)));
+    ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
+    ImpExp *lanes_args[] = {imp_read(a, nseg), imp_read(a, size), lanes_min};
+    ImpVar *lanes = gl_let(L, "lanes", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_LANES, lanes_args));
+    ImpExp *items = gl_op(L, OP_MUL, imp_read(a, nseg), imp_read(a, lanes));
+    ImpVar *groups = gl_let(L, "groups", PT_I64,
+                            gl_op(L, OP_DIV, gl_op(L, OP_ADD, items, gl_op(L, OP_SUB, imp_read(a, size), gl_i64(L, 1))),
+                                  imp_read(a, size)));
+    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
+    ImpVar *knseg = kb_scalar(L, &kb, "nseg", PT_I64, imp_read(a, nseg));
+    ImpVar *klanes = kb_scalar(L, &kb, "lanes", PT_I64, imp_read(a, lanes));
+    ImpVar **locs = tree_locals(L, &kb, ts, nv, imp_read(a, size));
+
+    kb_enter(L, &kb);
+    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *ltid = thread(L, "ltid", IMP_LOCAL_ID);
+    ImpVar *lane = gl_let(L, "lane", PT_I64, gl_op(L, OP_AND, imp_read(a, ltid), gl_op(L, OP_SUB, imp_read(a, klanes), gl_i64(L, 1))));
+    kb_prologue(L, &kb, gl_sym(L, tid));
+    ImpVar *seg = gl_let(L, "segment", PT_I64, gl_op(L, OP_DIV, imp_read(a, tid), imp_read(a, klanes)));
+    ImpVar *m = gl_let(L, "m", PT_I64, gl_i64(L, 0));
+    ImpVar *ok = gl_let(L, "ok", PT_BOOL, imp_const(a, prim_bool(false)));
+    /* Lanes past the last segment run the last one's code (the launch has
+     * no work-items when there are no segments) but reduce nothing. */
+    LwNest rn, in;
+    ImpStm *region = gl_region(L, &rn);
+    ImpExp *last = gl_op(L, OP_SUB, imp_read(a, knseg), gl_i64(L, 1));
+    int at = segment_prefix(L, s, gl_op(L, OP_MIN, imp_read(a, seg), last));
+    ImpStm *live = gl_if(L, &in, imp_op2(a, OP_LT, PT_I64, imp_read(a, seg), imp_read(a, knseg)));
+    imp_assign(L->b, m, lw_se(L, rc->w));
+    imp_assign(L->b, ok, imp_const(a, prim_bool(true)));
+    live->body = lw_leave(L, &in);
+    region->body = lw_leave(L, &rn);
+    GlStride st = {imp_read(a, lane), imp_read(a, klanes), imp_read(a, m)};
+    GlTree t = {imp_read(a, ltid), imp_read(a, lane), imp_read(a, klanes)};
+    group_reduce(L, rs, st, t, locs);
+    ImpExp *lead = imp_op2(a, OP_LAND, PT_BOOL, imp_read(a, ok), imp_op2(a, OP_EQ, PT_I64, imp_read(a, lane), gl_i64(L, 0)));
+    segment_suffix(L, s, at, gl_loads(L, locs, ts, nv, imp_read(a, ltid)), lead);
+    kb_leave(L, &kb);
+
+    kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
+    kb_release(L, &kb);
+}
+
+/* The second kernel of a segmented reduction whose segments took gps
+ * groups each: one work-item per segment combines the groups' partial
+ * results parts in order, runs the maps' code around the reduction again
+ * and writes the results. */
+static void segred_combine(ImpLower *L, const Stm *s, ImpVar **parts, ImpVar *nseg, ImpVar *gps, ImpVar *size) {
+    const SegInfo *g = s->e->seg;
+    const Screma *rc = &g->levels[g->depth - 1]->e->screma;
+    Arena *a = L->a;
+    int nv;
+    PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
+    Kb kb;
+    kb_begin(L, &kb, "segred_segments_final", g);
+    kb_free_vars(L, &kb, imp_read(a, nseg), s->loc);
+    ImpVar *knseg = kb_scalar(L, &kb, "nseg", PT_I64, imp_read(a, nseg));
+    ImpVar *kgps = kb_scalar(L, &kb, "gps", PT_I64, imp_read(a, gps));
+    ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
+
+    kb_enter(L, &kb);
+    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID);
+    LwNest n, in;
+    ImpStm *live = gl_if(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, tid), imp_read(a, knseg)));
+    kb_prologue(L, &kb, gl_sym(L, tid));
+    ImpStm *sc = gl_scope(L, &in);
+    int at = segment_prefix(L, s, imp_read(a, tid));
+    Reds r = {rc->reds, rc->nreds, gl_lets(L, "acc", ts, nv, gl_neutrals(L, rc->reds, rc->nreds, nv))};
+    ImpExp *lo = gl_op(L, OP_MUL, imp_read(a, tid), imp_read(a, kgps));
+    fold_parts(L, &r, kparts, ts, nv, lo, gl_op(L, OP_ADD, lo, imp_read(a, kgps)));
+    segment_suffix(L, s, at, gl_reads(L, r.accs, nv), imp_const(a, prim_bool(true)));
+    sc->body = lw_leave(L, &in);
+    live->body = lw_leave(L, &n);
+    kb_leave(L, &kb);
+
+    ImpExp *groups = gl_op(L, OP_DIV, gl_op(L, OP_ADD, imp_read(a, nseg), gl_op(L, OP_SUB, imp_read(a, size), gl_i64(L, 1))),
+                           imp_read(a, size));
+    kb_launch(L, &kb, groups, imp_read(a, size));
+    kb_release(L, &kb);
+}
+
+/* Long segments: gps work-groups per segment read it coalesced and reduce
+ * their parts of it in local memory; the maps' code runs in every
+ * work-item (it is the same for the whole group, so a failure there
+ * leaves the whole group together). With one group per segment its
+ * work-item 0 writes the results; with several (few long segments, which
+ * would leave the device idle), each group leaves a partial result that
+ * segred_combine combines. */
+static void segred_groups(ImpLower *L, const Stm *s) {
+    const SegInfo *g = s->e->seg;
+    const Stm *rs = g->levels[g->depth - 1];
+    const Screma *rc = &rs->e->screma;
+    Arena *a = L->a;
+    int nv;
+    PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
+    Kb kb;
+    kb_begin(L, &kb, "segred_segments", g);
+    ImpVar *nseg = gl_let(L, "nseg", PT_I64, imp_sym(a, gl_space(L, g, g->depth - 1)));
+    ImpVar *m = gl_let(L, "m", PT_I64, lw_se(L, rc->w));
+    ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
+    ImpExp *gps_args[] = {imp_read(a, nseg), imp_read(a, m), imp_read(a, size)};
+    ImpVar *gps = gl_let(L, "gps", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_SEGMENT_GROUPS, gps_args));
+    ImpExp *nparts = imp_op2(a, OP_MAX, PT_I64, gl_op(L, OP_MUL, imp_read(a, nseg), imp_read(a, gps)), gl_i64(L, 1));
+    ImpVar **parts = gl_blocks(L, "part", ts, nv, nparts, s->loc);
+    ImpVar *groups = gl_let(L, "groups", PT_I64, gl_op(L, OP_MUL, imp_read(a, nseg), imp_read(a, gps)));
+    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
+    ImpVar *km = kb_scalar(L, &kb, "m", PT_I64, imp_read(a, m));
+    ImpVar *kgps = kb_scalar(L, &kb, "gps", PT_I64, imp_read(a, gps));
+    ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
+    ImpVar **locs = tree_locals(L, &kb, ts, nv, imp_read(a, size));
+
+    kb_enter(L, &kb);
+    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
+    ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID), *lsize = thread(L, "lsize", IMP_LOCAL_SIZE);
+    kb_prologue(L, &kb, gl_sym(L, tid));
+    ImpVar *part = gl_let(L, "part", PT_I64, gl_op(L, OP_MOD, imp_read(a, grp), imp_read(a, kgps)));
+    LwNest n, in;
+    ImpStm *sc = gl_scope(L, &n);
+    int at = segment_prefix(L, s, gl_op(L, OP_DIV, imp_read(a, grp), imp_read(a, kgps)));
+    ImpExp *start = gl_op(L, OP_ADD, gl_op(L, OP_MUL, imp_read(a, part), imp_read(a, lsize)), imp_read(a, ltid));
+    GlStride st = {start, gl_op(L, OP_MUL, imp_read(a, kgps), imp_read(a, lsize)), imp_read(a, km)};
+    GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
+    group_reduce(L, rs, st, t, locs);
+    ImpStm *split = gl_if(L, &in, imp_op2(a, OP_GT, PT_I64, imp_read(a, kgps), gl_i64(L, 1)));
+    LwNest first;
+    ImpStm *lead = gl_if(L, &first, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    gl_stores(L, kparts, ts, nv, imp_read(a, grp), gl_loads(L, locs, ts, nv, gl_i64(L, 0)));
+    lead->body = lw_leave(L, &first);
+    split->body = lw_leave(L, &in);
+    lw_enter(L, &in);
+    segment_suffix(L, s, at, gl_loads(L, locs, ts, nv, gl_i64(L, 0)),
+                   imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    split->orelse = lw_leave(L, &in);
+    sc->body = lw_leave(L, &n);
+    kb_leave(L, &kb);
+
+    kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
+    LwNest cn;
+    ImpStm *combine = gl_if(L, &cn, imp_op2(a, OP_GT, PT_I64, imp_read(a, gps), gl_i64(L, 1)));
+    segred_combine(L, s, parts, nseg, gps, size);
+    combine->body = lw_leave(L, &cn);
+    gl_release(L, parts, nv);
+    kb_release(L, &kb);
+}
+
+/* A regular segmented reduction, by the width of its segments. */
+static void segred(ImpLower *L, const Stm *s) {
+    const SegInfo *g = s->e->seg;
+    const Screma *rc = &g->levels[g->depth - 1]->e->screma;
+    Arena *a = L->a;
+    ImpVar *w = gl_let(L, "width", PT_I64, lw_se(L, rc->w));
+    LwNest n, m;
+    ImpStm *shortseg = gl_if(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, w), gl_i64(L, SEGRED_GROUP_MIN)));
+    gl_seg_map(L, s, g->depth - 1);
+    shortseg->body = lw_leave(L, &n);
+    lw_enter(L, &n);
+    ImpStm *medium = gl_if(L, &m, imp_op2(a, OP_LT, PT_I64, imp_read(a, w), gl_i64(L, SEGRED_LANES_BELOW)));
+    segred_lanes(L, s, gl_op(L, OP_DIV, imp_read(a, w), gl_i64(L, SEG_MIN_ITEMS)));
+    medium->body = lw_leave(L, &m);
+    lw_enter(L, &m);
+    segred_groups(L, s);
+    medium->orelse = lw_leave(L, &m);
+    shortseg->orelse = lw_leave(L, &n);
+}
+
+void gl_seg_red(ImpLower *L, const Stm *s) {
+    const SegInfo *g = s->e->seg;
+    if (g->irregular) segred_lanes(L, s, gl_i64(L, SEGRED_LANES_MIN));
+    else if (g->depth > 1) segred(L, s);
+    else seg_red(L, s);
+}
