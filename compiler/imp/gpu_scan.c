@@ -375,6 +375,61 @@ static ImpVar **aggregate(ImpLower *L, const Scan *k, ImpExp **aggf) {
     return agg;
 }
 
+/* A round of the look-back, work-item ltid < LOOKBACK: the status of
+ * predecessor lbj - ltid into its slot (none before group 0). */
+static void lookback_read(ImpLower *L, const Scan *k) {
+    Arena *a = L->a;
+    ImpExp *zero = gl_i64(L, 0);
+    ImpVar *j = gl_let(L, "j", PT_I64, gl_op(L, OP_SUB, load1(L, k->lbj, PT_I64, zero), rd(L, k->ltid)));
+    imp_store(L->b, k->lbf, PT_U32, rd(L, k->ltid), cu(L, PT_U32, 0));
+    LwNest n;
+    ImpStm *have = gl_if(L, &n, imp_op2(a, OP_GE, PT_I64, rd(L, j), zero));
+    read_status(L, k, gl_sym(L, j), rd(L, k->ltid));
+    have->body = lw_leave(L, &n);
+}
+
+/* A round of the look-back, work-item 0: combines the round's statuses
+ * into the exclusive prefix backwards, up to the first one not published
+ * yet or an inclusive prefix (or a segment start); moves lbj past those
+ * it took; when it found an inclusive prefix, publishes the group's. */
+static void lookback_walk(ImpLower *L, const Scan *k) {
+    Arena *a = L->a;
+    ImpExp *zero = gl_i64(L, 0);
+    ImpVar *w = gl_let(L, "w", PT_I64, zero);
+    ImpVar *found = gl_let(L, "found", PT_BOOL, imp_const(a, prim_bool(false)));
+    ImpExp *wf = load1(L, k->lbf, PT_U32, rd(L, w));
+    ImpStm *walk = imp_add(L->b, IMP_WHILE);
+    walk->cond = imp_op2(a, OP_LAND, PT_BOOL, not_(L, rd(L, found)), imp_op2(a, OP_NE, PT_U32, wf, cu(L, PT_U32, 0)));
+    LwNest ln, n;
+    lw_enter(L, &ln);
+    At pre = {k->prefix, zero};
+    ImpExp *pref = k->seg ? flag_of(L, load1(L, k->prefixf, PT_U8, zero)) : NULL;
+    seg_apply(L, k, gl_loads(L, k->lbv, k->ts, k->nv, rd(L, w)), gl_loads(L, k->prefix, k->ts, k->nv, zero), pref, NULL,
+              &pre);
+    ImpExp *stop = imp_op2(a, OP_EQ, PT_U32, wf, cu(L, PT_U32, 2));
+    if (k->seg) {
+        imp_store(L->b, k->prefixf, PT_U8, zero,
+                  imp_op2(a, OP_OR, PT_U8, load1(L, k->lbsf, PT_U8, rd(L, w)), load1(L, k->prefixf, PT_U8, zero)));
+        stop = imp_op2(a, OP_LOR, PT_BOOL, stop, pref);
+    }
+    imp_assign(L->b, found, stop);
+    ImpStm *more = gl_if(L, &n, not_(L, rd(L, found)));
+    imp_assign(L->b, w, gl_op(L, OP_ADD, rd(L, w), gl_i64(L, 1)));
+    more->body = lw_leave(L, &n);
+    walk->body = lw_leave(L, &ln);
+    imp_store(L->b, k->lbj, PT_I64, zero, gl_op(L, OP_SUB, load1(L, k->lbj, PT_I64, zero), rd(L, w)));
+    /* the group's inclusive prefix */
+    ImpStm *done = gl_if(L, &n, rd(L, found));
+    imp_store(L->b, k->lbdone, PT_U8, zero, cu(L, PT_U8, 1));
+    ImpExp *aggf;
+    ImpVar **agg = aggregate(L, k, &aggf);
+    ImpVar **incl = gl_lets(L, "incl", k->ts, k->nv, NULL);
+    seg_apply(L, k, gl_loads(L, k->prefix, k->ts, k->nv, zero), gl_reads(L, agg, k->nv), aggf, incl, NULL);
+    ImpExp *inclf = k->seg ? imp_op2(a, OP_LOR, PT_BOOL, pref, aggf) : NULL;
+    publish(L, k, gl_reads(L, incl, k->nv), 2, inclf, gl_sym(L, k->grp));
+    done->body = lw_leave(L, &n);
+}
+
 /* Step 4, the look-back, by the whole group: work-item 0 publishes the
  * group's aggregate (group 0 its inclusive prefix); then, until an
  * inclusive prefix is found, the first LOOKBACK work-items read the
@@ -388,8 +443,7 @@ static ImpVar **aggregate(ImpLower *L, const Scan *k, ImpExp **aggf) {
  * the round. */
 static void lookback(ImpLower *L, const Scan *k) {
     Arena *a = L->a;
-    ImpExp *zero = gl_i64(L, 0);
-    ImpExp *first = imp_op2(a, OP_EQ, PT_I64, rd(L, k->ltid), zero);
+    ImpExp *zero = gl_i64(L, 0), *first = imp_op2(a, OP_EQ, PT_I64, rd(L, k->ltid), zero);
     LwNest n, n2, wn;
     ImpExp *aggf;
     ImpStm *st = gl_if(L, &n, first);
@@ -412,50 +466,12 @@ static void lookback(ImpLower *L, const Scan *k) {
     ImpStm *round = imp_add(L->b, IMP_WHILE);
     round->cond = imp_op2(a, OP_EQ, PT_U8, load1(L, k->lbdone, PT_U8, zero), cu(L, PT_U8, 0));
     lw_enter(L, &wn);
-    /* the first LOOKBACK work-items read as many predecessors */
     st = gl_if(L, &n, imp_op2(a, OP_LT, PT_I64, rd(L, k->ltid), gl_i64(L, LOOKBACK)));
-    ImpVar *j = gl_let(L, "j", PT_I64, gl_op(L, OP_SUB, load1(L, k->lbj, PT_I64, zero), rd(L, k->ltid)));
-    imp_store(L->b, k->lbf, PT_U32, rd(L, k->ltid), cu(L, PT_U32, 0));
-    ImpStm *have = gl_if(L, &n2, imp_op2(a, OP_GE, PT_I64, rd(L, j), zero));
-    read_status(L, k, gl_sym(L, j), rd(L, k->ltid));
-    have->body = lw_leave(L, &n2);
+    lookback_read(L, k);
     st->body = lw_leave(L, &n);
     gl_barrier(L);
-    /* work-item 0 combines them backwards */
     st = gl_if(L, &n, first);
-    ImpVar *w = gl_let(L, "w", PT_I64, zero);
-    ImpVar *found = gl_let(L, "found", PT_BOOL, imp_const(a, prim_bool(false)));
-    ImpExp *wf = load1(L, k->lbf, PT_U32, rd(L, w));
-    ImpStm *walk = imp_add(L->b, IMP_WHILE);
-    walk->cond = imp_op2(a, OP_LAND, PT_BOOL, not_(L, rd(L, found)),
-                         imp_op2(a, OP_NE, PT_U32, wf, cu(L, PT_U32, 0)));
-    LwNest ln;
-    lw_enter(L, &ln);
-    At pre = {k->prefix, zero};
-    ImpExp *pref = k->seg ? flag_of(L, load1(L, k->prefixf, PT_U8, zero)) : NULL;
-    seg_apply(L, k, gl_loads(L, k->lbv, k->ts, k->nv, rd(L, w)), gl_loads(L, k->prefix, k->ts, k->nv, zero), pref, NULL,
-              &pre);
-    ImpExp *stop = imp_op2(a, OP_EQ, PT_U32, wf, cu(L, PT_U32, 2));
-    if (k->seg) {
-        imp_store(L->b, k->prefixf, PT_U8, zero,
-                  imp_op2(a, OP_OR, PT_U8, load1(L, k->lbsf, PT_U8, rd(L, w)), load1(L, k->prefixf, PT_U8, zero)));
-        stop = imp_op2(a, OP_LOR, PT_BOOL, stop, pref);
-    }
-    imp_assign(L->b, found, stop);
-    ImpStm *more = gl_if(L, &n2, not_(L, rd(L, found)));
-    imp_assign(L->b, w, gl_op(L, OP_ADD, rd(L, w), gl_i64(L, 1)));
-    more->body = lw_leave(L, &n2);
-    walk->body = lw_leave(L, &ln);
-    imp_store(L->b, k->lbj, PT_I64, zero, gl_op(L, OP_SUB, load1(L, k->lbj, PT_I64, zero), rd(L, w)));
-    /* the group's inclusive prefix */
-    ImpStm *done = gl_if(L, &n2, rd(L, found));
-    imp_store(L->b, k->lbdone, PT_U8, zero, cu(L, PT_U8, 1));
-    agg = aggregate(L, k, &aggf);
-    ImpVar **incl = gl_lets(L, "incl", k->ts, k->nv, NULL);
-    seg_apply(L, k, gl_loads(L, k->prefix, k->ts, k->nv, zero), gl_reads(L, agg, k->nv), aggf, incl, NULL);
-    ImpExp *inclf = k->seg ? imp_op2(a, OP_LOR, PT_BOOL, pref, aggf) : NULL;
-    publish(L, k, gl_reads(L, incl, k->nv), 2, inclf, gl_sym(L, k->grp));
-    done->body = lw_leave(L, &n2);
+    lookback_walk(L, k);
     st->body = lw_leave(L, &n);
     gl_barrier(L);
     round->body = lw_leave(L, &wn);
