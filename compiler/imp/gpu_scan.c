@@ -177,8 +177,10 @@ static ImpExp *status_word(ImpLower *L, const Scan *k, Sym *grp, int w) {
 static void publish(ImpLower *L, const Scan *k, ImpExp **vals, int flag, ImpExp *segf, Sym *grp) {
     Arena *a = L->a;
     ImpExp *hi = cu(L, PT_U64, (uint64_t)flag << 32);
-    if (segf)
-        hi = imp_op2(a, OP_OR, PT_U64, hi, imp_op2(a, OP_SHL, PT_U64, imp_conv(a, PT_BOOL, PT_U64, segf), cu(L, PT_U64, 34)));
+    if (segf) {
+        ImpExp *bit = imp_op2(a, OP_SHL, PT_U64, imp_conv(a, PT_BOOL, PT_U64, segf), cu(L, PT_U64, 34));
+        hi = imp_op2(a, OP_OR, PT_U64, hi, bit);
+    }
     for (int j = 0, w = 0; j < k->nv; j++) {
         PrimType t = k->ts[j];
         ImpExp *v = vals[j];
@@ -214,7 +216,8 @@ static void read_status(ImpLower *L, const Scan *k, Sym *j, ImpExp *slot) {
         st->body = lw_leave(L, &n);
     }
     if (k->seg) {
-        imp_store(L->b, k->lbsf, PT_U8, slot, imp_conv(a, PT_U32, PT_U8, imp_op2(a, OP_LSHR, PT_U32, rd(L, f), cu(L, PT_U32, 2))));
+        ImpExp *sf = imp_op2(a, OP_LSHR, PT_U32, rd(L, f), cu(L, PT_U32, 2));
+        imp_store(L->b, k->lbsf, PT_U8, slot, imp_conv(a, PT_U32, PT_U8, sf));
         imp_assign(L->b, f, imp_op2(a, OP_AND, PT_U32, rd(L, f), cu(L, PT_U32, 3)));
     }
     for (int jv = 0, w = 0; jv < k->nv; jv++) {
@@ -325,8 +328,8 @@ static void scan_own(ImpLower *L, const Scan *k) {
     if (k->staged) {
         e = for32(L, &fl, &f, "e", SCAN_ELEMS);
         ImpExp *el = pad(L, op32(L, OP_ADD, rd(L, k->base), rd(L, e)));
-        gl_apply(L, k->sc->reds, k->sc->nreds, gl_reads(L, k->racc, k->nr), gl_loads(L, k->loc + k->nv, k->rts, k->nr, el),
-                 k->racc);
+        ImpExp **vals = gl_loads(L, k->loc + k->nv, k->rts, k->nr, el);
+        gl_apply(L, k->sc->reds, k->sc->nreds, gl_reads(L, k->racc, k->nr), vals, k->racc);
         f->body = lw_leave(L, &fl);
     }
     gl_stores(L, k->red, k->rts, k->nr, rd(L, k->ltid), gl_reads(L, k->racc, k->nr));
@@ -502,8 +505,8 @@ static void scan_add_prefix(ImpLower *L, const Scan *k) {
         imp_assign(L->b, started,
                    imp_op2(a, OP_LOR, PT_BOOL, rd(L, started), imp_op2(a, OP_EQ, PT_I64, rd(L, col), gl_i64(L, 0))));
     At at = {k->loc, rd(L, ix)};
-    seg_apply(L, k, gl_reads(L, p, k->nv), gl_loads(L, k->loc, k->ts, k->nv, rd(L, ix)), started ? rd(L, started) : NULL,
-              NULL, &at);
+    ImpExp **el = gl_loads(L, k->loc, k->ts, k->nv, rd(L, ix));
+    seg_apply(L, k, gl_reads(L, p, k->nv), el, started ? rd(L, started) : NULL, NULL, &at);
     if (k->seg) step_col(L, k, col);
     f->body = lw_leave(L, &fl);
 }
