@@ -478,7 +478,7 @@ void lw_seg(ImpLower *L, const Stm *s) {
     case SEG_SEQ: seg_seq(L, s); return;
     case SEG_HOST: seg_host(L, s); return;
     case SEG_RED: gl_seg_red(L, s); return;
-    case SEG_SCAN:
+    case SEG_SCAN: gl_seg_scan(L, s); return;
     case SEG_HIST: legacy(L, s); return;
     }
 }
