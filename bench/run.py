@@ -335,6 +335,27 @@ WORKLOADS = [
      {"rows": 300, "max_row": 32}, gen_spmv, ref_spmv, None, None),
 ]
 
+# The CPU sizes of ../shared/bench/cpu (peers_cpu.c and peers_cpu.py), with
+# their rows' names, for CPU backends (--cpu): the GPU sizes' arrays are
+# too large or too slow for a CPU.
+CPU_SIZES = {
+    "sum": ("sum_f32_2^27", {"n": 1 << 27}),
+    "dot": ("dot_f32_2^26", {"n": 1 << 26}),
+    "saxpy": ("saxpy_f32_2^26", {"n": 1 << 26}),
+    "scan": ("scan_i32_2^26", {"n": 1 << 26}),
+    "hist256": ("hist_256_2^26", {"bins": 256, "n": 1 << 26}),
+    "hist1m": ("hist_1048576_2^26", {"bins": 1 << 20, "n": 1 << 26}),
+    "gather": ("gather_f32_2^25", {"n": 1 << 25}),
+    "transpose": ("transpose_f32_8192", {"rows": 8192, "cols": 8192}),
+    "matmul": ("matmul_f32_2048", {"n": 2048, "k": 2048, "m": 2048}),
+    "mandelbrot": ("mandelbrot_2048_256", {"n": 2048, "limit": 256}),
+    "nbody": ("nbody_acc_16384", {"n": 16384}),
+    "jacobi": ("jacobi5_4096_x10", {"rows": 4096, "cols": 4096, "steps": 10}),
+    "kmeans": ("kmeans_step_2^20x16x32", {"n": 1 << 20, "d": 16, "k": 32}),
+    "trmv": ("trmv_f32_8192", {"n": 8192}),
+    "spmv": ("spmv_csr_2^20x16", {"rows": 1 << 20, "max_row": 32}),
+}
+
 # How many values each program returns (1 unless listed).
 OUTPUT_COUNTS = {"nbody": 3}
 
@@ -401,6 +422,8 @@ def bench_one(args, wl, work, cache):
     """One workload end to end; always returns a result record."""
     name, prog, peer, full, small, gen, check, nbytes, nflops = wl
     sizes = small if args.small else full
+    if args.cpu:
+        peer, sizes = CPU_SIZES[name]
     rec = {"workload": name, "program": f"bench/{prog}.fut", "peer_bench": peer,
            "sizes": sizes, "status": "FAIL"}
     t0 = time.time()
@@ -511,7 +534,7 @@ def render(args, results, peers, peer_err, copy_gbs, geo, nratios):
     lines = ["# futhorc GPU benchmark results", "",
              f"- date: {datetime.datetime.now().isoformat(timespec='seconds')}",
              f"- backend: `{args.backend}`; compiler: `{args.futhorc}`; sizes: "
-             f"{'small (local check: ratios to the peers mean nothing)' if args.small else 'full (as peers.py)'}",
+             f"{'small (local check: ratios to the peers mean nothing)' if args.small else 'CPU (as peers_cpu)' if args.cpu else 'full (as peers.py)'}",
              f"- futhorc time: median of {args.runs} runs after one warm-up (`-t`, which excludes "
              f"host-device transfers on GPU backends)",
              f"- peers: {peers.get('device', '?') if peers else 'none'}"
@@ -540,6 +563,8 @@ def parse_args():
     ap.add_argument("--futhorc", required=True, help="the futhorc compiler")
     ap.add_argument("--backend", required=True, help="futhorc backend: opencl or c")
     ap.add_argument("--small", action="store_true", help="tiny sizes, for a local check")
+    ap.add_argument("--cpu", action="store_true",
+                    help="the CPU sizes of ../shared/bench/cpu (for the c backend; peers: its peers_cpu.json)")
     ap.add_argument("--out", default="bench-results", help="where RESULTS.md and results.json go")
     ap.add_argument("--work", help="executables and data (default: a temporary folder, removed)")
     ap.add_argument("--peers", help="peers JSON file, or run:PATH to run peers.py")
@@ -584,7 +609,7 @@ def main():
     with open(os.path.join(args.out, "RESULTS.md"), "w") as fh:
         fh.write(report)
     with open(os.path.join(args.out, "results.json"), "w") as fh:
-        json.dump({"backend": args.backend, "small": args.small, "runs": args.runs,
+        json.dump({"backend": args.backend, "small": args.small, "cpu": args.cpu, "runs": args.runs,
                    "futhorc": args.futhorc, "peers_device": (peers or {}).get("device"),
                    "peers_error": peer_err, "copy_GB/s": copy_gbs, "geomean_ratio": geo,
                    "results": results}, fh, indent=1)

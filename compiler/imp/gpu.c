@@ -7,10 +7,8 @@
  *            scalar results travel back through a small device block;
  *   SegHost  the SOAC as loops in host code over its blocks lent to the
  *            host (IMP_MAP): SOACs that allocate;
- *   SegRed, SegHist and the block-tiled SegMap: gpu_red.c, gpu_hist.c
- *            and gpu_tiled.c;
- *   SegScan  IMP_LEGACY, which the OpenCL backend prints from the memory
- *            IR (issue 13, step 2b lowers it).
+ *   SegRed, SegScan, SegHist and the block-tiled SegMap: gpu_red.c,
+ *            gpu_scan.c, gpu_hist.c and gpu_tiled.c.
  * A kernel's parameters are the statement's free variables (SegInfo.free):
  * scalars and blocks as they are, and blocks that every work-item needs a
  * copy of (SegInfo.private_mem: the memory pass hoisted their allocations
@@ -449,25 +447,6 @@ static void seg_host(ImpLower *L, const Stm *s) {
     }
 }
 
-/* ---- Not lowered yet ----------------------------------------------------------------- */
-
-/* s for the OpenCL backend's emitter of the memory IR (IMP_LEGACY): its
- * free variables (for the checker) and the scalars it binds. */
-static void legacy(ImpLower *L, const Stm *s) {
-    const SegInfo *g = s->e->seg;
-    ImpStm *st = imp_add(L->b, IMP_LEGACY);
-    st->legacy = s;
-    st->args = NEW_ARRAY(L->a, ImpExp *, g->nfree + 1);
-    for (int i = 0; i < g->nfree; i++) {
-        Var *v = g->free[i];
-        if (v->type.kind != TK_ARRAY && v != g->tid && v != g->nthreads)
-            st->args[st->nargs++] = imp_read(L->a, lw_var(L, v));
-    }
-    st->results = NEW_ARRAY(L->a, ImpVar *, s->npat + 1);
-    for (int j = 0; j < s->npat; j++)
-        if (s->pat[j]->type.kind == TK_PRIM) st->results[st->nresults++] = lw_var(L, s->pat[j]);
-}
-
 void lw_seg(ImpLower *L, const Stm *s) {
     const SegInfo *g = s->e->seg;
     if (!g) ICE("imp_lower: a host-level SOAC without a SegInfo");
@@ -479,7 +458,7 @@ void lw_seg(ImpLower *L, const Stm *s) {
     case SEG_SEQ: seg_seq(L, s); return;
     case SEG_HOST: seg_host(L, s); return;
     case SEG_RED: gl_seg_red(L, s); return;
-    case SEG_SCAN: legacy(L, s); return;
+    case SEG_SCAN: gl_seg_scan(L, s); return;
     case SEG_HIST: gl_seg_hist(L, s); return;
     }
 }

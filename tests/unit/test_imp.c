@@ -257,7 +257,7 @@ static void test_check_rejects(void **state) {
         {sym_not_integer, "a Sym mentions f_3, which is not an i64 or i32 scalar"},
         {result_in_fun, "IMP_RESULT outside an entry point"},
         {block_as_scalar, "m_2 is a block used as a scalar"},
-        {declared_twice, "x_1 is declared twice"},
+        {declared_twice, "x_1 is declared again in its scope"},
         {out_of_scope, "i_2 is used before its declaration or outside its scope"},
         {return_early, "IMP_RETURN that does not end a function"},
     };
@@ -350,7 +350,7 @@ static void all_forms(Gpu *g) {
     v->offset = imp_i64(a, 16);
     imp_store(&g->kbody, v->var, PT_F32, imp_read(a, gid), imp_load(a, loc, PT_F32, imp_i64(a, 0)));
     ImpVar *gs = imp_var(p, "gs", IMP_SCALAR, PT_I64), *sz = imp_var(p, "sz", IMP_SCALAR, PT_I64);
-    imp_decl(&g->host, gs, imp_tuning(a, g->k, IMP_TUNE_GROUP_SIZE));
+    imp_decl(&g->host, gs, imp_tuning(a, g->k, IMP_TUNE_GROUP_SIZE, NULL));
     imp_decl(&g->host, sz, imp_memsize(a, g->out));
     Sym *shape = sym_var(a, g->n->id);
     Lmad *dense = lmad_row_major(a, 1, &shape);
@@ -378,6 +378,54 @@ static void all_forms(Gpu *g) {
     imp_decl(&g->host, y, imp_load(a, g->out, PT_F32, imp_i64(a, 3)));
     imp_store(&g->host, g->out, PT_F32, imp_i64(a, 2), imp_read(a, y));
     imp_add(&g->host, IMP_RELEASE)->mem = g->out;
+}
+
+/* Work-group forms: a barrier, atomics, and one variable declared in two
+ * sibling scopes (once out of scope, a variable may be declared again). */
+static void group_forms(Gpu *g) {
+    Arena *a = g->a;
+    ImpProg *p = g->p;
+    imp_add(&g->kbody, IMP_BARRIER)->global = true;
+    ImpVar *old = imp_var(p, "old", IMP_SCALAR, PT_I32);
+    ImpStm *at = imp_add(&g->kbody, IMP_ATOMIC);
+    at->atomic = IMP_AT_ADD;
+    at->var = old;
+    at->mem = g->kout;
+    at->t = PT_I32;
+    at->index = imp_i64(a, 0);
+    at->value = imp_const(a, prim_int(PT_I32, 1));
+    ImpStm *cas = imp_add(&g->kbody, IMP_ATOMIC);
+    cas->atomic = IMP_AT_CMPXCHG;
+    cas->mem = g->kout;
+    cas->t = PT_U32;
+    cas->index = imp_i64(a, 1);
+    cas->expected = imp_const(a, prim_int(PT_U32, 0));
+    cas->value = imp_const(a, prim_int(PT_U32, 7));
+    ImpVar *y = imp_var(p, "y", IMP_SCALAR, PT_I32);
+    for (int k = 0; k < 2; k++) {
+        ImpStm *sc = imp_add(&g->kbody, IMP_SCOPE);
+        ImpBuilder b = {.a = a};
+        imp_decl(&b, y, imp_read(a, old));
+        sc->body = imp_finish(&b);
+    }
+}
+
+static void test_gpu_group_forms(void **state) {
+    (void)state;
+    ImpProg *p = gpu_with(group_forms);
+    char *text = printed(p);
+    static const char *const want[] = {
+        "  barrier (global)\n  i32 old_5 = atomic_add kout_4.i32[0i64], 1i32\n",
+        "  atomic_cmpxchg kout_4.u32[1i64], 0u32, 7u32\n",
+        "  scope {\n    i32 y_6 = old_5\n  }\n  scope {\n    i32 y_6 = old_5\n  }\n",
+    };
+    for (size_t i = 0; i < sizeof want / sizeof want[0]; i++)
+        if (!strstr(text, want[i])) fail_msg("expected \"%s\" in:\n%s", want[i], text);
+    free(text);
+    char *msg;
+    if (!checks(p, &msg)) fail_msg("imp_check: %s", msg);
+    free(msg);
+    free_prog(p);
 }
 
 static void test_gpu_printer(void **state) {
@@ -488,9 +536,44 @@ static void result_not_row_major(Gpu *g) {
 
 static void never_launched(Gpu *g) { imp_kernel(g->p, "idle"); }
 
+static void barrier_in_host(Gpu *g) { imp_add(&g->host, IMP_BARRIER); }
+
+/* An atomic update of kind at, type t, binding a variable or not. */
+static ImpStm *atomic_in(Gpu *g, ImpBuilder *b, ImpAtomic at, PrimType t, bool bind) {
+    ImpStm *s = imp_add(b, IMP_ATOMIC);
+    s->atomic = at;
+    s->mem = b == &g->host ? g->out : g->kout;
+    s->t = t;
+    s->index = imp_i64(g->a, 0);
+    s->value = imp_const(g->a, prim_float(t, 1));
+    if (prim_class(t) != PC_FLOAT) s->value = imp_const(g->a, prim_int(t, 1));
+    if (bind) s->var = imp_var(g->p, "old", IMP_SCALAR, t);
+    return s;
+}
+
+static void atomic_in_host(Gpu *g) { atomic_in(g, &g->host, IMP_AT_ADD, PT_I32, false); }
+
+static void atomic_float_min(Gpu *g) { atomic_in(g, &g->kbody, IMP_AT_MIN, PT_F32, false); }
+
+static void atomic_float_old(Gpu *g) { atomic_in(g, &g->kbody, IMP_AT_ADD, PT_F64, true); }
+
+static void atomic_cas_signed(Gpu *g) {
+    ImpStm *s = atomic_in(g, &g->kbody, IMP_AT_CMPXCHG, PT_I32, false);
+    s->expected = imp_const(g->a, prim_int(PT_I32, 0));
+}
+
+static void redeclared_in_scope(Gpu *g) {
+    ImpVar *y = imp_var(g->p, "y", IMP_SCALAR, PT_I64);
+    imp_decl(&g->kbody, y, imp_i64(g->a, 0));
+    ImpStm *sc = imp_add(&g->kbody, IMP_SCOPE);
+    ImpBuilder b = {.a = g->a};
+    imp_decl(&b, y, imp_i64(g->a, 1));
+    sc->body = imp_finish(&b);
+}
+
 static void tuning_in_fun(ImpProg *p, ImpBuilder *b, ImpVar *x) {
     Arena *a = p->arena;
-    imp_assign(b, x, imp_conv(a, PT_I64, PT_I32, imp_tuning(a, imp_kernel(p, "k"), IMP_TUNE_GROUP_SIZE)));
+    imp_assign(b, x, imp_conv(a, PT_I64, PT_I32, imp_tuning(a, imp_kernel(p, "k"), IMP_TUNE_GROUP_SIZE, NULL)));
 }
 
 static void test_gpu_check_rejects(void **state) {
@@ -515,6 +598,12 @@ static void test_gpu_check_rejects(void **state) {
         {offset_in_host, "a block declared at an offset outside a kernel"},
         {result_not_row_major, "IMP_RESULT 0 of device block out_2 is not row-major"},
         {never_launched, "kernel 1 idle: the kernel is never launched"},
+        {barrier_in_host, "entry main: IMP_BARRIER outside a kernel"},
+        {atomic_in_host, "entry main: IMP_ATOMIC outside a kernel"},
+        {atomic_float_min, "an atomic update of type f32 that the operation does not take"},
+        {atomic_float_old, "an atomic float addition binds old_5"},
+        {atomic_cas_signed, "an atomic update of type i32 that the operation does not take"},
+        {redeclared_in_scope, "kernel 0 k: y_5 is declared again in its scope"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         ImpProg *p = gpu_with(cases[k].build);
@@ -776,19 +865,29 @@ static void test_lower_gpu_host(void **state) {
     unit_free(p);
 }
 
-/* A reduction is not lowered yet: IMP_LEGACY binds its scalar result. */
-static void test_lower_gpu_legacy(void **state) {
+/* A reduction: every group's partial result (a kernel whose work-items
+ * meet at barriers, with a local array per value), then a second kernel
+ * of one group, whose result the host reads back by a transfer. */
+static void test_lower_gpu_segred(void **state) {
     (void)state;
     Prog *p;
     ImpProg *ip = lowered_at("entry main (xs: []i32) : i32 = reduce (+) 0 xs\n", STAGE_GPU, &p);
     const ImpCode *c = &ip->entries[0]->body;
-    const ImpStm *l = find(c, IMP_LEGACY);
-    assert_non_null(l);
-    assert_int_equal(l->legacy->e->seg->kind, SEG_RED);
-    assert_int_equal(l->nresults, 1);
-    assert_int_equal(ip->nkernels, 0);
+    assert_int_equal(ip->nkernels, 2);
+    assert_string_equal(ip->kernels[0]->name, "segred");
+    assert_string_equal(ip->kernels[1]->name, "segred_final");
+    assert_int_equal(count(c, IMP_LAUNCH), 2);
+    for (int k = 0; k < 2; k++) {
+        assert_int_equal(ip->kernels[k]->nlocals, 1);
+        assert_true(count(&ip->kernels[k]->body, IMP_BARRIER) >= 2);
+    }
+    const ImpStm *d = NULL;
+    for (int i = 0; i < c->n && !d; i++)
+        if (c->stms[i]->kind == IMP_DECL && c->stms[i]->init && c->stms[i]->init->kind == IX_LOAD) d = c->stms[i];
+    assert_non_null(d);
+    assert_int_equal(d->init->var->space, IMP_SPACE_DEVICE);
     char *text = printed(ip);
-    assert_non_null(strstr(text, "legacy SegRed("));
+    assert_non_null(strstr(text, "tuning(kernel 0 segred.num_groups; "));
     free(text);
     unit_free(p);
 }
@@ -829,9 +928,9 @@ int main(void) {
         cmocka_unit_test(test_check_rejects),       cmocka_unit_test(test_lower_screma),
         cmocka_unit_test(test_lower_loop),          cmocka_unit_test(test_lower_scatter),
         cmocka_unit_test(test_lower_hist),          cmocka_unit_test(test_lower_call),
-        cmocka_unit_test(test_lower_copies),        cmocka_unit_test(test_gpu_printer),
+        cmocka_unit_test(test_lower_copies),        cmocka_unit_test(test_gpu_printer),        cmocka_unit_test(test_gpu_group_forms),
         cmocka_unit_test(test_gpu_check_rejects),   cmocka_unit_test(test_lower_gpu_map),
-        cmocka_unit_test(test_lower_gpu_host),      cmocka_unit_test(test_lower_gpu_legacy),
+        cmocka_unit_test(test_lower_gpu_host),      cmocka_unit_test(test_lower_gpu_segred),
         cmocka_unit_test(test_lower_gpu_seq_host),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
