@@ -225,7 +225,7 @@ static int compile(const char *mode, const char *src, const Options *o) {
     }
     Buf c = {0};
     bool linked_rt = o->rt_object && !o->dump_stage;
-    if (gpu) emit_opencl_program(&c, p, ip, o->server, linked_rt);
+    if (gpu) emit_opencl_program(&c, ip, o->server, linked_rt);
     else emit_c_program(&c, ip, o->server, linked_rt);
     time_phase(o, "emit", &t0);
     if (o->dump_stage) {

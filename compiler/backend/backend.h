@@ -1,8 +1,7 @@
-/* The backends: turn a program into source code. The sequential C
- * backend (c.c) prints Imp (compiler/imp/imp.h) lowered from STAGE_MEM;
- * the OpenCL backend (opencl.c) prints Imp lowered from STAGE_GPU, and
- * writes the segmented operations that Imp does not lower yet
- * (IMP_LEGACY) from the program at STAGE_GPU itself. */
+/* The backends: turn a program's Imp (compiler/imp/imp.h) into source
+ * code. The sequential C backend (c.c) prints Imp lowered from STAGE_MEM,
+ * the OpenCL backend (opencl.c) Imp lowered from STAGE_GPU; both print
+ * through cprint.h. */
 #ifndef FUTHORC_BACKEND_H
 #define FUTHORC_BACKEND_H
 
@@ -17,11 +16,11 @@
  * programs share (compiling the runtime is most of compiling a program). */
 void emit_c_program(Buf *out, const ImpProg *p, bool server, bool linked_rt);
 
-/* Writes a complete C program for p at STAGE_GPU (ip: p lowered to Imp)
- * that runs its parallel work as OpenCL kernels (compiler/backend/opencl.c);
- * link with -lOpenCL (and the runtime object when linked_rt, as for
+/* Writes a complete C program for ip (lowered from STAGE_GPU) that runs
+ * its parallel work as OpenCL kernels (compiler/backend/opencl.c); link
+ * with -lOpenCL (and the runtime object when linked_rt, as for
  * emit_c_program). */
-void emit_opencl_program(Buf *out, const Prog *p, const ImpProg *ip, bool server, bool linked_rt);
+void emit_opencl_program(Buf *out, const ImpProg *ip, bool server, bool linked_rt);
 
 /* The source of the runtime object of programs emitted with linked_rt:
  * values, server and main (runtime/values.c, server.c, main.c) with the
@@ -31,7 +30,7 @@ void emit_c_runtime(Buf *out);
 /* What emit_opencl_program writes except main: the runtime, the entry
  * functions, the table futhorc_entries and the program's OpenCL code
  * (`static const rt_cl_program_info futhorc_cl_info`). */
-void emit_opencl_entries(Buf *out, const Prog *p, const ImpProg *ip, bool linked_rt);
+void emit_opencl_entries(Buf *out, const ImpProg *ip, bool linked_rt);
 
 /* What emit_c_program writes except main: the runtime, the entry functions
  * and the table `static const rt_entry futhorc_entries[]` (p's entry points

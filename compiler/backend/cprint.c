@@ -402,8 +402,7 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
     case IMP_UNMAP:
     case IMP_LAUNCH:
     case IMP_BARRIER:
-    case IMP_ATOMIC:
-    case IMP_LEGACY: ICE("C printer: an Imp statement this target does not print");
+    case IMP_ATOMIC: ICE("C printer: an Imp statement this target does not print");
     }
     return 1;
 }

@@ -498,7 +498,7 @@ static void emit_opaque_op(Buf *c, Lib *L, const OpaqueType *o, const char *op, 
 }
 
 static void emit_source(Buf *c, Lib *L, const Buf *h) {
-    if (L->cl) emit_opencl_entries(c, L->p, L->imp, false);
+    if (L->cl) emit_opencl_entries(c, L->imp, false);
     else emit_c_entries(c, L->imp, false);
     buf_puts(c, "/* ---- the header ---- */\n");
     buf_puts(c, h->data);

@@ -20,27 +20,8 @@
  *     already) or uploads its array arguments, and after waiting for the
  *     device (rt_cl_finish, which reports a kernel's failure) exports or
  *     downloads its results.
- * Imp lowers SegMap, SegSeq and SegHost (compiler/imp/gpu.c); the other
- * segmented operations, IMP_LEGACY, are written from the memory IR by
- * opencl_legacy.c and the files it uses, whose kernels are:
- *   SegRed  per-group partial results (a strided loop per work-item
- *           when the operators commute, contiguous chunks otherwise),
- *           then one group combines them in order; segmented ones give a
- *           segment a work-item, lanes of a group or groups by its width;
- *   SegScan one pass with decoupled look-back: groups take ids in the
- *           order they start, scan their chunk in local memory and publish
- *           their aggregate, then the inclusive prefix; reductions fused
- *           with the scan leave a partial result per group, combined by
- *           SegRed's second kernel; a segmented scan (a map nest of a scan)
- *           is one such pass over all its elements with the operator
- *           lifted onto segment flags;
- *   SegHist atomic updates (native atomics for +, min, max and bit
- *           operations on integers, a compare-and-swap loop for any other
- *           operator), in a local sub-histogram when the buckets fit in
- *           local memory;
- *   the block-tiled SegMap: a work-group per block of a matrix product,
- *           its accumulators in registers, its inputs staged in local
- *           memory.
+ * The kernels themselves are the GPU lowering's (compiler/imp/gpu.h lists
+ * them and how each segmented operation runs).
  * The functions that kernel code calls are OpenCL C functions ahead of the
  * kernels, and host code has its own C copies. */
 #include "backend.h"
@@ -77,7 +58,6 @@ int cl_new_failure(ClEmit *cl, const char *fmt) {
 /* The host printer's state (CPrint.ctx). */
 typedef struct HostPrint {
     ClEmit *cl;
-    const Prog *p;        /* the memory IR, for IMP_LEGACY */
     int *kernel_id;       /* by ImpKernel index: its number in the table, or -1 */
     int *params;          /* by ImpKernel index * TUNE_SLOTS + tune_slot: its
                              tuning parameter, or -1 */
@@ -336,7 +316,6 @@ static void h_alloc(CPrint *C, const ImpStm *s, bool decl) {
 static bool device_load(const ImpExp *e) { return e && e->kind == IX_LOAD && on_device(e->var); }
 
 static int h_stm(CPrint *C, const ImpCode *c, int i) {
-    HostPrint *H = C->ctx;
     const ImpStm *s = c->stms[i];
     switch (s->kind) {
     case IMP_DECL:
@@ -375,7 +354,6 @@ static int h_stm(CPrint *C, const ImpCode *c, int i) {
         cp_line(C, "if (rt_cl_unmap(ctx, %s, %s)) goto fail;", cp_name(C, s->src), cp_name(C, s->mem));
         return 1;
     case IMP_LAUNCH: h_launch(C, s); return 1;
-    case IMP_LEGACY: cl_legacy(H->cl, H->p, C->a, C->out, C->indent, s->legacy); return 1;
     case IMP_ARG: h_arg(C, s); return 1;
     case IMP_RESULT: h_result(C, s); return 1;
     default: return 0;
@@ -444,15 +422,14 @@ static void string_table(Buf *out, const char *name, const char *const *items, i
     buf_puts(out, "};\n");
 }
 
-void emit_opencl_entries(Buf *out, const Prog *p, const ImpProg *ip, bool linked_rt) {
-    if (p->stage != STAGE_GPU) ICE("emit_opencl_entries: the program must be at STAGE_GPU");
+void emit_opencl_entries(Buf *out, const ImpProg *ip, bool linked_rt) {
     Arena a = {0};
     ClEmit cl;
     memset(&cl, 0, sizeof cl);
     for (int b = 0; b < 4; b++)
         for (int s = 0; s < 4; s++) vec_push(&cl.kernels, arena_printf(&a, "%s_%d", builtin_bases[b], builtin_sizes[s]));
     cl.kernel_fns = arena_alloc(&a, (size_t)ip->nfuns + 1);
-    HostPrint H = {.cl = &cl, .p = p};
+    HostPrint H = {.cl = &cl};
     H.kernel_id = NEW_ARRAY(&a, int, ip->nkernels + 1);
     H.params = NEW_ARRAY(&a, int, TUNE_SLOTS * ip->nkernels + 1);
     for (int i = 0; i < ip->nkernels; i++) H.kernel_id[i] = -1;
@@ -494,8 +471,8 @@ void emit_opencl_entries(Buf *out, const Prog *p, const ImpProg *ip, bool linked
     arena_free(&a);
 }
 
-void emit_opencl_program(Buf *out, const Prog *p, const ImpProg *ip, bool server, bool linked_rt) {
-    emit_opencl_entries(out, p, ip, linked_rt);
+void emit_opencl_program(Buf *out, const ImpProg *ip, bool server, bool linked_rt) {
+    emit_opencl_entries(out, ip, linked_rt);
     buf_printf(out,
                "int main(int argc, char **argv) {\n"
                "    rt_cl_set_program(&futhorc_cl_info);\n"

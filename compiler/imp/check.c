@@ -372,20 +372,6 @@ static void check_launch(Checker *C, const ImpStm *s) {
         expect(C, k->locals[i].count, PT_I64, arena_printf(&C->a, "the count of local array %d of kernel %s", i, k->name));
 }
 
-static void check_legacy(Checker *C, const ImpStm *s) {
-    only_entries(C, "IMP_LEGACY");
-    if (!s->legacy || !s->legacy->e->seg) fail(C, "IMP_LEGACY without a segmented operation");
-    for (int i = 0; i < s->nargs; i++) {
-        if (!s->args[i] || s->args[i]->kind != IX_VAR) fail(C, "argument %d of IMP_LEGACY is not a variable", i);
-        use(C, s->args[i]->var, s->args[i]->var->kind);
-    }
-    for (int i = 0; i < s->nresults; i++) {
-        in_range(C, s->results[i]);
-        if (s->results[i]->kind != IMP_SCALAR) fail(C, "IMP_LEGACY binds block %s", vn(C, s->results[i]));
-        declare(C, s->results[i]);
-    }
-}
-
 /* An atomic update of a device or local block's element (kernel code). */
 static void check_atomic(Checker *C, const ImpStm *s) {
     only_kernel(C, "IMP_ATOMIC");
@@ -478,7 +464,6 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
     case IMP_MAP:
     case IMP_UNMAP: check_map(C, s); break;
     case IMP_LAUNCH: check_launch(C, s); break;
-    case IMP_LEGACY: check_legacy(C, s); break;
     case IMP_SCOPE:
         if (s->keep) check_code(C, &s->body);
         else check_nested(C, &s->body);

@@ -258,16 +258,6 @@ typedef enum ImpStmKind {
                     work-items (i64 expressions) each, its parameter i set to
                     args[i] (a scalar expression, or an IX_VAR of a device
                     block); its local arrays get their counts, evaluated now */
-    IMP_LEGACY,  /* TEMPORARY (issue 13, step 2b removes it): legacy, a
-                    host-level segmented operation of the memory IR that the
-                    lowering does not lower yet (SegRed, SegScan, SegHist and
-                    the block-tiled SegMap), which only the OpenCL backend
-                    prints, with its own emitter of the memory IR: its
-                    variables are the Imp variables of the same ids and
-                    names. args are its free variables (IX_VARs, for the
-                    checker), results the scalars of its pattern, which it
-                    declares; the lowering releases the blocks around it
-                    after their last uses as usual */
     IMP_SCOPE,   /* body, a scope of its own (keep: its declarations stay
                     in scope after it). In kernel code a failed assertion
                     in body (not in a scope inside it) ends body: the
@@ -303,9 +293,9 @@ struct ImpStm {
     ImpCode body;         /* FOR, WHILE, IF (then), SCOPE */
     ImpCode orelse;       /* IF */
     ImpFun *fn;           /* CALL */
-    ImpExp **args;        /* CALL, RETURN, ASSERT, LAUNCH, LEGACY */
+    ImpExp **args;        /* CALL, RETURN, ASSERT, LAUNCH */
     int nargs;
-    ImpVar **results;     /* CALL, LEGACY */
+    ImpVar **results;     /* CALL */
     int nresults;
     const char *msg;      /* ASSERT */
     int k;                /* ARG, RESULT: the argument's or result's index */
@@ -325,7 +315,6 @@ struct ImpStm {
     ImpExp *step;         /* IOTA */
     ImpKernel *kernel;    /* LAUNCH */
     ImpExp *groups, *group_size; /* LAUNCH */
-    const Stm *legacy; /* LEGACY */
 };
 
 /* ---- Functions and programs -------------------------------------------------- */

@@ -142,17 +142,6 @@ static void print_launch(Printer *P, const ImpStm *s) {
          exp_str(P, s->group_size), exps_str(P, s->args, s->nargs));
 }
 
-static void print_legacy(Printer *P, const ImpStm *s) {
-    Buf b = {0};
-    for (int i = 0; i < s->nresults; i++) {
-        declare(P, s->results[i]);
-        buf_printf(&b, "%s%s", i ? ", " : "", typed(P, s->results[i]));
-    }
-    line(P, "legacy %s(%s) -> (%s)%s", ir_seg_name(s->legacy->e->seg->kind), exps_str(P, s->args, s->nargs),
-         b.data ? b.data : "", loc_str(P, s->legacy->loc));
-    buf_free(&b);
-}
-
 static void print_atomic(Printer *P, const ImpStm *s) {
     static const char *const names[] = {"add", "min", "max", "and", "or", "xor", "cmpxchg"};
     const char *old = "";
@@ -231,7 +220,6 @@ static void print_stm(Printer *P, const ImpStm *s) {
         break;
     case IMP_UNMAP: line(P, "unmap %s <- %s", vname(P, s->src), vname(P, s->mem)); break;
     case IMP_LAUNCH: print_launch(P, s); break;
-    case IMP_LEGACY: print_legacy(P, s); break;
     case IMP_SCOPE:
         line(P, "scope%s {", s->keep ? " (keep)" : "");
         nested(P, &s->body);

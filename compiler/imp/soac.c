@@ -237,10 +237,7 @@ void lw_map_iteration(ImpLower *L, const Stm *s) {
     lw_body(L, sc->map->body, lw_map_results, (void *)s, NULL, 0);
 }
 
-void lw_map_results(ImpLower *L, const Body *b, void *ctx) {
-    ScremaCtx x = {ctx, NULL, NULL};
-    res_screma(L, b, &x);
-}
+void lw_map_results(ImpLower *L, const Body *b, void *ctx) { lw_map_outputs(L, ctx, b, 0); }
 
 void lw_soac(ImpLower *L, const Stm *s) {
     switch (s->e->kind) {
