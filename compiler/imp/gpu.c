@@ -169,7 +169,29 @@ Sym *gl_sym(ImpLower *L, const ImpVar *v) { return sym_var(L->a, v->id); }
 
 ImpExp *gl_i64(ImpLower *L, int64_t c) { return imp_i64(L->a, c); }
 
-ImpExp *gl_op(ImpLower *L, Op op, ImpExp *x, ImpExp *y) { return imp_op2(L->a, op, PT_I64, x, y); }
+/* e as a Sym when it is an i64 constant, variable or Sym, else NULL. */
+static Sym *as_sym(ImpLower *L, const ImpExp *e) {
+    if (imp_exp_type(e) != PT_I64) return NULL;
+    switch (e->kind) {
+    case IX_CONST: return sym_const(L->a, e->c.v.i);
+    case IX_VAR: return gl_sym(L, e->var);
+    case IX_SYM: return e->sym;
+    default: return NULL;
+    }
+}
+
+ImpExp *gl_op(ImpLower *L, Op op, ImpExp *x, ImpExp *y) {
+    Sym *sx = as_sym(L, x), *sy = as_sym(L, y);
+    if (sx && sy) switch (op) {
+        case OP_ADD: return imp_sym(L->a, sym_add(L->a, sx, sy));
+        case OP_SUB: return imp_sym(L->a, sym_sub(L->a, sx, sy));
+        case OP_MUL: return imp_sym(L->a, sym_mul(L->a, sx, sy));
+        case OP_DIV: return imp_sym(L->a, sym_div(L->a, sx, sy));
+        case OP_MOD: return imp_sym(L->a, sym_sub(L->a, sx, sym_mul(L->a, sym_div(L->a, sx, sy), sy)));
+        default: break;
+        }
+    return imp_op2(L->a, op, PT_I64, x, y);
+}
 
 ImpExp **gl_reads(ImpLower *L, ImpVar **vs, int n) {
     ImpExp **r = NEW_ARRAY(L->a, ImpExp *, n + 1);

@@ -77,7 +77,10 @@ ImpVar **gl_lets(ImpLower *L, const char *name, const PrimType *ts, int n, ImpEx
 /* v as a Sym (an i64 variable). */
 Sym *gl_sym(ImpLower *L, const ImpVar *v);
 ImpExp *gl_i64(ImpLower *L, int64_t c);
-/* x op y on i64. */
+/* x op y on i64, for the sizes, counts and positions of kernels and
+ * launches, which are never negative: +, -, * and / of constants,
+ * variables and Syms are Syms (printed as plain arithmetic, a division
+ * as one machine division rounding towards zero); the rest are ops. */
 ImpExp *gl_op(ImpLower *L, Op op, ImpExp *x, ImpExp *y);
 /* Reads of variables vs[0..n-1]; loads of element index of blocks
  * mems[0..n-1] of types ts. */

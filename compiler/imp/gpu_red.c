@@ -400,8 +400,13 @@ static void segred_groups(ImpLower *L, const Stm *s) {
     ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
     ImpExp *gps_args[] = {imp_read(a, nseg), imp_read(a, m), imp_read(a, size)};
     ImpVar *gps = gl_let(L, "gps", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_SEGMENT_GROUPS, gps_args));
-    ImpExp *nparts = imp_op2(a, OP_MAX, PT_I64, gl_op(L, OP_MUL, imp_read(a, nseg), imp_read(a, gps)), gl_i64(L, 1));
-    ImpVar **parts = gl_blocks(L, "part", ts, nv, nparts, s->loc);
+    /* partial results only when segments take several groups */
+    ImpVar *nparts = gl_let(L, "nparts", PT_I64, gl_i64(L, 1));
+    LwNest pn;
+    ImpStm *several = gl_if(L, &pn, imp_op2(a, OP_GT, PT_I64, imp_read(a, gps), gl_i64(L, 1)));
+    imp_assign(L->b, nparts, gl_op(L, OP_MUL, imp_read(a, nseg), imp_read(a, gps)));
+    several->body = lw_leave(L, &pn);
+    ImpVar **parts = gl_blocks(L, "part", ts, nv, imp_read(a, nparts), s->loc);
     ImpVar *groups = gl_let(L, "groups", PT_I64, gl_op(L, OP_MUL, imp_read(a, nseg), imp_read(a, gps)));
     kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
     ImpVar *km = kb_scalar(L, &kb, "m", PT_I64, imp_read(a, m));
