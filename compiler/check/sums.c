@@ -80,7 +80,8 @@ Ty *tc_match_exp(Exp *e) {
         }
     }
     if (tc_contains_arrow(result))
-        tc_fail(e->loc, "A \"match\" expression cannot return a function (its cases return %s).", tc_show(result));
+        tc_fail(e->loc, "Match expression returns type %s, but match-results may not be of function type.",
+                tc_show(result));
     return result;
 }
 
@@ -240,7 +241,7 @@ static const char *unmatched_value(Pat **pats, int n, Ty *t) {
 void tc_check_irrefutable(Pat *p) {
     if (!p || !p->ty) return;
     const char *w = unmatched_value(&p, 1, p->ty);
-    if (w) tc_fail(p->loc, "Refutable pattern not allowed here.\nUnmatched cases:\n  %s", w);
+    if (w) tc_fail(p->loc, "Refutable pattern not allowed here. Unmatched cases: %s", w);
 }
 
 /* After the definition's types are final: a match must be exhaustive,
@@ -248,7 +249,7 @@ void tc_check_irrefutable(Pat *p) {
 void tc_check_patterns(Exp *e) {
     if (e->kind == EX_MATCH) {
         const char *w = unmatched_value(e->params, e->nparams, e->e1->ty);
-        if (w) tc_fail(e->loc, "Unmatched cases in match expression:\n  %s", w);
+        if (w) tc_fail(e->loc, "Unmatched cases in match expression: %s", w);
         return;
     }
     tc_check_irrefutable(e->pat);

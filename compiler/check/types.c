@@ -624,7 +624,7 @@ bool tc_contains_arrow(Ty *t) {
 
 /* ---- Unification -------------------------------------------------------------- */
 
-typedef enum FailKind { F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_CONSTR, F_OCCURS, F_EQ, F_DIET, F_BOUND } FailKind;
+typedef enum FailKind { F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_CONSTR, F_ARITY, F_OCCURS, F_EQ, F_DIET, F_BOUND } FailKind;
 
 /* Why the innermost unification failed, for the message. */
 static struct {
@@ -632,7 +632,8 @@ static struct {
     Ty *a, *b;
     Size sa, sb;
     unsigned prims;
-    const char *field; /* F_FIELD, F_CONSTR; F_BOUND: the parameter name */
+    const char *field; /* F_FIELD, F_CONSTR, F_ARITY; F_BOUND: the parameter name */
+    FieldCon *constrs; /* F_CONSTR: the constraints that fail.a does not meet */
 } fail;
 
 /* Parameters of arrow types being unified with each other bind sizes in
@@ -969,10 +970,10 @@ static bool check_cons(FieldCon *cs, Ty *t, TyKind kind) {
     bool has = t->kind == kind || (kind == TY_RECORD && t->kind == TY_TUPLE);
     for (FieldCon *f = cs; f; f = f->next) {
         Ty *ft = has ? lookup_field(t, f->name) : NULL;
-        if (!ft) {
-            fail.field = f->name;
-            return set_fail(kind == TY_SUM ? F_CONSTR : F_FIELD, t, NULL);
-        }
+        fail.field = f->name;
+        fail.constrs = cs;
+        if (!ft) return set_fail(kind == TY_SUM ? F_CONSTR : F_FIELD, t, NULL);
+        if (kind == TY_SUM && tc_head(ft)->n != tc_head(f->ty)->n) return set_fail(F_ARITY, t, NULL);
         if (!unify_rec(ft, f->ty, 0)) return false;
     }
     return true;
@@ -994,6 +995,7 @@ static bool merge_into(TVar *v, TVar *w, Ty *wt) {
     if (!merge_cons(v->fields, &w->fields) || !merge_cons(v->constrs, &w->constrs)) return false;
     if (w->prims && w->constrs) { /* a number cannot be a sum */
         fail.field = w->constrs->name;
+        fail.constrs = w->constrs;
         return set_fail(F_CONSTR, wt, NULL);
     }
     return true;
@@ -1141,6 +1143,26 @@ static const char *prims_desc(unsigned m) {
     return "one of the allowed primitive types";
 }
 
+/* The constructors that one of sum types a and b has and the other not,
+ * in name order ("#c, #d"); a NULL: the constraints cs that b does not
+ * meet (all of them when b is NULL). */
+static const char *unshared(Ty *a, FieldCon *cs, Ty *b) {
+    Buf buf = {0};
+    for (FieldCon *f = cs; f; f = f->next)
+        if (!b || !lookup_field(b, f->name)) buf_printf(&buf, "%s#%s", buf.len ? ", " : "", f->name);
+    for (int i = 0, j = 0; a && (i < a->n || j < b->n);) {
+        int c = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->fields[i].name, b->fields[j].name);
+        if (c == 0) {
+            i++, j++;
+            continue;
+        }
+        buf_printf(&buf, "%s#%s", buf.len ? ", " : "", c < 0 ? a->fields[i++].name : b->fields[j++].name);
+    }
+    const char *r = arena_strndup(tc.a, buf.data ? buf.data : "", buf.len);
+    buf_free(&buf);
+    return r;
+}
+
 /* Why unification failed, as a clause after "Couldn't match ...", or
  * NULL when the whole types are the mismatch. */
 static const char *fail_detail(const char *e, const char *a) {
@@ -1149,8 +1171,13 @@ static const char *fail_detail(const char *e, const char *a) {
         return arena_printf(tc.a, "%s is not %s", tc_show(fail.a), prims_desc(fail.prims));
     case F_FIELD:
         return arena_printf(tc.a, "%s has no field \"%s\"", tc_show(fail.a), fail.field);
+    case F_ARITY:
+        return arena_printf(tc.a, "the payloads of constructor #%s differ in arity", fail.field);
     case F_CONSTR:
-        return arena_printf(tc.a, "%s has no constructor #%s", tc_show(fail.a), fail.field);
+        if (tc_head(fail.a)->kind == TY_SUM)
+            return arena_printf(tc.a, "Unshared constructors: %s", unshared(NULL, fail.constrs, tc_head(fail.a)));
+        return arena_printf(tc.a, "Cannot unify type with constructors %s with type %s",
+                            unshared(NULL, fail.constrs, NULL), tc_show(fail.a));
     case F_OCCURS:
         return "occurs check: the type would be infinite";
     case F_EQ:
@@ -1162,6 +1189,8 @@ static const char *fail_detail(const char *e, const char *a) {
         return arena_printf(tc.a, "parameter \"%s\" used as a size would go out of scope (the size of a result of a "
                             "function argument cannot depend on its parameter here)", fail.field);
     default: {
+        if (fail.a && fail.b && tc_head(fail.a)->kind == TY_SUM && tc_head(fail.b)->kind == TY_SUM)
+            return arena_printf(tc.a, "Unshared constructors: %s", unshared(tc_head(fail.a), NULL, tc_head(fail.b)));
         const char *x = fail.a ? tc_show(fail.a) : e, *y = fail.b ? tc_show(fail.b) : a;
         if (strcmp(x, e) == 0 && strcmp(y, a) == 0) return NULL;
         return arena_printf(tc.a, "types %s and %s do not match", x, y);

@@ -1,7 +1,7 @@
 -- A match that misses a constructor nested in a payload names a value it
 -- does not cover.
 -- ==
--- error: 9:3: error: Unmatched cases in match expression:[[:space:]]*#some #blue$
+-- error: 9:3: error: Unmatched cases in match expression: #some #blue$
 
 type colour = #red | #green | #blue
 

@@ -1,6 +1,6 @@
 -- A let pattern must match every value of its type.
 -- ==
--- error: 8:8: error: Refutable pattern not allowed here\.[[:space:]]*Unmatched cases:[[:space:]]*#none$
+-- error: 8:8: error: Refutable pattern not allowed here\. Unmatched cases: #none$
 
 type opt = #some i32 | #none
 
