@@ -1,6 +1,6 @@
 /* Types during inference: construction, type and size variables,
  * unification with constraints (overloaded primitives, equality, record
- * fields), substitution (instantiation of schemes and type abbreviations),
+ * fields, sum constructors), substitution (instantiation of schemes and type abbreviations),
  * resolution of variables (zonking); show.c prints them for messages. */
 #include <stdio.h>
 #include <stdlib.h>

@@ -672,6 +672,9 @@ static void match_leaves(Pat *p, AV *av, LeafVec *out) {
     case P_ASCRIBE:
         match_leaves(p->inner, av, out);
         break;
+    case P_CONSTR:
+        for (int i = 0; i < p->nelems; i++) match_leaves(p->elems[i], av_union(av, NULL), out);
+        break;
     default:
         break;
     }
