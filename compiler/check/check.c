@@ -19,6 +19,7 @@ void tc_zonk_pat(Pat *p) {
     for (int i = 0; i < p->nfields; i++) tc_zonk_pat(p->fields[i].pat);
     tc_zonk_pat(p->inner);
     zonk_type_exp(p->type);
+    tc_zonk_exp(p->lit);
 }
 
 static void zonk_type_exp(TypeExp *t) {
@@ -59,6 +60,7 @@ void tc_zonk_exp(Exp *e) {
         tc_zonk_pat(e->pat2);
         for (int i = 0; i < e->nparams; i++) tc_zonk_pat(e->params[i]);
         zonk_type_exp(e->ret);
+        tc_check_patterns(e);
     }
 }
 
@@ -71,9 +73,14 @@ static void default_vars(void) {
         TVar *tv = &tc.vars.items[v];
         if (tv->bound || tv->rigid) continue;
         if (tv->prims) tv->bound = tc_prim(tc_default_prim(tv->prims));
+        else if (tc.saw_poisoned) /* a definition with errors may have left it open */
+            continue;
         else if (tv->fields)
             tc_fail(tv->loc, "Type is ambiguous: cannot infer the type of the value whose field \"%s\" is accessed; add a type annotation.",
                     tv->fields->name);
+        else if (tv->constrs)
+            tc_fail(tv->loc, "Type is ambiguous: cannot infer the sum type with constructors %s; add a type annotation.",
+                    tc_show(&(Ty){.kind = TY_VAR, .var = v}));
     }
 }
 
@@ -153,6 +160,7 @@ static bool has_type_var(Ty *t) {
     case TY_ARROW: return has_type_var(t->param) || has_type_var(t->result);
     case TY_TUPLE:
     case TY_RECORD:
+    case TY_SUM:
         for (int i = 0; i < t->n; i++)
             if (has_type_var(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty)) return true;
         return false;
@@ -301,7 +309,10 @@ static void check_val(Decl *d) {
     d->ret_ty = tc_zonk(d->ret_ty);
     for (int i = 0; i < d->nparams; i++) d->param_tys[i] = tc_zonk(d->param_tys[i]);
     tc_zonk_exp(d->body);
-    for (int i = 0; i < d->nparams; i++) tc_zonk_pat(d->params[i]);
+    for (int i = 0; i < d->nparams; i++) {
+        tc_zonk_pat(d->params[i]);
+        tc_check_irrefutable(d->params[i]);
+    }
     zonk_type_exp(d->ret);
     check_size_uses();
     bool is_main = tc.cur_file == tc.nfiles - 1 && tc.module_depth == 0 && strcmp(d->name, "main") == 0;

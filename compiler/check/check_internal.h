@@ -15,7 +15,10 @@
 /* ---- Type variables ------------------------------------------------------ */
 
 /* A record-field constraint on a type variable ("must have field x of type t"),
- * from a field access on a value whose type is not yet known. */
+ * from a field access on a value whose type is not yet known; or a
+ * constructor constraint ("must be a sum type with constructor #x whose
+ * payload has the types of tuple t"), from a constructor or a constructor
+ * pattern whose sum type is not yet known. */
 typedef struct FieldCon {
     const char *name;
     Ty *ty;
@@ -32,6 +35,7 @@ typedef struct TVar {
     bool literal;   /* from a numeric literal or an overloaded operator: defaults */
     unsigned prims; /* allowed primitive types as a bitmask; 0: any type */
     FieldCon *fields;
+    FieldCon *constrs;
     const char *name; /* for messages */
     SrcLoc loc;
 } TVar;
@@ -309,8 +313,11 @@ Ty *tc_instantiate(Scheme *sch, Size **sizes);
 Size tc_zonk_size(Size s);
 Ty *tc_subst_pname(Ty *t, const char *pname, int puid, Size s);
 
+/* ---- show.c -------------------------------------------------------------- */
+
 /* Printing for messages: the type with the current substitution applied. */
 const char *tc_show(Ty *t);
+const char *tc_size_text(Size s);
 
 const char *tc_capital(const char *s);
 
@@ -411,6 +418,15 @@ Scheme *tc_function(SrcLoc loc, TypeParam *tps, int ntps, Pat **params, int npar
                 TypeExp *ret, Exp *body, Ty **ret_out, bool intrinsic, Ty ***param_tys_out);
 bool tc_is_intrinsic_body(Exp *e);
 void tc_generalise(Scheme *sch, int first_var, int first_svar);
+
+/* ---- sums.c -------------------------------------------------------------- */
+
+Ty *tc_sum_type(TypeExp *te, bool in_param);
+Ty *tc_constr_exp(Exp *e);
+Ty *tc_constr_pat_type(Pat *p, Ty **payload);
+Ty *tc_match_exp(Exp *e);
+void tc_check_irrefutable(Pat *p);
+void tc_check_patterns(Exp *e);
 
 /* ---- check.c ------------------------------------------------------------- */
 

@@ -449,6 +449,8 @@ Ty *tc_type_exp(TypeExp *te, bool in_param) {
         return tc_copy_unique(tc_type_exp(te->elem, in_param), true);
     case TE_EXIST:
         return exist_type(te, in_param);
+    case TE_SUM:
+        return tc_sum_type(te, in_param);
     }
     tc_fail(te->loc, "malformed type");
 }

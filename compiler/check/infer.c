@@ -96,6 +96,16 @@ static Ty *pat_type(Pat *p, bool is_param) {
         p->inner->ty = t;
         break;
     }
+    case P_CONSTR: {
+        Ty **el = NEW_ARRAY(tc.a, Ty *, p->nelems + 1);
+        for (int i = 0; i < p->nelems; i++) el[i] = pat_type(p->elems[i], is_param);
+        t = tc_constr_pat_type(p, el);
+        break;
+    }
+    case P_LIT:
+        if (!p->lit) tc_fail(p->loc, "malformed pattern");
+        t = tc_exp(p->lit);
+        break;
     default:
         tc_fail(p->loc, "malformed pattern");
     }
@@ -111,6 +121,7 @@ static void bind_names(Pat *p) {
         tc_push_local_value(p->name, p->uid, p->ty, p->loc);
         break;
     case P_TUPLE:
+    case P_CONSTR:
         for (int i = 0; i < p->nelems; i++) bind_names(p->elems[i]);
         break;
     case P_RECORD:
@@ -143,6 +154,7 @@ static void collect_names(Pat *p, PatVec *out) {
         vec_push(out, p);
         break;
     case P_TUPLE:
+    case P_CONSTR:
         for (int i = 0; i < p->nelems; i++) collect_names(p->elems[i], out);
         break;
     case P_RECORD:
@@ -790,7 +802,7 @@ static void gen_walk(Ty *t, Scheme *sch, int first_var, int first_svar) {
     switch (t->kind) {
     case TY_VAR: {
         TVar *v = &tc.vars.items[t->var];
-        if (t->var >= first_var && !v->rigid && v->level > tc.level && !v->prims && !v->fields) {
+        if (t->var >= first_var && !v->rigid && v->level > tc.level && !v->prims && !v->fields && !v->constrs) {
             v->rigid = true;
             v->lifted = true;
             v->name = arena_printf(tc.a, "t%d", sch->ntvars);
@@ -811,6 +823,7 @@ static void gen_walk(Ty *t, Scheme *sch, int first_var, int first_svar) {
         for (int i = 0; i < t->n; i++) gen_walk(t->elems[i], sch, first_var, first_svar);
         break;
     case TY_RECORD:
+    case TY_SUM:
         for (int i = 0; i < t->n; i++) gen_walk(t->fields[i].ty, sch, first_var, first_svar);
         break;
     case TY_ARROW:
@@ -913,6 +926,7 @@ static void binder_not_in_pat(const TypeParam *tp, Pat *p) {
             tc_fail(p->loc, "Name \"%s\" also bound as a size at %d:%d.", p->name, tp->loc.line, tp->loc.col);
         break;
     case P_TUPLE:
+    case P_CONSTR:
         for (int i = 0; i < p->nelems; i++) binder_not_in_pat(tp, p->elems[i]);
         break;
     case P_RECORD:
@@ -1180,6 +1194,7 @@ static bool well_formed(Exp *e) {
     case EX_COERCE:
         return e->e1 && e->ret;
     case EX_OPEN:
+    case EX_MATCH:
         return e->e1 != NULL;
     case EX_RANGE:
         return e->start && e->end;
@@ -1266,6 +1281,10 @@ static Ty *exp_type(Exp *e) {
         return tc_exp(e->e2);
     case EX_OPEN:
         return open_exp(e);
+    case EX_CONSTR:
+        return tc_constr_exp(e);
+    case EX_MATCH:
+        return tc_match_exp(e);
     }
     tc_fail(e->loc, "malformed expression");
 }

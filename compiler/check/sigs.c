@@ -69,6 +69,7 @@ bool tc_size_lifted(Ty *t) {
             if (tc_size_lifted(t->elems[i])) return true;
         return false;
     case TY_RECORD:
+    case TY_SUM:
         for (int i = 0; i < t->n; i++)
             if (tc_size_lifted(t->fields[i].ty)) return true;
         return false;
@@ -302,6 +303,7 @@ static bool any_anonymous(Ty *t) {
             if (any_anonymous(t->elems[i])) return true;
         return false;
     case TY_RECORD:
+    case TY_SUM:
         for (int i = 0; i < t->n; i++)
             if (any_anonymous(t->fields[i].ty)) return true;
         return false;
@@ -453,6 +455,7 @@ static const char *finer_mismatch(Ty *s, Ty *m, bool positive, bool declared) {
             r = finer_mismatch(s->elems[i], m->elems[i], positive, declared);
         return r;
     case TY_RECORD:
+    case TY_SUM:
         for (int i = 0; i < s->n && i < m->n && !r; i++)
             r = finer_mismatch(s->fields[i].ty, m->fields[i].ty, positive, declared);
         return r;

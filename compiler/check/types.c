@@ -1,7 +1,7 @@
 /* Types during inference: construction, type and size variables,
  * unification with constraints (overloaded primitives, equality, record
- * fields), substitution (instantiation of schemes and type abbreviations),
- * resolution of variables (zonking) and printing for messages. */
+ * fields, sum constructors), substitution (instantiation of schemes and type abbreviations),
+ * resolution of variables (zonking); show.c prints them for messages. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -527,6 +527,7 @@ static Ty *map_ty(Ty *t, Size (*fsize)(Size, void *), void *ctx) {
     }
     case TY_TUPLE:
     case TY_RECORD:
+    case TY_SUM:
         r = ty_new(t->kind);
         *r = *t;
         if (t->kind == TY_TUPLE) {
@@ -612,6 +613,7 @@ bool tc_contains_arrow(Ty *t) {
             if (tc_contains_arrow(t->elems[i])) return true;
         return false;
     case TY_RECORD:
+    case TY_SUM:
         for (int i = 0; i < t->n; i++)
             if (tc_contains_arrow(t->fields[i].ty)) return true;
         return false;
@@ -620,120 +622,9 @@ bool tc_contains_arrow(Ty *t) {
     }
 }
 
-/* ---- Printing --------------------------------------------------------------- */
-
-/* A size expression as written in types: n + 1, (n + 1) * m. */
-static void show_size_exp(Buf *b, Exp *e, bool nested) {
-    switch (e->kind) {
-    case EX_INT:
-        buf_printf(b, "%lld", (long long)e->ivalue);
-        break;
-    case EX_VAR:
-        for (int i = 0; i < e->name.nparts; i++) buf_printf(b, "%s%s", i ? "." : "", e->name.parts[i]);
-        if (e->name.nparts == 0) buf_putc(b, '?');
-        break;
-    case EX_BINOP:
-        if (nested) buf_putc(b, '(');
-        show_size_exp(b, e->e1, true);
-        buf_printf(b, " %s ", e->op);
-        show_size_exp(b, e->e2, true);
-        if (nested) buf_putc(b, ')');
-        break;
-    default:
-        ast_print_exp(b, e);
-    }
-}
-
-static void show_size(Buf *b, Size s) {
-    s = tc_size_head(s);
-    buf_putc(b, '[');
-    if (s.kind == SZ_CONST) buf_printf(b, "%lld", (long long)s.c);
-    else if (s.kind == SZ_VAR && s.uid > 0 && s.name) buf_puts(b, s.name);
-    else if (s.kind == SZ_EXP) {
-        Size r = tc_size_resolve(s);
-        if (r.kind == SZ_EXP) show_size_exp(b, r.exp, false);
-        else if (r.kind == SZ_CONST) buf_printf(b, "%lld", (long long)r.c);
-        else if (r.kind == SZ_VAR && r.uid > 0 && r.name) buf_puts(b, r.name);
-    }
-    buf_putc(b, ']');
-}
-
-static void show(Buf *b, Ty *t, bool paren_arrow) {
-    bool unique = t && t->unique;
-    t = tc_head(t);
-    if (unique || t->unique) buf_putc(b, '*');
-    switch (t->kind) {
-    case TY_PRIM:
-        buf_puts(b, tc_prim_name(t->prim));
-        break;
-    case TY_ARRAY:
-        for (int i = 0; i < t->rank; i++) show_size(b, t->dims[i]);
-        show(b, t->elem, true);
-        break;
-    case TY_TUPLE:
-        buf_putc(b, '(');
-        for (int i = 0; i < t->n; i++) {
-            if (i) buf_puts(b, ", ");
-            show(b, t->elems[i], false);
-        }
-        buf_putc(b, ')');
-        break;
-    case TY_RECORD:
-        buf_putc(b, '{');
-        for (int i = 0; i < t->n; i++) {
-            buf_printf(b, "%s%s: ", i ? ", " : "", t->fields[i].name);
-            show(b, t->fields[i].ty, false);
-        }
-        buf_putc(b, '}');
-        break;
-    case TY_ARROW:
-        if (paren_arrow) buf_putc(b, '(');
-        if (t->pname) {
-            buf_printf(b, "(%s: ", t->pname);
-            show(b, t->param, false);
-            buf_putc(b, ')');
-        } else {
-            show(b, t->param, true);
-        }
-        buf_puts(b, " -> ");
-        show(b, t->result, false);
-        if (paren_arrow) buf_putc(b, ')');
-        break;
-    case TY_ABSTRACT:
-        if (paren_arrow && (t->n || t->rank)) buf_putc(b, '(');
-        buf_puts(b, t->var_name ? t->var_name : "?");
-        for (int i = 0; i < t->rank; i++) {
-            buf_putc(b, ' ');
-            show_size(b, t->dims[i]);
-        }
-        for (int i = 0; i < t->n; i++) {
-            buf_putc(b, ' ');
-            show(b, t->elems[i], true);
-        }
-        if (paren_arrow && (t->n || t->rank)) buf_putc(b, ')');
-        break;
-    case TY_VAR: {
-        TVar *v = &tc.vars.items[t->var];
-        if (!v->rigid && v->prims) buf_puts(b, tc_prim_name(tc_default_prim(v->prims)));
-        else if (v->name) buf_puts(b, v->name);
-        else if (t->var_name) buf_puts(b, t->var_name);
-        else buf_printf(b, "t%d", t->var);
-        break;
-    }
-    }
-}
-
-const char *tc_show(Ty *t) {
-    Buf b = {0};
-    show(&b, t, false);
-    char *s = arena_strndup(tc.a, b.data ? b.data : "", b.len);
-    buf_free(&b);
-    return s;
-}
-
 /* ---- Unification -------------------------------------------------------------- */
 
-typedef enum FailKind { F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_OCCURS, F_EQ, F_DIET, F_BOUND } FailKind;
+typedef enum FailKind { F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_CONSTR, F_ARITY, F_OCCURS, F_EQ, F_DIET, F_BOUND } FailKind;
 
 /* Why the innermost unification failed, for the message. */
 static struct {
@@ -741,7 +632,8 @@ static struct {
     Ty *a, *b;
     Size sa, sb;
     unsigned prims;
-    const char *field; /* F_FIELD; F_BOUND: the parameter name */
+    const char *field; /* F_FIELD, F_CONSTR, F_ARITY; F_BOUND: the parameter name */
+    FieldCon *constrs; /* F_CONSTR: the constraints that fail.a does not meet */
 } fail;
 
 /* Parameters of arrow types being unified with each other bind sizes in
@@ -989,6 +881,7 @@ static bool occurs(int v, Ty *t) {
             if (occurs(v, t->elems[i])) return true;
         return false;
     case TY_RECORD:
+    case TY_SUM:
         for (int i = 0; i < t->n; i++)
             if (occurs(v, t->fields[i].ty)) return true;
         return false;
@@ -1024,6 +917,7 @@ static void adjust_levels(Ty *t, int level) {
         for (int i = 0; i < t->n; i++) adjust_levels(t->elems[i], level);
         break;
     case TY_RECORD:
+    case TY_SUM:
         for (int i = 0; i < t->n; i++) adjust_levels(t->fields[i].ty, level);
         break;
     case TY_ARROW:
@@ -1035,9 +929,10 @@ static void adjust_levels(Ty *t, int level) {
     }
 }
 
-/* The type of field name in a record or tuple type t, or NULL. */
+/* The type of field name in a record or tuple type t (of constructor name
+ * in a sum type t: its payload tuple), or NULL. */
 static Ty *lookup_field(Ty *t, const char *name) {
-    if (t->kind == TY_RECORD) {
+    if (t->kind == TY_RECORD || t->kind == TY_SUM) {
         for (int i = 0; i < t->n; i++)
             if (t->fields[i].name == name || strcmp(t->fields[i].name, name) == 0)
                 return t->fields[i].ty;
@@ -1049,6 +944,39 @@ static Ty *lookup_field(Ty *t, const char *name) {
         if (*name && !*end && i >= 0 && i < t->n) return t->elems[i];
     }
     return NULL;
+}
+
+/* Adds the field or constructor constraints cs to the list *into, unifying
+ * the types of those of the same name. */
+static bool merge_cons(FieldCon *cs, FieldCon **into) {
+    for (FieldCon *f = cs; f; f = f->next) {
+        FieldCon *g = *into;
+        while (g && g->name != f->name) g = g->next;
+        if (g) {
+            if (!unify_rec(g->ty, f->ty, 0)) return false;
+        } else {
+            FieldCon *n = NEW(tc.a, FieldCon);
+            *n = *f;
+            n->next = *into;
+            *into = n;
+        }
+    }
+    return true;
+}
+
+/* Checks the field (kind TY_RECORD) or constructor (TY_SUM) constraints cs
+ * against t, the type their variable was bound to. */
+static bool check_cons(FieldCon *cs, Ty *t, TyKind kind) {
+    bool has = t->kind == kind || (kind == TY_RECORD && t->kind == TY_TUPLE);
+    for (FieldCon *f = cs; f; f = f->next) {
+        Ty *ft = has ? lookup_field(t, f->name) : NULL;
+        fail.field = f->name;
+        fail.constrs = cs;
+        if (!ft) return set_fail(kind == TY_SUM ? F_CONSTR : F_FIELD, t, NULL);
+        if (kind == TY_SUM && tc_head(ft)->n != tc_head(f->ty)->n) return set_fail(F_ARITY, t, NULL);
+        if (!unify_rec(ft, f->ty, 0)) return false;
+    }
+    return true;
 }
 
 /* Moves the constraints of flexible variable v onto flexible variable w. */
@@ -1064,17 +992,11 @@ static bool merge_into(TVar *v, TVar *w, Ty *wt) {
     w->eq |= v->eq;
     w->literal |= v->literal;
     if (w->level > v->level) w->level = v->level;
-    for (FieldCon *f = v->fields; f; f = f->next) {
-        FieldCon *g = w->fields;
-        while (g && g->name != f->name) g = g->next;
-        if (g) {
-            if (!unify_rec(g->ty, f->ty, 0)) return false;
-        } else {
-            FieldCon *n = NEW(tc.a, FieldCon);
-            *n = *f;
-            n->next = w->fields;
-            w->fields = n;
-        }
+    if (!merge_cons(v->fields, &w->fields) || !merge_cons(v->constrs, &w->constrs)) return false;
+    if (w->prims && w->constrs) { /* a number cannot be a sum */
+        fail.field = w->constrs->name;
+        fail.constrs = w->constrs;
+        return set_fail(F_CONSTR, wt, NULL);
     }
     return true;
 }
@@ -1090,10 +1012,8 @@ static bool bind_var(int v, Ty *t) {
                 fail.prims = tv->prims;
                 return set_fail(F_PRIMS, t, NULL);
             }
-            if (tv->fields) {
-                fail.field = tv->fields->name;
-                return set_fail(F_FIELD, t, NULL);
-            }
+            if (tv->fields || tv->constrs)
+                return check_cons(tv->fields, t, TY_RECORD) && check_cons(tv->constrs, t, TY_SUM);
         } else if (!merge_into(tv, w, t)) {
             return false;
         }
@@ -1112,17 +1032,10 @@ static bool bind_var(int v, Ty *t) {
     }
     if (tv->eq && tc_contains_arrow(t)) return set_fail(F_EQ, t, NULL);
     adjust_levels(t, tv->level);
-    FieldCon *fields = tv->fields;
     tv->bound = tc_copy_unique(t, false); /* uniqueness belongs to the use, not the type */
-    for (FieldCon *f = fields; f; f = f->next) {
-        Ty *ft = (t->kind == TY_RECORD || t->kind == TY_TUPLE) ? lookup_field(t, f->name) : NULL;
-        if (!ft) {
-            fail.field = f->name;
-            return set_fail(F_FIELD, t, NULL);
-        }
-        if (!unify_rec(ft, f->ty, 0)) return false;
-    }
-    return true;
+    if (check_cons(tv->fields, t, TY_RECORD) && check_cons(tv->constrs, t, TY_SUM)) return true;
+    tc.vars.items[v].bound = NULL; /* messages show the constraints that t does not meet */
+    return false;
 }
 
 static bool unify_arrays(Ty *a, Ty *b, int mode) {
@@ -1193,6 +1106,7 @@ static bool unify_rec(Ty *a, Ty *b, int mode) {
             if (!unify_rec(a->elems[i], b->elems[i], mode)) return false;
         return true;
     case TY_RECORD:
+    case TY_SUM:
         if (a->n != b->n) return set_fail(F_MISMATCH, a, b);
         for (int i = 0; i < a->n; i++)
             if (strcmp(a->fields[i].name, b->fields[i].name) != 0) return set_fail(F_MISMATCH, a, b);
@@ -1229,16 +1143,24 @@ static const char *prims_desc(unsigned m) {
     return "one of the allowed primitive types";
 }
 
-static const char *size_str(Size s) {
-    if (s.kind == SZ_CONST) return arena_printf(tc.a, "%lld", (long long)s.c);
-    if (s.kind == SZ_EXP) {
-        Buf b = {0};
-        show_size_exp(&b, s.exp, false);
-        const char *r = arena_strndup(tc.a, b.data ? b.data : "", b.len);
-        buf_free(&b);
-        return r;
+/* The constructors that one of sum types a and b has and the other not,
+ * in name order ("#c, #d"); a NULL: the constraints cs that b does not
+ * meet (all of them when b is NULL). */
+static const char *unshared(Ty *a, FieldCon *cs, Ty *b) {
+    Buf buf = {0};
+    for (FieldCon *f = cs; f; f = f->next)
+        if (!b || !lookup_field(b, f->name)) buf_printf(&buf, "%s#%s", buf.len ? ", " : "", f->name);
+    for (int i = 0, j = 0; a && (i < a->n || j < b->n);) {
+        int c = i == a->n ? 1 : j == b->n ? -1 : strcmp(a->fields[i].name, b->fields[j].name);
+        if (c == 0) {
+            i++, j++;
+            continue;
+        }
+        buf_printf(&buf, "%s#%s", buf.len ? ", " : "", c < 0 ? a->fields[i++].name : b->fields[j++].name);
     }
-    return s.name ? s.name : "?";
+    const char *r = arena_strndup(tc.a, buf.data ? buf.data : "", buf.len);
+    buf_free(&buf);
+    return r;
 }
 
 /* Why unification failed, as a clause after "Couldn't match ...", or
@@ -1249,6 +1171,13 @@ static const char *fail_detail(const char *e, const char *a) {
         return arena_printf(tc.a, "%s is not %s", tc_show(fail.a), prims_desc(fail.prims));
     case F_FIELD:
         return arena_printf(tc.a, "%s has no field \"%s\"", tc_show(fail.a), fail.field);
+    case F_ARITY:
+        return arena_printf(tc.a, "the payloads of constructor #%s differ in arity", fail.field);
+    case F_CONSTR:
+        if (tc_head(fail.a)->kind == TY_SUM)
+            return arena_printf(tc.a, "Unshared constructors: %s", unshared(NULL, fail.constrs, tc_head(fail.a)));
+        return arena_printf(tc.a, "Cannot unify type with constructors %s with type %s",
+                            unshared(NULL, fail.constrs, NULL), tc_show(fail.a));
     case F_OCCURS:
         return "occurs check: the type would be infinite";
     case F_EQ:
@@ -1260,6 +1189,8 @@ static const char *fail_detail(const char *e, const char *a) {
         return arena_printf(tc.a, "parameter \"%s\" used as a size would go out of scope (the size of a result of a "
                             "function argument cannot depend on its parameter here)", fail.field);
     default: {
+        if (fail.a && fail.b && tc_head(fail.a)->kind == TY_SUM && tc_head(fail.b)->kind == TY_SUM)
+            return arena_printf(tc.a, "Unshared constructors: %s", unshared(tc_head(fail.a), NULL, tc_head(fail.b)));
         const char *x = fail.a ? tc_show(fail.a) : e, *y = fail.b ? tc_show(fail.b) : a;
         if (strcmp(x, e) == 0 && strcmp(y, a) == 0) return NULL;
         return arena_printf(tc.a, "types %s and %s do not match", x, y);
@@ -1279,7 +1210,7 @@ const char *tc_try_unify(Ty *expected, Ty *actual, int mode, const char *context
     const char *pre = context ? arena_printf(tc.a, "%s ", context) : "";
     if (fail.kind == F_SIZE)
         return arena_printf(tc.a, "%sSizes \"%s\" and \"%s\" do not match (expected type %s, actual type %s).", pre,
-                            size_str(fail.sa), size_str(fail.sb), e, a);
+                            tc_size_text(fail.sa), tc_size_text(fail.sb), e, a);
     const char *d = fail_detail(e, a);
     if (d) return arena_printf(tc.a, "%sCouldn't match expected type %s with actual type %s: %s.", pre, e, a, d);
     return arena_printf(tc.a, "%sCouldn't match expected type %s with actual type %s.", pre, e, a);
@@ -1298,14 +1229,16 @@ void tc_constrain(SrcLoc loc, Ty *t, unsigned prims, const char *what) {
     if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid) {
         TVar *v = &tc.vars.items[h->var];
         unsigned m = v->prims ? (v->prims & prims) : prims;
-        if (m && !v->fields) {
+        if (m && !v->fields && !v->constrs) {
             v->prims = m;
             return;
         }
+        if (v->constrs) h = NULL;
     } else if (h->kind == TY_PRIM && (prims & TC_PRIM_BIT(h->prim))) {
         return;
     }
-    tc_fail(loc, "%s requires %s, but the operand has type %s.", tc_capital(what), prims_desc(prims), tc_show(t));
+    tc_fail(loc, "%s requires %s, but the operand has %stype %s.", tc_capital(what), prims_desc(prims),
+            !h || h->kind == TY_SUM ? "the sum " : "", tc_show(t));
 }
 
 void tc_constrain_eq(SrcLoc loc, Ty *t, const char *what) {
@@ -1322,7 +1255,8 @@ void tc_constrain_eq(SrcLoc loc, Ty *t, const char *what) {
 /* The type of t.field; a variable of unknown type gets a field constraint. */
 Ty *tc_field_type(SrcLoc loc, Ty *t, const char *field) {
     Ty *h = tc_head(t);
-    if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid && !tc.vars.items[h->var].prims) {
+    if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid && !tc.vars.items[h->var].prims &&
+        !tc.vars.items[h->var].constrs) {
         TVar *v = &tc.vars.items[h->var];
         for (FieldCon *f = v->fields; f; f = f->next)
             if (f->name == field) return f->ty;
@@ -1333,7 +1267,7 @@ Ty *tc_field_type(SrcLoc loc, Ty *t, const char *field) {
         tc.vars.items[h->var].fields = f;
         return f->ty;
     }
-    Ty *ft = lookup_field(h, field);
+    Ty *ft = h->kind == TY_SUM ? NULL : lookup_field(h, field);
     if (!ft) {
         if (h->kind == TY_RECORD || h->kind == TY_TUPLE)
             tc_fail(loc, "Type %s has no field \"%s\".", tc_show(t), field);
@@ -1409,7 +1343,8 @@ static Ty *subst_rec(Ty *t, const Subst *s) {
         break;
     }
     case TY_RECORD:
-        r = ty_new(TY_RECORD);
+    case TY_SUM:
+        r = ty_new(h->kind);
         r->n = h->n;
         r->fields = NEW_ARRAY(tc.a, TyField, h->n);
         for (int i = 0; i < h->n; i++) {

@@ -142,6 +142,7 @@ static bool has_array(Ty *t) {
             if (has_array(t->elems[i])) return true;
         return false;
     case TY_RECORD:
+    case TY_SUM:
         for (int i = 0; i < t->n; i++)
             if (has_array(t->fields[i].ty)) return true;
         return false;
@@ -364,6 +365,9 @@ static void bind_pat(Pat *p, AV *av, bool is_param, LeafVec *leaves) {
         break;
     case P_ASCRIBE:
         bind_pat(p->inner, av, is_param, leaves);
+        break;
+    case P_CONSTR: /* a sum value's aliases are one set: each payload has them all */
+        for (int i = 0; i < p->nelems; i++) bind_pat(p->elems[i], av_union(av, NULL), is_param, leaves);
         break;
     default:
         break;
@@ -621,6 +625,30 @@ static AV *if_exp(Exp *e) {
     return av_merge(a, b);
 }
 
+/* match e1 case p -> body ...: each case is an alternative path, as the
+ * branches of an if, whose pattern's names alias the scrutinee. */
+static AV *match_exp(Exp *e) {
+    AV *scrut = u_exp(e->e1), *r = NULL;
+    Snapshot before = snapshot();
+    bool *consumed = NEW_ARRAY(tc.a, bool, insts.len + 1);
+    SrcLoc *at = NEW_ARRAY(tc.a, SrcLoc, insts.len + 1);
+    for (int c = 0; c < e->nparams; c++) {
+        restore(before);
+        int mark = uenv.len;
+        bind_pat(e->params[c], scrut, false, NULL);
+        AV *a = u_exp(e->elems[c]);
+        leave_scope(mark);
+        r = r ? av_merge(r, a) : a;
+        for (int i = 0; i < before.n; i++)
+            if (insts.items[i].consumed && !consumed[i]) {
+                consumed[i] = true;
+                at[i] = insts.items[i].consumed_at;
+            }
+    }
+    restore((Snapshot){consumed, at, before.n});
+    return r ? r : empty_av();
+}
+
 /* The parts of av that the names of p (in bind_pat's order) receive. */
 static void match_leaves(Pat *p, AV *av, LeafVec *out) {
     if (!p) return;
@@ -643,6 +671,9 @@ static void match_leaves(Pat *p, AV *av, LeafVec *out) {
         break;
     case P_ASCRIBE:
         match_leaves(p->inner, av, out);
+        break;
+    case P_CONSTR:
+        for (int i = 0; i < p->nelems; i++) match_leaves(p->elems[i], av_union(av, NULL), out);
         break;
     default:
         break;
@@ -813,6 +844,13 @@ static AV *u_exp(Exp *e) {
     case EX_ASSERT:
         u_exp(e->e1);
         return u_exp(e->e2);
+    case EX_CONSTR: {
+        AV *r = empty_av();
+        for (int i = 0; i < e->nelems; i++) r = av_union(r, u_exp(e->elems[i]));
+        return has_array(e->ty) ? r : empty_av();
+    }
+    case EX_MATCH:
+        return match_exp(e);
     default:
         return empty_av();
     }

@@ -215,7 +215,7 @@ Body *lower_finish_body(Lower *l, Builder *b, SVal *res) {
 
 /* ---- Patterns --------------------------------------------------------------------- */
 
-static SVal *sv_field(SVal *v, const char *name) {
+SVal *sv_field(SVal *v, const char *name) {
     if (v->kind == SV_RECORD) {
         for (int i = 0; i < v->n; i++)
             if (v->names[i] == name) return v->elems[i];
@@ -249,6 +249,12 @@ Env *lower_bind_pat(Lower *l, Env *env, Pat *p, SVal *v) {
             env = lower_bind_pat(l, env, p->fields[i].pat, f);
         }
         return env;
+    case P_CONSTR: {
+        SVal *payload = lower_sum_payload(l, p, v);
+        for (int i = 0; i < p->nelems; i++) env = lower_bind_pat(l, env, p->elems[i], payload->elems[i]);
+        return env;
+    }
+    case P_LIT: return env;
     }
     return env;
 }
@@ -316,15 +322,13 @@ static SubExp array_lit(Lower *l, SubExp *rows, int n, Type row, SrcLoc loc) {
  * environment under this key, apart from the uids of values (> 0). */
 static int tyvar_key(int var) { return -var - 1; }
 
-/* ty with its type variables replaced by what they stand for in env, as
- * far as the structures that empty arrays need (arrays, tuples, records). */
-static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
+const Ty *lower_resolve_ty(Lower *l, Env *env, const Ty *ty) {
     if (ty->kind == TY_VAR) {
         SVal *v = lower_env_lookup(env, tyvar_key(ty->var));
         return v && v->kind == SV_TYPE ? v->tyval : ty;
     }
     if (ty->kind == TY_ARRAY) {
-        const Ty *elem = resolve_ty(l, env, ty->elem);
+        const Ty *elem = lower_resolve_ty(l, env, ty->elem);
         if (elem == ty->elem) return ty;
         Ty *t = NEW(l->a, Ty);
         *t = *ty;
@@ -338,16 +342,16 @@ static const Ty *resolve_ty(Lower *l, Env *env, const Ty *ty) {
         t->elem = (Ty *)elem;
         return t;
     }
-    if (ty->kind == TY_TUPLE || ty->kind == TY_RECORD) {
+    if (ty->kind == TY_TUPLE || ty->kind == TY_RECORD || ty->kind == TY_SUM) {
         Ty *t = NEW(l->a, Ty);
         *t = *ty;
         if (ty->kind == TY_TUPLE) {
             t->elems = NEW_ARRAY(l->a, Ty *, ty->n);
-            for (int i = 0; i < ty->n; i++) t->elems[i] = (Ty *)resolve_ty(l, env, ty->elems[i]);
+            for (int i = 0; i < ty->n; i++) t->elems[i] = (Ty *)lower_resolve_ty(l, env, ty->elems[i]);
         } else {
             t->fields = NEW_ARRAY(l->a, TyField, ty->n);
             for (int i = 0; i < ty->n; i++)
-                t->fields[i] = (TyField){ty->fields[i].name, (Ty *)resolve_ty(l, env, ty->fields[i].ty)};
+                t->fields[i] = (TyField){ty->fields[i].name, (Ty *)lower_resolve_ty(l, env, ty->fields[i].ty)};
         }
         return t;
     }
@@ -363,7 +367,7 @@ static Env *bind_tyvars(Lower *l, Env *fenv, Env *callenv, const Ty *decl, const
         if (lower_env_lookup(fenv, tyvar_key(decl->var))) return fenv;
         SVal *v = NEW(l->a, SVal);
         v->kind = SV_TYPE;
-        v->tyval = resolve_ty(l, callenv, inst);
+        v->tyval = lower_resolve_ty(l, callenv, inst);
         return lower_env_bind(l, fenv, tyvar_key(decl->var), NULL, v); /* unnamed: not a value */
     }
     if (decl->kind == TY_ARRAY && inst->kind == TY_ARRAY) {
@@ -377,7 +381,7 @@ static Env *bind_tyvars(Lower *l, Env *fenv, Env *callenv, const Ty *decl, const
         }
         return bind_tyvars(l, fenv, callenv, decl->elem, inst->elem);
     }
-    if (decl->kind == inst->kind && (decl->kind == TY_TUPLE || decl->kind == TY_RECORD))
+    if (decl->kind == inst->kind && (decl->kind == TY_TUPLE || decl->kind == TY_RECORD || decl->kind == TY_SUM))
         for (int i = 0; i < decl->n && i < inst->n; i++)
             fenv = bind_tyvars(l, fenv, callenv, decl->kind == TY_TUPLE ? decl->elems[i] : decl->fields[i].ty,
                                inst->kind == TY_TUPLE ? inst->elems[i] : inst->fields[i].ty);
@@ -390,7 +394,8 @@ static Env *bind_tyvars(Lower *l, Env *fenv, Env *callenv, const Ty *decl, const
 
 /* An empty array value of checked type ty (rank >= 1). */
 static SVal *empty_of_ty(Lower *l, Env *env, const Ty *ty, SrcLoc loc, int outer_rank) {
-    ty = resolve_ty(l, env, ty);
+    ty = lower_resolve_ty(l, env, ty);
+    if (ty->kind == TY_SUM) ty = lower_sum_repr(l, ty);
     if (ty->kind == TY_ARRAY) {
         int rank = ty->rank;
         if (ty->elem->kind != TY_PRIM) {
@@ -954,17 +959,15 @@ static SubExp *var_ses(Lower *l, Var **vs, int n) {
     return s;
 }
 
-static SVal *lower_if(Lower *l, Env *env, Exp *e) {
-    SVal *c = lower_exp(l, env, e->e1);
-    if (c->kind != SV_DYN) return sv_dyn(l, se_i64(0));
-    if (!c->se.is_var) return lower_exp(l, env, c->se.c.v.b ? e->e2 : e->e3);
+SVal *lower_branch(Lower *l, SubExp cond, LowerArm arm, void *ctx, int t, int f, SrcLoc loc) {
+    if (!cond.is_var) return arm(l, ctx, cond.c.v.b ? t : f);
     Builder *saved = l->b, tb = {0}, fb = {0};
     l->b = &tb;
-    SVal *tv = lower_exp(l, env, e->e2);
+    SVal *tv = arm(l, ctx, t);
     l->b = &fb;
-    SVal *fv = lower_exp(l, env, e->e3);
+    SVal *fv = arm(l, ctx, f);
     l->b = saved;
-    if (sv_has_fun(tv)) lower_error(l, e->loc, "an if expression cannot return a function");
+    if (sv_has_fun(tv)) lower_error(l, loc, "a conditional (if or match) cannot return a function");
     SubExpVec tl = {0}, fl = {0};
     sv_leaves(l, tv, &tl);
     sv_leaves(l, fv, &fl);
@@ -976,16 +979,34 @@ static SVal *lower_if(Lower *l, Env *env, Exp *e) {
     tbody->nres = fbody->nres = sized_count(tl.items, tl.len, fixed);
     Var **pat = sized_vars(l, tl.items, tl.len, fixed);
     IrExp *ie = lower_new_exp(l, IE_IF);
-    ie->cond = c->se;
+    ie->cond = cond;
     ie->tbody = tbody;
     ie->fbody = fbody;
     ie->nret = tbody->nres;
     ie->ret = NEW_ARRAY(l->a, Type, ie->nret);
     for (int i = 0; i < ie->nret; i++) ie->ret[i] = pat[i]->type;
-    lower_emit(l, ie, pat, ie->nret, e->loc);
+    lower_emit(l, ie, pat, ie->nret, loc);
     int pos = 0;
     SVal *r = sv_rebuild(l, tv, var_ses(l, pat, tl.len), &pos);
     return r;
+}
+
+/* The arms of an if expression: 0 is its then branch, 1 its else branch. */
+typedef struct IfArms {
+    Env *env;
+    Exp *e;
+} IfArms;
+
+static SVal *if_arm(Lower *l, void *ctx, int arm) {
+    IfArms *a = ctx;
+    return lower_exp(l, a->env, arm ? a->e->e3 : a->e->e2);
+}
+
+static SVal *lower_if(Lower *l, Env *env, Exp *e) {
+    SVal *c = lower_exp(l, env, e->e1);
+    if (c->kind != SV_DYN) return sv_dyn(l, se_i64(0));
+    IfArms arms = {env, e};
+    return lower_branch(l, c->se, if_arm, &arms, 0, 1, e->loc);
 }
 
 
@@ -1213,6 +1234,8 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
         SVal *v = lower_exp(l, env, e->e2);
         return lower_record_update(l, r, e->path, e->npath, v, e->loc);
     }
+    case EX_CONSTR: return lower_constr(l, env, e);
+    case EX_MATCH: return lower_match(l, env, e);
     case EX_ASCRIBE:
     case EX_OPEN: return lower_exp(l, env, e->e1); /* the checker replaces an EX_OPEN by its body */
     case EX_COERCE: {

@@ -108,6 +108,17 @@ SVal *sv_tuple(Lower *l, SVal **elems, int n);
 void sv_leaves(Lower *l, SVal *v, SubExpVec *out);
 int sv_count_leaves(const SVal *v);
 SVal *sv_rebuild(Lower *l, const SVal *shape, const SubExp *leaves, int *pos);
+/* The field name of a record or tuple value (NULL when it has none). */
+SVal *sv_field(SVal *v, const char *name);
+/* ty with its type variables replaced by what they stand for in env, as
+ * far as the structures of values need (arrays, tuples, records, sums). */
+const Ty *lower_resolve_ty(Lower *l, Env *env, const Ty *ty);
+/* One arm of a conditional: lowers arm number arm (of ctx) into l->b and
+ * returns its value. */
+typedef SVal *(*LowerArm)(Lower *l, void *ctx, int arm);
+/* if cond then arm t else arm f, each arm in a body of its own; sizes that
+ * differ between the arms are bound by the conditional (existential). */
+SVal *lower_branch(Lower *l, SubExp cond, LowerArm arm, void *ctx, int t, int f, SrcLoc loc);
 bool sv_has_fun(const SVal *v);
 /* The body of b's statements with the leaves of res as its results. */
 Body *lower_finish_body(Lower *l, Builder *b, SVal *res);
@@ -180,6 +191,21 @@ Env *lower_entry_params(Lower *l, const Decl *d, Fun *f, SVal ***extra, int *nex
 const Ty *lower_entry_result(const Decl *d, const TypeExp **te);
 /* Sets f's result types (ret, ret_ext, out_vals) from its body's results. */
 void lower_entry_results(Lower *l, const Decl *d, Fun *f);
+
+/* sums.c */
+/* A sum value is a tuple: its tag (u8, the constructor's index in name
+ * order) and then the payload tuple of each constructor, those of the
+ * other constructors than the tag's being blanks (zeros, arrays of unknown
+ * content), so that leafwise equality is equality of sums. An array of sums
+ * is thus a tag array and payload arrays. */
+/* The tuple type that represents sum type ty. */
+const Ty *lower_sum_repr(Lower *l, const Ty *ty);
+/* #c a1 ... an (EX_CONSTR). */
+SVal *lower_constr(Lower *l, Env *env, Exp *e);
+/* match e1 case p1 -> b1 ... (EX_MATCH): an if-chain on the patterns. */
+SVal *lower_match(Lower *l, Env *env, Exp *e);
+/* The payload tuple of constructor pattern p's constructor in sum value v. */
+SVal *lower_sum_payload(Lower *l, Pat *p, SVal *v);
 
 /* outline.c */
 /* The result of applying top-level function d to args as a call of its

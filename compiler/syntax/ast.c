@@ -1,6 +1,7 @@
 /* Printers for the AST: source text that parses back to the same tree
  * (every compound expression, pattern and type is parenthesised, so the
- * printer needs no precedence table), and ty_print for checked types. */
+ * printer needs no precedence table), and ty_print for checked types;
+ * and whether a name occurs in a syntax tree (for the parser's fresh names). */
 #include "ast.h"
 #include "syntax_internal.h"
 
@@ -305,6 +306,23 @@ static void print_compound(Buf *out, const Exp *e) {
         ast_print_exp(out, e->e1);
         buf_putc(out, ')');
         break;
+    case EX_CONSTR:
+        buf_printf(out, "#%s", e->field);
+        for (int i = 0; i < e->nelems; i++) {
+            buf_putc(out, ' ');
+            ast_print_exp(out, e->elems[i]);
+        }
+        break;
+    case EX_MATCH:
+        buf_puts(out, "match ");
+        ast_print_exp(out, e->e1);
+        for (int i = 0; i < e->nparams && i < e->nelems; i++) {
+            buf_puts(out, " case ");
+            print_pat(out, e->params[i]);
+            buf_puts(out, " -> ");
+            ast_print_exp(out, e->elems[i]);
+        }
+        break;
     default:
         buf_puts(out, "<?>");
         break;
@@ -350,6 +368,17 @@ static void print_pat(Buf *out, const Pat *p) {
         buf_puts(out, " : ");
         print_type(out, p->type);
         buf_putc(out, ')');
+        break;
+    case P_CONSTR:
+        buf_printf(out, "(#%s", p->name);
+        for (int i = 0; i < p->nelems; i++) {
+            buf_putc(out, ' ');
+            print_pat(out, p->elems[i]);
+        }
+        buf_putc(out, ')');
+        break;
+    case P_LIT:
+        ast_print_exp(out, p->lit);
         break;
     }
 }
@@ -397,6 +426,15 @@ static void print_type_inner(Buf *out, const TypeExp *t) {
         for (int i = 0; i < t->nexist; i++) buf_printf(out, "[%s]", t->exist_names[i]);
         buf_putc(out, '.');
         print_type(out, t->elem);
+        break;
+    case TE_SUM:
+        for (int i = 0; i < t->nfields; i++) {
+            buf_printf(out, "%s#%s", i ? " | " : "", t->fields[i].name);
+            for (int k = 0; k < t->fields[i].type->nelems; k++) {
+                buf_putc(out, ' ');
+                print_type(out, t->fields[i].type->elems[k]);
+            }
+        }
         break;
     default:
         break;
@@ -689,5 +727,75 @@ void ty_print(Buf *out, const Ty *t) {
             ty_print(out, t->elems[i]);
         }
         break;
+    case TY_SUM:
+        for (int i = 0; i < t->n; i++) {
+            buf_printf(out, "%s#%s", i ? " | " : "", t->fields[i].name);
+            for (int k = 0; k < t->fields[i].ty->n; k++) {
+                buf_putc(out, ' ');
+                ty_print(out, t->fields[i].ty->elems[k]);
+            }
+        }
+        break;
     }
+}
+
+/* ---- Names in expressions ---- */
+
+static bool exp_mentions(const Exp *e, const char *name);
+
+/* Whether name occurs anywhere in a type expression (its sizes). */
+static bool type_mentions(const TypeExp *t, const char *name) {
+    if (!t) return false;
+    if (exp_mentions(t->dim, name) || type_mentions(t->elem, name) ||
+        type_mentions(t->param, name) || type_mentions(t->result, name))
+        return true;
+    for (int i = 0; i < t->nargs; i++)
+        if (exp_mentions(t->args[i].size, name) || type_mentions(t->args[i].type, name)) return true;
+    for (int i = 0; i < t->nelems; i++)
+        if (type_mentions(t->elems[i], name)) return true;
+    for (int i = 0; i < t->nfields; i++)
+        if (type_mentions(t->fields[i].type, name)) return true;
+    return false;
+}
+
+/* Whether name occurs anywhere in a pattern (bound or in a type). */
+static bool pat_mentions(const Pat *p, const char *name) {
+    if (!p) return false;
+    if ((p->name && strcmp(p->name, name) == 0) || pat_mentions(p->inner, name) ||
+        type_mentions(p->type, name))
+        return true;
+    for (int i = 0; i < p->nelems; i++)
+        if (pat_mentions(p->elems[i], name)) return true;
+    for (int i = 0; i < p->nfields; i++)
+        if (pat_mentions(p->fields[i].pat, name)) return true;
+    return exp_mentions(p->lit, name);
+}
+
+/* Whether name occurs in the indices of a slice (see exp_mentions). */
+bool syn_slice_mentions(const DimIndex *d, int n, const char *name) {
+    for (int i = 0; i < n; i++)
+        if (exp_mentions(d[i].index, name) || exp_mentions(d[i].start, name) ||
+            exp_mentions(d[i].end, name) || exp_mentions(d[i].stride, name))
+            return true;
+    return false;
+}
+
+/* Whether name occurs anywhere in e, free, bound or as a field: an
+ * over-approximation of "free in e" that is enough to pick a fresh name. */
+static bool exp_mentions(const Exp *e, const char *name) {
+    if (!e) return false;
+    if ((e->name.nparts && strcmp(e->name.parts[0], name) == 0) ||
+        (e->fname && strcmp(e->fname, name) == 0) || (e->loop_var && strcmp(e->loop_var, name) == 0))
+        return true;
+    const Exp *subs[] = {e->e1, e->e2, e->e3, e->start, e->second, e->end};
+    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
+        if (exp_mentions(subs[i], name)) return true;
+    for (int i = 0; i < e->nelems; i++)
+        if (exp_mentions(e->elems[i], name)) return true;
+    for (int i = 0; i < e->nfields; i++)
+        if (exp_mentions(e->fields[i].exp, name)) return true;
+    for (int i = 0; i < e->nparams; i++)
+        if (pat_mentions(e->params[i], name)) return true;
+    return syn_slice_mentions(e->slice, e->nslice, name) || pat_mentions(e->pat, name) ||
+           pat_mentions(e->pat2, name) || type_mentions(e->ret, name);
 }

@@ -48,6 +48,9 @@ typedef enum TyKind {
                   * parameters, in order) and dims[rank] (size parameters).
                   * The checker replaces each by its definition in the types
                   * it writes into the AST, so later phases never see one. */
+    TY_SUM,    /* a sum type: its constructors are fields[n], sorted by
+                * name (a constructor's tag is its index), each field's type
+                * the TY_TUPLE of the constructor's payload types */
 } TyKind;
 
 /* A size in a checked type. */
@@ -98,6 +101,8 @@ typedef enum TypeExpKind {
     TE_ARROW,  /* (pname: param) -> result, or param -> result */
     TE_UNIQUE, /* *inner */
     TE_EXIST,  /* ?[n][m].inner */
+    TE_SUM,    /* #a t1 t2 | #b: fields are the constructors in source order,
+                * each field's type the TE_TUPLE of its payload types */
 } TypeExpKind;
 
 /* An argument to a parametric type abbreviation: a type or a size [e]/[]. */
@@ -139,6 +144,8 @@ typedef enum PatKind {
     P_TUPLE,   /* (p1, p2); () is the zero-element tuple */
     P_RECORD,  /* {x, y = p} */
     P_ASCRIBE, /* p : t */
+    P_CONSTR,  /* #c p1 ... pn: name is c, elems the payload patterns */
+    P_LIT,     /* a literal (1, -2.5, true, 'a'): lit */
 } PatKind;
 
 typedef struct PatField {
@@ -156,13 +163,14 @@ typedef struct Attr {
 struct Pat {
     PatKind kind;
     SrcLoc loc;
-    const char *name;   /* P_ID */
-    Pat **elems;        /* P_TUPLE */
+    const char *name;   /* P_ID, P_CONSTR */
+    Pat **elems;        /* P_TUPLE, P_CONSTR */
     int nelems;
     PatField *fields;   /* P_RECORD, in source order */
     int nfields;
     Pat *inner;         /* P_ASCRIBE */
     TypeExp *type;      /* P_ASCRIBE */
+    Exp *lit;           /* P_LIT: the literal expression (EX_NEG of one for -1) */
     int uid;            /* checker: P_ID's unique binding id (> 0) */
     Ty *ty;             /* checker: the pattern's type */
     Attr *attrs;        /* #[attr] p, outermost first */
@@ -202,6 +210,8 @@ typedef enum ExpKind {
     EX_ASSERT,   /* assert cond e */
     EX_OPEN,     /* M.(e): e with module name's members in scope; the
                   * checker replaces the node by e once its names are resolved */
+    EX_CONSTR,   /* #c a1 ... an: field is c, elems the payload */
+    EX_MATCH,    /* match e1 case params[i] -> elems[i] (nparams == nelems) */
 } ExpKind;
 
 /* One dimension of an index or slice: a[i], a[i:j:s], a[:], a[::-1]. */
@@ -292,7 +302,7 @@ struct Exp {
     Exp *start, *second, *end;
     RangeKind range;
 
-    const char *field;    /* EX_PROJECT */
+    const char *field;    /* EX_PROJECT; EX_CONSTR: the constructor's name */
     const char **path;    /* EX_RECORD_UPDATE, EX_PROJ_SECTION: field path */
     int npath;
 

@@ -62,6 +62,7 @@ static Pat *clone_pat(Arena *a, const Pat *p) {
     for (int i = 0; i < p->nfields; i++) c->fields[i].pat = clone_pat(a, p->fields[i].pat);
     c->inner = clone_pat(a, p->inner);
     c->type = clone_type(a, p->type);
+    c->lit = clone_exp(a, p->lit);
     depth--;
     return c;
 }

@@ -311,11 +311,6 @@ void lex_bad_char(LexState *ls, const char *text, SrcLoc loc) {
         diag_error(loc, "unexpected byte 0x%02x", c);
 }
 
-void lex_unsupported(LexState *ls, SrcLoc loc, const char *what) {
-    diag_error(loc, "%s are not supported yet", what);
-    ls->stopped = true;
-}
-
 bool syn_is_operator_name(const char *name) {
     return name && name[0] && strchr("+-*/%=!><|&^", name[0]) != NULL;
 }

@@ -39,7 +39,6 @@ int syn_lex(SYN_STYPE *lval, SrcLoc *lloc, void *scanner) {
     LexState *ls = synlex_get_extra(scanner);
     for (;;) {
         memset(&lval->tok, 0, sizeof lval->tok);
-        if (ls->stopped) return 0;
         ls->space_before = false;
         int t = synlex_lex(lval, lloc, scanner);
         if (t == TK_LBRACKET && !ls->space_before && closes_atom(ls->last_tok)) t = TK_IDX_LBRACKET;

@@ -132,7 +132,7 @@ static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc
 %token <tok> ID "identifier" QUALID "qualified name" BACKTICK "backtick operator"
 %token <tok> INTLIT "integer literal" FLOATLIT "decimal literal"
 %token <tok> CHARLIT "character literal" STRINGLIT "string literal"
-%token <tok> PROJ "field projection" ATTR "attribute"
+%token <tok> PROJ "field projection" ATTR "attribute" CONSTR "constructor"
 %token <tok> OP_PIPE_R "|>" OP_PIPE_L "<|" OP_OR "||" OP_AND "&&" OP_CMP "comparison operator"
 %token <tok> OP_BIT "bitwise operator" OP_SHIFT "shift operator" OP_ADD "+" OP_MUL "*-like operator"
 %token <tok> OP_POW "**" LT "<" MINUS "-" ASTERISK "*" BANG "!"
@@ -149,10 +149,13 @@ static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc
 
 %type <list> decls exps exps_tc efields efields_tc pats pats_tc pfields pfields_tc types types_tc
 %type <list> tfields tfields_tc dims dims_tc funparams funparams0 params1 projs type_args exist_dims size_binders
+%type <list> sum_clauses sum_payload constr_pats cases
 %type <decl> decl decl1
 %type <tok> val_kw anyop anyop_nominus fieldid
 %type <exp> exp rexp oexp atom apply opt_oexp let_exp let_body opt_init
-%type <pat> pat pat_atom
+%type <pat> pat pat_atom pat_lit
+%type <tfield> sum_clause
+%type <te> sum_payload_type
 %type <te> type type_noarrow type_atom opt_ret lam_ret
 %type <dim> dimidx
 %type <tp> tparam
@@ -168,6 +171,7 @@ static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc
 %type <mparam> modparam
 
 %precedence LOWEST
+%precedence CASE
 %precedence ARROW
 %precedence COLON COERCE
 %right DOTDOT DOTDOTDOT DOTDOTLT DOTDOTGT
@@ -421,10 +425,33 @@ pat: pat_atom { $$ = $1; }
          $$->inner = $1;
          $$->type = $3;
      }
+   | CONSTR constr_pats {
+         $$ = mk_pat(scanner, P_CONSTR, @$);
+         $$->name = $1.text;
+         $$->elems = list_array(scanner, $2, sizeof(Pat *));
+         $$->nelems = $2->len;
+     }
+   | MINUS INTLIT { $$ = mk_pat(scanner, P_LIT, @$); $$->lit = mk_exp(scanner, EX_NEG, @$); $$->lit->e1 = mk_lit(scanner, EX_INT, $2, @2); }
+   | MINUS FLOATLIT { $$ = mk_pat(scanner, P_LIT, @$); $$->lit = mk_exp(scanner, EX_NEG, @$); $$->lit->e1 = mk_lit(scanner, EX_FLOAT, $2, @2); }
    ;
+
+constr_pats: pat_atom { $$ = plist_push(AR, NULL, $1); }
+           | constr_pats pat_atom { $$ = plist_push(AR, $1, $2); }
+           ;
+
+/* A literal pattern; negative numbers are patterns of their own (pat),
+ * since a parameter list may be followed by the operator "-". */
+pat_lit: INTLIT { $$ = mk_pat(scanner, P_LIT, @$); $$->lit = mk_lit(scanner, EX_INT, $1, @$); }
+       | CHARLIT { $$ = mk_pat(scanner, P_LIT, @$); $$->lit = mk_lit(scanner, EX_INT, $1, @$); }
+       | FLOATLIT { $$ = mk_pat(scanner, P_LIT, @$); $$->lit = mk_lit(scanner, EX_FLOAT, $1, @$); }
+       | TRUE { $$ = mk_pat(scanner, P_LIT, @$); $$->lit = mk_exp(scanner, EX_BOOL, @$); $$->lit->bvalue = true; }
+       | FALSE { $$ = mk_pat(scanner, P_LIT, @$); $$->lit = mk_exp(scanner, EX_BOOL, @$); }
+       ;
 
 pat_atom: ID { $$ = mk_pat(scanner, P_ID, @$); $$->name = $1.text; }
         | UNDERSCORE { $$ = mk_pat(scanner, P_WILD, @$); }
+        | CONSTR { $$ = mk_pat(scanner, P_CONSTR, @$); $$->name = $1.text; }
+        | pat_lit { $$ = $1; }
         | LPAR RPAR { $$ = mk_pat(scanner, P_TUPLE, @$); }
         | LPAR pat RPAR { $$ = $2; }
         | LPAR pat COMMA pats_tc RPAR {
@@ -548,7 +575,43 @@ type_noarrow: ASTERISK type_noarrow { $$ = mk_type(scanner, TE_UNIQUE, @$); $$->
                   $$->nargs = $2->len;
               }
             | type_atom { $$ = $1; }
+            | sum_clauses %prec LOWEST {
+                  $$ = mk_type(scanner, TE_SUM, @$);
+                  $$->nfields = $1->len;
+                  $$->fields = NEW_ARRAY(AR, TypeExpField, $1->len);
+                  for (int i = 0; i < $1->len; i++) $$->fields[i] = *(TypeExpField *)$1->items[i];
+              }
             ;
+
+/* A sum type's constructors: #a t1 t2 | #b. */
+sum_clauses: sum_clause { $$ = plist_push(AR, NULL, $1); }
+           | sum_clauses OP_BIT sum_clause {
+                 if (strcmp($2.text, "|") != 0) diag_error(@2, "unexpected \"%s\" in a sum type; constructors are separated by \"|\"", $2.text);
+                 $$ = plist_push(AR, $1, $3);
+             }
+           ;
+
+sum_clause: CONSTR sum_payload {
+                $$ = NEW(AR, TypeExpField);
+                $$->name = $1.text;
+                $$->loc = @$;
+                $$->type = mk_type(scanner, TE_TUPLE, @$);
+                $$->type->elems = list_array(scanner, $2, sizeof(TypeExp *));
+                $$->type->nelems = plist_len($2);
+            }
+          ;
+
+sum_payload: %empty { $$ = NULL; }
+           | sum_payload sum_payload_type { $$ = plist_push(AR, $1, $2); }
+           ;
+
+/* A payload type: an atom or an array of one ("#foo []i32"). */
+sum_payload_type: type_atom { $$ = $1; }
+                | LBRACKET oexp RBRACKET sum_payload_type { $$ = mk_type(scanner, TE_ARRAY, @$); $$->dim = $2; $$->elem = $4; }
+                | IDX_LBRACKET oexp RBRACKET sum_payload_type { $$ = mk_type(scanner, TE_ARRAY, @$); $$->dim = $2; $$->elem = $4; }
+                | LBRACKET RBRACKET sum_payload_type { $$ = mk_type(scanner, TE_ARRAY, @$); $$->elem = $3; }
+                | IDX_LBRACKET RBRACKET sum_payload_type { $$ = mk_type(scanner, TE_ARRAY, @$); $$->elem = $3; }
+                ;
 
 exist_dims: LBRACKET ID RBRACKET { $$ = plist_push(AR, NULL, (void *)$2.text); }
           | IDX_LBRACKET ID RBRACKET { $$ = plist_push(AR, NULL, (void *)$2.text); }
@@ -715,8 +778,26 @@ oexp: oexp OP_PIPE_R oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
       }
     | ATTR exp %prec LOWEST { $$ = $2; attr_prepend(scanner, &$$->attrs, &$$->nattrs, $1.text); }
     | ASSERT atom atom { $$ = mk_exp(scanner, EX_ASSERT, @$); $$->e1 = $2; $$->e2 = $3; }
+    | MATCH exp cases %prec LOWEST {
+          $$ = mk_exp(scanner, EX_MATCH, @$);
+          $$->e1 = $2;
+          $$->nparams = $$->nelems = $3->len / 2;
+          $$->params = NEW_ARRAY(AR, Pat *, $$->nparams);
+          $$->elems = NEW_ARRAY(AR, Exp *, $$->nelems);
+          for (int i = 0; i < $$->nparams; i++) {
+              $$->params[i] = $3->items[2 * i];
+              $$->elems[i] = $3->items[2 * i + 1];
+          }
+      }
     | apply { $$ = $1; }
     ;
+
+/* The cases of a match: pattern and body alternate in the list. A case's
+ * body extends as far as possible, so a match nested in it takes the
+ * cases after it. */
+cases: CASE pat ARROW exp { $$ = plist_push(AR, plist_push(AR, NULL, $2), $4); }
+     | cases CASE pat ARROW exp { $$ = plist_push(AR, plist_push(AR, $1, $3), $5); }
+     ;
 
 opt_init: %empty { $$ = NULL; }
         | EQUALS exp { $$ = $2; }
@@ -761,8 +842,16 @@ let_body: IN exp %prec LOWEST { $$ = $2; }
         ;
 
 apply: apply_list {
+           Exp *head = $1->items[0];
            if ($1->len == 1) {
-               $$ = $1->items[0];
+               $$ = head;
+           } else if (head->kind == EX_CONSTR && head->nelems == 0) {
+               /* #c a b: a constructor takes every argument as its payload */
+               $$ = head;
+               $$->loc = @$;
+               $$->nelems = $1->len - 1;
+               $$->elems = NEW_ARRAY(AR, Exp *, $$->nelems);
+               COPY_ARRAY($$->elems, $1->items + 1, $$->nelems);
            } else {
                $$ = mk_exp(scanner, EX_APPLY, @$);
                $$->e1 = $1->items[0];
@@ -783,6 +872,7 @@ atom: INTLIT { $$ = mk_lit(scanner, EX_INT, $1, @$); }
     | STRINGLIT { $$ = mk_exp(scanner, EX_STRING, @$); $$->str = $1.str; $$->strlen = $1.len; }
     | TRUE { $$ = mk_exp(scanner, EX_BOOL, @$); $$->bvalue = true; }
     | FALSE { $$ = mk_exp(scanner, EX_BOOL, @$); $$->bvalue = false; }
+    | CONSTR { $$ = mk_exp(scanner, EX_CONSTR, @$); $$->field = $1.text; }
     | ID { $$ = mk_var(scanner, $1.qn, @$); }
     | QUALID { $$ = mk_var(scanner, $1.qn, @$); }
     | LPAR RPAR { $$ = mk_exp(scanner, EX_TUPLE, @$); }
@@ -1167,64 +1257,6 @@ static void only_tparams(void *scanner, PtrList *fps, TypeParam **tps, int *ntps
 
 /* ---- Index sections ---- */
 
-static bool exp_mentions(const Exp *e, const char *name);
-
-/* Whether name occurs anywhere in a type expression (its sizes). */
-static bool type_mentions(const TypeExp *t, const char *name) {
-    if (!t) return false;
-    if (exp_mentions(t->dim, name) || type_mentions(t->elem, name) ||
-        type_mentions(t->param, name) || type_mentions(t->result, name))
-        return true;
-    for (int i = 0; i < t->nargs; i++)
-        if (exp_mentions(t->args[i].size, name) || type_mentions(t->args[i].type, name)) return true;
-    for (int i = 0; i < t->nelems; i++)
-        if (type_mentions(t->elems[i], name)) return true;
-    for (int i = 0; i < t->nfields; i++)
-        if (type_mentions(t->fields[i].type, name)) return true;
-    return false;
-}
-
-/* Whether name occurs anywhere in a pattern (bound or in a type). */
-static bool pat_mentions(const Pat *p, const char *name) {
-    if (!p) return false;
-    if ((p->name && strcmp(p->name, name) == 0) || pat_mentions(p->inner, name) ||
-        type_mentions(p->type, name))
-        return true;
-    for (int i = 0; i < p->nelems; i++)
-        if (pat_mentions(p->elems[i], name)) return true;
-    for (int i = 0; i < p->nfields; i++)
-        if (pat_mentions(p->fields[i].pat, name)) return true;
-    return false;
-}
-
-static bool slice_mentions(const DimIndex *d, int n, const char *name) {
-    for (int i = 0; i < n; i++)
-        if (exp_mentions(d[i].index, name) || exp_mentions(d[i].start, name) ||
-            exp_mentions(d[i].end, name) || exp_mentions(d[i].stride, name))
-            return true;
-    return false;
-}
-
-/* Whether name occurs anywhere in e, free, bound or as a field: an
- * over-approximation of "free in e" that is enough to pick a fresh name. */
-static bool exp_mentions(const Exp *e, const char *name) {
-    if (!e) return false;
-    if ((e->name.nparts && strcmp(e->name.parts[0], name) == 0) ||
-        (e->fname && strcmp(e->fname, name) == 0) || (e->loop_var && strcmp(e->loop_var, name) == 0))
-        return true;
-    const Exp *subs[] = {e->e1, e->e2, e->e3, e->start, e->second, e->end};
-    for (size_t i = 0; i < sizeof subs / sizeof subs[0]; i++)
-        if (exp_mentions(subs[i], name)) return true;
-    for (int i = 0; i < e->nelems; i++)
-        if (exp_mentions(e->elems[i], name)) return true;
-    for (int i = 0; i < e->nfields; i++)
-        if (exp_mentions(e->fields[i].exp, name)) return true;
-    for (int i = 0; i < e->nparams; i++)
-        if (pat_mentions(e->params[i], name)) return true;
-    return slice_mentions(e->slice, e->nslice, name) || pat_mentions(e->pat, name) ||
-           pat_mentions(e->pat2, name) || type_mentions(e->ret, name);
-}
-
 /* Most primes appended to the index section's parameter name before
  * giving up; each one is needed only if the program itself uses the
  * previous candidate inside the section. */
@@ -1237,9 +1269,9 @@ static Exp *mk_index_section(void *scanner, PtrList *dims, SrcLoc loc) {
     DimIndex *slice = list_array(scanner, dims, sizeof(DimIndex));
     int n = plist_len(dims);
     const char *name = intern("_arr");
-    for (int k = 0; k < SYN_MAX_FRESH_TRIES && slice_mentions(slice, n, name); k++)
+    for (int k = 0; k < SYN_MAX_FRESH_TRIES && syn_slice_mentions(slice, n, name); k++)
         name = intern(arena_printf(AR, "%s'", name));
-    if (slice_mentions(slice, n, name)) diag_error(loc, "cannot name the argument of this index section");
+    if (syn_slice_mentions(slice, n, name)) diag_error(loc, "cannot name the argument of this index section");
     Pat *param = mk_pat(scanner, P_ID, loc);
     param->name = name;
     QualName qn = {NEW_ARRAY(AR, const char *, 1), 1};
@@ -1270,7 +1302,7 @@ static bool starts_exp(yysymbol_kind_t k) {
     case YYSYMBOL_LBRACKET: case YYSYMBOL_LBRACE: case YYSYMBOL_IF:
     case YYSYMBOL_LET: case YYSYMBOL_LOOP: case YYSYMBOL_BACKSLASH:
     case YYSYMBOL_MINUS: case YYSYMBOL_BANG: case YYSYMBOL_ASSERT:
-    case YYSYMBOL_ATTR:
+    case YYSYMBOL_ATTR: case YYSYMBOL_CONSTR: case YYSYMBOL_MATCH:
         return true;
     default:
         return false;
@@ -1308,7 +1340,7 @@ static bool descriptive(yysymbol_kind_t k) {
     case YYSYMBOL_INTLIT: case YYSYMBOL_FLOATLIT: case YYSYMBOL_CHARLIT:
     case YYSYMBOL_STRINGLIT: case YYSYMBOL_PROJ: case YYSYMBOL_ATTR:
     case YYSYMBOL_OP_CMP: case YYSYMBOL_OP_BIT: case YYSYMBOL_OP_SHIFT:
-    case YYSYMBOL_OP_MUL: case YYSYMBOL_IDX_LBRACKET:
+    case YYSYMBOL_OP_MUL: case YYSYMBOL_IDX_LBRACKET: case YYSYMBOL_CONSTR:
         return true;
     default:
         return false;
@@ -1345,7 +1377,10 @@ static bool covered(yysymbol_kind_t k, bool in_exp, bool any_decl, bool any_type
     if (any_decl && (starts_decl(k) || k == YYSYMBOL_LET || k == YYSYMBOL_ATTR)) return true;
     if ((any_type || any_pat) && (k == YYSYMBOL_ID || k == YYSYMBOL_LPAR || k == YYSYMBOL_LBRACE))
         return true;
-    if (any_pat && k == YYSYMBOL_UNDERSCORE) return true;
+    if (any_pat && (k == YYSYMBOL_UNDERSCORE || k == YYSYMBOL_CONSTR || k == YYSYMBOL_INTLIT ||
+                    k == YYSYMBOL_FLOATLIT || k == YYSYMBOL_CHARLIT || k == YYSYMBOL_TRUE ||
+                    k == YYSYMBOL_FALSE || k == YYSYMBOL_MINUS))
+        return true;
     return any_type && (k == YYSYMBOL_QUALID || k == YYSYMBOL_LBRACKET ||
                         k == YYSYMBOL_IDX_LBRACKET || k == YYSYMBOL_ASTERISK ||
                         k == YYSYMBOL_QUESTION);
@@ -1358,14 +1393,17 @@ static void describe_expected(Buf *b, const yypcontext_t *ctx) {
     int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
     bool any_exp = false, any_cont = false, any_decl = false, any_type = false;
     bool any_pat = false, any_struct = false;
+    bool any_if = false; /* a pattern may start with a literal too, but not with "if" */
     for (int i = 0; i < n; i++) {
         any_exp |= exp[i] == YYSYMBOL_INTLIT;
+        any_if |= exp[i] == YYSYMBOL_IF;
         any_cont |= continues_exp(exp[i]);
         any_decl |= starts_decl(exp[i]);
         any_type |= exp[i] == YYSYMBOL_QUESTION;
         any_pat |= exp[i] == YYSYMBOL_UNDERSCORE;
         any_struct |= structural(exp[i]);
     }
+    if (any_pat && !any_if) any_exp = false;
     any_pat &= !any_exp;
     Buf items = {0};
     int m = 0;
@@ -1409,7 +1447,6 @@ static void describe_expected(Buf *b, const yypcontext_t *ctx) {
  * expected, then makes the token wrapper skip to the next declaration. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner) {
     LexState *ls = LS;
-    if (ls->stopped) return 0; /* at the end the lexer made up: reported */
     Buf b = {0};
     yysymbol_kind_t la = yypcontext_token(ctx);
     buf_puts(&b, "unexpected ");

@@ -34,8 +34,6 @@ typedef struct LexState {
     const char *pending_doc;  /* doc comment waiting for the next token */
     bool doc_open;          /* the previous line was a doc comment line */
     bool skipping;          /* after a syntax error: skip to a declaration */
-    bool stopped;           /* an unsupported construct was reported: the rest
-                             * of the file reads as its end, without more errors */
     struct PtrList *decls;  /* the result: Decl pointers */
     struct PtrList *imports; /* every import declaration, also those in modules */
 } LexState;
@@ -58,9 +56,11 @@ void lex_char(LexState *ls, Tok *t, const char *text, int len, SrcLoc loc);
 void lex_qualname(LexState *ls, Tok *t, const char *text, int len);
 void lex_doc_line(LexState *ls, const char *text, bool first);
 void lex_bad_char(LexState *ls, const char *text, SrcLoc loc);
-/* Reports a construct of the language that futhorc does not support yet
- * and stops the file there (one error, not a cascade of syntax errors). */
-void lex_unsupported(LexState *ls, SrcLoc loc, const char *what);
+
+/* Whether name occurs anywhere in the indices of a slice, free, bound or
+ * as a field: an over-approximation of "free in" that is enough to pick a
+ * fresh name (ast.c). */
+bool syn_slice_mentions(const DimIndex *d, int n, const char *name);
 
 /* Whether a name is an operator ("+^", "|>") rather than an identifier. */
 bool syn_is_operator_name(const char *name);
