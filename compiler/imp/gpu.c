@@ -216,6 +216,13 @@ ImpStm *gl_if(ImpLower *L, LwNest *n, ImpExp *cond) {
     return st;
 }
 
+ImpStm *gl_while(ImpLower *L, LwNest *n, ImpExp *cond) {
+    ImpStm *w = imp_add(L->b, IMP_WHILE);
+    w->cond = cond;
+    lw_enter(L, n);
+    return w;
+}
+
 ImpStm *gl_scope(ImpLower *L, LwNest *n) {
     ImpStm *st = imp_add(L->b, IMP_SCOPE);
     lw_enter(L, n);
@@ -295,10 +302,8 @@ void gl_tree_step(ImpLower *L, const SegOp *ops, int nops, ImpVar **locs, const 
 void gl_tree(ImpLower *L, const SegOp *ops, int nops, ImpVar **locs, const PrimType *ts, int nv, GlTree t) {
     gl_barrier(L);
     ImpVar *s = gl_let(L, "s", PT_I64, gl_i64(L, 1));
-    ImpStm *w = imp_add(L->b, IMP_WHILE);
-    w->cond = imp_op2(L->a, OP_LT, PT_I64, imp_read(L->a, s), t.size);
     LwNest n;
-    lw_enter(L, &n);
+    ImpStm *w = gl_while(L, &n, imp_op2(L->a, OP_LT, PT_I64, imp_read(L->a, s), t.size));
     gl_tree_step(L, ops, nops, locs, ts, nv, t, s);
     gl_barrier(L);
     imp_assign(L->b, s, gl_op(L, OP_MUL, imp_read(L->a, s), gl_i64(L, 2)));

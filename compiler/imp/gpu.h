@@ -90,6 +90,8 @@ ImpExp **gl_loads(ImpLower *L, ImpVar **mems, const PrimType *ts, int n, ImpExp 
 void gl_stores(ImpLower *L, ImpVar **mems, const PrimType *ts, int n, ImpExp *index, ImpExp **vals);
 /* Opens `if cond` (close with lw_leave into the statement's body). */
 ImpStm *gl_if(ImpLower *L, LwNest *n, ImpExp *cond);
+/* Opens `while cond` (close with lw_leave into the statement's body). */
+ImpStm *gl_while(ImpLower *L, LwNest *n, ImpExp *cond);
 /* Opens a scope (IMP_SCOPE; close with lw_leave into its body); a region
  * is a scope that keeps its declarations (code whose failure skips the
  * rest of it, not what follows). */

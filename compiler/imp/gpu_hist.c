@@ -67,10 +67,8 @@ static void atomic_update(ImpLower *L, const SegOp *op, PrimType t, ImpVar *mem,
     PrimType u = prim_size(t) == 8 ? PT_U64 : PT_U32;
     ImpVar *old = gl_let(L, "old", u, imp_load(a, mem, u, index));
     ImpVar *again = gl_let(L, "again", PT_BOOL, imp_const(a, prim_bool(true)));
-    ImpStm *w = imp_add(L->b, IMP_WHILE);
-    w->cond = imp_read(a, again);
     LwNest n;
-    lw_enter(L, &n);
+    ImpStm *w = gl_while(L, &n, imp_read(a, again));
     ImpVar *seen = gl_let(L, "seen", u, imp_read(a, old));
     ImpVar *next = gl_let(L, "next", t, NULL);
     ImpExp *cur = from_bits(L, t, u, imp_read(a, seen));
@@ -127,9 +125,7 @@ static void combine_hist(ImpLower *L, ImpExp **vals, void *ctx) {
  * closes it. */
 static ImpVar *open_buckets(ImpLower *L, const HistK *H, LwNest *n, ImpStm **w) {
     ImpVar *b = gl_let(L, "b", PT_I64, imp_read(L->a, H->ltid));
-    *w = imp_add(L->b, IMP_WHILE);
-    (*w)->cond = imp_op2(L->a, OP_LT, PT_I64, imp_read(L->a, b), imp_read(L->a, H->bins));
-    lw_enter(L, n);
+    *w = gl_while(L, n, imp_op2(L->a, OP_LT, PT_I64, imp_read(L->a, b), imp_read(L->a, H->bins)));
     return b;
 }
 

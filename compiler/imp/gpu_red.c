@@ -66,21 +66,13 @@ static ImpVar **element(ImpLower *L, const Stm *s, const Lambda *lam, Var **arrs
     return vals;
 }
 
-/* Opens `while (cond)` (close with lw_leave into its body). */
-static ImpStm *open_while(ImpLower *L, LwNest *n, ImpExp *cond) {
-    ImpStm *w = imp_add(L->b, IMP_WHILE);
-    w->cond = cond;
-    lw_enter(L, n);
-    return w;
-}
-
 void gl_strided(ImpLower *L, GlStride st, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter,
                 const PrimType *ts, int nv, GlCombine combine, void *ctx) {
     Arena *a = L->a;
     ImpVar *i0 = gl_let(L, "i0", PT_I64, st.start);
     ImpExp *last = gl_op(L, OP_ADD, imp_read(a, i0), gl_op(L, OP_MUL, gl_i64(L, GL_UNROLL - 1), st.stride));
     LwNest n;
-    ImpStm *w = open_while(L, &n, imp_op2(a, OP_LT, PT_I64, last, st.n));
+    ImpStm *w = gl_while(L, &n, imp_op2(a, OP_LT, PT_I64, last, st.n));
     ImpVar **vals[GL_UNROLL];
     for (int u = 0; u < GL_UNROLL; u++) {
         ImpExp *i = gl_op(L, OP_ADD, imp_read(a, i0), gl_op(L, OP_MUL, gl_i64(L, u), st.stride));
@@ -90,7 +82,7 @@ void gl_strided(ImpLower *L, GlStride st, const Stm *s, const Lambda *lam, Var *
     imp_assign(L->b, i0, gl_op(L, OP_ADD, imp_read(a, i0), gl_op(L, OP_MUL, gl_i64(L, GL_UNROLL), st.stride)));
     w->body = lw_leave(L, &n);
     /* the rest, one by one */
-    w = open_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, i0), st.n));
+    w = gl_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, i0), st.n));
     combine(L, gl_reads(L, element(L, s, lam, arrs, iter, imp_read(a, i0), ts, nv), nv), ctx);
     imp_assign(L->b, i0, gl_op(L, OP_ADD, imp_read(a, i0), st.stride));
     w->body = lw_leave(L, &n);

@@ -340,10 +340,8 @@ static void scan_own(ImpLower *L, const Scan *k) {
 static void scan_totals(ImpLower *L, const Scan *k) {
     Arena *a = L->a;
     ImpVar *s = gl_let(L, "s", PT_I64, gl_i64(L, 1));
-    ImpStm *w = imp_add(L->b, IMP_WHILE);
-    w->cond = imp_op2(a, OP_LT, PT_I64, rd(L, s), rd(L, k->lsize));
     LwNest wn, n;
-    lw_enter(L, &wn);
+    ImpStm *w = gl_while(L, &wn, imp_op2(a, OP_LT, PT_I64, rd(L, s), rd(L, k->lsize)));
     ImpVar **x = gl_lets(L, "x", k->ts, k->nv, NULL);
     ImpVar *xf = k->seg ? gl_let(L, "xf", PT_BOOL, NULL) : NULL;
     ImpVar *have = gl_let(L, "have", PT_BOOL, imp_op2(a, OP_GE, PT_I64, rd(L, k->ltid), rd(L, s)));
@@ -401,10 +399,8 @@ static void lookback_walk(ImpLower *L, const Scan *k) {
     ImpVar *w = gl_let(L, "w", PT_I64, zero);
     ImpVar *found = gl_let(L, "found", PT_BOOL, imp_const(a, prim_bool(false)));
     ImpExp *wf = load1(L, k->lbf, PT_U32, rd(L, w));
-    ImpStm *walk = imp_add(L->b, IMP_WHILE);
-    walk->cond = imp_op2(a, OP_LAND, PT_BOOL, not_(L, rd(L, found)), imp_op2(a, OP_NE, PT_U32, wf, cu(L, PT_U32, 0)));
     LwNest ln, n;
-    lw_enter(L, &ln);
+    ImpStm *walk = gl_while(L, &ln, imp_op2(a, OP_LAND, PT_BOOL, not_(L, rd(L, found)), imp_op2(a, OP_NE, PT_U32, wf, cu(L, PT_U32, 0))));
     At pre = {k->prefix, zero};
     ImpExp *pref = k->seg ? flag_of(L, load1(L, k->prefixf, PT_U8, zero)) : NULL;
     seg_apply(L, k, gl_loads(L, k->lbv, k->ts, k->nv, rd(L, w)), gl_loads(L, k->prefix, k->ts, k->nv, zero), pref, NULL,
@@ -466,9 +462,7 @@ static void lookback(ImpLower *L, const Scan *k) {
     st->body = lw_leave(L, &n);
     gl_barrier(L);
 
-    ImpStm *round = imp_add(L->b, IMP_WHILE);
-    round->cond = imp_op2(a, OP_EQ, PT_U8, load1(L, k->lbdone, PT_U8, zero), cu(L, PT_U8, 0));
-    lw_enter(L, &wn);
+    ImpStm *round = gl_while(L, &wn, imp_op2(a, OP_EQ, PT_U8, load1(L, k->lbdone, PT_U8, zero), cu(L, PT_U8, 0)));
     st = gl_if(L, &n, imp_op2(a, OP_LT, PT_I64, rd(L, k->ltid), gl_i64(L, LOOKBACK)));
     lookback_read(L, k);
     st->body = lw_leave(L, &n);

@@ -228,10 +228,8 @@ static void tile_steps(ImpLower *L, Tile *T) {
     gl_barrier(L);
     ImpVar *k0 = gl_let(L, "k0", PT_I64, gl_i64(L, 0));
     Sym *wk = ir_se_sym(a, rc->w);
-    ImpStm *w = imp_add(L->b, IMP_WHILE);
-    w->cond = imp_op2(a, OP_LT, PT_I64, imp_read(a, k0), imp_sym(a, wk));
     LwNest n;
-    lw_enter(L, &n);
+    ImpStm *w = gl_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, k0), imp_sym(a, wk)));
     tile_fetch(L, T, sym_add(a, gl_sym(L, k0), sym_const(a, TILE_K)));
     ImpExp *left = imp_op2(a, OP_MIN, PT_I64, imp_sym(a, sym_sub(a, wk, gl_sym(L, k0))), gl_i64(L, TILE_K));
     ImpVar *kn = gl_let(L, "kn", PT_I32, imp_conv(a, PT_I64, PT_I32, left));

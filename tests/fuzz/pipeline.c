@@ -22,7 +22,7 @@ static void fuzz_compile(Arena *a, ProgramVec files, bool opencl) {
     Buf prog = {0}, h = {0}, c = {0}, manifest = {0}, err = {0};
     ImpProg *ip = imp_lower(p);
     if (!imp_check(ip, &err)) ICE("%s", err.data);
-    if (opencl) emit_opencl_program(&prog, p, ip, false, false);
+    if (opencl) emit_opencl_program(&prog, ip, false, false);
     else emit_c_program(&prog, ip, false, false);
     emit_library(&h, &c, &manifest, p, ip, "fuzz", "fuzz", opencl);
     buf_free(&prog);
