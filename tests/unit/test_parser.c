@@ -606,11 +606,14 @@ static void test_error_messages(void **state) {
     parse_captured("def f = 1 $ 2", &msgs, &errors);
     assert_contains(msgs, "e.fut:1:11: error: unexpected character '$'");
     parse_captured("def f = match x case _ -> 1\ndef g = (", &msgs, &errors);
-    assert_int_equal(errors, 1); /* the file stops at an unsupported construct */
-    assert_contains(msgs, "e.fut:1:9: error: match expressions (pattern matching on sum types) are not supported yet");
-    parse_captured("type t = #a | #b i32\ndef f = #a\n", &msgs, &errors);
+    assert_int_equal(errors, 1); /* a match parses; the error is the parenthesis */
+    assert_contains(msgs, "e.fut:2:10: error: unexpected end of file, expected ')'");
+    parse_captured("def f = match x case -> 1\n", &msgs, &errors);
     assert_int_equal(errors, 1);
-    assert_contains(msgs, "e.fut:1:10: error: sum types and their constructors (such as '#some x') are not supported yet");
+    assert_contains(msgs, "e.fut:1:22: error: unexpected '->'");
+    p = parse_captured("type t = #a | #b i32\ndef f = #a\n", &msgs, &errors);
+    assert_non_null(p);
+    assert_int_equal(errors, 0);
 }
 
 /* A NUL byte is an error where it stands, also in a comment or a literal,
