@@ -64,18 +64,31 @@ static void k_assert(CPrint *C, const ImpStm *s) {
     cp_line(C, "}");
 }
 
+/* Whether c may jump to the end of its scope: an assertion in it, not in
+ * a scope of its own. */
+static bool may_fail(const ImpCode *c) {
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        if (s->kind == IMP_ASSERT) return true;
+        if (s->kind != IMP_SCOPE && (may_fail(&s->body) || may_fail(&s->orelse))) return true;
+    }
+    return false;
+}
+
 /* A scope, which a failed assertion in it leaves through its end label
  * (a scope that keeps its declarations is no C block: the jump passes
- * over them). */
+ * over them; a scope that cannot fail has no label). */
 static void k_scope(CPrint *C, const ImpStm *s) {
     KernelPrint *KP = C->ctx;
-    const char *label = arena_printf(C->a, "rt_skip%d", KP->nskips++);
+    const char *label = may_fail(&s->body) ? arena_printf(C->a, "rt_skip%d", KP->nskips++) : NULL;
     if (!s->keep) cp_line(C, "{");
     C->indent += !s->keep;
-    vec_push(&KP->skips, label);
+    if (label) vec_push(&KP->skips, label);
     cp_code(C, &s->body);
-    KP->skips.len--;
-    cp_line(C, "%s: ;", label);
+    if (label) {
+        KP->skips.len--;
+        cp_line(C, "%s: ;", label);
+    }
     C->indent -= !s->keep;
     if (!s->keep) cp_line(C, "}");
 }
