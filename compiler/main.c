@@ -47,7 +47,7 @@ static void usage(FILE *f) {
             "  -o FILE        output executable (default: PROG without .fut)\n"
             "  --library      write FILE.h, FILE.c and FILE.json: a library with the\n"
             "                 Futhark C API (see futhorc-c-api(3)) instead of an executable\n"
-            "  --server       (c) the executable speaks Futhark's server protocol\n"
+            "  --server       the executable speaks Futhark's server protocol\n"
             "  --runtime-object=FILE  link the runtime from the object FILE (compiled\n"
             "                 into FILE first if it does not exist) instead of compiling it in\n"
             "  --unsafe       omit bounds, division-by-zero and size checks\n"

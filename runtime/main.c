@@ -81,10 +81,14 @@ static void rtm_usage(const char *prog, const rt_entry *entries, int nentries) {
            "  -t, --write-runtime-to FILE write each measured run's time in microseconds\n"
            "  -b, --binary-output         print results in the binary data format\n"
            "  -n, --no-print-result       do not print the results\n"
-           "  -D, -L, -P                  accepted and ignored (debug, log, profile)\n"
+           "%s"
            "  --server                    speak Futhark's server protocol on stdin/stdout\n"
            "  -h, --help                  print this text\n%s\nEntry points:\n",
-           prog, rt_the_backend && rt_the_backend->help ? rt_the_backend->help : "");
+           prog,
+           rt_the_backend && rt_the_backend->profiles
+               ? "  -D, -L                      accepted and ignored (debug, log)\n"
+               : "  -D, -L, -P                  accepted and ignored (debug, log, profile)\n",
+           rt_the_backend && rt_the_backend->help ? rt_the_backend->help : "");
     for (int i = 0; i < nentries; i++) rtm_print_entry(stdout, &entries[i]);
 }
 

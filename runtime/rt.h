@@ -121,6 +121,7 @@ typedef struct rt_entry {
  * device). The generated program sets rt_the_backend before rt_main. */
 typedef struct rt_backend {
     const char *help;
+    bool profiles; /* -P/--profile is the backend's option, not ignored */
     int (*option)(int argc, char **argv, int *i);
     void (*finish)(void);
 } rt_backend;
