@@ -193,6 +193,10 @@ ImpExp *gl_op(ImpLower *L, Op op, ImpExp *x, ImpExp *y) {
     return imp_op2(L->a, op, PT_I64, x, y);
 }
 
+ImpExp *gl_div_up(ImpLower *L, ImpExp *x, ImpExp *y) {
+    return gl_op(L, OP_DIV, gl_op(L, OP_ADD, x, gl_op(L, OP_SUB, y, gl_i64(L, 1))), y);
+}
+
 ImpExp **gl_reads(ImpLower *L, ImpVar **vs, int n) {
     ImpExp **r = NEW_ARRAY(L->a, ImpExp *, n + 1);
     for (int j = 0; j < n; j++) r[j] = imp_read(L->a, vs[j]);
@@ -379,10 +383,8 @@ void gl_seg_map(ImpLower *L, const Stm *s, int depth) {
     kb_begin(L, &kb, "segmap", g);
     ImpVar *n = gl_let(L, "n", PT_I64, imp_sym(a, gl_space(L, g, depth)));
     ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
-    Sym *gs = gl_sym(L, size);
-    Sym *round_up = sym_add(a, gl_sym(L, n), sym_sub(a, gs, sym_const(a, 1)));
-    ImpVar *groups = gl_let(L, "groups", PT_I64, imp_sym(a, sym_div(a, round_up, gs)));
-    ImpExp *nthreads = imp_sym(a, sym_mul(a, gl_sym(L, groups), gs));
+    ImpVar *groups = gl_let(L, "groups", PT_I64, gl_div_up(L, imp_read(a, n), imp_read(a, size)));
+    ImpExp *nthreads = gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size));
     kb_free_vars(L, &kb, nthreads, s->loc);
     ImpVar *kn = kb_scalar(L, &kb, "n", PT_I64, imp_read(a, n));
 

@@ -82,6 +82,9 @@ ImpExp *gl_i64(ImpLower *L, int64_t c);
  * variables and Syms are Syms (printed as plain arithmetic, a division
  * as one machine division rounding towards zero); the rest are ops. */
 ImpExp *gl_op(ImpLower *L, Op op, ImpExp *x, ImpExp *y);
+/* x / y rounded up (x non-negative, y positive): how many groups of y
+ * cover x. */
+ImpExp *gl_div_up(ImpLower *L, ImpExp *x, ImpExp *y);
 /* Reads of variables vs[0..n-1]; loads of element index of blocks
  * mems[0..n-1] of types ts. */
 ImpExp **gl_reads(ImpLower *L, ImpVar **vs, int n);

@@ -104,26 +104,35 @@ static void combine_reds(ImpLower *L, ImpExp **vals, void *ctx) {
     gl_apply(L, r->ops, r->nops, gl_reads(L, r->accs, nv), vals, r->accs);
 }
 
+/* Opens `for i < hi - lo` over the work-item's contiguous chunk [lo, hi)
+ * of the elements of st (chunks of ceil(n / stride), the work-item's
+ * start-th); *i gets the element of the iteration, lo + the counter. */
+static ImpStm *for_chunk(ImpLower *L, LwNest *n, GlStride st, ImpExp **i) {
+    Arena *a = L->a;
+    ImpExp *chunk = gl_div_up(L, st.n, st.stride);
+    ImpVar *lo = gl_let(L, "lo", PT_I64, gl_op(L, OP_MUL, st.start, chunk));
+    ImpVar *hi = gl_let(L, "hi", PT_I64, gl_op(L, OP_MIN, gl_op(L, OP_ADD, imp_read(a, lo), chunk), st.n));
+    ImpVar *c = lw_fresh(L, "c", IMP_SCALAR, PT_I64);
+    ImpStm *f = lw_for(L, n, c, gl_op(L, OP_SUB, imp_read(a, hi), imp_read(a, lo)));
+    *i = gl_op(L, OP_ADD, imp_read(a, lo), imp_read(a, c));
+    return f;
+}
+
 /* The reduction Screma rs over the elements of st: each work-item folds
  * its elements (strided and unrolled when the operators commute, else a
  * contiguous chunk in order) into accumulators, then tree t leaves the
  * result in the local arrays locs at its position 0. */
 static void group_reduce(ImpLower *L, const Stm *rs, GlStride st, GlTree t, ImpVar **locs) {
     const Screma *sc = &rs->e->screma;
-    Arena *a = L->a;
     int nv;
     PrimType *ts = gl_op_types(L, sc->reds, sc->nreds, &nv);
     Reds r = {sc->reds, sc->nreds, gl_lets(L, "acc", ts, nv, gl_neutrals(L, sc->reds, sc->nreds, nv))};
     if (gl_commutative(sc->reds, sc->nreds)) {
         gl_strided(L, st, rs, sc->map, sc->arrs, sc->iter, ts, nv, combine_reds, &r);
     } else {
-        ImpExp *chunk = gl_op(L, OP_DIV, gl_op(L, OP_SUB, gl_op(L, OP_ADD, st.n, st.stride), gl_i64(L, 1)), st.stride);
-        ImpVar *lo = gl_let(L, "lo", PT_I64, gl_op(L, OP_MUL, st.start, chunk));
-        ImpVar *hi = gl_let(L, "hi", PT_I64, gl_op(L, OP_MIN, gl_op(L, OP_ADD, imp_read(a, lo), chunk), st.n));
         LwNest n;
-        ImpVar *c = lw_fresh(L, "c", IMP_SCALAR, PT_I64);
-        ImpStm *f = lw_for(L, &n, c, gl_op(L, OP_SUB, imp_read(a, hi), imp_read(a, lo)));
-        ImpExp *i = gl_op(L, OP_ADD, imp_read(a, lo), imp_read(a, c));
+        ImpExp *i;
+        ImpStm *f = for_chunk(L, &n, st, &i);
         combine_reds(L, gl_reads(L, element(L, rs, sc->map, sc->arrs, sc->iter, i, ts, nv), nv), &r);
         f->body = lw_leave(L, &n);
     }
@@ -176,12 +185,12 @@ void gl_red_final(ImpLower *L, const Stm *s, const SegOp *ops, int nops, ImpVar 
     ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID), *lsize = thread(L, "lsize", IMP_LOCAL_SIZE);
     kb_prologue(L, &kb, sym_const(a, 0));
     Reds r = {ops, nops, gl_lets(L, "acc", ts, nv, gl_neutrals(L, ops, nops, nv))};
-    ImpExp *ng = imp_read(a, ngroups);
-    ImpExp *chunk = gl_op(L, OP_DIV, gl_op(L, OP_SUB, gl_op(L, OP_ADD, ng, imp_read(a, lsize)), gl_i64(L, 1)),
-                          imp_read(a, lsize));
-    ImpVar *lo = gl_let(L, "lo", PT_I64, gl_op(L, OP_MUL, imp_read(a, ltid), chunk));
-    ImpExp *hi = gl_op(L, OP_MIN, gl_op(L, OP_ADD, imp_read(a, lo), chunk), ng);
-    fold_parts(L, &r, kparts, ts, nv, imp_read(a, lo), hi);
+    GlStride st = {imp_read(a, ltid), imp_read(a, lsize), imp_read(a, ngroups)};
+    LwNest cn;
+    ImpExp *i;
+    ImpStm *f = for_chunk(L, &cn, st, &i);
+    combine_reds(L, gl_loads(L, kparts, ts, nv, i), &r);
+    f->body = lw_leave(L, &cn);
     gl_stores(L, locs, ts, nv, imp_read(a, ltid), gl_reads(L, r.accs, nv));
     GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
     gl_tree(L, ops, nops, locs, ts, nv, t);
@@ -296,9 +305,7 @@ static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min) {
     ImpExp *lanes_args[] = {imp_read(a, nseg), imp_read(a, size), lanes_min};
     ImpVar *lanes = gl_let(L, "lanes", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_LANES, lanes_args));
     ImpExp *items = gl_op(L, OP_MUL, imp_read(a, nseg), imp_read(a, lanes));
-    ImpVar *groups = gl_let(L, "groups", PT_I64,
-                            gl_op(L, OP_DIV, gl_op(L, OP_ADD, items, gl_op(L, OP_SUB, imp_read(a, size), gl_i64(L, 1))),
-                                  imp_read(a, size)));
+    ImpVar *groups = gl_let(L, "groups", PT_I64, gl_div_up(L, items, imp_read(a, size)));
     kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
     ImpVar *knseg = kb_scalar(L, &kb, "nseg", PT_I64, imp_read(a, nseg));
     ImpVar *klanes = kb_scalar(L, &kb, "lanes", PT_I64, imp_read(a, lanes));
@@ -365,9 +372,7 @@ static void segred_combine(ImpLower *L, const Stm *s, ImpVar **parts, ImpVar *ns
     live->body = lw_leave(L, &n);
     kb_leave(L, &kb);
 
-    ImpExp *groups = gl_op(L, OP_DIV, gl_op(L, OP_ADD, imp_read(a, nseg), gl_op(L, OP_SUB, imp_read(a, size), gl_i64(L, 1))),
-                           imp_read(a, size));
-    kb_launch(L, &kb, groups, imp_read(a, size));
+    kb_launch(L, &kb, gl_div_up(L, imp_read(a, nseg), imp_read(a, size)), imp_read(a, size));
     kb_release(L, &kb);
 }
 

@@ -617,8 +617,8 @@ void gl_seg_scan(ImpLower *L, const Stm *s) {
     ImpExp *per_item = gl_i64(L, bytes);
     ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_SCAN_GROUP_SIZE, &per_item));
     Sym *g = gl_sym(L, size), *chunk = sym_mul(a, g, sym_const(a, SCAN_ELEMS));
-    Sym *groups_up = sym_div(a, sym_add(a, gl_sym(L, n), sym_sub(a, chunk, sym_const(a, 1))), chunk);
-    ImpVar *groups = gl_let(L, "groups", PT_I64, gl_op(L, OP_MAX, imp_sym(a, groups_up), gl_i64(L, 1)));
+    ImpExp *groups_up = gl_div_up(L, imp_read(a, n), imp_sym(a, chunk));
+    ImpVar *groups = gl_let(L, "groups", PT_I64, gl_op(L, OP_MAX, groups_up, gl_i64(L, 1)));
     /* the state block: the group counter, then the status words */
     Sym *words = sym_add(a, sym_mul(a, gl_sym(L, groups), sym_const(a, k.W)), sym_const(a, 1));
     PrimType u64 = PT_U64;

@@ -300,9 +300,9 @@ void gl_seg_map_tiled(ImpLower *L, const Stm *s) {
         narrow = narrow ? imp_op2(a, OP_LAND, PT_BOOL, narrow, small) : small;
     }
     Sym *wy = ir_se_sym(a, gl_level_width(g->levels[0])), *wx = ir_se_sym(a, gl_level_width(g->levels[1]));
-    Sym *gx = sym_div(a, sym_add(a, wx, sym_const(a, tile_block(1) - 1)), sym_const(a, tile_block(1)));
-    Sym *gy = sym_div(a, sym_add(a, wy, sym_const(a, tile_block(0) - 1)), sym_const(a, tile_block(0)));
-    ImpVar *groups = gl_let(L, "groups", PT_I64, imp_sym(a, sym_mul(a, gx, gy)));
+    ImpExp *gx = gl_div_up(L, imp_sym(a, wx), gl_i64(L, tile_block(1)));
+    ImpExp *gy = gl_div_up(L, imp_sym(a, wy), gl_i64(L, tile_block(0)));
+    ImpVar *groups = gl_let(L, "groups", PT_I64, gl_op(L, OP_MUL, gx, gy));
     kb_free_vars(L, &kb, imp_sym(a, sym_mul(a, gl_sym(L, groups), sym_const(a, TILE_THREADS))), s->loc);
     Tile T = {.g = g, .rc = rc, .level = g->tile_level};
     T.narrow = kb_scalar(L, &kb, "narrow", PT_BOOL, narrow);
@@ -315,7 +315,7 @@ void gl_seg_map_tiled(ImpLower *L, const Stm *s) {
     T.ty = gl_let(L, "ty", PT_I32, imp_op2(a, OP_QUOT, PT_I32, imp_read(a, T.ltid), i32(L, TILE_SIDE_X)));
     T.tx = gl_let(L, "tx", PT_I32, imp_op2(a, OP_REM, PT_I32, imp_read(a, T.ltid), i32(L, TILE_SIDE_X)));
     ImpVar *gid = gl_let(L, "gid", PT_I64, imp_thread(a, IMP_GROUP_ID));
-    Sym *kgx = gl_sym(L, gl_let(L, "gx", PT_I64, imp_sym(a, gx)));
+    Sym *kgx = gl_sym(L, gl_let(L, "gx", PT_I64, gx));
     ImpVar *by = gl_let(L, "by", PT_I64, imp_sym(a, sym_div(a, gl_sym(L, gid), kgx)));
     Sym *bx = sym_sub(a, gl_sym(L, gid), sym_mul(a, gl_sym(L, by), kgx));
     T.y0 = gl_let(L, "y0", PT_I64, imp_sym(a, sym_mul(a, gl_sym(L, by), sym_const(a, tile_block(0)))));
