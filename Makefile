@@ -17,12 +17,15 @@ CFLAGS ?= -O2 -g
 SANITIZE ?=
 CFLAGS += -std=c11 -D_POSIX_C_SOURCE=200809L -Wall -Wextra -Wno-unused-parameter $(SANITIZE)
 LDFLAGS += $(SANITIZE)
-LDLIBS += -lm
+# -lpthread: the threads of the multicore scheduler (runtime/sched.c).
+LDLIBS += -lm -lpthread
 
 # Where objects and tests are built, and where futhorc goes.
 B ?= build
 BIN ?= bin
-CPPFLAGS += -Icompiler -Iruntime -I$(B)/gen
+# The runtime's headers are found for #include "..." only: runtime/sched.h
+# must not stand in for the system's <sched.h> (which <pthread.h> includes).
+CPPFLAGS += -Icompiler -iquote runtime -I$(B)/gen
 COMPILER_DIRS := util syntax check lower ir passes imp backend tools
 COMPILER_SRC := $(foreach d,$(COMPILER_DIRS),$(wildcard compiler/$(d)/*.c))
 RUNTIME_SRC := $(wildcard runtime/*.c)

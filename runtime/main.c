@@ -35,15 +35,21 @@ static int rtm_backend_option(int argc, char **argv, int *i) {
     return rt_the_backend && rt_the_backend->option ? rt_the_backend->option(argc, argv, i) : 0;
 }
 
+/* The first error is the cause; keep it. Tasks of a parallel loop may fail
+ * at once: the message that lands first (by compare-and-swap, with the
+ * builtins of gcc and clang, so that the field stays a plain pointer for
+ * its other readers) wins, and the others are freed. */
 void rt_error(rt_ctx *ctx, const char *fmt, ...) {
-    if (ctx->error) return; /* the first error is the cause; keep it */
+    if (__atomic_load_n(&ctx->error, __ATOMIC_ACQUIRE)) return;
     char *msg = malloc(RTM_MAX_ERROR);
     if (!msg) return;
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(msg, RTM_MAX_ERROR, fmt, ap);
     va_end(ap);
-    ctx->error = msg;
+    char *none = NULL;
+    if (!__atomic_compare_exchange_n(&ctx->error, &none, msg, false, __ATOMIC_ACQ_REL, __ATOMIC_ACQUIRE))
+        free(msg);
 }
 
 /* Options of one run of the executable. */
@@ -208,30 +214,38 @@ static void rtm_free_values(rt_value *vs, int n) {
     for (int i = 0; i < n; i++) rt_value_free(&vs[i]);
 }
 
-/* Runs the entry (warm-up and measured runs); leaves the last run's results
- * in outs. Returns false after printing the run-time error. */
-static bool rtm_run(const rt_entry *e, const rtm_opts *o, rt_value *ins, rt_value *outs,
-                    FILE *times) {
-    rt_ctx ctx = {0};
+/* Runs the entry (warm-up and measured runs) on ctx; leaves the last run's
+ * results in outs. Returns false after printing the run-time error. */
+static bool rtm_runs(const rt_entry *e, const rtm_opts *o, rt_value *ins, rt_value *outs,
+                     FILE *times, rt_ctx *ctx) {
     int total = o->runs > 0 ? o->runs + 1 : 1;
     for (int run = 0; run < total; run++) {
         memset(outs, 0, sizeof(rt_value) * (size_t)e->nout);
-        ctx.run_us = -1;
+        ctx->run_us = -1;
         int64_t t0 = rtm_now_us();
-        int rc = e->fn(&ctx, ins, outs);
+        int rc = e->fn(ctx, ins, outs);
         int64_t t1 = rtm_now_us();
-        if (ctx.run_us >= 0) t1 = t0 + ctx.run_us; /* the device's time, without transfers */
+        if (ctx->run_us >= 0) t1 = t0 + ctx->run_us; /* the device's time, without transfers */
         if (rc != 0) {
-            fprintf(stderr, "Error: %s\n", ctx.error ? ctx.error : "unknown run-time error");
-            free(ctx.error);
+            fprintf(stderr, "Error: %s\n", ctx->error ? ctx->error : "unknown run-time error");
             rtm_free_values(outs, e->nout);
             return false;
         }
         if (times && (o->runs == 0 || run > 0)) fprintf(times, "%lld\n", (long long)(t1 - t0));
         if (run + 1 < total) rtm_free_values(outs, e->nout);
     }
-    free(ctx.error);
     return true;
+}
+
+/* rtm_runs on a context that the backend sets up before and releases after. */
+static bool rtm_run(const rt_entry *e, const rtm_opts *o, rt_value *ins, rt_value *outs,
+                    FILE *times) {
+    rt_ctx ctx = {0};
+    if (rt_the_backend && rt_the_backend->init_ctx) rt_the_backend->init_ctx(&ctx);
+    bool ok = rtm_runs(e, o, ins, outs, times, &ctx);
+    if (rt_the_backend && rt_the_backend->fini_ctx) rt_the_backend->fini_ctx(&ctx);
+    free(ctx.error);
+    return ok;
 }
 
 static void rtm_print_results(const rt_value *outs, int n, bool binary) {

@@ -1121,7 +1121,7 @@ static void rt_cl_finish_all(void) {
     rt_cl.param_values = NULL;
 }
 
-static const rt_backend rt_cl_backend = {rt_cl_help, true, rt_cl_option, rt_cl_finish_all};
+static const rt_backend rt_cl_backend = {rt_cl_help, true, rt_cl_option, rt_cl_finish_all, NULL, NULL};
 
 /* What main does before rt_main: --list-devices, --print-params and
  * --dump-opencl act and exit here. Returns -1 to go on, else an exit status. */

@@ -86,7 +86,9 @@ bool rt_values_match(const rt_value *got, const rt_value *expected, char *err, s
  * A generated function that fails (bounds check, assertion, size mismatch,
  * out of memory) sets the error with rt_error and returns non-zero. */
 typedef struct rt_ctx {
-    char *error;    /* malloc'd message, or NULL */
+    char *error;    /* malloc'd message, or NULL; rt_error sets it
+                       atomically, as tasks of a parallel loop may fail at
+                       once */
     int64_t run_us; /* set by OpenCL entry points: microseconds the device
                        worked, without copying inputs and results; else -1 */
     void *device;   /* NULL in executables: array arguments and results are
@@ -94,6 +96,10 @@ typedef struct rt_ctx {
                        to its rt_dpool (runtime/opencl_library.h): array
                        arguments and results then stay on the device, their
                        data being device blocks (rt_dblock *) */
+    struct rt_sched *sched; /* the threads that run parallel loops
+                               (runtime/sched.h), set by the multicore
+                               backend's init_ctx; NULL: loops run in order
+                               on the calling thread */
 } rt_ctx;
 
 void rt_error(rt_ctx *ctx, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -113,17 +119,22 @@ typedef struct rt_entry {
     const bool *in_unique; /* nin flags: the entry consumes that input (*t), or NULL */
 } rt_entry;
 
-/* A backend's share of the command line and of the run (OpenCL; none for
- * sequential C). option takes argv[*i] (and its value, advancing *i) and
- * returns 1 when it took it, 0 when the option is not the backend's, -1
- * after a message when its value is bad; help lines are added to --help;
- * finish runs when the program is done (the -P report, releasing the
- * device). The generated program sets rt_the_backend before rt_main. */
+/* A backend's share of the command line and of the run (OpenCL,
+ * multicore; none for sequential C). option takes argv[*i] (and its value,
+ * advancing *i) and returns 1 when it took it, 0 when the option is not the
+ * backend's, -1 after a message when its value is bad; help lines are added
+ * to --help; finish runs when the program is done (the -P report, releasing
+ * the device). init_ctx sets up each context that rt_main and server mode
+ * make before entries run on it (the multicore scheduler), fini_ctx
+ * releases what it set up; either may be NULL. The generated program sets
+ * rt_the_backend before rt_main. */
 typedef struct rt_backend {
     const char *help;
     bool profiles; /* -P/--profile is the backend's option, not ignored */
     int (*option)(int argc, char **argv, int *i);
     void (*finish)(void);
+    void (*init_ctx)(rt_ctx *ctx);
+    void (*fini_ctx)(rt_ctx *ctx);
 } rt_backend;
 extern const rt_backend *rt_the_backend;
 

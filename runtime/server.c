@@ -389,9 +389,11 @@ static void rts_cmd_call(rts_state *s, int argc, char **argv) {
         return;
     }
     rt_ctx ctx = {0};
+    if (rt_the_backend && rt_the_backend->init_ctx) rt_the_backend->init_ctx(&ctx);
     int64_t t0 = rts_now_us();
     int rc = e->fn(&ctx, ins, vals);
     printf("runtime: %" PRId64 "\n", rts_now_us() - t0);
+    if (rt_the_backend && rt_the_backend->fini_ctx) rt_the_backend->fini_ctx(&ctx);
     free(ins);
     if (rc != 0) {
         rts_fail("%s", ctx.error ? ctx.error : "unknown run-time error");
