@@ -31,18 +31,34 @@ COMPILER_SRC := $(foreach d,$(COMPILER_DIRS),$(wildcard compiler/$(d)/*.c))
 RUNTIME_SRC := $(wildcard runtime/*.c)
 RUNTIME_HDR := $(wildcard runtime/*.h)
 GEN_SRC := $(B)/gen/lexer.c $(B)/gen/parser.c $(B)/gen/embedded.c
-LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(COMPILER_SRC) $(RUNTIME_SRC)) \
+# The LLVM backend's objects are linked into futhorc only, with LLVM
+# (below); the unit tests and fuzz targets link the rest.
+LLVM_SRC := $(wildcard compiler/backend/llvm*.c)
+LLVM_OBJ := $(patsubst %.c,$(B)/%.o,$(LLVM_SRC))
+LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(filter-out $(LLVM_SRC),$(COMPILER_SRC)) $(RUNTIME_SRC)) \
            $(B)/gen/lexer.o $(B)/gen/parser.o $(B)/gen/embedded.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
 EMBEDDED := stdlib/prelude.fut $(RUNTIME_HDR) $(RUNTIME_SRC) $(wildcard runtime/*.cl)
 
+# The LLVM backend (compiler/backend/llvm*.c, the multicore backend) uses
+# LLVM 22's C API, the newest LLVM Debian has, and embeds two files built
+# here: the runtime as LLVM bitcode (runtime/llvm/glue.c, compiled by the
+# clang of the same version) that every program's module starts from, and
+# the runtime object that every program is linked with (runtime/llvm/rt.c).
+LLVM_CONFIG ?= llvm-config-22
+LLVM_CLANG ?= clang-22
+LLVM_INC = $(shell $(LLVM_CONFIG) --includedir)
+LLVM_LIBS = -L$(shell $(LLVM_CONFIG) --libdir) $(shell $(LLVM_CONFIG) --libs)
+LLVM_BUILT := $(B)/gen/glue.bc $(B)/gen/rt_llvm.o
+
 # Build tools from Debian that a fresh machine may lack: binary:package, then
 # path:package (the OpenCL headers, loader and PoCL, the CPU device that
 # `make check` runs OpenCL programs on); and numpy, which generates the
 # large cases of tests/compose.
-DEPS := flex:flex bison:bison
+DEPS := flex:flex bison:bison $(LLVM_CLANG):clang-22
 DEP_HEADERS := /usr/include/cmocka.h:libcmocka-dev /usr/include/CL/cl.h:opencl-c-headers \
+               /usr/lib/llvm-22/include/llvm-c/Core.h:llvm-22-dev \
                /usr/share/doc/ocl-icd-opencl-dev:ocl-icd-opencl-dev /etc/OpenCL/vendors/pocl.icd:pocl-opencl-icd
 
 .PHONY: all deps fuzz-deps fuzz-build fuzz check check-sanitize san-compiler demo install clean
@@ -88,9 +104,17 @@ $(B)/embed_gen: compiler/embed_gen.c
 	@mkdir -p $(B)
 	$(CC) -O1 -o $@ $<
 
-$(B)/gen/embedded.c: $(B)/embed_gen $(EMBEDDED)
+$(B)/gen/glue.bc: runtime/llvm/glue.c $(RUNTIME_HDR) $(B)/.deps-ok
 	@mkdir -p $(B)/gen
-	$(B)/embed_gen $(EMBEDDED) > $@
+	$(LLVM_CLANG) -O2 -std=c11 -ffp-contract=off -fno-math-errno -emit-llvm -c -o $@ $<
+
+$(B)/gen/rt_llvm.o: runtime/llvm/rt.c $(RUNTIME_HDR) $(RUNTIME_SRC)
+	@mkdir -p $(B)/gen
+	$(CC) -O2 -std=c11 -c -o $@ $<
+
+$(B)/gen/embedded.c: $(B)/embed_gen $(EMBEDDED) $(LLVM_BUILT)
+	@mkdir -p $(B)/gen
+	$(B)/embed_gen $(EMBEDDED) runtime/llvm/glue.bc=$(B)/gen/glue.bc runtime/llvm/rt.o=$(B)/gen/rt_llvm.o > $@
 
 # Generated sources compile without the strict warnings they do not meet
 # (and depend on the headers they include, such as the AST's, like the rest).
@@ -101,9 +125,12 @@ $(B)/%.o: %.c $(B)/gen/parser.h $(B)/gen/lexer.h
 	@mkdir -p $(dir $@)
 	$(CC) $(CPPFLAGS) $(CFLAGS) -MMD -MP -c -o $@ $<
 
-$(BIN)/futhorc: $(B)/compiler/main.o $(LIB_OBJ)
+# Only the LLVM backend's files include LLVM's headers.
+$(B)/compiler/backend/llvm%: CPPFLAGS += -I$(LLVM_INC)
+
+$(BIN)/futhorc: $(B)/compiler/main.o $(LIB_OBJ) $(LLVM_OBJ)
 	@mkdir -p $(BIN)
-	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS)
+	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(LLVM_LIBS)
 
 $(B)/tests/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB_OBJ) $(B)/.deps-ok
 	@mkdir -p $(B)/tests

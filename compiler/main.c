@@ -26,6 +26,8 @@ typedef struct Options {
     const char *dump_stage;
     const char *skip_pass;
     const char *rt_object; /* --runtime-object */
+    const char *target_cpu; /* --target-cpu (multicore) */
+    bool asan;              /* --sanitize=address (multicore) */
     bool unsafe, verify, time_passes, library, server;
 } Options;
 
@@ -35,21 +37,25 @@ static void usage(FILE *f) {
             "commands:\n"
             "  c PROG.fut [-o EXE]        compile to a sequential C executable\n"
             "  opencl PROG.fut [-o EXE]   compile to an executable that runs on an OpenCL device\n"
+            "  multicore PROG.fut [-o EXE]  compile through LLVM to an executable for the CPU\n"
             "  check PROG.fut             parse and type-check only\n"
             "  dump --stage=NAME PROG.fut print the program after a stage (ast, NAME of a pass, imp,\n"
-            "                             c, opencl)\n"
+            "                             c, opencl, llvm)\n"
             "  test [options] FILES|DIRS  run the test blocks of programs\n"
             "  bench [options] FILES|DIRS  time the datasets of test blocks; --json, --plot, --compare OLD NEW\n"
             "  dataset [options]          random values in Futhark's data format (-g TYPE, -b, -s N)\n"
             "  structure [--stage soacs|gpu|mem] PROG.fut  count IR constructs after a stage\n"
             "  passes                     list the passes of the pipeline\n\n"
-            "options for c, opencl, check and dump:\n"
+            "options for c, opencl, multicore, check and dump:\n"
             "  -o FILE        output executable (default: PROG without .fut)\n"
             "  --library      write FILE.h, FILE.c and FILE.json: a library with the\n"
             "                 Futhark C API (see futhorc-c-api(3)) instead of an executable\n"
             "  --server       the executable speaks Futhark's server protocol\n"
             "  --runtime-object=FILE  link the runtime from the object FILE (compiled\n"
             "                 into FILE first if it does not exist) instead of compiling it in\n"
+            "  --target-cpu=NAME  multicore: generate code for LLVM's CPU NAME (default: this\n"
+            "                 machine's, with all its features)\n"
+            "  --sanitize=address  multicore: instrument the program for AddressSanitizer\n"
             "  --unsafe       omit bounds, division-by-zero and size checks\n"
             "  --verify       check the IR after every pass, and Imp after its lowering\n"
             "  --time-passes  print the time each phase takes\n"
@@ -154,10 +160,48 @@ static char *default_output(Arena *a, const char *src) {
     return arena_printf(a, "%s.out", src);
 }
 
+/* Links the LLVM backend's object obj with the runtime object (embedded,
+ * written beside exe for the link) into exe; the C compiler only links. */
+static bool link_llvm(Arena *a, const char *obj, const char *exe, bool asan) {
+    size_t n = 0;
+    const char *rt = embedded_get_size("runtime/llvm/rt.o", &n);
+    if (!rt) ICE("the compiler lacks the runtime object");
+    const char *rt_obj = arena_printf(a, "%s.rt.o", exe);
+    if (!write_file(rt_obj, rt, n)) return false;
+    const char *cc = getenv("CC");
+    Buf cmd = {0};
+    buf_printf(&cmd, "%s%s -o '%s' '%s' '%s' -lm", cc && *cc ? cc : "cc", asan ? " -fsanitize=address" : "", exe, obj,
+               rt_obj);
+    bool ok = run_cc_command(&cmd, obj);
+    remove(rt_obj);
+    return ok;
+}
+
+/* The LLVM backend's part of compile: an executable from ip, or its
+ * module's LLVM IR on stdout under dump --stage=llvm. */
+static bool compile_llvm(Arena *a, const ImpProg *ip, const char *src, const Options *o, double *t0) {
+    LlvmOptions lo = {.server = o->server, .verify = o->verify, .cpu = o->target_cpu, .asan = o->asan};
+    if (o->dump_stage) {
+        Buf b = {0};
+        bool ok = emit_llvm(ip, &lo, NULL, &b);
+        if (ok) fputs(b.data, stdout);
+        buf_free(&b);
+        return ok;
+    }
+    const char *exe = o->output ? o->output : default_output(a, src);
+    const char *obj = arena_printf(a, "%s.o", exe);
+    bool ok = emit_llvm(ip, &lo, obj, NULL);
+    time_phase(o, "llvm", t0);
+    ok = ok && link_llvm(a, obj, exe, o->asan);
+    remove(obj);
+    time_phase(o, "link", t0);
+    return ok;
+}
+
 /* Lowers p (at STAGE_MEM or STAGE_GPU) to Imp; under --verify, checks the
  * result and reports a violation as an internal compiler error. */
-static ImpProg *lower_imp(const Prog *p, const Options *o) {
-    ImpProg *ip = imp_lower(p);
+static ImpProg *lower_imp(const Prog *p, const Options *o, bool parallel) {
+    ImpProg *ip = imp_lower(p, parallel);
     if (o->verify) {
         Buf err = {0};
         if (!imp_check(ip, &err)) ICE("%s", err.data);
@@ -166,8 +210,8 @@ static ImpProg *lower_imp(const Prog *p, const Options *o) {
     return ip;
 }
 
-/* The whole pipeline for one program; mode is "c", "opencl", "check" or
- * "dump". */
+/* The whole pipeline for one program; mode is "c", "opencl", "multicore",
+ * "check" or "dump". */
 static int compile(const char *mode, const char *src, const Options *o) {
     Arena a = {0};
     double t0 = now_ms();
@@ -198,8 +242,13 @@ static int compile(const char *mode, const char *src, const Options *o) {
     bool gpu = !strcmp(mode, "opencl") ||
                (o->dump_stage && (!strcmp(o->dump_stage, "kernels") || !strcmp(o->dump_stage, "opencl") ||
                                 pipeline_gpu_only(o->dump_stage)));
-    bool code = o->dump_stage &&
-                (!strcmp(o->dump_stage, "c") || !strcmp(o->dump_stage, "opencl") || !strcmp(o->dump_stage, "imp"));
+    bool llvm = !strcmp(mode, "multicore") || (o->dump_stage && !strcmp(o->dump_stage, "llvm"));
+    if (llvm && o->library) {
+        fprintf(stderr, "futhorc: multicore: --library is not supported yet (use c or opencl)\n");
+        goto done;
+    }
+    bool code = o->dump_stage && (!strcmp(o->dump_stage, "c") || !strcmp(o->dump_stage, "opencl") ||
+                                  !strcmp(o->dump_stage, "imp") || !strcmp(o->dump_stage, "llvm"));
     const char *dump = o->dump_stage && !code ? o->dump_stage : NULL;
     PipelineOpts popts = {.verify = o->verify, .dump_after = dump, .last_stage = gpu ? STAGE_GPU : STAGE_MEM,
                           .skip = o->skip_pass};
@@ -208,7 +257,7 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     time_phase(o, "passes", &t0);
-    ImpProg *ip = lower_imp(p, o);
+    ImpProg *ip = lower_imp(p, o, llvm);
     time_phase(o, "imp", &t0);
     if (o->dump_stage && !strcmp(o->dump_stage, "imp")) {
         Buf b = {0};
@@ -216,6 +265,10 @@ static int compile(const char *mode, const char *src, const Options *o) {
         fputs(b.data, stdout);
         buf_free(&b);
         rc = 0;
+        goto done;
+    }
+    if (llvm) {
+        if (compile_llvm(&a, ip, src, o, &t0)) rc = 0;
         goto done;
     }
     if (o->library && !o->dump_stage) {
@@ -260,6 +313,8 @@ static const char *parse_options(int argc, char **argv, Options *o) {
         else if (!strcmp(a, "--time-passes")) o->time_passes = true;
         else if (!strncmp(a, "--stage=", 8)) o->dump_stage = a + 8;
         else if (!strncmp(a, "--runtime-object=", 17)) o->rt_object = a + 17;
+        else if (!strncmp(a, "--target-cpu=", 13)) o->target_cpu = a + 13;
+        else if (!strcmp(a, "--sanitize=address")) o->asan = true;
         else if (!strncmp(a, "--skip-pass=", 12)) {
             o->skip_pass = a + 12;
             if (!pipeline_skippable(o->skip_pass)) {
@@ -319,12 +374,13 @@ int main(int argc, char **argv) {
         pipeline_list(stdout);
         return 0;
     }
-    if (!strcmp(cmd, "c") || !strcmp(cmd, "opencl") || !strcmp(cmd, "check") || !strcmp(cmd, "dump")) {
+    if (!strcmp(cmd, "c") || !strcmp(cmd, "opencl") || !strcmp(cmd, "multicore") || !strcmp(cmd, "check") ||
+        !strcmp(cmd, "dump")) {
         Options o = {0};
         const char *src = parse_options(argc - 1, argv + 1, &o);
         if (!src) return 1;
         if (!strcmp(cmd, "dump") && !o.dump_stage) {
-            fprintf(stderr, "futhorc: dump needs --stage=NAME (ast, internalise, memory, imp or c)\n");
+            fprintf(stderr, "futhorc: dump needs --stage=NAME (ast, internalise, memory, imp, c or llvm)\n");
             return 1;
         }
         return compile(strcmp(cmd, "dump") ? cmd : "dump", src, &o);

@@ -12,36 +12,43 @@
 #include <stdbool.h>
 #include <stdint.h>
 
+/* How the operations are defined: static inline, or kept in the object
+ * even when unused (the LLVM backend's runtime bitcode, runtime/llvm/glue.c,
+ * whose functions the generated code calls by name). */
+#ifndef RT_INLINE
+#define RT_INLINE static inline
+#endif
+
 /* ---- Integers: NAME, C type, unsigned C type, W, bits --------------------- */
 
 /* Products are computed in W, the unsigned type of the width but at least
  * unsigned int: uint8_t and uint16_t operands would be promoted to int,
  * whose products (65535 * 65535) overflow. */
 #define RT_INT_COMMON(N, T, U, W, B)                                                               \
-    static inline T rt_add_##N(T x, T y) { return (T)((U)x + (U)y); }                              \
-    static inline T rt_sub_##N(T x, T y) { return (T)((U)x - (U)y); }                              \
-    static inline T rt_mul_##N(T x, T y) { return (T)((W)(U)x * (W)(U)y); }                        \
-    static inline T rt_neg_##N(T x) { return (T)(0 - (U)x); }                                      \
-    static inline T rt_and_##N(T x, T y) { return (T)(x & y); }                                    \
-    static inline T rt_or_##N(T x, T y) { return (T)(x | y); }                                     \
-    static inline T rt_xor_##N(T x, T y) { return (T)(x ^ y); }                                    \
-    static inline T rt_compl_##N(T x) { return (T)(~(U)x); }                                       \
-    static inline T rt_shl_##N(T x, T y) { return (U)y >= B ? 0 : (T)((U)x << (U)y); }             \
-    static inline T rt_lshr_##N(T x, T y) { return (U)y >= B ? 0 : (T)((U)x >> (U)y); }            \
-    static inline T rt_min_##N(T x, T y) { return x < y ? x : y; }                                 \
-    static inline T rt_max_##N(T x, T y) { return x < y ? y : x; }                                 \
-    static inline bool rt_eq_##N(T x, T y) { return x == y; }                                      \
-    static inline bool rt_ne_##N(T x, T y) { return x != y; }                                      \
-    static inline bool rt_lt_##N(T x, T y) { return x < y; }                                       \
-    static inline bool rt_le_##N(T x, T y) { return x <= y; }                                      \
-    static inline bool rt_gt_##N(T x, T y) { return x > y; }                                       \
-    static inline bool rt_ge_##N(T x, T y) { return x >= y; }                                      \
-    static inline int32_t rt_popc_##N(T x) { return (int32_t)__builtin_popcountll((uint64_t)(U)x); } \
-    static inline int32_t rt_clz_##N(T x) {                                                        \
+    RT_INLINE T rt_add_##N(T x, T y) { return (T)((U)x + (U)y); }                                  \
+    RT_INLINE T rt_sub_##N(T x, T y) { return (T)((U)x - (U)y); }                                  \
+    RT_INLINE T rt_mul_##N(T x, T y) { return (T)((W)(U)x * (W)(U)y); }                            \
+    RT_INLINE T rt_neg_##N(T x) { return (T)(0 - (U)x); }                                          \
+    RT_INLINE T rt_and_##N(T x, T y) { return (T)(x & y); }                                        \
+    RT_INLINE T rt_or_##N(T x, T y) { return (T)(x | y); }                                         \
+    RT_INLINE T rt_xor_##N(T x, T y) { return (T)(x ^ y); }                                        \
+    RT_INLINE T rt_compl_##N(T x) { return (T)(~(U)x); }                                           \
+    RT_INLINE T rt_shl_##N(T x, T y) { return (U)y >= B ? 0 : (T)((U)x << (U)y); }                 \
+    RT_INLINE T rt_lshr_##N(T x, T y) { return (U)y >= B ? 0 : (T)((U)x >> (U)y); }                \
+    RT_INLINE T rt_min_##N(T x, T y) { return x < y ? x : y; }                                     \
+    RT_INLINE T rt_max_##N(T x, T y) { return x < y ? y : x; }                                     \
+    RT_INLINE bool rt_eq_##N(T x, T y) { return x == y; }                                          \
+    RT_INLINE bool rt_ne_##N(T x, T y) { return x != y; }                                          \
+    RT_INLINE bool rt_lt_##N(T x, T y) { return x < y; }                                           \
+    RT_INLINE bool rt_le_##N(T x, T y) { return x <= y; }                                          \
+    RT_INLINE bool rt_gt_##N(T x, T y) { return x > y; }                                           \
+    RT_INLINE bool rt_ge_##N(T x, T y) { return x >= y; }                                          \
+    RT_INLINE int32_t rt_popc_##N(T x) { return (int32_t)__builtin_popcountll((uint64_t)(U)x); }     \
+    RT_INLINE int32_t rt_clz_##N(T x) {                                                            \
         return (U)x == 0 ? B : (int32_t)(__builtin_clzll((uint64_t)(U)x) - (64 - B));              \
     }                                                                                              \
-    static inline int32_t rt_ctz_##N(T x) { return (U)x == 0 ? B : (int32_t)__builtin_ctzll((uint64_t)(U)x); } \
-    static inline U rt_powu_##N(U b, U e) {                                                        \
+    RT_INLINE int32_t rt_ctz_##N(T x) { return (U)x == 0 ? B : (int32_t)__builtin_ctzll((uint64_t)(U)x); }     \
+    RT_INLINE U rt_powu_##N(U b, U e) {                                                            \
         W r = 1, w = b;                                                                            \
         for (; e; e >>= 1, w = (U)(w * w))                                                         \
             if (e & 1) r = (U)(r * w);                                                             \
@@ -52,38 +59,38 @@
  * so that unchecked (--unsafe) code does not trap. */
 #define RT_SIGNED(N, T, U, W, B)                                                                   \
     RT_INT_COMMON(N, T, U, W, B)                                                                   \
-    static inline T rt_quot_##N(T x, T y) { return y == 0 ? 0 : y == -1 ? rt_neg_##N(x) : (T)(x / y); } \
-    static inline T rt_rem_##N(T x, T y) { return y == 0 || y == -1 ? 0 : (T)(x % y); }            \
-    static inline T rt_div_##N(T x, T y) {                                                         \
+    RT_INLINE T rt_quot_##N(T x, T y) { return y == 0 ? 0 : y == -1 ? rt_neg_##N(x) : (T)(x / y); }     \
+    RT_INLINE T rt_rem_##N(T x, T y) { return y == 0 || y == -1 ? 0 : (T)(x % y); }                \
+    RT_INLINE T rt_div_##N(T x, T y) {                                                             \
         T q = rt_quot_##N(x, y);                                                                   \
         return (y != 0 && y != -1 && x % y != 0 && ((x < 0) != (y < 0))) ? (T)(q - 1) : q;         \
     }                                                                                              \
-    static inline T rt_mod_##N(T x, T y) {                                                         \
+    RT_INLINE T rt_mod_##N(T x, T y) {                                                             \
         T r = rt_rem_##N(x, y);                                                                    \
         return (r != 0 && ((r < 0) != (y < 0))) ? (T)(r + y) : r;                                  \
     }                                                                                              \
-    static inline T rt_shr_##N(T x, T y) { return (U)y >= B ? (x < 0 ? -1 : 0) : (T)(x >> y); }    \
-    static inline T rt_abs_##N(T x) { return x < 0 ? rt_neg_##N(x) : x; }                          \
-    static inline T rt_sgn_##N(T x) { return (T)((x > 0) - (x < 0)); }                          \
-    static inline T rt_pow_##N(T x, T y) { return (T)rt_powu_##N((U)x, (U)y); }
+    RT_INLINE T rt_shr_##N(T x, T y) { return (U)y >= B ? (x < 0 ? -1 : 0) : (T)(x >> y); }        \
+    RT_INLINE T rt_abs_##N(T x) { return x < 0 ? rt_neg_##N(x) : x; }                              \
+    RT_INLINE T rt_sgn_##N(T x) { return (T)((x > 0) - (x < 0)); }                              \
+    RT_INLINE T rt_pow_##N(T x, T y) { return (T)rt_powu_##N((U)x, (U)y); }
 
 #define RT_UNSIGNED(N, T, W, B)                                                                    \
     RT_INT_COMMON(N, T, T, W, B)                                                                   \
-    static inline T rt_quot_##N(T x, T y) { return y == 0 ? 0 : (T)(x / y); }                      \
-    static inline T rt_rem_##N(T x, T y) { return y == 0 ? 0 : (T)(x % y); }                       \
-    static inline T rt_div_##N(T x, T y) { return rt_quot_##N(x, y); }                             \
-    static inline T rt_mod_##N(T x, T y) { return rt_rem_##N(x, y); }                              \
-    static inline T rt_shr_##N(T x, T y) { return rt_lshr_##N(x, y); }                             \
-    static inline T rt_abs_##N(T x) { return x; }                                                  \
-    static inline T rt_sgn_##N(T x) { return (T)(x > 0); }                                      \
-    static inline T rt_pow_##N(T x, T y) { return rt_powu_##N(x, y); }
+    RT_INLINE T rt_quot_##N(T x, T y) { return y == 0 ? 0 : (T)(x / y); }                          \
+    RT_INLINE T rt_rem_##N(T x, T y) { return y == 0 ? 0 : (T)(x % y); }                           \
+    RT_INLINE T rt_div_##N(T x, T y) { return rt_quot_##N(x, y); }                                 \
+    RT_INLINE T rt_mod_##N(T x, T y) { return rt_rem_##N(x, y); }                                  \
+    RT_INLINE T rt_shr_##N(T x, T y) { return rt_lshr_##N(x, y); }                                 \
+    RT_INLINE T rt_abs_##N(T x) { return x; }                                                      \
+    RT_INLINE T rt_sgn_##N(T x) { return (T)(x > 0); }                                          \
+    RT_INLINE T rt_pow_##N(T x, T y) { return rt_powu_##N(x, y); }
 
 /* The high half of the double-width product (mul_hi): OpenCL's builtin,
  * in C a product in the next wider type (__int128 for 64 bits). */
 #ifdef __OPENCL_VERSION__
-#define RT_MUL_HI(N, T, T2) static inline T rt_mul_hi_##N(T x, T y) { return mul_hi(x, y); }
+#define RT_MUL_HI(N, T, T2) RT_INLINE T rt_mul_hi_##N(T x, T y) { return mul_hi(x, y); }
 #else
-#define RT_MUL_HI(N, T, T2) static inline T rt_mul_hi_##N(T x, T y) { return (T)(((T2)x * (T2)y) >> (8 * sizeof(T))); }
+#define RT_MUL_HI(N, T, T2) RT_INLINE T rt_mul_hi_##N(T x, T y) { return (T)(((T2)x * (T2)y) >> (8 * sizeof(T))); }
 #endif
 RT_MUL_HI(i8, int8_t, int32_t)
 RT_MUL_HI(i16, int16_t, int32_t)
@@ -112,37 +119,37 @@ RT_UNSIGNED(u64, uint64_t, uint64_t, 64)
  * when either is negative and INT64_MAX (never allocatable) when the
  * product does not fit, so an overflowing size fails to allocate instead
  * of allocating a block smaller than its array. */
-static inline int64_t rt_size_mul_i64(int64_t x, int64_t y) {
+RT_INLINE int64_t rt_size_mul_i64(int64_t x, int64_t y) {
     if (x < 0 || y < 0) return -1;
     return x != 0 && y > INT64_MAX / x ? INT64_MAX : x * y;
 }
 
 /* ---- Floats: NAME, C type, math.h suffix (f for float, empty for double) -- */
 
-#define RT_FLOAT_FN1(N, T, S, OP, FN) static inline T rt_##OP##_##N(T x) { return FN##S(x); }
+#define RT_FLOAT_FN1(N, T, S, OP, FN) RT_INLINE T rt_##OP##_##N(T x) { return FN##S(x); }
 #define RT_FLOAT(N, T, S)                                                                          \
-    static inline T rt_add_##N(T x, T y) { return x + y; }                                         \
-    static inline T rt_sub_##N(T x, T y) { return x - y; }                                         \
-    static inline T rt_mul_##N(T x, T y) { return x * y; }                                         \
-    static inline T rt_div_##N(T x, T y) { return x / y; }                                         \
-    static inline T rt_mod_##N(T x, T y) { return fmod##S(x, y); }                                 \
-    static inline T rt_pow_##N(T x, T y) { return pow##S(x, y); }                                  \
-    static inline T rt_min_##N(T x, T y) { return fmin##S(x, y); }                                 \
-    static inline T rt_max_##N(T x, T y) { return fmax##S(x, y); }                                 \
-    static inline T rt_atan2_##N(T x, T y) { return atan2##S(x, y); }                             \
-    static inline T rt_hypot_##N(T x, T y) { return hypot##S(x, y); }                             \
-    static inline T rt_neg_##N(T x) { return -x; }                                                 \
-    static inline T rt_abs_##N(T x) { return fabs##S(x); }                                        \
-    static inline T rt_sgn_##N(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x; }                   \
-    static inline T rt_round_##N(T x) { return rint##S(x); }                                       \
-    static inline bool rt_isnan_##N(T x) { return isnan(x); }                                      \
-    static inline bool rt_isinf_##N(T x) { return isinf(x); }                                      \
-    static inline bool rt_eq_##N(T x, T y) { return x == y; }                                      \
-    static inline bool rt_ne_##N(T x, T y) { return x != y; }                                      \
-    static inline bool rt_lt_##N(T x, T y) { return x < y; }                                       \
-    static inline bool rt_le_##N(T x, T y) { return x <= y; }                                      \
-    static inline bool rt_gt_##N(T x, T y) { return x > y; }                                       \
-    static inline bool rt_ge_##N(T x, T y) { return x >= y; }                                      \
+    RT_INLINE T rt_add_##N(T x, T y) { return x + y; }                                             \
+    RT_INLINE T rt_sub_##N(T x, T y) { return x - y; }                                             \
+    RT_INLINE T rt_mul_##N(T x, T y) { return x * y; }                                             \
+    RT_INLINE T rt_div_##N(T x, T y) { return x / y; }                                             \
+    RT_INLINE T rt_mod_##N(T x, T y) { return fmod##S(x, y); }                                     \
+    RT_INLINE T rt_pow_##N(T x, T y) { return pow##S(x, y); }                                      \
+    RT_INLINE T rt_min_##N(T x, T y) { return fmin##S(x, y); }                                     \
+    RT_INLINE T rt_max_##N(T x, T y) { return fmax##S(x, y); }                                     \
+    RT_INLINE T rt_atan2_##N(T x, T y) { return atan2##S(x, y); }                                 \
+    RT_INLINE T rt_hypot_##N(T x, T y) { return hypot##S(x, y); }                                 \
+    RT_INLINE T rt_neg_##N(T x) { return -x; }                                                     \
+    RT_INLINE T rt_abs_##N(T x) { return fabs##S(x); }                                            \
+    RT_INLINE T rt_sgn_##N(T x) { return x > 0 ? (T)1 : x < 0 ? (T)-1 : x; }                       \
+    RT_INLINE T rt_round_##N(T x) { return rint##S(x); }                                           \
+    RT_INLINE bool rt_isnan_##N(T x) { return isnan(x); }                                          \
+    RT_INLINE bool rt_isinf_##N(T x) { return isinf(x); }                                          \
+    RT_INLINE bool rt_eq_##N(T x, T y) { return x == y; }                                          \
+    RT_INLINE bool rt_ne_##N(T x, T y) { return x != y; }                                          \
+    RT_INLINE bool rt_lt_##N(T x, T y) { return x < y; }                                           \
+    RT_INLINE bool rt_le_##N(T x, T y) { return x <= y; }                                          \
+    RT_INLINE bool rt_gt_##N(T x, T y) { return x > y; }                                           \
+    RT_INLINE bool rt_ge_##N(T x, T y) { return x >= y; }                                          \
     RT_FLOAT_FN1(N, T, S, sqrt, sqrt) RT_FLOAT_FN1(N, T, S, cbrt, cbrt)                            \
     RT_FLOAT_FN1(N, T, S, exp, exp) RT_FLOAT_FN1(N, T, S, log, log)                                \
     RT_FLOAT_FN1(N, T, S, log2, log2) RT_FLOAT_FN1(N, T, S, log10, log10)                          \
@@ -156,22 +163,22 @@ static inline int64_t rt_size_mul_i64(int64_t x, int64_t y) {
     RT_FLOAT_FN1(N, T, S, atanh, atanh) RT_FLOAT_FN1(N, T, S, log1p, log1p)                        \
     RT_FLOAT_FN1(N, T, S, gamma, tgamma) RT_FLOAT_FN1(N, T, S, lgamma, lgamma)                     \
     RT_FLOAT_FN1(N, T, S, erf, erf) RT_FLOAT_FN1(N, T, S, erfc, erfc)                              \
-    static inline T rt_nextafter_##N(T x, T y) { return nextafter##S(x, y); }                     \
-    static inline T rt_copysign_##N(T x, T y) { return copysign##S(x, y); }                       \
-    static inline T rt_fma_##N(T x, T y, T z) { return fma##S(x, y, z); }                         \
+    RT_INLINE T rt_nextafter_##N(T x, T y) { return nextafter##S(x, y); }                         \
+    RT_INLINE T rt_copysign_##N(T x, T y) { return copysign##S(x, y); }                           \
+    RT_INLINE T rt_fma_##N(T x, T y, T z) { return fma##S(x, y, z); }                             \
     /* y is integral; beyond +-100000 every result is already 0 or infinite */                   \
-    static inline T rt_ldexp_##N(T x, T y) {                                                       \
+    RT_INLINE T rt_ldexp_##N(T x, T y) {                                                           \
         return ldexp##S(x, y > 100000 ? 100000 : y < -100000 ? -100000 : (int)y);                  \
     }
 
 /* A float's bits and back, through a union (defined in C11 and OpenCL C). */
 #define RT_BITS(N, T, UN, U)                                                                       \
-    static inline U rt_to_bits_##N(T x) {                                                          \
+    RT_INLINE U rt_to_bits_##N(T x) {                                                              \
         union { T f; U u; } b;                                                                     \
         b.f = x;                                                                                   \
         return b.u;                                                                                \
     }                                                                                              \
-    static inline T rt_from_bits_##UN(U x) {                                                       \
+    RT_INLINE T rt_from_bits_##UN(U x) {                                                           \
         union { T f; U u; } b;                                                                     \
         b.u = x;                                                                                   \
         return b.f;                                                                                \
@@ -184,29 +191,29 @@ RT_BITS(f64, double, u64, uint64_t)
 
 /* ---- Booleans ------------------------------------------------------------- */
 
-static inline bool rt_land_bool(bool x, bool y) { return x && y; }
-static inline bool rt_lor_bool(bool x, bool y) { return x || y; }
-static inline bool rt_not_bool(bool x) { return !x; }
-static inline bool rt_eq_bool(bool x, bool y) { return x == y; }
-static inline bool rt_ne_bool(bool x, bool y) { return x != y; }
-static inline bool rt_lt_bool(bool x, bool y) { return !x && y; }
-static inline bool rt_le_bool(bool x, bool y) { return !x || y; }
-static inline bool rt_gt_bool(bool x, bool y) { return x && !y; }
-static inline bool rt_ge_bool(bool x, bool y) { return x || !y; }
+RT_INLINE bool rt_land_bool(bool x, bool y) { return x && y; }
+RT_INLINE bool rt_lor_bool(bool x, bool y) { return x || y; }
+RT_INLINE bool rt_not_bool(bool x) { return !x; }
+RT_INLINE bool rt_eq_bool(bool x, bool y) { return x == y; }
+RT_INLINE bool rt_ne_bool(bool x, bool y) { return x != y; }
+RT_INLINE bool rt_lt_bool(bool x, bool y) { return !x && y; }
+RT_INLINE bool rt_le_bool(bool x, bool y) { return !x || y; }
+RT_INLINE bool rt_gt_bool(bool x, bool y) { return x && !y; }
+RT_INLINE bool rt_ge_bool(bool x, bool y) { return x || !y; }
 
 /* ---- Conversions ---------------------------------------------------------- */
 
 /* Float to integer, as prim_convert (compiler/ir/prim.c): truncates
  * towards zero and saturates; NaN gives 0. */
 #define RT_F2S(F, TF, N, T, LO, HI)                                                                \
-    static inline T rt_conv_##F##_##N(TF x) {                                                      \
+    RT_INLINE T rt_conv_##F##_##N(TF x) {                                                          \
         if (isnan(x)) return 0;                                                                    \
         if (x <= (TF)(LO)) return LO;                                                              \
         if (x >= (TF)(HI)) return HI;                                                              \
         return (T)x;                                                                               \
     }
 #define RT_F2U(F, TF, N, T, HI)                                                                    \
-    static inline T rt_conv_##F##_##N(TF x) {                                                      \
+    RT_INLINE T rt_conv_##F##_##N(TF x) {                                                          \
         if (isnan(x)) return 0;                                                                    \
         if (x <= 0) return 0;                                                                      \
         if (x >= (TF)(HI)) return HI;                                                              \
@@ -221,9 +228,9 @@ static inline bool rt_ge_bool(bool x, bool y) { return x || !y; }
     RT_F2U(F, TF, u16, uint16_t, UINT16_MAX)                                                       \
     RT_F2U(F, TF, u32, uint32_t, UINT32_MAX)                                                       \
     RT_F2U(F, TF, u64, uint64_t, UINT64_MAX)                                                       \
-    static inline float rt_conv_##F##_f32(TF x) { return (float)x; }                               \
-    static inline double rt_conv_##F##_f64(TF x) { return (double)x; }                            \
-    static inline bool rt_conv_##F##_bool(TF x) { return x != 0; }
+    RT_INLINE float rt_conv_##F##_f32(TF x) { return (float)x; }                                   \
+    RT_INLINE double rt_conv_##F##_f64(TF x) { return (double)x; }                                \
+    RT_INLINE bool rt_conv_##F##_bool(TF x) { return x != 0; }
 RT_F2I_ALL(f32, float)
 RT_F2I_ALL(f64, double)
 
@@ -232,17 +239,17 @@ RT_F2I_ALL(f64, double)
  * otherwise (Futhark's u64.i32 (-1) is 4294967295, as prim_convert); to
  * bool is != 0. UF is the unsigned type as wide as the source. */
 #define RT_X2(F, TF, UF)                                                                           \
-    static inline int8_t rt_conv_##F##_i8(TF x) { return (int8_t)x; }                             \
-    static inline int16_t rt_conv_##F##_i16(TF x) { return (int16_t)x; }                          \
-    static inline int32_t rt_conv_##F##_i32(TF x) { return (int32_t)x; }                           \
-    static inline int64_t rt_conv_##F##_i64(TF x) { return (int64_t)x; }                           \
-    static inline uint8_t rt_conv_##F##_u8(TF x) { return (uint8_t)(UF)x; }                            \
-    static inline uint16_t rt_conv_##F##_u16(TF x) { return (uint16_t)(UF)x; }                         \
-    static inline uint32_t rt_conv_##F##_u32(TF x) { return (uint32_t)(UF)x; }                         \
-    static inline uint64_t rt_conv_##F##_u64(TF x) { return (uint64_t)(UF)x; }                         \
-    static inline float rt_conv_##F##_f32(TF x) { return (float)x; }                               \
-    static inline double rt_conv_##F##_f64(TF x) { return (double)x; }                            \
-    static inline bool rt_conv_##F##_bool(TF x) { return x != 0; }
+    RT_INLINE int8_t rt_conv_##F##_i8(TF x) { return (int8_t)x; }                                 \
+    RT_INLINE int16_t rt_conv_##F##_i16(TF x) { return (int16_t)x; }                              \
+    RT_INLINE int32_t rt_conv_##F##_i32(TF x) { return (int32_t)x; }                               \
+    RT_INLINE int64_t rt_conv_##F##_i64(TF x) { return (int64_t)x; }                               \
+    RT_INLINE uint8_t rt_conv_##F##_u8(TF x) { return (uint8_t)(UF)x; }                                \
+    RT_INLINE uint16_t rt_conv_##F##_u16(TF x) { return (uint16_t)(UF)x; }                             \
+    RT_INLINE uint32_t rt_conv_##F##_u32(TF x) { return (uint32_t)(UF)x; }                             \
+    RT_INLINE uint64_t rt_conv_##F##_u64(TF x) { return (uint64_t)(UF)x; }                             \
+    RT_INLINE float rt_conv_##F##_f32(TF x) { return (float)x; }                                   \
+    RT_INLINE double rt_conv_##F##_f64(TF x) { return (double)x; }                                \
+    RT_INLINE bool rt_conv_##F##_bool(TF x) { return x != 0; }
 RT_X2(i8, int8_t, uint8_t)
 RT_X2(i16, int16_t, uint16_t)
 RT_X2(i32, int32_t, uint32_t)

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The `make check` driver: runs each cmocka unit test binary given as an
-# argument, then `futhorc test` over the test program directories on both
-# backends and the other suites (the fuzz targets and the compiler under
+# argument, then `futhorc test` over the test program directories on every
+# backend and the other suites (the fuzz targets and the compiler under
 # sanitizers among them), showing their output as it comes; prints
 # a line "== GROUP: N passed, N failed (S s)" as each group finishes and
 # ends with one line "N passed, N failed" totalling all of them. Exits 1 if
@@ -98,15 +98,26 @@ summarised() {
 # third less time than -O3, which tests/compose keeps testing.
 test_cflags=${CFLAGS:--O1}
 dirs=()
-for d in tests/programs tests/errors tests/structure tests/fusion tests/gpu examples bench; do
+for d in tests/programs tests/errors tests/structure tests/fusion tests/gpu tests/multicore examples bench; do
     [ -d "$d" ] && dirs+=("$d")
 done
 [ ${#dirs[@]} -gt 0 ] && summarised "C backend" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --pass-compiler-option=--verify "${dirs[@]}"
+# The same programs through the multicore backend (LLVM, in the
+# compiler's process; no C compiler but the linker), under
+# FUTHORC_SANITIZE instrumented by LLVM's AddressSanitizer pass.
+mc=(--backend=multicore)
+[ -n "${FUTHORC_SANITIZE:-}" ] && mc+=(--pass-compiler-option=--sanitize=address)
+[ ${#dirs[@]} -gt 0 ] && summarised "multicore backend" "$FUTHORC" test -j "$(nproc)" "${mc[@]}" --pass-compiler-option=--verify "${dirs[@]}"
+# The parallel loops' own tests on one thread and on more threads than
+# cores (tasks then interleave in more orders).
+for t in 1 7; do
+    summarised "multicore, $t threads" "$FUTHORC" test -j "$(nproc)" "${mc[@]}" -p --num-threads=$t tests/multicore
+done
 # The same programs through the OpenCL backend, on PoCL (a CPU OpenCL
 # device) or whatever OpenCL device is installed; results must agree with
 # the expected outputs exactly as on the C backend.
 cl_dirs=()
-for d in tests/programs tests/structure tests/fusion tests/gpu examples bench; do
+for d in tests/programs tests/structure tests/fusion tests/gpu tests/multicore examples bench; do
     [ -d "$d" ] && cl_dirs+=("$d")
 done
 if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then

@@ -1,7 +1,8 @@
 /* The backends: turn a program's Imp (compiler/imp/imp.h) into source
  * code. The sequential C backend (c.c) prints Imp lowered from STAGE_MEM,
  * the OpenCL backend (opencl.c) Imp lowered from STAGE_GPU; both print
- * through cprint.h. */
+ * through cprint.h. The LLVM backend (llvm.c) builds LLVM's module from
+ * Imp lowered from STAGE_MEM. */
 #ifndef FUTHORC_BACKEND_H
 #define FUTHORC_BACKEND_H
 
@@ -45,6 +46,23 @@ void emit_runtime_file(Buf *out, const char *path, bool no_includes);
 
 /* The runtime's enum constant for t ("RT_I32"), allocated in a. */
 const char *emit_c_rt_prim(Arena *a, PrimType t);
+
+/* Options of the LLVM backend (llvm.c; the multicore backend). */
+typedef struct LlvmOptions {
+    bool server;     /* main speaks Futhark's server protocol */
+    bool verify;     /* check the module before optimising it (--verify) */
+    const char *cpu; /* the CPU to generate code for (an LLVM CPU name);
+                        NULL: this machine's, with all its features */
+    bool asan;       /* instrument loads and stores for AddressSanitizer
+                        (the executable is linked with -fsanitize=address) */
+} LlvmOptions;
+
+/* Compiles p (lowered from STAGE_MEM) through LLVM, in this process, to
+ * the object file obj, which the driver links with the runtime object
+ * (embedded as "runtime/llvm/rt.o") into an executable; or, when ir is
+ * not NULL, appends the optimised module to ir as LLVM IR text instead.
+ * Returns false after a message on stderr. */
+bool emit_llvm(const ImpProg *p, const LlvmOptions *o, const char *obj, Buf *ir);
 
 /* Writes a library for p with the Futhark C API (man/futhorc-c-api.3):
  * the header to h, the self-contained C source (header included) to c and

@@ -156,15 +156,13 @@ const char *cp_exp(CPrint *C, const ImpExp *e) {
     case IX_THREAD:
     case IX_TUNING:
     case IX_MEMSIZE:
-    case IX_LOCAL_BUDGET: break;
+    case IX_LOCAL_BUDGET:
+    case IX_NUM_THREADS: break;
     }
     ICE("C printer: an Imp expression this target does not print");
 }
 
-const char *cp_loc(CPrint *C, SrcLoc loc) {
-    if (!loc.file) return "";
-    return arena_printf(C->a, "%s:%d:%d: ", loc.file, loc.line, loc.col);
-}
+const char *cp_loc(CPrint *C, SrcLoc loc) { return imp_loc(C->a, loc); }
 
 const char *cp_decl(CPrint *C, const ImpVar *v) {
     if (v->kind == IMP_MEM) return C->t->block_decl(C, v);
@@ -235,24 +233,9 @@ static void c_alloc(CPrint *C, const ImpStm *s, bool decl) {
     cp_alloc_check(C, s, m, size);
 }
 
-/* Appends text to a printf format (each % doubled). */
-static void format_text(Buf *fmt, const char *text) {
-    for (; *text; text++) buf_puts(fmt, *text == '%' ? "%%" : (char[2]){*text, 0});
-}
-
 int cp_message(CPrint *C, const ImpStm *s, int max, Buf *fmt, Buf *args) {
-    format_text(fmt, cp_loc(C, s->loc));
-    int used = 0;
-    for (const char *q = s->msg; *q; q++) {
-        if (q[0] == '{' && q[1] == '}' && used < s->nargs && used < max) {
-            buf_puts(fmt, "%lld");
-            if (args) buf_printf(args, ", (long long)%s", cp_exp(C, s->args[used]));
-            used++;
-            q++;
-            continue;
-        }
-        format_text(fmt, (char[2]){*q, 0});
-    }
+    int used = imp_message_format(C->a, s, max, fmt);
+    for (int k = 0; args && k < used; k++) buf_printf(args, ", (long long)%s", cp_exp(C, s->args[k]));
     return used;
 }
 
@@ -402,7 +385,8 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
     case IMP_UNMAP:
     case IMP_LAUNCH:
     case IMP_BARRIER:
-    case IMP_ATOMIC: ICE("C printer: an Imp statement this target does not print");
+    case IMP_ATOMIC:
+    case IMP_PARFOR: ICE("C printer: an Imp statement this target does not print");
     }
     return 1;
 }

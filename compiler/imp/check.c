@@ -13,7 +13,9 @@
  * launches or host blocks; host code no IX_THREAD or local blocks, and a
  * load from a device block only as a transfer (the whole value of a
  * scalar's declaration or assignment); functions (which kernels call too)
- * none of the GPU forms. Launches pass one argument of its
+ * none of the GPU forms. The body of an IMP_PARFOR (entry code) assigns
+ * only variables declared in it and retains and releases only its own
+ * blocks, and binds no arguments or results. Launches pass one argument of its
  * parameter's kind to each parameter, and each kernel is launched from one
  * place. The first violation ends the check (a longjmp out of the walk). */
 #include <setjmp.h>
@@ -36,6 +38,8 @@ typedef struct Checker {
     char *args, *results;  /* entry: bound on the current path, by index */
     int nargs, nresults;
     int loops;             /* loops around the current statement */
+    int par;               /* IMP_PARFORs around the current statement */
+    char *par_of;          /* by id: the par of the variable's declaration */
 } Checker;
 
 static void fail(Checker *C, const char *fmt, ...) __attribute__((format(printf, 2, 3), noreturn));
@@ -65,7 +69,14 @@ static void declare(Checker *C, ImpVar *v) {
     if (v->kind == IMP_MEM && (C->kernel ? v->space == IMP_SPACE_HOST : v->space == IMP_SPACE_LOCAL))
         fail(C, "%s is a %s block in %s code", vn(C, v), space_names[v->space], C->kernel ? "kernel" : "host");
     C->in_scope[v->id] = v;
+    C->par_of[v->id] = (char)C->par;
     vec_push_in(&C->a, &C->scope, v);
+}
+
+/* v, which a statement assigns (or whose references it counts), is not a
+ * variable from outside the IMP_PARFOR it is in. */
+static void own(Checker *C, const ImpVar *v, const char *what) {
+    if (C->par_of[v->id] < C->par) fail(C, "a parallel loop %s %s, which is declared outside it", what, vn(C, v));
 }
 
 /* Leaves the scopes opened since the scope held mark variables. */
@@ -166,6 +177,7 @@ static PrimType check_exp(Checker *C, const ImpExp *e) {
         for (int i = 0; i < imp_tune_arity(e->tune); i++) expect(C, e->args[i], PT_I64, "a tuning parameter's argument");
         break;
     case IX_LOCAL_BUDGET: only_entries(C, "IX_LOCAL_BUDGET"); break;
+    case IX_NUM_THREADS: only_entries(C, "IX_NUM_THREADS"); break;
     case IX_MEMSIZE:
         only_entries(C, "IX_MEMSIZE");
         use(C, e->var, IMP_MEM);
@@ -404,6 +416,7 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
         break;
     case IMP_ASSIGN:
         use(C, s->var, s->var ? s->var->kind : IMP_SCALAR);
+        own(C, s->var, "assigns");
         check_value(C, s->var, s->value);
         break;
     case IMP_STORE:
@@ -415,12 +428,14 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
         if (C->fun) fail(C, "an allocation in a function (functions cannot fail)");
         only_host(C, "an allocation");
         use(C, s->mem, IMP_MEM);
+        own(C, s->mem, "allocates");
         expect(C, s->size, PT_I64, "an allocation's size");
         break;
     case IMP_RETAIN:
     case IMP_RELEASE:
         only_host(C, s->kind == IMP_RETAIN ? "IMP_RETAIN" : "IMP_RELEASE");
         use(C, s->mem, IMP_MEM);
+        own(C, s->mem, "counts the references of");
         break;
     case IMP_COPY: check_copy(C, s); break;
     case IMP_FOR: {
@@ -432,6 +447,21 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
         declare(C, s->var);
         C->loops++;
         check_nested(C, &s->body);
+        C->loops--;
+        leave(C, mark);
+        break;
+    }
+    case IMP_PARFOR: {
+        only_entries(C, "IMP_PARFOR");
+        int mark = C->scope.len;
+        in_range(C, s->var);
+        if (s->var->kind != IMP_SCALAR || s->var->t != PT_I64) fail(C, "the task %s is not an i64 scalar", vn(C, s->var));
+        expect(C, s->bound, PT_I64, "a parallel loop's bound");
+        C->loops++;
+        C->par++;
+        declare(C, s->var);
+        check_nested(C, &s->body);
+        C->par--;
         C->loops--;
         leave(C, mark);
         break;
@@ -543,6 +573,7 @@ static bool check_prog(Checker *C) {
     if (setjmp(C->fail)) return false;
     const ImpProg *p = C->p;
     C->in_scope = NEW_ARRAY(&C->a, ImpVar *, p->next_id + 1);
+    C->par_of = arena_alloc(&C->a, (size_t)p->next_id + 1);
     C->launches = arena_alloc(&C->a, (size_t)p->nkernels + 1);
     for (int i = 0; i < p->nkernels; i++)
         if (!p->kernels[i] || p->kernels[i]->index != i) fail(C, "kernel %d has another index", i);

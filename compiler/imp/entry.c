@@ -161,15 +161,18 @@ static ImpEntry *lower_entry(ImpLower *L, const Fun *f) {
     return e;
 }
 
-ImpProg *imp_lower(const Prog *p) {
+ImpProg *imp_lower(const Prog *p, bool parallel) {
     if (p->stage != STAGE_MEM && p->stage != STAGE_GPU) ICE("imp_lower: the program must be at STAGE_MEM or STAGE_GPU");
     Arena *a = p->arena;
     ImpProg *ip = NEW(a, ImpProg);
     ip->arena = a;
     ip->next_id = p->next_var_id;
     bool gpu = p->stage == STAGE_GPU;
-    ImpLower L = {.p = p, .ip = ip, .a = a, .gpu = gpu, .space = gpu ? IMP_SPACE_DEVICE : IMP_SPACE_HOST};
+    if (gpu && parallel) ICE("imp_lower: parallel loops for a program at STAGE_GPU");
+    ImpLower L = {.p = p, .ip = ip, .a = a, .gpu = gpu, .parallel = parallel,
+                  .space = gpu ? IMP_SPACE_DEVICE : IMP_SPACE_HOST};
     L.vars = NEW_ARRAY(a, ImpVar *, p->next_var_id + 1);
+    L.alloc_of = NEW_ARRAY(a, const Stm *, p->next_var_id + 1);
     L.mark = calloc((size_t)p->next_var_id + 1, sizeof(int));
     if (!L.mark) ICE("out of memory");
     L.funs = NEW_ARRAY(a, ImpFun *, p->ndefs + 1);

@@ -123,6 +123,7 @@ ImpExp *imp_tuning(Arena *a, ImpKernel *k, ImpTune tune, ImpExp **args) {
 }
 
 ImpExp *imp_local_budget(Arena *a) { return exp_new(a, IX_LOCAL_BUDGET, PT_I64); }
+ImpExp *imp_num_threads(Arena *a) { return exp_new(a, IX_NUM_THREADS, PT_I64); }
 
 ImpExp *imp_memsize(Arena *a, ImpVar *mem) {
     if (mem->kind != IMP_MEM) ICE("imp_memsize: %s_%d is not a block", mem->name, mem->id);
@@ -138,7 +139,8 @@ PrimType imp_exp_type(const ImpExp *e) {
     case IX_THREAD:
     case IX_TUNING:
     case IX_MEMSIZE:
-    case IX_LOCAL_BUDGET: return PT_I64;
+    case IX_LOCAL_BUDGET:
+    case IX_NUM_THREADS: return PT_I64;
     case IX_SYM:
     case IX_CONST:
     case IX_VAR:
@@ -181,4 +183,130 @@ ImpCode imp_finish(ImpBuilder *b) {
     ImpCode c = {vec_to_arena(b->a, &b->stms), b->stms.len};
     vec_free(&b->stms);
     return c;
+}
+
+/* ---- Failures ---- */
+
+const char *imp_loc(Arena *a, SrcLoc loc) {
+    if (!loc.file) return "";
+    return arena_printf(a, "%s:%d:%d: ", loc.file, loc.line, loc.col);
+}
+
+/* Appends text to a printf format (each % doubled). */
+static void format_text(Buf *fmt, const char *text) {
+    for (; *text; text++) buf_puts(fmt, *text == '%' ? "%%" : (char[2]){*text, 0});
+}
+
+int imp_message_format(Arena *a, const ImpStm *s, int max, Buf *fmt) {
+    format_text(fmt, imp_loc(a, s->loc));
+    int used = 0;
+    for (const char *q = s->msg; *q; q++) {
+        if (q[0] == '{' && q[1] == '}' && used < s->nargs && used < max) {
+            buf_puts(fmt, "%lld");
+            used++;
+            q++;
+            continue;
+        }
+        format_text(fmt, (char[2]){*q, 0});
+    }
+    return used;
+}
+
+/* ---- Free variables ---- */
+
+typedef struct FreeWalk {
+    char *declared, *seen; /* by id */
+    int n;
+    void (*fn)(int id, void *ctx);
+    void *ctx;
+} FreeWalk;
+
+static void fw_use(int id, void *ctx) {
+    FreeWalk *w = ctx;
+    if (id < 0 || id >= w->n) ICE("imp_free_vars: variable %d out of range", id);
+    if (w->declared[id] || w->seen[id]) return;
+    w->seen[id] = 1;
+    w->fn(id, w->ctx);
+}
+
+static void fw_var(FreeWalk *w, const ImpVar *v) {
+    if (v) fw_use(v->id, w);
+}
+
+static void fw_decl(FreeWalk *w, const ImpVar *v) {
+    if (v) w->declared[v->id] = 1;
+}
+
+static void fw_exp(FreeWalk *w, const ImpExp *e) {
+    if (!e) return;
+    if (e->kind == IX_VAR || e->kind == IX_LOAD || e->kind == IX_MEMSIZE) fw_var(w, e->var);
+    if (e->kind == IX_SYM) sym_vars(e->sym, fw_use, w);
+    if (e->kind == IX_OP || e->kind == IX_CONV)
+        for (int i = 0; i < (e->kind == IX_OP ? op_arity(e->op) : 1); i++) fw_exp(w, e->args[i]);
+    if (e->kind == IX_TUNING)
+        for (int i = 0; i < imp_tune_arity(e->tune); i++) fw_exp(w, e->args[i]);
+    fw_exp(w, e->index);
+}
+
+static void fw_lmad(FreeWalk *w, const Lmad *l) {
+    if (!l) return;
+    sym_vars(l->offset, fw_use, w);
+    for (int d = 0; d < l->rank; d++) {
+        sym_vars(l->dims[d].shape, fw_use, w);
+        sym_vars(l->dims[d].stride, fw_use, w);
+    }
+}
+
+static void fw_code(FreeWalk *w, const ImpCode *c);
+
+static void fw_stm(FreeWalk *w, const ImpStm *s) {
+    fw_exp(w, s->init);
+    fw_exp(w, s->offset);
+    fw_exp(w, s->value);
+    fw_exp(w, s->index);
+    fw_exp(w, s->size);
+    fw_exp(w, s->bound);
+    fw_exp(w, s->cond);
+    fw_exp(w, s->step);
+    fw_exp(w, s->expected);
+    fw_exp(w, s->groups);
+    fw_exp(w, s->group_size);
+    for (int i = 0; i < s->nargs; i++) fw_exp(w, s->args[i]);
+    for (int i = 0; s->kind == IMP_RESULT && i < s->rank; i++) fw_exp(w, s->shape[i]);
+    fw_lmad(w, s->dst_lmad);
+    fw_lmad(w, s->src_lmad);
+    fw_lmad(w, s->lmad);
+    fw_var(w, s->dst);
+    fw_var(w, s->src);
+    switch (s->kind) {
+    case IMP_DECL:
+    case IMP_FOR:
+    case IMP_PARFOR:
+    case IMP_ATOMIC: fw_decl(w, s->var); break;
+    case IMP_ARG:
+        fw_decl(w, s->var);
+        fw_decl(w, s->mem);
+        for (int d = 0; s->rank && d < s->rank; d++) fw_decl(w, s->dims[d]);
+        break;
+    case IMP_MAP: fw_decl(w, s->mem); break;
+    case IMP_CALL:
+        for (int i = 0; i < s->nresults; i++) fw_decl(w, s->results[i]);
+        break;
+    default: fw_var(w, s->var); break;
+    }
+    if (s->kind != IMP_ARG && s->kind != IMP_MAP) fw_var(w, s->mem);
+    fw_code(w, &s->body);
+    fw_code(w, &s->orelse);
+}
+
+static void fw_code(FreeWalk *w, const ImpCode *c) {
+    for (int i = 0; i < c->n; i++) fw_stm(w, c->stms[i]);
+}
+
+void imp_free_vars(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx) {
+    FreeWalk w = {calloc((size_t)next_id + 1, 1), calloc((size_t)next_id + 1, 1), next_id, fn, ctx};
+    if (!w.declared || !w.seen) ICE("out of memory");
+    fw_code(&w, c);
+    free(w.declared);
+    free(w.seen);
 }

@@ -66,11 +66,16 @@
  * at barriers puts its barriers outside the scopes that may fail, so that
  * a failing work-item still meets the others.
  *
- * Planned extension (its issue), added with the lowering that produces
- * it, so that no backend is written twice:
- *   Multicore (the LLVM backend): IMP_PARFOR, a parallel loop whose
- *     iterations the runtime splits among threads, with per-thread
- *     accumulators and the operator that combines them.
+ * The multicore form (the LLVM backend, lowered from STAGE_MEM with
+ * parallel loops): IMP_PARFOR runs its body once for each of a number of
+ * tasks, which the runtime hands out to its threads as they come free; a
+ * task is a contiguous chunk of a SOAC's iterations, chosen by the
+ * lowering from IX_NUM_THREADS. The body runs as code of its own: it
+ * reads the variables declared outside it but assigns only its own,
+ * writes only elements no other task touches (a task's results go into
+ * its own element of a block of partial results, which the code after
+ * the loop combines in task order), allocates and releases only its own
+ * blocks, and may fail (then the loop fails once its started tasks end).
  */
 #ifndef FUTHORC_IMP_H
 #define FUTHORC_IMP_H
@@ -130,6 +135,8 @@ typedef enum ImpExpKind {
     IX_MEMSIZE, /* host code: the size in bytes of device block var */
     IX_LOCAL_BUDGET, /* host code: the bytes of local memory a work-group
                         may use for arrays the lowering sizes at run time */
+    IX_NUM_THREADS,  /* entry code (multicore): the number of threads that
+                        run the tasks of an IMP_PARFOR (an i64, >= 1) */
 } ImpExpKind;
 
 /* Where a work-item is (one dimension). */
@@ -268,6 +275,10 @@ typedef enum ImpStmKind {
     IMP_BARRIER, /* every work-item of the group waits until all reach it
                     (all of them must); their stores to local memory (with
                     global: to device memory too) are seen after it */
+    /* ---- Multicore (entry code) ---- */
+    IMP_PARFOR,  /* for each task var < bound (an i64 bound by the loop):
+                    body, the tasks run at once on the runtime's threads,
+                    in any order (see the header) */
     IMP_ATOMIC,  /* atomically: old = element index of block mem (type t),
                     element = atomic(old, value) (IMP_AT_CMPXCHG: value when
                     old == expected, else old); var, when not NULL, is
@@ -278,7 +289,7 @@ typedef struct ImpFun ImpFun;
 
 struct ImpStm {
     ImpStmKind kind;
-    ImpVar *var;          /* DECL, ASSIGN, FOR (i), scalar ARG, ATOMIC (or NULL) */
+    ImpVar *var;          /* DECL, ASSIGN, FOR and PARFOR (i), scalar ARG, ATOMIC (or NULL) */
     ImpExp *init;         /* DECL */
     ImpExp *value;        /* ASSIGN, STORE, scalar RESULT, FILL, IOTA (start), ATOMIC */
     ImpVar *mem;          /* STORE, ALLOC, RETAIN, RELEASE, array ARG and RESULT, MAP, UNMAP, ATOMIC */
@@ -288,9 +299,9 @@ struct ImpStm {
     ImpVar *dst, *src;    /* COPY, FILL and IOTA (dst), MAP and UNMAP (src) */
     Lmad *dst_lmad, *src_lmad; /* COPY, FILL and IOTA (dst_lmad) */
     Lmad *lmad;           /* array RESULT */
-    ImpExp *bound;        /* FOR, IOTA */
+    ImpExp *bound;        /* FOR, PARFOR, IOTA */
     ImpExp *cond;         /* WHILE, IF, ASSERT */
-    ImpCode body;         /* FOR, WHILE, IF (then), SCOPE */
+    ImpCode body;         /* FOR, PARFOR, WHILE, IF (then), SCOPE */
     ImpCode orelse;       /* IF */
     ImpFun *fn;           /* CALL */
     ImpExp **args;        /* CALL, RETURN, ASSERT, LAUNCH */
@@ -414,6 +425,7 @@ ImpExp *imp_thread(Arena *a, ImpThread t);
 ImpExp *imp_tuning(Arena *a, ImpKernel *k, ImpTune tune, ImpExp **args);
 ImpExp *imp_memsize(Arena *a, ImpVar *mem);
 ImpExp *imp_local_budget(Arena *a);
+ImpExp *imp_num_threads(Arena *a);
 /* The type of e's value. */
 PrimType imp_exp_type(const ImpExp *e);
 
@@ -426,11 +438,28 @@ void imp_store(ImpBuilder *b, ImpVar *mem, PrimType t, ImpExp *index, ImpExp *va
 /* The statements appended to b so far, as a code block; b is empty again. */
 ImpCode imp_finish(ImpBuilder *b);
 
+/* Calls fn(id, ctx) once for each variable that code c uses but does not
+ * declare (the variables an IMP_PARFOR's body takes from outside), in the
+ * order of their first uses; Syms' variables count. */
+void imp_free_vars(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx);
+
+/* ---- Failures, as every target reports them ---------------------------------------- */
+
+/* "file:line:col: " of a failure at loc, or "" (allocated in a). */
+const char *imp_loc(Arena *a, SrcLoc loc);
+/* Appends to fmt the printf format of assertion s's message: its location,
+ * then msg with each "{}" (the first max of them) as %lld, taking the
+ * i64 arguments s->args in order, and every other % doubled. Returns how
+ * many arguments it takes. */
+int imp_message_format(Arena *a, const ImpStm *s, int max, Buf *fmt);
+
 /* ---- The lowering, the printer and the checker ------------------------------------ */
 
 /* Lowers p (at STAGE_MEM, or STAGE_GPU for the OpenCL backend: host code
- * on device blocks and kernels) to Imp, allocated in p's arena. */
-ImpProg *imp_lower(const Prog *p);
+ * on device blocks and kernels) to Imp, allocated in p's arena; with
+ * parallel (STAGE_MEM, the multicore backend), its host-level SOACs as
+ * parallel loops. */
+ImpProg *imp_lower(const Prog *p, bool parallel);
 
 /* Writes p readably (`futhorc dump --stage=imp`). */
 void imp_print(Buf *out, const ImpProg *p);

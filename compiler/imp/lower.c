@@ -149,6 +149,7 @@ static void lw_assert(ImpLower *L, const Stm *s) {
 static void lw_alloc(ImpLower *L, const Stm *s) {
     if (L->kernel) ICE("imp_lower: an allocation inside a kernel");
     ImpVar *m = lw_var(L, s->pat[0]);
+    L->alloc_of[s->pat[0]->id] = s;
     imp_decl(L->b, m, NULL);
     ImpStm *st = imp_add(L->b, IMP_ALLOC);
     st->mem = m;
@@ -197,6 +198,7 @@ void lw_stm(ImpLower *L, const Stm *s) {
     case IE_SCATTER:
     case IE_HIST:
         if (L->gpu && !L->seq) lw_seg(L, s);
+        else if (L->parallel && !L->seq) lw_par_soac(L, s);
         else lw_soac(L, s);
         break;
     case IE_SCRATCH:

@@ -6,6 +6,7 @@
  *   soac.c   Screma (maps, scans and reductions with accumulators),
  *            Scatter and Hist as sequential loops;
  *   entry.c  functions (Prog.defs) and entry points, and imp_lower;
+ *   mc.c     multicore: host-level SOACs as parallel loops (IMP_PARFOR);
  *   gpu*.c   a program at STAGE_GPU: its host-level SOACs as their SegInfo
  *            says (kernels, sequential host code over mapped blocks;
  *            gpu.h lists those files).
@@ -31,7 +32,10 @@ typedef struct ImpLower {
     ImpFun **funs;    /* by index in p->defs */
     bool gpu;         /* p is at STAGE_GPU: host-level SOACs are segmented operations */
     bool kernel;      /* lowering a kernel's body: blocks are not reference-counted */
-    int seq;          /* > 0 inside a segmented operation: SOACs are loops */
+    int seq;          /* > 0 inside a segmented operation (or a parallel
+                         loop): SOACs are loops */
+    bool parallel;    /* multicore: host-level SOACs are parallel loops */
+    const Stm **alloc_of; /* by IR Var id: the allocation that bound the block */
     ImpSpace space;   /* the space of the blocks made for IR Vars */
 } ImpLower;
 
@@ -88,6 +92,35 @@ void lw_copy(ImpLower *L, const Var *dmem, const Lmad *dl, const Var *smem, cons
 void lw_array_stm(ImpLower *L, const Stm *s);
 
 /* ---- soac.c ---- */
+/* An operator's accumulator: a scalar variable (var), a block element (mem
+ * at index), or for an array operand neither: the place of the operator's
+ * accumulator parameter. */
+typedef struct Acc {
+    ImpVar *var;
+    ImpVar *mem;
+    ImpExp *index;
+} Acc;
+/* The accumulators of ops set to their neutral elements: fresh variables
+ * when temps, else the pattern Vars pat; an array accumulator is the
+ * place of its operator parameter, filled with the neutral element. */
+Acc *lw_declare_accs(ImpLower *L, const SegOp *ops, int nops, Var **pat, bool temps);
+/* Combines the accumulators accs with the values vals through op (or
+ * with xvals, expressions, when not NULL: scalar accumulators only). */
+void lw_segop(ImpLower *L, const SegOp *op, const Acc *accs, const SubExp *vals, ImpExp *const *xvals);
+/* A Screma's loop body's results (an LwResFn, ctx a ScremaCtx): the
+ * scans (writing their outputs), the reductions and the map outputs, all
+ * at row iter. */
+typedef struct ScremaCtx {
+    const Stm *s;
+    const Acc *scan_accs, *red_accs;
+} ScremaCtx;
+void lw_res_screma(ImpLower *L, const Body *b, void *ctx);
+/* A Scatter's lambda's results (an LwResFn, ctx the Scatter): value j (an
+ * element or a whole row) written to dests[j] at index j when in bounds. */
+void lw_res_scatter(ImpLower *L, const Body *b, void *ctx);
+/* Appends `if (0 <= ix && ix < len)` and enters its body (leave with
+ * lw_leave into the returned statement's body). */
+ImpStm *lw_in_bounds(ImpLower *L, LwNest *n, SubExp ix, ImpExp *len);
 void lw_screma(ImpLower *L, const Stm *s);
 void lw_scatter(ImpLower *L, const Stm *s);
 void lw_hist(ImpLower *L, const Stm *s);
@@ -105,6 +138,11 @@ void lw_map_iteration(ImpLower *L, const Stm *s);
 /* The results of a map's body b (ctx: the map, a Screma without scans or
  * reductions): written at row iter of its outputs (an LwResFn). */
 void lw_map_results(ImpLower *L, const Body *b, void *ctx);
+
+/* ---- mc.c ---- */
+/* A host-level SOAC of a multicore program: a parallel loop where it can
+ * be, else as lw_soac. */
+void lw_par_soac(ImpLower *L, const Stm *s);
 
 /* ---- gpu.c ---- */
 /* A host-level SOAC of a program at STAGE_GPU, as its SegInfo says. */

@@ -74,6 +74,7 @@ static const char *exp_str(Printer *P, const ImpExp *e) {
                             exps_str(P, e->args, imp_tune_arity(e->tune)));
     case IX_MEMSIZE: return arena_printf(&P->a, "memsize(%s)", vname(P, e->var));
     case IX_LOCAL_BUDGET: return "local_budget";
+    case IX_NUM_THREADS: return "num_threads";
     }
     return "?";
 }
@@ -177,6 +178,12 @@ static void print_stm(Printer *P, const ImpStm *s) {
     case IMP_FOR:
         declare(P, s->var);
         line(P, "for %s < %s%s {", vname(P, s->var), exp_str(P, s->bound), s->unroll ? " (unrolled)" : "");
+        nested(P, &s->body);
+        line(P, "}");
+        break;
+    case IMP_PARFOR:
+        declare(P, s->var);
+        line(P, "parfor %s < %s {", vname(P, s->var), exp_str(P, s->bound));
         nested(P, &s->body);
         line(P, "}");
         break;

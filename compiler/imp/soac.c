@@ -8,15 +8,6 @@
  * and a histogram's accumulators are its buckets. */
 #include "lower.h"
 
-/* An operator's accumulator: a scalar variable (var), a block element (mem
- * at index), or for an array operand neither: the place of the operator's
- * accumulator parameter. */
-typedef struct Acc {
-    ImpVar *var;
-    ImpVar *mem;
-    ImpExp *index;
-} Acc;
-
 static bool acc_scalar(const Acc *a) { return a->var || a->mem; }
 
 static ImpExp *acc_read(ImpLower *L, const Acc *a, PrimType t) {
@@ -64,13 +55,12 @@ static void res_to_accs(ImpLower *L, const Body *b, void *ctx) {
     }
 }
 
-/* Combines the accumulators accs with the values vals through op. */
-static void lw_segop(ImpLower *L, const SegOp *op, const Acc *accs, const SubExp *vals) {
+void lw_segop(ImpLower *L, const SegOp *op, const Acc *accs, const SubExp *vals, ImpExp *const *xvals) {
     for (int i = 0; i < op->k; i++) {
         const Var *pa = op->op->params[i], *pe = op->op->params[op->k + i];
         if (acc_scalar(&accs[i])) {
             lw_declare(L, pa, acc_read(L, &accs[i], pa->type.elem));
-            lw_declare(L, pe, lw_se(L, vals[i]));
+            lw_declare(L, pe, xvals ? xvals[i] : lw_se(L, vals[i]));
             continue;
         }
         lw_store(L, pe->mem->mem, pe->mem->ixfun, vals[i], pe->type.elem);
@@ -79,10 +69,7 @@ static void lw_segop(ImpLower *L, const SegOp *op, const Acc *accs, const SubExp
     lw_body(L, op->op->body, res_to_accs, &o, NULL, 0);
 }
 
-/* The accumulators of ops set to their neutral elements: fresh variables
- * when temps, else the pattern Vars pat; an array accumulator is the
- * place of its operator parameter, filled with the neutral element. */
-static Acc *declare_accs(ImpLower *L, const SegOp *ops, int nops, Var **pat, bool temps) {
+Acc *lw_declare_accs(ImpLower *L, const SegOp *ops, int nops, Var **pat, bool temps) {
     int n = 0;
     for (int j = 0; j < nops; j++) n += ops[j].k;
     Acc *accs = NEW_ARRAY(L->a, Acc, n + 1);
@@ -107,20 +94,13 @@ static Acc *declare_accs(ImpLower *L, const SegOp *ops, int nops, Var **pat, boo
 
 /* ---- Screma ---------------------------------------------------------------------- */
 
-typedef struct ScremaCtx {
-    const Stm *s;
-    const Acc *scan_accs, *red_accs;
-} ScremaCtx;
-
-/* After the map body: the scans (writing their outputs), the reductions,
- * and the map outputs, all at row iter. */
-static void res_screma(ImpLower *L, const Body *b, void *ctx) {
+void lw_res_screma(ImpLower *L, const Body *b, void *ctx) {
     const ScremaCtx *x = ctx;
     const Screma *sc = &x->s->e->screma;
     Sym *i = sym_var(L->a, sc->iter->id);
     int pos = 0, acc = 0;
     for (int j = 0; j < sc->nscans; j++) {
-        lw_segop(L, &sc->scans[j], x->scan_accs + acc, b->res + pos);
+        lw_segop(L, &sc->scans[j], x->scan_accs + acc, b->res + pos, NULL);
         for (int k = 0; k < sc->scans[j].k; k++, pos++, acc++) {
             const Var *out = x->s->pat[pos];
             const Lmad *ol = out->mem->ixfun;
@@ -135,7 +115,7 @@ static void res_screma(ImpLower *L, const Body *b, void *ctx) {
     }
     acc = 0;
     for (int j = 0; j < sc->nreds; j++) {
-        lw_segop(L, &sc->reds[j], x->red_accs + acc, b->res + pos);
+        lw_segop(L, &sc->reds[j], x->red_accs + acc, b->res + pos, NULL);
         pos += sc->reds[j].k;
         acc += sc->reds[j].k;
     }
@@ -155,18 +135,17 @@ void lw_screma(ImpLower *L, const Stm *s) {
     int nscan = 0;
     for (int j = 0; j < sc->nscans; j++) nscan += sc->scans[j].k;
     ScremaCtx x = {s, NULL, NULL};
-    x.red_accs = declare_accs(L, sc->reds, sc->nreds, s->pat + nscan, false);
-    x.scan_accs = declare_accs(L, sc->scans, sc->nscans, NULL, true);
+    x.red_accs = lw_declare_accs(L, sc->reds, sc->nreds, s->pat + nscan, false);
+    x.scan_accs = lw_declare_accs(L, sc->scans, sc->nscans, NULL, true);
     LwNest n;
     ImpStm *f = soac_loop(L, &n, sc->w, sc->map, sc->arrs, sc->iter);
-    lw_body(L, sc->map->body, res_screma, &x, NULL, 0);
+    lw_body(L, sc->map->body, lw_res_screma, &x, NULL, 0);
     f->body = lw_leave(L, &n);
 }
 
 /* ---- Scatter and Hist ---------------------------------------------------------------- */
 
-/* Opens `if (0 <= ix && ix < n)`. */
-static ImpStm *in_bounds(ImpLower *L, LwNest *n, SubExp ix, ImpExp *len) {
+ImpStm *lw_in_bounds(ImpLower *L, LwNest *n, SubExp ix, ImpExp *len) {
     Arena *a = L->a;
     ImpStm *st = imp_add(L->b, IMP_IF);
     st->cond = imp_op2(a, OP_LAND, PT_BOOL, imp_op2(a, OP_GE, PT_I64, lw_se(L, ix), imp_i64(a, 0)),
@@ -175,15 +154,13 @@ static ImpStm *in_bounds(ImpLower *L, LwNest *n, SubExp ix, ImpExp *len) {
     return st;
 }
 
-/* Scatter: writes value j (an element or a whole row) to dests[j] at
- * index j when in bounds. */
-static void res_scatter(ImpLower *L, const Body *b, void *ctx) {
+void lw_res_scatter(ImpLower *L, const Body *b, void *ctx) {
     const Scatter *sc = ctx;
     for (int j = 0; j < sc->ndests; j++) {
         const Var *d = sc->dests[j];
         const Lmad *l = d->mem->ixfun;
         LwNest n;
-        ImpStm *st = in_bounds(L, &n, b->res[j], imp_sym(L->a, l->dims[0].shape));
+        ImpStm *st = lw_in_bounds(L, &n, b->res[j], imp_sym(L->a, l->dims[0].shape));
         lw_store(L, d->mem->mem, lw_row(L, l, ir_se_sym(L->a, b->res[j])), b->res[sc->ndests + j], d->type.elem);
         st->body = lw_leave(L, &n);
     }
@@ -204,7 +181,7 @@ static void res_hist(ImpLower *L, const Body *b, void *ctx) {
     const Hist *h = ctx;
     Sym *ix = ir_se_sym(L->a, b->res[0]);
     LwNest n;
-    ImpStm *st = in_bounds(L, &n, b->res[0], lw_se(L, h->dest_w));
+    ImpStm *st = lw_in_bounds(L, &n, b->res[0], lw_se(L, h->dest_w));
     Acc *accs = NEW_ARRAY(L->a, Acc, h->op.k + 1);
     for (int j = 0; j < h->op.k; j++) {
         const Var *d = h->dests[j], *pa = h->op.op->params[j];
@@ -215,7 +192,7 @@ static void res_hist(ImpLower *L, const Body *b, void *ctx) {
         }
         lw_copy(L, pa->mem->mem, pa->mem->ixfun, d->mem->mem, lw_row(L, d->mem->ixfun, ix), d->type.elem);
     }
-    lw_segop(L, &h->op, accs, b->res + 1);
+    lw_segop(L, &h->op, accs, b->res + 1, NULL);
     for (int j = 0; j < h->op.k; j++) {
         const Var *d = h->dests[j], *pa = h->op.op->params[j];
         if (pa->type.kind == TK_ARRAY)
@@ -228,7 +205,7 @@ void lw_map_iteration(ImpLower *L, const Stm *s) {
     if (s->e->kind == IE_SCATTER) {
         const Scatter *sc = &s->e->scatter;
         lw_bind_rows(L, sc->lam, sc->arrs, sc->iter);
-        lw_body(L, sc->lam->body, res_scatter, (void *)sc, NULL, 0);
+        lw_body(L, sc->lam->body, lw_res_scatter, (void *)sc, NULL, 0);
         return;
     }
     const Screma *sc = &s->e->screma;

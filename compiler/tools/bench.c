@@ -879,7 +879,8 @@ static void bench_usage(void) {
            "  --json=FILE                    write the results in Futhark's bench JSON format\n"
            "  --plot=FILE.svg                draw the results as an SVG bar chart\n"
            "  --compare OLD.json NEW.json    print the speedup of NEW over OLD per dataset\n"
-           "  --backend=NAME                 compile with backend NAME: c (default) or opencl\n"
+           "  --backend=NAME                 compile with backend NAME: c (default), opencl\n"
+           "                                 or multicore\n"
            "  --pass-compiler-option=OPT     pass OPT to the compiler\n"
            "  -p OPT, --pass-option=OPT      pass OPT to the benchmarked programs\n"
            "  --exclude-case=TAG             skip cases tagged TAG (nobench and disable\n"
@@ -942,7 +943,7 @@ static int bench_options(Bencher *b, int argc, char **argv, Strings *paths, int 
         }
     }
     if (paths->len == 0) return bench_bad_usage("no files or directories given", "");
-    if (strcmp(b->backend, "c") && strcmp(b->backend, "opencl")) return bench_bad_usage("unknown backend", b->backend);
+    if (strcmp(b->backend, "c") && strcmp(b->backend, "opencl") && strcmp(b->backend, "multicore")) return bench_bad_usage("unknown backend", b->backend);
     bool bad = false;
     if (b->ignore) spec_regex_match(b->ignore, "", &bad);
     if (bad) return bench_bad_usage("invalid --ignore-files regex", b->ignore);

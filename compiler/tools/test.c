@@ -91,7 +91,7 @@ typedef struct Tester {
     SpecWork work;
     const char *futhorc, *backend;
     const char *rt_object; /* the runtime object programs link, or NULL (--self-contained) */
-    Strings copts;
+    Strings copts, popts; /* options of the compiler and of the programs */
     int jobs, timeout_s;
     bool verbose, self_contained;
     double start, progress_at; /* when the run began; when to show progress */
@@ -307,7 +307,8 @@ static char **test_compile_argv(Tester *t, TestProg *p) {
     int n = 0;
     argv[n++] = (char *)t->futhorc;
     argv[n++] = (char *)t->backend;
-    if (t->rt_object) argv[n++] = arena_printf(&t->arena, "--runtime-object=%s", t->rt_object);
+    if (t->rt_object && strcmp(t->backend, "multicore")) /* whose runtime object is futhorc's own */
+        argv[n++] = arena_printf(&t->arena, "--runtime-object=%s", t->rt_object);
     for (int i = 0; i < t->copts.len; i++) argv[n++] = (char *)t->copts.items[i];
     argv[n++] = (char *)p->path;
     argv[n++] = "-o";
@@ -342,8 +343,9 @@ static bool test_start(Tester *t, Task *k) {
             if (k->in_tmp) unlink(k->in_tmp);
             return test_fail(k->prog, k->run, why, NULL), false;
         }
-        argv = NEW_ARRAY(&t->arena, char *, 4);
+        argv = NEW_ARRAY(&t->arena, char *, t->popts.len + 4);
         argv[0] = (char *)k->prog->exe, argv[1] = "-e", argv[2] = (char *)k->run->c->entry;
+        for (int i = 0; i < t->popts.len; i++) argv[3 + i] = (char *)t->popts.items[i];
     } else {
         argv = test_compile_argv(t, k->prog);
     }
@@ -434,8 +436,10 @@ static void test_usage(void) {
            "Options:\n"
            "  -j N, --concurrency=N          run N test processes at once (default %d)\n"
            "  -v, --verbose                  also print passing cases and skipped files\n"
-           "  --backend=NAME                 compile with backend NAME: c (default) or opencl\n"
+           "  --backend=NAME                 compile with backend NAME: c (default), opencl\n"
+           "                                 or multicore\n"
            "  --pass-compiler-option=OPT     pass OPT to the compiler\n"
+           "  -p OPT, --pass-option=OPT      pass OPT to the test programs\n"
            "  --timeout=SECONDS              time limit of each run (default %d)\n"
            "  --self-contained               compile each program with its whole runtime\n"
            "  -h, --help                     print this text\n",
@@ -469,6 +473,8 @@ static int test_options(Tester *t, int argc, char **argv, Strings *paths) {
                 return test_bad_usage("bad --timeout value", v);
         } else if ((v = spec_optval(argc, argv, &i, "--backend"))) {
             t->backend = v;
+        } else if ((v = spec_optval(argc, argv, &i, "-p")) || (v = spec_optval(argc, argv, &i, "--pass-option"))) {
+            vec_push(&t->popts, v);
         } else if ((v = spec_optval(argc, argv, &i, "--pass-compiler-option"))) {
             vec_push(&t->copts, v);
         } else if (a[0] == '-' && a[1]) {
@@ -478,7 +484,7 @@ static int test_options(Tester *t, int argc, char **argv, Strings *paths) {
         }
     }
     if (paths->len == 0) return test_bad_usage("no files or directories given", "");
-    if (strcmp(t->backend, "c") && strcmp(t->backend, "opencl")) return test_bad_usage("unknown backend", t->backend);
+    if (strcmp(t->backend, "c") && strcmp(t->backend, "opencl") && strcmp(t->backend, "multicore")) return test_bad_usage("unknown backend", t->backend);
     return 0;
 }
 
@@ -591,7 +597,7 @@ int tool_test(int argc, char **argv, const char *futhorc_path) {
         TestProg *p = t.progs.items[i];
         vec_free(&p->runs), vec_free(&p->structs), buf_free(&p->report), spec_file_free(&p->spec);
     }
-    vec_free(&paths), vec_free(&t.progs), vec_free(&t.copts), vec_free(&t.compiles), vec_free(&t.runs);
+    vec_free(&paths), vec_free(&t.progs), vec_free(&t.copts), vec_free(&t.popts), vec_free(&t.compiles), vec_free(&t.runs);
     arena_free(&t.arena);
     return rc == 2 ? 0 : rc;
 }

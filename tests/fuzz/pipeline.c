@@ -20,7 +20,7 @@ static void fuzz_compile(Arena *a, ProgramVec files, bool opencl) {
     PipelineOpts popts = {.verify = true, .last_stage = opencl ? STAGE_GPU : STAGE_MEM};
     pipeline_run(p, &popts);
     Buf prog = {0}, h = {0}, c = {0}, manifest = {0}, err = {0};
-    ImpProg *ip = imp_lower(p);
+    ImpProg *ip = imp_lower(p, false);
     if (!imp_check(ip, &err)) ICE("%s", err.data);
     if (opencl) emit_opencl_program(&prog, ip, false, false);
     else emit_c_program(&prog, ip, false, false);

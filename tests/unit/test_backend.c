@@ -237,7 +237,7 @@ static RunResult run_prog(Prog *p, const char *input, const char *args) {
     pass_memory(p);
     ir_verify(p, "memory");
     Buf c = {0};
-    emit_c_program(&c, imp_lower(p), false, false);
+    emit_c_program(&c, imp_lower(p, false), false, false);
     char dir[] = "/tmp/futhorc_test_backend_XXXXXX";
     assert_non_null(mkdtemp(dir));
     char path[256], cmd[1024];
@@ -382,7 +382,7 @@ static void test_print_and_mem_annotations(void **state) {
     if (getenv("FUTHORC_TEST_SHOW")) {
         fputs(b.data, stderr);
         Buf c = {0};
-        emit_c_program(&c, imp_lower(p), false, false);
+        emit_c_program(&c, imp_lower(p, false), false, false);
         const char *prog = strstr(c.data, "/* ---- the program ---- */");
         fputs(prog ? prog : c.data, stderr);
         buf_free(&c);

@@ -622,7 +622,7 @@ static ImpProg *lowered_at(const char *src, Stage stage, Prog **out) {
     Prog *p = unit_from_source(src);
     PipelineOpts o = {.verify = true, .last_stage = stage};
     assert_true(pipeline_run(p, &o));
-    ImpProg *ip = imp_lower(p);
+    ImpProg *ip = imp_lower(p, false);
     assert_non_null(ip);
     assert_int_equal(ip->nentries, p->nfuns);
     assert_true(ip->next_id >= p->next_var_id);

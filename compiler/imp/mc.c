@@ -1,0 +1,407 @@
+/* Multicore: the host-level SOACs of an entry point as parallel loops
+ * (IMP_PARFOR) over chunks of their iterations, for the LLVM backend.
+ *
+ * A SOAC of w iterations becomes ntasks tasks of chunk consecutive
+ * iterations each, a few tasks per thread (MC_TASKS_PER_THREAD) so that
+ * the runtime's dynamic assignment evens out uneven work. A task runs the
+ * iterations of its chunk as the sequential lowering does (soac.c), SOACs
+ * nested in them included; the blocks that the memory pass hoisted out of
+ * the SOAC's lambdas for each element to use by itself (per-element
+ * allocations) are allocated again by each task, which then owns them.
+ *
+ * - A map (the map outputs of a Screma) and a Scatter need nothing more:
+ *   their tasks write disjoint elements (a Scatter's duplicate indices
+ *   write in an unspecified order, as Futhark allows).
+ * - A reduction keeps a task's accumulators in scalars and stores them in
+ *   the task's element of a block of partial results; after the loop the
+ *   partials are combined in task order, so that an operator need only
+ *   be associative.
+ * - A scan takes three steps over one chunk per thread: each task but the
+ *   last reduces its chunk's scan inputs (its map body, run for that); an
+ *   exclusive scan of those partials, sequential, gives each task its
+ *   carry-in; then each task runs its chunk again from its carry-in,
+ *   writing the scan's outputs, and the map outputs and reductions as
+ *   above. On one thread that is one pass.
+ * - A histogram gives each task a private copy of the buckets, filled
+ *   with the neutral element; after the loop a second parallel loop, over
+ *   the buckets, combines the copies into the destination in task order.
+ *   Where the copies would take too much memory, fewer tasks share the
+ *   work (MC_HIST_ELEMS).
+ * SOACs whose operators take arrays run sequentially. */
+#include "lower.h"
+
+/* Tasks per thread of a parallel loop. */
+#define MC_TASKS_PER_THREAD 8
+/* The most elements the private buckets of a histogram's tasks take. */
+#define MC_HIST_ELEMS (1 << 25)
+
+/* ---- Chunks and tasks ---- */
+
+static ImpExp *op2(ImpLower *L, Op op, ImpExp *x, ImpExp *y) { return imp_op2(L->a, op, PT_I64, x, y); }
+static ImpExp *rd(ImpLower *L, ImpVar *v) { return imp_read(L->a, v); }
+
+/* A fresh i64 variable declared to e. */
+static ImpVar *let(ImpLower *L, const char *name, ImpExp *e) {
+    ImpVar *v = lw_fresh(L, name, IMP_SCALAR, PT_I64);
+    imp_decl(L->b, v, e);
+    return v;
+}
+
+/* How the w iterations of a SOAC are split. */
+typedef struct Chunks {
+    ImpVar *w, *chunk, *ntasks;
+} Chunks;
+
+/* At most max_tasks tasks (NULL: MC_TASKS_PER_THREAD per thread), none
+ * empty but when w is 0 (then one): chunk = ceil(w / tasks), ntasks =
+ * ceil(w / chunk). */
+static Chunks chunks(ImpLower *L, ImpExp *w, ImpExp *max_tasks) {
+    Chunks c;
+    c.w = let(L, "w", w);
+    ImpExp *most = max_tasks ? max_tasks : op2(L, OP_MUL, imp_num_threads(L->a), imp_i64(L->a, MC_TASKS_PER_THREAD));
+    ImpVar *tasks = let(L, "tasks", op2(L, OP_MAX, op2(L, OP_MIN, rd(L, c.w), most), imp_i64(L->a, 1)));
+    ImpExp *up = op2(L, OP_SUB, op2(L, OP_ADD, rd(L, c.w), rd(L, tasks)), imp_i64(L->a, 1));
+    c.chunk = let(L, "chunk", op2(L, OP_MAX, op2(L, OP_DIV, up, rd(L, tasks)), imp_i64(L->a, 1)));
+    ImpExp *up2 = op2(L, OP_SUB, op2(L, OP_ADD, rd(L, c.w), rd(L, c.chunk)), imp_i64(L->a, 1));
+    c.ntasks = let(L, "ntasks", op2(L, OP_MAX, op2(L, OP_DIV, up2, rd(L, c.chunk)), imp_i64(L->a, 1)));
+    return c;
+}
+
+/* A block of n elements of type t, allocated at loc (released by the caller). */
+static ImpVar *alloc_block(ImpLower *L, const char *name, ImpExp *n, PrimType t, SrcLoc loc) {
+    ImpVar *m = imp_block(L->ip, name, IMP_SPACE_HOST);
+    imp_decl(L->b, m, NULL);
+    ImpStm *st = imp_add(L->b, IMP_ALLOC);
+    st->mem = m;
+    st->size = op2(L, OP_SIZE_MUL, n, imp_i64(L->a, prim_size(t)));
+    st->loc = loc;
+    return m;
+}
+
+static void release(ImpLower *L, ImpVar *m) { imp_add(L->b, IMP_RELEASE)->mem = m; }
+
+/* The blocks of per-element allocations (lw_alloc recorded them) that
+ * statement s uses. */
+typedef struct Private {
+    ImpLower *L;
+    char *seen, *bound; /* by Var id */
+    VEC(const Stm *) allocs;
+} Private;
+
+static void private_check(Private *pv, const Var *m) {
+    if (!m || m->type.kind != TK_MEM || pv->seen[m->id] || pv->bound[m->id]) return;
+    pv->seen[m->id] = 1;
+    const Stm *al = pv->L->alloc_of[m->id];
+    if (al && al->e->per_iter) vec_push(&pv->allocs, al);
+}
+
+static void private_use(IrWalk *w, Var *v) {
+    Private *pv = w->ctx;
+    private_check(pv, v);
+    if (v->mem) private_check(pv, v->mem->mem);
+}
+
+/* A Var bound inside s: not one of those blocks, but its array may live
+ * in one. */
+static void private_bind(IrWalk *w, Var *v) {
+    Private *pv = w->ctx;
+    pv->bound[v->id] = 1;
+    if (v->mem) private_check(pv, v->mem->mem);
+}
+
+/* A task's parallel loop over c (over its first ntasks tasks when not
+ * NULL), its body opened: the task's first iteration start and count n,
+ * and its own copies of the per-element blocks that SOAC s (or NULL)
+ * uses (allocated here; the old variables are kept in *saved). */
+typedef struct Task {
+    LwNest nest;
+    ImpStm *loop;
+    ImpVar *start, *n;
+    Private priv;
+    ImpVar **saved;
+} Task;
+
+static void task_open(ImpLower *L, Task *t, const Chunks *c, const Stm *s, const char *kind, ImpExp *ntasks) {
+    t->loop = imp_add(L->b, IMP_PARFOR);
+    t->loop->var = lw_fresh(L, "task", IMP_SCALAR, PT_I64);
+    t->loop->bound = ntasks ? ntasks : rd(L, c->ntasks);
+    lw_enter(L, &t->nest);
+    t->start = let(L, "start", op2(L, OP_MUL, rd(L, t->loop->var), rd(L, c->chunk)));
+    t->n = let(L, "n", op2(L, OP_MIN, rd(L, c->chunk), op2(L, OP_SUB, rd(L, c->w), rd(L, t->start))));
+    size_t nv = (size_t)L->p->next_var_id + 1;
+    t->priv = (Private){L, arena_alloc(L->a, nv), arena_alloc(L->a, nv), {0}};
+    IrWalk w = {private_bind, private_use, NULL, &t->priv};
+    if (s) ir_walk_stm(&w, (Stm *)s);
+    t->saved = NEW_ARRAY(L->a, ImpVar *, t->priv.allocs.len + 1);
+    for (int i = 0; i < t->priv.allocs.len; i++) {
+        const Stm *al = t->priv.allocs.items[i];
+        const Var *m = al->pat[0];
+        t->saved[i] = lw_var(L, m);
+        ImpVar *own = imp_block(L->ip, arena_printf(L->a, "%s_%s", m->name, kind), IMP_SPACE_HOST);
+        imp_decl(L->b, own, NULL);
+        ImpStm *st = imp_add(L->b, IMP_ALLOC);
+        st->mem = own;
+        st->size = lw_se(L, al->e->size);
+        st->loc = al->loc;
+        L->vars[m->id] = own;
+    }
+    L->seq++;
+}
+
+/* Opens `for j < n` over the task's iterations, binding iter to start + j. */
+static ImpStm *task_iterations(ImpLower *L, Task *t, LwNest *n, const Var *iter) {
+    ImpStm *f = lw_for(L, n, lw_fresh(L, "j", IMP_SCALAR, PT_I64), rd(L, t->n));
+    imp_decl(L->b, lw_var(L, iter), op2(L, OP_ADD, rd(L, t->start), rd(L, f->var)));
+    return f;
+}
+
+static void task_close(ImpLower *L, Task *t) {
+    L->seq--;
+    for (int i = 0; i < t->priv.allocs.len; i++) {
+        const Var *m = t->priv.allocs.items[i]->pat[0];
+        release(L, L->vars[m->id]);
+        L->vars[m->id] = t->saved[i];
+    }
+    vec_free(&t->priv.allocs);
+    t->loop->body = lw_leave(L, &t->nest);
+}
+
+/* ---- Screma ---- */
+
+/* Whether every operator of ops keeps its accumulators in scalars. */
+static bool scalar_ops(const SegOp *ops, int n) {
+    for (int j = 0; j < n; j++)
+        for (int k = 0; k < ops[j].k; k++)
+            if (ops[j].op->params[k]->type.kind == TK_ARRAY) return false;
+    return true;
+}
+
+static int acc_count(const SegOp *ops, int n) {
+    int c = 0;
+    for (int j = 0; j < n; j++) c += ops[j].k;
+    return c;
+}
+
+/* The element type of accumulator k of ops. */
+static PrimType acc_type(const SegOp *ops, int n, int k) {
+    for (int j = 0; j < n; j++) {
+        if (k < ops[j].k) return subexp_type(ops[j].neutral[k]).elem;
+        k -= ops[j].k;
+    }
+    ICE("imp_lower: no accumulator %d", k);
+}
+
+/* Fresh scalar accumulators of ops, set to element task of the blocks
+ * parts (NULL: to the neutral elements). */
+static Acc *task_accs(ImpLower *L, const SegOp *ops, int nops, ImpVar **parts, ImpVar *task) {
+    if (!parts) return lw_declare_accs(L, ops, nops, NULL, true);
+    int n = acc_count(ops, nops);
+    Acc *accs = NEW_ARRAY(L->a, Acc, n + 1);
+    for (int k = 0; k < n; k++) {
+        PrimType t = acc_type(ops, nops, k);
+        accs[k].var = lw_fresh(L, "acc", IMP_SCALAR, t);
+        imp_decl(L->b, accs[k].var, imp_load(L->a, parts[k], t, rd(L, task)));
+    }
+    return accs;
+}
+
+/* Stores the accumulators accs of ops into element task of parts. */
+static void store_accs(ImpLower *L, const SegOp *ops, int nops, const Acc *accs, ImpVar **parts, ImpVar *task) {
+    for (int k = 0; k < acc_count(ops, nops); k++)
+        imp_store(L->b, parts[k], acc_type(ops, nops, k), rd(L, task), imp_read(L->a, accs[k].var));
+}
+
+/* Blocks of ntasks partial results, one per accumulator of ops. */
+static ImpVar **partials(ImpLower *L, const SegOp *ops, int nops, const Chunks *c, SrcLoc loc) {
+    int n = acc_count(ops, nops);
+    ImpVar **parts = NEW_ARRAY(L->a, ImpVar *, n + 1);
+    for (int k = 0; k < n; k++) parts[k] = alloc_block(L, "partial", rd(L, c->ntasks), acc_type(ops, nops, k), loc);
+    return parts;
+}
+
+/* Folds the partials of ops, task by task, into accs: with exclusive,
+ * each partial is replaced by the fold of those before it (the last
+ * task's partial, which the first pass of a scan does not make, is not
+ * read). */
+static void fold_partials(ImpLower *L, const SegOp *ops, int nops, const Acc *accs, ImpVar **parts, const Chunks *c,
+                          bool exclusive) {
+    LwNest n;
+    ImpExp *last = op2(L, OP_SUB, rd(L, c->ntasks), imp_i64(L->a, 1));
+    ImpStm *f = lw_for(L, &n, lw_fresh(L, "t", IMP_SCALAR, PT_I64), exclusive ? last : rd(L, c->ntasks));
+    int pos = 0;
+    for (int j = 0; j < nops; j++) {
+        ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, ops[j].k + 1);
+        for (int k = 0; k < ops[j].k; k++) {
+            PrimType t = acc_type(ops, nops, pos + k);
+            ImpVar *v = lw_fresh(L, "part", IMP_SCALAR, t);
+            imp_decl(L->b, v, imp_load(L->a, parts[pos + k], t, rd(L, f->var)));
+            vals[k] = rd(L, v);
+            if (exclusive) imp_store(L->b, parts[pos + k], t, rd(L, f->var), imp_read(L->a, accs[pos + k].var));
+        }
+        lw_segop(L, &ops[j], accs + pos, NULL, vals);
+        pos += ops[j].k;
+    }
+    f->body = lw_leave(L, &n);
+    for (int k = 0; exclusive && k < pos; k++)
+        imp_store(L->b, parts[k], acc_type(ops, nops, k), last, imp_read(L->a, accs[k].var));
+}
+
+/* A scan's first step: the scan inputs of the map body, reduced by the
+ * scan operators (an LwResFn; ctx the ScremaCtx). */
+static void res_scan_inputs(ImpLower *L, const Body *b, void *ctx) {
+    const ScremaCtx *x = ctx;
+    const Screma *sc = &x->s->e->screma;
+    int pos = 0;
+    for (int j = 0; j < sc->nscans; j++) {
+        lw_segop(L, &sc->scans[j], x->scan_accs + pos, b->res + pos, NULL);
+        pos += sc->scans[j].k;
+    }
+}
+
+/* One parallel pass over the Screma's iterations: each task's scan
+ * accumulators start at its element of scan_parts (NULL: neutral), and
+ * res handles the body's results; with first, the task's scan
+ * accumulators go to scan_parts, else its reduction accumulators to
+ * red_parts. */
+static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **scan_parts, ImpVar **red_parts,
+                        bool first) {
+    const Screma *sc = &s->e->screma;
+    Task t;
+    /* The first pass leaves out the last task, whose total no task needs. */
+    task_open(L, &t, c, s, "task", first ? op2(L, OP_SUB, rd(L, c->ntasks), imp_i64(L->a, 1)) : NULL);
+    ScremaCtx x = {s, NULL, NULL};
+    x.scan_accs = task_accs(L, sc->scans, sc->nscans, first ? NULL : scan_parts, t.loop->var);
+    if (!first) x.red_accs = task_accs(L, sc->reds, sc->nreds, NULL, t.loop->var);
+    LwNest n;
+    ImpStm *f = task_iterations(L, &t, &n, sc->iter);
+    lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
+    lw_body(L, sc->map->body, first ? res_scan_inputs : lw_res_screma, &x, NULL, 0);
+    f->body = lw_leave(L, &n);
+    if (first) store_accs(L, sc->scans, sc->nscans, x.scan_accs, scan_parts, t.loop->var);
+    else store_accs(L, sc->reds, sc->nreds, x.red_accs, red_parts, t.loop->var);
+    task_close(L, &t);
+}
+
+static void par_screma(ImpLower *L, const Stm *s) {
+    const Screma *sc = &s->e->screma;
+    /* A scan's chunks are one per thread: its first pass reads all but
+     * one of them (none on one thread). */
+    Chunks c = chunks(L, lw_se(L, sc->w), sc->nscans ? imp_num_threads(L->a) : NULL);
+    ImpVar **scan_parts = NULL;
+    if (sc->nscans) {
+        scan_parts = partials(L, sc->scans, sc->nscans, &c, s->loc);
+        screma_pass(L, s, &c, scan_parts, NULL, true);
+        Acc *carry = lw_declare_accs(L, sc->scans, sc->nscans, NULL, true);
+        fold_partials(L, sc->scans, sc->nscans, carry, scan_parts, &c, true);
+    }
+    ImpVar **red_parts = partials(L, sc->reds, sc->nreds, &c, s->loc);
+    screma_pass(L, s, &c, scan_parts, red_parts, false);
+    int nscan = acc_count(sc->scans, sc->nscans);
+    Acc *accs = lw_declare_accs(L, sc->reds, sc->nreds, s->pat + nscan, false);
+    fold_partials(L, sc->reds, sc->nreds, accs, red_parts, &c, false);
+    for (int k = 0; k < nscan; k++) release(L, scan_parts[k]);
+    for (int k = 0; k < acc_count(sc->reds, sc->nreds); k++) release(L, red_parts[k]);
+}
+
+/* ---- Scatter ---- */
+
+static void par_scatter(ImpLower *L, const Stm *s) {
+    const Scatter *sc = &s->e->scatter;
+    Chunks c = chunks(L, lw_se(L, sc->w), NULL);
+    Task t;
+    task_open(L, &t, &c, s, "task", NULL);
+    LwNest n;
+    ImpStm *f = task_iterations(L, &t, &n, sc->iter);
+    lw_map_iteration(L, s);
+    f->body = lw_leave(L, &n);
+    task_close(L, &t);
+}
+
+/* ---- Hist ---- */
+
+/* A task's buckets: element base + b of block priv[j] is bucket b of
+ * destination j. */
+typedef struct HistCtx {
+    const Hist *h;
+    ImpVar **priv;
+    ImpVar *base, *dw;
+} HistCtx;
+
+/* The body's results (an LwResFn): the values combined into the task's
+ * bucket when in bounds. */
+static void res_hist_task(ImpLower *L, const Body *b, void *ctx) {
+    const HistCtx *x = ctx;
+    LwNest n;
+    ImpStm *st = lw_in_bounds(L, &n, b->res[0], rd(L, x->dw));
+    Acc *accs = NEW_ARRAY(L->a, Acc, x->h->op.k + 1);
+    for (int j = 0; j < x->h->op.k; j++) {
+        accs[j].mem = x->priv[j];
+        accs[j].index = op2(L, OP_ADD, rd(L, x->base), lw_se(L, b->res[0]));
+    }
+    lw_segop(L, &x->h->op, accs, b->res + 1, NULL);
+    st->body = lw_leave(L, &n);
+}
+
+static void par_hist(ImpLower *L, const Stm *s) {
+    const Hist *h = &s->e->hist;
+    int k = h->op.k;
+    ImpVar *dw = let(L, "buckets", lw_se(L, h->dest_w));
+    ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, dw), imp_i64(L->a, 1)));
+    Chunks c = chunks(L, lw_se(L, h->w), op2(L, OP_MIN, imp_num_threads(L->a), room));
+    ImpVar **priv = NEW_ARRAY(L->a, ImpVar *, k + 1);
+    for (int j = 0; j < k; j++)
+        priv[j] = alloc_block(L, "buckets", op2(L, OP_SIZE_MUL, rd(L, c.ntasks), rd(L, dw)), h->dests[j]->type.elem,
+                              s->loc);
+    Task t;
+    task_open(L, &t, &c, s, "task", NULL);
+    HistCtx x = {h, priv, let(L, "base", op2(L, OP_MUL, rd(L, t.loop->var), rd(L, dw))), dw};
+    LwNest n;
+    ImpStm *f = lw_for(L, &n, lw_fresh(L, "b", IMP_SCALAR, PT_I64), rd(L, dw));
+    for (int j = 0; j < k; j++)
+        imp_store(L->b, priv[j], h->dests[j]->type.elem, op2(L, OP_ADD, rd(L, x.base), rd(L, f->var)),
+                  lw_se(L, h->op.neutral[j]));
+    f->body = lw_leave(L, &n);
+    f = task_iterations(L, &t, &n, h->iter);
+    lw_bind_rows(L, h->lam, h->arrs, h->iter);
+    lw_body(L, h->lam->body, res_hist_task, &x, NULL, 0);
+    f->body = lw_leave(L, &n);
+    task_close(L, &t);
+
+    /* The tasks' buckets, combined into the destinations bucket by bucket. */
+    Chunks cb = chunks(L, rd(L, dw), NULL);
+    Task tb;
+    task_open(L, &tb, &cb, NULL, "combine", NULL);
+    ImpStm *fb = lw_for(L, &n, lw_fresh(L, "j", IMP_SCALAR, PT_I64), rd(L, tb.n));
+    Sym *bucket = sym_add(L->a, sym_var(L->a, tb.start->id), sym_var(L->a, fb->var->id));
+    Acc *accs = NEW_ARRAY(L->a, Acc, k + 1);
+    for (int j = 0; j < k; j++) {
+        accs[j].mem = lw_var(L, h->dests[j]->mem->mem);
+        accs[j].index = lw_offset(L, h->dests[j]->mem->ixfun, &bucket);
+    }
+    LwNest nt;
+    ImpStm *ft = lw_for(L, &nt, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, c.ntasks));
+    ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, k + 1);
+    for (int j = 0; j < k; j++) {
+        ImpExp *ix = op2(L, OP_ADD, op2(L, OP_MUL, rd(L, ft->var), rd(L, dw)), imp_sym(L->a, bucket));
+        ImpVar *v = lw_fresh(L, "part", IMP_SCALAR, h->dests[j]->type.elem);
+        imp_decl(L->b, v, imp_load(L->a, priv[j], h->dests[j]->type.elem, ix));
+        vals[j] = rd(L, v);
+    }
+    lw_segop(L, &h->op, accs, NULL, vals);
+    ft->body = lw_leave(L, &nt);
+    fb->body = lw_leave(L, &n);
+    task_close(L, &tb);
+    for (int j = 0; j < k; j++) release(L, priv[j]);
+}
+
+/* ---- Dispatch ---- */
+
+void lw_par_soac(ImpLower *L, const Stm *s) {
+    const IrExp *e = s->e;
+    if (e->kind == IE_SCREMA && scalar_ops(e->screma.reds, e->screma.nreds) &&
+        scalar_ops(e->screma.scans, e->screma.nscans))
+        par_screma(L, s);
+    else if (e->kind == IE_SCATTER) par_scatter(L, s);
+    else if (e->kind == IE_HIST && scalar_ops(&e->hist.op, 1)) par_hist(L, s);
+    else lw_soac(L, s);
+}
