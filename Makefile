@@ -104,13 +104,13 @@ $(B)/embed_gen: compiler/embed_gen.c
 	@mkdir -p $(B)
 	$(CC) -O1 -o $@ $<
 
-$(B)/gen/glue.bc: runtime/llvm/glue.c $(RUNTIME_HDR) $(B)/.deps-ok
+$(B)/gen/glue.bc: runtime/llvm/glue.c runtime/llvm/copy.h $(RUNTIME_HDR) $(B)/.deps-ok
 	@mkdir -p $(B)/gen
-	$(LLVM_CLANG) -O2 -std=c11 -ffp-contract=off -fno-math-errno -emit-llvm -c -o $@ $<
+	$(LLVM_CLANG) -O2 -std=c11 -D_POSIX_C_SOURCE=200809L -ffp-contract=off -fno-math-errno -emit-llvm -c -o $@ $<
 
-$(B)/gen/rt_llvm.o: runtime/llvm/rt.c $(RUNTIME_HDR) $(RUNTIME_SRC)
+$(B)/gen/rt_llvm.o: $(wildcard runtime/llvm/*) $(RUNTIME_HDR) $(RUNTIME_SRC)
 	@mkdir -p $(B)/gen
-	$(CC) -O2 -std=c11 -c -o $@ $<
+	$(CC) -O2 -std=c11 -c -o $@ runtime/llvm/rt.c
 
 $(B)/gen/embedded.c: $(B)/embed_gen $(EMBEDDED) $(LLVM_BUILT)
 	@mkdir -p $(B)/gen
@@ -132,7 +132,7 @@ $(BIN)/futhorc: $(B)/compiler/main.o $(LIB_OBJ) $(LLVM_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(LLVM_LIBS)
 
-$(B)/tests/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(LIB_OBJ) $(B)/.deps-ok
+$(B)/tests/test_%: tests/unit/test_%.c $(wildcard tests/unit/*.h) $(wildcard runtime/llvm/*.[ch]) $(LIB_OBJ) $(B)/.deps-ok
 	@mkdir -p $(B)/tests
 	$(CC) $(CPPFLAGS) $(CFLAGS) -o $@ $< $(LIB_OBJ) $(LDLIBS) -lcmocka
 

@@ -90,12 +90,17 @@ typedef struct rt_ctx {
                        atomically, as tasks of a parallel loop may fail at
                        once */
     int64_t run_us; /* set by OpenCL entry points: microseconds the device
-                       worked, without copying inputs and results; else -1 */
+                       worked, without copying inputs and results; by
+                       multicore ones: microseconds until the results
+                       began to be written out; else -1 */
+    int64_t start_us; /* multicore: when the running entry point started */
     void *device;   /* NULL in executables: array arguments and results are
                        in host memory. An OpenCL library's context sets it
                        to its rt_dpool (runtime/opencl_library.h): array
                        arguments and results then stay on the device, their
                        data being device blocks (rt_dblock *) */
+    struct rt_cache *cache; /* multicore: the blocks entries freed, kept
+                               for reuse (runtime/memory.h), or NULL */
     struct rt_sched *sched; /* the threads that run parallel loops
                                (runtime/sched.h), set by the multicore
                                backend's init_ctx; NULL: loops run in order

@@ -10,6 +10,9 @@
 #ifndef FUTHORC_SCHED_H
 #include "sched.h"
 #endif
+#ifndef FUTHORC_RT_MEMORY_H
+#include "memory.h"
+#endif
 
 #include <pthread.h>
 #include <sched.h>
@@ -274,9 +277,11 @@ static int rtsc_option(int argc, char **argv, int *i) {
     return 1;
 }
 
-/* Gives the context a scheduler; without threads, loops run in order. */
+/* Gives the context a scheduler (without threads, loops run in order) and
+ * a cache of freed blocks. */
 static void rtsc_init_ctx(rt_ctx *ctx) {
     static bool warned = false;
+    ctx->cache = calloc(1, sizeof(rt_cache)); /* none: blocks are freed */
     ctx->sched = rt_sched_new(rtsc_threads_wanted);
     if (!ctx->sched && !warned) {
         fprintf(stderr, "Warning: cannot start the scheduler's threads; running on one thread\n");
@@ -287,6 +292,9 @@ static void rtsc_init_ctx(rt_ctx *ctx) {
 static void rtsc_fini_ctx(rt_ctx *ctx) {
     rt_sched_free(ctx->sched);
     ctx->sched = NULL;
+    if (ctx->cache) rt_cache_clear(ctx->cache);
+    free(ctx->cache);
+    ctx->cache = NULL;
 }
 
 const rt_backend rt_multicore_backend = {

@@ -132,6 +132,7 @@ fi
 summarised compose bash tests/compose/run.sh
 summarised robustness bash tests/robustness.sh
 summarised server bash tests/server/run.sh
+summarised "server (multicore)" bash tests/server/run.sh multicore
 summarised library bash tests/library/run.sh
 summarised bench bash tests/bench/run.sh
 summarised deep bash tests/deep/run.sh

@@ -94,6 +94,7 @@ static LLVMValueRef entry(L *l, const ImpEntry *e, int k) {
     l->ins = LLVMGetParam(fn, 2);
     l->outs = LLVMGetParam(fn, 3);
     l->fail = LLVMAppendBasicBlockInContext(l->cx, fn, "failed");
+    l->results_begun = false;
     l_code(l, &e->body);
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 0, 0));
     LLVMPositionBuilderAtEnd(l->b, l->fail);

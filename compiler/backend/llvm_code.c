@@ -27,7 +27,7 @@ LLVMTypeRef l_type(L *l, PrimType t) {
 }
 
 /* The type of an element of type t in memory (a bool is a byte). */
-static LLVMTypeRef mem_type(L *l, PrimType t) { return t == PT_BOOL ? l->i8 : l_type(l, t); }
+LLVMTypeRef l_mem_type(L *l, PrimType t) { return t == PT_BOOL ? l->i8 : l_type(l, t); }
 
 LLVMValueRef l_slot(L *l, LLVMTypeRef ty, const char *name) {
     LLVMBuilderRef eb = LLVMCreateBuilderInContext(l->cx);
@@ -58,13 +58,13 @@ LLVMValueRef l_call(L *l, const char *name, LLVMValueRef *args, int n) {
 
 /* ---- Variables ---- */
 
-static LVar *var_at(L *l, int id) {
+LVar *l_var_at(L *l, int id) {
     while (l->vars.len <= id) vec_push(&l->vars, ((LVar){0}));
     return &l->vars.items[id];
 }
 
 LVar *l_declare(L *l, const ImpVar *v) {
-    LVar *lv = var_at(l, v->id);
+    LVar *lv = l_var_at(l, v->id);
     if (lv->slot) return lv;
     const char *name = v->name ? v->name : "v";
     if (v->kind == IMP_MEM) {
@@ -78,13 +78,13 @@ LVar *l_declare(L *l, const ImpVar *v) {
     return lv;
 }
 
-static LVar *lookup(L *l, int id) {
+LVar *l_lookup(L *l, int id) {
     LVar *lv = id < l->vars.len ? &l->vars.items[id] : NULL;
     if (!lv || !lv->slot) ICE("LLVM backend: variable %d used before its declaration", id);
     return lv;
 }
 
-static LLVMValueRef load(L *l, LLVMTypeRef ty, LLVMValueRef slot) { return LLVMBuildLoad2(l->b, ty, slot, ""); }
+LLVMValueRef l_load(L *l, LLVMTypeRef ty, LLVMValueRef slot) { return LLVMBuildLoad2(l->b, ty, slot, ""); }
 
 /* Sets block variable v to the block b (its elements at data). */
 static void set_block(L *l, const ImpVar *v, LLVMValueRef b, LLVMValueRef data) {
@@ -94,23 +94,21 @@ static void set_block(L *l, const ImpVar *v, LLVMValueRef b, LLVMValueRef data) 
 }
 
 /* The address of element index (an i64) of type t of block mem. */
-static LLVMValueRef elem_ptr(L *l, const ImpVar *mem, PrimType t, LLVMValueRef index) {
-    LLVMValueRef base = load(l, l->ptr, lookup(l, mem->id)->data);
-    return LLVMBuildGEP2(l->b, mem_type(l, t), base, &index, 1, "");
+LLVMValueRef l_elem_ptr(L *l, const ImpVar *mem, PrimType t, LLVMValueRef index) {
+    LLVMValueRef base = l_load(l, l->ptr, l_lookup(l, mem->id)->data);
+    return LLVMBuildGEP2(l->b, l_mem_type(l, t), base, &index, 1, "");
 }
 
-static LLVMValueRef load_elem(L *l, PrimType t, LLVMValueRef ptr) {
-    LLVMValueRef v = LLVMBuildLoad2(l->b, mem_type(l, t), ptr, "");
+LLVMValueRef l_load_elem(L *l, PrimType t, LLVMValueRef ptr) {
+    LLVMValueRef v = LLVMBuildLoad2(l->b, l_mem_type(l, t), ptr, "");
     return t == PT_BOOL ? LLVMBuildTrunc(l->b, v, l->i1, "") : v;
 }
 
-static void store_elem(L *l, PrimType t, LLVMValueRef ptr, LLVMValueRef v) {
+void l_store_elem(L *l, PrimType t, LLVMValueRef ptr, LLVMValueRef v) {
     LLVMBuildStore(l->b, t == PT_BOOL ? LLVMBuildZExt(l->b, v, l->i8, "") : v, ptr);
 }
 
 /* ---- Expressions ---- */
-
-static LLVMValueRef l_exp(L *l, const ImpExp *e);
 
 static LLVMValueRef l_const(L *l, PrimValue c) {
     LLVMTypeRef ty = l_type(l, c.type);
@@ -128,13 +126,13 @@ static LLVMValueRef l_const(L *l, PrimValue c) {
     }
 }
 
-static LLVMValueRef i64c(L *l, int64_t c) { return LLVMConstInt(l->i64, (unsigned long long)c, 1); }
+LLVMValueRef l_i64(L *l, int64_t c) { return LLVMConstInt(l->i64, (unsigned long long)c, 1); }
 
-static void *sym_konst(int64_t c, void *ctx) { return i64c(ctx, c); }
+static void *sym_konst(int64_t c, void *ctx) { return l_i64(ctx, c); }
 static void *sym_var_value(int id, void *ctx) {
     L *l = ctx;
-    LVar *lv = lookup(l, id);
-    LLVMValueRef v = load(l, lv->ty, lv->slot);
+    LVar *lv = l_lookup(l, id);
+    LLVMValueRef v = l_load(l, lv->ty, lv->slot);
     return lv->ty == l->i64 ? v : LLVMBuildSExt(l->b, v, l->i64, "");
 }
 static void *sym_add2(void *x, void *y, void *ctx) { return LLVMBuildAdd(((L *)ctx)->b, x, y, ""); }
@@ -142,26 +140,36 @@ static void *sym_mul2(void *x, void *y, void *ctx) { return LLVMBuildMul(((L *)c
 static void *sym_quot2(void *x, void *y, void *ctx) { return LLVMBuildSDiv(((L *)ctx)->b, x, y, ""); }
 static const SymFold sym_fold_llvm = {sym_konst, sym_var_value, sym_add2, sym_mul2, sym_quot2};
 
-static LLVMValueRef l_sym(L *l, const Sym *s) { return sym_fold(s, &sym_fold_llvm, l); }
+LLVMValueRef l_sym(L *l, const Sym *s) { return sym_fold(s, &sym_fold_llvm, l); }
 
-static LLVMValueRef l_exp(L *l, const ImpExp *e) {
+LLVMValueRef l_op(L *l, const ImpExp *e, LLVMValueRef *args) {
+    if (e->reassoc) { /* as rt_add_f32 and rt_mul_f32, reassociable */
+        LLVMValueRef r = e->op == OP_ADD ? LLVMBuildFAdd(l->b, args[0], args[1], "")
+                                         : LLVMBuildFMul(l->b, args[0], args[1], "");
+        LLVMSetFastMathFlags(r, LLVMFastMathAllowReassoc);
+        return r;
+    }
+    return l_call(l, arena_printf(l->a, "rt_%s_%s", op_name(e->op), prim_name(e->t)), args, op_arity(e->op));
+}
+
+LLVMValueRef l_conv(L *l, const ImpExp *e, LLVMValueRef x) {
+    return l_call(l, arena_printf(l->a, "rt_conv_%s_%s", prim_name(e->t), prim_name(e->to)), &x, 1);
+}
+
+LLVMValueRef l_exp(L *l, const ImpExp *e) {
     switch (e->kind) {
     case IX_CONST: return l_const(l, e->c);
     case IX_VAR: {
-        LVar *lv = lookup(l, e->var->id);
-        return load(l, lv->ty, lv->slot);
+        LVar *lv = l_lookup(l, e->var->id);
+        return l_load(l, lv->ty, lv->slot);
     }
     case IX_OP: {
-        int n = op_arity(e->op);
         LLVMValueRef args[3];
-        for (int i = 0; i < n; i++) args[i] = l_exp(l, e->args[i]);
-        return l_call(l, arena_printf(l->a, "rt_%s_%s", op_name(e->op), prim_name(e->t)), args, n);
+        for (int i = 0; i < op_arity(e->op); i++) args[i] = l_exp(l, e->args[i]);
+        return l_op(l, e, args);
     }
-    case IX_CONV: {
-        LLVMValueRef x = l_exp(l, e->args[0]);
-        return l_call(l, arena_printf(l->a, "rt_conv_%s_%s", prim_name(e->t), prim_name(e->to)), &x, 1);
-    }
-    case IX_LOAD: return load_elem(l, e->t, elem_ptr(l, e->var, e->t, l_exp(l, e->index)));
+    case IX_CONV: return l_conv(l, e, l_exp(l, e->args[0]));
+    case IX_LOAD: return l_load_elem(l, e->t, l_elem_ptr(l, e->var, e->t, l_exp(l, e->index)));
     case IX_SYM:
         if (e->t == PT_I32) ICE("LLVM backend: a 32-bit Sym in host code");
         return l_sym(l, e->sym);
@@ -176,40 +184,40 @@ static LLVMValueRef l_exp(L *l, const ImpExp *e) {
 
 /* ---- Control flow ---- */
 
-static LLVMBasicBlockRef new_bb(L *l, const char *name) { return LLVMAppendBasicBlockInContext(l->cx, l->fn, name); }
+LLVMBasicBlockRef l_bb(L *l, const char *name) { return LLVMAppendBasicBlockInContext(l->cx, l->fn, name); }
 
 /* Continues in bb (after the current block branches to it or ends). */
-static void enter(L *l, LLVMBasicBlockRef bb) { LLVMPositionBuilderAtEnd(l->b, bb); }
+void l_enter(L *l, LLVMBasicBlockRef bb) { LLVMPositionBuilderAtEnd(l->b, bb); }
 
 /* Fails when cond is false: report(l, arg) records the error (NULL: the
  * runtime function that made cond recorded it), then the entry point's
  * failure block runs. */
-static void fail_unless(L *l, LLVMValueRef cond, void (*report)(L *l, const void *arg), const void *arg) {
+void l_fail_unless(L *l, LLVMValueRef cond, void (*report)(L *l, const void *arg), const void *arg) {
     if (!l->fail) ICE("LLVM backend: a failure outside an entry point");
-    LLVMBasicBlockRef bad = new_bb(l, "fail"), ok = new_bb(l, "ok");
+    LLVMBasicBlockRef bad = l_bb(l, "fail"), ok = l_bb(l, "ok");
     LLVMBuildCondBr(l->b, cond, ok, bad);
-    enter(l, bad);
+    l_enter(l, bad);
     if (report) report(l, arg);
     LLVMBuildBr(l->b, l->fail);
-    enter(l, ok);
+    l_enter(l, ok);
 }
 
-static LLVMValueRef str(L *l, const char *s) { return LLVMBuildGlobalString(l->b, s, "str"); }
+LLVMValueRef l_str(L *l, const char *s) { return LLVMBuildGlobalString(l->b, s, "str"); }
 
 /* for (i = 0; i < bound; i++) body(l, arg), i in slot (of integer type
  * ty), bound evaluated once. */
 static void for_loop(L *l, LLVMTypeRef ty, LLVMValueRef slot, LLVMValueRef bound,
                      void (*body)(L *l, const void *arg), const void *arg) {
     LLVMBuildStore(l->b, LLVMConstInt(ty, 0, 0), slot);
-    LLVMBasicBlockRef head = new_bb(l, "for"), bb = new_bb(l, "body"), done = new_bb(l, "done");
+    LLVMBasicBlockRef head = l_bb(l, "for"), bb = l_bb(l, "body"), done = l_bb(l, "done");
     LLVMBuildBr(l->b, head);
-    enter(l, head);
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, load(l, ty, slot), bound, ""), bb, done);
-    enter(l, bb);
+    l_enter(l, head);
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, l_load(l, ty, slot), bound, ""), bb, done);
+    l_enter(l, bb);
     body(l, arg);
-    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, load(l, ty, slot), LLVMConstInt(ty, 1, 0), ""), slot);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, ty, slot), LLVMConstInt(ty, 1, 0), ""), slot);
     LLVMBuildBr(l->b, head);
-    enter(l, done);
+    l_enter(l, done);
 }
 
 static void code_body(L *l, const void *c) { l_code(l, c); }
@@ -231,12 +239,12 @@ static void copy_nest(L *l, Copy *c) {
     if (c->d == r) {
         LLVMValueRef si = l_sym(l, lmad_index(l->a, c->sl, c->idx + (r - c->sl->rank)));
         LLVMValueRef di = l_sym(l, lmad_index(l->a, c->dl, c->idx));
-        LLVMValueRef v = LLVMBuildLoad2(l->b, mem_type(l, c->t), LLVMBuildGEP2(l->b, mem_type(l, c->t), c->src, &si, 1, ""), "");
-        LLVMBuildStore(l->b, v, LLVMBuildGEP2(l->b, mem_type(l, c->t), c->dst, &di, 1, ""));
+        LLVMValueRef v = LLVMBuildLoad2(l->b, l_mem_type(l, c->t), LLVMBuildGEP2(l->b, l_mem_type(l, c->t), c->src, &si, 1, ""), "");
+        LLVMBuildStore(l->b, v, LLVMBuildGEP2(l->b, l_mem_type(l, c->t), c->dst, &di, 1, ""));
         return;
     }
     int id = l->next_id++;
-    LVar *lv = var_at(l, id);
+    LVar *lv = l_var_at(l, id);
     lv->ty = l->i64;
     lv->slot = l_slot(l, l->i64, "c");
     c->idx[c->d] = sym_var(l->a, id);
@@ -250,32 +258,76 @@ static void copy_loops(L *l, const void *arg) {
     c->d--;
 }
 
+/* The most dimensions of a copy that the runtime makes (its
+ * RT_COPY_MAX_RANK, runtime/llvm/copy.h). */
+#define RUNTIME_COPY_RANK 32
+
+/* An i64 array on the stack holding n values (at least one element). */
+static LLVMValueRef i64_array(L *l, LLVMValueRef *vs, int n, const char *name) {
+    LLVMTypeRef at = LLVMArrayType2(l->i64, (uint64_t)(n > 0 ? n : 1));
+    LLVMValueRef a = l_slot(l, at, name);
+    for (int d = 0; d < n; d++) {
+        LLVMValueRef ix[] = {l_i64(l, 0), l_i64(l, d)};
+        LLVMBuildStore(l->b, vs[d], LLVMBuildGEP2(l->b, at, a, ix, 2, ""));
+    }
+    return a;
+}
+
+/* The copy of copy() by the runtime (rtl_copy: in parallel, a transpose
+ * by tiles), for entry code; a source of lower rank is broadcast over the
+ * leading dimensions (stride 0). */
+static void runtime_copy(L *l, PrimType t, LLVMValueRef dst, const Lmad *dl, LLVMValueRef src, const Lmad *sl) {
+    int r = dl->rank, lead = r - sl->rank;
+    LLVMValueRef *shape = NEW_ARRAY(l->a, LLVMValueRef, r + 1), *ds = NEW_ARRAY(l->a, LLVMValueRef, r + 1),
+                 *ss = NEW_ARRAY(l->a, LLVMValueRef, r + 1);
+    for (int d = 0; d < r; d++) {
+        shape[d] = l_sym(l, dl->dims[d].shape);
+        ds[d] = l_sym(l, dl->dims[d].stride);
+        ss[d] = d < lead ? l_i64(l, 0) : l_sym(l, sl->dims[d - lead].stride);
+    }
+    LLVMValueRef doff = l_sym(l, dl->offset), soff = l_sym(l, sl->offset);
+    LLVMValueRef args[] = {l->ctx,
+                           LLVMConstInt(l->i32, (unsigned long long)prim_size(t), 0),
+                           LLVMBuildGEP2(l->b, l_mem_type(l, t), dst, &doff, 1, ""),
+                           i64_array(l, ds, r, "dstr"),
+                           LLVMBuildGEP2(l->b, l_mem_type(l, t), src, &soff, 1, ""),
+                           i64_array(l, ss, r, "sstr"),
+                           LLVMConstInt(l->i32, (unsigned long long)r, 0),
+                           i64_array(l, shape, r, "shape")};
+    l_call(l, "rtl_copy", args, 8);
+}
+
 /* Copies the elements of type t at sl from src to dl at dst (element
- * addresses), in loops over dl's shape; dimensions the two layouts lay
- * out contiguously alike share a loop, and inner dimensions that may be
- * empty guard the loops (an outer loop of 10^10 empty rows would take
+ * addresses), in row-major order of dl's shape; dimensions the two
+ * layouts lay out contiguously alike are merged. Entry code leaves it to
+ * the runtime; a task writes loops, whose inner dimensions that may be
+ * empty guard them (an outer loop of 10^10 empty rows would take
  * minutes). */
 static void copy(L *l, PrimType t, LLVMValueRef dst, const Lmad *dl, LLVMValueRef src, const Lmad *sl) {
     lmad_merge_pair(l->a, dl, sl, &dl, &sl);
+    if (!l->in_task && dl->rank <= RUNTIME_COPY_RANK) {
+        runtime_copy(l, t, dst, dl, src, sl);
+        return;
+    }
     LLVMValueRef guard = NULL;
     for (int d = 1; d < dl->rank; d++) {
         int64_t n;
         if (sym_is_const(dl->dims[d].shape, &n) && n > 0) continue;
-        LLVMValueRef nonempty = LLVMBuildICmp(l->b, LLVMIntSGT, l_sym(l, dl->dims[d].shape), i64c(l, 0), "");
+        LLVMValueRef nonempty = LLVMBuildICmp(l->b, LLVMIntSGT, l_sym(l, dl->dims[d].shape), l_i64(l, 0), "");
         guard = guard ? LLVMBuildAnd(l->b, guard, nonempty, "") : nonempty;
     }
     LLVMBasicBlockRef done = NULL;
     if (guard) {
-        LLVMBasicBlockRef go = new_bb(l, "copy");
-        done = new_bb(l, "copied");
+        LLVMBasicBlockRef go = l_bb(l, "copy");
+        done = l_bb(l, "copied");
         LLVMBuildCondBr(l->b, guard, go, done);
-        enter(l, go);
+        l_enter(l, go);
     }
     Copy c = {t, dst, src, dl, sl, NEW_ARRAY(l->a, Sym *, dl->rank + 1), 0};
     copy_nest(l, &c);
     if (guard) {
         LLVMBuildBr(l->b, done);
-        enter(l, done);
+        l_enter(l, done);
     }
 }
 
@@ -290,7 +342,7 @@ static void report_alloc(L *l, const void *arg) {
 /* Sets block v to the block b, or fails (report with arg) when b is NULL. */
 static void set_checked_block(L *l, const ImpVar *v, LLVMValueRef b, void (*report)(L *l, const void *arg),
                               const void *arg) {
-    fail_unless(l, LLVMBuildIsNotNull(l->b, b, ""), report, arg);
+    l_fail_unless(l, LLVMBuildIsNotNull(l->b, b, ""), report, arg);
     set_block(l, v, b, l_call(l, "rtl_block_data", &b, 1));
 }
 
@@ -298,20 +350,26 @@ static void alloc(L *l, const ImpStm *s) {
     LLVMValueRef size = l_exp(l, s->size);
     LLVMValueRef args[] = {l->pool, size};
     LLVMValueRef b = l_call(l, "rtl_block_new", args, 2);
-    LLVMValueRef report[] = {str(l, imp_loc(l->a, s->loc)), size};
+    LLVMValueRef report[] = {l_str(l, imp_loc(l->a, s->loc)), size};
     set_checked_block(l, s->mem, b, report_alloc, report);
 }
 
-static void report_assert(L *l, const void *arg) {
-    const ImpStm *s = arg;
+void l_assert_error(L *l, const ImpStm *s, LLVMValueRef *vals) {
     Buf fmt = {0};
     int used = imp_message_format(l->a, s, s->nargs, &fmt);
     LLVMValueRef *args = NEW_ARRAY(l->a, LLVMValueRef, used + 2);
     args[0] = l->ctx;
-    args[1] = str(l, fmt.data);
-    for (int k = 0; k < used; k++) args[k + 2] = l_exp(l, s->args[k]);
+    args[1] = l_str(l, fmt.data);
+    for (int k = 0; k < used; k++) args[k + 2] = vals[k];
     l_call(l, "rt_error", args, used + 2);
     buf_free(&fmt);
+}
+
+static void report_assert(L *l, const void *arg) {
+    const ImpStm *s = arg;
+    LLVMValueRef *vals = NEW_ARRAY(l->a, LLVMValueRef, s->nargs + 1);
+    for (int k = 0; k < s->nargs; k++) vals[k] = l_exp(l, s->args[k]);
+    l_assert_error(l, s, vals);
 }
 
 static void call(L *l, const ImpStm *s) {
@@ -333,7 +391,7 @@ static void ret(L *l, const ImpStm *s) {
         for (int k = 0; k < s->nargs; k++) r = LLVMBuildInsertValue(l->b, r, l_exp(l, s->args[k]), (unsigned)k, "");
         LLVMBuildRet(l->b, r);
     }
-    enter(l, new_bb(l, "after"));
+    l_enter(l, l_bb(l, "after"));
 }
 
 static LLVMValueRef i32c(L *l, int c) { return LLVMConstInt(l->i32, (unsigned long long)c, 1); }
@@ -343,7 +401,7 @@ static void arg(L *l, const ImpStm *s) {
     if (s->rank == 0) {
         LLVMValueRef args[] = {l->ins, k};
         LLVMValueRef p = l_call(l, "rtl_arg_data", args, 2);
-        LLVMBuildStore(l->b, load_elem(l, s->t, p), l_declare(l, s->var)->slot);
+        LLVMBuildStore(l->b, l_load_elem(l, s->t, p), l_declare(l, s->var)->slot);
         return;
     }
     for (int d = 0; d < s->rank; d++) {
@@ -352,30 +410,29 @@ static void arg(L *l, const ImpStm *s) {
     }
     LLVMValueRef args[] = {l->ctx, l->pool, l->ins, k, i32c(l, prim_size(s->t)), LLVMConstInt(l->i1, s->unique, 0)};
     LLVMValueRef b = l_call(l, "rtl_arg_block", args, 6);
-    fail_unless(l, LLVMBuildIsNotNull(l->b, b, ""), NULL, NULL);
+    l_fail_unless(l, LLVMBuildIsNotNull(l->b, b, ""), NULL, NULL);
     set_block(l, s->mem, b, l_call(l, "rtl_block_data", &b, 1));
 }
 
 static void result(L *l, const ImpStm *s) {
+    if (!l->results_begun) l_call(l, "rtl_results_begin", &l->ctx, 1);
+    l->results_begun = true;
     LLVMValueRef shape = LLVMConstNull(l->ptr);
     if (s->rank > 0) {
-        LLVMTypeRef at = LLVMArrayType2(l->i64, (uint64_t)s->rank);
-        shape = l_slot(l, at, "shape");
-        for (int d = 0; d < s->rank; d++) {
-            LLVMValueRef ix[] = {i64c(l, 0), i64c(l, d)};
-            LLVMBuildStore(l->b, l_exp(l, s->shape[d]), LLVMBuildGEP2(l->b, at, shape, ix, 2, ""));
-        }
+        LLVMValueRef *dims = NEW_ARRAY(l->a, LLVMValueRef, s->rank);
+        for (int d = 0; d < s->rank; d++) dims[d] = l_exp(l, s->shape[d]);
+        shape = i64_array(l, dims, s->rank, "shape");
     }
     LLVMValueRef args[] = {l->ctx, l->outs, i32c(l, s->k), i32c(l, (int)s->t), i32c(l, s->rank), shape};
     LLVMValueRef p = l_call(l, "rtl_result", args, 6);
-    fail_unless(l, LLVMBuildIsNotNull(l->b, p, ""), NULL, NULL);
+    l_fail_unless(l, LLVMBuildIsNotNull(l->b, p, ""), NULL, NULL);
     if (s->rank == 0) {
-        store_elem(l, s->t, p, l_exp(l, s->value));
+        l_store_elem(l, s->t, p, l_exp(l, s->value));
         return;
     }
     Sym **dims = NEW_ARRAY(l->a, Sym *, s->rank);
     for (int d = 0; d < s->rank; d++) dims[d] = s->lmad->dims[d].shape;
-    LLVMValueRef src = load(l, l->ptr, lookup(l, s->mem->id)->data);
+    LLVMValueRef src = l_load(l, l->ptr, l_lookup(l, s->mem->id)->data);
     copy(l, s->t, p, lmad_row_major(l->a, s->rank, dims), src, s->lmad);
 }
 
@@ -423,18 +480,19 @@ static LLVMValueRef task_function(L *l, const ImpStm *s, const Captured *c, LLVM
     l->pool = LLVMGetParam(fn, 1);
     l->ins = l->outs = NULL;
     l->fail = LLVMAppendBasicBlockInContext(l->cx, fn, "failed");
+    l->in_task++;
     LLVMValueRef env = LLVMGetParam(fn, 2);
     for (int i = 0; i < c->ids.len; i++) {
         const LVar *o = &outer[c->ids.items[i]];
-        LVar *lv = var_at(l, c->ids.items[i]);
+        LVar *lv = l_var_at(l, c->ids.items[i]);
         lv->ty = o->ty;
         lv->slot = l_slot(l, o->ty, "captured");
         LLVMValueRef p = LLVMBuildStructGEP2(l->b, et, env, (unsigned)field[i], "");
-        LLVMBuildStore(l->b, load(l, o->ty, p), lv->slot);
+        LLVMBuildStore(l->b, l_load(l, o->ty, p), lv->slot);
         if (!o->data) continue;
         lv->data = l_slot(l, l->ptr, "captured.data");
         p = LLVMBuildStructGEP2(l->b, et, env, (unsigned)field[i] + 1, "");
-        LLVMBuildStore(l->b, load(l, l->ptr, p), lv->data);
+        LLVMBuildStore(l->b, l_load(l, l->ptr, p), lv->data);
     }
     LVar *tv = l_declare(l, s->var);
     LLVMBuildStore(l->b, LLVMGetParam(fn, 3), tv->slot);
@@ -442,6 +500,7 @@ static LLVMValueRef task_function(L *l, const ImpStm *s, const Captured *c, LLVM
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 0, 0));
     LLVMPositionBuilderAtEnd(l->b, l->fail);
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
+    l->in_task--;
     vec_free(&l->vars);
     l->vars.items = outer;
     l->vars.len = l->vars.cap = nouter;
@@ -464,7 +523,7 @@ static void parfor(L *l, const ImpStm *s) {
     int nf = 0;
     fields[nf++] = l->ptr;
     for (int i = 0; i < c.ids.len; i++) {
-        const LVar *lv = lookup(l, c.ids.items[i]);
+        const LVar *lv = l_lookup(l, c.ids.items[i]);
         field[i] = nf;
         fields[nf++] = lv->ty;
         if (lv->data) fields[nf++] = l->ptr;
@@ -474,16 +533,16 @@ static void parfor(L *l, const ImpStm *s) {
     LLVMValueRef env = l_slot(l, et, "env");
     LLVMBuildStore(l->b, fn, LLVMBuildStructGEP2(l->b, et, env, 0, ""));
     for (int i = 0; i < c.ids.len; i++) {
-        const LVar *lv = lookup(l, c.ids.items[i]);
-        LLVMBuildStore(l->b, load(l, lv->ty, lv->slot), LLVMBuildStructGEP2(l->b, et, env, (unsigned)field[i], ""));
+        const LVar *lv = l_lookup(l, c.ids.items[i]);
+        LLVMBuildStore(l->b, l_load(l, lv->ty, lv->slot), LLVMBuildStructGEP2(l->b, et, env, (unsigned)field[i], ""));
         if (lv->data)
-            LLVMBuildStore(l->b, load(l, l->ptr, lv->data),
+            LLVMBuildStore(l->b, l_load(l, l->ptr, lv->data),
                            LLVMBuildStructGEP2(l->b, et, env, (unsigned)field[i] + 1, ""));
     }
     vec_free(&c.ids);
     LLVMValueRef args[] = {l->ctx, bound, env};
     LLVMValueRef r = l_call(l, "rtl_parfor", args, 3);
-    fail_unless(l, LLVMBuildICmp(l->b, LLVMIntEQ, r, LLVMConstInt(l->i32, 0, 0), ""), NULL, NULL);
+    l_fail_unless(l, LLVMBuildICmp(l->b, LLVMIntEQ, r, LLVMConstInt(l->i32, 0, 0), ""), NULL, NULL);
 }
 
 static void stm(L *l, const ImpStm *s) {
@@ -492,9 +551,9 @@ static void stm(L *l, const ImpStm *s) {
         LVar *lv = l_declare(l, s->var);
         if (s->offset) ICE("LLVM backend: a block view in host code");
         if (s->var->kind == IMP_MEM) {
-            LVar *from = s->init ? lookup(l, s->init->var->id) : NULL;
-            set_block(l, s->var, from ? load(l, l->ptr, from->slot) : LLVMConstNull(l->ptr),
-                      from ? load(l, l->ptr, from->data) : LLVMConstNull(l->ptr));
+            LVar *from = s->init ? l_lookup(l, s->init->var->id) : NULL;
+            set_block(l, s->var, from ? l_load(l, l->ptr, from->slot) : LLVMConstNull(l->ptr),
+                      from ? l_load(l, l->ptr, from->data) : LLVMConstNull(l->ptr));
         } else {
             LLVMBuildStore(l->b, s->init ? l_exp(l, s->init) : LLVMConstNull(lv->ty), lv->slot);
         }
@@ -502,60 +561,61 @@ static void stm(L *l, const ImpStm *s) {
     }
     case IMP_ASSIGN:
         if (s->var->kind == IMP_MEM) {
-            LVar *from = lookup(l, s->value->var->id);
-            set_block(l, s->var, load(l, l->ptr, from->slot), load(l, l->ptr, from->data));
+            LVar *from = l_lookup(l, s->value->var->id);
+            set_block(l, s->var, l_load(l, l->ptr, from->slot), l_load(l, l->ptr, from->data));
         } else {
-            LLVMBuildStore(l->b, l_exp(l, s->value), lookup(l, s->var->id)->slot);
+            LLVMBuildStore(l->b, l_exp(l, s->value), l_lookup(l, s->var->id)->slot);
         }
         return;
     case IMP_STORE: {
         LLVMValueRef v = l_exp(l, s->value);
-        store_elem(l, s->t, elem_ptr(l, s->mem, s->t, l_exp(l, s->index)), v);
+        l_store_elem(l, s->t, l_elem_ptr(l, s->mem, s->t, l_exp(l, s->index)), v);
         return;
     }
     case IMP_ALLOC: alloc(l, s); return;
     case IMP_RETAIN:
     case IMP_RELEASE: {
-        LLVMValueRef b = load(l, l->ptr, lookup(l, s->mem->id)->slot);
+        LLVMValueRef b = l_load(l, l->ptr, l_lookup(l, s->mem->id)->slot);
         l_call(l, s->kind == IMP_RETAIN ? "rtl_block_retain" : "rtl_block_release", &b, 1);
         return;
     }
     case IMP_COPY:
-        copy(l, s->t, load(l, l->ptr, lookup(l, s->dst->id)->data), s->dst_lmad,
-             load(l, l->ptr, lookup(l, s->src->id)->data), s->src_lmad);
+        copy(l, s->t, l_load(l, l->ptr, l_lookup(l, s->dst->id)->data), s->dst_lmad,
+             l_load(l, l->ptr, l_lookup(l, s->src->id)->data), s->src_lmad);
         return;
     case IMP_FOR: {
+        if (s->vector && l->in_task && l_simd_for(l, s)) return;
         LVar *lv = l_declare(l, s->var);
         for_loop(l, lv->ty, lv->slot, l_exp(l, s->bound), code_body, &s->body);
         return;
     }
     case IMP_WHILE: {
-        LLVMBasicBlockRef head = new_bb(l, "while"), bb = new_bb(l, "body"), done = new_bb(l, "done");
+        LLVMBasicBlockRef head = l_bb(l, "while"), bb = l_bb(l, "body"), done = l_bb(l, "done");
         LLVMBuildBr(l->b, head);
-        enter(l, head);
+        l_enter(l, head);
         LLVMBuildCondBr(l->b, l_exp(l, s->cond), bb, done);
-        enter(l, bb);
+        l_enter(l, bb);
         l_code(l, &s->body);
         LLVMBuildBr(l->b, head);
-        enter(l, done);
+        l_enter(l, done);
         return;
     }
     case IMP_IF: {
-        LLVMBasicBlockRef then = new_bb(l, "then"), other = new_bb(l, "else"), done = new_bb(l, "fi");
+        LLVMBasicBlockRef then = l_bb(l, "then"), other = l_bb(l, "else"), done = l_bb(l, "fi");
         LLVMBuildCondBr(l->b, l_exp(l, s->cond), then, other);
-        enter(l, then);
+        l_enter(l, then);
         l_code(l, &s->body);
         LLVMBuildBr(l->b, done);
-        enter(l, other);
+        l_enter(l, other);
         l_code(l, &s->orelse);
         LLVMBuildBr(l->b, done);
-        enter(l, done);
+        l_enter(l, done);
         return;
     }
     case IMP_SCOPE: l_code(l, &s->body); return;
     case IMP_CALL: call(l, s); return;
     case IMP_RETURN: ret(l, s); return;
-    case IMP_ASSERT: fail_unless(l, l_exp(l, s->cond), report_assert, s); return;
+    case IMP_ASSERT: l_fail_unless(l, l_exp(l, s->cond), report_assert, s); return;
     case IMP_PARFOR: parfor(l, s); return;
     case IMP_ARG: arg(l, s); return;
     case IMP_RESULT: result(l, s); return;

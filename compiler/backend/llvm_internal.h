@@ -35,10 +35,14 @@ typedef struct L {
     const ImpFun *fun;   /* the ImpFun being built, or NULL */
     VEC(LVar) vars;      /* by variable id */
     int next_id;         /* ids of the backend's own variables */
+    int in_task;         /* > 0 while a parallel loop's task is built */
+    bool results_begun;  /* the entry being built wrote a result already */
 } L;
 
+/* ---- llvm_code.c ---- */
 /* The LLVM type of a scalar of type t (bool is i1; in memory, i8). */
 LLVMTypeRef l_type(L *l, PrimType t);
+LLVMTypeRef l_mem_type(L *l, PrimType t);
 /* A call of the runtime bitcode's function name (ICE when it lacks it),
  * with the argument attributes (sign and zero extension) it declares. */
 LLVMValueRef l_call(L *l, const char *name, LLVMValueRef *args, int n);
@@ -48,5 +52,37 @@ void l_code(L *l, const ImpCode *c);
 LVar *l_declare(L *l, const ImpVar *v);
 /* A fresh stack slot of type ty in the function's entry block. */
 LLVMValueRef l_slot(L *l, LLVMTypeRef ty, const char *name);
+/* The variable of id (made empty on first use; l_lookup: declared). */
+LVar *l_var_at(L *l, int id);
+LVar *l_lookup(L *l, int id);
+LLVMValueRef l_load(L *l, LLVMTypeRef ty, LLVMValueRef slot);
+/* The address of element index of type t of block mem; loads and stores
+ * of an element there (bools are bytes in memory). */
+LLVMValueRef l_elem_ptr(L *l, const ImpVar *mem, PrimType t, LLVMValueRef index);
+LLVMValueRef l_load_elem(L *l, PrimType t, LLVMValueRef ptr);
+void l_store_elem(L *l, PrimType t, LLVMValueRef ptr, LLVMValueRef v);
+LLVMValueRef l_i64(L *l, int64_t c);
+LLVMValueRef l_str(L *l, const char *s);
+/* Expressions: e's value; a Sym's; operation e (IX_OP) on args, and
+ * conversion e (IX_CONV) of x, already computed. */
+LLVMValueRef l_exp(L *l, const ImpExp *e);
+LLVMValueRef l_sym(L *l, const Sym *s);
+LLVMValueRef l_op(L *l, const ImpExp *e, LLVMValueRef *args);
+LLVMValueRef l_conv(L *l, const ImpExp *e, LLVMValueRef x);
+/* Control flow: a new block of the function, and continuing in one. */
+LLVMBasicBlockRef l_bb(L *l, const char *name);
+void l_enter(L *l, LLVMBasicBlockRef bb);
+/* Fails unless cond: report(l, arg) records the error (NULL: recorded
+ * already), then the entry point's (or task's) failure block runs. */
+void l_fail_unless(L *l, LLVMValueRef cond, void (*report)(L *l, const void *arg), const void *arg);
+/* Records assertion s's failure with its arguments' values vals. */
+void l_assert_error(L *l, const ImpStm *s, LLVMValueRef *vals);
+
+/* ---- llvm_simd.c ---- */
+/* Translates IMP_FOR s (a loop whose iterations are independent: the
+ * elements of a parallel map) with its iterations in the lanes of vector
+ * registers, a remainder loop after; false, having made nothing, when
+ * its body has what vector code does not do. */
+bool l_simd_for(L *l, const ImpStm *s);
 
 #endif

@@ -7,9 +7,11 @@
  * a fresh variable instead and checked against it (an IMP_ASSERT with no
  * location: "Entry point arguments have invalid sizes: ..."). The body
  * follows, then the results (IMP_RESULT), then the last releases. At
- * STAGE_GPU an array result that is not row-major is first copied into a
- * dense device block of its own (before any result is set, so that the
- * device's time includes the copies), released after its IMP_RESULT. */
+ * STAGE_GPU, and for the multicore backend, an array result that is not
+ * row-major is first copied into a dense (device) block of its own
+ * before any result is set, so that the entry's time, which leaves out
+ * the writing of results, includes the copies; it is released after its
+ * IMP_RESULT. */
 #include "lower.h"
 
 /* ---- Functions ------------------------------------------------------------------ */
@@ -85,8 +87,8 @@ static void lower_param(ImpLower *L, const Fun *f, int k, char *bound) {
         if (check[d]) check_dim(L, f, k, d, st->dims[d], v->type.shape[d]);
 }
 
-/* Copies array v (a result of entry f) into a new dense device block,
- * which *lmad gets the layout of. */
+/* Copies array v (a result of entry f) into a new dense block (a device
+ * block at STAGE_GPU), which *lmad gets the layout of. */
 static ImpVar *manifest(ImpLower *L, const Fun *f, const Var *v, Lmad **lmad) {
     const Lmad *l = v->mem->ixfun;
     Sym **shape = NEW_ARRAY(L->a, Sym *, l->rank + 1);
@@ -97,7 +99,7 @@ static ImpVar *manifest(ImpLower *L, const Fun *f, const Var *v, Lmad **lmad) {
     }
     ImpVar *bytes = lw_fresh(L, "result_bytes", IMP_SCALAR, PT_I64);
     imp_decl(L->b, bytes, size);
-    ImpVar *m = imp_block(L->ip, "result", IMP_SPACE_DEVICE);
+    ImpVar *m = imp_block(L->ip, "result", L->space);
     imp_decl(L->b, m, NULL);
     ImpStm *al = imp_add(L->b, IMP_ALLOC);
     al->mem = m;
@@ -121,7 +123,7 @@ static void res_outputs(ImpLower *L, const Body *b, void *ctx) {
     Lmad **dense_lmad = NEW_ARRAY(L->a, Lmad *, b->nres + 1);
     for (int k = 0; k < b->nres; k++) {
         SubExp r = b->res[k];
-        if (L->gpu && r.is_var && r.v->type.kind == TK_ARRAY && !lmad_is_row_major(r.v->mem->ixfun))
+        if ((L->gpu || L->parallel) && r.is_var && r.v->type.kind == TK_ARRAY && !lmad_is_row_major(r.v->mem->ixfun))
             dense[k] = manifest(L, ctx, r.v, &dense_lmad[k]);
     }
     for (int k = 0; k < b->nres; k++) {

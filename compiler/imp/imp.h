@@ -195,6 +195,11 @@ struct ImpExp {
     ImpThread thread; /* IX_THREAD */
     ImpKernel *kernel; /* IX_TUNING */
     ImpTune tune;    /* IX_TUNING */
+    bool reassoc;    /* IX_OP: a float addition or multiplication of a
+                        reduction's operator, which the target may
+                        reassociate (the order in which a reduction
+                        combines its elements is unspecified): a loop that
+                        reduces can then be vectorised */
 };
 
 /* ---- Statements ------------------------------------------------------------ */
@@ -229,7 +234,7 @@ typedef enum ImpStmKind {
     IMP_FOR,     /* for (i = 0; i < bound; i++) body; i is an i64 (or i32)
                     scalar bound by the loop, in scope in body; bound is of
                     its type; unroll: a hint that the
-                    target unrolls it (a constant bound) */
+                    target unrolls it (a constant bound); vector: see below */
     IMP_WHILE,   /* while (cond) body; cond is evaluated before each iteration */
     IMP_IF,      /* if (cond) body else orelse */
     IMP_CALL,    /* results = fn(args): fn one of ImpProg.funs; binds the
@@ -319,6 +324,10 @@ struct ImpStm {
     SrcLoc loc;           /* ALLOC, ASSERT: where a failure is reported */
     ImpExp *offset;       /* block DECL (kernel code): bytes into init's block */
     bool unroll;          /* FOR */
+    bool vector;          /* FOR: its iterations are independent (the
+                             elements of a parallel map, in a task), so a
+                             target may run several at once in the lanes
+                             of vector registers */
     bool keep;            /* SCOPE */
     bool global;          /* BARRIER */
     ImpAtomic atomic;     /* ATOMIC */

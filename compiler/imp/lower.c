@@ -178,7 +178,9 @@ void lw_stm(ImpLower *L, const Stm *s) {
     case IE_OP: {
         ImpExp **args = NEW_ARRAY(L->a, ImpExp *, e->nargs + 1);
         for (int i = 0; i < e->nargs; i++) args[i] = lw_se(L, e->args[i]);
-        lw_declare(L, s->pat[0], imp_op(L->a, e->op, e->t, args));
+        ImpExp *x = imp_op(L->a, e->op, e->t, args);
+        x->reassoc = L->reassoc && prim_is_float(e->t) && (e->op == OP_ADD || e->op == OP_MUL);
+        lw_declare(L, s->pat[0], x);
         break;
     }
     case IE_CONV: lw_declare(L, s->pat[0], imp_conv(L->a, e->t, e->to, lw_se(L, e->args[0]))); break;

@@ -35,6 +35,9 @@ typedef struct ImpLower {
     int seq;          /* > 0 inside a segmented operation (or a parallel
                          loop): SOACs are loops */
     bool parallel;    /* multicore: host-level SOACs are parallel loops */
+    int reassoc;      /* > 0 while a reduction's operator is lowered: its
+                         float additions and multiplications may be
+                         reassociated (ImpExp.reassoc) */
     const Stm **alloc_of; /* by IR Var id: the allocation that bound the block */
     ImpSpace space;   /* the space of the blocks made for IR Vars */
 } ImpLower;

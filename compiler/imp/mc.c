@@ -148,9 +148,12 @@ static void task_open(ImpLower *L, Task *t, const Chunks *c, const Stm *s, const
     L->seq++;
 }
 
-/* Opens `for j < n` over the task's iterations, binding iter to start + j. */
-static ImpStm *task_iterations(ImpLower *L, Task *t, LwNest *n, const Var *iter) {
+/* Opens `for j < n` over the task's iterations, binding iter to start + j;
+ * vector: they are independent (a map's, a scatter's), and use no blocks
+ * of the task's own, which they would share. */
+static ImpStm *task_iterations(ImpLower *L, Task *t, LwNest *n, const Var *iter, bool vector) {
     ImpStm *f = lw_for(L, n, lw_fresh(L, "j", IMP_SCALAR, PT_I64), rd(L, t->n));
+    f->vector = vector && t->priv.allocs.len == 0; /* lanes would share the task's blocks */
     imp_decl(L->b, lw_var(L, iter), op2(L, OP_ADD, rd(L, t->start), rd(L, f->var)));
     return f;
 }
@@ -273,7 +276,7 @@ static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **sca
     x.scan_accs = task_accs(L, sc->scans, sc->nscans, first ? NULL : scan_parts, t.loop->var);
     if (!first) x.red_accs = task_accs(L, sc->reds, sc->nreds, NULL, t.loop->var);
     LwNest n;
-    ImpStm *f = task_iterations(L, &t, &n, sc->iter);
+    ImpStm *f = task_iterations(L, &t, &n, sc->iter, !sc->nscans && !sc->nreds);
     lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
     lw_body(L, sc->map->body, first ? res_scan_inputs : lw_res_screma, &x, NULL, 0);
     f->body = lw_leave(L, &n);
@@ -298,7 +301,7 @@ static void par_screma(ImpLower *L, const Stm *s) {
     screma_pass(L, s, &c, scan_parts, red_parts, false);
     int nscan = acc_count(sc->scans, sc->nscans);
     Acc *accs = lw_declare_accs(L, sc->reds, sc->nreds, s->pat + nscan, false);
-    fold_partials(L, sc->reds, sc->nreds, accs, red_parts, &c, false);
+    if (sc->nreds) fold_partials(L, sc->reds, sc->nreds, accs, red_parts, &c, false);
     for (int k = 0; k < nscan; k++) release(L, scan_parts[k]);
     for (int k = 0; k < acc_count(sc->reds, sc->nreds); k++) release(L, red_parts[k]);
 }
@@ -311,7 +314,7 @@ static void par_scatter(ImpLower *L, const Stm *s) {
     Task t;
     task_open(L, &t, &c, s, "task", NULL);
     LwNest n;
-    ImpStm *f = task_iterations(L, &t, &n, sc->iter);
+    ImpStm *f = task_iterations(L, &t, &n, sc->iter, true);
     lw_map_iteration(L, s);
     f->body = lw_leave(L, &n);
     task_close(L, &t);
@@ -361,7 +364,7 @@ static void par_hist(ImpLower *L, const Stm *s) {
         imp_store(L->b, priv[j], h->dests[j]->type.elem, op2(L, OP_ADD, rd(L, x.base), rd(L, f->var)),
                   lw_se(L, h->op.neutral[j]));
     f->body = lw_leave(L, &n);
-    f = task_iterations(L, &t, &n, h->iter);
+    f = task_iterations(L, &t, &n, h->iter, false);
     lw_bind_rows(L, h->lam, h->arrs, h->iter);
     lw_body(L, h->lam->body, res_hist_task, &x, NULL, 0);
     f->body = lw_leave(L, &n);

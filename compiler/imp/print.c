@@ -177,7 +177,8 @@ static void print_stm(Printer *P, const ImpStm *s) {
         break;
     case IMP_FOR:
         declare(P, s->var);
-        line(P, "for %s < %s%s {", vname(P, s->var), exp_str(P, s->bound), s->unroll ? " (unrolled)" : "");
+        line(P, "for %s < %s%s%s {", vname(P, s->var), exp_str(P, s->bound), s->unroll ? " (unrolled)" : "",
+             s->vector ? " (vector)" : "");
         nested(P, &s->body);
         line(P, "}");
         break;

@@ -115,7 +115,9 @@ void lw_res_screma(ImpLower *L, const Body *b, void *ctx) {
     }
     acc = 0;
     for (int j = 0; j < sc->nreds; j++) {
+        L->reassoc++;
         lw_segop(L, &sc->reds[j], x->red_accs + acc, b->res + pos, NULL);
+        L->reassoc--;
         pos += sc->reds[j].k;
         acc += sc->reds[j].k;
     }

@@ -14,10 +14,13 @@
  * runtime/llvm/rt.c gathers) are declared by their uses here and linked
  * with the program. */
 #define RT_INLINE static inline __attribute__((used))
+#include <time.h>
+
 #include "../rt.h"
 #include "../memory.h"
 #include "../scalar.h"
 #include "../sched.h"
+#include "copy.h"
 
 #define RTL static __attribute__((used))
 
@@ -28,8 +31,9 @@ RTL rt_block *rtl_block_new(rt_pool *p, int64_t bytes) { return rt_block_new(p, 
 RTL void rtl_block_retain(rt_block *b) { rt_block_retain(b); }
 RTL void rtl_block_release(rt_block *b) { rt_block_release(b); }
 
-/* Records that an allocation of bytes made at loc failed (rt_alloc_failed). */
-RTL void rtl_alloc_failed(rt_ctx *ctx, const char *loc, int64_t bytes) { rt_alloc_failed(ctx, loc, bytes); }
+/* Records that an allocation of bytes made at loc failed (rt_alloc_error:
+ * tasks may fail at once). */
+RTL void rtl_alloc_failed(rt_ctx *ctx, const char *loc, int64_t bytes) { rt_alloc_error(ctx, loc, bytes); }
 
 /* ---- Entry points: arguments, results and the run ---- */
 
@@ -77,12 +81,25 @@ RTL void *rtl_result(rt_ctx *ctx, rt_value *outs, int k, int elem, int rank, con
     return v->data;
 }
 
+static int64_t rtl_now_us(void) {
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (int64_t)ts.tv_sec * 1000000 + ts.tv_nsec / 1000;
+}
+
+/* Called as the entry starts writing its results: its run time is the
+ * computation's, not the copies into the caller's memory (as an OpenCL
+ * entry's leaves out the transfers). */
+RTL void rtl_results_begin(rt_ctx *ctx) { ctx->run_us = rtl_now_us() - ctx->start_us; }
+
 /* An entry point's rt_entry_fn: runs body with a pool of its own, which
  * it frees after; after a failure, frees the results made so far. */
 typedef int (*rtl_body)(rt_ctx *ctx, rt_pool *pool, const rt_value *ins, rt_value *outs);
 RTL int rtl_run(rt_ctx *ctx, const rt_value *ins, rt_value *outs, int nout, rtl_body body) {
     rt_pool pool;
     rt_pool_init(&pool);
+    pool.cache = ctx->cache;
+    ctx->start_us = rtl_now_us();
     for (int k = 0; k < nout; k++) outs[k].shape = NULL, outs[k].data = NULL;
     int r = body(ctx, &pool, ins, outs);
     rt_pool_free(&pool);
@@ -111,6 +128,12 @@ RTL int rtl_task(rt_ctx *ctx, void *env, int64_t task, int tid) {
 /* Runs the n tasks of a parallel loop whose environment is env. */
 RTL int rtl_parfor(rt_ctx *ctx, int64_t n, void *env) { return rt_parfor(ctx, n, rtl_task, env); }
 RTL int64_t rtl_num_threads(rt_ctx *ctx) { return rt_num_threads(ctx); }
+
+/* A copy of entry code between LMAD layouts (runtime/llvm/copy.c). */
+RTL void rtl_copy(rt_ctx *ctx, int esz, void *dst, const int64_t *dstr, const void *src, const int64_t *sstr, int rank,
+                  const int64_t *shape) {
+    rt_lmad_copy(ctx, esz, dst, dstr, src, sstr, rank, shape);
+}
 
 /* The program's main: the executable's command line (rt_main), or
  * Futhark's server protocol (rt_server_main) when server. */

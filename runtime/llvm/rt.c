@@ -1,6 +1,6 @@
 /* The runtime object of the LLVM backend's programs: the files every
  * executable needs (values, server mode, the command line, the scheduler
- * of parallel loops), compiled once
+ * of parallel loops, copies), compiled once
  * when futhorc is built and linked with each program's object, so that no
  * C compiler runs on a program (compiler/backend/llvm.c). */
 #define _POSIX_C_SOURCE 200809L
@@ -11,3 +11,4 @@
 #include "../server.c"
 #include "../main.c"
 #include "../sched.c"
+#include "copy.c"

@@ -6,12 +6,14 @@
 # 1.0.1, installed from PyPI into a virtual environment under build/.
 # Ends with "server: N passed, N failed"; exits 1 if anything failed.
 #
-#   usage: tests/server/run.sh      (FUTHORC=path selects another compiler)
+#   usage: tests/server/run.sh [BACKEND]   (c, the default, or multicore;
+#                                           FUTHORC=path selects another compiler)
 set -u
 cd "$(dirname "$0")/../.."
 root=$PWD
 futhorc=${FUTHORC:-bin/futhorc}
-build=$root/build/tests/server
+backend=${1:-c}
+build=$root/build/tests/server-$backend
 venv=$root/build/server-venv
 client_version=1.0.1
 passed=0 failed=0
@@ -24,6 +26,7 @@ finish() {
     exit
 }
 
+copts=()
 rm -rf "$build"
 mkdir -p "$build/san" "$build/work" || exit 1
 work=$build/work
@@ -37,6 +40,7 @@ echo 'int main(void) { return 0; }' >"$build/probe.c"
 if ${CC:-cc} $san_flags -o "$build/probe" "$build/probe.c" 2>/dev/null &&
     ASAN_OPTIONS=detect_leaks=1 "$build/probe" 2>/dev/null; then
     export CFLAGS="$san_flags"
+    [ "$backend" = multicore ] && copts=(--sanitize=address)
     export ASAN_OPTIONS="log_path=$build/san/asan:detect_leaks=1"
     export UBSAN_OPTIONS="log_path=$build/san/ubsan:print_stacktrace=1"
 else
@@ -44,7 +48,7 @@ else
 fi
 
 for prog in arith consume; do
-    if "$futhorc" c "tests/server/$prog.fut" -o "$build/$prog" >"$build/$prog.log" 2>&1; then
+    if "$futhorc" "$backend" "${copts[@]}" "tests/server/$prog.fut" -o "$build/$prog" >"$build/$prog.log" 2>&1; then
         pass
     else
         fail "compiling tests/server/$prog.fut:"
