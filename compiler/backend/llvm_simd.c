@@ -27,7 +27,9 @@
  *
  * A body that allocates, copies, calls, counts references or assigns a
  * variable from outside (a reduction's accumulator) keeps the scalar
- * loop. */
+ * loop, and so does one with a loop that may go in lanes itself: the
+ * innermost map's iterations are the ones that run at once (its elements
+ * are neighbours in memory, as matrix multiplication's columns). */
 #include <string.h>
 
 #include "llvm_internal.h"
@@ -71,6 +73,7 @@ static void scan(V *v, const ImpCode *c) {
             else v->assigned[s->var->id] = 1;
             break;
         case IMP_FOR:
+            if (s->vector) v->ok = false; /* the innermost map's loop goes in lanes */
             v->inside[s->var->id] = 1;
             v->uniform[s->var->id] = 1;
             break;
@@ -127,6 +130,13 @@ static LLVMValueRef and_mask(V *v, LLVMValueRef m) { return v->mask ? LLVMBuildA
 
 static LLVMValueRef vexp(V *v, const ImpExp *e);
 
+static LLVMValueRef intrinsic(V *v, const char *name, LLVMTypeRef *types, int ntypes, LLVMValueRef *args, int n) {
+    L *l = v->l;
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(l->mod, id, types, (size_t)ntypes);
+    return LLVMBuildCall2(l->b, LLVMIntrinsicGetType(l->cx, id, types, (size_t)ntypes), f, args, (unsigned)n, "");
+}
+
 /* The common operations as vector instructions (equal to the runtime's
  * scalar ones lane by lane), or NULL. */
 static LLVMValueRef vector_op(V *v, const ImpExp *e, LLVMValueRef *a) {
@@ -144,6 +154,19 @@ static LLVMValueRef vector_op(V *v, const ImpExp *e, LLVMValueRef *a) {
     case OP_OR:
     case OP_LOR: return LLVMBuildOr(b, a[0], a[1], "");
     case OP_XOR: return LLVMBuildXor(b, a[0], a[1], "");
+    case OP_MIN:
+    case OP_MAX:
+        if (f) { /* fmin and fmax, as LLVM's minnum and maxnum */
+            LLVMTypeRef ts[] = {LLVMTypeOf(a[0])};
+            return intrinsic(v, e->op == OP_MIN ? "llvm.minnum" : "llvm.maxnum", ts, 1, a, 2);
+        }
+        if (c == PC_BOOL) return NULL;
+        {
+            LLVMIntPredicate lt = sgn ? LLVMIntSLT : LLVMIntULT;
+            LLVMValueRef x_lt_y = LLVMBuildICmp(b, lt, a[0], a[1], "");
+            return e->op == OP_MIN ? LLVMBuildSelect(b, x_lt_y, a[0], a[1], "")
+                                   : LLVMBuildSelect(b, x_lt_y, a[1], a[0], "");
+        }
     case OP_NOT: return LLVMBuildNot(b, a[0], "");
     case OP_EQ: return f ? LLVMBuildFCmp(b, LLVMRealOEQ, a[0], a[1], "") : LLVMBuildICmp(b, LLVMIntEQ, a[0], a[1], "");
     case OP_NE: return f ? LLVMBuildFCmp(b, LLVMRealUNE, a[0], a[1], "") : LLVMBuildICmp(b, LLVMIntNE, a[0], a[1], "");
@@ -261,7 +284,13 @@ static int64_t exp_stride(V *v, const ImpExp *e) {
     case IX_VAR: return varying(v, e->var->id) ? v->stride[e->var->id] : 0;
     case IX_SYM: return e->t == PT_I64 ? sym_stride(v, e->sym) : 0;
     case IX_OP: {
-        if (e->t != PT_I64 || (e->op != OP_ADD && e->op != OP_SUB)) return 0;
+        if (e->t != PT_I64) return 0;
+        if (e->op == OP_MUL) { /* by a constant */
+            for (int k = 0; k < 2; k++)
+                if (e->args[k]->kind == IX_CONST) return exp_stride(v, e->args[1 - k]) * e->args[k]->c.v.i;
+            return 0;
+        }
+        if (e->op != OP_ADD && e->op != OP_SUB) return 0;
         bool ux = !exp_varying(v, e->args[0]), uy = !exp_varying(v, e->args[1]);
         if (e->op == OP_ADD && ux) return exp_stride(v, e->args[1]);
         if (uy) return exp_stride(v, e->args[0]);
@@ -273,12 +302,6 @@ static int64_t exp_stride(V *v, const ImpExp *e) {
 
 /* ---- Loads and stores ---- */
 
-static LLVMValueRef intrinsic(V *v, const char *name, LLVMTypeRef *types, int ntypes, LLVMValueRef *args, int n) {
-    L *l = v->l;
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(l->mod, id, types, (size_t)ntypes);
-    return LLVMBuildCall2(l->b, LLVMIntrinsicGetType(l->cx, id, types, (size_t)ntypes), f, args, (unsigned)n, "");
-}
 
 /* Element t of block mem at index (an expression e) for the lanes that
  * run: a scalar load for a uniform index in code all lanes run, a vector

@@ -171,11 +171,29 @@ static void lw_apply(ImpLower *L, const Stm *s) {
     for (int i = 0; i < s->npat; i++) st->results[i] = lw_var(L, s->pat[i]);
 }
 
+/* Whether integer operation e is x + 0, 0 + x, x - 0, x * 1 or 1 * x
+ * (index arithmetic of fused iotas): the operand x's position, else -1. */
+static int identity_operand(const IrExp *e) {
+    if (!prim_is_int(e->t) || e->nargs != 2) return -1;
+    int64_t unit = e->op == OP_MUL ? 1 : 0;
+    if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL) return -1;
+    for (int k = 1; k >= 0; k--) {
+        const SubExp *c = &e->args[k];
+        if (!c->is_var && c->c.v.i == unit && (k == 1 || e->op != OP_SUB)) return 1 - k;
+    }
+    return -1;
+}
+
 void lw_stm(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     switch (e->kind) {
     case IE_SUBEXP: lw_declare(L, s->pat[0], s->pat[0]->type.kind == TK_ARRAY ? NULL : lw_se(L, e->se)); break;
     case IE_OP: {
+        int same = identity_operand(e);
+        if (same >= 0) {
+            lw_declare(L, s->pat[0], lw_se(L, e->args[same]));
+            break;
+        }
         ImpExp **args = NEW_ARRAY(L->a, ImpExp *, e->nargs + 1);
         for (int i = 0; i < e->nargs; i++) args[i] = lw_se(L, e->args[i]);
         ImpExp *x = imp_op(L->a, e->op, e->t, args);

@@ -146,6 +146,9 @@ void lw_map_results(ImpLower *L, const Body *b, void *ctx);
 /* A host-level SOAC of a multicore program: a parallel loop where it can
  * be, else as lw_soac. */
 void lw_par_soac(ImpLower *L, const Stm *s);
+/* Whether s uses blocks of per-element allocations made outside it (that
+ * its iterations would share if they ran at once). */
+bool lw_uses_private(ImpLower *L, const Stm *s);
 
 /* ---- gpu.c ---- */
 /* A host-level SOAC of a program at STAGE_GPU, as its SegInfo says. */

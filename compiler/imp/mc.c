@@ -26,7 +26,7 @@
  *   with the neutral element; after the loop a second parallel loop, over
  *   the buckets, combines the copies into the destination in task order.
  *   Where the copies would take too much memory, fewer tasks share the
- *   work (MC_HIST_ELEMS).
+ *   work (MC_HIST_ELEMS). On one thread it is the sequential loop.
  * SOACs whose operators take arrays run sequentially. */
 #include "lower.h"
 
@@ -121,6 +121,22 @@ typedef struct Task {
     ImpVar **saved;
 } Task;
 
+/* The per-element blocks that s uses, in pv (made here). */
+static void private_blocks(ImpLower *L, const Stm *s, Private *pv) {
+    size_t nv = (size_t)L->p->next_var_id + 1;
+    *pv = (Private){L, arena_alloc(L->a, nv), arena_alloc(L->a, nv), {0}};
+    IrWalk w = {private_bind, private_use, NULL, pv};
+    if (s) ir_walk_stm(&w, (Stm *)s);
+}
+
+bool lw_uses_private(ImpLower *L, const Stm *s) {
+    Private pv;
+    private_blocks(L, s, &pv);
+    bool any = pv.allocs.len > 0;
+    vec_free(&pv.allocs);
+    return any;
+}
+
 static void task_open(ImpLower *L, Task *t, const Chunks *c, const Stm *s, const char *kind, ImpExp *ntasks) {
     t->loop = imp_add(L->b, IMP_PARFOR);
     t->loop->var = lw_fresh(L, "task", IMP_SCALAR, PT_I64);
@@ -128,10 +144,7 @@ static void task_open(ImpLower *L, Task *t, const Chunks *c, const Stm *s, const
     lw_enter(L, &t->nest);
     t->start = let(L, "start", op2(L, OP_MUL, rd(L, t->loop->var), rd(L, c->chunk)));
     t->n = let(L, "n", op2(L, OP_MIN, rd(L, c->chunk), op2(L, OP_SUB, rd(L, c->w), rd(L, t->start))));
-    size_t nv = (size_t)L->p->next_var_id + 1;
-    t->priv = (Private){L, arena_alloc(L->a, nv), arena_alloc(L->a, nv), {0}};
-    IrWalk w = {private_bind, private_use, NULL, &t->priv};
-    if (s) ir_walk_stm(&w, (Stm *)s);
+    private_blocks(L, s, &t->priv);
     t->saved = NEW_ARRAY(L->a, ImpVar *, t->priv.allocs.len + 1);
     for (int i = 0; i < t->priv.allocs.len; i++) {
         const Stm *al = t->priv.allocs.items[i];
@@ -348,6 +361,11 @@ static void res_hist_task(ImpLower *L, const Body *b, void *ctx) {
 static void par_hist(ImpLower *L, const Stm *s) {
     const Hist *h = &s->e->hist;
     int k = h->op.k;
+    /* On one thread, the sequential loop into the destination. */
+    ImpStm *one = imp_add(L->b, IMP_IF);
+    one->cond = op2(L, OP_GT, imp_num_threads(L->a), imp_i64(L->a, 1));
+    LwNest branch;
+    lw_enter(L, &branch);
     ImpVar *dw = let(L, "buckets", lw_se(L, h->dest_w));
     ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, dw), imp_i64(L->a, 1)));
     Chunks c = chunks(L, lw_se(L, h->w), op2(L, OP_MIN, imp_num_threads(L->a), room));
@@ -395,6 +413,10 @@ static void par_hist(ImpLower *L, const Stm *s) {
     fb->body = lw_leave(L, &n);
     task_close(L, &tb);
     for (int j = 0; j < k; j++) release(L, priv[j]);
+    one->body = lw_leave(L, &branch);
+    lw_enter(L, &branch);
+    lw_hist(L, s);
+    one->orelse = lw_leave(L, &branch);
 }
 
 /* ---- Dispatch ---- */

@@ -141,6 +141,7 @@ void lw_screma(ImpLower *L, const Stm *s) {
     x.scan_accs = lw_declare_accs(L, sc->scans, sc->nscans, NULL, true);
     LwNest n;
     ImpStm *f = soac_loop(L, &n, sc->w, sc->map, sc->arrs, sc->iter);
+    f->vector = L->parallel && !sc->nscans && !sc->nreds && !lw_uses_private(L, s);
     lw_body(L, sc->map->body, lw_res_screma, &x, NULL, 0);
     f->body = lw_leave(L, &n);
 }
