@@ -110,7 +110,7 @@ $(B)/gen/glue.bc: runtime/llvm/glue.c runtime/llvm/copy.h $(RUNTIME_HDR) $(B)/.d
 
 $(B)/gen/rt_llvm.o: $(wildcard runtime/llvm/*) $(RUNTIME_HDR) $(RUNTIME_SRC)
 	@mkdir -p $(B)/gen
-	$(CC) -O2 -std=c11 -c -o $@ runtime/llvm/rt.c
+	$(CC) -O2 -std=c11 -fPIC -c -o $@ runtime/llvm/rt.c
 
 $(B)/gen/embedded.c: $(B)/embed_gen $(EMBEDDED) $(LLVM_BUILT)
 	@mkdir -p $(B)/gen

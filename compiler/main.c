@@ -28,6 +28,8 @@ typedef struct Options {
     const char *rt_object; /* --runtime-object */
     const char *target_cpu; /* --target-cpu (multicore) */
     bool asan;              /* --sanitize=address (multicore) */
+    int run_argc;           /* futhorc run: the program's command line */
+    char **run_argv;
     bool unsafe, verify, time_passes, library, server;
 } Options;
 
@@ -38,6 +40,8 @@ static void usage(FILE *f) {
             "  c PROG.fut [-o EXE]        compile to a sequential C executable\n"
             "  opencl PROG.fut [-o EXE]   compile to an executable that runs on an OpenCL device\n"
             "  multicore PROG.fut [-o EXE]  compile through LLVM to an executable for the CPU\n"
+            "  run PROG.fut [-e NAME] ...   compile through LLVM and run in memory (ORC JIT) on\n"
+            "                             stdin's values; options after PROG.fut are the program's\n"
             "  check PROG.fut             parse and type-check only\n"
             "  dump --stage=NAME PROG.fut print the program after a stage (ast, NAME of a pass, imp,\n"
             "                             c, opencl, llvm)\n"
@@ -178,9 +182,11 @@ static bool link_llvm(Arena *a, const char *obj, const char *exe, bool asan) {
 }
 
 /* The LLVM backend's part of compile: an executable from ip, or its
- * module's LLVM IR on stdout under dump --stage=llvm. */
+ * module's LLVM IR on stdout under dump --stage=llvm, or (futhorc run)
+ * the program run in this process with o->run_argc and o->run_argv. */
 static bool compile_llvm(Arena *a, const ImpProg *ip, const char *src, const Options *o, double *t0) {
     LlvmOptions lo = {.server = o->server, .verify = o->verify, .cpu = o->target_cpu, .asan = o->asan};
+    if (o->run_argv) return run_llvm(ip, &lo, o->run_argc, o->run_argv) == 0;
     if (o->dump_stage) {
         Buf b = {0};
         bool ok = emit_llvm(ip, &lo, NULL, &b);
@@ -242,7 +248,7 @@ static int compile(const char *mode, const char *src, const Options *o) {
     bool gpu = !strcmp(mode, "opencl") ||
                (o->dump_stage && (!strcmp(o->dump_stage, "kernels") || !strcmp(o->dump_stage, "opencl") ||
                                 pipeline_gpu_only(o->dump_stage)));
-    bool llvm = !strcmp(mode, "multicore") || (o->dump_stage && !strcmp(o->dump_stage, "llvm"));
+    bool llvm = !strcmp(mode, "multicore") || !strcmp(mode, "run") || (o->dump_stage && !strcmp(o->dump_stage, "llvm"));
     if (llvm && o->library) {
         fprintf(stderr, "futhorc: multicore: --library is not supported yet (use c or opencl)\n");
         goto done;
@@ -341,6 +347,28 @@ static const char *parse_options(int argc, char **argv, Options *o) {
     return src;
 }
 
+/* futhorc run [options] PROG.fut [program options]: the compiler's
+ * options, the source, then the options of the program (-e NAME, -b, ...),
+ * which it takes as an executable would. */
+static int run_command(int argc, char **argv) {
+    int src = 1;
+    while (src < argc && argv[src][0] == '-') src++;
+    if (src == argc) {
+        fprintf(stderr, "futhorc run: no source file given (see futhorc --help)\n");
+        return 1;
+    }
+    Options o = {0};
+    if (!parse_options(src + 1, argv, &o)) return 1;
+    if (o.library || o.server || o.dump_stage || o.output) {
+        fprintf(stderr, "futhorc run: --library, --server, --stage and -o do not apply\n");
+        return 1;
+    }
+    /* The program sees "PROG" and its options, as an executable. */
+    o.run_argc = argc - src;
+    o.run_argv = argv + src;
+    return compile("run", argv[src], &o);
+}
+
 /* The path of this executable, so subcommands can run it again. */
 static const char *self_path(const char *argv0) {
     static char buf[4096];
@@ -374,6 +402,7 @@ int main(int argc, char **argv) {
         pipeline_list(stdout);
         return 0;
     }
+    if (!strcmp(cmd, "run")) return run_command(argc - 1, argv + 1);
     if (!strcmp(cmd, "c") || !strcmp(cmd, "opencl") || !strcmp(cmd, "multicore") || !strcmp(cmd, "check") ||
         !strcmp(cmd, "dump")) {
         Options o = {0};

@@ -63,8 +63,25 @@ struct rt_sched {
     pthread_mutex_t turn; /* held by the thread whose loop is the job */
 };
 
-/* The tid of the task this thread is running, or -1 outside any task. */
-static _Thread_local int rtsc_tid = -1;
+/* The tid of the task this thread is running, or -1 outside any task: in
+ * a pthread key rather than a _Thread_local variable, which the JIT of
+ * futhorc run (LLVM's ORC, without a platform runtime) cannot link. */
+static pthread_key_t rtsc_key;
+static pthread_once_t rtsc_key_once = PTHREAD_ONCE_INIT;
+
+static void rtsc_make_key(void) {
+    if (pthread_key_create(&rtsc_key, NULL)) abort(); /* only when out of keys at the program's start */
+}
+
+static int rtsc_tid(void) {
+    pthread_once(&rtsc_key_once, rtsc_make_key);
+    return (int)(intptr_t)pthread_getspecific(rtsc_key) - 1;
+}
+
+static void rtsc_set_tid(int tid) {
+    pthread_once(&rtsc_key_once, rtsc_make_key);
+    pthread_setspecific(rtsc_key, (void *)(intptr_t)(tid + 1));
+}
 
 /* A hint to the processor that this thread is spinning. */
 static inline void rtsc_pause(void) {
@@ -78,14 +95,14 @@ static inline void rtsc_pause(void) {
 /* Takes and runs the job's tasks on this thread until none is left or one
  * has failed. */
 static void rtsc_run(rt_sched *s, int tid) {
-    int outer = rtsc_tid;
-    rtsc_tid = tid;
+    int outer = rtsc_tid();
+    rtsc_set_tid(tid);
     while (!atomic_load_explicit(&s->failed, memory_order_relaxed)) {
         int64_t t = atomic_fetch_add_explicit(&s->next, 1, memory_order_relaxed);
         if (t >= s->ntasks) break;
         if (s->fn(s->ctx, s->env, t, tid)) atomic_store_explicit(&s->failed, 1, memory_order_relaxed);
     }
-    rtsc_tid = outer;
+    rtsc_set_tid(outer);
 }
 
 /* Whether job word w shows a job this worker has not met (its last one
@@ -194,10 +211,10 @@ int rt_num_threads(rt_ctx *ctx) { return ctx->sched ? ctx->sched->nthreads : 1; 
 /* Runs the tasks in order on this thread as thread tid; 1 at the first
  * failure. */
 static int rtsc_in_order(rt_ctx *ctx, int64_t ntasks, rt_task_fn fn, void *env, int tid) {
-    int outer = rtsc_tid, failed = 0;
-    rtsc_tid = tid;
+    int outer = rtsc_tid(), failed = 0;
+    rtsc_set_tid(tid);
     for (int64_t t = 0; t < ntasks && !failed; t++) failed = fn(ctx, env, t, tid) != 0;
-    rtsc_tid = outer;
+    rtsc_set_tid(outer);
     return failed;
 }
 
@@ -242,7 +259,8 @@ static int rtsc_parallel(rt_sched *s, rt_ctx *ctx, int64_t ntasks, rt_task_fn fn
 int rt_parfor(rt_ctx *ctx, int64_t ntasks, rt_task_fn fn, void *env) {
     if (ntasks <= 0) return 0;
     rt_sched *s = ctx->sched;
-    if (rtsc_tid >= 0) return rtsc_in_order(ctx, ntasks, fn, env, rtsc_tid); /* nested */
+    int tid = rtsc_tid();
+    if (tid >= 0) return rtsc_in_order(ctx, ntasks, fn, env, tid); /* nested */
     if (!s || s->nthreads == 1 || ntasks == 1) return rtsc_in_order(ctx, ntasks, fn, env, 0);
     return rtsc_parallel(s, ctx, ntasks, fn, env);
 }

@@ -113,6 +113,9 @@ mc=(--backend=multicore)
 for t in 1 7; do
     summarised "multicore, $t threads" "$FUTHORC" test -j "$(nproc)" "${mc[@]}" -p --num-threads=$t tests/multicore
 done
+# Vector code of 8 lanes, as for CPUs without AVX-512 (x86-64-v2 runs on
+# any machine that builds futhorc).
+summarised "multicore, 8 lanes" "$FUTHORC" test -j "$(nproc)" "${mc[@]}" --pass-compiler-option=--target-cpu=x86-64-v2 tests/multicore
 # The same programs through the OpenCL backend, on PoCL (a CPU OpenCL
 # device) or whatever OpenCL device is installed; results must agree with
 # the expected outputs exactly as on the C backend.
@@ -133,6 +136,7 @@ summarised compose bash tests/compose/run.sh
 summarised robustness bash tests/robustness.sh
 summarised server bash tests/server/run.sh
 summarised "server (multicore)" bash tests/server/run.sh multicore
+summarised jit bash tests/jit/run.sh
 summarised library bash tests/library/run.sh
 summarised bench bash tests/bench/run.sh
 summarised deep bash tests/deep/run.sh

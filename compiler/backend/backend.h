@@ -64,6 +64,12 @@ typedef struct LlvmOptions {
  * Returns false after a message on stderr. */
 bool emit_llvm(const ImpProg *p, const LlvmOptions *o, const char *obj, Buf *ir);
 
+/* Compiles p as emit_llvm does, for this machine, and runs it in this
+ * process through LLVM's ORC JIT (llvm_jit.c; futhorc run): its main with
+ * argc and argv, as an executable's. Returns main's exit status, or 1
+ * after a message on stderr. */
+int run_llvm(const ImpProg *p, const LlvmOptions *o, int argc, char **argv);
+
 /* Writes a library for p with the Futhark C API (man/futhorc-c-api.3):
  * the header to h, the self-contained C source (header included) to c and
  * the JSON manifest to manifest. name is the library's base name (for the

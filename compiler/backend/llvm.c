@@ -193,8 +193,26 @@ static void build(L *l, bool server) {
     LLVMDisposeBuilder(l->b);
 }
 
-/* A target machine for o's CPU (this machine's by default). */
-static LLVMTargetMachineRef target_machine(const LlvmOptions *o) {
+/* The lanes of vector code for o's CPU: 16 where it has AVX-512 (vector
+ * registers of 16 floats), else 8. A named CPU is known by the features
+ * LLVM gives it, the host by its own. */
+static int simd_lanes(const LlvmOptions *o) {
+    static const char *const avx512[] = {"skylake-avx512", "cascadelake", "cooperlake", "cannonlake", "icelake-client",
+                                         "icelake-server", "tigerlake", "rocketlake", "sapphirerapids", "emeraldrapids",
+                                         "graniterapids", "graniterapids-d", "diamondrapids", "znver4", "znver5",
+                                         "x86-64-v4", NULL};
+    if (o->cpu) {
+        for (int i = 0; avx512[i]; i++)
+            if (!strcmp(o->cpu, avx512[i])) return 16;
+        return 8;
+    }
+    char *f = LLVMGetHostCPUFeatures();
+    int lanes = strstr(f, "+avx512f") ? 16 : 8;
+    LLVMDisposeMessage(f);
+    return lanes;
+}
+
+LLVMTargetMachineRef l_target_machine(const LlvmOptions *o) {
     static bool ready;
     if (!ready) {
         LLVMInitializeNativeTarget();
@@ -224,44 +242,49 @@ static void sanitize(LLVMModuleRef m, LLVMContextRef cx) {
             LLVMAddAttributeAtIndex(f, LLVMAttributeFunctionIndex, LLVMCreateEnumAttribute(cx, kind, 0));
 }
 
-bool emit_llvm(const ImpProg *p, const LlvmOptions *o, const char *obj, Buf *ir) {
+LLVMModuleRef l_module(const ImpProg *p, const LlvmOptions *o, LLVMContextRef cx, LLVMTargetMachineRef tm) {
     Arena a = {0};
-    L l = {.a = &a, .p = p, .next_id = p->next_id};
-    l.cx = LLVMContextCreate();
-    l.mod = runtime_module(l.cx);
+    L l = {.a = &a, .p = p, .cx = cx, .next_id = p->next_id, .lanes = simd_lanes(o)};
+    l.mod = runtime_module(cx);
     build(&l, o->server);
     vec_free(&l.vars);
+    arena_free(&a);
     char *err = NULL;
     if (o->verify && LLVMVerifyModule(l.mod, LLVMReturnStatusAction, &err)) ICE("LLVM backend: bad module: %s", err);
     LLVMDisposeMessage(err);
-    err = NULL;
-    LLVMTargetMachineRef tm = target_machine(o);
     char *triple = LLVMGetTargetMachineTriple(tm);
     LLVMSetTarget(l.mod, triple);
     LLVMDisposeMessage(triple);
     LLVMTargetDataRef layout = LLVMCreateTargetDataLayout(tm);
     LLVMSetModuleDataLayout(l.mod, layout);
     LLVMDisposeTargetData(layout);
-    if (o->asan) sanitize(l.mod, l.cx);
+    if (o->asan) sanitize(l.mod, cx);
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
     LLVMPassBuilderOptionsSetLoopVectorization(po, 1);
     LLVMPassBuilderOptionsSetSLPVectorization(po, 1);
     LLVMErrorRef perr = LLVMRunPasses(l.mod, o->asan ? "default<O3>,asan" : "default<O3>", tm, po);
     if (perr) ICE("LLVM's optimiser failed: %s", LLVMGetErrorMessage(perr));
     LLVMDisposePassBuilderOptions(po);
+    return l.mod;
+}
+
+bool emit_llvm(const ImpProg *p, const LlvmOptions *o, const char *obj, Buf *ir) {
+    LLVMContextRef cx = LLVMContextCreate();
+    LLVMTargetMachineRef tm = l_target_machine(o);
+    LLVMModuleRef mod = l_module(p, o, cx, tm);
     bool ok = true;
+    char *err = NULL;
     if (ir) {
-        char *text = LLVMPrintModuleToString(l.mod);
+        char *text = LLVMPrintModuleToString(mod);
         buf_puts(ir, text);
         LLVMDisposeMessage(text);
-    } else if (LLVMTargetMachineEmitToFile(tm, l.mod, obj, LLVMObjectFile, &err)) {
+    } else if (LLVMTargetMachineEmitToFile(tm, mod, obj, LLVMObjectFile, &err)) {
         fprintf(stderr, "futhorc: cannot write '%s': %s\n", obj, err);
         LLVMDisposeMessage(err);
         ok = false;
     }
     LLVMDisposeTargetMachine(tm);
-    LLVMDisposeModule(l.mod);
-    LLVMContextDispose(l.cx);
-    arena_free(&a);
+    LLVMDisposeModule(mod);
+    LLVMContextDispose(cx);
     return ok;
 }

@@ -1,11 +1,14 @@
-/* What the two files of the LLVM backend share: llvm.c makes the module
+/* What the files of the LLVM backend share: llvm.c makes the module
  * (from the runtime's bitcode), the entry points' table, main, and the
  * object file; llvm_code.c translates Imp's code, expressions and
- * statements, into the function being built. */
+ * statements, into the function being built, and llvm_simd.c a map's
+ * iterations into vector lanes; llvm_jit.c runs a program in the
+ * compiler's process (futhorc run). */
 #ifndef FUTHORC_BACKEND_LLVM_INTERNAL_H
 #define FUTHORC_BACKEND_LLVM_INTERNAL_H
 
 #include <llvm-c/Core.h>
+#include <llvm-c/TargetMachine.h>
 
 #include "backend.h"
 
@@ -36,8 +39,15 @@ typedef struct L {
     VEC(LVar) vars;      /* by variable id */
     int next_id;         /* ids of the backend's own variables */
     int in_task;         /* > 0 while a parallel loop's task is built */
+    int lanes;           /* iterations vector code runs at once (llvm_simd.c) */
     bool results_begun;  /* the entry being built wrote a result already */
 } L;
+
+/* ---- llvm.c ---- */
+/* A target machine for o's CPU (this machine's by default). */
+LLVMTargetMachineRef l_target_machine(const LlvmOptions *o);
+/* p's module in cx, optimised for tm. */
+LLVMModuleRef l_module(const ImpProg *p, const LlvmOptions *o, LLVMContextRef cx, LLVMTargetMachineRef tm);
 
 /* ---- llvm_code.c ---- */
 /* The LLVM type of a scalar of type t (bool is i1; in memory, i8). */

@@ -1,6 +1,6 @@
 /* Vector code for the LLVM backend (llvm_internal.h, l_simd_for): a loop
  * whose iterations are independent (the elements of a parallel map, in a
- * task) runs LANES iterations at once, one in each lane of vector
+ * task) runs L.lanes iterations at once, one in each lane of vector
  * registers, as ISPC and Futhark's multicore ISPC backend do; LLVM's own
  * vectoriser gives up on such loops as soon as their body has a loop or
  * a branch of its own (Mandelbrot's escape loop, n-body's inner sum).
@@ -34,12 +34,13 @@
 
 #include "llvm_internal.h"
 
-/* Iterations that run at once. */
-#define LANES 8
+/* The most iterations that run at once (L.lanes: 16 where vector
+ * registers hold 16 floats, else 8). */
+#define MAX_LANES 16
 
 typedef struct V {
     L *l;
-    LLVMValueRef mask;   /* the lanes that run (<LANES x i1>), NULL: all */
+    LLVMValueRef mask;   /* the lanes that run (<lanes x i1>), NULL: all */
     char *inside;        /* by id: declared in the body */
     char *uniform;       /* by id: a counter of an inner for loop */
     char *assigned;      /* by id: assigned in the body after its declaration */
@@ -98,15 +99,15 @@ static void scan(V *v, const ImpCode *c) {
 
 static bool is_vec(LLVMValueRef x) { return LLVMGetTypeKind(LLVMTypeOf(x)) == LLVMVectorTypeKind; }
 
-static LLVMTypeRef vec_type(LLVMTypeRef t) { return LLVMVectorType(t, LANES); }
+static LLVMTypeRef vec_type(V *v, LLVMTypeRef t) { return LLVMVectorType(t, (unsigned)v->l->lanes); }
 
 /* x in every lane (x itself when varying). */
 static LLVMValueRef splat(V *v, LLVMValueRef x) {
     if (is_vec(x)) return x;
     L *l = v->l;
-    LLVMValueRef u = LLVMGetUndef(vec_type(LLVMTypeOf(x)));
+    LLVMValueRef u = LLVMGetUndef(vec_type(v, LLVMTypeOf(x)));
     u = LLVMBuildInsertElement(l->b, u, x, LLVMConstInt(l->i32, 0, 0), "");
-    LLVMValueRef zeros = LLVMConstNull(vec_type(l->i32));
+    LLVMValueRef zeros = LLVMConstNull(vec_type(v, l->i32));
     return LLVMBuildShuffleVector(l->b, u, LLVMGetUndef(LLVMTypeOf(u)), zeros, "");
 }
 
@@ -116,13 +117,13 @@ static LLVMValueRef lane(V *v, LLVMValueRef x, int k) {
 
 /* The lanes that run, as a vector (all of them when v->mask is NULL). */
 static LLVMValueRef mask_or_all(V *v) {
-    return v->mask ? v->mask : LLVMConstAllOnes(vec_type(v->l->i1));
+    return v->mask ? v->mask : LLVMConstAllOnes(vec_type(v, v->l->i1));
 }
 
 /* Whether any lane of mask m is set. */
 static LLVMValueRef any(V *v, LLVMValueRef m) {
     L *l = v->l;
-    LLVMTypeRef bits = LLVMIntTypeInContext(l->cx, LANES);
+    LLVMTypeRef bits = LLVMIntTypeInContext(l->cx, (unsigned)l->lanes);
     return LLVMBuildICmp(l->b, LLVMIntNE, LLVMBuildBitCast(l->b, m, bits, ""), LLVMConstNull(bits), "");
 }
 
@@ -194,11 +195,11 @@ static LLVMValueRef varying_op(V *v, const ImpExp *e, LLVMValueRef *a, int n, bo
     LLVMValueRef r = conv ? NULL : vector_op(v, e, a);
     if (r) return r;
     LLVMValueRef out = NULL;
-    for (int k = 0; k < LANES; k++) {
+    for (int k = 0; k < l->lanes; k++) {
         LLVMValueRef s[3];
         for (int i = 0; i < n; i++) s[i] = lane(v, a[i], k);
         LLVMValueRef x = conv ? l_conv(l, e, s[0]) : l_op(l, e, s);
-        if (!out) out = LLVMGetUndef(vec_type(LLVMTypeOf(x)));
+        if (!out) out = LLVMGetUndef(vec_type(v, LLVMTypeOf(x)));
         out = LLVMBuildInsertElement(l->b, out, x, LLVMConstInt(l->i32, (unsigned long long)k, 0), "");
     }
     return out;
@@ -213,7 +214,7 @@ static void *vs_var(int id, void *ctx) {
     LLVMValueRef x = l_load(v->l, lv->ty, lv->slot);
     LLVMTypeRef et = is_vec(x) ? LLVMGetElementType(LLVMTypeOf(x)) : LLVMTypeOf(x);
     if (et == v->l->i64) return x;
-    return LLVMBuildSExt(v->l->b, x, is_vec(x) ? vec_type(v->l->i64) : v->l->i64, "");
+    return LLVMBuildSExt(v->l->b, x, is_vec(x) ? vec_type(v, v->l->i64) : v->l->i64, "");
 }
 static void *vs_bin(V *v, void *x, void *y, LLVMOpcode op) {
     if (is_vec(x) || is_vec(y)) x = splat(v, x), y = splat(v, y);
@@ -310,7 +311,7 @@ static LLVMValueRef vload(V *v, const ImpVar *mem, PrimType t, const ImpExp *e) 
     L *l = v->l;
     LLVMValueRef ix = vexp(v, e);
     if (!is_vec(ix) && !v->mask) return l_load_elem(l, t, l_elem_ptr(l, mem, t, ix));
-    LLVMTypeRef et = l_mem_type(l, t), vt = vec_type(et);
+    LLVMTypeRef et = l_mem_type(l, t), vt = vec_type(v, et);
     LLVMValueRef base = l_load(l, l->ptr, l_lookup(l, mem->id)->data), r;
     if (is_vec(ix) && exp_stride(v, e) == 1) {
         LLVMValueRef p = LLVMBuildGEP2(l->b, et, base, (LLVMValueRef[]){lane(v, ix, 0)}, 1, "");
@@ -324,11 +325,11 @@ static LLVMValueRef vload(V *v, const ImpVar *mem, PrimType t, const ImpExp *e) 
         }
     } else {
         LLVMValueRef ptrs = LLVMBuildGEP2(l->b, et, base, (LLVMValueRef[]){splat(v, ix)}, 1, "");
-        LLVMTypeRef ts[] = {vt, vec_type(l->ptr)};
+        LLVMTypeRef ts[] = {vt, vec_type(v, l->ptr)};
         LLVMValueRef args[] = {ptrs, mask_or_all(v), LLVMGetUndef(vt)};
         r = intrinsic(v, "llvm.masked.gather", ts, 2, args, 3);
     }
-    return t == PT_BOOL ? LLVMBuildTrunc(l->b, r, vec_type(l->i1), "") : r;
+    return t == PT_BOOL ? LLVMBuildTrunc(l->b, r, vec_type(v, l->i1), "") : r;
 }
 
 /* Stores value x (of type t) at index e of block mem for the lanes that
@@ -342,7 +343,7 @@ static void vstore(V *v, const ImpVar *mem, PrimType t, const ImpExp *e, LLVMVal
         l_store_elem(l, t, l_elem_ptr(l, mem, t, ix), x);
         return;
     }
-    LLVMTypeRef et = l_mem_type(l, t), vt = vec_type(et);
+    LLVMTypeRef et = l_mem_type(l, t), vt = vec_type(v, et);
     x = splat(v, x);
     if (t == PT_BOOL) x = LLVMBuildZExt(l->b, x, vt, "");
     LLVMValueRef base = l_load(l, l->ptr, l_lookup(l, mem->id)->data);
@@ -358,7 +359,7 @@ static void vstore(V *v, const ImpVar *mem, PrimType t, const ImpExp *e, LLVMVal
         return;
     }
     LLVMValueRef ptrs = LLVMBuildGEP2(l->b, et, base, (LLVMValueRef[]){splat(v, ix)}, 1, "");
-    LLVMTypeRef ts[] = {vt, vec_type(l->ptr)};
+    LLVMTypeRef ts[] = {vt, vec_type(v, l->ptr)};
     LLVMValueRef args[] = {x, ptrs, mask_or_all(v)};
     intrinsic(v, "llvm.masked.scatter", ts, 2, args, 3);
 }
@@ -405,7 +406,7 @@ static void vset(V *v, int id, LLVMValueRef x) {
 static LVar *vdeclare(V *v, int id, LLVMTypeRef ty, const char *name) {
     LVar *lv = l_var_at(v->l, id);
     if (!lv->slot) {
-        lv->ty = varying(v, id) ? vec_type(ty) : ty;
+        lv->ty = varying(v, id) ? vec_type(v, ty) : ty;
         lv->slot = l_slot(v->l, lv->ty, name ? name : "v");
     }
     return lv;
@@ -448,13 +449,13 @@ static void vif(V *v, const ImpStm *s) {
 /* A while loop: while any lane that still runs it has a true condition. */
 static void vwhile(V *v, const ImpStm *s) {
     L *l = v->l;
-    LLVMValueRef live = l_slot(l, vec_type(l->i1), "live");
+    LLVMValueRef live = l_slot(l, vec_type(v, l->i1), "live");
     LLVMBuildStore(l->b, mask_or_all(v), live);
     LLVMBasicBlockRef head = l_bb(l, "while"), body = l_bb(l, "body"), done = l_bb(l, "done");
     LLVMBuildBr(l->b, head);
     l_enter(l, head);
     LLVMValueRef c = vexp(v, s->cond);
-    LLVMValueRef m = LLVMBuildAnd(l->b, l_load(l, vec_type(l->i1), live), splat(v, c), "");
+    LLVMValueRef m = LLVMBuildAnd(l->b, l_load(l, vec_type(v, l->i1), live), splat(v, c), "");
     LLVMBuildStore(l->b, m, live);
     LLVMBuildCondBr(l->b, any(v, m), body, done);
     l_enter(l, body);
@@ -507,7 +508,7 @@ typedef struct Failed {
 static void report_lane(L *l, const void *arg) {
     const Failed *f = arg;
     V *v = f->v;
-    LLVMTypeRef bits = LLVMIntTypeInContext(l->cx, LANES);
+    LLVMTypeRef bits = LLVMIntTypeInContext(l->cx, (unsigned)l->lanes);
     LLVMValueRef first = intrinsic(v, "llvm.cttz", (LLVMTypeRef[]){bits}, 1,
                                    (LLVMValueRef[]){LLVMBuildBitCast(l->b, f->bad, bits, ""), LLVMConstInt(l->i1, 1, 0)}, 2);
     first = LLVMBuildZExtOrBitCast(l->b, first, l->i32, "");
@@ -565,7 +566,7 @@ bool l_simd_for(L *l, const ImpStm *s) {
     int j = s->var->id;
     v.inside[j] = 1;
     v.stride[j] = 1;
-    /* for (jb = 0; jb + LANES <= bound; jb += LANES): lanes jb, jb + 1, ... */
+    /* for (jb = 0; jb + lanes <= bound; jb += lanes): lanes jb, jb + 1, ... */
     LLVMValueRef bound = l_exp(l, s->bound);
     LLVMValueRef jb = l_slot(l, l->i64, "jb");
     LLVMBuildStore(l->b, l_i64(l, 0), jb);
@@ -573,16 +574,16 @@ bool l_simd_for(L *l, const ImpStm *s) {
     LLVMBasicBlockRef head = l_bb(l, "simd"), body = l_bb(l, "simd.body"), rest = l_bb(l, "simd.rest");
     LLVMBuildBr(l->b, head);
     l_enter(l, head);
-    LLVMValueRef next = LLVMBuildAdd(l->b, l_load(l, l->i64, jb), l_i64(l, LANES), "");
+    LLVMValueRef next = LLVMBuildAdd(l->b, l_load(l, l->i64, jb), l_i64(l, l->lanes), "");
     LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLE, next, bound, ""), body, rest);
     l_enter(l, body);
-    LLVMValueRef steps[LANES];
-    for (int k = 0; k < LANES; k++) steps[k] = l_i64(l, k);
+    LLVMValueRef steps[MAX_LANES];
+    for (int k = 0; k < l->lanes; k++) steps[k] = l_i64(l, k);
     LLVMValueRef lanes =
-        LLVMBuildAdd(l->b, splat(&v, l_load(l, l->i64, jb)), LLVMConstVector(steps, LANES), "");
+        LLVMBuildAdd(l->b, splat(&v, l_load(l, l->i64, jb)), LLVMConstVector(steps, (unsigned)l->lanes), "");
     LLVMBuildStore(l->b, lanes, jv->slot);
     vcode(&v, &s->body);
-    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, l->i64, jb), l_i64(l, LANES), ""), jb);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, l->i64, jb), l_i64(l, l->lanes), ""), jb);
     LLVMBuildBr(l->b, head);
     l_enter(l, rest);
     /* The rest, one at a time, with scalar variables of their own. */

@@ -32,6 +32,9 @@
 
 /* Tasks per thread of a parallel loop. */
 #define MC_TASKS_PER_THREAD 8
+/* The fewest iterations of a task (unless the loop has fewer): enough
+ * for vector code's lanes, and to make a task worth handing out. */
+#define MC_MIN_CHUNK 32
 /* The most elements the private buckets of a histogram's tasks take. */
 #define MC_HIST_ELEMS (1 << 25)
 
@@ -52,14 +55,15 @@ typedef struct Chunks {
     ImpVar *w, *chunk, *ntasks;
 } Chunks;
 
-/* At most max_tasks tasks (NULL: MC_TASKS_PER_THREAD per thread), none
- * empty but when w is 0 (then one): chunk = ceil(w / tasks), ntasks =
- * ceil(w / chunk). */
+/* At most max_tasks tasks (NULL: MC_TASKS_PER_THREAD per thread) of
+ * MC_MIN_CHUNK iterations or more, none empty but when w is 0 (then one):
+ * chunk = ceil(w / tasks), ntasks = ceil(w / chunk). */
 static Chunks chunks(ImpLower *L, ImpExp *w, ImpExp *max_tasks) {
     Chunks c;
     c.w = let(L, "w", w);
     ImpExp *most = max_tasks ? max_tasks : op2(L, OP_MUL, imp_num_threads(L->a), imp_i64(L->a, MC_TASKS_PER_THREAD));
-    ImpVar *tasks = let(L, "tasks", op2(L, OP_MAX, op2(L, OP_MIN, rd(L, c.w), most), imp_i64(L->a, 1)));
+    ImpExp *by_size = op2(L, OP_DIV, rd(L, c.w), imp_i64(L->a, MC_MIN_CHUNK));
+    ImpVar *tasks = let(L, "tasks", op2(L, OP_MAX, op2(L, OP_MIN, by_size, most), imp_i64(L->a, 1)));
     ImpExp *up = op2(L, OP_SUB, op2(L, OP_ADD, rd(L, c.w), rd(L, tasks)), imp_i64(L->a, 1));
     c.chunk = let(L, "chunk", op2(L, OP_MAX, op2(L, OP_DIV, up, rd(L, tasks)), imp_i64(L->a, 1)));
     ImpExp *up2 = op2(L, OP_SUB, op2(L, OP_ADD, rd(L, c.w), rd(L, c.chunk)), imp_i64(L->a, 1));

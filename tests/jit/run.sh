@@ -1,0 +1,60 @@
+#!/usr/bin/env bash
+# futhorc run (the multicore backend in memory through LLVM's ORC JIT):
+# results of entry points on stdin's values, options that go to the
+# program, run-time and compile-time errors. Ends with
+# "jit: N passed, N failed"; exits 1 if anything failed.
+#
+#   usage: tests/jit/run.sh      (FUTHORC=path selects another compiler)
+set -u
+cd "$(dirname "$0")/../.."
+futhorc=${FUTHORC:-bin/futhorc}
+work=$(mktemp -d) || exit 1
+trap 'rm -rf "$work"' EXIT
+passed=0 failed=0
+
+# check NAME WANT_STATUS WANT_OUT STDIN ARGS...: runs futhorc run ARGS with
+# STDIN and compares the exit status and standard output.
+check() {
+    local name=$1 want_rc=$2 want=$3 input=$4
+    shift 4
+    local got rc
+    got=$(printf '%s' "$input" | "$futhorc" run "$@" 2>"$work/err")
+    rc=$?
+    if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ]; then
+        passed=$((passed + 1))
+    else
+        failed=$((failed + 1))
+        echo "jit: FAIL $name: status $rc (want $want_rc), output:"
+        printf '%s\n' "$got" | head -5
+        head -5 "$work/err"
+    fi
+}
+
+cat >"$work/p.fut" <<'FUT'
+entry main (xs: []f32) (k: i64) : ([]f32, f32) =
+  let ys = map (\x -> x * 2 + 1) xs in (ys, reduce (+) 0 ys + f32.i64 k)
+entry count (n: i64) : i64 = reduce (+) 0 (map (\i -> i % 7) (iota n))
+entry at (xs: []i32) (i: i64) : i32 = xs[i]
+FUT
+check "main" 0 "$(printf '[3f32, 5f32, 7f32]\n20f32')" "[1, 2, 3] 5" "$work/p.fut"
+check "entry -e" 0 "2999997i64" "1000000" "$work/p.fut" -e count
+check "threads" 0 "2999997i64" "1000000" "$work/p.fut" -e count --num-threads 3
+# Binary output (-b) as the executable of futhorc multicore writes it.
+"$futhorc" multicore "$work/p.fut" -o "$work/p" || failed=$((failed + 1))
+want=$(printf '10' | "$work/p" -e count -b | od -An -tx1)
+got=$(printf '10' | "$futhorc" run "$work/p.fut" -e count -b | od -An -tx1)
+if [ -n "$want" ] && [ "$got" = "$want" ]; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "jit: FAIL binary output: $got (want $want)"; fi
+check "compiler option" 0 "2999997i64" "1000000" --verify "$work/p.fut" -e count
+# A failure at run time: the message, status 1.
+printf '[1, 2] 5' | "$futhorc" run "$work/p.fut" -e at >/dev/null 2>"$work/err"
+if [ $? = 1 ] && grep -q "Index \[5\] out of bounds" "$work/err"; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "jit: FAIL run-time error:"; cat "$work/err"; fi
+# A program with a type error, and no source file at all.
+printf 'entry main (x: i32) : bool = x\n' >"$work/bad.fut"
+check "type error" 1 "" "" "$work/bad.fut"
+grep -q "error" "$work/err" || { failed=$((failed + 1)); echo "jit: FAIL no message for a type error"; }
+check "no source" 1 "" "" --verify
+check "no -o" 1 "" "" -o x "$work/p.fut"
+echo "jit: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

@@ -1,0 +1,58 @@
+-- Vector code (the multicore backend runs a map's iterations in the
+-- lanes of vector registers): divergent branches, loops whose trip count
+-- differs between lanes, inner loops with varying bounds, loads and
+-- stores by varying indices, bools and narrow integers, and lengths that
+-- are not a multiple of the lanes; results must equal the scalar code's.
+-- The maps' results are the entries' results, so that no reduction is
+-- fused into them.
+-- ==
+-- entry: collatz
+-- input { 45i64 } output { [0i32, 1i32, 7i32, 2i32, 5i32, 8i32, 16i32, 3i32, 19i32, 6i32, 14i32, 9i32, 9i32, 17i32, 17i32, 4i32, 12i32, 20i32, 20i32, 7i32, 7i32, 15i32, 15i32, 10i32, 23i32, 10i32, 111i32, 18i32, 18i32, 18i32, 106i32, 5i32, 26i32, 13i32, 13i32, 21i32, 21i32, 21i32, 34i32, 8i32, 109i32, 8i32, 29i32, 16i32, 16i32] }
+
+entry collatz (n: i64) : []i32 =
+  map (\i -> let (_, c) = loop (x, c) = (i + 1, 0i32) while x != 1 do
+                            (if x % 2 == 0 then x / 2 else 3 * x + 1, c + 1)
+             in c) (iota n)
+
+-- Inner loops whose bounds differ between lanes, and branches on data.
+-- ==
+-- entry: triangle
+-- input { 37i64 } output { [0i64, -1i64, 0i64, -2i64, -1i64, 2i64, -1i64, 2i64, 7i64, 3i64, 8i64, 15i64, 10i64, 17i64, 26i64, 20i64, 29i64, 40i64, 33i64, 44i64, 57i64, 49i64, 62i64, 77i64, 68i64, 83i64, 100i64, 90i64, 107i64, 126i64, 115i64, 134i64, 155i64, 143i64, 164i64, 187i64, 174i64] }
+
+entry triangle (n: i64) : []i64 =
+  map (\i -> loop acc = 0i64 for j < i do if (i + j) % 3 == 0 then acc + j else acc - 1) (iota n)
+
+-- Gathers (rows of a matrix by a permutation), narrow types and bools.
+-- ==
+-- entry: gathers
+-- input { 21i64 7i64 } output { [0f32, 48f32, 19f32, 63.5f32, 38f32, 9f32, 53.5f32, 24.5f32, 72.5f32, 43.5f32, 14.5f32, 62.5f32, 33.5f32, 4.5f32, 49f32, 23.5f32, 68f32, 39f32, 13.5f32, 58f32, 29f32] [0i16, 1000i16, 2000i16, 3000i16, 4000i16, 5000i16, 6000i16, 7000i16, 8000i16, 9000i16, 10000i16, 11000i16, 12000i16, 13000i16, 14000i16, 15000i16, 16000i16, 17000i16, 18000i16, 19000i16, 20000i16] [false, true, true, false, true, false, false, true, false, false, true, false, true, true, false, false, true, true, false, true, false] [0u8, 232u8, 208u8, 0u8, 160u8, 0u8, 0u8, 88u8, 0u8, 0u8, 16u8, 0u8, 224u8, 200u8, 0u8, 0u8, 128u8, 104u8, 0u8, 56u8, 0u8] }
+
+entry gathers (n: i64) (m: i64) : ([]f32, []i16, []bool, []u8) =
+  let mat = map (\i -> map (\j -> f32.i64 (i * m + j)) (iota m)) (iota n)
+  let col = map (\i -> mat[(i * 13) % n, (i * 5) % m] * 0.5) (iota n)
+  let small = map (\i -> i16.i64 (i * 1000)) (iota n)
+  let flags = map (\i -> i % 3 == 1 || i % 5 == 2) (iota n)
+  let bytes = map2 (\f s -> if f then u8.i16 s else 0) flags small
+  in (col, small, flags, bytes)
+
+-- A scatter whose indices repeat: the last write wins, as in order.
+-- ==
+-- entry: repeats
+-- input { 100i64 } output { [90i64, 91i64, 92i64, 93i64, 94i64, 95i64, 96i64, 97i64, 98i64, 99i64] }
+
+entry repeats (n: i64) : [10]i64 =
+  scatter (replicate 10 (-1)) (map (% 10) (iota n)) (iota n)
+
+-- An index out of bounds in one lane only (element bad): the failure is
+-- that element's, whichever lane it is in.
+-- ==
+-- entry: oob
+-- input { 40i64 -1i64 } output { [0i64, 1i64, 4i64, 3i64, 8i64, 5i64, 12i64, 7i64, 16i64, 9i64, 20i64, 11i64, 24i64, 13i64, 28i64, 15i64, 32i64, 17i64, 36i64, 19i64, 40i64, 21i64, 44i64, 23i64, 48i64, 25i64, 52i64, 27i64, 56i64, 29i64, 60i64, 31i64, 64i64, 33i64, 68i64, 35i64, 72i64, 37i64, 76i64, 39i64] }
+-- input { 40i64 21i64 }
+-- error: Index \[1021\] out of bounds
+-- input { 40i64 39i64 }
+-- error: Index \[1039\] out of bounds
+
+entry oob (n: i64) (bad: i64) : []i64 =
+  let xs = iota n
+  in map (\i -> if i % 2 == 1 then xs[if i == bad then 1000 + i else i] else xs[i] * 2) (iota n)
