@@ -39,7 +39,8 @@ LIB_OBJ := $(patsubst %.c,$(B)/%.o,$(filter-out $(LLVM_SRC),$(COMPILER_SRC)) $(R
            $(B)/gen/lexer.o $(B)/gen/parser.o $(B)/gen/embedded.o
 UNIT_SRC := $(wildcard tests/unit/test_*.c)
 UNIT_BIN := $(patsubst tests/unit/%.c,$(B)/tests/%,$(UNIT_SRC))
-EMBEDDED := stdlib/prelude.fut $(RUNTIME_HDR) $(RUNTIME_SRC) $(wildcard runtime/*.cl)
+EMBEDDED := stdlib/prelude.fut $(RUNTIME_HDR) $(RUNTIME_SRC) $(wildcard runtime/*.cl) runtime/llvm/copy.h \
+            runtime/llvm/copy.c
 
 # The LLVM backend (compiler/backend/llvm*.c, the multicore backend) uses
 # LLVM 22's C API, the newest LLVM Debian has, and embeds two files built
@@ -128,7 +129,18 @@ $(B)/%.o: %.c $(B)/gen/parser.h $(B)/gen/lexer.h
 # Only the LLVM backend's files include LLVM's headers.
 $(B)/compiler/backend/llvm%: CPPFLAGS += -I$(LLVM_INC)
 
-$(BIN)/futhorc: $(B)/compiler/main.o $(LIB_OBJ) $(LLVM_OBJ)
+# futhorc does not link LLVM, whose loading costs every run about 10 ms:
+# for the LLVM backend (multicore, run, dump --stage=llvm) it runs
+# futhorc-llvm beside it, the same program with LLVM (compiler/main.c).
+$(B)/compiler/main_nollvm.o: compiler/main.c $(B)/gen/parser.h $(B)/gen/lexer.h
+	@mkdir -p $(dir $@)
+	$(CC) $(CPPFLAGS) $(CFLAGS) -DFUTHORC_NO_LLVM -MMD -MP -c -o $@ $<
+
+$(BIN)/futhorc: $(B)/compiler/main_nollvm.o $(LIB_OBJ) | $(BIN)/futhorc-llvm
+	@mkdir -p $(BIN)
+	$(CC) $(LDFLAGS) -o $@ $(B)/compiler/main_nollvm.o $(LIB_OBJ) $(LDLIBS)
+
+$(BIN)/futhorc-llvm: $(B)/compiler/main.o $(LIB_OBJ) $(LLVM_OBJ)
 	@mkdir -p $(BIN)
 	$(CC) $(LDFLAGS) -o $@ $^ $(LDLIBS) $(LLVM_LIBS)
 
@@ -237,7 +249,7 @@ demo: $(BIN)/futhorc
 install: $(BIN)/futhorc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
 	  $(DESTDIR)$(PREFIX)/share/futhorc/runtime
-	install -m 755 $(BIN)/futhorc $(DESTDIR)$(PREFIX)/bin/futhorc
+	install -m 755 $(BIN)/futhorc $(BIN)/futhorc-llvm $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 $(RUNTIME_HDR) $(RUNTIME_SRC) $(DESTDIR)$(PREFIX)/share/futhorc/runtime/
 

@@ -54,6 +54,7 @@ static void usage(FILE *f) {
             "  -o FILE        output executable (default: PROG without .fut)\n"
             "  --library      write FILE.h, FILE.c and FILE.json: a library with the\n"
             "                 Futhark C API (see futhorc-c-api(3)) instead of an executable\n"
+            "                 (multicore: and FILE.o, the program's code, to link with FILE.c)\n"
             "  --server       the executable speaks Futhark's server protocol\n"
             "  --runtime-object=FILE  link the runtime from the object FILE (compiled\n"
             "                 into FILE first if it does not exist) instead of compiling it in\n"
@@ -96,11 +97,11 @@ static bool write_file(const char *path, const char *data, size_t len) {
 }
 
 /* Writes BASE.h, BASE.c and BASE.json: the program as a library with the
- * Futhark C API (on OpenCL when opencl). */
-static bool write_library(Arena *a, const Prog *p, const ImpProg *ip, const char *base, bool opencl) {
+ * Futhark C API for target (multicore: whose BASE.o compile_llvm writes). */
+static bool write_library(Arena *a, const Prog *p, const ImpProg *ip, const char *base, LibTarget target) {
     Buf h = {0}, c = {0}, m = {0};
     const char *slash = strrchr(base, '/');
-    emit_library(&h, &c, &m, p, ip, slash ? slash + 1 : base, FUTHORC_VERSION, opencl);
+    emit_library(&h, &c, &m, p, ip, slash ? slash + 1 : base, FUTHORC_VERSION, target);
     bool ok = write_file(arena_printf(a, "%s.h", base), h.data, h.len) &&
               write_file(arena_printf(a, "%s.c", base), c.data, c.len) &&
               write_file(arena_printf(a, "%s.json", base), m.data, m.len);
@@ -164,6 +165,13 @@ static char *default_output(Arena *a, const char *src) {
     return arena_printf(a, "%s.out", src);
 }
 
+#ifdef FUTHORC_NO_LLVM
+/* This futhorc leaves the LLVM backend to futhorc-llvm (main below). */
+static bool compile_llvm(Arena *a, const Prog *p, const ImpProg *ip, const char *src, const Options *o, double *t0) {
+    (void)a, (void)p, (void)ip, (void)src, (void)o, (void)t0;
+    ICE("the LLVM backend runs in futhorc-llvm");
+}
+#else
 /* Links the LLVM backend's object obj with the runtime object (embedded,
  * written beside exe for the link) into exe; the C compiler only links. */
 static bool link_llvm(Arena *a, const char *obj, const char *exe, bool asan) {
@@ -184,9 +192,16 @@ static bool link_llvm(Arena *a, const char *obj, const char *exe, bool asan) {
 /* The LLVM backend's part of compile: an executable from ip, or its
  * module's LLVM IR on stdout under dump --stage=llvm, or (futhorc run)
  * the program run in this process with o->run_argc and o->run_argv. */
-static bool compile_llvm(Arena *a, const ImpProg *ip, const char *src, const Options *o, double *t0) {
+static bool compile_llvm(Arena *a, const Prog *p, const ImpProg *ip, const char *src, const Options *o, double *t0) {
     LlvmOptions lo = {.server = o->server, .verify = o->verify, .cpu = o->target_cpu, .asan = o->asan};
     if (o->run_argv) return run_llvm(ip, &lo, o->run_argc, o->run_argv) == 0;
+    if (o->library && !o->dump_stage) { /* BASE.h, BASE.c, BASE.json and BASE.o */
+        const char *base = o->output ? o->output : default_output(a, src);
+        lo.library = true;
+        bool ok = write_library(a, p, ip, base, LIB_MULTICORE) && emit_llvm(ip, &lo, arena_printf(a, "%s.o", base), NULL);
+        time_phase(o, "emit", t0);
+        return ok;
+    }
     if (o->dump_stage) {
         Buf b = {0};
         bool ok = emit_llvm(ip, &lo, NULL, &b);
@@ -203,6 +218,8 @@ static bool compile_llvm(Arena *a, const ImpProg *ip, const char *src, const Opt
     time_phase(o, "link", t0);
     return ok;
 }
+
+#endif
 
 /* Lowers p (at STAGE_MEM or STAGE_GPU) to Imp; under --verify, checks the
  * result and reports a violation as an internal compiler error. */
@@ -249,10 +266,6 @@ static int compile(const char *mode, const char *src, const Options *o) {
                (o->dump_stage && (!strcmp(o->dump_stage, "kernels") || !strcmp(o->dump_stage, "opencl") ||
                                 pipeline_gpu_only(o->dump_stage)));
     bool llvm = !strcmp(mode, "multicore") || !strcmp(mode, "run") || (o->dump_stage && !strcmp(o->dump_stage, "llvm"));
-    if (llvm && o->library) {
-        fprintf(stderr, "futhorc: multicore: --library is not supported yet (use c or opencl)\n");
-        goto done;
-    }
     bool code = o->dump_stage && (!strcmp(o->dump_stage, "c") || !strcmp(o->dump_stage, "opencl") ||
                                   !strcmp(o->dump_stage, "imp") || !strcmp(o->dump_stage, "llvm"));
     const char *dump = o->dump_stage && !code ? o->dump_stage : NULL;
@@ -274,11 +287,11 @@ static int compile(const char *mode, const char *src, const Options *o) {
         goto done;
     }
     if (llvm) {
-        if (compile_llvm(&a, ip, src, o, &t0)) rc = 0;
+        if (compile_llvm(&a, p, ip, src, o, &t0)) rc = 0;
         goto done;
     }
     if (o->library && !o->dump_stage) {
-        if (write_library(&a, p, ip, o->output ? o->output : default_output(&a, src), gpu)) rc = 0;
+        if (write_library(&a, p, ip, o->output ? o->output : default_output(&a, src), gpu ? LIB_OPENCL : LIB_C)) rc = 0;
         time_phase(o, "emit", &t0);
         goto done;
     }
@@ -380,6 +393,32 @@ static const char *self_path(const char *argv0) {
     return argv0;
 }
 
+#ifdef FUTHORC_NO_LLVM
+/* futhorc is built twice: without LLVM (FUTHORC_NO_LLVM), whose loading
+ * costs every run about 10 ms (the library's static initialisers), and
+ * as futhorc-llvm, with it. This futhorc hands the commands of the LLVM
+ * backend (multicore, run, dump --stage=llvm) to futhorc-llvm beside it:
+ * whether argv asks for one of those. */
+static bool wants_llvm(int argc, char **argv) {
+    if (!strcmp(argv[1], "multicore") || !strcmp(argv[1], "run")) return true;
+    for (int i = 2; i < argc && !strcmp(argv[1], "dump"); i++)
+        if (!strcmp(argv[i], "--stage=llvm") || (!strcmp(argv[i], "--stage") && i + 1 < argc && !strcmp(argv[i + 1], "llvm")))
+            return true;
+    return false;
+}
+
+/* Runs futhorc-llvm with argv; returns only when it cannot. */
+static int exec_llvm(char **argv) {
+    const char *self = self_path(argv[0]);
+    const char *slash = strrchr(self, '/');
+    static char path[4200];
+    snprintf(path, sizeof path, "%.*sfuthorc-llvm", slash ? (int)(slash - self + 1) : 0, self);
+    execv(path, argv);
+    fprintf(stderr, "futhorc: cannot run the LLVM backend %s: %s\n", path, strerror(errno));
+    return 1;
+}
+#endif
+
 int main(int argc, char **argv) {
     if (argc < 2) {
         usage(stderr);
@@ -394,6 +433,9 @@ int main(int argc, char **argv) {
         printf("futhorc %s\n", FUTHORC_VERSION);
         return 0;
     }
+#ifdef FUTHORC_NO_LLVM
+    if (wants_llvm(argc, argv)) return exec_llvm(argv);
+#endif
     if (!strcmp(cmd, "test")) return tool_test(argc - 1, argv + 1, self_path(argv[0]));
     if (!strcmp(cmd, "bench")) return tool_bench(argc - 1, argv + 1, self_path(argv[0]));
     if (!strcmp(cmd, "dataset")) return tool_dataset(argc - 1, argv + 1);

@@ -14,6 +14,10 @@
  * arrays still live. Errors replace the context's message, which
  * futhark_context_get_error hands over to the caller.
  *
+ * A multicore library (RTL_MULTICORE) gives each context a scheduler of
+ * the configured number of threads and a cache of freed blocks
+ * (runtime/sched.h, runtime/memory.h).
+ *
  * Where an array's elements live is the storage's business (the rtl_store_
  * functions): host memory for the C backend (below), device memory for
  * OpenCL (runtime/opencl_library.h, which OpenCL libraries paste after
@@ -74,6 +78,7 @@ typedef struct rtl_event {
 
 struct futhark_context_config {
     int debugging, profiling, logging;
+    int num_threads; /* multicore: the threads of parallel loops; 0: all cores */
     char *cache_file; /* OpenCL: the built program's binary; C: unused */
     int64_t *params;  /* tuning parameters by index; 0: the default */
     void *store;      /* the storage's settings (OpenCL: device selection), or NULL */
@@ -171,6 +176,12 @@ void futhark_context_config_free(struct futhark_context_config *cfg) {
     free(cfg->cache_file);
     free(cfg);
 }
+
+#ifdef RTL_MULTICORE
+void futhark_context_config_set_num_threads(struct futhark_context_config *cfg, int n) {
+    if (cfg) cfg->num_threads = n > 0 ? n : 0;
+}
+#endif
 
 void futhark_context_config_set_debugging(struct futhark_context_config *cfg, int flag) {
     if (cfg) cfg->debugging = flag != 0;
@@ -314,6 +325,12 @@ struct futhark_context *futhark_context_new(struct futhark_context_config *cfg) 
         rtl_fail(ctx, RT_LIB_OUT_OF_MEMORY, "futhark_context_new: out of memory\n");
         ctx->broken = true;
     } else if (rtl_store_open(ctx, cfg) != 0) ctx->broken = true;
+#ifdef RTL_MULTICORE
+    /* The context's scheduler (without threads, loops run on the caller)
+     * and its cache of freed blocks. */
+    ctx->rt.sched = rt_sched_new(cfg->num_threads);
+    ctx->rt.cache = calloc(1, sizeof(rt_cache));
+#endif
     return ctx;
 }
 
@@ -323,6 +340,11 @@ void futhark_context_free(struct futhark_context *ctx) {
     for (size_t i = 0; i < ctx->live_cap; i++)
         if (ctx->live[i]) rtl_array_free(ctx, ctx->live[i]);
     rtl_store_close(ctx);
+#ifdef RTL_MULTICORE
+    rt_sched_free(ctx->rt.sched);
+    if (ctx->rt.cache) rt_cache_clear(ctx->rt.cache);
+    free(ctx->rt.cache);
+#endif
     free(ctx->live);
     free(ctx->events);
     free(ctx->rt.error);

@@ -55,6 +55,8 @@ typedef struct LlvmOptions {
                         NULL: this machine's, with all its features */
     bool asan;       /* instrument loads and stores for AddressSanitizer
                         (the executable is linked with -fsanitize=address) */
+    bool library;    /* no main: the table futhorc_entries is exported, for
+                        a library's C source (emit_library) */
 } LlvmOptions;
 
 /* Compiles p (lowered from STAGE_MEM) through LLVM, in this process, to
@@ -70,14 +72,19 @@ bool emit_llvm(const ImpProg *p, const LlvmOptions *o, const char *obj, Buf *ir)
  * after a message on stderr. */
 int run_llvm(const ImpProg *p, const LlvmOptions *o, int argc, char **argv);
 
+/* The backends of libraries. */
+typedef enum LibTarget { LIB_C, LIB_OPENCL, LIB_MULTICORE } LibTarget;
+
 /* Writes a library for p with the Futhark C API (man/futhorc-c-api.3):
- * the header to h, the self-contained C source (header included) to c and
- * the JSON manifest to manifest. name is the library's base name (for the
- * header guard); version is the compiler's, recorded in the manifest.
- * Sequential C for p at STAGE_MEM, or OpenCL (link with -lOpenCL; arrays
- * stay on the device) for p at STAGE_GPU when opencl; its code is imp, p
- * lowered to Imp. */
+ * the header to h, the C source (header included) to c and the JSON
+ * manifest to manifest. name is the library's base name (for the header
+ * guard); version is the compiler's, recorded in the manifest. For
+ * LIB_C, sequential C for p at STAGE_MEM; for LIB_OPENCL, OpenCL (link
+ * with -lOpenCL; arrays stay on the device) for p at STAGE_GPU; for
+ * LIB_MULTICORE, the API and the runtime for p at STAGE_MEM, whose code
+ * is the object emit_llvm writes with LlvmOptions.library (link it, with
+ * -lpthread). imp is p lowered to Imp. */
 void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const ImpProg *imp, const char *name,
-                  const char *version, bool opencl);
+                  const char *version, LibTarget target);
 
 #endif

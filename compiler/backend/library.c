@@ -1,6 +1,6 @@
-/* The library writer (`futhorc c --library` and `futhorc opencl --library`):
- * a program at STAGE_MEM (C) or STAGE_GPU (OpenCL) as a C library with the
- * Futhark C API (man/futhorc-c-api.3), in three texts:
+/* The library writer (`futhorc c|opencl|multicore --library`): a program
+ * at STAGE_MEM (C, multicore) or STAGE_GPU (OpenCL) as a C library with
+ * the Futhark C API (man/futhorc-c-api.3), in three texts:
  *   prog.h     the API: configuration, context, one struct futhark_T_Nd
  *              with its new/new_raw/free/values/values_raw/shape/index
  *              functions per array type of the entry points, and one
@@ -18,6 +18,11 @@
  *              operations with an element type and rank, the same for
  *              both backends;
  *   prog.json  the manifest in Futhark's schema (docs/manifest.schema.json).
+ * For multicore, prog.c has the runtime (the scheduler and the copies of
+ * runtime/llvm included) but not the program's code: it declares the
+ * table futhorc_entries, which the object the LLVM backend writes beside
+ * it (prog.o) defines, and the context gets a scheduler and a cache of
+ * blocks (RTL_MULTICORE in runtime/library.c).
  * The entry functions of the program (and so executables) take flattened
  * parameters and results (internalise splits tuples and records); the API
  * groups them again as the source has them (Fun's in_vals and out_vals): a
@@ -82,7 +87,8 @@ typedef struct Lib {
     Arena *a;
     const Prog *p;
     const ImpProg *imp; /* p lowered to Imp, whose printer writes the code */
-    bool cl;
+    LibTarget target;
+    bool cl;             /* target == LIB_OPENCL */
     ArrTypeVec arrays;
     VEC(OpaqueType) opaques;
 } Lib;
@@ -253,6 +259,15 @@ static const char *const HEADER_OPENCL =
     "void futhark_context_config_set_command_queue(struct futhark_context_config *cfg, cl_command_queue queue);\n"
     "cl_command_queue futhark_context_get_command_queue(struct futhark_context *ctx);\n";
 
+static const char *const HEADER_MULTICORE =
+    "\n/* Multicore. */\n"
+    "void futhark_context_config_set_num_threads(struct futhark_context_config *cfg, int n);\n";
+
+/* The backend's name ("c", "opencl", "multicore"). */
+static const char *lib_backend(const Lib *L) {
+    return L->target == LIB_OPENCL ? "opencl" : L->target == LIB_MULTICORE ? "multicore" : "c";
+}
+
 /* The prototype of array operation `op` of type t, without ';' or body;
  * the raw storage is a cl_mem for OpenCL. */
 static const char *arr_proto(Arena *a, ExtType t, const char *op, bool cl) {
@@ -371,9 +386,10 @@ static void emit_header(Buf *h, Lib *L, const char *name) {
     buf_puts(h, "#include <stdbool.h>\n#include <stddef.h>\n#include <stdint.h>\n#include <stdio.h>\n\n");
     if (cl) buf_puts(h, HEADER_OPENCL_INCLUDES);
     buf_puts(h, "#ifdef __cplusplus\nextern \"C\" {\n#endif\n\n");
-    buf_printf(h, "#define FUTHARK_BACKEND_%s\n", cl ? "opencl" : "c");
+    buf_printf(h, "#define FUTHARK_BACKEND_%s\n", lib_backend(L));
     buf_puts(h, HEADER_CONTEXT);
     if (cl) buf_puts(h, HEADER_OPENCL);
+    if (L->target == LIB_MULTICORE) buf_puts(h, HEADER_MULTICORE);
     for (int i = 0; i < L->arrays.len; i++) {
         ExtType t = {L->arrays.items[i].elem, L->arrays.items[i].rank, false};
         buf_printf(h, "\n/* Arrays of type %s. */\nstruct %s;\n", fut_type(a, t), arr_name(a, t));
@@ -499,7 +515,14 @@ static void emit_opaque_op(Buf *c, Lib *L, const OpaqueType *o, const char *op, 
 
 static void emit_source(Buf *c, Lib *L, const Buf *h) {
     if (L->cl) emit_opencl_entries(c, L->imp, false);
-    else emit_c_entries(c, L->imp, false);
+    else if (L->target == LIB_C) emit_c_entries(c, L->imp, false);
+    else {
+        emit_c_runtime(c);
+        const char *const mc[] = {"runtime/sched.h", "runtime/sched.c", "runtime/llvm/copy.h", "runtime/llvm/copy.c"};
+        for (int i = 0; i < 4; i++) emit_runtime_file(c, mc[i], false);
+        buf_puts(c, "/* In the object of the program (futhorc multicore --library). */\n"
+                    "extern const rt_entry futhorc_entries[];\n\n#define RTL_MULTICORE 1\n");
+    }
     buf_puts(c, "/* ---- the header ---- */\n");
     buf_puts(c, h->data);
     if (L->cl) buf_puts(c, "#define RTL_DEVICE_STORAGE 1\n");
@@ -592,7 +615,7 @@ static void emit_manifest_opaque(Buf *m, Lib *L, const OpaqueType *o, bool last)
 
 static void emit_manifest(Buf *m, Lib *L, const char *version) {
     Arena *a = L->a;
-    buf_printf(m, "{\n  \"backend\": \"%s\",\n  \"version\": %s,\n  \"entry_points\": {\n", L->cl ? "opencl" : "c",
+    buf_printf(m, "{\n  \"backend\": \"%s\",\n  \"version\": %s,\n  \"entry_points\": {\n", lib_backend(L),
                json_str(a, version));
     for (int i = 0; i < L->p->nfuns; i++) emit_manifest_entry(m, L, L->p->funs[i], i + 1 == L->p->nfuns);
     buf_puts(m, "  },\n  \"types\": {\n");
@@ -612,12 +635,13 @@ static void emit_manifest(Buf *m, Lib *L, const char *version) {
 }
 
 void emit_library(Buf *h, Buf *c, Buf *manifest, const Prog *p, const ImpProg *imp, const char *name,
-                  const char *version, bool opencl) {
+                  const char *version, LibTarget target) {
+    bool opencl = target == LIB_OPENCL;
     if (p->stage != (opencl ? STAGE_GPU : STAGE_MEM))
         ICE("emit_library: the program must be at STAGE_%s", opencl ? "GPU" : "MEM");
     if (!imp) ICE("emit_library: a library needs the program's Imp");
     Arena a = {0};
-    Lib L = {.a = &a, .p = p, .imp = imp, .cl = opencl, .arrays = lib_array_types(p)};
+    Lib L = {.a = &a, .p = p, .imp = imp, .target = target, .cl = opencl, .arrays = lib_array_types(p)};
     lib_opaque_types(&L);
     emit_header(h, &L, name);
     emit_source(c, &L, h);

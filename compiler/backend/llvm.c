@@ -117,6 +117,12 @@ static LLVMValueRef constant(L *l, LLVMValueRef init, const char *name) {
     return g;
 }
 
+/* Exports the entry table of a library's object. */
+static void export_table(LLVMValueRef table) {
+    LLVMSetLinkage(table, LLVMExternalLinkage);
+    LLVMSetValueName2(table, "futhorc_entries", 15);
+}
+
 /* The rt_type array (runtime/rt.h: {elem, rank}) of n values of f, its
  * parameters or (ret) its results; NULL when n is 0. */
 static LLVMValueRef rt_types(L *l, const Fun *f, bool ret, int n) {
@@ -173,8 +179,9 @@ static void main_function(L *l, LLVMValueRef table, bool server) {
     LLVMBuildRet(l->b, l_call(l, "rtl_main", args, 5));
 }
 
-/* The program's module, not yet optimised. */
-static void build(L *l, bool server) {
+/* The program's module, not yet optimised: with main (server: speaking
+ * the server protocol), or for a library. */
+static void build(L *l, bool server, bool library) {
     l->i1 = LLVMInt1TypeInContext(l->cx);
     l->i8 = LLVMInt8TypeInContext(l->cx);
     l->i32 = LLVMInt32TypeInContext(l->cx);
@@ -189,7 +196,9 @@ static void build(L *l, bool server) {
     for (int i = 0; i < p->nfuns; i++) function(l, p->funs[i]);
     LLVMValueRef *runs = NEW_ARRAY(l->a, LLVMValueRef, p->nentries + 1);
     for (int i = 0; i < p->nentries; i++) runs[i] = entry(l, p->entries[i], i);
-    main_function(l, entry_table(l, runs), server);
+    LLVMValueRef table = entry_table(l, runs);
+    if (library) export_table(table);
+    else main_function(l, table, server);
     LLVMDisposeBuilder(l->b);
 }
 
@@ -246,7 +255,7 @@ LLVMModuleRef l_module(const ImpProg *p, const LlvmOptions *o, LLVMContextRef cx
     Arena a = {0};
     L l = {.a = &a, .p = p, .cx = cx, .next_id = p->next_id, .lanes = simd_lanes(o)};
     l.mod = runtime_module(cx);
-    build(&l, o->server);
+    build(&l, o->server, o->library);
     vec_free(&l.vars);
     arena_free(&a);
     char *err = NULL;

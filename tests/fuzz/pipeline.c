@@ -24,7 +24,7 @@ static void fuzz_compile(Arena *a, ProgramVec files, bool opencl) {
     if (!imp_check(ip, &err)) ICE("%s", err.data);
     if (opencl) emit_opencl_program(&prog, ip, false, false);
     else emit_c_program(&prog, ip, false, false);
-    emit_library(&h, &c, &manifest, p, ip, "fuzz", "fuzz", opencl);
+    emit_library(&h, &c, &manifest, p, ip, "fuzz", "fuzz", opencl ? LIB_OPENCL : LIB_C);
     buf_free(&prog);
     buf_free(&h);
     buf_free(&c);

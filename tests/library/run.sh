@@ -1,6 +1,5 @@
 #!/usr/bin/env bash
-# Tests of `futhorc c --library` and `futhorc opencl --library`: for each
-# backend, makes libraries of tests/library/arrays.fut and opaque.fut,
+# Tests of `futhorc c|multicore|opencl --library`: for each backend, makes libraries of tests/library/arrays.fut and opaque.fut,
 # checks their headers (C and C++) and JSON manifests, builds the C
 # applications api_test.c, contexts_test.c (many contexts created and
 # freed) and opaque_test.c against them under AddressSanitizer (leak
@@ -9,14 +8,15 @@
 # virtual environment under build/library) and runs ffi_test.py and
 # ffi_opaque_test.py. The OpenCL library of arrays.fut also runs
 # cl_test.c (its configuration calls) on the installed OpenCL device (PoCL
-# in CI). PoCL and the LLVM it
+# in CI). The multicore libraries link the object of the program's code
+# beside their C source. PoCL and the LLVM it
 # uses keep memory until the process ends, so leak reports whose stack
 # passes through libpocl or libOpenCL are suppressed (tests/lsan.supp); our own
 # leaks are still reported. Ends with "library: N passed, N failed"; exits
 # 1 on failure.
 #
-#   bash tests/library/run.sh [c|opencl]...   (from anywhere; default both;
-#                                             FUTHORC overrides bin/futhorc)
+#   bash tests/library/run.sh [c|multicore|opencl]...   (from anywhere;
+#                        default all; FUTHORC overrides bin/futhorc)
 
 cd "$(dirname "$0")/../.." || exit 1
 FUTHORC=${FUTHORC:-bin/futhorc}
@@ -76,9 +76,11 @@ ffi_venv() {
 test_library() {
 local backend=$1 prog=$2 tests=$3 pytest=$4 dir=$OUT/$1 libs=-lm
 [ "$backend" = opencl ] && libs="-lOpenCL -lm"
-mkdir -p "$dir"
 local lib=$dir/$prog
-rm -f "$lib".h "$lib".c "$lib".json
+# A multicore library's code is the object beside its C source.
+[ "$backend" = multicore ] && libs="$lib.o -lpthread -lm"
+mkdir -p "$dir"
+rm -f "$lib".h "$lib".c "$lib".json "$lib".o
 if "$FUTHORC" "$backend" --library tests/library/$prog.fut -o "$lib" && [ -s "$lib.h" ] && [ -s "$lib.c" ] && [ -s "$lib.json" ]; then
     pass "futhorc $backend --library $prog.fut writes .h, .c and .json"
 else
@@ -154,8 +156,11 @@ rm -rf "$FFI"
 mkdir -p "$FFI"
 cp "$lib".h "$lib".c "$lib".json "$FFI"/
 # (Without the sanitizers that make check-sanitize puts in CFLAGS: Python
-# cannot load a module built with them.)
-if (cd "$FFI" && env -u CFLAGS ../../venv/bin/build_futhark_ffi "$prog" >build.log 2>&1); then
+# cannot load a module built with them. The multicore library's object
+# goes to the linker through LDFLAGS, which the build honours.)
+local ldflags=
+[ "$backend" = multicore ] && cp "$lib.o" "$FFI"/ && ldflags="$PWD/$FFI/$prog.o -lpthread"
+if (cd "$FFI" && env -u CFLAGS LDFLAGS="$ldflags" ../../venv/bin/build_futhark_ffi "$prog" >build.log 2>&1); then
     pass "$backend: build_futhark_ffi builds a Python module from $prog"
     counted "$backend-$pytest" sh -c "cd '$FFI' && PYTHONPATH=. ../../venv/bin/python '$PWD/tests/library/$pytest.py'"
 else
@@ -174,17 +179,17 @@ test_backend() {
     test_library "$1" opaque opaque_test ffi_opaque_test
 }
 
-# By default both backends; OpenCL only where an OpenCL platform is
+# By default every backend; OpenCL only where an OpenCL platform is
 # installed (as in tests/run.sh), unless FUTHORC_REQUIRE_OPENCL is set.
-backends=${*:-c opencl}
+backends=${*:-c multicore opencl}
 if [ $# -eq 0 ] && ! ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1 && [ -z "${FUTHORC_REQUIRE_OPENCL:-}" ]; then
     echo "opencl library: SKIPPED: no OpenCL platform installed"
-    backends=c
+    backends="c multicore"
 fi
 for backend in $backends; do
     case $backend in
-    c | opencl) test_backend "$backend" ;;
-    *) fail "unknown backend $backend (c or opencl)" ;;
+    c | opencl | multicore) test_backend "$backend" ;;
+    *) fail "unknown backend $backend (c, opencl or multicore)" ;;
     esac
 done
 finish
