@@ -63,6 +63,8 @@ typedef struct rts_state {
     rts_var *vars;
     int nvars, cap;
     bool profiling;
+    rt_ctx ctx; /* of every call: the backend's state (a multicore
+                   program's threads and freed blocks) lasts the session */
 } rts_state;
 
 typedef void (*rts_cmd_fn)(rts_state *s, int argc, char **argv);
@@ -388,21 +390,21 @@ static void rts_cmd_call(rts_state *s, int argc, char **argv) {
         free(ins), free(vals);
         return;
     }
-    rt_ctx ctx = {0};
-    if (rt_the_backend && rt_the_backend->init_ctx) rt_the_backend->init_ctx(&ctx);
+    rt_ctx *ctx = &s->ctx;
     int64_t t0 = rts_now_us();
-    int rc = e->fn(&ctx, ins, vals);
+    int rc = e->fn(ctx, ins, vals);
     printf("runtime: %" PRId64 "\n", rts_now_us() - t0);
-    if (rt_the_backend && rt_the_backend->fini_ctx) rt_the_backend->fini_ctx(&ctx);
     free(ins);
     if (rc != 0) {
-        rts_fail("%s", ctx.error ? ctx.error : "unknown run-time error");
-        free(ctx.error);
+        rts_fail("%s", ctx->error ? ctx->error : "unknown run-time error");
+        free(ctx->error);
+        ctx->error = NULL;
         rts_free_values(vals, e->nout);
         free(vals);
         return;
     }
-    free(ctx.error);
+    free(ctx->error);
+    ctx->error = NULL;
     for (int i = 0; i < e->nin; i++)
         if (rts_consumes(e, i)) rts_find(s, inames[i])->consumed = true;
     rts_call_outputs(s, e, outs, nouts, vals);
@@ -1020,19 +1022,21 @@ int rt_server_main(int argc, char **argv, const rt_entry *entries, int nentries)
 }
 
 int rt_server_run(FILE *in, const rt_entry *entries, int nentries) {
-    rts_state s = {entries, nentries, NULL, 0, 0, false};
+    rts_state s = {entries, nentries, NULL, 0, 0, false, {0}};
     char *line = NULL, **words = malloc(sizeof(char *) * RTS_MAX_WORDS);
     size_t cap = 0;
     if (!words) {
         fprintf(stderr, "Error: out of memory\n");
         return 1;
     }
+    if (rt_the_backend && rt_the_backend->init_ctx) rt_the_backend->init_ctx(&s.ctx);
     rts_ok();
     while (getline(&line, &cap, in) > 0) {
         rts_process(&s, line, words);
         rts_ok();
     }
     while (s.nvars > 0) rts_drop(&s, &s.vars[s.nvars - 1]);
+    if (rt_the_backend && rt_the_backend->fini_ctx) rt_the_backend->fini_ctx(&s.ctx);
     free(s.vars);
     free(words);
     free(line);

@@ -221,6 +221,20 @@ static void for_loop(L *l, LLVMTypeRef ty, LLVMValueRef slot, LLVMValueRef bound
 }
 
 static void code_body(L *l, const void *c) { l_code(l, c); }
+static void code_of(void *l, const ImpCode *c) { l_code(l, c); }
+
+void l_branch(L *l, LLVMValueRef cond, void (*code)(void *ctx, const ImpCode *c), void *ctx, const ImpCode *then,
+              const ImpCode *orelse) {
+    LLVMBasicBlockRef yes = l_bb(l, "then"), no = l_bb(l, "else"), done = l_bb(l, "fi");
+    LLVMBuildCondBr(l->b, cond, yes, no);
+    l_enter(l, yes);
+    code(ctx, then);
+    LLVMBuildBr(l->b, done);
+    l_enter(l, no);
+    code(ctx, orelse);
+    LLVMBuildBr(l->b, done);
+    l_enter(l, done);
+}
 
 /* ---- Copies between LMAD layouts ---- */
 
@@ -600,18 +614,7 @@ static void stm(L *l, const ImpStm *s) {
         l_enter(l, done);
         return;
     }
-    case IMP_IF: {
-        LLVMBasicBlockRef then = l_bb(l, "then"), other = l_bb(l, "else"), done = l_bb(l, "fi");
-        LLVMBuildCondBr(l->b, l_exp(l, s->cond), then, other);
-        l_enter(l, then);
-        l_code(l, &s->body);
-        LLVMBuildBr(l->b, done);
-        l_enter(l, other);
-        l_code(l, &s->orelse);
-        LLVMBuildBr(l->b, done);
-        l_enter(l, done);
-        return;
-    }
+    case IMP_IF: l_branch(l, l_exp(l, s->cond), code_of, l, &s->body, &s->orelse); return;
     case IMP_SCOPE: l_code(l, &s->body); return;
     case IMP_CALL: call(l, s); return;
     case IMP_RETURN: ret(l, s); return;

@@ -82,6 +82,9 @@ LLVMValueRef l_conv(L *l, const ImpExp *e, LLVMValueRef x);
 /* Control flow: a new block of the function, and continuing in one. */
 LLVMBasicBlockRef l_bb(L *l, const char *name);
 void l_enter(L *l, LLVMBasicBlockRef bb);
+/* if (cond) then else orelse, each translated by code(ctx, c). */
+void l_branch(L *l, LLVMValueRef cond, void (*code)(void *ctx, const ImpCode *c), void *ctx, const ImpCode *then,
+              const ImpCode *orelse);
 /* Fails unless cond: report(l, arg) records the error (NULL: recorded
  * already), then the entry point's (or task's) failure block runs. */
 void l_fail_unless(L *l, LLVMValueRef cond, void (*report)(L *l, const void *arg), const void *arg);

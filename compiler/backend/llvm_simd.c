@@ -171,20 +171,24 @@ static LLVMValueRef vector_op(V *v, const ImpExp *e, LLVMValueRef *a) {
                                    : LLVMBuildSelect(b, x_lt_y, a[1], a[0], "");
         }
     case OP_NOT: return LLVMBuildNot(b, a[0], "");
-    case OP_EQ: return f ? LLVMBuildFCmp(b, LLVMRealOEQ, a[0], a[1], "") : LLVMBuildICmp(b, LLVMIntEQ, a[0], a[1], "");
-    case OP_NE: return f ? LLVMBuildFCmp(b, LLVMRealUNE, a[0], a[1], "") : LLVMBuildICmp(b, LLVMIntNE, a[0], a[1], "");
+    case OP_EQ:
+    case OP_NE:
     case OP_LT:
-        return f ? LLVMBuildFCmp(b, LLVMRealOLT, a[0], a[1], "")
-                 : c == PC_BOOL ? NULL : LLVMBuildICmp(b, sgn ? LLVMIntSLT : LLVMIntULT, a[0], a[1], "");
     case OP_LE:
-        return f ? LLVMBuildFCmp(b, LLVMRealOLE, a[0], a[1], "")
-                 : c == PC_BOOL ? NULL : LLVMBuildICmp(b, sgn ? LLVMIntSLE : LLVMIntULE, a[0], a[1], "");
     case OP_GT:
-        return f ? LLVMBuildFCmp(b, LLVMRealOGT, a[0], a[1], "")
-                 : c == PC_BOOL ? NULL : LLVMBuildICmp(b, sgn ? LLVMIntSGT : LLVMIntUGT, a[0], a[1], "");
-    case OP_GE:
-        return f ? LLVMBuildFCmp(b, LLVMRealOGE, a[0], a[1], "")
-                 : c == PC_BOOL ? NULL : LLVMBuildICmp(b, sgn ? LLVMIntSGE : LLVMIntUGE, a[0], a[1], "");
+    case OP_GE: {
+        /* C's comparisons: ordered but for !=; signed or unsigned ints. */
+        static const LLVMRealPredicate fp[] = {LLVMRealOEQ, LLVMRealUNE, LLVMRealOLT, LLVMRealOLE, LLVMRealOGT, LLVMRealOGE};
+        static const LLVMIntPredicate sp[] = {LLVMIntEQ, LLVMIntNE, LLVMIntSLT, LLVMIntSLE, LLVMIntSGT, LLVMIntSGE};
+        static const LLVMIntPredicate up[] = {LLVMIntEQ, LLVMIntNE, LLVMIntULT, LLVMIntULE, LLVMIntUGT, LLVMIntUGE};
+        _Static_assert(OP_NE == OP_EQ + 1 && OP_LT == OP_EQ + 2 && OP_LE == OP_EQ + 3 && OP_GT == OP_EQ + 4 &&
+                           OP_GE == OP_EQ + 5,
+                       "the comparisons follow each other in ops.def");
+        int k = e->op - OP_EQ;
+        if (f) return LLVMBuildFCmp(b, fp[k], a[0], a[1], "");
+        if (c == PC_BOOL && k > 1) return NULL;
+        return LLVMBuildICmp(b, sgn ? sp[k] : up[k], a[0], a[1], "");
+    }
     default: return NULL;
     }
 }
@@ -394,6 +398,7 @@ static LLVMValueRef vexp(V *v, const ImpExp *e) {
 /* ---- Statements ---- */
 
 static void vcode(V *v, const ImpCode *c);
+static void vcode_of(void *v, const ImpCode *c) { vcode(v, c); }
 
 /* Sets varying variable id to x for the lanes that run. */
 static void vset(V *v, int id, LLVMValueRef x) {
@@ -437,15 +442,7 @@ static void vif(V *v, const ImpStm *s) {
         masked(v, no, &s->orelse);
         return;
     }
-    LLVMBasicBlockRef then = l_bb(l, "then"), other = l_bb(l, "else"), done = l_bb(l, "fi");
-    LLVMBuildCondBr(l->b, c, then, other);
-    l_enter(l, then);
-    vcode(v, &s->body);
-    LLVMBuildBr(l->b, done);
-    l_enter(l, other);
-    vcode(v, &s->orelse);
-    LLVMBuildBr(l->b, done);
-    l_enter(l, done);
+    l_branch(l, c, vcode_of, v, &s->body, &s->orelse);
 }
 
 /* A while loop: while any lane that still runs it has a true condition. */

@@ -26,7 +26,10 @@
  *   with the neutral element; after the loop a second parallel loop, over
  *   the buckets, combines the copies into the destination in task order.
  *   Where the copies would take too much memory, fewer tasks share the
- *   work (MC_HIST_ELEMS). On one thread it is the sequential loop.
+ *   work (MC_HIST_ELEMS); a histogram of few buckets gets several copies a
+ *   task, which consecutive elements update in turn (their operator is
+ *   commutative, as Futhark requires of histograms). On one thread it is
+ *   the sequential loop.
  * SOACs whose operators take arrays run sequentially. */
 #include "lower.h"
 
@@ -37,6 +40,10 @@
 #define MC_MIN_CHUNK 32
 /* The most elements the private buckets of a histogram's tasks take. */
 #define MC_HIST_ELEMS (1 << 25)
+/* Histograms of at most MC_HIST_FEW buckets keep MC_HIST_COPIES copies
+ * of them a task (a power of two). */
+#define MC_HIST_FEW 4096
+#define MC_HIST_COPIES 4
 
 /* ---- Chunks and tasks ---- */
 
@@ -373,20 +380,29 @@ static void par_hist(ImpLower *L, const Stm *s) {
     ImpVar *dw = let(L, "buckets", lw_se(L, h->dest_w));
     ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, dw), imp_i64(L->a, 1)));
     Chunks c = chunks(L, lw_se(L, h->w), op2(L, OP_MIN, imp_num_threads(L->a), room));
+    /* Few buckets: MC_HIST_COPIES copies a task, element j updating copy
+     * j mod MC_HIST_COPIES, so that updates of one bucket in a row do not
+     * wait for each other. */
+    ImpExp *few = imp_conv(L->a, PT_BOOL, PT_I64, op2(L, OP_LE, rd(L, dw), imp_i64(L->a, MC_HIST_FEW)));
+    ImpVar *copies = let(L, "copies", op2(L, OP_ADD, imp_i64(L->a, 1), op2(L, OP_MUL, few, imp_i64(L->a, MC_HIST_COPIES - 1))));
+    ImpVar *per_task = let(L, "per_task", op2(L, OP_MUL, rd(L, copies), rd(L, dw)));
+    ImpVar *parts = let(L, "parts", op2(L, OP_MUL, rd(L, c.ntasks), rd(L, copies)));
     ImpVar **priv = NEW_ARRAY(L->a, ImpVar *, k + 1);
     for (int j = 0; j < k; j++)
-        priv[j] = alloc_block(L, "buckets", op2(L, OP_SIZE_MUL, rd(L, c.ntasks), rd(L, dw)), h->dests[j]->type.elem,
-                              s->loc);
+        priv[j] = alloc_block(L, "buckets", op2(L, OP_SIZE_MUL, rd(L, c.ntasks), rd(L, per_task)),
+                              h->dests[j]->type.elem, s->loc);
     Task t;
     task_open(L, &t, &c, s, "task", NULL);
-    HistCtx x = {h, priv, let(L, "base", op2(L, OP_MUL, rd(L, t.loop->var), rd(L, dw))), dw};
+    ImpVar *base = let(L, "base", op2(L, OP_MUL, rd(L, t.loop->var), rd(L, per_task)));
     LwNest n;
-    ImpStm *f = lw_for(L, &n, lw_fresh(L, "b", IMP_SCALAR, PT_I64), rd(L, dw));
+    ImpStm *f = lw_for(L, &n, lw_fresh(L, "b", IMP_SCALAR, PT_I64), rd(L, per_task));
     for (int j = 0; j < k; j++)
-        imp_store(L->b, priv[j], h->dests[j]->type.elem, op2(L, OP_ADD, rd(L, x.base), rd(L, f->var)),
+        imp_store(L->b, priv[j], h->dests[j]->type.elem, op2(L, OP_ADD, rd(L, base), rd(L, f->var)),
                   lw_se(L, h->op.neutral[j]));
     f->body = lw_leave(L, &n);
     f = task_iterations(L, &t, &n, h->iter, false);
+    ImpExp *copy = op2(L, OP_AND, rd(L, f->var), op2(L, OP_SUB, rd(L, copies), imp_i64(L->a, 1)));
+    HistCtx x = {h, priv, let(L, "slot", op2(L, OP_ADD, rd(L, base), op2(L, OP_MUL, copy, rd(L, dw)))), dw};
     lw_bind_rows(L, h->lam, h->arrs, h->iter);
     lw_body(L, h->lam->body, res_hist_task, &x, NULL, 0);
     f->body = lw_leave(L, &n);
@@ -404,7 +420,7 @@ static void par_hist(ImpLower *L, const Stm *s) {
         accs[j].index = lw_offset(L, h->dests[j]->mem->ixfun, &bucket);
     }
     LwNest nt;
-    ImpStm *ft = lw_for(L, &nt, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, c.ntasks));
+    ImpStm *ft = lw_for(L, &nt, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, parts));
     ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, k + 1);
     for (int j = 0; j < k; j++) {
         ImpExp *ix = op2(L, OP_ADD, op2(L, OP_MUL, rd(L, ft->var), rd(L, dw)), imp_sym(L->a, bucket));
