@@ -41,13 +41,16 @@ entry gathers (n: i64) (m: i64) : ([]f32, []i16, []bool, []u8) =
   let bytes = map2 (\f s -> if f then u8.i16 s else 0) flags small
   in (col, small, flags, bytes)
 
--- A scatter whose indices repeat: the last write wins, as in order.
+-- A scatter whose indices repeat: which write wins is unspecified (lanes
+-- and tasks write at once), but each element gets one of the values
+-- written to it.
 -- ==
 -- entry: repeats
--- input { 100i64 } output { [90i64, 91i64, 92i64, 93i64, 94i64, 95i64, 96i64, 97i64, 98i64, 99i64] }
+-- input { 1000i64 } output { true 10i64 }
 
-entry repeats (n: i64) : [10]i64 =
-  scatter (replicate 10 (-1)) (map (% 10) (iota n)) (iota n)
+entry repeats (n: i64) : (bool, i64) =
+  let r = scatter (replicate 10 (-1)) (map (% 10) (iota n)) (iota n)
+  in (and (map2 (\k x -> x >= 0 && x < n && x % 10 == k) (iota 10) r), length r)
 
 -- An index out of bounds in one lane only (element bad): the failure is
 -- that element's, whichever lane it is in.
