@@ -266,6 +266,10 @@ static int compile(const char *mode, const char *src, const Options *o) {
                (o->dump_stage && (!strcmp(o->dump_stage, "kernels") || !strcmp(o->dump_stage, "opencl") ||
                                 pipeline_gpu_only(o->dump_stage)));
     bool llvm = !strcmp(mode, "multicore") || !strcmp(mode, "run") || (o->dump_stage && !strcmp(o->dump_stage, "llvm"));
+    if (!llvm && (o->target_cpu || o->asan)) {
+        fprintf(stderr, "futhorc: --target-cpu and --sanitize=address are options of multicore (and run)\n");
+        goto done;
+    }
     bool code = o->dump_stage && (!strcmp(o->dump_stage, "c") || !strcmp(o->dump_stage, "opencl") ||
                                   !strcmp(o->dump_stage, "imp") || !strcmp(o->dump_stage, "llvm"));
     const char *dump = o->dump_stage && !code ? o->dump_stage : NULL;

@@ -19,6 +19,7 @@
  * Imp's code is translated by llvm_code.c. */
 #include <llvm-c/Analysis.h>
 #include <llvm-c/BitReader.h>
+#include <llvm-c/ErrorHandling.h>
 #include <llvm-c/Target.h>
 #include <llvm-c/TargetMachine.h>
 #include <llvm-c/Transforms/PassBuilder.h>
@@ -221,11 +222,18 @@ static int simd_lanes(const LlvmOptions *o) {
     return lanes;
 }
 
+/* LLVM's fatal errors (a --target-cpu it does not know cannot make
+ * x86-64 code): a message of futhorc's, then LLVM exits with status 1. */
+static void llvm_fatal(const char *reason) {
+    fprintf(stderr, "futhorc: LLVM cannot generate the code (is --target-cpu a CPU it knows?): %s\n", reason);
+}
+
 LLVMTargetMachineRef l_target_machine(const LlvmOptions *o) {
     static bool ready;
     if (!ready) {
         LLVMInitializeNativeTarget();
         LLVMInitializeNativeAsmPrinter();
+        LLVMInstallFatalErrorHandler(llvm_fatal);
         ready = true;
     }
     char *triple = LLVMGetDefaultTargetTriple();

@@ -454,7 +454,6 @@ static void result(L *l, const ImpStm *s) {
 
 /* The variables an IMP_PARFOR's body takes from outside. */
 typedef struct Captured {
-    L *l;
     int skip; /* the task variable, which the loop binds */
     VEC(int) ids;
 } Captured;
@@ -530,7 +529,7 @@ static LLVMValueRef task_function(L *l, const ImpStm *s, const Captured *c, LLVM
  * fails when one of them did. */
 static void parfor(L *l, const ImpStm *s) {
     LLVMValueRef bound = l_exp(l, s->bound);
-    Captured c = {l, s->var->id, {0}};
+    Captured c = {s->var->id, {0}};
     imp_free_vars(&s->body, l->p->next_id, capture, &c);
     LLVMTypeRef *fields = NEW_ARRAY(l->a, LLVMTypeRef, 2 * c.ids.len + 1);
     int *field = NEW_ARRAY(l->a, int, c.ids.len + 1);

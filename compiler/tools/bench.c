@@ -943,7 +943,7 @@ static int bench_options(Bencher *b, int argc, char **argv, Strings *paths, int 
         }
     }
     if (paths->len == 0) return bench_bad_usage("no files or directories given", "");
-    if (strcmp(b->backend, "c") && strcmp(b->backend, "opencl") && strcmp(b->backend, "multicore")) return bench_bad_usage("unknown backend", b->backend);
+    if (!spec_backend_known(b->backend)) return bench_bad_usage("unknown backend", b->backend);
     bool bad = false;
     if (b->ignore) spec_regex_match(b->ignore, "", &bad);
     if (bad) return bench_bad_usage("invalid --ignore-files regex", b->ignore);

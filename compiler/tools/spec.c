@@ -661,3 +661,7 @@ int spec_posint(const char *v, int max) {
     long n = v ? strtol(v, &end, 10) : 0;
     return v && *v && !*end && n >= 1 && n <= max ? (int)n : -1;
 }
+
+bool spec_backend_known(const char *name) {
+    return !strcmp(name, "c") || !strcmp(name, "opencl") || !strcmp(name, "multicore");
+}

@@ -56,6 +56,10 @@ void spec_file_free(SpecFile *f);
 bool spec_case_has_tag(const SpecCase *c, const char *tag);
 bool spec_file_has_tag(const SpecFile *f, const char *tag);
 
+/* Whether name is a backend futhorc test and bench compile with (c,
+ * opencl, multicore). */
+bool spec_backend_known(const char *name);
+
 /* The next whitespace-separated word of s at *pos (NULL at the end). */
 const char *spec_next_word(Arena *a, const char *s, size_t *pos);
 

@@ -484,7 +484,7 @@ static int test_options(Tester *t, int argc, char **argv, Strings *paths) {
         }
     }
     if (paths->len == 0) return test_bad_usage("no files or directories given", "");
-    if (strcmp(t->backend, "c") && strcmp(t->backend, "opencl") && strcmp(t->backend, "multicore")) return test_bad_usage("unknown backend", t->backend);
+    if (!spec_backend_known(t->backend)) return test_bad_usage("unknown backend", t->backend);
     return 0;
 }
 

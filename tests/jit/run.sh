@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # futhorc run (the multicore backend in memory through LLVM's ORC JIT):
 # results of entry points on stdin's values, options that go to the
-# program, run-time and compile-time errors. Ends with
-# "jit: N passed, N failed"; exits 1 if anything failed.
+# program, run-time and compile-time errors, and multicore's options
+# refused by the other backends. Ends with "jit: N passed, N failed";
+# exits 1 if anything failed.
 #
 #   usage: tests/jit/run.sh      (FUTHORC=path selects another compiler)
 set -u
@@ -56,5 +57,13 @@ check "type error" 1 "" "" "$work/bad.fut"
 grep -q "error" "$work/err" || { failed=$((failed + 1)); echo "jit: FAIL no message for a type error"; }
 check "no source" 1 "" "" --verify
 check "no -o" 1 "" "" -o x "$work/p.fut"
+# The multicore backend's options, given to another backend: a clear error.
+"$futhorc" c --target-cpu=x86-64-v2 "$work/p.fut" -o "$work/c" 2>"$work/err"
+if [ $? = 1 ] && grep -q "options of multicore" "$work/err"; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "jit: FAIL futhorc c --target-cpu:"; cat "$work/err"; fi
+# A CPU LLVM does not know: futhorc's message, status 1.
+"$futhorc" multicore --target-cpu=nosuchcpu "$work/p.fut" -o "$work/m" 2>"$work/err"
+if [ $? = 1 ] && grep -q "is --target-cpu a CPU it knows" "$work/err"; then passed=$((passed + 1)); else
+    failed=$((failed + 1)); echo "jit: FAIL an unknown --target-cpu:"; cat "$work/err"; fi
 echo "jit: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
