@@ -142,13 +142,22 @@ static const SymFold sym_fold_llvm = {sym_konst, sym_var_value, sym_add2, sym_mu
 
 LLVMValueRef l_sym(L *l, const Sym *s) { return sym_fold(s, &sym_fold_llvm, l); }
 
+LLVMValueRef l_fmul(L *l, LLVMValueRef x, LLVMValueRef y) {
+    LLVMValueRef r = LLVMBuildFMul(l->b, x, y, "");
+    LLVMSetFastMathFlags(r, LLVMFastMathAllowContract);
+    return r;
+}
+
 LLVMValueRef l_op(L *l, const ImpExp *e, LLVMValueRef *args) {
     if (e->reassoc) { /* as rt_add_f32 and rt_mul_f32, reassociable */
         LLVMValueRef r = e->op == OP_ADD ? LLVMBuildFAdd(l->b, args[0], args[1], "")
                                          : LLVMBuildFMul(l->b, args[0], args[1], "");
-        LLVMSetFastMathFlags(r, LLVMFastMathAllowReassoc);
+        /* A reduction's order is unspecified, and so is whether a product
+         * it adds is rounded before (as on GPUs): a multiply-add may fuse. */
+        LLVMSetFastMathFlags(r, LLVMFastMathAllowReassoc | LLVMFastMathAllowContract);
         return r;
     }
+    if (e->op == OP_MUL && prim_is_float(e->t)) return l_fmul(l, args[0], args[1]);
     return l_call(l, arena_printf(l->a, "rt_%s_%s", op_name(e->op), prim_name(e->t)), args, op_arity(e->op));
 }
 
@@ -204,18 +213,20 @@ void l_fail_unless(L *l, LLVMValueRef cond, void (*report)(L *l, const void *arg
 
 LLVMValueRef l_str(L *l, const char *s) { return LLVMBuildGlobalString(l->b, s, "str"); }
 
-/* for (i = 0; i < bound; i++) body(l, arg), i in slot (of integer type
- * ty), bound evaluated once. */
-static void for_loop(L *l, LLVMTypeRef ty, LLVMValueRef slot, LLVMValueRef bound,
-                     void (*body)(L *l, const void *arg), const void *arg) {
-    LLVMBuildStore(l->b, LLVMConstInt(ty, 0, 0), slot);
+void l_loop(L *l, LLVMTypeRef ty, LLVMValueRef slot, LLVMValueRef start, LLVMValueRef bound, int64_t step,
+            void (*body)(L *l, const void *arg), const void *arg) {
+    if (start) LLVMBuildStore(l->b, start, slot);
+    LLVMValueRef by = LLVMConstInt(ty, (unsigned long long)step, 1);
     LLVMBasicBlockRef head = l_bb(l, "for"), bb = l_bb(l, "body"), done = l_bb(l, "done");
     LLVMBuildBr(l->b, head);
     l_enter(l, head);
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, l_load(l, ty, slot), bound, ""), bb, done);
+    LLVMValueRef i = l_load(l, ty, slot);
+    LLVMValueRef go = step == 1 ? LLVMBuildICmp(l->b, LLVMIntSLT, i, bound, "")
+                                : LLVMBuildICmp(l->b, LLVMIntSLE, LLVMBuildNSWAdd(l->b, i, by, ""), bound, "");
+    LLVMBuildCondBr(l->b, go, bb, done);
     l_enter(l, bb);
     body(l, arg);
-    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, ty, slot), LLVMConstInt(ty, 1, 0), ""), slot);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, ty, slot), by, ""), slot);
     LLVMBuildBr(l->b, head);
     l_enter(l, done);
 }
@@ -262,7 +273,7 @@ static void copy_nest(L *l, Copy *c) {
     lv->ty = l->i64;
     lv->slot = l_slot(l, l->i64, "c");
     c->idx[c->d] = sym_var(l->a, id);
-    for_loop(l, l->i64, lv->slot, l_sym(l, c->dl->dims[c->d].shape), copy_loops, c);
+    l_loop(l, l->i64, lv->slot, l_i64(l, 0), l_sym(l, c->dl->dims[c->d].shape), 1, copy_loops, c);
 }
 
 static void copy_loops(L *l, const void *arg) {
@@ -599,7 +610,7 @@ static void stm(L *l, const ImpStm *s) {
     case IMP_FOR: {
         if (s->vector && l->in_task && l_simd_for(l, s)) return;
         LVar *lv = l_declare(l, s->var);
-        for_loop(l, lv->ty, lv->slot, l_exp(l, s->bound), code_body, &s->body);
+        l_loop(l, lv->ty, lv->slot, LLVMConstInt(lv->ty, 0, 0), l_exp(l, s->bound), 1, code_body, &s->body);
         return;
     }
     case IMP_WHILE: {

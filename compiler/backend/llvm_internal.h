@@ -79,9 +79,17 @@ LLVMValueRef l_exp(L *l, const ImpExp *e);
 LLVMValueRef l_sym(L *l, const Sym *s);
 LLVMValueRef l_op(L *l, const ImpExp *e, LLVMValueRef *args);
 LLVMValueRef l_conv(L *l, const ImpExp *e, LLVMValueRef x);
+/* x * y on floats (scalars or vectors), which may fuse with a
+ * reassociable addition of the product (l_op). */
+LLVMValueRef l_fmul(L *l, LLVMValueRef x, LLVMValueRef y);
 /* Control flow: a new block of the function, and continuing in one. */
 LLVMBasicBlockRef l_bb(L *l, const char *name);
 void l_enter(L *l, LLVMBasicBlockRef bb);
+/* for (slot = start; slot + step <= bound; slot += step) body(l, arg),
+ * on integers of type ty (start NULL: from the slot's value); bound is
+ * evaluated once. */
+void l_loop(L *l, LLVMTypeRef ty, LLVMValueRef slot, LLVMValueRef start, LLVMValueRef bound, int64_t step,
+            void (*body)(L *l, const void *arg), const void *arg);
 /* if (cond) then else orelse, each translated by code(ctx, c). */
 void l_branch(L *l, LLVMValueRef cond, void (*code)(void *ctx, const ImpCode *c), void *ctx, const ImpCode *then,
               const ImpCode *orelse);

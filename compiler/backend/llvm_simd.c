@@ -38,6 +38,9 @@
 /* The most iterations that run at once: two vector registers' worth
  * (L.lanes is one's: 16 floats with AVX-512, else 8). */
 #define MAX_LANES 32
+/* The most iterations of an outer map that run together (unroll and
+ * jam). */
+#define MAX_ROWS 8
 
 typedef struct V {
     L *l;
@@ -49,7 +52,36 @@ typedef struct V {
     int64_t *stride;     /* by id: how much a varying variable that is never
                             assigned grows from lane to lane, or 0: unknown */
     bool ok;
+    /* Unroll and jam: rows iterations of an outer map run together, each
+     * in lanes of its own; row is the one whose statements are being
+     * made. A variable whose value differs between them (rowvar) has a
+     * slot for each (rowslot[id * MAX_ROWS + row]). */
+    int rows, row;
+    char *rowvar;          /* by id */
+    char *stored;          /* by block id: the loop stores to it */
+    LLVMValueRef *rowslot;
 } V;
+
+static V new_v(L *l) {
+    size_t n = (size_t)l->next_id + 1;
+    return (V){.l = l,
+               .lanes = l->lanes,
+               .inside = arena_alloc(l->a, n),
+               .uniform = arena_alloc(l->a, n),
+               .assigned = arena_alloc(l->a, n),
+               .stride = arena_alloc(l->a, n * sizeof(int64_t)),
+               .ok = true,
+               .rows = 1,
+               .rowvar = arena_alloc(l->a, n),
+               .stored = arena_alloc(l->a, n),
+               .rowslot = arena_alloc(l->a, n * MAX_ROWS * sizeof(LLVMValueRef))};
+}
+
+/* The slot of variable id (in the row being made). */
+static LLVMValueRef var_slot(V *v, int id) {
+    if (v->rows > 1 && v->rowvar[id]) return v->rowslot[(size_t)id * MAX_ROWS + v->row];
+    return l_lookup(v->l, id)->slot;
+}
 
 /* ---- Which loops ---- */
 
@@ -150,7 +182,7 @@ static LLVMValueRef vector_op(V *v, const ImpExp *e, LLVMValueRef *a) {
     switch (e->op) {
     case OP_ADD: return c == PC_BOOL ? NULL : f ? LLVMBuildFAdd(b, a[0], a[1], "") : LLVMBuildAdd(b, a[0], a[1], "");
     case OP_SUB: return c == PC_BOOL ? NULL : f ? LLVMBuildFSub(b, a[0], a[1], "") : LLVMBuildSub(b, a[0], a[1], "");
-    case OP_MUL: return c == PC_BOOL ? NULL : f ? LLVMBuildFMul(b, a[0], a[1], "") : LLVMBuildMul(b, a[0], a[1], "");
+    case OP_MUL: return c == PC_BOOL ? NULL : f ? l_fmul(v->l, a[0], a[1]) : LLVMBuildMul(b, a[0], a[1], "");
     case OP_DIV: return f ? LLVMBuildFDiv(b, a[0], a[1], "") : NULL;
     case OP_AND:
     case OP_LAND: return LLVMBuildAnd(b, a[0], a[1], "");
@@ -216,8 +248,7 @@ static LLVMValueRef varying_op(V *v, const ImpExp *e, LLVMValueRef *a, int n, bo
 static void *vs_konst(int64_t c, void *ctx) { return l_i64(((V *)ctx)->l, c); }
 static void *vs_var(int id, void *ctx) {
     V *v = ctx;
-    LVar *lv = l_lookup(v->l, id);
-    LLVMValueRef x = l_load(v->l, lv->ty, lv->slot);
+    LLVMValueRef x = l_load(v->l, l_lookup(v->l, id)->ty, var_slot(v, id));
     LLVMTypeRef et = is_vec(x) ? LLVMGetElementType(LLVMTypeOf(x)) : LLVMTypeOf(x);
     if (et == v->l->i64) return x;
     return LLVMBuildSExt(v->l->b, x, is_vec(x) ? vec_type(v, v->l->i64) : v->l->i64, "");
@@ -375,10 +406,7 @@ static void vstore(V *v, const ImpVar *mem, PrimType t, const ImpExp *e, LLVMVal
 static LLVMValueRef vexp(V *v, const ImpExp *e) {
     L *l = v->l;
     switch (e->kind) {
-    case IX_VAR: {
-        LVar *lv = l_lookup(l, e->var->id);
-        return l_load(l, lv->ty, lv->slot);
-    }
+    case IX_VAR: return l_load(l, l_lookup(l, e->var->id)->ty, var_slot(v, e->var->id));
     case IX_OP:
     case IX_CONV: {
         bool conv = e->kind == IX_CONV;
@@ -400,13 +428,16 @@ static LLVMValueRef vexp(V *v, const ImpExp *e) {
 static void vcode(V *v, const ImpCode *c);
 static void vcode_of(void *v, const ImpCode *c) { vcode(v, c); }
 
-/* Sets varying variable id to x for the lanes that run. */
+/* Sets variable id to x (for the lanes that run, when varying). */
 static void vset(V *v, int id, LLVMValueRef x) {
     L *l = v->l;
     LVar *lv = l_lookup(l, id);
-    x = splat(v, x);
-    if (v->mask) x = LLVMBuildSelect(l->b, v->mask, x, l_load(l, lv->ty, lv->slot), "");
-    LLVMBuildStore(l->b, x, lv->slot);
+    LLVMValueRef slot = var_slot(v, id);
+    if (varying(v, id)) {
+        x = splat(v, x);
+        if (v->mask) x = LLVMBuildSelect(l->b, v->mask, x, l_load(l, lv->ty, slot), "");
+    }
+    LLVMBuildStore(l->b, x, slot);
 }
 
 /* Declares variable id of scalar type ty: a vector slot when varying. */
@@ -416,6 +447,8 @@ static LVar *vdeclare(V *v, int id, LLVMTypeRef ty, const char *name) {
         lv->ty = varying(v, id) ? vec_type(v, ty) : ty;
         lv->slot = l_slot(v->l, lv->ty, name ? name : "v");
     }
+    LLVMValueRef *rs = &v->rowslot[(size_t)id * MAX_ROWS + v->row];
+    if (v->rows > 1 && v->rowvar[id] && !*rs) *rs = l_slot(v->l, lv->ty, name ? name : "v");
     return lv;
 }
 
@@ -549,8 +582,26 @@ static void vstm(V *v, const ImpStm *s) {
     }
 }
 
+/* Whether statement s is made once for each row (it sets a row's
+ * variable, or stores), not once for all. */
+static bool per_row(const V *v, const ImpStm *s) {
+    switch (s->kind) {
+    case IMP_DECL:
+    case IMP_ASSIGN: return v->rowvar[s->var->id];
+    case IMP_STORE:
+    case IMP_ASSERT: return true;
+    default: return false;
+    }
+}
+
 static void vcode(V *v, const ImpCode *c) {
-    for (int i = 0; i < c->n; i++) vstm(v, c->stms[i]);
+    for (int i = 0; i < c->n; i++) {
+        if (v->rows > 1 && per_row(v, c->stms[i]))
+            for (v->row = 0; v->row < v->rows; v->row++) vstm(v, c->stms[i]);
+        else
+            vstm(v, c->stms[i]);
+        v->row = 0;
+    }
 }
 
 /* ---- The loop ---- */
@@ -559,66 +610,274 @@ static void vcode(V *v, const ImpCode *c) {
  * loop over it (of another width, or scalar) makes again. */
 static void forget(V *v) {
     for (int id = 0; id < v->l->vars.len && id <= v->l->next_id; id++)
-        if (v->inside[id]) v->l->vars.items[id] = (LVar){0};
+        if (v->inside[id]) {
+            v->l->vars.items[id] = (LVar){0};
+            memset(&v->rowslot[(size_t)id * MAX_ROWS], 0, MAX_ROWS * sizeof(LLVMValueRef));
+        }
 }
 
-/* while (jb + lanes <= bound): the body for iterations jb, jb + 1, ...,
- * jb + lanes - 1 at once; jb += lanes. */
-static void lanes_loop(V *v, const ImpStm *s, LLVMValueRef jb, LLVMValueRef bound) {
-    L *l = v->l;
-    forget(v);
-    LVar *jv = vdeclare(v, s->var->id, l->i64, s->var->name);
-    LLVMBasicBlockRef head = l_bb(l, "simd"), body = l_bb(l, "simd.body"), done = l_bb(l, "simd.done");
-    LLVMBuildBr(l->b, head);
-    l_enter(l, head);
-    LLVMValueRef next = LLVMBuildAdd(l->b, l_load(l, l->i64, jb), l_i64(l, v->lanes), "");
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLE, next, bound, ""), body, done);
-    l_enter(l, body);
+typedef struct Lanes {
+    V *v;
+    const ImpStm *s;
+    LLVMValueRef jb;
+    LVar *jv;
+} Lanes;
+
+/* Iterations jb, jb + 1, ..., jb + lanes - 1 of loop s at once. */
+static void lanes_body(L *l, const void *arg) {
+    const Lanes *x = arg;
+    V *v = x->v;
     LLVMValueRef steps[MAX_LANES];
     for (int k = 0; k < v->lanes; k++) steps[k] = l_i64(l, k);
-    LLVMValueRef lanes = LLVMBuildAdd(l->b, splat(v, l_load(l, l->i64, jb)), LLVMConstVector(steps, (unsigned)v->lanes), "");
-    LLVMBuildStore(l->b, lanes, jv->slot);
-    vcode(v, &s->body);
-    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, l->i64, jb), l_i64(l, v->lanes), ""), jb);
-    LLVMBuildBr(l->b, head);
-    l_enter(l, done);
+    LLVMValueRef jb = splat(v, l_load(l, l->i64, x->jb));
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, jb, LLVMConstVector(steps, (unsigned)v->lanes), ""), x->jv->slot);
+    vcode(v, &x->s->body);
+}
+
+/* Loop s from the value of slot jb, lanes iterations at a time while they
+ * are all below bound (jb holds where it stopped). */
+static void lanes_loop(V *v, const ImpStm *s, LLVMValueRef jb, LLVMValueRef bound) {
+    forget(v);
+    Lanes x = {v, s, jb, vdeclare(v, s->var->id, v->l->i64, s->var->name)};
+    l_loop(v->l, v->l->i64, jb, NULL, bound, v->lanes, lanes_body, &x);
+}
+
+/* Two vector registers' worth of lanes at once (their operations are
+ * independent, which hides the latency of each), then one register's
+ * worth for the rest. Measured on the device (16 cores, AVX-512): four
+ * registers' worth gains more for compute-bound bodies (matrix
+ * multiplication, n-body) but loses more where each lane reads a row of
+ * its own (trmv, spmv: more streams than the prefetchers follow). */
+static void simd_loops(V *v, const ImpStm *s, LLVMValueRef jb, LLVMValueRef bound) {
+    v->lanes = 2 * v->l->lanes;
+    lanes_loop(v, s, jb, bound);
+    v->lanes = v->l->lanes;
+    lanes_loop(v, s, jb, bound);
+}
+
+static void code_body(L *l, const void *c) { l_code(l, c); }
+
+/* Loop s from start to bound, one iteration at a time, with scalar
+ * variables of its own. */
+static void scalar_loop(V *v, const ImpStm *s, LLVMValueRef start, LLVMValueRef bound) {
+    forget(v);
+    LVar *lv = l_declare(v->l, s->var);
+    l_loop(v->l, v->l->i64, lv->slot, start, bound, 1, code_body, &s->body);
+}
+
+/* ---- Unroll and jam ----
+ *
+ * A map whose body is a vector loop (the innermost map) with a loop of
+ * its own (a reduction, as in matrix multiplication) runs several of its
+ * iterations (rows) together: the inner loop's statements that are the
+ * same in every row (loads of the other operand) are made once, the
+ * others once per row, so each value loaded serves every row and the
+ * rows' independent operations hide each other's latency. Control flow
+ * must be the same in every row. */
+
+typedef struct AnyOf {
+    const char *set;
+    bool any;
+} AnyOf;
+static void any_of(int id, void *ctx) { ((AnyOf *)ctx)->any |= ((AnyOf *)ctx)->set[id] != 0; }
+
+/* Whether e reads one of the variables vars, or (when blocks is not
+ * NULL) an element of one of the blocks. */
+static bool exp_reads(const ImpExp *e, const char *vars, const char *blocks) {
+    switch (e->kind) {
+    case IX_VAR: return vars[e->var->id];
+    case IX_SYM: {
+        AnyOf a = {vars, false};
+        sym_vars(e->sym, any_of, &a);
+        return a.any;
+    }
+    case IX_OP:
+    case IX_CONV:
+        for (int i = 0; i < (e->kind == IX_OP ? op_arity(e->op) : 1); i++)
+            if (exp_reads(e->args[i], vars, blocks)) return true;
+        return false;
+    case IX_LOAD: return (blocks && blocks[e->var->id]) || exp_reads(e->index, vars, blocks);
+    default: return false;
+    }
+}
+
+/* Whether e differs between rows: it reads a row's variable, or a block
+ * the loop stores to. */
+static bool exp_rowvar(const V *v, const ImpExp *e) { return exp_reads(e, v->rowvar, v->stored); }
+
+static void mark_stored(V *v, const ImpCode *c) {
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        if (s->kind == IMP_STORE) v->stored[s->mem->id] = 1;
+        mark_stored(v, &s->body);
+        mark_stored(v, &s->orelse);
+    }
+}
+
+/* Marks the variables of c set to a value that differs between rows;
+ * true when it marked one. */
+static bool mark_rows(V *v, const ImpCode *c) {
+    bool more = false;
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        const ImpExp *x = s->kind == IMP_DECL ? s->init : s->kind == IMP_ASSIGN ? s->value : NULL;
+        if (x && !v->rowvar[s->var->id] && exp_rowvar(v, x)) {
+            v->rowvar[s->var->id] = 1;
+            more = true;
+        }
+        more |= mark_rows(v, &s->body);
+        more |= mark_rows(v, &s->orelse);
+    }
+    return more;
+}
+
+typedef struct Reuse {
+    int shared;  /* loads in inner loops that are the same in every row */
+    int carried; /* assignments to a row's variables in inner loops */
+    bool ok;     /* control flow is the same in every row */
+} Reuse;
+
+static void shared_loads(const V *v, const ImpExp *e, Reuse *r) {
+    if (!e) return;
+    if (e->kind == IX_LOAD) {
+        if (!exp_rowvar(v, e)) r->shared++;
+        shared_loads(v, e->index, r);
+    }
+    for (int i = 0; (e->kind == IX_OP && i < op_arity(e->op)) || (e->kind == IX_CONV && i < 1); i++)
+        shared_loads(v, e->args[i], r);
+}
+
+static void rows_cost(const V *v, const ImpCode *c, bool in_loop, Reuse *r) {
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        const ImpExp *control = s->kind == IMP_IF || s->kind == IMP_WHILE ? s->cond
+                                : s->kind == IMP_FOR                      ? s->bound
+                                                                          : NULL;
+        if (control && exp_rowvar(v, control)) r->ok = false;
+        if (in_loop) {
+            if (s->kind == IMP_ASSIGN && v->rowvar[s->var->id]) r->carried++;
+            const ImpExp *es[] = {s->init, s->value, s->index, s->cond, s->bound};
+            for (size_t k = 0; k < sizeof es / sizeof *es; k++) shared_loads(v, es[k], r);
+        }
+        rows_cost(v, &s->body, in_loop || s->kind == IMP_FOR || s->kind == IMP_WHILE, r);
+        rows_cost(v, &s->orelse, in_loop, r);
+    }
+}
+
+typedef struct Jam {
+    V *v;
+    const ImpStm *outer, *inner;
+    ImpCode pre;            /* the outer body's declarations before the inner loop */
+    LLVMValueRef ob, jb, r; /* slots: the first row, the inner counter, a row */
+    LLVMValueRef rows_end;  /* the outer loop's bound */
+    Lanes lanes;            /* the inner loop's lanes */
+} Jam;
+
+/* Rows ob, ob + 1, ..., ob + rows - 1 of the outer loop together, for
+ * the inner loop's lanes from jb. */
+static void jam_block(L *l, const void *arg) {
+    const Jam *j = arg;
+    V *v = j->v;
+    int o = j->outer->var->id;
+    for (v->row = 0; v->row < v->rows; v->row++) {
+        vdeclare(v, o, l->i64, j->outer->var->name);
+        LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, l->i64, j->ob), l_i64(l, v->row), ""), var_slot(v, o));
+    }
+    v->row = 0;
+    vcode(v, &j->pre);
+    lanes_body(l, &j->lanes);
+}
+
+/* The inner loop's lanes from jb for every block of rows. */
+static void jam_strip(L *l, const void *arg) {
+    const Jam *j = arg;
+    l_loop(l, l->i64, j->ob, l_i64(l, 0), j->rows_end, j->v->rows, jam_block, j);
+}
+
+/* The inner loop's last iterations, one at a time, for row ob + r. */
+static void jam_rest(L *l, const void *arg) {
+    const Jam *j = arg;
+    LLVMValueRef row = LLVMBuildAdd(l->b, l_load(l, l->i64, j->ob), l_load(l, l->i64, j->r), "");
+    LLVMBuildStore(l->b, row, l_declare(l, j->outer->var)->slot);
+    l_code(l, &j->pre);
+    scalar_loop(j->v, j->inner, l_load(l, l->i64, j->jb), l_exp(l, j->inner->bound));
+}
+
+static void jam_rest_rows(L *l, const void *arg) {
+    const Jam *j = arg;
+    l_loop(l, l->i64, j->r, l_i64(l, 0), l_i64(l, j->v->rows), 1, jam_rest, j);
+}
+
+/* Loop s with its rows unrolled and jammed into its inner vector loop,
+ * the rest of its rows after; false, having made nothing, where that
+ * does not apply or would not pay. */
+static bool jam_for(L *l, const ImpStm *s) {
+    const ImpCode *b = &s->body;
+    const ImpStm *in = b->n ? b->stms[b->n - 1] : NULL;
+    if (!in || in->kind != IMP_FOR || !in->vector || in->var->t != PT_I64) return false;
+    Jam j = {.outer = s, .inner = in, .pre = {b->stms, b->n - 1}};
+    V v = new_v(l);
+    for (int i = 0; i < j.pre.n; i++) {
+        const ImpStm *d = j.pre.stms[i];
+        if (d->kind != IMP_DECL || d->var->kind != IMP_SCALAR || !d->init) return false;
+        scan_exp(&v, d->init);
+    }
+    scan(&v, &in->body);
+    if (!v.ok) return false;
+    v.inside[in->var->id] = 1;
+    v.stride[in->var->id] = 1;
+    v.rowvar[s->var->id] = 1;
+    mark_stored(&v, &in->body);
+    while (mark_rows(&v, &j.pre) | mark_rows(&v, &in->body)) continue;
+    /* The inner loop's bound is evaluated once, before the rows: it must
+     * not read the rows' counter or declarations, or what the rows store. */
+    char *pre_vars = arena_alloc(l->a, (size_t)l->next_id + 1);
+    pre_vars[s->var->id] = 1;
+    for (int i = 0; i < j.pre.n; i++) pre_vars[j.pre.stms[i]->var->id] = 1;
+    Reuse r = {0, 0, !exp_reads(in->bound, pre_vars, v.stored)};
+    rows_cost(&v, &in->body, false, &r);
+    /* The variables inner loops carry stay in registers, two for each at
+     * 2 x L.lanes, for every row: as many rows as leave 8 registers of
+     * AVX-512's 32 (AVX's 16) for the rest. */
+    int regs = l->lanes >= 16 ? 32 : 16;
+    v.rows = r.carried ? (regs - 8) / (2 * r.carried) : 0;
+    if (v.rows > MAX_ROWS) v.rows = MAX_ROWS;
+    if (!r.ok || !r.shared || v.rows < 2) return false;
+    j.v = &v;
+    j.ob = l_slot(l, l->i64, "ob");
+    j.jb = l_slot(l, l->i64, "jb");
+    j.r = l_slot(l, l->i64, "row");
+    j.rows_end = l_exp(l, s->bound);
+    /* Strips of the inner loop's lanes, each for every block of rows (a
+     * strip of the operand the rows share stays in cache while they run
+     * through it), at 2 x L.lanes, then at L.lanes; then the inner loop's
+     * last iterations for the rows in blocks, one at a time; then the
+     * rows after the last block. */
+    LLVMValueRef inner_end = l_exp(l, in->bound);
+    LLVMBuildStore(l->b, l_i64(l, 0), j.jb);
+    for (int width = 2 * l->lanes; width >= l->lanes; width -= l->lanes) {
+        v.lanes = width;
+        forget(&v);
+        j.lanes = (Lanes){&v, in, j.jb, vdeclare(&v, in->var->id, l->i64, in->var->name)};
+        l_loop(l, l->i64, j.jb, NULL, inner_end, width, jam_strip, &j);
+    }
+    l_loop(l, l->i64, j.ob, l_i64(l, 0), j.rows_end, v.rows, jam_rest_rows, &j);
+    v.rows = 1;
+    scalar_loop(&v, s, l_load(l, l->i64, j.ob), j.rows_end);
+    return true;
 }
 
 bool l_simd_for(L *l, const ImpStm *s) {
-    size_t n = (size_t)l->next_id + 1;
-    V v = {l, l->lanes, NULL, arena_alloc(l->a, n), arena_alloc(l->a, n), arena_alloc(l->a, n),
-           arena_alloc(l->a, n * sizeof(int64_t)), true};
     if (s->var->t != PT_I64) return false;
+    if (jam_for(l, s)) return true;
+    V v = new_v(l);
     scan(&v, &s->body);
     if (!v.ok) return false;
-    int j = s->var->id;
-    v.inside[j] = 1;
-    v.stride[j] = 1;
-    LLVMValueRef bound = l_exp(l, s->bound);
-    LLVMValueRef jb = l_slot(l, l->i64, "jb");
+    v.inside[s->var->id] = 1;
+    v.stride[s->var->id] = 1;
+    LLVMValueRef bound = l_exp(l, s->bound), jb = l_slot(l, l->i64, "jb");
     LLVMBuildStore(l->b, l_i64(l, 0), jb);
-    /* Two vector registers' worth of lanes at once (their operations are
-     * independent, which hides the latency of each), then one register's
-     * worth for the rest. Measured on the device (16 cores, AVX-512):
-     * four registers' worth gains more for compute-bound bodies (matrix
-     * multiplication, n-body) but loses more where each lane reads a row
-     * of its own (trmv, spmv: more streams than the prefetchers follow). */
-    v.lanes = 2 * l->lanes;
-    lanes_loop(&v, s, jb, bound);
-    v.lanes = l->lanes;
-    lanes_loop(&v, s, jb, bound);
-    /* The rest, one at a time, with scalar variables of their own. */
-    forget(&v);
-    LVar *sj = l_declare(l, s->var);
-    LLVMBuildStore(l->b, l_load(l, l->i64, jb), sj->slot);
-    LLVMBasicBlockRef rhead = l_bb(l, "simd.rest.for"), rbody = l_bb(l, "simd.rest.body"), done = l_bb(l, "simd.done");
-    LLVMBuildBr(l->b, rhead);
-    l_enter(l, rhead);
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, l_load(l, l->i64, sj->slot), bound, ""), rbody, done);
-    l_enter(l, rbody);
-    l_code(l, &s->body);
-    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, l->i64, sj->slot), l_i64(l, 1), ""), sj->slot);
-    LLVMBuildBr(l->b, rhead);
-    l_enter(l, done);
+    simd_loops(&v, s, jb, bound);
+    scalar_loop(&v, s, l_load(l, l->i64, jb), bound);
     return true;
 }
