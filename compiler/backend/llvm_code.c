@@ -232,17 +232,18 @@ void l_loop(L *l, LLVMTypeRef ty, LLVMValueRef slot, LLVMValueRef start, LLVMVal
 }
 
 static void code_body(L *l, const void *c) { l_code(l, c); }
-static void code_of(void *l, const ImpCode *c) { l_code(l, c); }
+static void code_then(L *l, const void *s) { l_code(l, &((const ImpStm *)s)->body); }
+static void code_else(L *l, const void *s) { l_code(l, &((const ImpStm *)s)->orelse); }
 
-void l_branch(L *l, LLVMValueRef cond, void (*code)(void *ctx, const ImpCode *c), void *ctx, const ImpCode *then,
-              const ImpCode *orelse) {
+void l_branch(L *l, LLVMValueRef cond, void (*then)(L *l, const void *arg), void (*orelse)(L *l, const void *arg),
+              const void *arg) {
     LLVMBasicBlockRef yes = l_bb(l, "then"), no = l_bb(l, "else"), done = l_bb(l, "fi");
     LLVMBuildCondBr(l->b, cond, yes, no);
     l_enter(l, yes);
-    code(ctx, then);
+    if (then) then(l, arg);
     LLVMBuildBr(l->b, done);
     l_enter(l, no);
-    code(ctx, orelse);
+    if (orelse) orelse(l, arg);
     LLVMBuildBr(l->b, done);
     l_enter(l, done);
 }
@@ -624,7 +625,7 @@ static void stm(L *l, const ImpStm *s) {
         l_enter(l, done);
         return;
     }
-    case IMP_IF: l_branch(l, l_exp(l, s->cond), code_of, l, &s->body, &s->orelse); return;
+    case IMP_IF: l_branch(l, l_exp(l, s->cond), code_then, code_else, s); return;
     case IMP_SCOPE: l_code(l, &s->body); return;
     case IMP_CALL: call(l, s); return;
     case IMP_RETURN: ret(l, s); return;

@@ -90,9 +90,9 @@ void l_enter(L *l, LLVMBasicBlockRef bb);
  * evaluated once. */
 void l_loop(L *l, LLVMTypeRef ty, LLVMValueRef slot, LLVMValueRef start, LLVMValueRef bound, int64_t step,
             void (*body)(L *l, const void *arg), const void *arg);
-/* if (cond) then else orelse, each translated by code(ctx, c). */
-void l_branch(L *l, LLVMValueRef cond, void (*code)(void *ctx, const ImpCode *c), void *ctx, const ImpCode *then,
-              const ImpCode *orelse);
+/* if (cond) then(l, arg) else orelse(l, arg) (NULL: nothing). */
+void l_branch(L *l, LLVMValueRef cond, void (*then)(L *l, const void *arg), void (*orelse)(L *l, const void *arg),
+              const void *arg);
 /* Fails unless cond: report(l, arg) records the error (NULL: recorded
  * already), then the entry point's (or task's) failure block runs. */
 void l_fail_unless(L *l, LLVMValueRef cond, void (*report)(L *l, const void *arg), const void *arg);

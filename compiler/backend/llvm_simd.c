@@ -426,7 +426,13 @@ static LLVMValueRef vexp(V *v, const ImpExp *e) {
 /* ---- Statements ---- */
 
 static void vcode(V *v, const ImpCode *c);
-static void vcode_of(void *v, const ImpCode *c) { vcode(v, c); }
+
+typedef struct VStm {
+    V *v;
+    const ImpStm *s;
+} VStm;
+static void vthen(L *l, const void *x) { vcode(((const VStm *)x)->v, &((const VStm *)x)->s->body); }
+static void velse(L *l, const void *x) { vcode(((const VStm *)x)->v, &((const VStm *)x)->s->orelse); }
 
 /* Sets variable id to x (for the lanes that run, when varying). */
 static void vset(V *v, int id, LLVMValueRef x) {
@@ -475,7 +481,8 @@ static void vif(V *v, const ImpStm *s) {
         masked(v, no, &s->orelse);
         return;
     }
-    l_branch(l, c, vcode_of, v, &s->body, &s->orelse);
+    VStm x = {v, s};
+    l_branch(l, c, vthen, velse, &x);
 }
 
 /* A while loop: while any lane that still runs it has a true condition. */
@@ -623,15 +630,20 @@ typedef struct Lanes {
     LVar *jv;
 } Lanes;
 
-/* Iterations jb, jb + 1, ..., jb + lanes - 1 of loop s at once. */
-static void lanes_body(L *l, const void *arg) {
-    const Lanes *x = arg;
+/* Sets the counter of loop s to jb, jb + 1, ..., jb + lanes - 1. */
+static void lanes_set(L *l, const Lanes *x) {
     V *v = x->v;
     LLVMValueRef steps[MAX_LANES];
     for (int k = 0; k < v->lanes; k++) steps[k] = l_i64(l, k);
     LLVMValueRef jb = splat(v, l_load(l, l->i64, x->jb));
     LLVMBuildStore(l->b, LLVMBuildAdd(l->b, jb, LLVMConstVector(steps, (unsigned)v->lanes), ""), x->jv->slot);
-    vcode(v, &x->s->body);
+}
+
+/* Iterations jb, jb + 1, ..., jb + lanes - 1 of loop s at once. */
+static void lanes_body(L *l, const void *arg) {
+    const Lanes *x = arg;
+    lanes_set(l, x);
+    vcode(x->v, &x->s->body);
 }
 
 /* Loop s from the value of slot jb, lanes iterations at a time while they
@@ -764,19 +776,60 @@ static void rows_cost(const V *v, const ImpCode *c, bool in_loop, Reuse *r) {
     }
 }
 
+/* Blocks of rows per super-block: those that run through a block of the
+ * shared operand while it is in cache. */
+#define JAM_BLOCKS 8
+/* Bytes of the shared operand per block of k: L1's (32 KiB at least). */
+#define JAM_L1 32768
+
 typedef struct Jam {
     V *v;
     const ImpStm *outer, *inner;
-    ImpCode pre;            /* the outer body's declarations before the inner loop */
-    LLVMValueRef ob, jb, r; /* slots: the first row, the inner counter, a row */
-    LLVMValueRef rows_end;  /* the outer loop's bound */
-    Lanes lanes;            /* the inner loop's lanes */
+    ImpCode pre; /* the outer body's declarations before the inner loop */
+    /* The inner body split at its loop over k, kloop (NULL: not split):
+     * declarations before it, the rest after it; the variables declared
+     * before it that it assigns (carried) are kept in buf (by carried
+     * variable, an array of a value per row of a super-block) between
+     * blocks of k. */
+    ImpCode before, after;
+    const ImpStm *kloop;
+    int *carried, ncarried;
+    LLVMValueRef *buf;
+    int64_t kc; /* iterations of kloop per block */
+    Lanes lanes;
+    /* Slots: super-block, first row of a block, lanes, block of k, row. */
+    LLVMValueRef q, ob, jb, kq, r;
+    /* Values: the outer loop's bound, the end of its rows in blocks, the
+     * inner loop's bound, kloop's bound and its blocks; in the loops: the
+     * super-block's first row and end, the block of k's first and end. */
+    LLVMValueRef rows_end, full_end, inner_end, k_end, nkb, sb, sb_end, kb, kb_end;
 } Jam;
 
+/* The carried variables of each row from buf (save: to buf). */
+static void carry(L *l, Jam *j, bool save) {
+    V *v = j->v;
+    LLVMValueRef base = LLVMBuildSub(l->b, l_load(l, l->i64, j->ob), j->sb, "");
+    for (int c = 0; c < j->ncarried; c++) {
+        int id = j->carried[c];
+        LLVMTypeRef ty = l_lookup(l, id)->ty;
+        for (v->row = 0; v->row < (v->rowvar[id] ? v->rows : 1); v->row++) {
+            LLVMValueRef ix[] = {l_i64(l, 0), LLVMBuildAdd(l->b, base, l_i64(l, v->row), "")};
+            LLVMValueRef p = LLVMBuildGEP2(l->b, LLVMArrayType(ty, JAM_BLOCKS * MAX_ROWS), j->buf[c], ix, 2, "");
+            if (save) LLVMBuildStore(l->b, l_load(l, ty, var_slot(v, id)), p);
+            else LLVMBuildStore(l->b, l_load(l, ty, p), var_slot(v, id));
+        }
+        v->row = 0;
+    }
+}
+static void jam_restore(L *l, const void *j) { carry(l, (Jam *)j, false); }
+static void jam_save(L *l, const void *j) { carry(l, (Jam *)j, true); }
+static void jam_after(L *l, const void *j) { vcode(((const Jam *)j)->v, &((const Jam *)j)->after); }
+static void jam_k(L *l, const void *j) { vcode(((const Jam *)j)->v, &((const Jam *)j)->kloop->body); }
+
 /* Rows ob, ob + 1, ..., ob + rows - 1 of the outer loop together, for
- * the inner loop's lanes from jb. */
+ * the inner loop's lanes from jb (and the block of k from kb). */
 static void jam_block(L *l, const void *arg) {
-    const Jam *j = arg;
+    Jam *j = (Jam *)arg;
     V *v = j->v;
     int o = j->outer->var->id;
     for (v->row = 0; v->row < v->rows; v->row++) {
@@ -785,13 +838,53 @@ static void jam_block(L *l, const void *arg) {
     }
     v->row = 0;
     vcode(v, &j->pre);
-    lanes_body(l, &j->lanes);
+    lanes_set(l, &j->lanes);
+    if (!j->kloop) {
+        vcode(v, &j->inner->body);
+        return;
+    }
+    vcode(v, &j->before);
+    for (int c = 0; c < j->ncarried; c++)
+        j->buf[c] = l_slot(l, LLVMArrayType(l_lookup(l, j->carried[c])->ty, JAM_BLOCKS * MAX_ROWS), "carried");
+    l_branch(l, LLVMBuildICmp(l->b, LLVMIntSGT, j->kb, l_i64(l, 0), ""), jam_restore, NULL, j);
+    LVar *kv = vdeclare(v, j->kloop->var->id, l->i64, j->kloop->var->name);
+    l_loop(l, l->i64, kv->slot, j->kb, j->kb_end, 1, jam_k, j);
+    l_branch(l, LLVMBuildICmp(l->b, LLVMIntEQ, j->kb_end, j->k_end, ""), jam_after, jam_save, j);
 }
 
-/* The inner loop's lanes from jb for every block of rows. */
+static LLVMValueRef smin(L *l, LLVMValueRef x, LLVMValueRef y) {
+    return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, x, y, ""), x, y, "");
+}
+
+/* The blocks of rows of the super-block, for the block of k kq. */
+static void jam_kblock(L *l, const void *arg) {
+    Jam *j = (Jam *)arg;
+    j->kb = LLVMBuildMul(l->b, l_load(l, l->i64, j->kq), l_i64(l, j->kc), "");
+    j->kb_end = smin(l, LLVMBuildAdd(l->b, j->kb, l_i64(l, j->kc), ""), j->k_end);
+    l_loop(l, l->i64, j->ob, j->sb, j->sb_end, j->v->rows, jam_block, j);
+}
+
+/* The lanes from jb for every block of k (one when kloop is NULL). */
 static void jam_strip(L *l, const void *arg) {
-    const Jam *j = arg;
-    l_loop(l, l->i64, j->ob, l_i64(l, 0), j->rows_end, j->v->rows, jam_block, j);
+    Jam *j = (Jam *)arg;
+    l_loop(l, l->i64, j->kq, l_i64(l, 0), j->nkb, 1, jam_kblock, j);
+}
+
+/* Super-block q: strips of the inner loop's lanes, at 2 x L.lanes, then
+ * at L.lanes. */
+static void jam_super(L *l, const void *arg) {
+    Jam *j = (Jam *)arg;
+    V *v = j->v;
+    int64_t rows = (int64_t)v->rows * JAM_BLOCKS;
+    j->sb = LLVMBuildMul(l->b, l_load(l, l->i64, j->q), l_i64(l, rows), "");
+    j->sb_end = smin(l, LLVMBuildAdd(l->b, j->sb, l_i64(l, rows), ""), j->full_end);
+    LLVMBuildStore(l->b, l_i64(l, 0), j->jb);
+    for (int width = 2 * l->lanes; width >= l->lanes; width -= l->lanes) {
+        v->lanes = width;
+        forget(v);
+        j->lanes = (Lanes){v, j->inner, j->jb, vdeclare(v, j->inner->var->id, l->i64, j->inner->var->name)};
+        l_loop(l, l->i64, j->jb, NULL, j->inner_end, width, jam_strip, j);
+    }
 }
 
 /* The inner loop's last iterations, one at a time, for row ob + r. */
@@ -800,7 +893,7 @@ static void jam_rest(L *l, const void *arg) {
     LLVMValueRef row = LLVMBuildAdd(l->b, l_load(l, l->i64, j->ob), l_load(l, l->i64, j->r), "");
     LLVMBuildStore(l->b, row, l_declare(l, j->outer->var)->slot);
     l_code(l, &j->pre);
-    scalar_loop(j->v, j->inner, l_load(l, l->i64, j->jb), l_exp(l, j->inner->bound));
+    scalar_loop(j->v, j->inner, l_load(l, l->i64, j->jb), j->inner_end);
 }
 
 static void jam_rest_rows(L *l, const void *arg) {
@@ -808,9 +901,52 @@ static void jam_rest_rows(L *l, const void *arg) {
     l_loop(l, l->i64, j->r, l_i64(l, 0), l_i64(l, j->v->rows), 1, jam_rest, j);
 }
 
+static void mark_assigned(char *set, const ImpCode *c) {
+    for (int i = 0; i < c->n; i++) {
+        if (c->stms[i]->kind == IMP_ASSIGN) set[c->stms[i]->var->id] = 1;
+        mark_assigned(set, &c->stms[i]->body);
+        mark_assigned(set, &c->stms[i]->orelse);
+    }
+}
+
+/* Splits the inner body at its loop over k where its blocks can run
+ * apart: declarations before it, its bound the same in every row and
+ * lane and known before the rows (it reads none of vars, the rows'
+ * variables, nor the body's). */
+static void split_k(Jam *j, const char *vars, int64_t kc) {
+    V *v = j->v;
+    L *l = v->l;
+    const ImpCode *b = &j->inner->body;
+    int k = 0;
+    while (k < b->n && b->stms[k]->kind == IMP_DECL) k++;
+    const ImpStm *f = k < b->n ? b->stms[k] : NULL;
+    if (!f || f->kind != IMP_FOR || f->var->t != PT_I64 || exp_reads(f->bound, vars, v->stored) ||
+        exp_reads(f->bound, v->inside, NULL))
+        return;
+    char *set = arena_alloc(l->a, (size_t)l->next_id + 1);
+    mark_assigned(set, &f->body);
+    j->carried = NEW_ARRAY(l->a, int, k);
+    for (int i = 0; i < k; i++)
+        if (set[b->stms[i]->var->id]) j->carried[j->ncarried++] = b->stms[i]->var->id;
+    j->buf = NEW_ARRAY(l->a, LLVMValueRef, j->ncarried);
+    j->before = (ImpCode){b->stms, k};
+    j->after = (ImpCode){b->stms + k + 1, b->n - k - 1};
+    j->kloop = f;
+    j->kc = kc;
+}
+
 /* Loop s with its rows unrolled and jammed into its inner vector loop,
  * the rest of its rows after; false, having made nothing, where that
- * does not apply or would not pay. */
+ * does not apply or would not pay.
+ *
+ * The rows in blocks of v.rows go by super-blocks of JAM_BLOCKS blocks;
+ * for each, strips of the inner loop's lanes; for each strip, blocks of
+ * the inner body's loop over k (when it splits there) small enough that
+ * the part of the shared operand they read stays in L1 while every
+ * block of rows of the super-block runs through it (the loop order of a
+ * blocked matrix product; each element still adds its terms in order).
+ * The inner loop's last iterations for the rows in blocks, one at a
+ * time, come after, then the rows after the last block. */
 static bool jam_for(L *l, const ImpStm *s) {
     const ImpCode *b = &s->body;
     const ImpStm *in = b->n ? b->stms[b->n - 1] : NULL;
@@ -844,24 +980,28 @@ static bool jam_for(L *l, const ImpStm *s) {
     if (v.rows > MAX_ROWS) v.rows = MAX_ROWS;
     if (!r.ok || !r.shared || v.rows < 2) return false;
     j.v = &v;
+    /* A block of k reads about r.shared elements (4 bytes, say) in each of
+     * 2 x L.lanes lanes per iteration. */
+    int64_t kc = JAM_L1 / (r.shared * 2 * l->lanes * 4);
+    split_k(&j, pre_vars, kc < 16 ? 16 : kc);
+    j.q = l_slot(l, l->i64, "super");
     j.ob = l_slot(l, l->i64, "ob");
     j.jb = l_slot(l, l->i64, "jb");
+    j.kq = l_slot(l, l->i64, "kq");
     j.r = l_slot(l, l->i64, "row");
     j.rows_end = l_exp(l, s->bound);
-    /* Strips of the inner loop's lanes, each for every block of rows (a
-     * strip of the operand the rows share stays in cache while they run
-     * through it), at 2 x L.lanes, then at L.lanes; then the inner loop's
-     * last iterations for the rows in blocks, one at a time; then the
-     * rows after the last block. */
-    LLVMValueRef inner_end = l_exp(l, in->bound);
-    LLVMBuildStore(l->b, l_i64(l, 0), j.jb);
-    for (int width = 2 * l->lanes; width >= l->lanes; width -= l->lanes) {
-        v.lanes = width;
-        forget(&v);
-        j.lanes = (Lanes){&v, in, j.jb, vdeclare(&v, in->var->id, l->i64, in->var->name)};
-        l_loop(l, l->i64, j.jb, NULL, inner_end, width, jam_strip, &j);
+    j.inner_end = l_exp(l, in->bound);
+    j.full_end = LLVMBuildSub(l->b, j.rows_end, LLVMBuildSRem(l->b, j.rows_end, l_i64(l, v.rows), ""), "");
+    j.nkb = l_i64(l, 1);
+    if (j.kloop) { /* at least one block, for the statements after kloop */
+        j.k_end = l_exp(l, j.kloop->bound);
+        LLVMValueRef n = LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, j.k_end, l_i64(l, j.kc - 1), ""), l_i64(l, j.kc), "");
+        j.nkb = LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSGT, n, j.nkb, ""), n, j.nkb, "");
     }
-    l_loop(l, l->i64, j.ob, l_i64(l, 0), j.rows_end, v.rows, jam_rest_rows, &j);
+    int64_t rows = (int64_t)v.rows * JAM_BLOCKS;
+    LLVMValueRef nsb = LLVMBuildSDiv(l->b, LLVMBuildAdd(l->b, j.full_end, l_i64(l, rows - 1), ""), l_i64(l, rows), "");
+    l_loop(l, l->i64, j.q, l_i64(l, 0), nsb, 1, jam_super, &j);
+    l_loop(l, l->i64, j.ob, l_i64(l, 0), j.full_end, v.rows, jam_rest_rows, &j);
     v.rows = 1;
     scalar_loop(&v, s, l_load(l, l->i64, j.ob), j.rows_end);
     return true;
