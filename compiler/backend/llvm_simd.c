@@ -60,6 +60,13 @@ typedef struct V {
     char *rowvar;          /* by id */
     char *stored;          /* by block id: the loop stores to it */
     LLVMValueRef *rowslot;
+    /* In a blocked loop over k (counter kvar, from kb), loads of the
+     * shared operand read a copy of its block (packed: each load's
+     * elements in the order the loop reads them, packed_buf[i] for load
+     * packed[i]). */
+    int npacked, kvar;
+    const ImpExp **packed;
+    LLVMValueRef *packed_buf, kb;
 } V;
 
 static V new_v(L *l) {
@@ -417,7 +424,16 @@ static LLVMValueRef vexp(V *v, const ImpExp *e) {
         if (!vec) return conv ? l_conv(l, e, a[0]) : l_op(l, e, a);
         return varying_op(v, e, a, n, conv);
     }
-    case IX_LOAD: return vload(v, e->var, e->t, e->index);
+    case IX_LOAD:
+        for (int i = 0; i < v->npacked; i++)
+            if (v->packed[i] == e) {
+                LLVMValueRef k = l_load(l, l->i64, l_lookup(l, v->kvar)->slot);
+                LLVMValueRef ix[] = {l_i64(l, 0), LLVMBuildSub(l->b, k, v->kb, "")};
+                LLVMTypeRef vt = vec_type(v, l_mem_type(l, e->t));
+                LLVMValueRef p = LLVMBuildGEP2(l->b, LLVMGetAllocatedType(v->packed_buf[i]), v->packed_buf[i], ix, 2, "");
+                return LLVMBuildLoad2(l->b, vt, p, "");
+            }
+        return vload(v, e->var, e->t, e->index);
     case IX_SYM: return sym_fold(e->sym, &vs_fold, v);
     default: return l_exp(l, e);
     }
@@ -796,6 +812,14 @@ typedef struct Jam {
     int *carried, ncarried;
     LLVMValueRef *buf;
     int64_t kc; /* iterations of kloop per block */
+    /* The loads of the shared operand that kloop's body makes at every
+     * iteration (the values of its declarations), each by a vector load
+     * at an index that reads only kloop's and the inner loop's counters
+     * and variables from outside: copied for each block of k, before its
+     * rows run, into a buffer of their own (V.packed). */
+    int npack;
+    const ImpExp **pack;
+    LLVMValueRef *pack_buf;
     Lanes lanes;
     /* Slots: super-block, first row of a block, lanes, block of k, row. */
     LLVMValueRef q, ob, jb, kq, r;
@@ -856,12 +880,41 @@ static LLVMValueRef smin(L *l, LLVMValueRef x, LLVMValueRef y) {
     return LLVMBuildSelect(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, x, y, ""), x, y, "");
 }
 
-/* The blocks of rows of the super-block, for the block of k kq. */
+/* Iteration k of the block of k: its loads of the shared operand into
+ * their buffers. */
+static void jam_pack(L *l, const void *arg) {
+    const Jam *j = arg;
+    V *v = j->v;
+    LLVMValueRef k = l_load(l, l->i64, l_lookup(l, j->kloop->var->id)->slot);
+    LLVMValueRef ix[] = {l_i64(l, 0), LLVMBuildSub(l->b, k, j->kb, "")};
+    for (int i = 0; i < j->npack; i++) {
+        const ImpExp *e = j->pack[i];
+        LLVMValueRef p = LLVMBuildGEP2(l->b, LLVMGetAllocatedType(j->pack_buf[i]), j->pack_buf[i], ix, 2, "");
+        LLVMBuildStore(l->b, vload(v, e->var, e->t, e->index), p);
+    }
+}
+
+/* The blocks of rows of the super-block, for the block of k kq (its part
+ * of the shared operand packed first). */
 static void jam_kblock(L *l, const void *arg) {
     Jam *j = (Jam *)arg;
+    V *v = j->v;
     j->kb = LLVMBuildMul(l->b, l_load(l, l->i64, j->kq), l_i64(l, j->kc), "");
     j->kb_end = smin(l, LLVMBuildAdd(l->b, j->kb, l_i64(l, j->kc), ""), j->k_end);
-    l_loop(l, l->i64, j->ob, j->sb, j->sb_end, j->v->rows, jam_block, j);
+    if (j->npack) {
+        for (int i = 0; i < j->npack; i++)
+            j->pack_buf[i] = l_slot(l, LLVMArrayType(vec_type(v, l_mem_type(l, j->pack[i]->t)), (unsigned)j->kc), "packed");
+        lanes_set(l, &j->lanes);
+        LVar *kv = vdeclare(v, j->kloop->var->id, l->i64, j->kloop->var->name);
+        l_loop(l, l->i64, kv->slot, j->kb, j->kb_end, 1, jam_pack, j);
+        v->npacked = j->npack;
+        v->kvar = j->kloop->var->id;
+        v->packed = j->pack;
+        v->packed_buf = j->pack_buf;
+        v->kb = j->kb;
+    }
+    l_loop(l, l->i64, j->ob, j->sb, j->sb_end, v->rows, jam_block, j);
+    v->npacked = 0;
 }
 
 /* The lanes from jb for every block of k (one when kloop is NULL). */
@@ -929,6 +982,17 @@ static void split_k(Jam *j, const char *vars, int64_t kc) {
     for (int i = 0; i < k; i++)
         if (set[b->stms[i]->var->id]) j->carried[j->ncarried++] = b->stms[i]->var->id;
     j->buf = NEW_ARRAY(l->a, LLVMValueRef, j->ncarried);
+    char *other = arena_alloc(l->a, (size_t)l->next_id + 1);
+    for (int id = 0; id <= l->next_id; id++) other[id] = v->inside[id] || vars[id];
+    other[f->var->id] = other[j->inner->var->id] = 0;
+    j->pack = NEW_ARRAY(l->a, const ImpExp *, f->body.n);
+    j->pack_buf = NEW_ARRAY(l->a, LLVMValueRef, f->body.n);
+    for (int i = 0; i < f->body.n; i++) {
+        const ImpExp *e = f->body.stms[i]->kind == IMP_DECL ? f->body.stms[i]->init : NULL;
+        if (e && e->kind == IX_LOAD && e->t != PT_BOOL && !exp_rowvar(v, e) && !exp_reads(e->index, other, v->stored) &&
+            exp_stride(v, e->index) == 1)
+            j->pack[j->npack++] = e;
+    }
     j->before = (ImpCode){b->stms, k};
     j->after = (ImpCode){b->stms + k + 1, b->n - k - 1};
     j->kloop = f;
