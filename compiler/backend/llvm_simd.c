@@ -488,11 +488,30 @@ static void masked(V *v, LLVMValueRef m, const ImpCode *c) {
     l_enter(l, done);
 }
 
+/* Whether code c is a few statements without loops or branches, which
+ * cost less than the test that would skip them when no lane runs them
+ * (a short-circuit && or ||). */
+static bool straight(const ImpCode *c) {
+    if (c->n > 6) return false;
+    for (int i = 0; i < c->n; i++)
+        if (c->stms[i]->kind != IMP_DECL && c->stms[i]->kind != IMP_ASSIGN) return false;
+    return true;
+}
+
 static void vif(V *v, const ImpStm *s) {
     L *l = v->l;
     LLVMValueRef c = vexp(v, s->cond);
     if (is_vec(c)) {
         LLVMValueRef yes = and_mask(v, c), no = and_mask(v, LLVMBuildNot(l->b, c, ""));
+        if (straight(&s->body) && straight(&s->orelse)) { /* both, each under its mask */
+            LLVMValueRef outer = v->mask;
+            v->mask = yes;
+            vcode(v, &s->body);
+            v->mask = no;
+            vcode(v, &s->orelse);
+            v->mask = outer;
+            return;
+        }
         masked(v, yes, &s->body);
         masked(v, no, &s->orelse);
         return;
