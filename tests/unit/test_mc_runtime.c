@@ -23,7 +23,8 @@ static int64_t at(const int64_t *idx, const int64_t *str, int rank) {
  * destination's other bytes are untouched. */
 static void check_copy(int threads, int esz, int rank, const int64_t *shape, const int64_t *dstr, const int64_t *sstr,
                        int64_t dsize, int64_t ssize) {
-    unsigned char *src = malloc((size_t)(ssize * esz)), *dst = malloc((size_t)(dsize * esz));
+    /* dst at a cache line, as the runtime's blocks are */
+    unsigned char *src = malloc((size_t)(ssize * esz)), *dst = aligned_alloc(64, (size_t)(dsize * esz + 63) / 64 * 64);
     assert_non_null(src);
     assert_non_null(dst);
     for (int64_t i = 0; i < ssize * esz; i++) src[i] = (unsigned char)(i * 7 + 3);
@@ -54,6 +55,18 @@ static void test_transpose(void **state) {
     int64_t shape[] = {517, 301}, dstr[] = {301, 1}, sstr[] = {1, 517};
     for (int esz = 1; esz <= 8; esz *= 2)
         for (int t = 1; t <= 4; t += 3) check_copy(t, esz, 2, shape, dstr, sstr, 517 * 301, 517 * 301);
+}
+
+/* Transposes of 4-byte elements larger than the cache (written by
+ * streaming stores with AVX-512), by blocks of 8 x 16 and 4 x 4 (the last
+ * tiles): destination rows aligned to cache lines (1536 elements) and
+ * not (1448). */
+static void test_large_transpose(void **state) {
+    (void)state;
+    int64_t shape[] = {1544, 1448}, dstr[] = {1448, 1}, sstr[] = {1, 1544};
+    check_copy(4, 4, 2, shape, dstr, sstr, 1544 * 1448, 1544 * 1448);
+    int64_t shape2[] = {1544, 1536}, dstr2[] = {1536, 1}, sstr2[] = {1, 1544};
+    check_copy(4, 4, 2, shape2, dstr2, sstr2, 1544 * 1536, 1544 * 1536);
 }
 
 /* Contiguous rows of a larger array (memcpy lines), a rank-3 copy from a
@@ -113,6 +126,7 @@ static void test_cache(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_transpose),
+        cmocka_unit_test(test_large_transpose),
         cmocka_unit_test(test_rows_and_strides),
         cmocka_unit_test(test_empty_and_rank1),
         cmocka_unit_test(test_cache),
