@@ -1105,24 +1105,37 @@ static void guess_strides(V *v, const ImpCode *c) {
 
 static bool row_gathers(V *v, const ImpExp *e, int k);
 
-/* Whether code c, in an inner loop over k (0: none) whose bound is the
- * same in every lane, loads by a gather an element whose index steps by
- * one with k: each lane reads a stretch of memory of its own (a row of a
- * matrix times a vector). */
+/* Whether code c, in an inner loop over k (0: none), loads by a gather
+ * an element whose index steps by one with k and by a fixed amount
+ * (not known when the code is made) from lane to lane: each lane reads a
+ * row of its own of a dense matrix (a matrix times a vector), not a
+ * stretch that data chose (a sparse matrix's row, often short). */
 static bool lanes_read_rows(V *v, const ImpCode *c, int k) {
     for (int i = 0; i < c->n; i++) {
         const ImpStm *s = c->stms[i];
         const ImpExp *es[] = {s->init, s->value, s->index, s->cond};
         for (size_t j = 0; k && j < sizeof es / sizeof *es; j++)
             if (es[j] && row_gathers(v, es[j], k)) return true;
-        int inner = s->kind == IMP_FOR && !exp_varying(v, s->bound) ? s->var->id : s->kind == IMP_FOR ? 0 : k;
-        if (lanes_read_rows(v, &s->body, inner) || lanes_read_rows(v, &s->orelse, k)) return true;
+        if (lanes_read_rows(v, &s->body, s->kind == IMP_FOR ? s->var->id : k) || lanes_read_rows(v, &s->orelse, k))
+            return true;
     }
     return false;
 }
 
+typedef struct Affine {
+    V *v;
+    bool ok;
+} Affine;
+static void affine_var(int id, void *ctx) {
+    Affine *a = ctx;
+    if (varying(a->v, id) && !a->v->stride[id]) a->ok = false;
+}
+
 static bool row_gathers(V *v, const ImpExp *e, int k) {
-    if (e->kind == IX_LOAD && e->index->kind == IX_SYM && exp_varying(v, e->index) && exp_stride(v, e->index) != 1) {
+    Affine aff = {v, true};
+    if (e->kind == IX_LOAD && e->index->kind == IX_SYM) sym_vars(e->index->sym, affine_var, &aff);
+    if (e->kind == IX_LOAD && e->index->kind == IX_SYM && aff.ok && exp_varying(v, e->index) &&
+        exp_stride(v, e->index) != 1) {
         Arena *a = v->l->a;
         const Sym *next = sym_subst(a, e->index->sym, k, sym_add(a, sym_var(a, k), sym_const(a, 1)));
         int64_t d;

@@ -185,5 +185,6 @@ ImpProg *imp_lower(const Prog *p, bool parallel) {
     ip->entries = NEW_ARRAY(a, ImpEntry *, p->nfuns + 1);
     for (int i = 0; i < p->nfuns; i++) ip->entries[i] = lower_entry(&L, p->funs[i]);
     free(L.mark);
+    imp_narrow(ip);
     return ip;
 }

@@ -469,6 +469,9 @@ int imp_message_format(Arena *a, const ImpStm *s, int max, Buf *fmt);
  * parallel (STAGE_MEM, the multicore backend), its host-level SOACs as
  * parallel loops. */
 ImpProg *imp_lower(const Prog *p, bool parallel);
+/* Narrows for loops whose iterations past a point (a guard on the counter)
+ * do nothing: they stop there (narrow.c). */
+void imp_narrow(ImpProg *p);
 
 /* Writes p readably (`futhorc dump --stage=imp`). */
 void imp_print(Buf *out, const ImpProg *p);
