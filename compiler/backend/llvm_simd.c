@@ -41,6 +41,19 @@
 /* The most iterations of an outer map that run together (unroll and
  * jam). */
 #define MAX_ROWS 8
+/* The most loads read from buffers at once (V.buffered). */
+#define MAX_BUFFERED 64
+/* The most iterations of an inner loop whose loads are hoisted. */
+#define HOIST_MAX 64
+
+/* A load read from a buffer instead of memory: element counter - base
+ * (counter a variable's id, base a value or NULL: 0) of buf, an array of
+ * vectors. */
+typedef struct Buffered {
+    const ImpExp *load;
+    LLVMValueRef buf, base;
+    int counter;
+} Buffered;
 
 typedef struct V {
     L *l;
@@ -60,13 +73,12 @@ typedef struct V {
     char *rowvar;          /* by id */
     char *stored;          /* by block id: the loop stores to it */
     LLVMValueRef *rowslot;
-    /* In a blocked loop over k (counter kvar, from kb), loads of the
-     * shared operand read a copy of its block (packed: each load's
-     * elements in the order the loop reads them, packed_buf[i] for load
-     * packed[i]). */
-    int npacked, kvar;
-    const ImpExp **packed;
-    LLVMValueRef *packed_buf, kb;
+    /* Loads read from buffers: in a blocked loop over k, the shared
+     * operand's (packed: each load's elements in the order the loop reads
+     * them); in a loop, those it repeats in every iteration (hoisted). */
+    Buffered *buffered;
+    int nbuffered;
+    bool outer_lanes;      /* an inner map's loop is an inner loop like any */
 } V;
 
 static V new_v(L *l) {
@@ -81,7 +93,8 @@ static V new_v(L *l) {
                .rows = 1,
                .rowvar = arena_alloc(l->a, n),
                .stored = arena_alloc(l->a, n),
-               .rowslot = arena_alloc(l->a, n * MAX_ROWS * sizeof(LLVMValueRef))};
+               .rowslot = arena_alloc(l->a, n * MAX_ROWS * sizeof(LLVMValueRef)),
+               .buffered = NEW_ARRAY(l->a, Buffered, MAX_BUFFERED)};
 }
 
 /* The slot of variable id (in the row being made). */
@@ -115,7 +128,7 @@ static void scan(V *v, const ImpCode *c) {
             else v->assigned[s->var->id] = 1;
             break;
         case IMP_FOR:
-            if (s->vector) v->ok = false; /* the innermost map's loop goes in lanes */
+            if (s->vector && !v->outer_lanes) v->ok = false; /* the innermost map's loop goes in lanes */
             v->inside[s->var->id] = 1;
             v->uniform[s->var->id] = 1;
             break;
@@ -425,13 +438,14 @@ static LLVMValueRef vexp(V *v, const ImpExp *e) {
         return varying_op(v, e, a, n, conv);
     }
     case IX_LOAD:
-        for (int i = 0; i < v->npacked; i++)
-            if (v->packed[i] == e) {
-                LLVMValueRef k = l_load(l, l->i64, l_lookup(l, v->kvar)->slot);
-                LLVMValueRef ix[] = {l_i64(l, 0), LLVMBuildSub(l->b, k, v->kb, "")};
-                LLVMTypeRef vt = vec_type(v, l_mem_type(l, e->t));
-                LLVMValueRef p = LLVMBuildGEP2(l->b, LLVMGetAllocatedType(v->packed_buf[i]), v->packed_buf[i], ix, 2, "");
-                return LLVMBuildLoad2(l->b, vt, p, "");
+        for (int i = 0; i < v->nbuffered; i++)
+            if (v->buffered[i].load == e) {
+                const Buffered *b = &v->buffered[i];
+                LLVMValueRef k = l_load(l, l->i64, l_lookup(l, b->counter)->slot);
+                LLVMValueRef ix[] = {l_i64(l, 0), b->base ? LLVMBuildSub(l->b, k, b->base, "") : k};
+                LLVMTypeRef vt = LLVMGetElementType(LLVMGetAllocatedType(b->buf));
+                LLVMValueRef r = LLVMBuildLoad2(l->b, vt, LLVMBuildGEP2(l->b, LLVMGetAllocatedType(b->buf), b->buf, ix, 2, ""), "");
+                return e->t == PT_BOOL ? LLVMBuildTrunc(l->b, r, vec_type(v, l->i1), "") : r;
             }
         return vload(v, e->var, e->t, e->index);
     case IX_SYM: return sym_fold(e->sym, &vs_fold, v);
@@ -544,7 +558,7 @@ static void vwhile(V *v, const ImpStm *s) {
 /* An inner for loop: a uniform counter up to the bound, or with a varying
  * bound up to the largest of the lanes that run, each lane running while
  * the counter is below its bound. */
-static void vfor(V *v, const ImpStm *s) {
+static void vfor_loop(V *v, const ImpStm *s) {
     L *l = v->l;
     LLVMValueRef bound = vexp(v, s->bound), vbound = NULL;
     LLVMTypeRef ty = l_type(l, s->var->t);
@@ -569,6 +583,118 @@ static void vfor(V *v, const ImpStm *s) {
     LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, ty, lv->slot), LLVMConstInt(ty, 1, 0), ""), lv->slot);
     LLVMBuildBr(l->b, head);
     l_enter(l, done);
+}
+
+/* ---- Hoisting: loads a loop repeats ----
+ *
+ * A loop f whose body runs a loop g (its bound the same in every lane and
+ * in every iteration of f) that loads, first thing in each iteration, an
+ * element whose index depends on g's counter but on nothing f's body
+ * sets (k-means: a point's coordinates, read again for every centre)
+ * makes those loads once, into a buffer, before it starts. Each is a
+ * gather where each lane reads a row of its own. The loads happen only
+ * where f runs at least once, for as many iterations as g has then (at
+ * most HOIST_MAX, else f runs as it is), under the mask f runs under:
+ * the loads f would make. */
+
+static bool exp_reads(const ImpExp *e, const char *vars, const char *blocks);
+
+static void mark_defined(char *set, const ImpCode *c) {
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        if ((s->kind == IMP_DECL || s->kind == IMP_ASSIGN || s->kind == IMP_FOR) && s->var) set[s->var->id] = 1;
+        mark_defined(set, &s->body);
+        mark_defined(set, &s->orelse);
+    }
+}
+
+/* The loads of g (a statement of f's body) to hoist out of f, into out;
+ * how many. */
+static int hoistable(V *v, const ImpStm *f, const ImpStm *g, const ImpExp **out, int max) {
+    L *l = v->l;
+    if (g->kind != IMP_FOR || g->var->t != PT_I64 || v->rows > 1) return 0;
+    char *in_f = arena_alloc(l->a, (size_t)l->next_id + 1);
+    mark_defined(in_f, &f->body);
+    in_f[f->var->id] = 1;
+    if (exp_reads(g->bound, in_f, v->stored) || exp_varying(v, g->bound)) return 0;
+    in_f[g->var->id] = 0;
+    int n = 0;
+    for (int i = 0; i < g->body.n && g->body.stms[i]->kind == IMP_DECL && n < max; i++) {
+        const ImpExp *e = g->body.stms[i]->init;
+        if (e && e->kind == IX_LOAD && !exp_reads(e->index, in_f, v->stored) && exp_varying(v, e->index)) out[n++] = e;
+    }
+    return n;
+}
+
+typedef struct Hoist {
+    V *v;
+    const ImpStm *f, *g;
+    const ImpExp **loads;
+    LLVMValueRef *bufs;
+    int n;
+} Hoist;
+
+/* Iteration of g: its hoisted loads into their buffers. */
+static void hoist_fill(L *l, const void *arg) {
+    const Hoist *h = arg;
+    LLVMValueRef k = l_load(l, l->i64, l_lookup(l, h->g->var->id)->slot);
+    for (int i = 0; i < h->n; i++) {
+        const ImpExp *e = h->loads[i];
+        LLVMValueRef x = vload(h->v, e->var, e->t, e->index);
+        if (e->t == PT_BOOL) x = LLVMBuildZExt(l->b, x, vec_type(h->v, l->i8), "");
+        LLVMValueRef ix[] = {l_i64(l, 0), k};
+        LLVMBuildStore(l->b, x, LLVMBuildGEP2(l->b, LLVMGetAllocatedType(h->bufs[i]), h->bufs[i], ix, 2, ""));
+    }
+}
+
+static void hoisted_loop(L *l, const void *arg) {
+    const Hoist *h = arg;
+    V *v = h->v;
+    LVar *gv = vdeclare(v, h->g->var->id, l->i64, h->g->var->name);
+    l_loop(l, l->i64, gv->slot, l_i64(l, 0), vexp(v, h->g->bound), 1, hoist_fill, h);
+    for (int i = 0; i < h->n; i++) v->buffered[v->nbuffered++] = (Buffered){h->loads[i], h->bufs[i], NULL, h->g->var->id};
+    vfor_loop(v, h->f);
+    v->nbuffered -= h->n;
+}
+
+static void plain_loop(L *l, const void *arg) { vfor_loop(((const Hoist *)arg)->v, ((const Hoist *)arg)->f); }
+
+/* The loads to hoist out of loop f (into loads; how many), all of one
+ * loop g among the first statements of f's body, before anything that
+ * may fail. */
+static int hoist_of(V *v, const ImpStm *f, const ImpStm **g, const ImpExp **loads) {
+    int n = 0;
+    for (int i = 0; i < f->body.n && !n; i++) {
+        const ImpStm *t = f->body.stms[i];
+        if (t->kind != IMP_DECL && t->kind != IMP_ASSIGN && t->kind != IMP_FOR) break;
+        if ((n = hoistable(v, f, t, loads, MAX_BUFFERED - v->nbuffered))) *g = t;
+    }
+    return n;
+}
+
+static void vfor(V *v, const ImpStm *s) {
+    L *l = v->l;
+    const ImpExp *loads[MAX_BUFFERED];
+    const ImpStm *g = NULL;
+    int n = hoist_of(v, s, &g, loads);
+    if (!n) {
+        vfor_loop(v, s);
+        return;
+    }
+    Hoist h = {v, s, g, loads, NEW_ARRAY(l->a, LLVMValueRef, n), n};
+    for (int i = 0; i < n; i++) {
+        LLVMTypeRef et = loads[i]->t == PT_BOOL ? l->i8 : l_mem_type(l, loads[i]->t);
+        h.bufs[i] = l_slot(l, LLVMArrayType(vec_type(v, et), HOIST_MAX), "hoisted");
+    }
+    LLVMValueRef fb = vexp(v, s->bound), gb = vexp(v, g->bound);
+    if (is_vec(fb)) {
+        LLVMValueRef zeros = LLVMConstNull(LLVMTypeOf(fb));
+        LLVMValueRef live = LLVMBuildSelect(l->b, mask_or_all(v), fb, zeros, "");
+        fb = intrinsic(v, "llvm.vector.reduce.smax", (LLVMTypeRef[]){LLVMTypeOf(fb)}, 1, &live, 1);
+    }
+    LLVMValueRef runs = LLVMBuildICmp(l->b, LLVMIntSGT, fb, LLVMConstNull(LLVMTypeOf(fb)), "");
+    LLVMValueRef fits = LLVMBuildICmp(l->b, LLVMIntSLE, gb, l_i64(l, HOIST_MAX), "");
+    l_branch(l, LLVMBuildAnd(l->b, runs, fits, ""), hoisted_loop, plain_loop, &h);
 }
 
 /* An assertion: fails when it fails in a lane that runs, with the first
@@ -926,14 +1052,11 @@ static void jam_kblock(L *l, const void *arg) {
         lanes_set(l, &j->lanes);
         LVar *kv = vdeclare(v, j->kloop->var->id, l->i64, j->kloop->var->name);
         l_loop(l, l->i64, kv->slot, j->kb, j->kb_end, 1, jam_pack, j);
-        v->npacked = j->npack;
-        v->kvar = j->kloop->var->id;
-        v->packed = j->pack;
-        v->packed_buf = j->pack_buf;
-        v->kb = j->kb;
+        for (int i = 0; i < j->npack; i++)
+            v->buffered[v->nbuffered++] = (Buffered){j->pack[i], j->pack_buf[i], j->kb, j->kloop->var->id};
     }
     l_loop(l, l->i64, j->ob, j->sb, j->sb_end, v->rows, jam_block, j);
-    v->npacked = 0;
+    v->nbuffered -= j->npack;
 }
 
 /* The lanes from jb for every block of k (one when kloop is NULL). */
@@ -1004,12 +1127,12 @@ static void split_k(Jam *j, const char *vars, int64_t kc) {
     char *other = arena_alloc(l->a, (size_t)l->next_id + 1);
     for (int id = 0; id <= l->next_id; id++) other[id] = v->inside[id] || vars[id];
     other[f->var->id] = other[j->inner->var->id] = 0;
-    j->pack = NEW_ARRAY(l->a, const ImpExp *, f->body.n);
+    j->pack = NEW_ARRAY(l->a, const ImpExp *, MAX_BUFFERED);
     j->pack_buf = NEW_ARRAY(l->a, LLVMValueRef, f->body.n);
     for (int i = 0; i < f->body.n; i++) {
         const ImpExp *e = f->body.stms[i]->kind == IMP_DECL ? f->body.stms[i]->init : NULL;
         if (e && e->kind == IX_LOAD && e->t != PT_BOOL && !exp_rowvar(v, e) && !exp_reads(e->index, other, v->stored) &&
-            exp_stride(v, e->index) == 1)
+            exp_stride(v, e->index) == 1 && j->npack < MAX_BUFFERED)
             j->pack[j->npack++] = e;
     }
     j->before = (ImpCode){b->stms, k};
@@ -1105,18 +1228,28 @@ static void guess_strides(V *v, const ImpCode *c) {
 
 static bool row_gathers(V *v, const ImpExp *e, int k);
 
-/* Whether code c, in an inner loop over k (0: none), loads by a gather
- * an element whose index steps by one with k and by a fixed amount
- * (not known when the code is made) from lane to lane: each lane reads a
- * row of its own of a dense matrix (a matrix times a vector), not a
- * stretch that data chose (a sparse matrix's row, often short). */
-static bool lanes_read_rows(V *v, const ImpCode *c, int k) {
+/* Whether code c, in an inner loop g (NULL: none; f: the loop around it,
+ * or NULL), loads by a gather an element whose index steps by one with
+ * g's counter and by a fixed amount (not known when the code is made)
+ * from lane to lane: each lane reads a row of its own of a dense matrix
+ * (a matrix times a vector), not a stretch that data chose (a sparse
+ * matrix's row, often short). Loads hoisted out of f do not count: they
+ * are made once for all of f's iterations. */
+static bool lanes_read_rows(V *v, const ImpCode *c, const ImpStm *f, const ImpStm *g) {
+    const ImpExp *hoisted[MAX_BUFFERED];
+    const ImpStm *hg = NULL;
+    int nh = f && c == &g->body ? hoist_of(v, f, &hg, hoisted) : 0;
+    if (hg != g) nh = 0;
     for (int i = 0; i < c->n; i++) {
         const ImpStm *s = c->stms[i];
         const ImpExp *es[] = {s->init, s->value, s->index, s->cond};
-        for (size_t j = 0; k && j < sizeof es / sizeof *es; j++)
-            if (es[j] && row_gathers(v, es[j], k)) return true;
-        if (lanes_read_rows(v, &s->body, s->kind == IMP_FOR ? s->var->id : k) || lanes_read_rows(v, &s->orelse, k))
+        for (size_t j = 0; g && j < sizeof es / sizeof *es; j++) {
+            bool skip = false;
+            for (int h = 0; h < nh; h++) skip |= es[j] == hoisted[h];
+            if (es[j] && !skip && row_gathers(v, es[j], g->var->id)) return true;
+        }
+        bool loop = s->kind == IMP_FOR;
+        if (lanes_read_rows(v, &s->body, loop ? g : f, loop ? s : g) || lanes_read_rows(v, &s->orelse, f, g))
             return true;
     }
     return false;
@@ -1150,17 +1283,24 @@ bool l_simd_for(L *l, const ImpStm *s) {
     if (s->var->t != PT_I64) return false;
     if (jam_for(l, s)) return true;
     V v = new_v(l);
+    /* The innermost map's iterations go in lanes (neighbours in memory),
+     * but for a map whose body loops besides its inner maps (k-means: the
+     * loop over the centres, then the point's slots): its own. */
+    for (int i = 0; i < s->body.n; i++)
+        v.outer_lanes |= (s->body.stms[i]->kind == IMP_FOR && !s->body.stms[i]->vector) ||
+                         s->body.stms[i]->kind == IMP_WHILE;
     scan(&v, &s->body);
     if (!v.ok) return false;
     v.inside[s->var->id] = 1;
     v.stride[s->var->id] = 1;
+    mark_stored(&v, &s->body);
     /* Where each lane would read a row of its own along an inner loop
      * whose bound all lanes share, the scalar loop is better: LLVM makes
      * vector code of the inner loop (a reduction along the row) instead
      * of gathering from many rows at once (on 2 local cores: k-means'
      * assignment alone 68 -> 21 ms, trmv 7.3 -> 3.0 ms). */
     guess_strides(&v, &s->body);
-    if (lanes_read_rows(&v, &s->body, 0)) return false;
+    if (lanes_read_rows(&v, &s->body, NULL, NULL)) return false;
     memset(v.stride, 0, ((size_t)l->next_id + 1) * sizeof(int64_t));
     v.stride[s->var->id] = 1;
     LLVMValueRef bound = l_exp(l, s->bound), jb = l_slot(l, l->i64, "jb");
