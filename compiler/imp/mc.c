@@ -44,6 +44,10 @@
  * of them a task (a power of two). */
 #define MC_HIST_FEW 4096
 #define MC_HIST_COPIES 4
+#define MC_HIST_LOG_COPIES 2
+/* Elements between two tasks' buckets (64 bytes at least), so that no
+ * cache line holds buckets of two tasks, wherever the block starts. */
+#define MC_HIST_PAD 64
 
 /* ---- Chunks and tasks ---- */
 
@@ -346,12 +350,12 @@ static void par_scatter(ImpLower *L, const Stm *s) {
 
 /* ---- Hist ---- */
 
-/* A task's buckets: element base + b of block priv[j] is bucket b of
- * destination j. */
+/* A task's buckets: element base + (b << lg) + copy of block priv[j]
+ * is bucket b of destination j (in copy copy of it). */
 typedef struct HistCtx {
     const Hist *h;
     ImpVar **priv;
-    ImpVar *base, *dw;
+    ImpVar *base, *dw, *lg, *copy;
 } HistCtx;
 
 /* The body's results (an LwResFn): the values combined into the task's
@@ -363,7 +367,8 @@ static void res_hist_task(ImpLower *L, const Body *b, void *ctx) {
     Acc *accs = NEW_ARRAY(L->a, Acc, x->h->op.k + 1);
     for (int j = 0; j < x->h->op.k; j++) {
         accs[j].mem = x->priv[j];
-        accs[j].index = op2(L, OP_ADD, rd(L, x->base), lw_se(L, b->res[0]));
+        ImpExp *at = op2(L, OP_ADD, op2(L, OP_SHL, lw_se(L, b->res[0]), rd(L, x->lg)), rd(L, x->copy));
+        accs[j].index = op2(L, OP_ADD, rd(L, x->base), at);
     }
     lw_segop(L, &x->h->op, accs, b->res + 1, NULL);
     st->body = lw_leave(L, &n);
@@ -380,13 +385,15 @@ static void par_hist(ImpLower *L, const Stm *s) {
     ImpVar *dw = let(L, "buckets", lw_se(L, h->dest_w));
     ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, dw), imp_i64(L->a, 1)));
     Chunks c = chunks(L, lw_se(L, h->w), op2(L, OP_MIN, imp_num_threads(L->a), room));
-    /* Few buckets: MC_HIST_COPIES copies a task, element j updating copy
-     * j mod MC_HIST_COPIES, so that updates of one bucket in a row do not
-     * wait for each other. */
+    /* Few buckets: MC_HIST_COPIES copies a task, side by side (bucket b
+     * of copy c at b * copies + c), element j updating copy j mod
+     * MC_HIST_COPIES, so that updates of one bucket in a row do not wait
+     * for each other. */
     ImpExp *few = imp_conv(L->a, PT_BOOL, PT_I64, op2(L, OP_LE, rd(L, dw), imp_i64(L->a, MC_HIST_FEW)));
-    ImpVar *copies = let(L, "copies", op2(L, OP_ADD, imp_i64(L->a, 1), op2(L, OP_MUL, few, imp_i64(L->a, MC_HIST_COPIES - 1))));
-    ImpVar *per_task = let(L, "per_task", op2(L, OP_MUL, rd(L, copies), rd(L, dw)));
-    ImpVar *parts = let(L, "parts", op2(L, OP_MUL, rd(L, c.ntasks), rd(L, copies)));
+    ImpVar *lg = let(L, "lg_copies", op2(L, OP_MUL, few, imp_i64(L->a, MC_HIST_LOG_COPIES)));
+    ImpVar *copies = let(L, "copies", op2(L, OP_SHL, imp_i64(L->a, 1), rd(L, lg)));
+    ImpVar *per_task =
+        let(L, "per_task", op2(L, OP_ADD, op2(L, OP_MUL, rd(L, copies), rd(L, dw)), imp_i64(L->a, MC_HIST_PAD)));
     ImpVar **priv = NEW_ARRAY(L->a, ImpVar *, k + 1);
     for (int j = 0; j < k; j++)
         priv[j] = alloc_block(L, "buckets", op2(L, OP_SIZE_MUL, rd(L, c.ntasks), rd(L, per_task)),
@@ -401,8 +408,8 @@ static void par_hist(ImpLower *L, const Stm *s) {
                   lw_se(L, h->op.neutral[j]));
     f->body = lw_leave(L, &n);
     f = task_iterations(L, &t, &n, h->iter, false);
-    ImpExp *copy = op2(L, OP_AND, rd(L, f->var), op2(L, OP_SUB, rd(L, copies), imp_i64(L->a, 1)));
-    HistCtx x = {h, priv, let(L, "slot", op2(L, OP_ADD, rd(L, base), op2(L, OP_MUL, copy, rd(L, dw)))), dw};
+    ImpVar *copy = let(L, "copy", op2(L, OP_AND, rd(L, f->var), op2(L, OP_SUB, rd(L, copies), imp_i64(L->a, 1))));
+    HistCtx x = {h, priv, base, dw, lg, copy};
     lw_bind_rows(L, h->lam, h->arrs, h->iter);
     lw_body(L, h->lam->body, res_hist_task, &x, NULL, 0);
     f->body = lw_leave(L, &n);
@@ -419,16 +426,19 @@ static void par_hist(ImpLower *L, const Stm *s) {
         accs[j].mem = lw_var(L, h->dests[j]->mem->mem);
         accs[j].index = lw_offset(L, h->dests[j]->mem->ixfun, &bucket);
     }
-    LwNest nt;
-    ImpStm *ft = lw_for(L, &nt, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, parts));
+    LwNest nt, nc;
+    ImpStm *ft = lw_for(L, &nt, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, c.ntasks));
+    ImpStm *fc = lw_for(L, &nc, lw_fresh(L, "c", IMP_SCALAR, PT_I64), rd(L, copies));
     ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, k + 1);
     for (int j = 0; j < k; j++) {
-        ImpExp *ix = op2(L, OP_ADD, op2(L, OP_MUL, rd(L, ft->var), rd(L, dw)), imp_sym(L->a, bucket));
+        ImpExp *at = op2(L, OP_ADD, op2(L, OP_SHL, imp_sym(L->a, bucket), rd(L, lg)), rd(L, fc->var));
+        ImpExp *ix = op2(L, OP_ADD, op2(L, OP_MUL, rd(L, ft->var), rd(L, per_task)), at);
         ImpVar *v = lw_fresh(L, "part", IMP_SCALAR, h->dests[j]->type.elem);
         imp_decl(L->b, v, imp_load(L->a, priv[j], h->dests[j]->type.elem, ix));
         vals[j] = rd(L, v);
     }
     lw_segop(L, &h->op, accs, NULL, vals);
+    fc->body = lw_leave(L, &nc);
     ft->body = lw_leave(L, &nt);
     fb->body = lw_leave(L, &n);
     task_close(L, &tb);

@@ -151,8 +151,9 @@ void lw_screma(ImpLower *L, const Stm *s) {
 ImpStm *lw_in_bounds(ImpLower *L, LwNest *n, SubExp ix, ImpExp *len) {
     Arena *a = L->a;
     ImpStm *st = imp_add(L->b, IMP_IF);
-    st->cond = imp_op2(a, OP_LAND, PT_BOOL, imp_op2(a, OP_GE, PT_I64, lw_se(L, ix), imp_i64(a, 0)),
-                       imp_op2(a, OP_LT, PT_I64, lw_se(L, ix), len));
+    /* 0 <= ix < len as one unsigned comparison (len, a size, is not
+     * negative; a negative ix is a large unsigned one). */
+    st->cond = imp_op2(a, OP_LT, PT_U64, imp_conv(a, PT_I64, PT_U64, lw_se(L, ix)), imp_conv(a, PT_I64, PT_U64, len));
     lw_enter(L, n);
     return st;
 }
