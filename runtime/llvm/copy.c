@@ -22,6 +22,7 @@
 #include <xmmintrin.h>
 #endif
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <cpuid.h>
 #include <immintrin.h>
 #define RTC_AVX512 1
 #endif
@@ -108,6 +109,17 @@ static void rtc_tile4(const rtc_copy *c, int64_t i0, int64_t e0, int64_t i1, int
 #endif
 
 #ifdef RTC_AVX512
+/* Whether the CPU has AVX-512 and the OS saves its registers. By CPUID
+ * itself, not __builtin_cpu_supports, whose data lives in libgcc, which
+ * futhorc run's in-process link does not have. */
+static int rtc_has_avx512(void) {
+    unsigned a, b, c, d, lo, hi;
+    if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0; /* OSXSAVE */
+    __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
+    if ((lo & 0xe6) != 0xe6) return 0; /* SSE, AVX, opmask and ZMM state enabled */
+    return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 16 & 1); /* AVX512F */
+}
+
 /* Rows s, s + lds, ..., s + 7 lds of 8 floats, transposed: r[k] holds
  * element k of each row. */
 __attribute__((target("avx"))) static inline void rtc_tr8x8(const float *s, int64_t lds, __m256 r[8]) {
@@ -216,8 +228,7 @@ void rt_lmad_copy(rt_ctx *ctx, int esz, void *dst, const int64_t *dstr, const vo
     c.transpose = rank == 2 && sstr[0] == 1 && sstr[1] != 1 && dstr[1] == 1;
 #ifdef RTC_AVX512
     if (c.transpose && esz == 4) {
-        __builtin_cpu_init();
-        c.avx512 = __builtin_cpu_supports("avx512f");
+        c.avx512 = rtc_has_avx512();
         c.stream = c.avx512 && total * esz > RTC_STREAM;
     }
 #endif
