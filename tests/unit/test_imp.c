@@ -732,8 +732,10 @@ static void test_lower_scatter(void **state) {
     assert_non_null(loop);
     const ImpStm *guard = find(&loop->body, IMP_IF);
     assert_non_null(guard);
+    /* 0 <= i < n as one unsigned comparison */
     assert_int_equal(guard->cond->kind, IX_OP);
-    assert_int_equal(guard->cond->op, OP_LAND);
+    assert_int_equal(guard->cond->op, OP_LT);
+    assert_int_equal(guard->cond->t, PT_U64);
     assert_int_equal(count(&guard->body, IMP_STORE), 1);
     unit_free(p);
 }
