@@ -740,6 +740,32 @@ static void test_lower_scatter(void **state) {
     unit_free(p);
 }
 
+/* A loop whose iterations past a guard on the counter add zero stops
+ * there (narrow.c): the inner loop of a masked triangular product is
+ * bounded by min(n - 1, i) + 1; one whose iterations past it add 1 is
+ * not. */
+static void test_narrow(void **state) {
+    (void)state;
+    const char *src[] = {"entry main [n] (a: [n][n]i32) (x: [n]i32) : [n]i32 =\n"
+                         "  map2 (\\i row -> reduce (+) 0 (map3 (\\j aij xj -> if j <= i then aij * xj else 0)\n"
+                         "                                       (iota n) row x)) (iota n) a\n",
+                         "entry main [n] (a: [n][n]i32) (x: [n]i32) : [n]i32 =\n"
+                         "  map2 (\\i row -> reduce (+) 0 (map3 (\\j aij xj -> if j <= i then aij * xj else 1)\n"
+                         "                                       (iota n) row x)) (iota n) a\n"};
+    for (int k = 0; k < 2; k++) {
+        Prog *p;
+        ImpProg *ip = lowered(src[k], &p);
+        const ImpStm *outer = find(&ip->entries[0]->body, IMP_FOR);
+        assert_non_null(outer);
+        const ImpStm *inner = find(&outer->body, IMP_FOR);
+        assert_non_null(inner);
+        bool narrowed = inner->bound->kind == IX_OP && inner->bound->op == OP_ADD &&
+                        inner->bound->args[0]->kind == IX_OP && inner->bound->args[0]->op == OP_MIN;
+        assert_int_equal(narrowed, k == 0);
+        unit_free(p);
+    }
+}
+
 /* Hist combines into its buckets: a load and a store of the bucket. */
 static void test_lower_hist(void **state) {
     (void)state;
@@ -929,6 +955,7 @@ int main(void) {
         cmocka_unit_test(test_builder_and_printer), cmocka_unit_test(test_expressions),
         cmocka_unit_test(test_check_rejects),       cmocka_unit_test(test_lower_screma),
         cmocka_unit_test(test_lower_loop),          cmocka_unit_test(test_lower_scatter),
+        cmocka_unit_test(test_narrow),
         cmocka_unit_test(test_lower_hist),          cmocka_unit_test(test_lower_call),
         cmocka_unit_test(test_lower_copies),        cmocka_unit_test(test_gpu_printer),        cmocka_unit_test(test_gpu_group_forms),
         cmocka_unit_test(test_gpu_check_rejects),   cmocka_unit_test(test_lower_gpu_map),
