@@ -300,14 +300,6 @@ static void jam_rest_rows(L *l, const void *arg) {
     l_loop(l, l->i64, j->r, l_i64(l, 0), l_i64(l, j->v->rows), 1, jam_rest, j);
 }
 
-static void mark_assigned(char *set, const ImpCode *c) {
-    for (int i = 0; i < c->n; i++) {
-        if (c->stms[i]->kind == IMP_ASSIGN) set[c->stms[i]->var->id] = 1;
-        mark_assigned(set, &c->stms[i]->body);
-        mark_assigned(set, &c->stms[i]->orelse);
-    }
-}
-
 /* Splits the inner body at its loop over k where its blocks can run
  * apart: declarations before it, its bound the same in every row and
  * lane and known before the rows (it reads none of vars, the rows'

@@ -422,7 +422,8 @@ static void vset(V *v, int id, LLVMValueRef x) {
     LLVMValueRef slot = var_slot(v, id);
     if (varying(v, id)) {
         x = splat(v, x);
-        if (v->mask) x = LLVMBuildSelect(l->b, v->mask, x, l_load(l, lv->ty, slot), "");
+        bool blend = v->mask && !(v->unblended && v->unblended[id] && v->mask == v->loop_mask);
+        if (blend) x = LLVMBuildSelect(l->b, v->mask, x, l_load(l, lv->ty, slot), "");
     }
     LLVMBuildStore(l->b, x, slot);
 }
@@ -485,8 +486,73 @@ static void vif(V *v, const ImpStm *s) {
     l_branch(l, c, vthen, velse, &x);
 }
 
+/* ---- Variables a while loop need not keep ---- */
+
+typedef struct Used {
+    char *used;
+    bool more;
+} Used;
+
+static void use_var(int id, void *ctx) {
+    Used *u = ctx;
+    if (!u->used[id]) u->used[id] = 1, u->more = true;
+}
+
+static void use_exp(Used *u, const ImpExp *e) {
+    if (!e) return;
+    if (e->kind == IX_VAR) use_var(e->var->id, u);
+    if (e->kind == IX_SYM) sym_vars(e->sym, use_var, u);
+    for (int i = 0; (e->kind == IX_OP && i < op_arity(e->op)) || (e->kind == IX_CONV && i < 1); i++) use_exp(u, e->args[i]);
+    if (e->kind == IX_LOAD) use_exp(u, e->index);
+}
+
+/* Marks what code c reads, but for the values of declarations and
+ * assignments of variables nothing reads. */
+static void use_code(Used *u, const ImpCode *c) {
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        bool set = s->kind == IMP_DECL || s->kind == IMP_ASSIGN;
+        if (!set || u->used[s->var->id]) {
+            const ImpExp *es[] = {s->init, s->value, s->index, s->cond, s->bound};
+            for (size_t k = 0; k < sizeof es / sizeof *es; k++) use_exp(u, es[k]);
+            for (int k = 0; s->kind == IMP_ASSERT && k < s->nargs; k++) use_exp(u, s->args[k]);
+        }
+        use_code(u, &s->body);
+        use_code(u, &s->orelse);
+    }
+}
+
+void mark_assigned(char *set, const ImpCode *c) {
+    for (int i = 0; i < c->n; i++) {
+        if (c->stms[i]->kind == IMP_ASSIGN) set[c->stms[i]->var->id] = 1;
+        mark_assigned(set, &c->stms[i]->body);
+        mark_assigned(set, &c->stms[i]->orelse);
+    }
+}
+
+/* The variables declared in c before its while loop i, that the loop
+ * sets and nothing after it reads (by id): the loop's iterations may set
+ * them in every lane, lanes that stopped included, without keeping
+ * their values (Mandelbrot's z, when only the count is wanted). */
+static char *dead_after(V *v, const ImpCode *c, int i) {
+    size_t n = (size_t)v->l->next_id + 1;
+    char *dead = arena_alloc(v->l->a, n), *set = arena_alloc(v->l->a, n);
+    Used u = {arena_alloc(v->l->a, n), true};
+    ImpCode tail = {c->stms + i + 1, c->n - i - 1};
+    while (u.more) {
+        u.more = false;
+        use_code(&u, &tail);
+    }
+    mark_assigned(set, &c->stms[i]->body);
+    for (int k = 0; k < i; k++) {
+        const ImpStm *d = c->stms[k];
+        if (d->kind == IMP_DECL && set[d->var->id] && !u.used[d->var->id]) dead[d->var->id] = 1;
+    }
+    return dead;
+}
+
 /* A while loop: while any lane that still runs it has a true condition. */
-static void vwhile(V *v, const ImpStm *s) {
+static void vwhile(V *v, const ImpStm *s, const char *dead) {
     L *l = v->l;
     LLVMValueRef live = l_slot(l, vec_type(v, l->i1), "live");
     LLVMBuildStore(l->b, mask_or_all(v), live);
@@ -498,10 +564,14 @@ static void vwhile(V *v, const ImpStm *s) {
     LLVMBuildStore(l->b, m, live);
     LLVMBuildCondBr(l->b, any(v, m), body, done);
     l_enter(l, body);
-    LLVMValueRef outer = v->mask;
-    v->mask = m;
+    LLVMValueRef outer = v->mask, outer_loop = v->loop_mask;
+    const char *outer_dead = v->unblended;
+    v->mask = v->loop_mask = m;
+    v->unblended = dead;
     vcode(v, &s->body);
     v->mask = outer;
+    v->loop_mask = outer_loop;
+    v->unblended = outer_dead;
     LLVMBuildBr(l->b, head);
     l_enter(l, done);
 }
@@ -686,13 +756,19 @@ static void vstm(V *v, const ImpStm *s) {
         /* Under a mask the lanes that do not run keep other values. */
         if (!v->assigned[s->var->id] && s->init && !v->mask) v->stride[s->var->id] = exp_stride(v, s->init);
         LLVMValueRef x = s->init ? vexp(v, s->init) : LLVMConstNull(LLVMGetElementType(lv->ty));
+        /* Every lane: a lane that does not run never reads the variable
+         * (it is read only in its scope, under this mask or a narrower
+         * one), so its value need not be kept. */
+        LLVMValueRef mask = v->mask;
+        v->mask = NULL;
         vset(v, s->var->id, x);
+        v->mask = mask;
         return;
     }
     case IMP_ASSIGN: vset(v, s->var->id, vexp(v, s->value)); return;
     case IMP_STORE: vstore(v, s->mem, s->t, s->index, vexp(v, s->value)); return;
     case IMP_IF: vif(v, s); return;
-    case IMP_WHILE: vwhile(v, s); return;
+    case IMP_WHILE: vwhile(v, s, NULL); return;
     case IMP_FOR: vfor(v, s); return;
     case IMP_SCOPE: vcode(v, &s->body); return;
     case IMP_ASSERT: vassert(v, s); return;
@@ -714,6 +790,10 @@ static bool per_row(const V *v, const ImpStm *s) {
 
 void vcode(V *v, const ImpCode *c) {
     for (int i = 0; i < c->n; i++) {
+        if (c->stms[i]->kind == IMP_WHILE && v->rows == 1) {
+            vwhile(v, c->stms[i], dead_after(v, c, i));
+            continue;
+        }
         if (v->rows > 1 && per_row(v, c->stms[i]))
             for (v->row = 0; v->row < v->rows; v->row++) vstm(v, c->stms[i]);
         else

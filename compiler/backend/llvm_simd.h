@@ -47,6 +47,11 @@ typedef struct V {
     char *rowvar;          /* by id */
     char *stored;          /* by block id: the loop stores to it */
     LLVMValueRef *rowslot;
+    /* In a while loop's body (under its mask loop_mask), by id: the
+     * variables it may set in every lane, as nothing after the loop reads
+     * them (NULL: none). */
+    const char *unblended;
+    LLVMValueRef loop_mask;
     /* Loads read from buffers: in a blocked loop over k, the shared
      * operand's (packed: each load's elements in the order the loop reads
      * them); in a loop, those it repeats in every iteration (hoisted). */
@@ -81,6 +86,8 @@ bool exp_rowvar(const V *v, const ImpExp *e);
 /* The values of vector code: expression e, element e of block mem. */
 LLVMValueRef vexp(V *v, const ImpExp *e);
 LLVMValueRef vload(V *v, const ImpVar *mem, PrimType t, const ImpExp *e);
+/* Marks (by id) the variables code c assigns. */
+void mark_assigned(char *set, const ImpCode *c);
 /* Declares variable id of scalar type ty: a vector slot when varying. */
 LVar *vdeclare(V *v, int id, LLVMTypeRef ty, const char *name);
 /* Translates code c, statement by statement (once for each row where it
