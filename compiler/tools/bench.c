@@ -5,10 +5,11 @@
  * test blocks (spec.c) is timed by running the plain executable as
  * `prog -e ENTRY -r N -t TIMES -b` with the case's input on stdin: one
  * warm-up run, then N measured runs whose times (µs, the span around the
- * entry call) the executable writes to TIMES. If the measured runs took less
- * than BENCH_MIN_US in total, the executable is run again with as many
- * further runs as the mean so far says are needed, plus a margin (Futhark's
- * "initial phase", its run-count guess included); Futhark's convergence phase is not
+ * entry call) the executable writes to TIMES. Without -r, N is 10, and if
+ * the measured runs took less than BENCH_MIN_US in total, the executable is
+ * run again with as many further runs as the mean so far says are needed,
+ * plus a margin (Futhark's "initial phase", its run-count guess included);
+ * with -r N exactly N runs are made. Futhark's convergence phase is not
  * done. The output of the last run is checked against the expected output.
  * Per dataset the console shows the mean, its 95% confidence interval
  * (Student's t) and the standard deviation; --json writes Futhark's bench
@@ -137,6 +138,7 @@ typedef struct Bencher {
     const char *futhorc, *backend, *json, *plot, *entry_only, *ignore;
     Strings copts, popts, exclude;
     int runs, timeout_s;
+    bool exact;    /* -r given: exactly runs runs, no top-up */
     bool progress; /* stderr is a terminal */
     int failures;
     BenchResults results;
@@ -262,7 +264,8 @@ static void bench_case(Bencher *b, const char *exe, const SpecCase *c, const cha
     Runtimes rs = {0};
     const char *out = spec_tmp(&b->work, "out"), *times = spec_tmp(&b->work, "times");
     double deadline = b->timeout_s > 0 ? bench_now() + b->timeout_s : 0;
-    for (int phase = 0, n = b->runs; in && !why && n > 0 && phase < BENCH_MAX_PHASES; phase++) {
+    int phases = b->exact ? 1 : BENCH_MAX_PHASES;
+    for (int phase = 0, n = b->runs; in && !why && n > 0 && phase < phases; phase++) {
         int before = rs.len;
         const char *what = arena_printf(&b->arena, "%s: warm-up and %d runs", label, n);
         why = bench_exec(b, bench_run_argv(b, exe, c->entry, n, times), in, out, deadline, what);
@@ -873,9 +876,11 @@ static void bench_usage(void) {
     printf("Usage: futhorc bench [OPTIONS] FILES|DIRS\n"
            "       futhorc bench --compare OLD.json NEW.json\n"
            "Compiles each program and times its entry points on the datasets of its\n"
-           "-- == test blocks: one warm-up run, then at least -r runs and 0.5 s.\n\n"
+           "-- == test blocks: one warm-up run, then 10 runs and more until 0.5 s,\n"
+           "or with -r N exactly N runs.\n\n"
            "Options:\n"
-           "  -r N, --runs=N                 measured runs per dataset (default %d)\n"
+           "  -r N, --runs=N                 exactly N measured runs per dataset (default:\n"
+           "                                 %d, then more until 0.5 s)\n"
            "  --json=FILE                    write the results in Futhark's bench JSON format\n"
            "  --plot=FILE.svg                draw the results as an SVG bar chart\n"
            "  --compare OLD.json NEW.json    print the speedup of NEW over OLD per dataset\n"
@@ -905,6 +910,7 @@ static int bench_value_option(Bencher *b, int argc, char **argv, int *i) {
     const char *v;
     if ((v = spec_optval(argc, argv, i, "-r")) || (v = spec_optval(argc, argv, i, "--runs"))) {
         if ((b->runs = spec_posint(v, BENCH_MAX_RUNS)) < 0) return bench_bad_usage("bad number of runs", v);
+        b->exact = true;
     } else if ((v = spec_optval(argc, argv, i, "--timeout"))) {
         if ((b->timeout_s = spec_posint(v, INT32_MAX)) < 0) return bench_bad_usage("bad --timeout value", v);
     } else if ((v = spec_optval(argc, argv, i, "--json"))) b->json = v;
@@ -958,8 +964,10 @@ static int bench_run(Bencher *b, const Strings *paths) {
             fprintf(stderr, "futhorc bench: cannot access %s: %s\n", paths->items[i], strerror(errno));
             return vec_free(&files), 1;
         }
-    printf("Reporting arithmetic mean runtime of at least %d runs for each dataset (min %.1fs).\n", b->runs,
-           BENCH_MIN_US / 1e6);
+    if (b->exact) printf("Reporting arithmetic mean runtime of %d runs for each dataset.\n", b->runs);
+    else
+        printf("Reporting arithmetic mean runtime of at least %d runs for each dataset (min %.1fs).\n", b->runs,
+               BENCH_MIN_US / 1e6);
     for (int i = 0; i < files.len; i++) bench_file(b, files.items[i]);
     vec_free(&files);
     bool ok = (!b->json || json_write(&b->results, b->json)) && (!b->plot || plot_write(&b->results, b->plot));

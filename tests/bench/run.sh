@@ -36,6 +36,14 @@ check "a slow dataset has positive runtimes" python3 -c '
 import json, sys
 rts = json.load(open(sys.argv[1]))["tests/bench/slow/loop.fut"]["datasets"]["slow"]["runtimes"]
 sys.exit(0 if rts and min(rts) > 0 else 1)' "$work/good.json"
+# Without -r: 10 runs, and more until 0.5 s (or 100000 runs).
+"$futhorc" bench --json="$work/default.json" $here/programs/sum.fut >"$work/default.out" 2>&1
+check "without -r: at least 10 runs and 0.5 s" python3 -c '
+import json, sys
+for name, d in json.load(open(sys.argv[1]))["tests/bench/programs/sum.fut"]["datasets"].items():
+    rts = d["runtimes"]
+    if len(rts) < 10 or (sum(rts) < 500000 and len(rts) < 100000): sys.exit(name + ": " + str(len(rts)) + " runs")' "$work/default.json"
+check "with -r: the header says exactly" grep -q '^Reporting arithmetic mean runtime of 3 runs for each dataset.$' "$work/good.out"
 # The console line of a dataset: mean, interval and deviation.
 check "console report" grep -Eq '^a million: +[0-9]+μs \(95% CI: \[ *[0-9.]+, +[0-9.]+\]; sd: [0-9.]+μs; [0-9]+ runs\)$' "$work/good.out"
 check "console headers" grep -q '^tests/bench/programs/random.fut:dot (no tuning file):$' "$work/good.out"
