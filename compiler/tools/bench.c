@@ -683,9 +683,9 @@ static const BenchEntry *find_entry(const BenchResults *rs, const char *key) {
     return NULL;
 }
 
-/* Prints one row of the speedup table. */
-static void compare_row(const char *name, const BenchData *o, const BenchData *n) {
-    printf("  %-40s", name);
+/* Prints one row of the speedup table, the name padded to width. */
+static void compare_row(int width, const char *name, const BenchData *o, const BenchData *n) {
+    printf("  %-*s", width, name);
     BenchStats so, sn;
     if (!o || !n) printf("  only in %s\n", o ? "OLD" : "NEW");
     else if (o->error || n->error) printf("  failed in %s\n", o->error ? (n->error ? "both" : "OLD") : "NEW");
@@ -693,8 +693,8 @@ static void compare_row(const char *name, const BenchData *o, const BenchData *n
     else {
         bench_stats(o->runtimes, o->nruns, &so), bench_stats(n->runtimes, n->nruns, &sn);
         printf(" %12.0f %12.0f ", so.mean, sn.mean);
-        if (sn.mean > 0) printf("%9.2fx\n", so.mean / sn.mean);
-        else printf("%10s\n", "-");
+        if (so.mean > 0 && sn.mean > 0) printf("%9.2fx\n", so.mean / sn.mean);
+        else printf("%10s\n", "-"); /* a time of 0 (below a microsecond) has no ratio */
     }
 }
 
@@ -709,11 +709,18 @@ static int bench_compare(const char *old_path, const char *new_path) {
             const BenchEntry *e = i < old.len ? old.items[i] : new.items[i - old.len];
             const BenchEntry *o = find_entry(&old, e->key), *n = find_entry(&new, e->key);
             if (i >= old.len && o) continue;
-            printf("%s\n  %-40s %13s %13s %10s\n", e->key, "dataset", "old (\xce\xbcs)", "new (\xce\xbcs)", "speedup");
+            int width = 40; /* the column of dataset names: 40, or the longest */
             for (int k = 0; o && k < o->data.len; k++)
-                compare_row(o->data.items[k].name, &o->data.items[k], find_data(n, o->data.items[k].name));
+                if ((int)strlen(o->data.items[k].name) > width) width = (int)strlen(o->data.items[k].name);
             for (int k = 0; n && k < n->data.len; k++)
-                if (!find_data(o, n->data.items[k].name)) compare_row(n->data.items[k].name, NULL, &n->data.items[k]);
+                if ((int)strlen(n->data.items[k].name) > width) width = (int)strlen(n->data.items[k].name);
+            printf("%s\n  %-*s %13s %13s %10s\n", e->key, width, "dataset", "old (\xce\xbcs)", "new (\xce\xbcs)",
+                   "speedup");
+            for (int k = 0; o && k < o->data.len; k++)
+                compare_row(width, o->data.items[k].name, &o->data.items[k], find_data(n, o->data.items[k].name));
+            for (int k = 0; n && k < n->data.len; k++)
+                if (!find_data(o, n->data.items[k].name))
+                    compare_row(width, n->data.items[k].name, NULL, &n->data.items[k]);
             printf("\n");
         }
         rc = 0;
