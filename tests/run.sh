@@ -138,6 +138,7 @@ summarised server bash tests/server/run.sh
 summarised "server (multicore)" bash tests/server/run.sh multicore
 summarised jit bash tests/jit/run.sh
 summarised library bash tests/library/run.sh
+summarised install bash tests/install.sh
 summarised bench bash tests/bench/run.sh
 summarised deep bash tests/deep/run.sh
 # Already sanitizer runs: the compiler built with the sanitizers over every
