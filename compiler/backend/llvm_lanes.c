@@ -41,11 +41,17 @@ static void lanes_body(L *l, const void *arg) {
     vcode(x->v, &x->s->body);
 }
 
+/* Loop s's lanes from slot jb at v->lanes lanes: its body's slots made
+ * again, its counter declared. */
+static Lanes lanes_begin(V *v, const ImpStm *s, LLVMValueRef jb) {
+    forget(v);
+    return (Lanes){v, s, jb, vdeclare(v, s->var->id, v->l->i64, s->var->name)};
+}
+
 /* Loop s from the value of slot jb, lanes iterations at a time while they
  * are all below bound (jb holds where it stopped). */
 static void lanes_loop(V *v, const ImpStm *s, LLVMValueRef jb, LLVMValueRef bound) {
-    forget(v);
-    Lanes x = {v, s, jb, vdeclare(v, s->var->id, v->l->i64, s->var->name)};
+    Lanes x = lanes_begin(v, s, jb);
     l_loop(v->l, v->l->i64, jb, NULL, bound, v->lanes, lanes_body, &x);
 }
 
@@ -165,7 +171,7 @@ typedef struct Jam {
      * iteration (the values of its declarations), each by a vector load
      * at an index that reads only kloop's and the inner loop's counters
      * and variables from outside: copied for each block of k, before its
-     * rows run, into a buffer of their own (V.packed). */
+     * rows run, into a buffer of their own (read through V.buffered). */
     int npack;
     const ImpExp **pack;
     LLVMValueRef *pack_buf;
@@ -280,8 +286,7 @@ static void jam_super(L *l, const void *arg) {
     LLVMBuildStore(l->b, l_i64(l, 0), j->jb);
     for (int width = 2 * l->lanes; width >= l->lanes; width -= l->lanes) {
         v->lanes = width;
-        forget(v);
-        j->lanes = (Lanes){v, j->inner, j->jb, vdeclare(v, j->inner->var->id, l->i64, j->inner->var->name)};
+        j->lanes = lanes_begin(v, j->inner, j->jb);
         l_loop(l, l->i64, j->jb, NULL, j->inner_end, width, jam_strip, j);
     }
 }
@@ -315,7 +320,7 @@ static void split_k(Jam *j, const char *vars, int64_t kc) {
         exp_reads(f->bound, v->inside, NULL))
         return;
     char *set = arena_alloc(l->a, (size_t)l->next_id + 1);
-    mark_assigned(set, &f->body);
+    imp_mark_vars(&f->body, false, true, set);
     j->carried = NEW_ARRAY(l->a, int, k);
     for (int i = 0; i < k; i++)
         if (set[b->stms[i]->var->id]) j->carried[j->ncarried++] = b->stms[i]->var->id;
@@ -323,7 +328,7 @@ static void split_k(Jam *j, const char *vars, int64_t kc) {
     char *other = arena_alloc(l->a, (size_t)l->next_id + 1);
     for (int id = 0; id <= l->next_id; id++) other[id] = v->inside[id] || vars[id];
     other[f->var->id] = other[j->inner->var->id] = 0;
-    j->pack = NEW_ARRAY(l->a, const ImpExp *, MAX_BUFFERED);
+    j->pack = NEW_ARRAY(l->a, const ImpExp *, f->body.n);
     j->pack_buf = NEW_ARRAY(l->a, LLVMValueRef, f->body.n);
     for (int i = 0; i < f->body.n; i++) {
         const ImpExp *e = f->body.stms[i]->kind == IMP_DECL ? f->body.stms[i]->init : NULL;
@@ -490,11 +495,11 @@ bool l_simd_for(L *l, const ImpStm *s) {
     v.inside[s->var->id] = 1;
     v.stride[s->var->id] = 1;
     mark_stored(&v, &s->body);
-    /* Where each lane would read a row of its own along an inner loop
-     * whose bound all lanes share, the scalar loop is better: LLVM makes
-     * vector code of the inner loop (a reduction along the row) instead
-     * of gathering from many rows at once (on 2 local cores: k-means'
-     * assignment alone 68 -> 21 ms, trmv 7.3 -> 3.0 ms). */
+    /* Where each lane would read a dense row of its own along an inner
+     * loop, the scalar loop is better: LLVM makes vector code of the inner
+     * loop (a reduction along the row) instead of gathering from many rows
+     * at once (on 2 local cores: k-means' assignment alone 68 -> 21 ms,
+     * trmv 7.3 -> 3.0 ms). */
     guess_strides(&v, &s->body);
     if (lanes_read_rows(&v, &s->body, NULL, NULL)) return false;
     memset(v.stride, 0, ((size_t)l->next_id + 1) * sizeof(int64_t));

@@ -522,14 +522,6 @@ static void use_code(Used *u, const ImpCode *c) {
     }
 }
 
-void mark_assigned(char *set, const ImpCode *c) {
-    for (int i = 0; i < c->n; i++) {
-        if (c->stms[i]->kind == IMP_ASSIGN) set[c->stms[i]->var->id] = 1;
-        mark_assigned(set, &c->stms[i]->body);
-        mark_assigned(set, &c->stms[i]->orelse);
-    }
-}
-
 /* The variables declared in c before its while loop i, that the loop
  * sets and nothing after it reads (by id): the loop's iterations may set
  * them in every lane, lanes that stopped included, without keeping
@@ -543,7 +535,7 @@ static char *dead_after(V *v, const ImpCode *c, int i) {
         u.more = false;
         use_code(&u, &tail);
     }
-    mark_assigned(set, &c->stms[i]->body);
+    imp_mark_vars(&c->stms[i]->body, false, true, set);
     for (int k = 0; k < i; k++) {
         const ImpStm *d = c->stms[k];
         if (d->kind == IMP_DECL && set[d->var->id] && !u.used[d->var->id]) dead[d->var->id] = 1;
@@ -619,22 +611,13 @@ static void vfor_loop(V *v, const ImpStm *s) {
  * the loads f would make. */
 
 
-static void mark_defined(char *set, const ImpCode *c) {
-    for (int i = 0; i < c->n; i++) {
-        const ImpStm *s = c->stms[i];
-        if ((s->kind == IMP_DECL || s->kind == IMP_ASSIGN || s->kind == IMP_FOR) && s->var) set[s->var->id] = 1;
-        mark_defined(set, &s->body);
-        mark_defined(set, &s->orelse);
-    }
-}
-
 /* The loads of g (a statement of f's body) to hoist out of f, into out;
  * how many. */
 static int hoistable(V *v, const ImpStm *f, const ImpStm *g, const ImpExp **out, int max) {
     L *l = v->l;
     if (g->kind != IMP_FOR || g->var->t != PT_I64 || v->rows > 1) return 0;
     char *in_f = arena_alloc(l->a, (size_t)l->next_id + 1);
-    mark_defined(in_f, &f->body);
+    imp_mark_vars(&f->body, true, true, in_f);
     in_f[f->var->id] = 1;
     if (exp_reads(g->bound, in_f, v->stored) || exp_varying(v, g->bound)) return 0;
     in_f[g->var->id] = 0;
@@ -768,7 +751,6 @@ static void vstm(V *v, const ImpStm *s) {
     case IMP_ASSIGN: vset(v, s->var->id, vexp(v, s->value)); return;
     case IMP_STORE: vstore(v, s->mem, s->t, s->index, vexp(v, s->value)); return;
     case IMP_IF: vif(v, s); return;
-    case IMP_WHILE: vwhile(v, s, NULL); return;
     case IMP_FOR: vfor(v, s); return;
     case IMP_SCOPE: vcode(v, &s->body); return;
     case IMP_ASSERT: vassert(v, s); return;
@@ -790,11 +772,9 @@ static bool per_row(const V *v, const ImpStm *s) {
 
 void vcode(V *v, const ImpCode *c) {
     for (int i = 0; i < c->n; i++) {
-        if (c->stms[i]->kind == IMP_WHILE && v->rows == 1) {
-            vwhile(v, c->stms[i], dead_after(v, c, i));
-            continue;
-        }
-        if (v->rows > 1 && per_row(v, c->stms[i]))
+        if (c->stms[i]->kind == IMP_WHILE) /* it needs what comes after it */
+            vwhile(v, c->stms[i], v->rows == 1 ? dead_after(v, c, i) : NULL);
+        else if (v->rows > 1 && per_row(v, c->stms[i]))
             for (v->row = 0; v->row < v->rows; v->row++) vstm(v, c->stms[i]);
         else
             vstm(v, c->stms[i]);
@@ -802,22 +782,12 @@ void vcode(V *v, const ImpCode *c) {
     }
 }
 
-typedef struct AnyOf {
-    const char *set;
-    bool any;
-} AnyOf;
-static void any_of(int id, void *ctx) { ((AnyOf *)ctx)->any |= ((AnyOf *)ctx)->set[id] != 0; }
-
 /* Whether e reads one of the variables vars, or (when blocks is not
  * NULL) an element of one of the blocks. */
 bool exp_reads(const ImpExp *e, const char *vars, const char *blocks) {
     switch (e->kind) {
     case IX_VAR: return vars[e->var->id];
-    case IX_SYM: {
-        AnyOf a = {vars, false};
-        sym_vars(e->sym, any_of, &a);
-        return a.any;
-    }
+    case IX_SYM: return sym_reads_any(e->sym, vars);
     case IX_OP:
     case IX_CONV:
         for (int i = 0; i < (e->kind == IX_OP ? op_arity(e->op) : 1); i++)

@@ -86,8 +86,6 @@ bool exp_rowvar(const V *v, const ImpExp *e);
 /* The values of vector code: expression e, element e of block mem. */
 LLVMValueRef vexp(V *v, const ImpExp *e);
 LLVMValueRef vload(V *v, const ImpVar *mem, PrimType t, const ImpExp *e);
-/* Marks (by id) the variables code c assigns. */
-void mark_assigned(char *set, const ImpCode *c);
 /* Declares variable id of scalar type ty: a vector slot when varying. */
 LVar *vdeclare(V *v, int id, LLVMTypeRef ty, const char *name);
 /* Translates code c, statement by statement (once for each row where it

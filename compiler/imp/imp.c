@@ -303,6 +303,16 @@ static void fw_code(FreeWalk *w, const ImpCode *c) {
     for (int i = 0; i < c->n; i++) fw_stm(w, c->stms[i]);
 }
 
+void imp_mark_vars(const ImpCode *c, bool decls, bool assigns, char *set) {
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        bool decl = s->kind == IMP_DECL || s->kind == IMP_FOR;
+        if (s->var && ((decls && decl) || (assigns && s->kind == IMP_ASSIGN))) set[s->var->id] = 1;
+        imp_mark_vars(&s->body, decls, assigns, set);
+        imp_mark_vars(&s->orelse, decls, assigns, set);
+    }
+}
+
 void imp_free_vars(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx) {
     FreeWalk w = {calloc((size_t)next_id + 1, 1), calloc((size_t)next_id + 1, 1), next_id, fn, ctx};
     if (!w.declared || !w.seen) ICE("out of memory");

@@ -451,6 +451,10 @@ ImpCode imp_finish(ImpBuilder *b);
  * declare (the variables an IMP_PARFOR's body takes from outside), in the
  * order of their first uses; Syms' variables count. */
 void imp_free_vars(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx);
+/* Sets set[id] for each scalar variable code c declares (IMP_DECL, and the
+ * counters of its for loops) when decls, and assigns (IMP_ASSIGN) when
+ * assigns, nested code included. */
+void imp_mark_vars(const ImpCode *c, bool decls, bool assigns, char *set);
 
 /* ---- Failures, as every target reports them ---------------------------------------- */
 

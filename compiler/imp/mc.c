@@ -40,10 +40,9 @@
 #define MC_MIN_CHUNK 32
 /* The most elements the private buckets of a histogram's tasks take. */
 #define MC_HIST_ELEMS (1 << 25)
-/* Histograms of at most MC_HIST_FEW buckets keep MC_HIST_COPIES copies
- * of them a task (a power of two). */
+/* Histograms of at most MC_HIST_FEW buckets keep 2^MC_HIST_LOG_COPIES
+ * copies of them a task. */
 #define MC_HIST_FEW 4096
-#define MC_HIST_COPIES 4
 #define MC_HIST_LOG_COPIES 2
 /* Elements between two tasks' buckets (64 bytes at least), so that no
  * cache line holds buckets of two tasks, wherever the block starts. */
@@ -385,10 +384,10 @@ static void par_hist(ImpLower *L, const Stm *s) {
     ImpVar *dw = let(L, "buckets", lw_se(L, h->dest_w));
     ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, dw), imp_i64(L->a, 1)));
     Chunks c = chunks(L, lw_se(L, h->w), op2(L, OP_MIN, imp_num_threads(L->a), room));
-    /* Few buckets: MC_HIST_COPIES copies a task, side by side (bucket b
-     * of copy c at b * copies + c), element j updating copy j mod
-     * MC_HIST_COPIES, so that updates of one bucket in a row do not wait
-     * for each other. */
+    /* Few buckets: 2^MC_HIST_LOG_COPIES copies a task, side by side
+     * (bucket b of copy c at b * copies + c), element j updating copy j
+     * mod copies, so that updates of one bucket in a row do not wait for
+     * each other. */
     ImpExp *few = imp_conv(L->a, PT_BOOL, PT_I64, op2(L, OP_LE, rd(L, dw), imp_i64(L->a, MC_HIST_FEW)));
     ImpVar *lg = let(L, "lg_copies", op2(L, OP_MUL, few, imp_i64(L->a, MC_HIST_LOG_COPIES)));
     ImpVar *copies = let(L, "copies", op2(L, OP_SHL, imp_i64(L->a, 1), rd(L, lg)));

@@ -28,7 +28,6 @@ typedef struct Val {
 
 typedef struct Narrow {
     Arena *a;
-    int n;          /* variable ids */
     char *inside;   /* by id: declared or assigned in the loop's body */
     char *declared; /* by id: declared there */
     char *counter;  /* by id: the counter, or a copy of it */
@@ -36,33 +35,13 @@ typedef struct Narrow {
     int guard;      /* the guard's id */
 } Narrow;
 
-static void mark_inside(Narrow *N, const ImpCode *c) {
-    for (int i = 0; i < c->n; i++) {
-        const ImpStm *s = c->stms[i];
-        if ((s->kind == IMP_DECL || s->kind == IMP_ASSIGN || s->kind == IMP_FOR) && s->var) N->inside[s->var->id] = 1;
-        if ((s->kind == IMP_DECL || s->kind == IMP_FOR) && s->var) N->declared[s->var->id] = 1;
-        mark_inside(N, &s->body);
-        mark_inside(N, &s->orelse);
-    }
-}
-
-typedef struct Reads {
-    const char *set;
-    bool any;
-} Reads;
-static void reads_one(int id, void *ctx) { ((Reads *)ctx)->any |= ((Reads *)ctx)->set[id] != 0; }
-
 /* Whether e reads a variable of the loop's body (or an element of memory,
  * which the body may change). */
 static bool variant(const Narrow *N, const ImpExp *e) {
     switch (e->kind) {
     case IX_CONST: return false;
     case IX_VAR: return N->inside[e->var->id];
-    case IX_SYM: {
-        Reads r = {N->inside, false};
-        sym_vars(e->sym, reads_one, &r);
-        return r.any;
-    }
+    case IX_SYM: return sym_reads_any(e->sym, N->inside);
     case IX_OP:
     case IX_CONV:
         for (int i = 0; i < (e->kind == IX_OP ? op_arity(e->op) : 1); i++)
@@ -147,8 +126,9 @@ static bool skip(Narrow *N, const ImpCode *c) {
 
 /* Narrows loop s where it can. */
 static void narrow_loop(Arena *a, int nids, ImpStm *s) {
-    Narrow N = {a, nids, arena_alloc(a, (size_t)nids), arena_alloc(a, (size_t)nids), arena_alloc(a, (size_t)nids), NULL, -1};
-    mark_inside(&N, &s->body);
+    Narrow N = {a, arena_alloc(a, (size_t)nids), arena_alloc(a, (size_t)nids), arena_alloc(a, (size_t)nids), NULL, -1};
+    imp_mark_vars(&s->body, true, true, N.inside);
+    imp_mark_vars(&s->body, true, false, N.declared);
     N.counter[s->var->id] = 1;
     ImpExp *bound = NULL;
     for (int i = 0; i < s->body.n && !bound; i++) {

@@ -303,6 +303,15 @@ void sym_vars(const Sym *x, void (*fn)(int id, void *ctx), void *ctx) {
         }
 }
 
+bool sym_reads_any(const Sym *x, const char *set) {
+    for (int i = 0; i < x->nterms; i++)
+        for (int j = 0; j < x->terms[i].nfac; j++) {
+            const SymFactor *f = &x->terms[i].fac[j];
+            if (f->opq ? sym_reads_any(f->opq->l, set) || sym_reads_any(f->opq->r, set) : set[f->var]) return true;
+        }
+    return false;
+}
+
 static void *fold_factor(const SymFactor *f, const SymFold *fd, void *ctx) {
     if (!f->opq) return fd->var(f->var, ctx);
     void *l = sym_fold(f->opq->l, fd, ctx), *r = sym_fold(f->opq->r, fd, ctx);

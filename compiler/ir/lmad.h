@@ -44,6 +44,8 @@ void sym_print_c_as(Buf *out, const Sym *x, const char *(*varname)(int id, void 
 /* Calls fn(id, ctx) once for each occurrence of a variable in x (opaque
  * subterms included), in x's term order. */
 void sym_vars(const Sym *x, void (*fn)(int id, void *ctx), void *ctx);
+/* Whether x has a variable id with set[id] nonzero. */
+bool sym_reads_any(const Sym *x, const char *set);
 /* Rebuilds x bottom-up through callbacks (e.g. into statements that compute
  * it): konst and var make leaves; add, mul and quot (integer division
  * rounding towards zero, from opaque divisions) combine two results. */
