@@ -5,8 +5,9 @@
  * writes the loops itself only inside a parallel loop's tasks.
  *
  * A copy of many elements is a parallel loop over ranges of its outer
- * dimension (a transpose's: of its source's rows). The innermost dimension is a memcpy where both layouts are
- * contiguous there, else a loop by element size. A two-dimensional copy
+ * dimension (a transpose's: of its source's rows). The innermost
+ * dimension is a memcpy where both layouts are contiguous there, else a
+ * loop by element size. A two-dimensional copy
  * whose source is contiguous along the outer dimension (a transpose) goes
  * by tiles of RTC_TILE x RTC_TILE elements, so that both sides stay in
  * the cache while a tile is copied; tiles of 4-byte elements (floats,
@@ -112,12 +113,20 @@ static void rtc_tile4(const rtc_copy *c, int64_t i0, int64_t e0, int64_t i1, int
 /* Whether the CPU has AVX-512 and the OS saves its registers. By CPUID
  * itself, not __builtin_cpu_supports, whose data lives in libgcc, which
  * futhorc run's in-process link does not have. */
-static int rtc_has_avx512(void) {
+static int rtc_cpu_avx512(void) {
     unsigned a, b, c, d, lo, hi;
     if (!__get_cpuid(1, &a, &b, &c, &d) || !(c & (1u << 27))) return 0; /* OSXSAVE */
     __asm__("xgetbv" : "=a"(lo), "=d"(hi) : "c"(0));
     if ((lo & 0xe6) != 0xe6) return 0; /* SSE, AVX, opmask and ZMM state enabled */
     return __get_cpuid_count(7, 0, &a, &b, &c, &d) && (b >> 16 & 1); /* AVX512F */
+}
+
+/* rtc_cpu_avx512, asked once (CPUID traps to the hypervisor in a virtual
+ * machine). Threads that ask at once store the same answer. */
+static int rtc_has_avx512(void) {
+    static _Atomic int has = -1;
+    if (has < 0) has = rtc_cpu_avx512();
+    return has;
 }
 
 /* Rows s, s + lds, ..., s + 7 lds of 8 floats, transposed: r[k] holds
@@ -155,8 +164,8 @@ __attribute__((target("avx512f"))) static void rtc_tile16(const rtc_copy *c, int
             rtc_tr8x8(src + a + b * ss, ss, lo);
             rtc_tr8x8(src + a + (b + 8) * ss, ss, hi);
             for (int k = 0; k < 8; k++) {
-                __m512d both = _mm512_insertf64x4(_mm512_castpd256_pd512(_mm256_castps_pd(lo[k])), _mm256_castps_pd(hi[k]), 1);
-                __m512 row = _mm512_castpd_ps(both);
+                __m512d lo_pd = _mm512_castpd256_pd512(_mm256_castps_pd(lo[k]));
+                __m512 row = _mm512_castpd_ps(_mm512_insertf64x4(lo_pd, _mm256_castps_pd(hi[k]), 1));
                 float *d = dst + (a + k) * ds + b;
                 if (c->stream && ((uintptr_t)d & 63) == 0) _mm512_stream_ps(d, row);
                 else _mm512_storeu_ps(d, row);
