@@ -469,6 +469,19 @@ static Ty *qualified_binop(Exp *e) {
     return apply_arg(e->loc, t, e->e2, tc_exp(e->e2), name, U_DIET);
 }
 
+/* x |> f and f <| x: the application f x, its operands checked from the
+ * left (a lambda f then knows x's type). Its type is f's result, with the
+ * result's uniqueness and sizes, which the operator's type
+ * a -> (a -> b) -> b would lose. */
+static Ty *pipe_exp(Exp *e) {
+    bool right = e->op[0] == '|';
+    Exp *fn = right ? e->e2 : e->e1, *arg = right ? e->e1 : e->e2;
+    Ty *at = right ? tc_exp(arg) : NULL;
+    Ty *ft = tc_exp(fn);
+    if (!at) at = tc_exp(arg);
+    return apply_arg(arg->loc, ft, arg, at, fun_name(fn), U_DIET);
+}
+
 static Ty *binop_exp(Exp *e) {
     if (!e->op || !e->e1 || !e->e2) tc_fail(e->loc, "malformed operator application");
     if (e->name.nparts > 1) return qualified_binop(e);
@@ -481,6 +494,7 @@ static Ty *binop_exp(Exp *e) {
     }
     const OpInfo *oi = find_op(e->op);
     if (oi) return builtin_binop(e, oi);
+    if (!strcmp(e->op, "|>") || !strcmp(e->op, "<|")) return pipe_exp(e);
     Ty *opty = builtin_op_type(e->op, e->loc);
     if (!opty) tc_fail(e->loc, "Unknown operator \"%s\".", e->op);
     const char *name = arena_printf(tc.a, "\"%s\"", e->op);
