@@ -315,12 +315,13 @@ static bool rtv_next_literal(rt_reader *r, rtv_lit *l, char *err, size_t errlen)
     return true;
 }
 
-/* Checks an integer literal's range for t and writes it to dst. */
+/* Checks an integer literal's range for t and writes it to dst. A negative
+ * literal of an unsigned type is its two's complement (-1u16 is 65535), as
+ * Futhark reads it. */
 static bool rtv_store_int(const rtv_lit *l, rt_prim t, void *dst, const char **why) {
     int bits = 8 * rtv_sizes[t];
     uint64_t umax = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-    uint64_t limit = rtv_is_signed(t) ? (l->neg ? umax / 2 + 1 : l->radix ? umax : umax / 2)
-                                      : (l->neg ? 0 : umax);
+    uint64_t limit = !rtv_is_signed(t) ? umax : l->neg ? umax / 2 + 1 : l->radix ? umax : umax / 2;
     if (l->overflow || l->mag > limit) {
         *why = "is out of range for";
         return false;
