@@ -139,6 +139,7 @@ summarised "server (multicore)" bash tests/server/run.sh multicore
 summarised jit bash tests/jit/run.sh
 summarised library bash tests/library/run.sh
 summarised install bash tests/install.sh
+summarised pkg bash tests/pkg/run.sh
 summarised bench bash tests/bench/run.sh
 summarised deep bash tests/deep/run.sh
 # Already sanitizer runs: the compiler built with the sanitizers over every
