@@ -35,6 +35,47 @@ static bool resync_token(int t, const SrcLoc *loc) {
     }
 }
 
+/* Pops openers down to and including the innermost one of kind a or b
+ * (nothing if there is none). */
+static void open_close(LexState *ls, int a, int b) {
+    for (int i = ls->nopen - 1; i >= 0; i--)
+        if (ls->open[i].tok == a || ls->open[i].tok == b) {
+            ls->nopen = i;
+            return;
+        }
+}
+
+/* Pops the openers of kind t on top of the stack. */
+static void open_pop_all(LexState *ls, int t) {
+    while (ls->nopen > 0 && ls->open[ls->nopen - 1].tok == t) ls->nopen--;
+}
+
+/* Keeps the stack of unclosed openers up to date with token t: brackets,
+ * "let" (a chain of lets shares one "in") and "for" (closed by the "in"
+ * of "for x in xs" or by "do"). A "let" in column 1 is a declaration. */
+static void open_track(LexState *ls, int t, const SrcLoc *loc) {
+    bool top_for = ls->nopen > 0 && ls->open[ls->nopen - 1].tok == TK_FOR;
+    switch (t) {
+    case TK_LET:
+        if (loc->col == 1) break; /* a declaration */
+        /* fall through */
+    case TK_LPAR: case TK_LBRACKET: case TK_IDX_LBRACKET: case TK_LBRACE: case TK_FOR:
+        if (ls->nopen == LEX_MAX_OPEN) memmove(ls->open, ls->open + 1, sizeof(LexOpen) * --ls->nopen);
+        ls->open[ls->nopen++] = (LexOpen){t, *loc};
+        return;
+    case TK_RPAR: open_close(ls, TK_LPAR, TK_LPAR); return;
+    case TK_RBRACKET: open_close(ls, TK_LBRACKET, TK_IDX_LBRACKET); return;
+    case TK_RBRACE: open_close(ls, TK_LBRACE, TK_LBRACE); return;
+    case TK_DO: if (top_for) ls->nopen--; return;
+    case TK_IN:
+        if (top_for) ls->nopen--;
+        else open_pop_all(ls, TK_LET);
+        return;
+    default:
+        return;
+    }
+}
+
 int syn_lex(SYN_STYPE *lval, SrcLoc *lloc, void *scanner) {
     LexState *ls = synlex_get_extra(scanner);
     for (;;) {
@@ -46,7 +87,13 @@ int syn_lex(SYN_STYPE *lval, SrcLoc *lloc, void *scanner) {
         if (ls->skipping) {
             if (!resync_token(t, lloc)) continue;
             ls->skipping = false;
+            ls->nopen = 0;
+        } else if (ls->last_open.tok) {
+            open_track(ls, ls->last_open.tok, &ls->last_open.loc);
         }
+        /* tracked when the next token is read: a syntax error at this one
+         * sees the openers before it */
+        ls->last_open = (LexOpen){t, *lloc};
         lval->tok.doc = ls->pending_doc;
         ls->pending_doc = NULL;
         ls->doc_open = false;

@@ -1443,6 +1443,30 @@ static void describe_expected(Buf *b, const yypcontext_t *ctx) {
     buf_free(&items);
 }
 
+/* Whether the token that closes opener o is among the n expected ones. */
+static bool closer_expected(int o, const yysymbol_kind_t *exp, int n) {
+    yysymbol_kind_t want = o == TK_LET ? YYSYMBOL_IN : o == TK_LPAR ? YYSYMBOL_RPAR
+                         : o == TK_LBRACE ? YYSYMBOL_RBRACE
+                         : o == TK_LBRACKET || o == TK_IDX_LBRACKET ? YYSYMBOL_RBRACKET : YYSYMBOL_YYUNDEF;
+    for (int i = 0; i < n; i++)
+        if (exp[i] == want) return true;
+    return false;
+}
+
+/* A note at the innermost unclosed opener whose closer the parser
+ * expects: the "let" without "in", the "(" without ")". */
+static void note_unclosed(const yypcontext_t *ctx, const LexState *ls) {
+    yysymbol_kind_t exp[YYNTOKENS];
+    int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+    for (int i = ls->nopen - 1; i >= 0; i--) {
+        const LexOpen *o = &ls->open[i];
+        if (!closer_expected(o->tok, exp, n)) continue;
+        if (o->tok == TK_LET) diag_note(o->loc, "this 'let' has no 'in'");
+        else diag_note(o->loc, "this '%s' is not closed", o->tok == TK_LPAR ? "(" : o->tok == TK_LBRACE ? "{" : "[");
+        return;
+    }
+}
+
 /* Reports a syntax error naming the unexpected token and what was
  * expected, then makes the token wrapper skip to the next declaration. */
 static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner) {
@@ -1456,6 +1480,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner) {
     buf_puts(&b, ", expected ");
     describe_expected(&b, ctx);
     diag_error(*yypcontext_location(ctx), "%s", b.data);
+    note_unclosed(ctx, ls);
     buf_free(&b);
     ls->skipping = true;
     return 0;

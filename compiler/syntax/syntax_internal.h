@@ -23,6 +23,16 @@ typedef struct Tok {
 /* Longest token text kept for error messages; longer texts are cut. */
 enum { LEX_TEXT_MAX = 40 };
 
+/* Innermost openers remembered for the notes of syntax errors ("the '('
+ * here is not closed"); deeper nesting forgets the outermost ones. */
+enum { LEX_MAX_OPEN = 64 };
+
+/* An opening bracket, "let" (closed by "in") or "for" (by "in" or "do"). */
+typedef struct LexOpen {
+    int tok;
+    SrcLoc loc;
+} LexOpen;
+
 /* Everything the lexer and parser of one file share; the flex "extra". */
 typedef struct LexState {
     Arena *arena;
@@ -36,6 +46,9 @@ typedef struct LexState {
     bool skipping;          /* after a syntax error: skip to a declaration */
     struct PtrList *decls;  /* the result: Decl pointers */
     struct PtrList *imports; /* every import declaration, also those in modules */
+    LexOpen open[LEX_MAX_OPEN]; /* unclosed openers, innermost last */
+    int nopen;
+    LexOpen last_open;          /* the latest token, not yet in open */
 } LexState;
 
 /* A growable list of pointers whose storage lives in an arena. */

@@ -583,6 +583,30 @@ static void test_locations(void **state) {
 
 /* ---- Errors ---- */
 
+/* A syntax error notes the "let" without "in" or the bracket without its
+ * closer that it most likely comes from. */
+static void test_unclosed_notes(void **state) {
+    const char *msgs;
+    int errors;
+    parse_captured("def f (x: i32) =\n  let y = x + 1\n  y\n\ndef g = 2\n", &msgs, &errors);
+    assert_contains(msgs, "e.fut:5:1: error: unexpected 'def', expected 'in'");
+    assert_contains(msgs, "e.fut:2:3: note: this 'let' has no 'in'");
+    parse_captured("def f (x: i32) =\n  (x + (1 * 2)\n\ndef g = 2\n", &msgs, &errors);
+    assert_contains(msgs, "e.fut:2:3: note: this '(' is not closed");
+    /* the loop's "for ... in" and "for ... do" close nothing else */
+    parse_captured("def f (xs: []i32) =\n  let a = loop s = 0 for x in xs do s + x\n"
+                   "  let b = loop s = 0 for i < 3 do s + i\n  let c = [a,\n  b\n", &msgs, &errors);
+    assert_contains(msgs, "e.fut:4:11: note: this '[' is not closed");
+    parse_captured("def f = g (let a = 1 in a) {x = (let b = 2\n", &msgs, &errors);
+    assert_contains(msgs, "e.fut:1:34: note: this 'let' has no 'in'");
+    parse_captured("def f = xs[1:(2\n", &msgs, &errors);
+    assert_contains(msgs, "e.fut:1:14: note: this '(' is not closed");
+    /* a wrong closer: no note claims the opener is unclosed */
+    parse_captured("def f = (1, 2]\n", &msgs, &errors);
+    assert_contains(msgs, "e.fut:1:14: error: unexpected ']'");
+    assert_contains(msgs, "e.fut:1:9: note: this '(' is not closed");
+}
+
 static void test_error_messages(void **state) {
     const char *msgs;
     int errors;
@@ -1130,6 +1154,7 @@ int main(void) {
         cmocka_unit_test_teardown(test_docs_and_attributes, teardown),
         cmocka_unit_test_teardown(test_locations, teardown),
         cmocka_unit_test_teardown(test_error_messages, teardown),
+        cmocka_unit_test_teardown(test_unclosed_notes, teardown),
         cmocka_unit_test_teardown(test_nul_bytes, teardown),
         cmocka_unit_test_teardown(test_error_recovery, teardown),
         cmocka_unit_test_teardown(test_round_trip, teardown),
