@@ -44,9 +44,19 @@ typedef struct Cursor {
     SpecStrings entries;
 } Cursor;
 
-static void cur_error(Cursor *c, const char *msg) {
-    if (!c->f->error) c->f->error = arena_printf(c->a, "test block at line %d: %s", c->line, msg);
+/* Reports msg at offset at of the block's text: its line in the file (the
+ * block's text starts on the line after "==") and its column there, after
+ * the "--" that starts each line of the block. */
+static void cur_error_at(Cursor *c, size_t at, const char *msg) {
+    if (c->f->error) return;
+    int line = c->line + 1;
+    size_t bol = 0;
+    for (size_t i = 0; i < at && c->s[i]; i++)
+        if (c->s[i] == '\n') line++, bol = i + 1;
+    c->f->error = arena_printf(c->a, "test block at line %d, column %zu: %s", line, at - bol + 3, msg);
 }
+
+static void cur_error(Cursor *c, const char *msg) { cur_error_at(c, c->pos, msg); }
 
 static void cur_skip_ws(Cursor *c) {
     while (c->s[c->pos] == ' ' || c->s[c->pos] == '\t' || c->s[c->pos] == '\n' || c->s[c->pos] == '\r')
@@ -196,14 +206,23 @@ static bool cur_case_tags(Cursor *c, SpecCase *k, SpecStrings *tags) {
 }
 
 /* Checks that literal values in a test block are well formed, so a typo is
- * reported as such rather than as a failure of the program. */
-static void cur_check_values(Cursor *c, const char *text, const char *what) {
+ * reported as such rather than as a failure of the program. text starts at
+ * offset start of the block's text; the reader's "line L, column C" within
+ * it becomes the place in the file. */
+static void cur_check_values(Cursor *c, const char *text, size_t start, const char *what) {
     rt_reader r = {(const unsigned char *)text, strlen(text), 0};
     char msg[SPEC_MSG_LEN];
     while (!rt_reader_at_end(&r)) {
         rt_value v;
         if (!rt_read_any(&r, &v, msg, sizeof msg)) {
-            cur_error(c, arena_printf(c->a, "malformed %s values: %s", what, msg));
+            size_t line, col, at = start;
+            int k = 0;
+            if (sscanf(msg, "line %zu, column %zu: %n", &line, &col, &k) == 2 && k > 0) {
+                for (size_t i = 0; text[i] && line > 1; i++)
+                    if (text[i] == '\n') line--, at = start + i + 1;
+                at += col - 1;
+            }
+            cur_error_at(c, at, arena_printf(c->a, "malformed %s values: %s", what, msg + k));
             return;
         }
         rt_value_free(&v);
@@ -244,9 +263,10 @@ static void cur_case_input(Cursor *c, SpecCase *k, int index) {
             if (written) k->name = written;
             return;
         }
+        size_t at = c->pos + 1;
         k->input = cur_braced(c);
         if (!k->input) return;
-        if (k->in_kind == SPEC_IN_VALUES) cur_check_values(c, k->input, "input");
+        if (k->in_kind == SPEC_IN_VALUES) cur_check_values(c, k->input, at, "input");
         if (k->in_kind == SPEC_IN_RANDOM) cur_check_random(c, k->input);
         k->name = case_default_name(c, k, index);
         return;
@@ -267,9 +287,10 @@ static void cur_case_output(Cursor *c, SpecCase *k) {
     if (is(w, "output")) {
         cur_skip_ws(c);
         bool braced = c->s[c->pos] == '{';
+        size_t at = c->pos + 1;
         k->out_kind = braced ? SPEC_OUT_VALUES : SPEC_OUT_FILE;
         k->output = braced ? cur_braced(c) : cur_file(c, &written);
-        if (braced && k->output) cur_check_values(c, k->output, "output");
+        if (braced && k->output) cur_check_values(c, k->output, at, "output");
     } else if (is(w, "auto")) {
         k->out_kind = SPEC_OUT_AUTO;
         if (!is(cur_word(c), "output")) cur_error(c, "expected 'output' after 'auto'");

@@ -529,6 +529,11 @@ static void test_prepare(Tester *t, TestProg *p) {
         return;
     }
     test_classify(t, p);
+    if (!p->spec.has_block) {
+        p->nskipped = 1;
+        if (t->verbose) buf_printf(&p->report, "SKIP %s: no test block\n", p->path);
+        return;
+    }
     if (spec_file_has_tag(&p->spec, "disable") || spec_file_has_tag(&p->spec, "notest")) {
         p->nskipped += p->runs.len + p->structs.len + (p->runs.len == 0 && p->nskipped == 0);
         if (t->verbose) buf_printf(&p->report, "SKIP %s: tagged disable or notest\n", p->path);
@@ -539,7 +544,7 @@ static void test_prepare(Tester *t, TestProg *p) {
                    "(not supported yet)\n", p->path, p->nunsupported, p->nunsupported == 1 ? "" : "s");
     for (int i = 0; i < p->structs.len && !p->spec.compile_regex; i++)
         test_queue(&t->runs, p, NULL, p->structs.items[i], TEST_COMPILE_TIMEOUT_S);
-    if (!p->spec.has_block || (p->runs.len == 0 && p->nskipped > 0 && !p->spec.compile_regex)) return;
+    if (p->runs.len == 0 && p->nskipped > 0 && !p->spec.compile_regex) return;
     p->exe = spec_tmp(&t->work, "prog");
     test_queue(&t->compiles, p, NULL, NULL, TEST_COMPILE_TIMEOUT_S);
 }

@@ -11,19 +11,14 @@
 # failed.
 #
 #   usage: tests/pkg/run.sh      (FUTHORC=path selects another compiler)
-set -u
-cd "$(dirname "$0")/../.."
-futhorc=$(realpath "${FUTHORC:-bin/futhorc}")
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
+suite=pkg
+source "$(dirname "$0")/../lib.sh"
+futhorc=$(realpath "$futhorc") # the script works in other directories
 export GIT_AUTHOR_NAME=t GIT_AUTHOR_EMAIL=t@example.com GIT_COMMITTER_NAME=t GIT_COMMITTER_EMAIL=t@example.com
 export GIT_CONFIG_NOSYSTEM=1 HOME=$work # no user's git configuration
 export TMPDIR=$work/tmp
 mkdir -p "$TMPDIR"
 
-ok() { passed=$((passed + 1)); }
-fail() { failed=$((failed + 1)); echo "pkg: FAIL $*"; }
 
 # pkg NAME WANT_STATUS ARGS...: runs futhorc pkg ARGS in the current
 # directory; output in $work/out, stderr in $work/err.
@@ -32,17 +27,17 @@ pkg() {
     shift 2
     "$futhorc" pkg "$@" >"$work/out" 2>"$work/err"
     rc=$?
-    if [ "$rc" = "$want" ]; then ok; else
+    if [ "$rc" = "$want" ]; then pass; else
         fail "$name: status $rc (want $want)"
         sed 's/^/    /' "$work/out" "$work/err" | head -10
     fi
 }
 # has NAME FILE PATTERN: FILE has a line matching the extended regex.
 has() {
-    if grep -Eq -- "$3" "$2"; then ok; else fail "$1: no line /$3/ in $2:"; sed 's/^/    /' "$2" | head -10; fi
+    if grep -Eq -- "$3" "$2"; then pass; else fail "$1: no line /$3/ in $2:"; sed 's/^/    /' "$2" | head -10; fi
 }
 hasnt() {
-    if grep -Eq -- "$3" "$2"; then fail "$1: a line /$3/ in $2:"; sed 's/^/    /' "$2" | head -10; else ok; fi
+    if grep -Eq -- "$3" "$2"; then fail "$1: a line /$3/ in $2:"; sed 's/^/    /' "$2" | head -10; else pass; fi
 }
 
 # ---- The repositories --------------------------------------------------------
@@ -107,9 +102,9 @@ commit "$untagged" "no release"
 proj=$work/proj
 mkdir -p "$proj" && cd "$proj" || exit 1
 pkg "init" 0 init github.com/me/proj
-[ -d lib/github.com/me/proj ] && ok || fail "init: no lib/github.com/me/proj"
+[ -d lib/github.com/me/proj ] && pass || fail "init: no lib/github.com/me/proj"
 printf 'package github.com/me/proj\n\nrequire {\n}\n' >"$work/want"
-cmp -s futhark.pkg "$work/want" && ok || fail "init: futhark.pkg is $(cat futhark.pkg)"
+cmp -s futhark.pkg "$work/want" && pass || fail "init: futhark.pkg is $(cat futhark.pkg)"
 pkg "init again" 1 init github.com/me/proj
 has "init again" "$work/err" "already exists"
 pkg "init ../" 1 init ../x
@@ -131,15 +126,15 @@ pkg "not a version" 1 add ../repos/sorts 1.2
 cp futhark.pkg "$work/before"
 
 pkg "sync" 0 sync
-[ -f lib/github.com/diku-dk/sorts/segsort.fut ] && ok || fail "sync: no sorts"
+[ -f lib/github.com/diku-dk/sorts/segsort.fut ] && pass || fail "sync: no sorts"
 has "sync: segmented 0.2.0 (chosen by sorts 0.2.0)" lib/github.com/diku-dk/segmented/segmented.fut segmented_reduce
-[ -f lib/github.com/me/proj/mine.fut ] && ok || fail "sync: the project's own lib/ directory is gone"
-[ ! -e 'lib~new' ] && [ ! -e 'lib~old' ] && [ -z "$(ls "$TMPDIR")" ] && ok || fail "sync left lib~new, lib~old or a temporary directory"
+[ -f lib/github.com/me/proj/mine.fut ] && pass || fail "sync: the project's own lib/ directory is gone"
+[ ! -e 'lib~new' ] && [ ! -e 'lib~old' ] && [ -z "$(ls "$TMPDIR")" ] && pass || fail "sync left lib~new, lib~old or a temporary directory"
 pkg "check" 0 check
 has "check" "$work/out" "^github.com/diku-dk/segmented => 0\.2\.0$"
 has "check" "$work/out" "^github.com/diku-dk/sorts => 0\.2\.0$"
 pkg "versions" 0 versions github.com/diku-dk/sorts
-printf '0.1.0\n0.2.0\n' | cmp -s - "$work/out" && ok || fail "versions: $(cat "$work/out")"
+printf '0.1.0\n0.2.0\n' | cmp -s - "$work/out" && pass || fail "versions: $(cat "$work/out")"
 
 cat >main.fut <<'FUT'
 import "lib/github.com/diku-dk/sorts/segsort"
@@ -149,7 +144,7 @@ import "lib/github.com/me/proj/mine"
 -- output { [2, 3, 9] 1 }
 entry main (flags: []bool) (xs: []i32) = (sorted_sums flags xs, mine)
 FUT
-if "$futhorc" test main.fut >"$work/out" 2>&1; then ok; else fail "the program using both packages:"; cat "$work/out"; fi
+if "$futhorc" test main.fut >"$work/out" 2>&1; then pass; else fail "the program using both packages:"; cat "$work/out"; fi
 
 pkg "upgrade" 0 upgrade
 has "upgrade" "$work/out" "^Upgraded github.com/diku-dk/segmented 0\.1\.0 => 0\.2\.0\.$"
@@ -161,7 +156,7 @@ has "upgrade again" "$work/out" "^Nothing to upgrade\.$"
 sed -i "s/#$seg02/#0000000000000000000000000000000000000000/" futhark.pkg
 pkg "changed commit" 1 sync
 has "changed commit" "$work/err" "has commit hash $seg02, but expected 0{40}"
-[ -f lib/github.com/diku-dk/sorts/segsort.fut ] && ok || fail "a failed sync changed lib/"
+[ -f lib/github.com/diku-dk/sorts/segsort.fut ] && pass || fail "a failed sync changed lib/"
 sed -i "s/#0\{40\}/#$seg02/" futhark.pkg
 
 pkg "remove" 0 remove github.com/diku-dk/sorts
@@ -177,7 +172,7 @@ has "commit version" futhark.pkg "^  example.org/untagged 0\.0\.0-[0-9]{14}\+$(g
 printf -- '-- top\npackage   github.com/me/proj\n-- before\nrequire {\n-- inside\n   a.org/b 1.2.3   #abc\n}\n-- end\n' >futhark.pkg
 pkg "fmt" 0 fmt
 printf -- '-- top\npackage github.com/me/proj\n\n-- before\nrequire {\n  -- inside\n  a.org/b 1.2.3 #abc\n}\n-- end\n' >"$work/want"
-cmp -s futhark.pkg "$work/want" && ok || { fail "fmt:"; diff "$work/want" futhark.pkg; }
+cmp -s futhark.pkg "$work/want" && pass || { fail "fmt:"; diff "$work/want" futhark.pkg; }
 printf 'package p\nrequire {\n  a.org/b 1.2\n}\n' >futhark.pkg
 pkg "bad manifest" 1 sync
 has "bad manifest" "$work/err" "^futhark.pkg:3:11: error: expected a version X.Y.Z"
@@ -193,13 +188,13 @@ has "add by path: no manifest yet" "$work/out" "futhark.pkg not found"
 has "add by path: newest" futhark.pkg "^  github.com/diku-dk/sorts 0\.2\.0 #"
 hasnt "add by path: no source line" futhark.pkg "futhorc-source"
 pkg "sync by path" 0 sync
-[ -f lib/github.com/diku-dk/segmented/segmented.fut ] && ok || fail "sync by path: no segmented"
+[ -f lib/github.com/diku-dk/segmented/segmented.fut ] && pass || fail "sync by path: no segmented"
 pkg "versions @2" 0 versions github.com/diku-dk/sorts@2
-printf '2.0.0\n' | cmp -s - "$work/out" && ok || fail "versions @2: $(cat "$work/out")"
+printf '2.0.0\n' | cmp -s - "$work/out" && pass || fail "versions @2: $(cat "$work/out")"
 cp futhark.pkg "$work/before"
 pkg "unreachable" 1 add github.com/nobody/nothing
 has "unreachable" "$work/err" "cannot fetch package github.com/nobody/nothing from https://github.com/nobody/nothing"
-cmp -s futhark.pkg "$work/before" && ok || fail "a failed add changed futhark.pkg"
+cmp -s futhark.pkg "$work/before" && pass || fail "a failed add changed futhark.pkg"
 pkg "unknown command" 1 frobnicate
 pkg "help" 0 --help
 has "help" "$work/out" "sync"
