@@ -257,10 +257,32 @@ static int bench_more_runs(const int64_t *rs, int n) {
     return want < 1 ? 1 : (int)want;
 }
 
-/* Times one case of a compiled program into d (runtimes or an error). */
-static void bench_case(Bencher *b, const char *exe, const SpecCase *c, const char *label, BenchData *d) {
+/* The input of a script input case: the binary values of its expression,
+ * evaluated by `futhorc script` with exe's entry points, in a temporary
+ * file (*tmp). NULL with *why on failure. */
+static const char *bench_script_input(Bencher *b, const char *path, const char *exe, const SpecCase *c,
+                                      const char *label, const char **tmp, const char **why) {
+    const char *text = spec_script_text(&b->work, c, why);
+    if (!text) return NULL;
+    char **argv = NEW_ARRAY(&b->arena, char *, b->popts.len + 7);
+    int k = 0;
+    argv[k++] = (char *)b->futhorc, argv[k++] = "script", argv[k++] = "-b";
+    argv[k++] = arena_printf(&b->arena, "--directory=%s", spec_dir_of(&b->arena, path));
+    for (int i = 0; i < b->popts.len; i++) argv[k++] = arena_printf(&b->arena, "--pass-option=%s", b->popts.items[i]);
+    argv[k++] = (char *)exe, argv[k++] = (char *)text, argv[k] = NULL;
+    *tmp = spec_tmp(&b->work, "script");
+    double deadline = b->timeout_s > 0 ? bench_now() + b->timeout_s : 0;
+    *why = bench_exec(b, argv, NULL, *tmp, deadline, arena_printf(&b->arena, "%s: script input", label));
+    return *why ? NULL : *tmp;
+}
+
+/* Times one case of a compiled program into d (runtimes or an error). Auto
+ * output is not checked here (futhorc test checks it). */
+static void bench_case(Bencher *b, const char *path, const char *exe, const SpecCase *c, const char *label,
+                       BenchData *d) {
     const char *tmp = NULL, *why = NULL;
-    const char *in = spec_stdin_file(&b->work, c, &tmp, &why);
+    const char *in = c->in_kind == SPEC_IN_SCRIPT ? bench_script_input(b, path, exe, c, label, &tmp, &why)
+                                                  : spec_stdin_file(&b->work, c, &tmp, &why);
     Runtimes rs = {0};
     const char *out = spec_tmp(&b->work, "out"), *times = spec_tmp(&b->work, "times");
     double deadline = b->timeout_s > 0 ? bench_now() + b->timeout_s : 0;
@@ -331,12 +353,12 @@ static int bench_pad(const SpecCase *const *cs, int n) {
 /* ---- Programs --------------------------------------------------------------------- */
 
 /* True if a case is to be timed: not excluded by a tag, not expecting an
- * error, not script input or auto output (unsupported), on the entry asked. */
+ * error, on the entry asked. */
 static bool bench_runnable(Bencher *b, const SpecCase *c) {
     for (int i = 0; i < b->exclude.len; i++)
         if (spec_case_has_tag(c, b->exclude.items[i])) return false;
     if (b->entry_only && strcmp(c->entry, b->entry_only)) return false;
-    return c->out_kind != SPEC_OUT_ERROR && c->out_kind != SPEC_OUT_AUTO && c->in_kind != SPEC_IN_SCRIPT;
+    return c->out_kind != SPEC_OUT_ERROR;
 }
 
 /* The JSON key of a program's entry point (Futhark's rule). */
@@ -372,7 +394,7 @@ static void bench_entry(Bencher *b, const char *path, const char *exe, const Spe
     for (int i = 0; i < n; i++) {
         BenchData d = {cs[i]->name, compile_error, NULL, 0};
         const char *label = arena_printf(&b->arena, "%s: %s", e->key, cs[i]->name);
-        if (!compile_error) bench_case(b, exe, cs[i], label, &d);
+        if (!compile_error) bench_case(b, path, exe, cs[i], label, &d);
         if (d.error) b->failures++;
         bench_print_data(&d, pad);
         vec_push(&e->data, d);

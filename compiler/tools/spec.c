@@ -260,6 +260,7 @@ static void cur_case_input(Cursor *c, SpecCase *k, int index) {
         if (c->s[c->pos] != '{' && k->in_kind == SPEC_IN_SCRIPT) {
             const char *written = NULL;
             k->input = cur_file(c, &written);
+            k->script_file = true;
             if (written) k->name = written;
             return;
         }
@@ -527,6 +528,16 @@ static const char *random_file(SpecWork *w, const char *types, const char **why)
     vec_push(&w->random_keys, types);
     vec_push(&w->random_files, path);
     return path;
+}
+
+const char *spec_script_text(SpecWork *w, const SpecCase *c, const char **why) {
+    if (!c->script_file) return c->input;
+    size_t len;
+    char *data = spec_load(w, c->input, &len, why);
+    if (!data) return NULL;
+    const char *text = arena_strdup(w->arena, data);
+    free(data);
+    return text;
 }
 
 const char *spec_stdin_file(SpecWork *w, const SpecCase *c, const char **tmp, const char **why) {

@@ -25,6 +25,7 @@ typedef struct SpecCase {
     int ntags;
     SpecInKind in_kind;
     const char *input;  /* values text, resolved path, the types of random input, script */
+    bool script_file;   /* script input @ FILE: input is the file's path */
     SpecOutKind out_kind;
     const char *output; /* values text, resolved path or regex */
     int line;           /* of the block's "==" line */
@@ -93,6 +94,11 @@ char *spec_load(SpecWork *w, const char *path, size_t *len, const char **why);
  * failure. Random input is generated with `futhorc dataset -b` semantics
  * and seed 1. */
 const char *spec_stdin_file(SpecWork *w, const SpecCase *c, const char **tmp, const char **why);
+
+/* The FutharkScript expression of a script input case: the braced text,
+ * or the contents of its file (in the arena). NULL (with *why) when the
+ * file cannot be read. */
+const char *spec_script_text(SpecWork *w, const SpecCase *c, const char **why);
 
 /* Compares a program's output with the case's expected values (SPEC_OUT_VALUES
  * or SPEC_OUT_FILE); NULL if they match, else what differs. */

@@ -55,14 +55,18 @@ typedef struct TestProg TestProg;
 typedef struct TestRun {
     TestProg *prog;
     const SpecCase *c;
-    Buf report; /* its result lines, printed in case order */
+    SpecCase *expected; /* auto output: c with the reference run's output */
+    Buf report;         /* its result lines, printed in case order */
 } TestRun;
 
 /* A program, what its test blocks ask for, and its results. */
 struct TestProg {
     const char *path, *exe;
+    const char *ref_exe; /* compiled by futhorc c for auto output, or NULL */
     SpecFile spec;
-    int nskipped, nunsupported;
+    int nskipped;
+    int compiling;     /* compilations not finished */
+    bool compile_failed;
     VEC(TestRun *) runs;
     VEC(SpecStruct *) structs; /* the checks of stages soacs and mem */
     Buf report; /* failures (and passes with -v), printed in file order */
@@ -81,6 +85,7 @@ typedef struct Task {
     const char *out, *err;
     const char *in_tmp; /* temporary stdin file, removed when done */
     SpecStruct *sc;     /* set for a structure check */
+    bool ref;           /* the reference compilation or run of auto output */
 } Task;
 
 typedef VEC(Task) TaskQueue;
@@ -185,7 +190,7 @@ static void test_progress(Tester *t) {
 
 /* Checks the output of a successful run against the expected values. */
 static void test_check_output(Tester *t, TestRun *r, const char *out, size_t olen) {
-    const char *why = spec_check_output(&t->work, r->c, out, olen);
+    const char *why = spec_check_output(&t->work, r->expected ? r->expected : r->c, out, olen);
     if (why) test_fail(r->prog, r, why, NULL);
     else test_pass(t, r->prog, r);
 }
@@ -216,8 +221,8 @@ static void test_run_done(Tester *t, Task *k, int status, const char *out, size_
         else test_fail(p, r, arena_printf(&t->arena, "error did not match /%s/:", re), err);
     } else if (status != 0) {
         test_fail(p, r, arena_printf(&t->arena, "failed (%s):", spec_status_str(&t->arena, status)), err);
-    } else if (r->c->out_kind == SPEC_OUT_NONE) {
-        test_pass(t, p, r);
+    } else if (r->c->out_kind == SPEC_OUT_NONE || (r->c->out_kind == SPEC_OUT_AUTO && !r->expected)) {
+        test_pass(t, p, r); /* auto output on the reference backend: its own output */
     } else {
         test_check_output(t, r, out, olen);
     }
@@ -257,10 +262,33 @@ static void test_struct_done(Tester *t, Task *k, int status, const char *out, co
 /* ---- Scheduling ----------------------------------------------------------- */
 
 /* Queues a task for p. */
-static void test_queue(TaskQueue *q, TestProg *p, TestRun *run, SpecStruct *sc, int limit_s) {
-    Task k = {p, run, 0, 0, limit_s, false, NULL, NULL, NULL, sc};
+static void test_queue(TaskQueue *q, TestProg *p, TestRun *run, SpecStruct *sc, int limit_s, bool ref) {
+    Task k = {p, run, 0, 0, limit_s, false, NULL, NULL, NULL, sc, ref};
     vec_push(q, k);
     p->pending++;
+}
+
+/* Whether r's expected output comes from a run of the reference (C)
+ * program, compiled apart because the backend is another. */
+static bool test_needs_ref(const TestProg *p, const TestRun *r) {
+    return r->c->out_kind == SPEC_OUT_AUTO && p->ref_exe;
+}
+
+/* After a reference run: its output becomes the case's expected output. */
+static void test_ref_done(Tester *t, Task *k, int status, const char *err) {
+    TestRun *r = k->run;
+    if (k->timed_out || status != 0) {
+        const char *how = k->timed_out ? "timed out" : spec_status_str(&t->arena, status);
+        const char *why = arena_printf(&t->arena, "the reference run (futhorc c) for auto output failed (%s):", how);
+        test_fail(r->prog, r, why, err);
+        return;
+    }
+    r->expected = NEW(&t->arena, SpecCase);
+    *r->expected = *r->c;
+    r->expected->out_kind = SPEC_OUT_FILE;
+    r->expected->output = k->out;
+    k->out = NULL; /* kept until the run is judged */
+    test_queue(&t->runs, r->prog, r, NULL, t->timeout_s, false);
 }
 
 /* Judges a compile-error test from the compiler's exit status. */
@@ -281,38 +309,74 @@ static void test_compile_error_done(Tester *t, Task *k, int status, const char *
     else test_fail(p, NULL, arena_printf(&t->arena, "compiler error did not match /%s/:", re), err);
 }
 
-/* After compiling: queue the runs, or fail them all. */
+/* After compiling (the program, or the reference of auto output): when
+ * both are done, queue the runs, or fail them all. */
 static void test_compile_done(Tester *t, Task *k, int status, const char *err) {
     TestProg *p = k->prog;
     if (p->spec.compile_regex) {
         test_compile_error_done(t, k, status, err);
         return;
     }
-    if (k->timed_out || status != 0) {
+    p->compiling--;
+    if ((k->timed_out || status != 0) && !p->compile_failed) {
         const char *how = k->timed_out ? arena_printf(&t->arena, "timed out after %d s", k->limit_s)
                                        : spec_status_str(&t->arena, status);
         int n = p->runs.len ? p->runs.len : 1;
-        test_fail(p, NULL, arena_printf(&t->arena, "compilation failed (%s; %d case%s not run):",
-                                        how, n, n == 1 ? "" : "s"), err);
+        test_fail(p, NULL, arena_printf(&t->arena, "%s failed (%s; %d case%s not run):",
+                                        k->ref ? "compilation of the reference for auto output (futhorc c)"
+                                               : "compilation", how, n, n == 1 ? "" : "s"), err);
         p->nfailed += n - 1;
-        return;
+        p->compile_failed = true;
     }
+    if (p->compiling > 0 || p->compile_failed) return;
     if (p->runs.len == 0) test_pass(t, p, NULL);
-    for (int i = 0; i < p->runs.len; i++) test_queue(&t->runs, p, p->runs.items[i], NULL, t->timeout_s);
+    for (int i = 0; i < p->runs.len; i++) {
+        TestRun *r = p->runs.items[i];
+        test_queue(&t->runs, p, r, NULL, t->timeout_s, test_needs_ref(p, r));
+    }
 }
 
-/* The compiler's command line for p. */
-static char **test_compile_argv(Tester *t, TestProg *p) {
+/* The compiler's command line for p, or for its reference program (the C
+ * backend, self-contained, without the options meant for the backend
+ * under test). */
+static char **test_compile_argv(Tester *t, TestProg *p, bool ref) {
     char **argv = NEW_ARRAY(&t->arena, char *, t->copts.len + 7);
     int n = 0;
     argv[n++] = (char *)t->futhorc;
-    argv[n++] = (char *)t->backend;
-    if (t->rt_object && strcmp(t->backend, "multicore")) /* whose runtime object is futhorc's own */
+    argv[n++] = ref ? "c" : (char *)t->backend;
+    if (!ref && t->rt_object && strcmp(t->backend, "multicore")) /* whose runtime object is futhorc's own */
         argv[n++] = arena_printf(&t->arena, "--runtime-object=%s", t->rt_object);
-    for (int i = 0; i < t->copts.len; i++) argv[n++] = (char *)t->copts.items[i];
+    for (int i = 0; i < t->copts.len && !ref; i++) argv[n++] = (char *)t->copts.items[i];
     argv[n++] = (char *)p->path;
     argv[n++] = "-o";
-    argv[n++] = (char *)p->exe;
+    argv[n++] = (char *)(ref ? p->ref_exe : p->exe);
+    argv[n] = NULL;
+    return argv;
+}
+
+/* The command line of a run: the program on the case's stdin, or for script
+ * input `futhorc script` applying the entry point to the script's value.
+ * Auto output compares binary values; the reference run takes no program
+ * options. */
+static char **test_run_argv(Tester *t, Task *k, const char **why) {
+    const SpecCase *c = k->run->c;
+    const char *exe = k->ref ? k->prog->ref_exe : k->prog->exe;
+    int npopts = k->ref ? 0 : t->popts.len;
+    char **argv = NEW_ARRAY(&t->arena, char *, npopts + 10);
+    int n = 0;
+    if (c->in_kind == SPEC_IN_SCRIPT) {
+        const char *text = spec_script_text(&t->work, c, why);
+        if (!text) return NULL;
+        argv[n++] = (char *)t->futhorc, argv[n++] = "script", argv[n++] = "-b";
+        argv[n++] = arena_printf(&t->arena, "--directory=%s", k->prog->spec.dir);
+        for (int i = 0; i < npopts; i++) argv[n++] = arena_printf(&t->arena, "--pass-option=%s", t->popts.items[i]);
+        argv[n++] = (char *)exe;
+        argv[n++] = arena_printf(&t->arena, "%s (%s)", c->entry, text);
+    } else {
+        argv[n++] = (char *)exe, argv[n++] = "-e", argv[n++] = (char *)c->entry;
+        if (c->out_kind == SPEC_OUT_AUTO) argv[n++] = "-b";
+        for (int i = 0; i < npopts; i++) argv[n++] = (char *)t->popts.items[i];
+    }
     argv[n] = NULL;
     return argv;
 }
@@ -338,16 +402,13 @@ static bool test_start(Tester *t, Task *k) {
     if (k->sc) {
         argv = test_struct_argv(t, k);
     } else if (k->run) {
-        in = spec_stdin_file(&t->work, k->run->c, &k->in_tmp, &why);
-        if (!in) {
+        if (k->run->c->in_kind != SPEC_IN_SCRIPT && !(in = spec_stdin_file(&t->work, k->run->c, &k->in_tmp, &why))) {
             if (k->in_tmp) unlink(k->in_tmp);
             return test_fail(k->prog, k->run, why, NULL), false;
         }
-        argv = NEW_ARRAY(&t->arena, char *, t->popts.len + 4);
-        argv[0] = (char *)k->prog->exe, argv[1] = "-e", argv[2] = (char *)k->run->c->entry;
-        for (int i = 0; i < t->popts.len; i++) argv[3 + i] = (char *)t->popts.items[i];
+        if (!(argv = test_run_argv(t, k, &why))) return test_fail(k->prog, k->run, why, NULL), false;
     } else {
-        argv = test_compile_argv(t, k->prog);
+        argv = test_compile_argv(t, k->prog, k->ref);
     }
     k->out = spec_tmp(&t->work, "out");
     k->err = spec_tmp(&t->work, "err");
@@ -362,11 +423,12 @@ static void test_finish(Tester *t, Task *k, int status) {
     size_t olen = 0;
     char *out = util_read_file(k->out, &olen), *err = util_read_file(k->err, NULL);
     if (k->sc) test_struct_done(t, k, status, out ? out : "", err);
+    else if (k->run && k->ref) test_ref_done(t, k, status, err);
     else if (k->run) test_run_done(t, k, status, out, olen, err);
     else test_compile_done(t, k, status, err);
     free(out);
     free(err);
-    unlink(k->out);
+    if (k->out) unlink(k->out);
     unlink(k->err);
     if (k->in_tmp) unlink(k->in_tmp);
     k->prog->pending--;
@@ -488,19 +550,15 @@ static int test_options(Tester *t, int argc, char **argv, Strings *paths) {
     return 0;
 }
 
-/* Sorts the parsed cases and structure checks of p into runs, skipped
- * (notest, disable, no_<backend>) and unsupported (script input, auto
- * output; structure stages other than soacs, gpu and mem). */
+/* Sorts the parsed cases and structure checks of p into runs and skipped
+ * ones (notest, disable, no_<backend>; structure stages other than soacs,
+ * gpu and mem). */
 static void test_classify(Tester *t, TestProg *p) {
     const char *no_backend = arena_printf(&t->arena, "no_%s", t->backend);
     for (int i = 0; i < p->spec.cases.len; i++) {
         const SpecCase *c = p->spec.cases.items[i];
-        bool skip = spec_case_has_tag(c, "notest") || spec_case_has_tag(c, "disable") ||
-                    spec_case_has_tag(c, no_backend);
-        bool unsupported = c->in_kind == SPEC_IN_SCRIPT || c->out_kind == SPEC_OUT_AUTO;
-        if (skip || unsupported) {
+        if (spec_case_has_tag(c, "notest") || spec_case_has_tag(c, "disable") || spec_case_has_tag(c, no_backend)) {
             p->nskipped++;
-            p->nunsupported += !skip;
             continue;
         }
         TestRun *r = NEW(&t->arena, TestRun);
@@ -539,14 +597,18 @@ static void test_prepare(Tester *t, TestProg *p) {
         if (t->verbose) buf_printf(&p->report, "SKIP %s: tagged disable or notest\n", p->path);
         return;
     }
-    if (p->nunsupported && t->verbose)
-        buf_printf(&p->report, "SKIP %s: %d case%s with script input or auto output "
-                   "(not supported yet)\n", p->path, p->nunsupported, p->nunsupported == 1 ? "" : "s");
     for (int i = 0; i < p->structs.len && !p->spec.compile_regex; i++)
-        test_queue(&t->runs, p, NULL, p->structs.items[i], TEST_COMPILE_TIMEOUT_S);
+        test_queue(&t->runs, p, NULL, p->structs.items[i], TEST_COMPILE_TIMEOUT_S, false);
     if (p->runs.len == 0 && p->nskipped > 0 && !p->spec.compile_regex) return;
     p->exe = spec_tmp(&t->work, "prog");
-    test_queue(&t->compiles, p, NULL, NULL, TEST_COMPILE_TIMEOUT_S);
+    test_queue(&t->compiles, p, NULL, NULL, TEST_COMPILE_TIMEOUT_S, false);
+    p->compiling = 1;
+    for (int i = 0; i < p->runs.len && strcmp(t->backend, "c") && !p->ref_exe; i++)
+        if (p->runs.items[i]->c->out_kind == SPEC_OUT_AUTO) {
+            p->ref_exe = spec_tmp(&t->work, "ref");
+            test_queue(&t->compiles, p, NULL, NULL, TEST_COMPILE_TIMEOUT_S, true);
+            p->compiling = 2;
+        }
 }
 
 /* Prints the totals line; returns the exit status. */

@@ -1,0 +1,43 @@
+/* FutharkScript: the small expression language of `futhorc script`,
+ * `script input` test cases and (later) literate programs, evaluated by
+ * driving a compiled program in server mode (futhorc-script(1)). */
+#ifndef FUTHORC_TOOLS_SCRIPT_H
+#define FUTHORC_TOOLS_SCRIPT_H
+
+#include <stdbool.h>
+#include <stdio.h>
+#include <sys/types.h>
+
+#include "spec.h"
+
+typedef struct ScriptVal ScriptVal;
+
+/* A running server-mode program and the script's variables. */
+typedef struct Script {
+    Arena *a;
+    SpecWork *work;
+    const char *dir; /* builtins' file names are relative to it */
+    pid_t pid;
+    FILE *to, *from;
+    int nvars;
+    bool verbose;
+    const char *error; /* the last failure, for the caller to report */
+} Script;
+
+/* Starts exe --server (with the extra options opts, NULL-terminated);
+ * false with s->error set. */
+bool script_start(Script *s, const char *exe, char *const *opts);
+/* Ends the server (closing its input) and waits for it. */
+void script_stop(Script *s);
+
+/* Evaluates the expression text; NULL with s->error set on failure. */
+ScriptVal *script_eval(Script *s, const char *text);
+/* Writes v to f: in Futhark's textual syntax (tuples as (a, b), records as
+ * {x = a}), or with binary the values of v's components in the binary data
+ * format one after another. False with s->error set. */
+bool script_write(Script *s, const ScriptVal *v, FILE *f, bool binary);
+
+/* `futhorc script`; argv[0] is "script". */
+int tool_script(int argc, char **argv, const char *futhorc_path);
+
+#endif
