@@ -30,6 +30,7 @@ typedef struct Options {
     const char *rt_object; /* --runtime-object */
     const char *target_cpu; /* --target-cpu (multicore) */
     bool asan;              /* --sanitize=address (multicore) */
+    VEC(const char *) entries; /* --entry-point */
     int run_argc;           /* futhorc run: the program's command line */
     char **run_argv;
     bool unsafe, verify, time_passes, library, server;
@@ -66,6 +67,7 @@ static void usage(FILE *f) {
             "  --target-cpu=NAME  multicore: generate code for LLVM's CPU NAME (default: this\n"
             "                 machine's, with all its features)\n"
             "  --sanitize=address  multicore: instrument the program for AddressSanitizer\n"
+            "  --entry-point=NAME  make the top-level definition NAME an entry point too\n"
             "  --unsafe       omit bounds, division-by-zero and size checks\n"
             "  --verify       check the IR after every pass, and Imp after its lowering\n"
             "  --time-passes  print the time each phase takes\n"
@@ -244,7 +246,7 @@ static int compile(const char *mode, const char *src, const Options *o) {
     Arena a = {0};
     double t0 = now_ms();
     int rc = 1;
-    ProgramVec files = frontend_load(&a, src);
+    ProgramVec files = frontend_load_text(&a, src, NULL, 0, o->entries.items, o->entries.len);
     time_phase(o, "frontend", &t0);
     if (files.len == 0) goto done;
     if (!strcmp(mode, "check")) {
@@ -342,6 +344,8 @@ static const char *parse_options(int argc, char **argv, Options *o) {
         else if (!strncmp(a, "--stage=", 8)) o->dump_stage = a + 8;
         else if (!strncmp(a, "--runtime-object=", 17)) o->rt_object = a + 17;
         else if (!strncmp(a, "--target-cpu=", 13)) o->target_cpu = a + 13;
+        else if (!strncmp(a, "--entry-point=", 14)) vec_push(&o->entries, a + 14);
+        else if (!strcmp(a, "--entry-point") && i + 1 < argc) vec_push(&o->entries, argv[++i]);
         else if (!strcmp(a, "--sanitize=address")) o->asan = true;
         else if (!strncmp(a, "--skip-pass=", 12)) {
             o->skip_pass = a + 12;
@@ -380,15 +384,21 @@ static int run_command(int argc, char **argv) {
         return 1;
     }
     Options o = {0};
-    if (!parse_options(src + 1, argv, &o)) return 1;
-    if (o.library || o.server || o.dump_stage || o.output) {
+    bool bad = !parse_options(src + 1, argv, &o);
+    if (!bad && (o.library || o.server || o.dump_stage || o.output)) {
         fprintf(stderr, "futhorc run: --library, --server, --stage and -o do not apply\n");
+        bad = true;
+    }
+    if (bad) {
+        vec_free(&o.entries);
         return 1;
     }
     /* The program sees "PROG" and its options, as an executable. */
     o.run_argc = argc - src;
     o.run_argv = argv + src;
-    return compile("run", argv[src], &o);
+    int rc = compile("run", argv[src], &o);
+    vec_free(&o.entries);
+    return rc;
 }
 
 /* The path of this executable, so subcommands can run it again. */
@@ -460,12 +470,14 @@ int main(int argc, char **argv) {
         !strcmp(cmd, "dump")) {
         Options o = {0};
         const char *src = parse_options(argc - 1, argv + 1, &o);
-        if (!src) return 1;
-        if (!strcmp(cmd, "dump") && !o.dump_stage) {
-            fprintf(stderr, "futhorc: dump needs --stage=NAME (ast, internalise, memory, imp, c or llvm)\n");
+        if (!src || (!strcmp(cmd, "dump") && !o.dump_stage)) {
+            if (src) fprintf(stderr, "futhorc: dump needs --stage=NAME (ast, internalise, memory, imp, c or llvm)\n");
+            vec_free(&o.entries);
             return 1;
         }
-        return compile(strcmp(cmd, "dump") ? cmd : "dump", src, &o);
+        int rc = compile(strcmp(cmd, "dump") ? cmd : "dump", src, &o);
+        vec_free(&o.entries);
+        return rc;
     }
     fprintf(stderr, "futhorc: unknown command '%s' (see futhorc --help)\n", cmd);
     return 1;

@@ -2,6 +2,7 @@
 #include "frontend.h"
 
 #include <errno.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "../check/check.h"
@@ -87,7 +88,27 @@ static Program *load_file(Arena *a, const char *path, const char *given, size_t 
     return p;
 }
 
-ProgramVec frontend_load_text(Arena *a, const char *path, const char *text, size_t len) {
+/* Marks the top-level definitions of main named in entries as entry
+ * points; false after reporting a name that has none. */
+static bool mark_entries(Program *main, const char *const *entries, int n) {
+    bool ok = true;
+    for (int k = 0; k < n; k++) {
+        bool found = false;
+        for (int i = 0; i < main->ndecls; i++) {
+            Decl *d = main->decls[i];
+            if (d->kind == D_VAL && !d->is_local && d->name && !strcmp(d->name, entries[k])) d->is_entry = found = true;
+        }
+        if (!found) {
+            fprintf(stderr, "futhorc: --entry-point: %s has no top-level definition named \"%s\"\n", main->file,
+                    entries[k]);
+            ok = false;
+        }
+    }
+    return ok;
+}
+
+ProgramVec frontend_load_text(Arena *a, const char *path, const char *text, size_t len, const char *const *entries,
+                              int n) {
     ProgramVec files = {0};
     const char *prelude = embedded_get("stdlib/prelude.fut");
     const char *pname = intern("<prelude>");
@@ -97,7 +118,7 @@ ProgramVec frontend_load_text(Arena *a, const char *path, const char *text, size
     pre->file = pname;
     vec_push(&files, pre);
     Program *main = load_file(a, path, text, len, &files, 0, (SrcLoc){0});
-    if (!main || diag_error_count()) {
+    if (!main || diag_error_count() || !mark_entries(main, entries, n)) {
         vec_free(&files);
         return files;
     }
@@ -105,4 +126,4 @@ ProgramVec frontend_load_text(Arena *a, const char *path, const char *text, size
     return files;
 }
 
-ProgramVec frontend_load(Arena *a, const char *path) { return frontend_load_text(a, path, NULL, 0); }
+ProgramVec frontend_load(Arena *a, const char *path) { return frontend_load_text(a, path, NULL, 0, NULL, 0); }

@@ -13,7 +13,10 @@ typedef VEC(Program *) ProgramVec;
  * vector with vec_free. */
 ProgramVec frontend_load(Arena *a, const char *path);
 /* The same with the program's text given: the len bytes at text (NULL:
- * read from path). Its imports are still read relative to path. */
-ProgramVec frontend_load_text(Arena *a, const char *path, const char *text, size_t len);
+ * read from path), and the n names of top-level definitions of the
+ * program to make entry points (as `entry` would; `--entry-point`). Its
+ * imports are still read relative to path. */
+ProgramVec frontend_load_text(Arena *a, const char *path, const char *text, size_t len, const char *const *entries,
+                              int n);
 
 #endif

@@ -36,7 +36,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     Arena a = {0};
     char *text = fuzz_cstr(data, size);
     diag_reset();
-    ProgramVec files = frontend_load_text(&a, FUZZ_SOURCE_PATH, text, size);
+    ProgramVec files = frontend_load_text(&a, FUZZ_SOURCE_PATH, text, size, NULL, 0);
     if (files.len) {
         fuzz_compile(&a, files, false);
         fuzz_compile(&a, files, true);

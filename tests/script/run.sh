@@ -7,7 +7,7 @@
 # output, a compiled program instead of a .fut file, another backend, and
 # the errors: syntax (with its position), unknown entry point, wrong
 # number of arguments, a literal of the wrong type, a run-time error, an
-# unknown builtin, a missing file. Ends with "script: N passed, N failed";
+# unknown builtin, a missing file; and the compiler's --entry-point. Ends with "script: N passed, N failed";
 # exits 1 if anything failed.
 #
 #   usage: tests/script/run.sh      (FUTHORC=path selects another compiler)
@@ -76,6 +76,12 @@ want=$(printf '2i64 [0i32, 1i32]' | "$futhorc" dataset -b 2>/dev/null | od -An -
 "$futhorc" c "$p" -o "$work/p" || fail "compiling"
 check "a compiled program" 0 "5i64" "$work/p" "add 2 3"
 check "multicore backend" 0 "(3i64, [0i32, 1i32, 2i32])" --backend=multicore "$p" "pair 3"
+
+printf 'def twice (x: i64) = 2 * x\nentry main (x: i64) = x\n' >"$work/d.fut"
+check "--entry-point makes a def callable" 0 "8i64" --pass-compiler-option=--entry-point=twice "$work/d.fut" "twice 4"
+check "a def is no entry point without it" 1 "" "$work/d.fut" "twice 4"
+check "--entry-point of no definition" 1 "" --pass-compiler-option=--entry-point=nope "$work/d.fut" "main 1"
+err "--entry-point of no definition" "no top-level definition named \"nope\""
 
 check "syntax error" 1 "" "$p" "add (1 2"
 err "syntax error" "expression:1:8: expected '\)' or ','"
