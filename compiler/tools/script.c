@@ -3,9 +3,11 @@
  * literal values, evaluated against a program in server mode. Values of
  * entry points stay in the server's variables; literals stay text until an
  * entry point's parameter gives them a type (so `foo 10` passes an i64 to
- * an i64 parameter), and are then restored from a binary file. An entry
- * applied to one tuple of as many values as it has parameters takes them
- * as its arguments (Futhark's uncurrying). */
+ * an i64 parameter), and are then restored from a binary file. Entry points
+ * take tuples and records as their components, one parameter each (records'
+ * fields in the order of their names): the arguments of an application are
+ * flattened so, which also applies an entry of n parameters to one tuple of
+ * n values (Futhark's uncurrying). */
 #include "tools/script.h"
 
 #include <ctype.h>
@@ -19,6 +21,8 @@
 #include <unistd.h>
 
 #include "rt.h"
+#include "syntax/ast.h"
+#include "tools/frontend.h"
 
 extern char **environ;
 
@@ -436,7 +440,7 @@ static ScriptVal *application(Parser *p) {
         size_t at = p->pos;
         skip(p);
         char c = p->text[p->pos];
-        if (!c || c == ')' || c == ',' || c == '}' || c == ']' || eat(p, "in")) {
+        if (!c || c == ')' || c == ',' || c == '}' || c == ']' || eat(p, "in") || eat(p, "let")) {
             p->pos = at;
             break;
         }
@@ -460,7 +464,9 @@ static ScriptVal *let(Parser *p) {
     if (!eat(p, "=")) return syntax(p, "'='");
     ScriptVal *v = expr(p);
     if (!v) return NULL;
-    if (!eat(p, "in")) return syntax(p, "'in'");
+    size_t at = p->pos;
+    if (eat(p, "let")) p->pos = at; /* a chain of lets shares one "in" */
+    else if (!eat(p, "in")) return syntax(p, "'in'");
     if (tuple && (v->kind != SV_TUPLE || v->n != names.len))
         return fail(p->s, "a tuple of %d values cannot be bound to %d names", v->kind == SV_TUPLE ? v->n : 1,
                     names.len), NULL;
@@ -486,15 +492,23 @@ static ScriptVal *expr(Parser *p) {
 /* Adds v's server variables to c (literals restored with the types
  * *types); false when v has no server form. */
 static bool put_args(Script *s, ScriptVal *v, const char **types, int ntypes, int *k, Buf *c) {
-    if (v->kind == SV_TUPLE) {
-        for (int i = 0; i < v->n; i++)
-            if (!put_args(s, v->elems[i], types, ntypes, k, c)) return false;
+    if (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
+        /* a record's fields in the order of their names, as entry points
+         * take them */
+        bool *done = NEW_ARRAY(s->a, bool, v->n + 1);
+        for (int i = 0; i < v->n; i++) {
+            int next = -1;
+            for (int j = 0; j < v->n; j++)
+                if (!done[j] && (next < 0 || (v->kind == SV_RECORD && strcmp(v->names[j], v->names[next]) < 0)))
+                    next = j;
+            done[next] = true;
+            if (!put_args(s, v->elems[next], types, ntypes, k, c)) return false;
+        }
         return true;
     }
     if (*k >= ntypes) return (*k)++, true; /* counted; the caller reports it */
     if (v->kind == SV_LIT && !(v = lit_to_var(s, v, types[*k]))) return false;
-    if (v->kind != SV_VAR)
-        return fail(s, "a %s cannot be passed to an entry point", v->kind == SV_STR ? "string" : "record");
+    if (v->kind != SV_VAR) return fail(s, "a string cannot be passed to an entry point");
     buf_printf(c, " %s", v->var);
     (*k)++;
     return true;
@@ -533,6 +547,36 @@ static ScriptVal *builtin(Script *s, const char *f, ScriptVal **args, int nargs)
            NULL;
 }
 
+/* The value of type t made of the server's outputs vars[*k...]: tuples and
+ * records as t has them (a record's fields come in the order of their
+ * names); NULL for a type whose outputs are not known. */
+static ScriptVal *shape(Script *s, const Ty *t, ScriptVal **vars, int n, int *k) {
+    if (t->kind == TY_PRIM || t->kind == TY_ARRAY) return *k < n ? vars[(*k)++] : NULL;
+    if (t->kind != TY_TUPLE && t->kind != TY_RECORD) return NULL;
+    ScriptVal *v = new_val(s, t->kind == TY_TUPLE ? SV_TUPLE : SV_RECORD);
+    v->n = t->n;
+    v->elems = NEW_ARRAY(s->a, ScriptVal *, t->n + 1);
+    if (t->kind == TY_RECORD) v->names = NEW_ARRAY(s->a, const char *, t->n + 1);
+    for (int i = 0; i < t->n; i++) {
+        if (!(v->elems[i] = shape(s, t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty, vars, n, k))) return NULL;
+        if (t->kind == TY_RECORD) v->names[i] = t->fields[i].name;
+    }
+    return v;
+}
+
+/* The result of entry f from its outputs: as declared when known. */
+static ScriptVal *result(Script *s, const char *f, ScriptVal **vars, int n) {
+    for (int i = 0; i < s->nentries; i++) {
+        int k = 0;
+        ScriptVal *v = strcmp(s->entry_names[i], f) ? NULL : shape(s, s->entry_results[i], vars, n, &k);
+        if (v && k == n) return v;
+    }
+    if (n == 1) return vars[0];
+    ScriptVal *t = new_val(s, SV_TUPLE);
+    t->n = n, t->elems = vars;
+    return t;
+}
+
 static ScriptVal *apply(Parser *p, const char *f, ScriptVal **args, int nargs) {
     Script *s = p->s;
     if (f[0] == '$') return builtin(s, f, args, nargs);
@@ -542,10 +586,9 @@ static ScriptVal *apply(Parser *p, const char *f, ScriptVal **args, int nargs) {
         return buf_free(&in), buf_free(&out), NULL;
     int nin = lines(s, &in, &ins), nout = lines(s, &out, &outs);
     buf_free(&in), buf_free(&out);
-    /* one tuple of nin values for nin parameters: its values */
     Buf c = {0};
     int k = 0;
-    ScriptVal *result = NULL;
+    ScriptVal *value = NULL;
     VEC(ScriptVal *) vars = {0};
     buf_printf(&c, "call %s", f);
     for (int i = 0; i < nout; i++) {
@@ -555,19 +598,13 @@ static ScriptVal *apply(Parser *p, const char *f, ScriptVal **args, int nargs) {
         buf_printf(&c, " %s", v->var);
     }
     bool ok = true;
-    bool uncurry = nargs == 1 && args[0]->kind == SV_TUPLE && args[0]->n == nin && nin != 1;
-    for (int i = 0; ok && i < nargs; i++)
-        ok = uncurry || args[i]->kind != SV_TUPLE ? put_args(s, args[i], ins, nin, &k, &c)
-                                                  : fail(s, "argument %d of %s is a tuple", i + 1, f);
+    for (int i = 0; ok && i < nargs; i++) ok = put_args(s, args[i], ins, nin, &k, &c);
     if (ok && k != nin)
         ok = fail(s, "%s takes %d argument%s, but %d %s given", f, nin, nin == 1 ? "" : "s", k,
                   k == 1 ? "was" : "were");
-    if (ok && cmd(s, NULL, "%s", c.data)) {
-        if (nout == 1) result = vars.items[0];
-        else result = new_val(s, SV_TUPLE), result->n = nout, result->elems = vars.items;
-    }
+    if (ok && cmd(s, NULL, "%s", c.data)) value = result(s, f, vars.items, nout);
     buf_free(&c);
-    return result;
+    return value;
 }
 
 ScriptVal *script_eval(Script *s, const char *text) {
@@ -615,7 +652,7 @@ bool script_write(Script *s, const ScriptVal *v, FILE *f, bool binary) {
         if (!binary) fputc(v->kind == SV_TUPLE ? '(' : '{', f);
         for (int i = 0; i < v->n; i++) {
             if (!binary && i) fputs(", ", f);
-            if (!binary && v->kind == SV_RECORD) fprintf(f, "%s = ", v->names[i]);
+            if (!binary && v->kind == SV_RECORD) fprintf(f, "%s=", v->names[i]);
             if (!script_write(s, v->elems[i], f, binary)) return false;
         }
         if (!binary) fputc(v->kind == SV_TUPLE ? ')' : '}', f);
@@ -675,6 +712,27 @@ static const char *compile(Arena *a, SpecWork *w, const char *futhorc, const cha
     return NULL;
 }
 
+/* The result types of prog's entry points (those the compiler options make
+ * entries too among them), read from its checked source. */
+static void entry_types(Script *s, const char *prog, const Args *copts) {
+    VEC(const char *) extra = {0};
+    for (int i = 0; i < copts->len; i++)
+        if (!strncmp(copts->items[i], "--entry-point=", 14)) vec_push(&extra, copts->items[i] + 14);
+    ProgramVec files = frontend_load_text(s->a, prog, NULL, 0, extra.items, extra.len);
+    vec_free(&extra);
+    if (files.len == 0) return;
+    Program *main = files.items[files.len - 1];
+    s->entry_names = NEW_ARRAY(s->a, const char *, main->ndecls + 1);
+    s->entry_results = NEW_ARRAY(s->a, Ty *, main->ndecls + 1);
+    for (int i = 0; i < main->ndecls; i++) {
+        Decl *d = main->decls[i];
+        if (d->kind != D_VAL || !d->ret_ty || !(d->is_entry || !strcmp(d->name, "main"))) continue;
+        s->entry_names[s->nentries] = d->name;
+        s->entry_results[s->nentries++] = d->ret_ty;
+    }
+    vec_free(&files);
+}
+
 int tool_script(int argc, char **argv, const char *futhorc_path) {
     Arena a = {0};
     Args exps = {0}, copts = {0}, popts = {0};
@@ -711,7 +769,8 @@ int tool_script(int argc, char **argv, const char *futhorc_path) {
     size_t n = prog ? strlen(prog) : 0;
     if (!rc) exe = n > 4 && !strcmp(prog + n - 4, ".fut") ? compile(&a, &w, futhorc_path, backend, &copts, prog) : prog;
     if (!rc && !exe) rc = 1;
-    Script s = {&a, &w, dir, 0, NULL, NULL, 0, verbose, NULL};
+    Script s = {&a, &w, dir, 0, NULL, NULL, 0, verbose, NULL, 0, NULL, NULL};
+    if (!rc && exe != prog) entry_types(&s, prog, &copts);
     vec_push(&popts, NULL);
     if (!rc && !script_start(&s, exe, popts.items)) rc = 1;
     ScriptVal *val = NULL;

@@ -11,6 +11,7 @@
 #include "spec.h"
 
 typedef struct ScriptVal ScriptVal;
+struct Ty;
 
 /* A running server-mode program and the script's variables. */
 typedef struct Script {
@@ -22,6 +23,12 @@ typedef struct Script {
     int nvars;
     bool verbose;
     const char *error; /* the last failure, for the caller to report */
+    /* The declared result types of the entry points, when the program's
+     * source is at hand: results are then tuples and records as declared,
+     * else a tuple of the server's (flattened) outputs. */
+    int nentries;
+    const char **entry_names;
+    struct Ty **entry_results;
 } Script;
 
 /* Starts exe --server (with the extra options opts, NULL-terminated);
@@ -33,7 +40,7 @@ void script_stop(Script *s);
 /* Evaluates the expression text; NULL with s->error set on failure. */
 ScriptVal *script_eval(Script *s, const char *text);
 /* Writes v to f: in Futhark's textual syntax (tuples as (a, b), records as
- * {x = a}), or with binary the values of v's components in the binary data
+ * {x=a}), or with binary the values of v's components in the binary data
  * format one after another. False with s->error set. */
 bool script_write(Script *s, const ScriptVal *v, FILE *f, bool binary);
 

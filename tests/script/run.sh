@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # futhorc script (FutharkScript against a program in server mode): every
 # form of the language (literals typed by the parameter they are passed
-# to, let and tuple let, tuples, records, field projection, applications
-# with uncurrying, entry points of no arguments, comments), every builtin
+# to, let, tuple let and chains of lets, tuples, records, field projection,
+# applications with uncurrying and flattened tuple and record arguments,
+# results shaped as declared, entry points of no arguments, comments), every builtin
 # ($loaddata, $loadbytes, $store, $restore), -e and -f in order, binary
 # output, a compiled program instead of a .fut file, another backend, and
 # the errors: syntax (with its position), unknown entry point, wrong
@@ -45,6 +46,7 @@ FUT
 printf '1.5f32 [1f32, 2f32]\n' >"$work/two.in"
 printf '[4i32, 5i32, 6i32]\n' >"$work/one.in"
 
+"$futhorc" c "$p" -o "$work/p" || fail "compiling"
 check "literal typed by its parameter" 0 "5i64" "$p" "add 2 3"
 check "suffixed literal" 0 "[3f32, 6f32]" "$p" "scale 1.5f32 [2, 4]"
 check "literal alone" 0 "3i32" "$p" "3"
@@ -57,9 +59,15 @@ check "let" 0 "12i64" "$p" "let x = add 1 2 in add x 9"
 check "nested let" 0 "5i64" "$p" "let x = 2 in let y = 3 in add x y"
 check "tuple let" 0 "[0i32, 1i32]" "$p" "let (n, xs) = pair 2 in xs"
 check "record of the server (opaque)" 0 "6i64" "$p" "count_true (rec 3) -- a comment"
-check "script record" 0 "{a = 3i64, b = (1i32, true)}" "$p" "{a = add 1 2, b = (1, true)}"
+check "script record" 0 "{a=3i64, b=(1i32, true)}" "$p" "{a = add 1 2, b = (1, true)}"
 check "field projection" 0 "true" "$p" "{a = add 1 2, b = (1, true)}.b.1"
 check "entry of no arguments" 0 "7i32" "$p" "seven"
+check "chained lets share one in" 0 "6i64" "$p" "let x = add 1 2 let y = add x 0 in add x y"
+check "a record argument, fields by name" 0 "5i64" "$p" "count_true {b = [true, false], a = 4}"
+check "nested tuple arguments" 0 "6i64" "$p" "sum_pair (3, ([1, 2]))"
+check "a declared record result" 0 "{a=2i64, b=[true, true]}" "$p" "rec 2"
+check "a field of a declared record result" 0 "[true, true]" "$p" "(rec 2).b"
+check "a compiled program's results are flat" 0 "(2i64, [true, true])" "$work/p" "rec 2"
 check "parentheses" 0 "10i64" "$p" "add (add 1 2) (add 3 4)"
 check "\$loaddata of one value" 0 "5i32" "$p" "at (\$loaddata \"$work/one.in\") 1"
 check "\$loaddata of two values" 0 "[1.5f32, 3f32]" "$p" "scale (\$loaddata \"$work/two.in\")"
@@ -73,7 +81,6 @@ check "-f" 0 "42i64" "$p" -f "$work/e.fs"
 got=$("$futhorc" script -b "$p" "pair 2" | od -An -tx1 | tr -d ' \n')
 want=$(printf '2i64 [0i32, 1i32]' | "$futhorc" dataset -b 2>/dev/null | od -An -tx1 | tr -d ' \n')
 [ -n "$got" ] && [ "$got" = "$want" ] && pass || fail "binary output: $got, want $want"
-"$futhorc" c "$p" -o "$work/p" || fail "compiling"
 check "a compiled program" 0 "5i64" "$work/p" "add 2 3"
 check "multicore backend" 0 "(3i64, [0i32, 1i32, 2i32])" --backend=multicore "$p" "pair 3"
 
