@@ -15,6 +15,7 @@
 #include "tools/bench.h"
 #include "tools/dataset.h"
 #include "tools/frontend.h"
+#include "tools/literate.h"
 #include "tools/pkg.h"
 #include "tools/script.h"
 #include "tools/structure.h"
@@ -53,6 +54,7 @@ static void usage(FILE *f) {
             "  dataset [options]          random values in Futhark's data format (-g TYPE, -b, -s N)\n"
             "  structure [--stage soacs|gpu|mem] PROG.fut  count IR constructs after a stage\n"
             "  script PROG [EXPR]         evaluate FutharkScript with PROG's entry points\n"
+            "  literate PROG.fut          PROG.md: the program with its directives' results\n"
             "  pkg add|check|init|fmt|remove|sync|upgrade|versions  manage the packages of\n"
             "                             futhark.pkg in lib/ (git repositories)\n"
             "  passes                     list the passes of the pipeline\n\n"
@@ -460,6 +462,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "dataset")) return tool_dataset(argc - 1, argv + 1);
     if (!strcmp(cmd, "pkg")) return tool_pkg(argc - 1, argv + 1);
     if (!strcmp(cmd, "script")) return tool_script(argc - 1, argv + 1, self_path(argv[0]));
+    if (!strcmp(cmd, "literate")) return tool_literate(argc - 1, argv + 1, self_path(argv[0]));
     if (!strcmp(cmd, "structure")) return tool_structure(argc - 1, argv + 1);
     if (!strcmp(cmd, "passes")) {
         pipeline_list(stdout);

@@ -619,8 +619,14 @@ ScriptVal *script_eval(Script *s, const char *text) {
 
 /* ---- Output --------------------------------------------------------------------------- */
 
-/* The values of v's server variables, read back through a file. */
-static bool fetch(Script *s, const ScriptVal *v, rt_value *val) {
+int script_components(const ScriptVal *v, const char *const **names, ScriptVal *const **elems) {
+    if (v->kind != SV_TUPLE && v->kind != SV_RECORD) return -1;
+    *names = v->kind == SV_RECORD ? v->names : NULL;
+    *elems = v->elems;
+    return v->n;
+}
+
+bool script_fetch(Script *s, const ScriptVal *v, rt_value *val) {
     if (v->kind == SV_LIT) {
         rt_reader r = {(const unsigned char *)v->text, strlen(v->text), 0};
         char msg[SCRIPT_MSG_LEN];
@@ -659,7 +665,7 @@ bool script_write(Script *s, const ScriptVal *v, FILE *f, bool binary) {
         return true;
     default: {
         rt_value val;
-        if (!fetch(s, v, &val)) return false;
+        if (!script_fetch(s, v, &val)) return false;
         binary ? rt_write_binary(f, &val) : rt_write_text(f, &val);
         rt_value_free(&val);
         return true;
@@ -693,31 +699,28 @@ static void script_usage(void) {
            "See futhorc-script(1).\n");
 }
 
-/* Compiles prog with futhorc into the work directory; NULL after a message. */
-static const char *compile(Arena *a, SpecWork *w, const char *futhorc, const char *backend, Args *copts,
-                           const char *prog) {
+const char *script_compile(Arena *a, SpecWork *w, const char *futhorc, const char *backend, char *const *copts,
+                           int ncopts, const char *prog) {
     const char *exe = spec_tmp(w, "prog"), *out = spec_tmp(w, "cout"), *err = spec_tmp(w, "cerr");
-    char **argv = NEW_ARRAY(a, char *, copts->len + 6);
+    char **argv = NEW_ARRAY(a, char *, ncopts + 6);
     int n = 0;
     argv[n++] = (char *)futhorc, argv[n++] = (char *)backend;
-    for (int i = 0; i < copts->len; i++) argv[n++] = copts->items[i];
+    for (int i = 0; i < ncopts; i++) argv[n++] = copts[i];
     argv[n++] = (char *)prog, argv[n++] = "-o", argv[n++] = (char *)exe;
     int status = 0;
     pid_t pid = spec_spawn(argv, NULL, out, err);
     while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
     if (pid > 0 && WIFEXITED(status) && WEXITSTATUS(status) == 0) return exe;
     char *msg = util_read_file(err, NULL);
-    fprintf(stderr, "futhorc script: compiling %s failed:\n%s", prog, msg ? msg : "");
+    fprintf(stderr, "futhorc: compiling %s failed:\n%s", prog, msg ? msg : "");
     free(msg);
     return NULL;
 }
 
-/* The result types of prog's entry points (those the compiler options make
- * entries too among them), read from its checked source. */
-static void entry_types(Script *s, const char *prog, const Args *copts) {
+void script_entry_types(Script *s, const char *prog, char *const *copts, int ncopts) {
     VEC(const char *) extra = {0};
-    for (int i = 0; i < copts->len; i++)
-        if (!strncmp(copts->items[i], "--entry-point=", 14)) vec_push(&extra, copts->items[i] + 14);
+    for (int i = 0; i < ncopts; i++)
+        if (!strncmp(copts[i], "--entry-point=", 14)) vec_push(&extra, copts[i] + 14);
     ProgramVec files = frontend_load_text(s->a, prog, NULL, 0, extra.items, extra.len);
     vec_free(&extra);
     if (files.len == 0) return;
@@ -767,10 +770,11 @@ int tool_script(int argc, char **argv, const char *futhorc_path) {
     if (!rc && !spec_work_init(&w, &a, "script")) rc = 1;
     const char *exe = NULL;
     size_t n = prog ? strlen(prog) : 0;
-    if (!rc) exe = n > 4 && !strcmp(prog + n - 4, ".fut") ? compile(&a, &w, futhorc_path, backend, &copts, prog) : prog;
+    if (!rc) exe = n > 4 && !strcmp(prog + n - 4, ".fut") ? script_compile(&a, &w, futhorc_path, backend, copts.items, copts.len, prog)
+                                                     : prog;
     if (!rc && !exe) rc = 1;
     Script s = {&a, &w, dir, 0, NULL, NULL, 0, verbose, NULL, 0, NULL, NULL};
-    if (!rc && exe != prog) entry_types(&s, prog, &copts);
+    if (!rc && exe != prog) script_entry_types(&s, prog, copts.items, copts.len);
     vec_push(&popts, NULL);
     if (!rc && !script_start(&s, exe, popts.items)) rc = 1;
     ScriptVal *val = NULL;

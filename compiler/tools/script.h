@@ -44,6 +44,22 @@ ScriptVal *script_eval(Script *s, const char *text);
  * format one after another. False with s->error set. */
 bool script_write(Script *s, const ScriptVal *v, FILE *f, bool binary);
 
+/* The value of a scalar or array v (a server variable or a literal) in
+ * *val, for the caller to free; false with s->error set otherwise. */
+struct rt_value;
+bool script_fetch(Script *s, const ScriptVal *v, struct rt_value *val);
+/* The components of a tuple or record v (names NULL for a tuple); -1 if v
+ * is neither. */
+int script_components(const ScriptVal *v, const char *const **names, ScriptVal *const **elems);
+
+/* Compiles prog with `futhorc BACKEND COPTS... prog` into w's directory and
+ * returns the executable; NULL after printing the compiler's messages. */
+const char *script_compile(Arena *a, SpecWork *w, const char *futhorc, const char *backend, char *const *copts,
+                           int ncopts, const char *prog);
+/* Reads the declared result types of prog's entry points (and of the
+ * definitions --entry-point options among copts name) from its source. */
+void script_entry_types(Script *s, const char *prog, char *const *copts, int ncopts);
+
 /* `futhorc script`; argv[0] is "script". */
 int tool_script(int argc, char **argv, const char *futhorc_path);
 
