@@ -1,6 +1,7 @@
 /* The futhorc command-line driver: subcommands, loading of source files and
  * imports, the phase calls and exit codes. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -17,6 +18,7 @@
 #include "tools/frontend.h"
 #include "tools/literate.h"
 #include "tools/pkg.h"
+#include "tools/repl.h"
 #include "tools/script.h"
 #include "tools/structure.h"
 #include "tools/test.h"
@@ -32,6 +34,7 @@ typedef struct Options {
     const char *target_cpu; /* --target-cpu (multicore) */
     bool asan;              /* --sanitize=address (multicore) */
     VEC(const char *) entries; /* --entry-point */
+    const char *src_text;   /* the source's text, when not read from the file */
     int run_argc;           /* futhorc run: the program's command line */
     char **run_argv;
     bool unsafe, verify, time_passes, library, server;
@@ -55,6 +58,8 @@ static void usage(FILE *f) {
             "  structure [--stage soacs|gpu|mem] PROG.fut  count IR constructs after a stage\n"
             "  script PROG [EXPR]         evaluate FutharkScript with PROG's entry points\n"
             "  literate PROG.fut          PROG.md: the program with its directives' results\n"
+            "  repl [PROG.fut]            evaluate expressions interactively (LLVM's JIT)\n"
+            "  eval [-f PROG.fut] EXPR... evaluate expressions and print their values\n"
             "  pkg add|check|init|fmt|remove|sync|upgrade|versions  manage the packages of\n"
             "                             futhark.pkg in lib/ (git repositories)\n"
             "  passes                     list the passes of the pipeline\n\n"
@@ -248,7 +253,8 @@ static int compile(const char *mode, const char *src, const Options *o) {
     Arena a = {0};
     double t0 = now_ms();
     int rc = 1;
-    ProgramVec files = frontend_load_text(&a, src, NULL, 0, o->entries.items, o->entries.len);
+    ProgramVec files = frontend_load_text(&a, src, o->src_text, o->src_text ? strlen(o->src_text) : 0,
+                                          o->entries.items, o->entries.len);
     time_phase(o, "frontend", &t0);
     if (files.len == 0) goto done;
     if (!strcmp(mode, "check")) {
@@ -403,6 +409,27 @@ static int run_command(int argc, char **argv) {
     return rc;
 }
 
+/* futhorc repl's and eval's ReplRun: the program text through the JIT, its
+ * entry point's results in the binary format in the file out, stdin on
+ * /dev/null. */
+static int run_text(const char *path, const char *text, const char *entry, const char *out) {
+    char *args[] = {"futhorc", "-e", (char *)entry, "-b", NULL};
+    Options o = {0};
+    o.run_argc = 4, o.run_argv = args, o.src_text = text;
+    fflush(stdout);
+    int saved_out = dup(1), saved_in = dup(0);
+    int fo = open(out, O_WRONLY | O_CREAT | O_TRUNC, 0600), fi = open("/dev/null", O_RDONLY);
+    if (saved_out < 0 || saved_in < 0 || fo < 0 || fi < 0) {
+        fprintf(stderr, "futhorc: cannot redirect the program's output to %s\n", out);
+        return 1;
+    }
+    dup2(fo, 1), dup2(fi, 0), close(fo), close(fi);
+    int rc = compile("run", path, &o);
+    fflush(stdout);
+    dup2(saved_out, 1), dup2(saved_in, 0), close(saved_out), close(saved_in);
+    return rc;
+}
+
 /* The path of this executable, so subcommands can run it again. */
 static const char *self_path(const char *argv0) {
     static char buf[4096];
@@ -421,7 +448,9 @@ static const char *self_path(const char *argv0) {
  * backend (multicore, run, dump --stage=llvm) to futhorc-llvm beside it:
  * whether argv asks for one of those. */
 static bool wants_llvm(int argc, char **argv) {
-    if (!strcmp(argv[1], "multicore") || !strcmp(argv[1], "run")) return true;
+    if (!strcmp(argv[1], "multicore") || !strcmp(argv[1], "run") || !strcmp(argv[1], "repl") ||
+        !strcmp(argv[1], "eval"))
+        return true;
     for (int i = 2; i < argc && !strcmp(argv[1], "dump"); i++)
         if (!strcmp(argv[i], "--stage=llvm") || (!strcmp(argv[i], "--stage") && i + 1 < argc && !strcmp(argv[i + 1], "llvm")))
             return true;
@@ -469,6 +498,7 @@ int main(int argc, char **argv) {
         return 0;
     }
     if (!strcmp(cmd, "run")) return run_command(argc - 1, argv + 1);
+    if (!strcmp(cmd, "repl") || !strcmp(cmd, "eval")) return tool_repl(argc - 1, argv + 1, run_text);
     if (!strcmp(cmd, "c") || !strcmp(cmd, "opencl") || !strcmp(cmd, "multicore") || !strcmp(cmd, "check") ||
         !strcmp(cmd, "dump")) {
         Options o = {0};

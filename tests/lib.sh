@@ -14,3 +14,17 @@ fail() {
     failed=$((failed + 1))
     echo "$suite: FAIL $*"
 }
+
+# expect_run NAME WANT_STATUS WANT_OUT COMMAND...: runs COMMAND (its stderr
+# in $work/err) and compares its exit status and standard output.
+expect_run() {
+    local name=$1 want_rc=$2 want=$3 got rc
+    shift 3
+    got=$("$@" 2>"$work/err")
+    rc=$?
+    if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ]; then pass; else
+        fail "$name: status $rc (want $want_rc), output:"
+        printf '%s\n' "$got" | head -5
+        head -5 "$work/err"
+    fi
+}

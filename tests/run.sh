@@ -143,6 +143,7 @@ summarised pkg bash tests/pkg/run.sh
 summarised "test runner" bash tests/testtool/run.sh
 summarised script bash tests/script/run.sh
 summarised literate bash tests/literate/run.sh
+summarised repl bash tests/repl/run.sh
 summarised bench bash tests/bench/run.sh
 summarised deep bash tests/deep/run.sh
 # Already sanitizer runs: the compiler built with the sanitizers over every

@@ -19,6 +19,10 @@
  * returns false if there were any. */
 bool check_programs(Arena *a, Program **files, int n);
 
+/* A checked type as messages show it ("[n]i32 -> i32"), in a. Usable after
+ * check_programs has returned (its type variables then print by name). */
+const char *check_type_text(Arena *a, Ty *t);
+
 /* Entry points must have types the outside world can provide: parameters
  * that are primitives, arrays of primitives, or tuples and records of those
  * (each component becomes one external parameter; `()` becomes none), and

@@ -119,6 +119,10 @@ static void show(Buf *b, Ty *t, bool paren_arrow) {
         show_constrs(b, t->fields, NULL, t->n, paren_arrow);
         break;
     case TY_VAR: {
+        if (t->var >= tc.vars.len) { /* after checking: the variables are gone */
+            buf_puts(b, t->var_name ? t->var_name : "a");
+            break;
+        }
         TVar *v = &tc.vars.items[t->var];
         if (!v->rigid && v->prims) buf_puts(b, tc_prim_name(tc_default_prim(v->prims)));
         else if (v->constrs) show_constrs(b, NULL, v->constrs, 0, paren_arrow);
@@ -134,6 +138,14 @@ const char *tc_show(Ty *t) {
     Buf b = {0};
     show(&b, t, false);
     char *s = arena_strndup(tc.a, b.data ? b.data : "", b.len);
+    buf_free(&b);
+    return s;
+}
+
+const char *check_type_text(Arena *a, Ty *t) {
+    Buf b = {0};
+    show(&b, t, false);
+    char *s = arena_strndup(a, b.data ? b.data : "", b.len);
     buf_free(&b);
     return s;
 }

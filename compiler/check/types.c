@@ -194,7 +194,8 @@ Size tc_fresh_size(void) {
 }
 
 static SVar *svar_of(Size s) { return &tc.svars.items[-s.uid - 1]; }
-static bool is_svar(Size s) { return s.kind == SZ_VAR && s.uid < 0; }
+/* (After checking, when the table is gone, no size is one: check_type_text.) */
+static bool is_svar(Size s) { return s.kind == SZ_VAR && s.uid < 0 && -s.uid - 1 < tc.svars.len; }
 
 /* ---- Size expressions ------------------------------------------------------ */
 
@@ -472,7 +473,8 @@ Size tc_size_head(Size s) {
 Ty *tc_head(Ty *t) {
     if (!t) return tc_unit();
     Ty *end = t;
-    while (end->kind == TY_VAR && tc.vars.items[end->var].bound) end = tc.vars.items[end->var].bound;
+    while (end->kind == TY_VAR && end->var < tc.vars.len && tc.vars.items[end->var].bound)
+        end = tc.vars.items[end->var].bound; /* (after checking the table is gone: check_type_text) */
     /* path compression: every variable on the chain is now bound to its
      * end, so that a chain is followed once however often it is asked
      * (an array literal binds each element's variable to the next) */

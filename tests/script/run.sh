@@ -15,18 +15,12 @@
 suite=script
 source "$(dirname "$0")/../lib.sh"
 
-# check NAME WANT_STATUS WANT_OUT ARGS...: futhorc script ARGS; compares the
-# exit status and standard output (stderr in $work/err).
+# check NAME WANT_STATUS WANT_OUT ARGS...: futhorc script ARGS (stderr in
+# $work/err).
 check() {
-    local name=$1 want_rc=$2 want=$3 got rc
+    local name=$1 want_rc=$2 want=$3
     shift 3
-    got=$("$futhorc" script "$@" 2>"$work/err")
-    rc=$?
-    if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ]; then pass; else
-        fail "$name: status $rc (want $want_rc), output:"
-        printf '%s\n' "$got" | head -5
-        head -5 "$work/err"
-    fi
+    expect_run "$name" "$want_rc" "$want" "$futhorc" script "$@"
 }
 # err NAME PATTERN: the last check's stderr matches PATTERN.
 err() { if grep -Eq -- "$2" "$work/err"; then pass; else fail "$1: no /$2/ in:"; cat "$work/err"; fi; }
