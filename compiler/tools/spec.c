@@ -196,12 +196,9 @@ static bool cur_case_tags(Cursor *c, SpecCase *k, SpecStrings *tags) {
         const char *w = cur_word(c);
         if (!w) return cur_error(c, "expected a case ('input' ...)"), false;
         if (is(w, "input")) return true;
-        if (is(w, "random") || is(w, "script")) {
+        if (is(w, "random") || is(w, "script")) /* tags may follow ("random compiled input") */
             k->in_kind = is(w, "random") ? SPEC_IN_RANDOM : SPEC_IN_SCRIPT;
-            if (is(cur_word(c), "input")) return true;
-            return cur_error(c, "expected 'input' after 'random' or 'script'"), false;
-        }
-        vec_push(tags, w);
+        else vec_push(tags, w);
     }
 }
 

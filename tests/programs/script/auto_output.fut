@@ -6,6 +6,7 @@
 -- input { [1f32, 2f32, 3f32] } auto output
 -- random input { [1000]f32 } auto output
 -- compiled random input { [100000]f32 } auto output
+-- random compiled input { [5000]f32 } auto output
 -- script input { mk 50i64 } auto output
 
 entry main (xs: []f32) : (f32, []f32) =
