@@ -57,7 +57,7 @@ LLVM_BUILT := $(B)/gen/glue.bc $(B)/gen/rt_llvm.o
 # path:package (the OpenCL headers, loader and PoCL, the CPU device that
 # `make check` runs OpenCL programs on); and numpy, which generates the
 # large cases of tests/compose.
-DEPS := flex:flex bison:bison git:git gnuplot:gnuplot-nox $(LLVM_CLANG):clang-22
+DEPS := flex:flex bison:bison git:git gnuplot:gnuplot-nox chromium:chromium $(LLVM_CLANG):clang-22
 DEP_HEADERS := /usr/include/cmocka.h:libcmocka-dev /usr/include/CL/cl.h:opencl-c-headers \
                /usr/lib/llvm-22/include/llvm-c/Core.h:llvm-22-dev \
                /usr/share/doc/ocl-icd-opencl-dev:ocl-icd-opencl-dev /etc/OpenCL/vendors/pocl.icd:pocl-opencl-icd

@@ -15,6 +15,7 @@
 #include "syntax/ast.h"
 #include "tools/bench.h"
 #include "tools/dataset.h"
+#include "tools/doc.h"
 #include "tools/frontend.h"
 #include "tools/literate.h"
 #include "tools/pkg.h"
@@ -59,6 +60,7 @@ static void usage(FILE *f) {
             "  script PROG [EXPR]         evaluate FutharkScript with PROG's entry points\n"
             "  literate PROG.fut          PROG.md: the program with its directives' results\n"
             "  repl [PROG.fut]            evaluate expressions interactively (LLVM's JIT)\n"
+            "  doc DIR -o OUTDIR          HTML documentation from the doc comments of DIR's files\n"
             "  eval [-f PROG.fut] EXPR... evaluate expressions and print their values\n"
             "  pkg add|check|init|fmt|remove|sync|upgrade|versions  manage the packages of\n"
             "                             futhark.pkg in lib/ (git repositories)\n"
@@ -490,6 +492,7 @@ int main(int argc, char **argv) {
     if (!strcmp(cmd, "bench")) return tool_bench(argc - 1, argv + 1, self_path(argv[0]));
     if (!strcmp(cmd, "dataset")) return tool_dataset(argc - 1, argv + 1);
     if (!strcmp(cmd, "pkg")) return tool_pkg(argc - 1, argv + 1);
+    if (!strcmp(cmd, "doc")) return tool_doc(argc - 1, argv + 1);
     if (!strcmp(cmd, "script")) return tool_script(argc - 1, argv + 1, self_path(argv[0]));
     if (!strcmp(cmd, "literate")) return tool_literate(argc - 1, argv + 1, self_path(argv[0]));
     if (!strcmp(cmd, "structure")) return tool_structure(argc - 1, argv + 1);

@@ -144,6 +144,7 @@ summarised "test runner" bash tests/testtool/run.sh
 summarised script bash tests/script/run.sh
 summarised literate bash tests/literate/run.sh
 summarised repl bash tests/repl/run.sh
+summarised doc bash tests/doc/run.sh
 summarised bench bash tests/bench/run.sh
 summarised deep bash tests/deep/run.sh
 # Already sanitizer runs: the compiler built with the sanitizers over every
