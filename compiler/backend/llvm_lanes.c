@@ -254,8 +254,10 @@ static void jam_pack(L *l, const void *arg) {
 static void jam_kblock(L *l, const void *arg) {
     Jam *j = (Jam *)arg;
     V *v = j->v;
-    j->kb = LLVMBuildMul(l->b, l_load(l, l->i64, j->kq), l_i64(l, j->kc), "");
-    j->kb_end = smin(l, LLVMBuildAdd(l->b, j->kb, l_i64(l, j->kc), ""), j->k_end);
+    if (j->kloop) { /* (without a loop over k split into blocks, one block of everything) */
+        j->kb = LLVMBuildMul(l->b, l_load(l, l->i64, j->kq), l_i64(l, j->kc), "");
+        j->kb_end = smin(l, LLVMBuildAdd(l->b, j->kb, l_i64(l, j->kc), ""), j->k_end);
+    }
     if (j->npack) {
         for (int i = 0; i < j->npack; i++)
             j->pack_buf[i] = l_slot(l, LLVMArrayType(vec_type(v, l_mem_type(l, j->pack[i]->t)), (unsigned)j->kc), "packed");
