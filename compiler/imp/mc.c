@@ -95,13 +95,18 @@ static ImpVar *alloc_block(ImpLower *L, const char *name, ImpExp *n, PrimType t,
 static void release(ImpLower *L, ImpVar *m) { imp_add(L->b, IMP_RELEASE)->mem = m; }
 
 /* The blocks of per-element allocations (lw_alloc recorded them) that
- * statement s uses. */
+ * statement s uses for arrays of its own: those of arrays bound inside s,
+ * its temporaries, which each task gets a copy of. A block that also holds
+ * an array s reads from outside (a scan's accumulator, made before s) or
+ * one s binds (its result) stays shared: a task's copy would hold garbage,
+ * or its writes would be lost. */
 typedef struct Private {
     ImpLower *L;
-    char *seen, *bound; /* by Var id */
+    char *seen, *bound, *shared; /* by Var id */
     VEC(const Stm *) allocs;
 } Private;
 
+/* Block m, if per-element, becomes a candidate. */
 static void private_check(Private *pv, const Var *m) {
     if (!m || m->type.kind != TK_MEM || pv->seen[m->id] || pv->bound[m->id]) return;
     pv->seen[m->id] = 1;
@@ -109,14 +114,18 @@ static void private_check(Private *pv, const Var *m) {
     if (al && al->e->per_iter) vec_push(&pv->allocs, al);
 }
 
-static void private_use(IrWalk *w, Var *v) {
-    Private *pv = w->ctx;
-    private_check(pv, v);
-    if (v->mem) private_check(pv, v->mem->mem);
+/* The block of array v stays shared. (A use of a block variable itself
+ * shares nothing: a hoisted per-element allocation is bound outside the
+ * statements that use it.) */
+static void private_share(Private *pv, const Var *v) {
+    if (v->mem) pv->shared[v->mem->mem->id] = 1;
 }
 
-/* A Var bound inside s: not one of those blocks, but its array may live
- * in one. */
+static void private_use(IrWalk *w, Var *v) {
+    Private *pv = w->ctx;
+    if (!pv->bound[v->id]) private_share(pv, v); /* an array made outside s */
+}
+
 static void private_bind(IrWalk *w, Var *v) {
     Private *pv = w->ctx;
     pv->bound[v->id] = 1;
@@ -135,12 +144,18 @@ typedef struct Task {
     ImpVar **saved;
 } Task;
 
-/* The per-element blocks that s uses, in pv (made here). */
+/* The per-element blocks that s uses for its own arrays, in pv (made here). */
 static void private_blocks(ImpLower *L, const Stm *s, Private *pv) {
     size_t nv = (size_t)L->p->next_var_id + 1;
-    *pv = (Private){L, arena_alloc(L->a, nv), arena_alloc(L->a, nv), {0}};
+    *pv = (Private){L, arena_alloc(L->a, nv), arena_alloc(L->a, nv), arena_alloc(L->a, nv), {0}};
     IrWalk w = {private_bind, private_use, NULL, pv};
-    if (s) ir_walk_stm(&w, (Stm *)s);
+    if (!s) return;
+    ir_walk_stm(&w, (Stm *)s);
+    for (int i = 0; i < s->npat; i++) private_share(pv, s->pat[i]);
+    int k = 0;
+    for (int i = 0; i < pv->allocs.len; i++)
+        if (!pv->shared[pv->allocs.items[i]->pat[0]->id]) pv->allocs.items[k++] = pv->allocs.items[i];
+    pv->allocs.len = k;
 }
 
 bool lw_uses_private(ImpLower *L, const Stm *s) {
