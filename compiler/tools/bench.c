@@ -943,7 +943,12 @@ static int bench_value_option(Bencher *b, int argc, char **argv, int *i) {
     } else if ((v = spec_optval(argc, argv, i, "--timeout"))) {
         if ((b->timeout_s = spec_posint(v, INT32_MAX)) < 0) return bench_bad_usage("bad --timeout value", v);
     } else if ((v = spec_optval(argc, argv, i, "--json"))) b->json = v;
-    else if ((v = spec_optval(argc, argv, i, "--plot"))) b->plot = v;
+    else if ((v = spec_optval(argc, argv, i, "--plot"))) {
+        size_t n = strlen(v);
+        if (n < 5 || strcmp(v + n - 4, ".svg")) /* an SVG in a file named .png would not open */
+            return bench_bad_usage("--plot writes an SVG image; name its file .svg, not", v);
+        b->plot = v;
+    }
     else if ((v = spec_optval(argc, argv, i, "--backend"))) b->backend = v;
     else if ((v = spec_optval(argc, argv, i, "--pass-compiler-option"))) vec_push(&b->copts, v);
     else if ((v = spec_optval(argc, argv, i, "-p")) || (v = spec_optval(argc, argv, i, "--pass-option")))

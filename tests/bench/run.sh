@@ -82,6 +82,7 @@ expect='{"runs": 2, "programs": {
   "tests/bench/bad/no_compile.fut": {"#0 (\"1\")": "error:compilation failed"}}}'
 check "failed datasets are recorded as strings" python3 $here/check_json.py "$work/bad.json" "$expect"
 check "failed datasets are reported" grep -q 'Index \[5\] out of bounds' "$work/bad.out"
+check "--plot to a .png file is refused (it writes SVG)" bash -c "! '$futhorc' bench --plot '$work/x.png' $here/programs 2>'$work/png.err' && grep -q 'name its file .svg' '$work/png.err' && [ ! -e '$work/x.png' ]"
 check "SVG with failed datasets parses" python3 -c 'import sys, xml.etree.ElementTree as ET; ET.parse(sys.argv[1])' "$work/bad.svg"
 
 # ---- --compare ------------------------------------------------------------------------
