@@ -453,6 +453,7 @@ pat_atom: ID { $$ = mk_pat(scanner, P_ID, @$); $$->name = $1.text; }
         | CONSTR { $$ = mk_pat(scanner, P_CONSTR, @$); $$->name = $1.text; }
         | pat_lit { $$ = $1; }
         | LPAR RPAR { $$ = mk_pat(scanner, P_TUPLE, @$); }
+        | LPAR anyop RPAR { $$ = mk_pat(scanner, P_ID, @$); $$->name = $2.text; } /* ((<=): t -> t -> bool) */
         | LPAR pat RPAR { $$ = $2; }
         | LPAR pat COMMA pats_tc RPAR {
               $$ = mk_pat(scanner, P_TUPLE, @$);
