@@ -527,6 +527,7 @@ static Callee decl_callee(Decl *d) {
 }
 
 static SVal *apply_definition(Lower *l, const Callee *c, SVal **args, Exp *call, Env *callenv);
+static SVal *apply_at(Lower *l, SVal *f, SVal **args, int nargs, Exp *call, Env *env);
 
 /* What a resolved reference r to a definition or local binding stands for
  * where it is used (in env): a constant is evaluated there; a function
@@ -670,18 +671,18 @@ static SVal *lower_binop_exp(Lower *l, Env *env, Exp *e) {
         SVal *f = lower_ref(l, env, &e->ref);
         if (!f) lower_error(l, e->loc, "internal: unresolved operator '%s'", op);
         SVal *args[2] = {lower_exp(l, env, e->e1), lower_exp(l, env, e->e2)};
-        return lower_apply(l, f, args, 2, e);
+        return apply_at(l, f, args, 2, e, env);
     }
     if (op == intern("&&")) return lower_logic(l, env, e, true);
     if (op == intern("||")) return lower_logic(l, env, e, false);
     if (op == intern("|>")) {
         SVal *x = lower_exp(l, env, e->e1);
-        return lower_apply(l, lower_exp(l, env, e->e2), &x, 1, e);
+        return apply_at(l, lower_exp(l, env, e->e2), &x, 1, e, env);
     }
     if (op == intern("<|")) {
         SVal *f = lower_exp(l, env, e->e1);
         SVal *x = lower_exp(l, env, e->e2);
-        return lower_apply(l, f, &x, 1, e);
+        return apply_at(l, f, &x, 1, e, env);
     }
     if (op == intern(">->") || op == intern("<-<")) {
         SVal *f = sv_fun(l, FK_COMPOSE);
@@ -837,6 +838,16 @@ static Env *current_call_env;
 
 SVal *lower_apply(Lower *l, SVal *f, SVal **args, int nargs, Exp *call) {
     return apply_in(l, f, args, nargs, call, current_call_env);
+}
+
+/* Applies f at call, written in env (an application, or an operator:
+ * x |> f is f x), whose sizes the call's checked types name. */
+static SVal *apply_at(Lower *l, SVal *f, SVal **args, int nargs, Exp *call, Env *env) {
+    Env *saved = current_call_env;
+    current_call_env = env;
+    SVal *r = apply_in(l, f, args, nargs, call, env);
+    current_call_env = saved;
+    return r;
 }
 
 /* Builds a lambda whose parameters have the given types and whose body
@@ -1201,11 +1212,7 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
         SVal *f = lower_exp(l, env, e->e1);
         SVal **args = NEW_ARRAY(l->a, SVal *, e->nelems);
         for (int i = 0; i < e->nelems; i++) args[i] = lower_exp(l, env, e->elems[i]);
-        Env *saved = current_call_env;
-        current_call_env = env;
-        SVal *r = apply_in(l, f, args, e->nelems, e, env);
-        current_call_env = saved;
-        return r;
+        return apply_at(l, f, args, e->nelems, e, env);
     }
     case EX_LAMBDA: {
         SVal *f = sv_fun(l, FK_LAMBDA);
