@@ -32,6 +32,13 @@ SubExp se_const(PrimValue c) {
 SubExp se_i64(int64_t v) { return se_const(prim_int(PT_I64, v)); }
 SubExp se_bool(bool b) { return se_const(prim_bool(b)); }
 
+bool se_same(SubExp a, SubExp b) {
+    if (a.is_var || b.is_var) return a.is_var && b.is_var && a.v == b.v;
+    if (a.c.type != b.c.type) return false;
+    if (prim_is_float(a.c.type)) return memcmp(&a.c.v.f, &b.c.v.f, sizeof a.c.v.f) == 0; /* NaN is itself */
+    return a.c.type == PT_BOOL ? a.c.v.b == b.c.v.b : a.c.v.i == b.c.v.i;
+}
+
 Stm *ir_stm(Arena *a, Var **pat, int npat, IrExp *e, SrcLoc loc) {
     Stm *s = NEW(a, Stm);
     s->pat = pat;

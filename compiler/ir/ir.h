@@ -365,6 +365,8 @@ SubExp se_var(Var *v);
 SubExp se_const(PrimValue c);
 SubExp se_i64(int64_t v);
 SubExp se_bool(bool b);
+/* Whether a and b are the same atom: one variable, or equal constants. */
+bool se_same(SubExp a, SubExp b);
 /* A statement binding the npat Vars pat to e. */
 Stm *ir_stm(Arena *a, Var **pat, int npat, IrExp *e, SrcLoc loc);
 /* A statement binding the one Var v to e (nothing, when v is NULL). */

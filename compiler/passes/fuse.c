@@ -309,12 +309,6 @@ static bool any_assert(Body *b, int from, int to) {
 
 /* ---- Widths --------------------------------------------------------------------- */
 
-static bool se_same(SubExp a, SubExp b) {
-    if (a.is_var != b.is_var) return false;
-    if (a.is_var) return a.v == b.v;
-    return a.c.type == b.c.type && a.c.v.i == b.c.v.i;
-}
-
 /* Bound on the closure of size equalities (its reason: each step adds one
  * size; a body rarely asserts more than a few zips, and the bound keeps the
  * query linear). */

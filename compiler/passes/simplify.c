@@ -239,17 +239,10 @@ static bool results_read_only(const Simp *s, const Stm *st) {
 
 /* ---- Equality of expressions ----------------------------------------------------- */
 
-static bool const_same(PrimValue a, PrimValue b) {
-    if (a.type != b.type) return false;
-    if (prim_is_float(a.type)) return memcmp(&a.v.f, &b.v.f, sizeof a.v.f) == 0;
-    if (a.type == PT_BOOL) return a.v.b == b.v.b;
-    return a.v.i == b.v.i;
-}
-
 /* a and b denote the same value (b's bound variables renamed by eqmap). */
 static bool se_eq(const Simp *s, SubExp a, SubExp b) {
     if (a.is_var != b.is_var) return false;
-    if (!a.is_var) return const_same(a.c, b.c);
+    if (!a.is_var) return se_same(a, b);
     int bid = s->eqmap[b.v->id] ? s->eqmap[b.v->id] : b.v->id;
     return a.v->id == bid;
 }
@@ -438,11 +431,6 @@ static bool se_is_const(SubExp se, int64_t v) {
 }
 
 static bool se_is_bool(SubExp se, bool b) { return !se.is_var && se.c.type == PT_BOOL && se.c.v.b == b; }
-
-static bool se_same(SubExp a, SubExp b) {
-    if (a.is_var || b.is_var) return a.is_var && b.is_var && a.v == b.v;
-    return const_same(a.c, b.c);
-}
 
 /* The statement binding se's variable when it is the op `op`, else NULL. */
 static IrExp *def_op(const Simp *s, SubExp se, Op op) {
