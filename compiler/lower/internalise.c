@@ -747,7 +747,10 @@ static SVal *apply_definition(Lower *l, const Callee *c, SVal **args, Exp *call,
         for (int i = 0; i < c->nparams && i < call->nelems; i++)
             fenv = bind_tyvars(l, fenv, callenv, c->param_tys[i], call->elems[i]->ty);
     SVal *v = lower_exp(l, fenv, c->body);
-    if (c->check_ret) lower_match_shape(l, fenv, c->ret_ty, v, SHAPE_RESULT, loc);
+    if (c->check_ret) {
+        lower_match_shape(l, fenv, c->ret_ty, v, SHAPE_RESULT, loc);
+        v = lower_adopt_shape(l, fenv, c->ret_ty, v, loc);
+    }
     l->depth--;
     return v;
 }
@@ -895,11 +898,6 @@ static int dim_slots(const SubExp *leaves, int n) {
         if (t.kind == TK_ARRAY) k += t.rank;
     }
     return k;
-}
-
-static bool se_same(SubExp a, SubExp b) {
-    if (a.is_var || b.is_var) return a.is_var && b.is_var && a.v == b.v;
-    return a.c.type == b.c.type && a.c.v.i == b.c.v.i;
 }
 
 /* The slots whose sizes agree between leaves a and b. */

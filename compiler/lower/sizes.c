@@ -176,3 +176,58 @@ static Env *match_shape(Lower *l, Env *env, const Ty *ty, SVal *v, int outer, Sh
 Env *lower_match_shape(Lower *l, Env *env, const Ty *ty, SVal *v, ShapeUse use, SrcLoc loc) {
     return ty && v ? match_shape(l, env, ty, v, 0, use, loc) : env;
 }
+
+/* The arrays of v with the dimensions outer..outer+rank-1 that are known
+ * (want[d]) in place of theirs, by a reshape where they differ. */
+static SVal *adopt_dims(Lower *l, SVal *v, int outer, int rank, const SubExp *want, const bool *known, SrcLoc loc) {
+    if (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
+        SVal *c = NEW(l->a, SVal);
+        *c = *v;
+        c->elems = NEW_ARRAY(l->a, SVal *, v->n + 1);
+        for (int i = 0; i < v->n; i++) c->elems[i] = adopt_dims(l, v->elems[i], outer, rank, want, known, loc);
+        return c;
+    }
+    Type t = v->kind == SV_DYN ? subexp_type(v->se) : type_prim(PT_I64);
+    if (t.kind != TK_ARRAY || !v->se.is_var || t.rank < outer + rank) return v;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank);
+    bool changed = false;
+    for (int d = 0; d < t.rank; d++) {
+        bool take = d >= outer && d < outer + rank && known[d - outer] && !se_same(t.shape[d], want[d - outer]);
+        shape[d] = take ? want[d - outer] : t.shape[d];
+        changed |= take;
+    }
+    if (!changed) return v;
+    IrExp *e = lower_new_exp(l, IE_RESHAPE);
+    e->arr = v->se.v;
+    e->shape = shape;
+    e->nshape = t.rank;
+    Type nt = type_array(l->a, t.elem, t.rank, shape);
+    nt.unique = t.unique;
+    return sv_dyn(l, lower_emit1(l, e, nt, loc));
+}
+
+static SVal *adopt(Lower *l, Env *env, const Ty *ty, SVal *v, int outer, SrcLoc loc) {
+    if (ty->kind == TY_ARRAY) {
+        SubExp *want = NEW_ARRAY(l->a, SubExp, ty->rank);
+        bool *known = NEW_ARRAY(l->a, bool, ty->rank);
+        for (int d = 0; d < ty->rank; d++) known[d] = lower_try_size(l, env, &ty->dims[d], &want[d]);
+        v = adopt_dims(l, v, outer, ty->rank, want, known, loc);
+        return adopt(l, env, ty->elem, v, outer + ty->rank, loc);
+    }
+    if ((ty->kind == TY_TUPLE || ty->kind == TY_RECORD) && (v->kind == SV_TUPLE || v->kind == SV_RECORD) &&
+        v->n >= ty->n) {
+        SVal *c = NEW(l->a, SVal);
+        *c = *v;
+        c->elems = NEW_ARRAY(l->a, SVal *, v->n + 1);
+        for (int i = 0; i < v->n; i++)
+            c->elems[i] = i < ty->n ? adopt(l, env, ty->kind == TY_TUPLE ? ty->elems[i] : ty->fields[i].ty,
+                                           v->elems[i], outer, loc)
+                                    : v->elems[i];
+        return c;
+    }
+    return v;
+}
+
+SVal *lower_adopt_shape(Lower *l, Env *env, const Ty *ty, SVal *v, SrcLoc loc) {
+    return ty && v ? adopt(l, env, ty, v, 0, loc) : v;
+}
