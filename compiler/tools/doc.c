@@ -2,8 +2,8 @@
  * and the files they import (Futhark's futhark-doc(1)): a page per file
  * with its abstract (a leading "-- |" comment followed by a blank line),
  * a synopsis and each public declaration with its doc comment (a Markdown
- * subset: paragraphs, lists, code blocks, `code`, *emphasis*, **strong**,
- * `name`@term|type|mtype links); values are shown with their checked
+ * subset: paragraphs, headings, lists, code blocks, `code`, *emphasis*,
+ * **strong**, `name`@term|type|mtype links); values are shown with their checked
  * types, types and module types as written; a module's own declarations
  * are documented under it. An index of the files and one of every name.
  * Files whose abstract is "ignore" are left out. */
@@ -122,8 +122,8 @@ static void flush(Doc *d, Buf *b, Buf *para, bool item, const char *page) {
     para->data[0] = 0;
 }
 
-/* A doc comment as HTML: paragraphs, "- " lists, code blocks (indented by
- * four spaces, or fenced with ```). */
+/* A doc comment as HTML: paragraphs, "# " headings, "- " lists, code
+ * blocks (indented by four spaces, or fenced with ```). */
 static void markdown(Doc *d, Buf *b, const char *text, const char *page) {
     Buf para = {0};
     bool list = false, pre = false, fenced = false;
@@ -143,9 +143,15 @@ static void markdown(Doc *d, Buf *b, const char *text, const char *page) {
         }
         bool item = !strncmp(l, "- ", 2) || !strncmp(l, "* ", 2);
         bool fence = !strncmp(l, "```", 3), code = fence || (indented && !para.len);
-        if (blank || item || code) flush(d, b, &para, list, page);
-        if (list && (blank || code)) buf_puts(b, "</ul>\n"), list = false;
-        if (code) {
+        size_t hashes = strspn(l, "#");
+        bool heading = hashes > 0 && hashes <= 4 && l[hashes] == ' ';
+        if (blank || item || code || heading) flush(d, b, &para, list, page);
+        if (list && (blank || code || heading)) buf_puts(b, "</ul>\n"), list = false;
+        if (heading) { /* # and ## under the page's own h1 and h2 */
+            buf_printf(b, "<h%zu>", hashes + 2);
+            inline_md(d, b, l + hashes + 1, page);
+            buf_printf(b, "</h%zu>\n", hashes + 2);
+        } else if (code) {
             buf_puts(b, "<pre>");
             pre = true, fenced = fence;
             if (!fence) esc(b, l + 4), buf_putc(b, '\n');

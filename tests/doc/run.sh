@@ -49,6 +49,10 @@ local def secret = 42
 FUT
 cat >"$src/sub/b.fut" <<'FUT'
 -- | Uses `dot`@term of the other file.
+--
+-- ## See also
+--
+-- The `norm`@term.
 
 import "../a"
 
@@ -77,6 +81,7 @@ has "the synopsis" "$a" '<a href="#term:cosine|<a href="#term:dot"><code>val dot
 grep -q "secret" "$a" && fail "a local definition was documented" || pass
 has "a link to another file" "$b" '<a href="../a.html#term:dot"><code>dot</code></a>'
 has "a page in a subdirectory finds the style" "$b" 'href="../style.css"'
+has "a heading" "$b" '^<h4>See also</h4>$'
 has "the file index" "$out/index.html" '<a href="sub/b.html">sub/b.fut</a>'
 has "the name index" "$out/doc-index.html" '<a href="a.html#term:ops.\+\^"><code>ops.\+\^</code></a>'
 python3 tests/doc/check_html.py html "$out"/*.html "$out"/sub/*.html && pass || fail "malformed HTML"
