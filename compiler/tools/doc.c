@@ -54,10 +54,10 @@ static void esc_n(Buf *b, const char *s, size_t n) {
 
 static void esc(Buf *b, const char *s) { esc_n(b, s, (size_t)-1); }
 
-/* The page (relative to the output directory) of a source file. */
+/* The page (relative to the output directory) of a source file under the
+ * directory. */
 static const char *page_of(Doc *d, const char *file) {
-    size_t n = strlen(d->dir);
-    const char *rel = !strncmp(file, d->dir, n) && file[n] == '/' ? file + n + 1 : file;
+    const char *rel = file + strlen(d->dir) + 1;
     return arena_printf(d->a, "%.*s.html", (int)(strlen(rel) - 4), rel);
 }
 
@@ -449,6 +449,8 @@ int tool_doc(int argc, char **argv) {
         for (int k = prelude ? 0 : 1; k < (prelude ? 1 : pv.len); k++) { /* the prelude, or the files past it */
             Program *p = pv.items[k];
             if (prelude) p->file = paths.items[i];
+            size_t dn = strlen(d.dir);
+            if (strncmp(p->file, d.dir, dn) || p->file[dn] != '/') continue; /* imported from outside DIR */
             bool seen = false;
             for (int j = 0; j < files.len && !seen; j++) seen = !strcmp(files.items[j].p->file, p->file);
             char *text = seen      ? NULL
