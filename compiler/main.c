@@ -275,10 +275,6 @@ static int compile(const char *mode, const char *src, const Options *o) {
     Prog *p = internalise(&a, files.items, files.len, &iopts);
     time_phase(o, "internalise", &t0);
     if (!p) goto done;
-    if (p->nfuns == 0) {
-        fprintf(stderr, "%s: error: the program has no entry point (no `entry` and no `main`)\n", src);
-        goto done;
-    }
     bool gpu = !strcmp(mode, "opencl") ||
                (o->dump_stage && (!strcmp(o->dump_stage, "kernels") || !strcmp(o->dump_stage, "opencl") ||
                                 pipeline_gpu_only(o->dump_stage)));

@@ -259,6 +259,10 @@ static void rtm_print_results(const rt_value *outs, int n, bool binary) {
 static const rt_entry *rtm_find_entry(const char *name, const rt_entry *entries, int nentries) {
     for (int i = 0; i < nentries; i++)
         if (!strcmp(entries[i].name, name)) return &entries[i];
+    if (nentries == 0) { /* a program of definitions only, compiled to check them */
+        fprintf(stderr, "No entry point \"%s\": the program has no entry points (no `entry` and no `main`).\n", name);
+        return NULL;
+    }
     fprintf(stderr, "No entry point \"%s\". Select another with --entry-point. Options are:\n",
             name);
     for (int i = 0; i < nentries; i++) fprintf(stderr, "  %s\n", entries[i].name);
