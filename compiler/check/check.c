@@ -3,6 +3,8 @@
  * open), then defaults literal types, generalises, substitutes the final
  * types into the AST, checks entry-point types and uniqueness. An error
  * abandons the declaration it occurs in and checking goes on with the next. */
+#include <float.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -39,9 +41,40 @@ static void zonk_type_exp(TypeExp *t) {
 /* Substitutes the final types into e and everything below it. e2 comes
  * last and is followed in a loop, so that a chain of lets (or of other
  * expressions nested through e2) needs no deep stack. */
+/* The literal that an EX_NEG being zonked negates: it is in bounds when its
+ * negation is (-128 is an i8). */
+static const Exp *negated_literal;
+
+/* Reports a literal whose value its inferred type cannot hold, as Futhark
+ * does ("Literal 300 out of bounds for inferred type u8."). */
+static void check_literal_bounds(const Exp *e) {
+    Ty *t = e->ty ? tc_head(e->ty) : NULL;
+    if (!t || t->kind != TY_PRIM || (e->kind != EX_INT && e->kind != EX_FLOAT)) return;
+    bool neg = e == negated_literal;
+    PrimType p = t->prim;
+    bool ok = true;
+    if (prim_is_float(p)) {
+        double v = e->kind == EX_INT ? (double)e->ivalue : e->fvalue;
+        ok = p == PT_F32 ? fabs(v) <= FLT_MAX : !isinf(v);
+    } else if (e->kind == EX_INT && p != PT_BOOL) {
+        int bits = 8 * prim_size(p);
+        uint64_t umax = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
+        uint64_t limit = prim_class(p) == PC_SIGNED ? (umax >> 1) + neg : neg ? 0 : umax;
+        ok = e->ivalue <= limit;
+    }
+    if (ok) return;
+    if (e->kind == EX_INT)
+        diag_error(e->loc, "Literal %s%llu out of bounds for inferred type %s.", neg ? "-" : "",
+                   (unsigned long long)e->ivalue, prim_name(p));
+    else
+        diag_error(e->loc, "Literal %s%g out of bounds for inferred type %s.", neg ? "-" : "", e->fvalue, prim_name(p));
+}
+
 void tc_zonk_exp(Exp *e) {
     for (; e; e = e->e2) {
         if (e->ty) e->ty = tc_zonk(e->ty);
+        if (e->kind == EX_NEG && e->e1 && (e->e1->kind == EX_INT || e->e1->kind == EX_FLOAT)) negated_literal = e->e1;
+        check_literal_bounds(e);
         for (int i = 0; i < e->ref.ninst; i++) e->ref.inst_sizes[i] = tc_zonk_size(e->ref.inst_sizes[i]);
         tc_zonk_exp(e->e1);
         tc_zonk_exp(e->e3);

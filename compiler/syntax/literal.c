@@ -134,7 +134,7 @@ void lex_int(LexState *ls, Tok *t, const char *text, SrcLoc loc) {
         return;
     }
     if (t->has_suffix && !int_fits(t->ival, t->suffix, base == 10))
-        diag_error(loc, "literal %s is out of range for its type", text);
+        diag_error(loc, "literal %s is out of bounds for its type", text);
 }
 
 /* Decodes a decimal literal such as 0.5f32, 1e-3 or 2f64. */
@@ -157,7 +157,7 @@ void lex_float(LexState *ls, Tok *t, const char *text, SrcLoc loc) {
     t->fval = strtod(buf, NULL);
     bool too_big = isinf(t->fval) ||
                    (t->has_suffix && t->suffix == PT_F32 && t->fval > FLT_MAX);
-    if (too_big) diag_error(loc, "literal %s is out of range for its type", text);
+    if (too_big) diag_error(loc, "literal %s is out of bounds for its type", text);
 }
 
 static int hexval(char c) {

@@ -137,6 +137,22 @@ static void test_literal_defaults(void **state) {
     assert_string_equal(show(d->body->e2->ty), "i64");
 }
 
+/* A literal must fit the type it is inferred to have (Futhark's rule);
+ * a negated literal fits when its negation does. */
+static void test_literal_bounds(void **state) {
+    (void)state;
+    accept("def a : (i8, i8, u8, u16, i32, i64, u64) = (-128, 127, 255, 65535, -2147483648, "
+           "-9223372036854775808, 18446744073709551615)\n"
+           "def b : (f32, f64, f32) = (3.4e38, 1.79e308, -16777217)\n");
+    reject("def x : i8 = 128", 1, "Literal 128 out of bounds for inferred type i8.");
+    reject("def x : i8 = -129", 1, "Literal -129 out of bounds for inferred type i8.");
+    reject("def x : u8 = -1", 1, "Literal -1 out of bounds for inferred type u8.");
+    reject("def x : u32 = 4294967296", 1, "out of bounds for inferred type u32");
+    reject("def x = 2147483648", 1, "Literal 2147483648 out of bounds for inferred type i32.");
+    reject("def x : f32 = -1e40", 1, "Literal -1e+40 out of bounds for inferred type f32.");
+    reject("def f (y: u16) = y + 70000", 1, "Literal 70000 out of bounds for inferred type u16.");
+}
+
 static void test_functions_and_generalisation(void **state) {
     (void)state;
     accept("def add (x: i32) (y: i32) = x + y\n"
@@ -700,6 +716,7 @@ static void test_malformed_ast(void **state) {
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_literal_defaults),
+        cmocka_unit_test(test_literal_bounds),
         cmocka_unit_test(test_functions_and_generalisation),
         cmocka_unit_test(test_sizes),
         cmocka_unit_test(test_records_and_tuples),

@@ -624,7 +624,7 @@ static void test_error_messages(void **state) {
     assert_contains(msgs, "e.fut:1:5: error: unexpected '='");
     parse_captured("def f = 300u8", &msgs, &errors);
     assert_int_equal(errors, 1);
-    assert_contains(msgs, "e.fut:1:9: error: literal 300u8 is out of range");
+    assert_contains(msgs, "e.fut:1:9: error: literal 300u8 is out of bounds");
     parse_captured("def f = \"abc\n", &msgs, &errors);
     assert_contains(msgs, "e.fut:1:9: error: unterminated string literal");
     parse_captured("def f = 1 $ 2", &msgs, &errors);
