@@ -1226,6 +1226,8 @@ static Ty *exp_type(Exp *e) {
         return literal_type(e, TC_FLOATS);
     case EX_BOOL:
         return tc_prim(PT_BOOL);
+    case EX_HOLE: /* any type: what its context needs */
+        return tc_fresh(e->loc);
     case EX_STRING: {
         Size n = tc_size_const(e->strlen);
         return tc_array(tc_prim(PT_U8), &n, 1);

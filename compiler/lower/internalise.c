@@ -700,6 +700,24 @@ static SVal *lower_binop_exp(Lower *l, Env *env, Exp *e) {
 
 /* ---- Application ------------------------------------------------------------------ */
 
+/* The value of a hole of non-function type t: a run-time failure ("hole at
+ * FILE:LINE:COL"), and a blank value for the code after it. */
+static SVal *hole_value(Lower *l, Env *env, const Ty *t, SrcLoc loc) {
+    lower_assert(l, se_bool(false), arena_printf(l->a, "hole at %s:%d:%d", loc.file, loc.line, loc.col), NULL, 0, loc);
+    return lower_blank(l, env, t, loc);
+}
+
+/* ??? : a failure where it is evaluated, or for a function where it is
+ * applied. */
+static SVal *lower_hole(Lower *l, Env *env, Exp *e) {
+    const Ty *t = lower_resolve_ty(l, env, e->ty);
+    if (t->kind != TY_ARROW) return hole_value(l, env, t, e->loc);
+    SVal *f = sv_fun(l, FK_HOLE);
+    f->exp = e;
+    f->env = env;
+    return f;
+}
+
 static int fun_arity(Lower *l, SVal *f) {
     switch (f->fk) {
     case FK_LAMBDA: return f->exp->nparams;
@@ -709,6 +727,11 @@ static int fun_arity(Lower *l, SVal *f) {
     case FK_SECTION: return (f->left ? 0 : 1) + (f->right ? 0 : 1);
     case FK_PROJECT: return 1;
     case FK_COMPOSE: return 1;
+    case FK_HOLE: {
+        int n = 0;
+        for (const Ty *t = lower_resolve_ty(l, f->env, f->exp->ty); t->kind == TY_ARROW; t = t->result) n++;
+        return n;
+    }
     }
     return 1;
 }
@@ -799,6 +822,11 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
         return prim_binop(l, e->op, x, y, e->loc);
     }
     case FK_PROJECT: return project_path(l, args[0], f->exp->path, f->exp->npath, f->exp->loc);
+    case FK_HOLE: {
+        const Ty *t = lower_resolve_ty(l, f->env, f->exp->ty);
+        while (t->kind == TY_ARROW) t = t->result;
+        return hole_value(l, f->env, t, f->exp->loc);
+    }
     case FK_COMPOSE: {
         SVal *mid = lower_apply(l, f->elems[0], args, 1, NULL);
         return lower_apply(l, f->elems[1], &mid, 1, NULL);
@@ -1180,6 +1208,7 @@ static SVal *lower_record_update(Lower *l, SVal *r, const char **path, int npath
 
 static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     switch (e->kind) {
+    case EX_HOLE: return lower_hole(l, env, e);
     case EX_INT:
     case EX_FLOAT:
     case EX_BOOL: return lower_literal(l, e);

@@ -29,6 +29,7 @@ typedef enum FunKind {
     FK_SECTION,  /* operator section: exp (EX_SECTION or EX_BINOP for the op), bound operands */
     FK_PROJECT,  /* (.a.b): exp EX_PROJ_SECTION */
     FK_COMPOSE,  /* f >-> g: elems[0] then elems[1] */
+    FK_HOLE,     /* ??? of a function type: exp EX_HOLE, env; fails when applied */
 } FunKind;
 
 typedef struct Env Env;
@@ -204,6 +205,10 @@ void lower_entry_results(Lower *l, const Decl *d, Fun *f);
  * other constructors than the tag's being blanks (zeros, arrays of unknown
  * content), so that leafwise equality is equality of sums. An array of sums
  * is thus a tag array and payload arrays. */
+/* A value of type ty of unspecified content: zeros, and arrays of the
+ * sizes ty names where env knows them, else empty (for sum types' other
+ * payloads and for holes). */
+SVal *lower_blank(Lower *l, Env *env, const Ty *ty, SrcLoc loc);
 /* The tuple type that represents sum type ty. */
 const Ty *lower_sum_repr(Lower *l, const Ty *ty);
 /* #c a1 ... an (EX_CONSTR). */

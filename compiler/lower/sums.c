@@ -69,6 +69,8 @@ static SVal *blank(Lower *l, Env *env, const Ty *ty, SubExp *shape, int rank, Sr
     }
 }
 
+SVal *lower_blank(Lower *l, Env *env, const Ty *ty, SrcLoc loc) { return blank(l, env, ty, NULL, 0, loc); }
+
 SVal *lower_constr(Lower *l, Env *env, Exp *e) {
     const Ty *t = lower_resolve_ty(l, env, e->ty);
     int k = constr_index(t, e->field);

@@ -115,6 +115,7 @@ static bool print_atomic(Buf *out, const Exp *e) {
     case EX_INT: case EX_FLOAT: case EX_BOOL: case EX_STRING:
         print_literal(out, e);
         return true;
+    case EX_HOLE: buf_puts(out, "???"); return true;
     case EX_VAR: print_qualname(out, e->name); return true;
     case EX_TUPLE:
         buf_putc(out, '(');

@@ -183,6 +183,7 @@ typedef enum ExpKind {
     EX_INT,      /* integer literal; ivalue, suffix */
     EX_FLOAT,    /* decimal literal; fvalue, suffix */
     EX_BOOL,     /* true/false */
+    EX_HOLE,     /* ???: a typed hole, of any type; fails when evaluated */
     EX_STRING,   /* "..." : []u8; str, strlen */
     EX_VAR,      /* qualified name */
     EX_TUPLE,    /* (a, b); () is unit */

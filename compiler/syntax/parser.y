@@ -143,7 +143,7 @@ static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc
 %token <tok> MATCH "match" CASE "case" VAL "val" INCLUDE "include"
 %token <tok> LPAR "(" RPAR ")" LBRACKET "[" IDX_LBRACKET "indexing [" RBRACKET "]"
 %token <tok> LBRACE "{" RBRACE "}" COMMA "," COLON ":" COERCE ":>" EQUALS "="
-%token <tok> ARROW "->" BACKSLASH "\\" UNDERSCORE "_" DOT "." QUESTION "?"
+%token <tok> ARROW "->" BACKSLASH "\\" UNDERSCORE "_" DOT "." QUESTION "?" HOLE "???"
 %token <tok> APOS "'" APOS_TILDE "'~" APOS_HAT "'^"
 %token <tok> DOTDOT ".." DOTDOTDOT "..." DOTDOTLT "..<" DOTDOTGT "..>"
 
@@ -872,6 +872,7 @@ atom: INTLIT { $$ = mk_lit(scanner, EX_INT, $1, @$); }
     | FLOATLIT { $$ = mk_lit(scanner, EX_FLOAT, $1, @$); }
     | STRINGLIT { $$ = mk_exp(scanner, EX_STRING, @$); $$->str = $1.str; $$->strlen = $1.len; }
     | TRUE { $$ = mk_exp(scanner, EX_BOOL, @$); $$->bvalue = true; }
+    | HOLE { $$ = mk_exp(scanner, EX_HOLE, @$); }
     | FALSE { $$ = mk_exp(scanner, EX_BOOL, @$); $$->bvalue = false; }
     | CONSTR { $$ = mk_exp(scanner, EX_CONSTR, @$); $$->field = $1.text; }
     | ID { $$ = mk_var(scanner, $1.qn, @$); }
