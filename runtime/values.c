@@ -315,13 +315,14 @@ static bool rtv_next_literal(rt_reader *r, rtv_lit *l, char *err, size_t errlen)
     return true;
 }
 
-/* Checks an integer literal's range for t and writes it to dst. A negative
- * literal of an unsigned type is its two's complement (-1u16 is 65535), as
- * Futhark reads it. */
+/* Checks an integer literal's range for t and writes it to dst. Any bit
+ * pattern of t's width is taken, as Futhark reads data: a negative literal
+ * of an unsigned type is its two's complement (-1u16 is 65535), and a
+ * signed literal up to the unsigned maximum wraps (255i8 is -1). */
 static bool rtv_store_int(const rtv_lit *l, rt_prim t, void *dst, const char **why) {
     int bits = 8 * rtv_sizes[t];
     uint64_t umax = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-    uint64_t limit = !rtv_is_signed(t) ? umax : l->neg ? umax / 2 + 1 : l->radix ? umax : umax / 2;
+    uint64_t limit = rtv_is_signed(t) && l->neg ? umax / 2 + 1 : umax;
     if (l->overflow || l->mag > limit) {
         *why = "is out of range for";
         return false;

@@ -93,6 +93,9 @@ static void test_scalars(void **state) {
     roundtrip_text("-1u16", ty(RT_U16, 0), "65535u16"); /* two's complement */
     roundtrip_text("-1", ty(RT_U32, 0), "4294967295u32");
     roundtrip_text("-255u8", ty(RT_U8, 0), "1u8");
+    roundtrip_text("255i8", ty(RT_I8, 0), "-1i8"); /* a signed literal wraps */
+    roundtrip_text("128", ty(RT_I8, 0), "-128i8");
+    roundtrip_text("9223372036854775808", ty(RT_I64, 0), "-9223372036854775808i64");
     roundtrip_text("65535", ty(RT_U16, 0), "65535u16");
     roundtrip_text("4294967295u32", ty(RT_U32, 0), "4294967295u32");
     roundtrip_text("18446744073709551615u64", ty(RT_U64, 0), "18446744073709551615u64");
@@ -303,13 +306,13 @@ static void test_text_roundtrip(void **state) {
 static void test_malformed_text(void **state) {
     read_bad_text("", ty(RT_I32, 0));
     read_bad_text("  -- only a comment", ty(RT_I32, 1));
-    read_bad_text("128i8", ty(RT_I8, 0));
-    read_bad_text("128", ty(RT_I8, 0));
+    read_bad_text("256i8", ty(RT_I8, 0));
+    read_bad_text("65536", ty(RT_I16, 0));
     read_bad_text("-129", ty(RT_I8, 0));
     read_bad_text("256", ty(RT_U8, 0));
     read_bad_text("-65536u16", ty(RT_U16, 0));
     read_bad_text("0x1FF", ty(RT_U8, 0));
-    read_bad_text("9223372036854775808", ty(RT_I64, 0));
+    read_bad_text("18446744073709551616", ty(RT_I64, 0));
     read_bad_text("99999999999999999999999", ty(RT_U64, 0));
     read_bad_text("1.5", ty(RT_I32, 0));
     read_bad_text("1i64", ty(RT_I32, 0));
