@@ -628,8 +628,8 @@ static SubExp lower_equal_leaves(Lower *l, SVal *x, SVal *y, bool ne, SrcLoc loc
     sv_leaves(l, y, &ys);
     SubExp acc = se_bool(true);
     for (int i = 0; i < xs.len && i < ys.len; i++) {
-        if (subexp_type(xs.items[i]).kind == TK_ARRAY) lower_error(l, loc, "comparing arrays with == is not supported yet");
-        SubExp eq = lower_binop(l, OP_EQ, xs.items[i], ys.items[i], loc);
+        SubExp eq = subexp_type(xs.items[i]).kind == TK_ARRAY ? lower_equal_arrays(l, xs.items[i], ys.items[i], loc)
+                                                               : lower_binop(l, OP_EQ, xs.items[i], ys.items[i], loc);
         acc = i == 0 ? eq : lower_binop(l, OP_LAND, acc, eq, loc);
     }
     return ne ? lower_unop(l, OP_NOT, acc, loc) : acc;

@@ -546,6 +546,61 @@ static bool unflatten_dims(Lower *l, Exp *call, Env *env, SubExp out[2]) {
     return true;
 }
 
+/* A lambda of two parameters of type t returning op of them. */
+static Lambda *binop_lambda(Lower *l, Op op, PrimType t, SrcLoc loc) {
+    Lambda *lam = NEW(l->a, Lambda);
+    lam->nparams = 2;
+    lam->params = NEW_ARRAY(l->a, Var *, 2);
+    for (int i = 0; i < 2; i++) lam->params[i] = ir_var(l->prog, "p", type_prim(t));
+    Builder *saved = l->b, nb = {0};
+    l->b = &nb;
+    SubExp r = lower_binop(l, op, se_var(lam->params[0]), se_var(lam->params[1]), loc);
+    l->b = saved;
+    lam->body = lower_finish_body(l, &nb, sv_dyn(l, r));
+    lam->nret = 1;
+    lam->ret = NEW_ARRAY(l->a, Type, 1);
+    lam->ret[0] = type_prim(PT_BOOL);
+    return lam;
+}
+
+SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc) {
+    Type ta = subexp_type(a), tb = subexp_type(b);
+    if (ta.rank != tb.rank) return se_bool(false);
+    SubExp same = se_bool(true);
+    for (int d = 0; d < ta.rank; d++)
+        same = lower_binop(l, OP_LAND, same, lower_binop(l, OP_EQ, ta.shape[d], tb.shape[d], loc), loc);
+    /* the elements, compared only when the shapes agree: flattened, then
+     * reduce (&&) true (map2 (==)) */
+    Builder *saved = l->b, nb = {0};
+    l->b = &nb;
+    SubExp n = ta.shape[0];
+    for (int d = 1; d < ta.rank; d++) n = lower_binop(l, OP_SIZE_MUL, n, ta.shape[d], loc);
+    SubExp fa = reshape_leaf(l, a, ta.rank, &n, 1, loc), fb = reshape_leaf(l, b, tb.rank, &n, 1, loc);
+    SegOp *all = NEW(l->a, SegOp); /* the statement keeps it */
+    *all = (SegOp){binop_lambda(l, OP_LAND, PT_BOOL, loc), NEW_ARRAY(l->a, SubExp, 1), 1, true};
+    all->neutral[0] = se_bool(true);
+    Screma sc = {.w = n, .arrs = NEW_ARRAY(l->a, Var *, 2), .narrs = 2, .reds = all, .nreds = 1,
+                 .map = binop_lambda(l, OP_EQ, ta.elem, loc)};
+    sc.arrs[0] = fa.v, sc.arrs[1] = fb.v;
+    Type bt = type_prim(PT_BOOL);
+    Var **r = emit_screma(l, &sc, &bt, 1, loc);
+    l->b = saved;
+    if (!same.is_var && !same.c.v.b) return se_bool(false);
+    Body *elems = lower_finish_body(l, &nb, sv_dyn(l, se_var(r[0])));
+    Body *differ = NEW(l->a, Body);
+    differ->res = NEW_ARRAY(l->a, SubExp, 1);
+    differ->res[0] = se_bool(false);
+    differ->nres = 1;
+    IrExp *ie = lower_new_exp(l, IE_IF);
+    ie->cond = same;
+    ie->tbody = elems;
+    ie->fbody = differ;
+    ie->ret = NEW_ARRAY(l->a, Type, 1);
+    ie->ret[0] = bt;
+    ie->nret = 1;
+    return lower_emit1(l, ie, bt, loc);
+}
+
 SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env) {
     SrcLoc loc = call ? call->loc : (SrcLoc){0};
     LeafCtx c = {.loc = loc};

@@ -228,6 +228,9 @@ void lower_finish_outlining(Lower *l);
 
 /* intrinsics.c */
 SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env);
+/* xs == ys for arrays of one element type: the same shape (the elements
+ * are compared only then) and equal elements. */
+SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc);
 SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLoc loc);
 /* The number of arguments a numeric-module function takes (0 for constants). */
 int lower_numeric_arity(int row);

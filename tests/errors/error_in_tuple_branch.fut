@@ -2,6 +2,6 @@
 -- at its location, and compilation stops there (the compiler used to go on
 -- and abort on the branches' different structure).
 -- ==
--- error: 7:45: error: comparing arrays with == is not supported
+-- error: 7:61: error: slices with a non-constant stride are not supported
 
-def main (c: bool) (xs: []i32) = if c then (xs == xs, 1i32) else (true, 2i32)
+def main (c: bool) (k: i64) (xs: []i32) = if c then (length xs[::k] == 0, 1i32) else (true, 2i32)
