@@ -98,7 +98,7 @@ browser=$(command -v chromium || command -v chromium-browser || command -v googl
 if [ -z "$browser" ]; then
     fail "no Chromium to render the prelude's page (make deps installs chromium)"
 else
-    flags=(--headless --no-sandbox --disable-gpu --hide-scrollbars --user-data-dir="$work/chromium")
+    flags=(--headless --no-sandbox --disable-gpu --disable-dev-shm-usage --hide-scrollbars --user-data-dir="$work/chromium")
     timeout 120 "$browser" "${flags[@]}" --window-size=1000,1400 --screenshot="$work/shot.png" \
         "file://$pre/prelude.html" >/dev/null 2>&1
     python3 tests/doc/check_html.py screenshot "$work/shot.png" && pass || fail "the screenshot of the prelude's page"
