@@ -103,13 +103,9 @@ static void time_phase(const Options *o, const char *name, double *t0) {
 }
 
 static bool write_file(const char *path, const char *data, size_t len) {
-    FILE *f = fopen(path, "wb");
-    if (!f || fwrite(data, 1, len, f) != len || fclose(f) != 0) {
-        fprintf(stderr, "futhorc: cannot write '%s': %s\n", path, strerror(errno));
-        if (f) fclose(f);
-        return false;
-    }
-    return true;
+    if (util_write_file(path, data, len)) return true;
+    fprintf(stderr, "futhorc: cannot write '%s': %s\n", path, strerror(errno));
+    return false;
 }
 
 /* Writes BASE.h, BASE.c and BASE.json: the program as a library with the

@@ -322,14 +322,12 @@ static void page_head(Buf *b, const char *title, const char *top) {
 static bool write_page(Doc *d, const char *page, Buf *b) {
     buf_puts(b, "</main>\n</body>\n</html>\n");
     const char *path = arena_printf(d->a, "%s/%s", d->out, page);
-    for (char *s = (char *)path + strlen(d->out) + 1; (s = strchr(s, '/')); s++) {
-        *s = 0;
-        mkdir(path, 0777);
-        *s = '/';
+    const char *slash = strrchr(page, '/');
+    if (slash) {
+        const char *dir = arena_printf(d->a, "%s/%.*s", d->out, (int)(slash - page), page);
+        if (!util_make_dirs(dir)) return doc_error("cannot create %s", dir);
     }
-    FILE *f = fopen(path, "w");
-    bool ok = f && fwrite(b->data, 1, b->len, f) == b->len;
-    if (f && fclose(f) != 0) ok = false;
+    bool ok = util_write_file(path, b->data, b->len);
     if (d->verbose) fprintf(stderr, "Writing %s\n", path);
     return ok || doc_error("cannot write %s", path);
 }
@@ -472,8 +470,7 @@ int tool_doc(int argc, char **argv) {
     if (!rc && !index_pages(&d, files.items, files.len)) rc = 1;
     if (!rc) {
         const char *path = arena_printf(&a, "%s/style.css", d.out);
-        FILE *f = fopen(path, "w");
-        if (!f || fputs(STYLE, f) < 0 || fclose(f) != 0) rc = (doc_error("cannot write %s", path), 1);
+        if (!util_write_file(path, STYLE, strlen(STYLE))) rc = (doc_error("cannot write %s", path), 1);
     }
     for (int i = 0; i < loaded.len; i++) vec_free(&loaded.items[i]);
     vec_free(&loaded), vec_free(&files), vec_free(&paths), vec_free(&d.names);

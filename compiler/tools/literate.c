@@ -362,10 +362,7 @@ static const char *plot_data(Lit *L, ScriptVal *v, bool need_record, Strs *names
 
 static const char *gnuplot(Lit *L, const char *script) {
     const char *in = spec_tmp(L->work, "gp");
-    FILE *f = fopen(in, "w");
-    if (!f) return "cannot write the gnuplot script";
-    fputs(script, f);
-    fclose(f);
+    if (!util_write_file(in, script, strlen(script))) return "cannot write the gnuplot script";
     char *argv[] = {"gnuplot", NULL};
     const char *why = run_tool(L, argv, in);
     unlink(in);

@@ -77,17 +77,8 @@ static bool exists(const char *path) {
     return lstat(path, &st) == 0;
 }
 
-/* mkdir -p. */
-static bool make_dirs(Arena *a, const char *path) {
-    char *p = arena_strdup(a, path);
-    for (char *s = p + 1; *s; s++)
-        if (*s == '/') {
-            *s = 0;
-            if (mkdir(p, 0777) != 0 && errno != EEXIST) return error("cannot create %s: %s", p, strerror(errno));
-            *s = '/';
-        }
-    if (mkdir(p, 0777) != 0 && errno != EEXIST) return error("cannot create %s: %s", p, strerror(errno));
-    return true;
+static bool make_dirs(const char *path) {
+    return util_make_dirs(path) || error("cannot create %s: %s", path, strerror(errno));
 }
 
 /* rm -rf, without following links. */
@@ -110,17 +101,14 @@ static bool remove_tree(Arena *a, const char *path, int depth) {
 }
 
 static bool write_file(const char *path, const char *data, size_t len) {
-    FILE *f = fopen(path, "wb");
-    bool ok = f && fwrite(data, 1, len, f) == len;
-    if (f && fclose(f) != 0) ok = false;
-    return ok || error("cannot write %s: %s", path, strerror(errno));
+    return util_write_file(path, data, len) || error("cannot write %s: %s", path, strerror(errno));
 }
 
 /* Copies the files under from into to (created), recursively. */
 static bool copy_tree(Pkg *p, const char *from, const char *to, int depth) {
     DIR *d = depth < PKG_MAX_DEPTH ? opendir(from) : NULL;
     if (!d) return error("cannot read %s: %s", from, depth < PKG_MAX_DEPTH ? strerror(errno) : "too deep");
-    bool ok = make_dirs(&p->a, to);
+    bool ok = make_dirs(to);
     for (struct dirent *e; ok && (e = readdir(d));) {
         if (!strcmp(e->d_name, ".") || !strcmp(e->d_name, "..")) continue;
         const char *src = arena_printf(&p->a, "%s/%s", from, e->d_name);
@@ -424,7 +412,7 @@ static bool install_in(Pkg *p, const PkgReqs *bl, const char *dir) {
 static bool install(Pkg *p, const PkgReqs *bl) {
     const char *lib = "lib", *fresh = "lib~new", *old = "lib~old";
     bool had_lib = is_dir(lib);
-    if (!remove_tree(&p->a, fresh, 0) || !make_dirs(&p->a, fresh) || !install_in(p, bl, fresh)) return false;
+    if (!remove_tree(&p->a, fresh, 0) || !make_dirs(fresh) || !install_in(p, bl, fresh)) return false;
     if (had_lib && (!remove_tree(&p->a, old, 0) || rename(lib, old) != 0))
         return error("cannot move %s to %s: %s", lib, old, strerror(errno));
     if (rename(fresh, lib) != 0) return error("cannot move %s to %s: %s", fresh, lib, strerror(errno));
@@ -433,7 +421,7 @@ static bool install(Pkg *p, const PkgReqs *bl) {
         const char *dest = arena_printf(&p->a, "%s/%s", lib, p->m.package);
         char *parent = arena_strdup(&p->a, dest);
         *strrchr(parent, '/') = 0;
-        if (is_dir(mine) && (!make_dirs(&p->a, parent) || rename(mine, dest) != 0))
+        if (is_dir(mine) && (!make_dirs(parent) || rename(mine, dest) != 0))
             return error("cannot move %s back to %s: %s", mine, dest, strerror(errno));
     }
     return !had_lib || remove_tree(&p->a, old, 0);
@@ -528,7 +516,7 @@ static bool cmd_init(Pkg *p, char **args, int n) {
                      path);
     if (exists(MANIFEST)) return error("%s already exists.", MANIFEST);
     const char *dir = arena_printf(&p->a, "lib/%s", path);
-    if (!make_dirs(&p->a, dir)) return false;
+    if (!make_dirs(dir)) return false;
     printf("Created directory %s.\n", dir);
     p->m = (PkgManifest){.arena = &p->a, .package = path};
     if (!save_manifest(p)) return false;

@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 void util_ice(const char *file, int line, const char *fmt, ...) {
     va_list ap;
@@ -249,6 +250,32 @@ char *util_read_file(const char *path, size_t *len) {
     b.data[b.len] = 0;
     if (len) *len = b.len;
     return b.data;
+}
+
+bool util_write_file(const char *path, const void *data, size_t len) {
+    FILE *f = fopen(path, "wb");
+    if (!f) return false;
+    bool ok = fwrite(data, 1, len, f) == len;
+    if (!ok) errno = EIO;
+    if (fclose(f) != 0) ok = false;
+    return ok;
+}
+
+bool util_make_dirs(const char *path) {
+    char *p = strdup(path);
+    if (!p) return false;
+    bool ok = true;
+    for (char *s = p + 1; ok && *s; s++)
+        if (*s == '/') {
+            *s = 0;
+            ok = mkdir(p, 0777) == 0 || errno == EEXIST;
+            *s = '/';
+        }
+    ok = ok && (mkdir(p, 0777) == 0 || errno == EEXIST);
+    int err = errno;
+    free(p);
+    errno = err;
+    return ok;
 }
 
 /* ---- Diagnostics ------------------------------------------------------------ */

@@ -99,6 +99,14 @@ const char *intern_n(const char *s, size_t n);
  * is malloc'd and NUL-terminated; *len receives its length if len != NULL. */
 char *util_read_file(const char *path, size_t *len);
 
+/* Writes len bytes of data to path, created or truncated; false (with errno
+ * set) when it cannot. */
+bool util_write_file(const char *path, const void *data, size_t len);
+
+/* Creates the directory path and those above it that are missing (mkdir -p);
+ * false (with errno set) when one cannot be created. */
+bool util_make_dirs(const char *path);
+
 /* ---- Source locations and diagnostics ------------------------------------ */
 
 /* A half-open span in one source file; lines and columns count from 1. */
