@@ -6,29 +6,15 @@
 # exits 1 if anything failed.
 #
 #   usage: tests/jit/run.sh      (FUTHORC=path selects another compiler)
-set -u
-cd "$(dirname "$0")/../.."
-futhorc=${FUTHORC:-bin/futhorc}
-work=$(mktemp -d) || exit 1
-trap 'rm -rf "$work"' EXIT
-passed=0 failed=0
+suite=jit
+source "$(dirname "$0")/../lib.sh"
 
 # check NAME WANT_STATUS WANT_OUT STDIN ARGS...: runs futhorc run ARGS with
 # STDIN and compares the exit status and standard output.
 check() {
     local name=$1 want_rc=$2 want=$3 input=$4
     shift 4
-    local got rc
-    got=$(printf '%s' "$input" | "$futhorc" run "$@" 2>"$work/err")
-    rc=$?
-    if [ "$rc" = "$want_rc" ] && [ "$got" = "$want" ]; then
-        passed=$((passed + 1))
-    else
-        failed=$((failed + 1))
-        echo "jit: FAIL $name: status $rc (want $want_rc), output:"
-        printf '%s\n' "$got" | head -5
-        head -5 "$work/err"
-    fi
+    expect_run "$name" "$want_rc" "$want" "$futhorc" run "$@" < <(printf '%s' "$input")
 }
 
 cat >"$work/p.fut" <<'FUT'
@@ -41,29 +27,29 @@ check "main" 0 "$(printf '[3f32, 5f32, 7f32]\n20f32')" "[1, 2, 3] 5" "$work/p.fu
 check "entry -e" 0 "2999997i64" "1000000" "$work/p.fut" -e count
 check "threads" 0 "2999997i64" "1000000" "$work/p.fut" -e count --num-threads 3
 # Binary output (-b) as the executable of futhorc multicore writes it.
-"$futhorc" multicore "$work/p.fut" -o "$work/p" || failed=$((failed + 1))
+"$futhorc" multicore "$work/p.fut" -o "$work/p" || fail "futhorc multicore p.fut"
 want=$(printf '10' | "$work/p" -e count -b | od -An -tx1)
 got=$(printf '10' | "$futhorc" run "$work/p.fut" -e count -b | od -An -tx1)
-if [ -n "$want" ] && [ "$got" = "$want" ]; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "jit: FAIL binary output: $got (want $want)"; fi
+if [ -n "$want" ] && [ "$got" = "$want" ]; then pass; else
+    fail "binary output: $got (want $want)"; fi
 check "compiler option" 0 "2999997i64" "1000000" --verify "$work/p.fut" -e count
 # A failure at run time: the message, status 1.
 printf '[1, 2] 5' | "$futhorc" run "$work/p.fut" -e at >/dev/null 2>"$work/err"
-if [ $? = 1 ] && grep -q "Index \[5\] out of bounds" "$work/err"; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "jit: FAIL run-time error:"; cat "$work/err"; fi
+if [ $? = 1 ] && grep -q "Index \[5\] out of bounds" "$work/err"; then pass; else
+    fail "run-time error:"; cat "$work/err"; fi
 # A program with a type error, and no source file at all.
 printf 'entry main (x: i32) : bool = x\n' >"$work/bad.fut"
 check "type error" 1 "" "" "$work/bad.fut"
-grep -q "error" "$work/err" || { failed=$((failed + 1)); echo "jit: FAIL no message for a type error"; }
+grep -q "error" "$work/err" || fail "no message for a type error"
 check "no source" 1 "" "" --verify
 check "no -o" 1 "" "" -o x "$work/p.fut"
 # The multicore backend's options, given to another backend: a clear error.
 "$futhorc" c --target-cpu=x86-64-v2 "$work/p.fut" -o "$work/c" 2>"$work/err"
-if [ $? = 1 ] && grep -q "options of multicore" "$work/err"; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "jit: FAIL futhorc c --target-cpu:"; cat "$work/err"; fi
+if [ $? = 1 ] && grep -q "options of multicore" "$work/err"; then pass; else
+    fail "futhorc c --target-cpu:"; cat "$work/err"; fi
 # A CPU LLVM does not know: futhorc's message, status 1.
 "$futhorc" multicore --target-cpu=nosuchcpu "$work/p.fut" -o "$work/m" 2>"$work/err"
-if [ $? = 1 ] && grep -q "is --target-cpu a CPU it knows" "$work/err"; then passed=$((passed + 1)); else
-    failed=$((failed + 1)); echo "jit: FAIL an unknown --target-cpu:"; cat "$work/err"; fi
+if [ $? = 1 ] && grep -q "is --target-cpu a CPU it knows" "$work/err"; then pass; else
+    fail "an unknown --target-cpu:"; cat "$work/err"; fi
 echo "jit: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
