@@ -67,6 +67,18 @@ static void lambda_end(Lower *l, Lambda *lam, Builder *saved, Builder *nb, const
     for (int i = 0; i < nres; i++) lam->ret[i] = subexp_type(res[i]);
 }
 
+/* if cond then tbody else fbody, of one result of type t. */
+static SubExp if_one(Lower *l, SubExp cond, Body *tbody, Body *fbody, Type t, SrcLoc loc) {
+    IrExp *ie = lower_new_exp(l, IE_IF);
+    ie->cond = cond;
+    ie->tbody = tbody;
+    ie->fbody = fbody;
+    ie->ret = NEW(l->a, Type);
+    ie->ret[0] = t;
+    ie->nret = 1;
+    return lower_emit1(l, ie, t, loc);
+}
+
 static Type *row_types(Lower *l, const SubExpVec *arrs) {
     Type *ts = NEW_ARRAY(l->a, Type, arrs->len);
     for (int i = 0; i < arrs->len; i++) ts[i] = type_row(subexp_type(arrs->items[i]));
@@ -298,14 +310,8 @@ static SubExp scan_total(Lower *l, SubExp offs, SubExp w, SrcLoc loc) {
     SubExp x = lower_emit1(l, ix, type_prim(PT_I64), loc);
     SubExp zero = se_i64(0);
     Builder none = {0};
-    IrExp *ie = lower_new_exp(l, IE_IF);
-    ie->cond = empty;
-    ie->fbody = body_end(l, saved, &nb, &x, 1);
-    ie->tbody = body_end(l, saved, &none, &zero, 1);
-    ie->ret = NEW(l->a, Type);
-    ie->ret[0] = type_prim(PT_I64);
-    ie->nret = 1;
-    return lower_emit1(l, ie, type_prim(PT_I64), loc);
+    Body *fbody = body_end(l, saved, &nb, &x, 1);
+    return if_one(l, empty, body_end(l, saved, &none, &zero, 1), fbody, type_prim(PT_I64), loc);
 }
 
 /* filter and partition: a Screma computes the flags and their prefix sum
@@ -546,23 +552,6 @@ static bool unflatten_dims(Lower *l, Exp *call, Env *env, SubExp out[2]) {
     return true;
 }
 
-/* A lambda of two parameters of type t returning op of them. */
-static Lambda *binop_lambda(Lower *l, Op op, PrimType t, SrcLoc loc) {
-    Lambda *lam = NEW(l->a, Lambda);
-    lam->nparams = 2;
-    lam->params = NEW_ARRAY(l->a, Var *, 2);
-    for (int i = 0; i < 2; i++) lam->params[i] = ir_var(l->prog, "p", type_prim(t));
-    Builder *saved = l->b, nb = {0};
-    l->b = &nb;
-    SubExp r = lower_binop(l, op, se_var(lam->params[0]), se_var(lam->params[1]), loc);
-    l->b = saved;
-    lam->body = lower_finish_body(l, &nb, sv_dyn(l, r));
-    lam->nret = 1;
-    lam->ret = NEW_ARRAY(l->a, Type, 1);
-    lam->ret[0] = type_prim(PT_BOOL);
-    return lam;
-}
-
 SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc) {
     Type ta = subexp_type(a), tb = subexp_type(b);
     if (ta.rank != tb.rank) return se_bool(false);
@@ -577,28 +566,17 @@ SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc) {
     for (int d = 1; d < ta.rank; d++) n = lower_binop(l, OP_SIZE_MUL, n, ta.shape[d], loc);
     SubExp fa = reshape_leaf(l, a, ta.rank, &n, 1, loc), fb = reshape_leaf(l, b, tb.rank, &n, 1, loc);
     SegOp *all = NEW(l->a, SegOp); /* the statement keeps it */
-    *all = (SegOp){binop_lambda(l, OP_LAND, PT_BOOL, loc), NEW_ARRAY(l->a, SubExp, 1), 1, true};
+    *all = (SegOp){prim_op_lambda(l, OP_LAND, PT_BOOL), NEW_ARRAY(l->a, SubExp, 1), 1, true};
     all->neutral[0] = se_bool(true);
     Screma sc = {.w = n, .arrs = NEW_ARRAY(l->a, Var *, 2), .narrs = 2, .reds = all, .nreds = 1,
-                 .map = binop_lambda(l, OP_EQ, ta.elem, loc)};
+                 .map = prim_op_lambda(l, OP_EQ, ta.elem)};
     sc.arrs[0] = fa.v, sc.arrs[1] = fb.v;
     Type bt = type_prim(PT_BOOL);
-    Var **r = emit_screma(l, &sc, &bt, 1, loc);
-    l->b = saved;
-    if (!same.is_var && !same.c.v.b) return se_bool(false);
-    Body *elems = lower_finish_body(l, &nb, sv_dyn(l, se_var(r[0])));
-    Body *differ = NEW(l->a, Body);
-    differ->res = NEW_ARRAY(l->a, SubExp, 1);
-    differ->res[0] = se_bool(false);
-    differ->nres = 1;
-    IrExp *ie = lower_new_exp(l, IE_IF);
-    ie->cond = same;
-    ie->tbody = elems;
-    ie->fbody = differ;
-    ie->ret = NEW_ARRAY(l->a, Type, 1);
-    ie->ret[0] = bt;
-    ie->nret = 1;
-    return lower_emit1(l, ie, bt, loc);
+    SubExp eq = se_var(emit_screma(l, &sc, &bt, 1, loc)[0]), differ = se_bool(false);
+    Builder none = {0};
+    Body *elems = body_end(l, saved, &nb, &eq, 1);
+    if (!same.is_var && !same.c.v.b) return differ;
+    return if_one(l, same, elems, body_end(l, saved, &none, &differ, 1), bt, loc);
 }
 
 SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env) {
