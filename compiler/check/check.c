@@ -38,9 +38,6 @@ static void zonk_type_exp(TypeExp *t) {
     zonk_type_exp(t->result);
 }
 
-/* Substitutes the final types into e and everything below it. e2 comes
- * last and is followed in a loop, so that a chain of lets (or of other
- * expressions nested through e2) needs no deep stack. */
 /* The literal that an EX_NEG being zonked negates: it is in bounds when its
  * negation is (-128 is an i8). */
 static const Exp *negated_literal;
@@ -70,6 +67,9 @@ static void check_literal_bounds(const Exp *e) {
         diag_error(e->loc, "Literal %s%g out of bounds for inferred type %s.", neg ? "-" : "", e->fvalue, prim_name(p));
 }
 
+/* Substitutes the final types into e and everything below it. e2 comes
+ * last and is followed in a loop, so that a chain of lets (or of other
+ * expressions nested through e2) needs no deep stack. */
 void tc_zonk_exp(Exp *e) {
     for (; e; e = e->e2) {
         if (e->ty) e->ty = tc_zonk(e->ty);

@@ -176,13 +176,13 @@ typedef enum ShapeUse {
 /* Matches value v against checked type ty: binds the sizes of ty unknown in
  * env to v's dimensions and checks at run time that v has the others (unless
  * --unsafe), as use says. Returns env with the new bindings. */
+Env *lower_match_shape(Lower *l, Env *env, const Ty *ty, SVal *v, ShapeUse use, SrcLoc loc);
 /* After a function result's check against its declared type ty: v with
  * the declared sizes where they are known in env (equal to v's after the
  * check), so that code after the call sees the sizes the function
  * promises, not those its body computed (a map's rows then have one size
  * known outside it). */
 SVal *lower_adopt_shape(Lower *l, Env *env, const Ty *ty, SVal *v, SrcLoc loc);
-Env *lower_match_shape(Lower *l, Env *env, const Ty *ty, SVal *v, ShapeUse use, SrcLoc loc);
 
 /* entry.c */
 /* Creates the external parameters of entry point d as f's (params,
