@@ -214,7 +214,7 @@ static int usage(const char *cmd, const char *why) {
 static int interact(Repl *r) {
     FILE *in = fdopen(dup(0), "r");
     if (!in) return fprintf(stderr, "futhorc repl: cannot read the input\n"), 1;
-    printf("futhorc %s: Futhark expressions through LLVM's JIT; :help for help.\n", "repl");
+    printf("futhorc repl: Futhark expressions through LLVM's JIT; :help for help.\n");
     char *buf = NULL;
     size_t cap = 0;
     for (int n = 0;; n++) {
