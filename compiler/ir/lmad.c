@@ -312,6 +312,44 @@ bool sym_reads_any(const Sym *x, const char *set) {
     return false;
 }
 
+/* ---- Signs -------------------------------------------------------------------- */
+
+static bool fact(const char *set, int n, int id) { return set && id >= 0 && id < n && set[id]; }
+
+static bool factor_nonneg(const SymFactor *f, const SymFacts *k) {
+    if (!f->opq) return fact(k->nonneg, k->n, f->var) || fact(k->pos, k->n, f->var);
+    return sym_nonneg(f->opq->l, k) && sym_nonneg(f->opq->r, k);
+}
+
+/* Each monomial with a positive coefficient and nonnegative factors is
+ * >= 0, and >= its coefficient when every factor is a variable >= 1; the
+ * constant term may be negative when those lower bounds cover it. */
+bool sym_nonneg(const Sym *x, const SymFacts *k) {
+    int64_t low = 0;
+    for (int i = 0; i < x->nterms; i++) {
+        const SymTerm *t = &x->terms[i];
+        if (t->nfac == 0) {
+            low += t->coef;
+            continue;
+        }
+        if (t->coef < 0) return false;
+        bool pos = true;
+        for (int j = 0; j < t->nfac; j++) {
+            if (!factor_nonneg(&t->fac[j], k)) return false;
+            pos = pos && !t->fac[j].opq && fact(k->pos, k->n, t->fac[j].var);
+        }
+        if (pos && __builtin_add_overflow(low, t->coef, &low)) return false;
+    }
+    return low >= 0;
+}
+
+int sym_nterms(const Sym *x) { return x->nterms; }
+
+Sym *sym_term_at(Arena *a, const Sym *x, int i) {
+    const SymTerm *t = &x->terms[i];
+    return sym_term(a, t->coef, t->nfac, t->fac);
+}
+
 static void *fold_factor(const SymFactor *f, const SymFold *fd, void *ctx) {
     if (!f->opq) return fd->var(f->var, ctx);
     void *l = sym_fold(f->opq->l, fd, ctx), *r = sym_fold(f->opq->r, fd, ctx);

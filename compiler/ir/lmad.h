@@ -46,6 +46,17 @@ void sym_print_c_as(Buf *out, const Sym *x, const char *(*varname)(int id, void 
 void sym_vars(const Sym *x, void (*fn)(int id, void *ctx), void *ctx);
 /* Whether x has a variable id with set[id] nonzero. */
 bool sym_reads_any(const Sym *x, const char *set);
+/* Facts for sign queries, by variable id below n: nonneg[id] when the
+ * variable is >= 0, pos[id] when it is >= 1 (either array may be NULL). */
+typedef struct SymFacts {
+    const char *nonneg, *pos;
+    int n;
+} SymFacts;
+/* Whether x >= 0 follows from the facts (false when unknown). */
+bool sym_nonneg(const Sym *x, const SymFacts *k);
+/* The monomials of x's normal form: how many, and monomial i alone. */
+int sym_nterms(const Sym *x);
+Sym *sym_term_at(Arena *a, const Sym *x, int i);
 /* Rebuilds x bottom-up through callbacks (e.g. into statements that compute
  * it): konst and var make leaves; add, mul and quot (integer division
  * rounding towards zero, from opaque divisions) combine two results. */
@@ -117,6 +128,10 @@ bool lmad_equal(const Lmad *x, const Lmad *y);
 Lmad *lmad_interleave(Arena *a, const Lmad *l, const Sym *n, const Sym *t);
 /* Substitutes a variable throughout (offset, strides and shape). */
 Lmad *lmad_subst(Arena *a, const Lmad *l, int id, const Sym *e);
+/* Whether x and y (layouts in one block) provably share no element,
+ * given the facts about their variables (lmad_overlap.c). False means
+ * "may overlap". */
+bool lmad_disjoint(Arena *a, const Lmad *x, const Lmad *y, const SymFacts *k);
 void lmad_print(Buf *out, const Lmad *l);
 void lmad_print_named(Buf *out, const Lmad *l, const char *(*varname)(int id, void *ctx), void *ctx);
 
