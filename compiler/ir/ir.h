@@ -356,6 +356,10 @@ typedef struct Prog {
     int ndefs;
     int next_var_id;  /* for creating fresh Vars */
     Arena *arena;
+    /* STAGE_SOACS after pass shortcircuit (passes.h), by Var id below
+     * nshortcircuit: where the memory pass builds the array; else NULL. */
+    struct ScTarget **shortcircuit;
+    int nshortcircuit;
 } Prog;
 
 /* ---- Construction --------------------------------------------------------- */

@@ -20,6 +20,10 @@
  *    form of FunMem's short-circuiting, §3.3): a map's result is built in
  *    row iter of the map's output (so nested maps write straight into the
  *    outer array), an operator's result in its accumulator (see below).
+ *    Arrays that pass shortcircuit planned a place for (p->shortcircuit:
+ *    a region of an update's destination or of a concatenation's result)
+ *    are built there; a concatenation whose operand comes first gets its
+ *    block when that operand is made.
  *  - Merges use existential memory: each array result of an IE_IF gets an
  *    extra TK_MEM pattern Var (and ret entry, and branch result). When both
  *    branches give row-major arrays at offset 0 that is all; otherwise (a
@@ -149,6 +153,12 @@ static Var *emit_alloc(MemCtx *m, StmVec *out, Type t, const char *base, SrcLoc 
 static void give_fresh(MemCtx *m, StmVec *out, Var *v, SrcLoc loc) {
     if (v->id < m->nhints && m->hints[v->id]) {
         v->mem = m->hints[v->id];
+        return;
+    }
+    ScTarget *t = v->id < m->p->nshortcircuit ? m->p->shortcircuit[v->id] : NULL;
+    if (t) {
+        if (!t->dest->mem) give_fresh(m, out, t->dest, loc); /* a concatenation, placed early */
+        v->mem = mem_info(m, t->dest->mem->mem, lmad_slice(m->a, t->dest->mem->ixfun, t->slice, t->nslice));
         return;
     }
     Var *mem = emit_alloc(m, out, v->type, v->name, loc);
@@ -761,9 +771,11 @@ static void mem_stm(MemCtx *m, StmVec *out, Stm *s) {
         if (m->elem_iota[pat0->id]) return; /* its elements are computed where read */
         give_fresh(m, out, pat0, s->loc);
         break;
+    case IE_CONCAT:
+        if (!pat0->mem) give_fresh(m, out, pat0, s->loc); /* else placed with a short-circuited operand */
+        break;
     case IE_REPLICATE:
     case IE_SCRATCH:
-    case IE_CONCAT:
     case IE_COPY:
     case IE_ARRAYLIT: give_fresh(m, out, pat0, s->loc); break;
     case IE_SCREMA: mem_screma(m, out, s); break;
@@ -808,4 +820,6 @@ void pass_memory(Prog *p) {
     m.hints = NEW_ARRAY(p->arena, MemInfo *, m.nhints + 1);
     for (int i = 0; i < p->nfuns; i++) mem_fun(&m, p->funs[i]);
     p->stage = STAGE_MEM;
+    p->shortcircuit = NULL;
+    p->nshortcircuit = 0;
 }

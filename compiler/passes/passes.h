@@ -10,6 +10,19 @@
  * scatter/hist write into the memory of the consumed array. */
 void pass_memory(Prog *p);
 
+/* shortcircuit.c: STAGE_SOACS -> STAGE_SOACS, just before memory. Array
+ * short-circuiting: plans where fresh arrays that are only copied into
+ * another array's region (an update's slice, a part of a concatenation)
+ * are built instead, in p->shortcircuit, which pass_memory follows. Moves
+ * the scalar statements and assertions a plan needs above the source's
+ * creation. Skipping it leaves every such copy. */
+typedef struct ScTarget {
+    Var *dest;        /* the update chain's root array or the concatenation's result */
+    LmadSlice *slice; /* the region of dest: nslice leading dimensions sliced */
+    int nslice;
+} ScTarget;
+void pass_shortcircuit(Prog *p);
+
 /* simplify.c: STAGE_SOACS -> STAGE_SOACS. Constant folding, algebraic and
  * range rules, copy propagation, CSE, dead-code removal (also of unused
  * SOAC, if and loop results) and hoisting of loop-invariant code, to a

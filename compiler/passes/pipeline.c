@@ -12,6 +12,8 @@ const Pass pipeline_passes[] = {
      STAGE_SOACS, STAGE_SOACS, pass_fuse, false},
     {"distribute", "split host-level maps of several parallel stages into one map per stage (GPU only)",
      STAGE_SOACS, STAGE_SOACS, pass_distribute, true},
+    {"shortcircuit", "plan where fresh arrays are built in the regions they are copied to (short-circuiting)",
+     STAGE_SOACS, STAGE_SOACS, pass_shortcircuit, false},
     {"memory", "give every array a memory block and an LMAD index function (FunMem)", STAGE_SOACS, STAGE_MEM,
      pass_memory, false},
     {"kernels", "decide how each host-level SOAC runs on a GPU (segmented operations)", STAGE_MEM, STAGE_GPU,

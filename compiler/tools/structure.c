@@ -83,7 +83,6 @@ static SKind struct_simple_kind(const IrExp *e) {
     case IE_RESHAPE: return SK_RESHAPE;
     case IE_REARRANGE: return SK_REARRANGE;
     case IE_CONCAT: return SK_CONCAT;
-    case IE_COPY: return SK_COPY;
     case IE_ARRAYLIT: return SK_ARRAYLIT;
     case IE_ASSERT: return SK_ASSERT;
     case IE_ALLOC: return SK_ALLOC;
@@ -92,9 +91,45 @@ static SKind struct_simple_kind(const IrExp *e) {
     }
 }
 
-/* Counts e and what is nested in it. */
-static void struct_exp(int *counts, const IrExp *e) {
+/* Whether an array in layout sl of block smem is already where a copy
+ * would put it (Imp's copies skip those). */
+static bool in_place(const Var *smem, const Lmad *sl, const MemInfo *dst) {
+    return smem == dst->mem && lmad_equal(sl, dst->ixfun);
+}
+
+static bool copied_into(const Var *src, const MemInfo *dst) { return !in_place(src->mem->mem, src->mem->ixfun, dst); }
+
+/* Memory stage: the array copies e performs. An update or a
+ * concatenation copies each array operand that was not built in its
+ * destination (short-circuited), a copy its source unless it is in
+ * place. Before the memory stage, each copy statement counts one. */
+static int struct_copies(const IrExp *e, const Var *pat0) {
+    bool mem = pat0 && pat0->mem;
+    if (e->kind == IE_COPY) return !mem || copied_into(e->arr, pat0->mem);
+    if (!mem) return 0;
+    Arena a = {0};
+    int n = 0;
+    if (e->kind == IE_UPDATE && e->se.is_var && e->se.v->type.kind == TK_ARRAY) {
+        MemInfo region = {e->arr->mem->mem,
+                          lmad_slice(&a, e->arr->mem->ixfun, ir_lmad_slices(&a, e->slice, e->nslice), e->nslice)};
+        n = copied_into(e->se.v, &region);
+    }
+    Sym *off = sym_const(&a, 0);
+    for (int i = 0; e->kind == IE_CONCAT && i < e->narrs; i++) {
+        const Lmad *src = e->arrs[i]->mem->ixfun;
+        LmadSlice sl = {.start = off, .len = src->dims[0].shape, .stride = sym_const(&a, 1)};
+        MemInfo region = {pat0->mem->mem, lmad_slice(&a, pat0->mem->ixfun, &sl, 1)};
+        n += copied_into(e->arrs[i], &region);
+        off = sym_add(&a, off, sl.len);
+    }
+    arena_free(&a);
+    return n;
+}
+
+/* Counts e (with pattern pat0, NULL when none) and what is nested in it. */
+static void struct_exp(int *counts, const IrExp *e, const Var *pat0) {
     if (e->seg) struct_seg(counts, e->seg);
+    counts[SK_COPY] += struct_copies(e, pat0);
     switch (e->kind) {
     case IE_IF:
         counts[SK_IF]++;
@@ -131,7 +166,7 @@ static void struct_exp(int *counts, const IrExp *e) {
 }
 
 static void struct_body(int *counts, const Body *b) {
-    for (int i = 0; i < b->nstms; i++) struct_exp(counts, b->stms[i]->e);
+    for (int i = 0; i < b->nstms; i++) struct_exp(counts, b->stms[i]->e, b->stms[i]->npat ? b->stms[i]->pat[0] : NULL);
 }
 
 void structure_print(Buf *out, const Prog *p) {

@@ -1,0 +1,513 @@
+/* Array short-circuiting (Munksgaard's thesis ch. 6,
+ * ../shared/reference/seed-002-funmem.md §3): a fresh array whose only
+ * fate is to be copied into a region of another array is built in that
+ * region instead, and the copy disappears (Imp skips a copy whose source
+ * and destination are one place).
+ *
+ * This pass plans, body by body, before the memory pass gives the program
+ * memory (which then builds each planned array in its place). Its
+ * short-circuit points are
+ *  - an update  x' = x with [S] = b : b is built in x[S];
+ *  - a concatenation  r = concat a_1 ... a_k : a_i is built in
+ *    r[o_i : o_i + len_i], and r's block is allocated before the first
+ *    such a_i is made (r may itself be built in an update's region, so
+ *    chains such as  x with [i] = concat (map f y) z  copy nothing).
+ * The memory pass looks up p->shortcircuit for each array it would give a
+ * fresh block.
+ *
+ * A source b made at statement c (its creation: a map or scan result,
+ * replicate, iota, copy, concat, scratch or array literal; for a planned
+ * concatenation the first of its planned inputs' creations) is built at a
+ * short-circuit point p of the same body when
+ *  1. b and its views are not used after p, nor returned;
+ *  2. the destination's root (x, through the chain of updates that made
+ *     it) is bound before c, and the scalars of S (and of a
+ *     concatenation's sizes) are too, or are computed between c and p by
+ *     scalar statements that can move above c;
+ *  3. every assertion between c and p moves above c with what it reads
+ *     (the update's bounds check among them): b's elements are written at
+ *     c, so the checks that guard the region must come first;
+ *  4. between c and p no statement touches the root's block where b goes:
+ *     each use of the root or of a view of it (slices, transpositions,
+ *     reshapes, earlier updates, arrays built there by earlier plans) is a
+ *     region of the root's index space that the LMAD prover
+ *     (lmad_disjoint) shows disjoint from S. A use inside a nested body
+ *     reads the whole view it uses; results of ifs and loops that read a
+ *     view may alias all of the root. Sizes of arrays and for-loop indices
+ *     are >= 0, and the root's own sizes >= 1 (an empty root has no
+ *     element to overlap).
+ * Otherwise the copy stays: the analysis fails safe. */
+#include "passes.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+typedef struct Sc {
+    Prog *p;
+    Arena *a;
+    int n;              /* variable ids are below n */
+    ScTarget **plan;    /* by Var id */
+    const Body **def_body; /* by Var id: the body of the statement binding it */
+    int *def_pos;       /* its index there */
+    int *last_use;      /* by Var id: the last statement of the body being planned using it */
+    char *nonneg;       /* sizes and loop indices */
+    Stm **arith;        /* by Var id: its statement when an i64 +, - or * defines it */
+    Lmad **region;      /* by Var id, during one check: its region of the root's index space */
+    char *has_region;
+} Sc;
+
+static bool is_array(const Var *v) { return v && v->type.kind == TK_ARRAY; }
+
+/* ---- Positions and uses in one body ---------------------------------------- */
+
+static void lu_use(IrWalk *w, Var *v) {
+    Sc *s = ((void **)w->ctx)[0];
+    s->last_use[v->id] = *(int *)((void **)w->ctx)[1];
+}
+
+static void nothing(IrWalk *w, Var *v) {}
+
+static void index_body(Sc *s, Body *b) {
+    for (int j = 0; j < b->nstms; j++)
+        for (int k = 0; k < b->stms[j]->npat; k++) {
+            Var *v = b->stms[j]->pat[k];
+            s->def_body[v->id] = b, s->def_pos[v->id] = j;
+        }
+    memset(s->last_use, 0xff, sizeof(int) * (size_t)s->n);
+    int j = 0;
+    void *ctx[2] = {s, &j};
+    IrWalk w = {nothing, lu_use, NULL, ctx};
+    for (; j < b->nstms; j++) ir_walk_stm(&w, b->stms[j]);
+    for (int r = 0; r < b->nres; r++)
+        if (b->res[r].is_var) s->last_use[b->res[r].v->id] = b->nstms;
+}
+
+/* Whether v (a variable of the body) exists before statement c. */
+static bool bound_before(const Sc *s, const Body *b, const Var *v, int c) {
+    return s->def_body[v->id] != b || s->def_pos[v->id] < c;
+}
+
+/* ---- Moving scalar statements above the creation point ------------------- */
+
+static bool movable(const Stm *st) {
+    const IrExp *e = st->e;
+    if (e->kind == IE_ASSERT || e->kind == IE_OP || e->kind == IE_CONV) return true;
+    if (e->kind == IE_SUBEXP || e->kind == IE_INDEX) return st->npat == 1 && !is_array(st->pat[0]);
+    return false;
+}
+
+typedef struct Need {
+    Sc *s;
+    const Body *b;
+    int c, p;
+    char *mark; /* by statement index in (c, p): must move */
+    bool ok;
+} Need;
+
+static void need_var(Need *n, const Var *v);
+
+static void need_use(IrWalk *w, Var *v) { need_var(w->ctx, v); }
+
+/* Statement j must move above c, and what it reads. */
+static void need_stm(Need *n, int j) {
+    if (n->mark[j]) return;
+    Stm *st = n->b->stms[j];
+    if (!movable(st)) {
+        n->ok = false;
+        return;
+    }
+    n->mark[j] = 1;
+    IrWalk w = {nothing, need_use, NULL, n};
+    ir_walk_stm(&w, st);
+}
+
+static void need_var(Need *n, const Var *v) {
+    if (bound_before(n->s, n->b, v, n->c)) return;
+    int j = n->s->def_pos[v->id];
+    if (j <= n->c || j >= n->p) n->ok = false;
+    else need_stm(n, j);
+}
+
+static void need_sym(int id, void *ctx) {
+    Need *n = ctx;
+    if (id < n->s->n && n->s->def_body[id] == n->b) need_var(n, n->b->stms[n->s->def_pos[id]]->pat[0]);
+}
+
+/* Moves the assertions between c and p, and the scalar statements they and
+ * the Syms need[0..nneed) read, above c (keeping their order); false (and
+ * nothing moved) when one of them cannot move. */
+static bool hoist_checks(Sc *s, Body *b, int c, int p, Sym *const *need, int nneed) {
+    Need n = {s, b, c, p, arena_alloc(s->a, (size_t)b->nstms + 1), true};
+    for (int j = c + 1; j < p && n.ok; j++)
+        if (b->stms[j]->e->kind == IE_ASSERT) need_stm(&n, j);
+    for (int i = 0; i < nneed && n.ok; i++) sym_vars(need[i], need_sym, &n);
+    if (!n.ok) return false;
+    Stm **out = NEW_ARRAY(s->a, Stm *, b->nstms + 1);
+    int k = 0;
+    for (int j = 0; j < c; j++) out[k++] = b->stms[j];
+    for (int j = c + 1; j < p; j++)
+        if (n.mark[j]) out[k++] = b->stms[j];
+    out[k++] = b->stms[c];
+    for (int j = c + 1; j < b->nstms; j++)
+        if (!n.mark[j]) out[k++] = b->stms[j];
+    b->stms = out;
+    index_body(s, b);
+    return true;
+}
+
+/* ---- Regions of the root's index space --------------------------------------- */
+
+typedef struct Check {
+    Sc *s;
+    const Body *b;
+    Var *root;
+    const Var *source;
+    Lmad *dest; /* the source's region */
+    SymFacts facts;
+    int c, p;
+    bool ok;
+    bool live; /* the statement being checked is at or after c */
+    bool hit;  /* it reads a view of the root */
+} Check;
+
+static Lmad *whole(Sc *s, const Var *v) {
+    Sym **shape = NEW_ARRAY(s->a, Sym *, v->type.rank + 1);
+    for (int d = 0; d < v->type.rank; d++) shape[d] = ir_se_sym(s->a, v->type.shape[d]);
+    return lmad_row_major(s->a, v->type.rank, shape);
+}
+
+static void set_region(Check *k, const Var *v, Lmad *l) {
+    k->s->region[v->id] = l;
+    k->s->has_region[v->id] = 1;
+}
+
+/* Whether v's planned place leads to the source (it is part of what is
+ * being built), and its region when its place is in the root. */
+static Lmad *planned_region(Check *k, const Var *v, bool *of_source) {
+    ScTarget *t = k->s->plan[v->id];
+    if (!t) return NULL;
+    if (t->dest == k->source) {
+        *of_source = true;
+        return NULL;
+    }
+    Lmad *d = t->dest == k->root ? k->s->region[k->root->id] : planned_region(k, t->dest, of_source);
+    return d ? lmad_slice(k->s->a, d, t->slice, t->nslice) : NULL;
+}
+
+/* l with the variables that i64 arithmetic defines replaced by their
+ * definitions (a few levels deep), so that the prover sees i + 1 where
+ * the program names it. */
+typedef struct Expand {
+    Sc *s;
+    Lmad *l;
+    bool changed;
+} Expand;
+
+static void expand_var(int id, void *ctx) {
+    Expand *x = ctx;
+    Stm *st = id < x->s->n ? x->s->arith[id] : NULL;
+    if (!st) return;
+    Arena *a = x->s->a;
+    Sym *l = ir_se_sym(a, st->e->args[0]), *r = ir_se_sym(a, st->e->args[1]);
+    Sym *def = st->e->op == OP_ADD ? sym_add(a, l, r) : st->e->op == OP_SUB ? sym_sub(a, l, r) : sym_mul(a, l, r);
+    x->l = lmad_subst(a, x->l, id, def);
+    x->changed = true;
+}
+
+static Lmad *expand(Sc *s, Lmad *l) {
+    Expand x = {s, l, true};
+    for (int round = 0; round < 4 && x.changed; round++) {
+        x.changed = false;
+        Lmad *cur = x.l;
+        sym_vars(cur->offset, expand_var, &x);
+        for (int d = 0; d < cur->rank; d++) {
+            sym_vars(cur->dims[d].stride, expand_var, &x);
+            sym_vars(cur->dims[d].shape, expand_var, &x);
+        }
+    }
+    return x.l;
+}
+
+/* A statement in [c, p) touches region r of the root. */
+static void touch(Check *k, Lmad *r) {
+    if (k->ok && !lmad_disjoint(k->s->a, expand(k->s, r), k->dest, &k->facts)) k->ok = false;
+}
+
+static void ck_use(IrWalk *w, Var *v) {
+    Check *k = w->ctx;
+    if (!k->s->has_region[v->id]) return;
+    k->hit = true;
+    if (k->live) touch(k, k->s->region[v->id]);
+}
+
+/* A view or update of a view of the root: the region it takes (the
+ * slice of an index or update, the same elements for the others) and,
+ * from c on, what it touches (an element read, an update's region). */
+static void check_view(Check *k, Stm *st) {
+    Sc *s = k->s;
+    IrExp *e = st->e;
+    Var *pat0 = st->pat[0];
+    Lmad *r = s->region[e->arr->id], *part = r;
+    if (e->kind == IE_INDEX || e->kind == IE_UPDATE)
+        part = lmad_slice(s->a, r, ir_lmad_slices(s->a, e->slice, e->nslice), e->nslice);
+    if (k->live && (e->kind == IE_UPDATE || !is_array(pat0))) touch(k, part);
+    if (k->live && e->kind == IE_UPDATE && e->se.is_var && s->has_region[e->se.v->id])
+        touch(k, s->region[e->se.v->id]);
+    if (is_array(pat0)) set_region(k, pat0, e->kind == IE_UPDATE ? r : part);
+}
+
+/* Statement j (before p): the regions its views, updates and planned
+ * results take, and, from c on, what it touches. */
+static void check_stm(Check *k, int j) {
+    Sc *s = k->s;
+    Stm *st = k->b->stms[j];
+    IrExp *e = st->e;
+    k->live = j >= k->c;
+    bool view = e->kind == IE_INDEX || e->kind == IE_UPDATE || e->kind == IE_REARRANGE || e->kind == IE_RESHAPE;
+    if (view && s->has_region[e->arr->id]) {
+        check_view(k, st);
+        return;
+    }
+    k->hit = false;
+    IrWalk w = {nothing, ck_use, NULL, k};
+    ir_walk_stm(&w, st);
+    /* Arrays that a copy of a name, an if, a loop, a scatter or a
+     * histogram returns may be views of what it reads. */
+    bool may_alias = k->hit && (e->kind == IE_SUBEXP || e->kind == IE_IF || e->kind == IE_LOOP ||
+                                e->kind == IE_SCATTER || e->kind == IE_HIST);
+    for (int i = 0; i < st->npat; i++) {
+        Var *v = st->pat[i];
+        if (!is_array(v)) continue;
+        bool of_source = false;
+        Lmad *r = planned_region(k, v, &of_source);
+        if (r) {
+            set_region(k, v, r);
+            if (k->live) touch(k, r);
+        } else if (may_alias && !of_source) set_region(k, v, s->region[k->root->id]);
+    }
+}
+
+/* Condition 4 for source b at c, built at region dest of root (p). */
+static bool no_conflict(Sc *s, const Body *b, Var *root, const Var *src, Lmad *dest, int c, int p) {
+    char *pos = arena_alloc(s->a, (size_t)s->n);
+    memcpy(pos, s->nonneg, (size_t)s->n);
+    for (int d = 0; d < root->type.rank; d++)
+        if (root->type.shape[d].is_var) pos[root->type.shape[d].v->id] = 1;
+    Check k = {s, b, root, src, expand(s, dest), {s->nonneg, pos, s->n}, c, p, true, false, false};
+    memset(s->has_region, 0, (size_t)s->n);
+    set_region(&k, root, whole(s, root));
+    for (int j = 0; j < p && k.ok; j++) check_stm(&k, j);
+    return k.ok;
+}
+
+/* ---- Candidates ------------------------------------------------------------------ */
+
+/* Whether statement st makes v as a fresh array in a block of its own. */
+static bool creates(const Stm *st, const Var *v) {
+    const IrExp *e = st->e;
+    switch (e->kind) {
+    case IE_REPLICATE:
+    case IE_IOTA:
+    case IE_COPY:
+    case IE_CONCAT:
+    case IE_SCRATCH:
+    case IE_ARRAYLIT: return true;
+    case IE_SCREMA: {
+        int nred = 0;
+        for (int i = 0; i < e->screma.nreds; i++) nred += e->screma.reds[i].k;
+        int scans = 0;
+        for (int i = 0; i < e->screma.nscans; i++) scans += e->screma.scans[i].k;
+        for (int i = 0; i < st->npat; i++)
+            if (st->pat[i] == v) return i < scans || i >= scans + nred;
+        return false;
+    }
+    default: return false;
+    }
+}
+
+/* Whether v and the views of v made in b are not used after p. */
+static bool dead_after(Sc *s, const Body *b, const Var *v, int p) {
+    if (s->last_use[v->id] > p) return false;
+    for (int j = s->def_pos[v->id] + 1; j < b->nstms; j++) {
+        const Stm *st = b->stms[j];
+        const IrExp *e = st->e;
+        bool view = e->kind == IE_INDEX || e->kind == IE_REARRANGE || e->kind == IE_RESHAPE;
+        const Var *of = view ? e->arr : e->kind == IE_SUBEXP && e->se.is_var ? e->se.v : NULL;
+        if (of == v && st->npat == 1 && is_array(st->pat[0]) && !dead_after(s, b, st->pat[0], p)) return false;
+    }
+    return true;
+}
+
+/* Where v (made in b) is first written: its statement, or for a
+ * concatenation the first creation of an operand built in its block. */
+static int creation_point(const Sc *s, const Body *b, const Var *v) {
+    int j = s->def_pos[v->id];
+    const IrExp *e = b->stms[j]->e;
+    for (int i = 0; e->kind == IE_CONCAT && i < e->narrs; i++)
+        if (s->plan[e->arrs[i]->id] && s->plan[e->arrs[i]->id]->dest == v) {
+            int c = creation_point(s, b, e->arrs[i]);
+            if (c < j) j = c;
+        }
+    return j;
+}
+
+/* Condition 1 and a creation in b: the source's creation point, or -1. */
+static int source_at(Sc *s, const Body *b, const Var *v, int p) {
+    if (s->def_body[v->id] != b || s->plan[v->id] || !dead_after(s, b, v, p)) return -1;
+    if (!creates(b->stms[s->def_pos[v->id]], v)) return -1;
+    return creation_point(s, b, v);
+}
+
+/* The array an update chain in b starts from: x' = x with ... back to the
+ * first x not made by an update in b. */
+static Var *chain_root(Sc *s, const Body *b, Var *x) {
+    while (s->def_body[x->id] == b && b->stms[s->def_pos[x->id]]->e->kind == IE_UPDATE)
+        x = b->stms[s->def_pos[x->id]]->e->arr;
+    return x;
+}
+
+static Sym **slice_syms(Sc *s, const LmadSlice *sl, int n, int *count) {
+    Sym **out = NEW_ARRAY(s->a, Sym *, 3 * n + 1);
+    int k = 0;
+    for (int i = 0; i < n; i++) {
+        if (sl[i].is_index) out[k++] = sl[i].index;
+        else out[k++] = sl[i].start, out[k++] = sl[i].len, out[k++] = sl[i].stride;
+    }
+    *count = k;
+    return out;
+}
+
+static void plan(Sc *s, const Var *v, Var *dest, LmadSlice *sl, int n) {
+    ScTarget *t = NEW(s->a, ScTarget);
+    t->dest = dest;
+    t->slice = sl;
+    t->nslice = n;
+    s->plan[v->id] = t;
+}
+
+/* x' = x with [S] = v at statement p of b. */
+static void try_update(Sc *s, Body *b, int p) {
+    IrExp *e = b->stms[p]->e;
+    if (!e->se.is_var || !is_array(e->se.v)) return;
+    Var *v = e->se.v;
+    int c = source_at(s, b, v, p);
+    Var *root = chain_root(s, b, e->arr);
+    if (c < 0 || !bound_before(s, b, root, c)) return;
+    LmadSlice *sl = ir_lmad_slices(s->a, e->slice, e->nslice);
+    int nsyms;
+    Sym **syms = slice_syms(s, sl, e->nslice, &nsyms);
+    Lmad *dest = lmad_slice(s->a, whole(s, root), sl, e->nslice);
+    if (!no_conflict(s, b, root, v, dest, c, p)) return;
+    /* The chain's earlier updates between c and p were checked as
+     * touches; the destination's block is the root's. */
+    if (!hoist_checks(s, b, c, p, syms, nsyms)) return;
+    plan(s, v, root, sl, e->nslice);
+}
+
+/* r = concat a_1 ... a_k at statement p of b. */
+static void try_concat(Sc *s, Body *b, int p) {
+    IrExp *e = b->stms[p]->e;
+    Var *r = b->stms[p]->pat[0];
+    int c0 = p, n = e->narrs;
+    bool *take = NEW_ARRAY(s->a, bool, n + 1);
+    Sym **need = NEW_ARRAY(s->a, Sym *, n + r->type.rank + 1);
+    int nneed = 0;
+    for (int i = 0; i < n; i++) {
+        int dup = 0;
+        for (int j = 0; j < n; j++) dup += e->arrs[j] == e->arrs[i];
+        int c = dup == 1 ? source_at(s, b, e->arrs[i], p) : -1;
+        if (c < 0) continue;
+        take[i] = true;
+        if (c < c0) c0 = c;
+    }
+    if (c0 == p) return;
+    for (int i = 0; i < n; i++) need[nneed++] = ir_se_sym(s->a, e->arrs[i]->type.shape[0]);
+    for (int d = 0; d < r->type.rank; d++) need[nneed++] = ir_se_sym(s->a, r->type.shape[d]);
+    if (!hoist_checks(s, b, c0, p, need, nneed)) return;
+    Sym *off = sym_const(s->a, 0);
+    for (int i = 0; i < n; i++) {
+        Sym *len = ir_se_sym(s->a, e->arrs[i]->type.shape[0]);
+        if (take[i]) {
+            LmadSlice *sl = NEW(s->a, LmadSlice);
+            *sl = (LmadSlice){.start = off, .len = len, .stride = sym_const(s->a, 1)};
+            plan(s, e->arrs[i], r, sl, 1);
+        }
+        off = sym_add(s->a, off, len);
+    }
+}
+
+/* ---- Bodies ------------------------------------------------------------------------- */
+
+static void plan_body(Sc *s, Body *b);
+
+static void plan_lambda(Sc *s, Lambda *l) { plan_body(s, l->body); }
+
+static void plan_segops(Sc *s, SegOp *ops, int n) {
+    for (int i = 0; i < n; i++) plan_lambda(s, ops[i].op);
+}
+
+/* The short-circuit points of b in order (a plan may move scalar
+ * statements up, never past the point being planned), then the bodies
+ * nested in its statements. */
+static void plan_body(Sc *s, Body *b) {
+    index_body(s, b);
+    for (int j = 0; j < b->nstms; j++) {
+        IrExp *e = b->stms[j]->e;
+        if (e->kind == IE_UPDATE) try_update(s, b, j);
+        if (e->kind == IE_CONCAT) try_concat(s, b, j);
+    }
+    for (int j = 0; j < b->nstms; j++) {
+        IrExp *e = b->stms[j]->e;
+        switch (e->kind) {
+        case IE_IF: plan_body(s, e->tbody), plan_body(s, e->fbody); break;
+        case IE_LOOP: plan_body(s, e->loop.body); break;
+        case IE_SCREMA:
+            plan_lambda(s, e->screma.map);
+            plan_segops(s, e->screma.scans, e->screma.nscans);
+            plan_segops(s, e->screma.reds, e->screma.nreds);
+            break;
+        case IE_SCATTER: plan_lambda(s, e->scatter.lam); break;
+        case IE_HIST: plan_lambda(s, e->hist.lam), plan_segops(s, &e->hist.op, 1); break;
+        default: break;
+        }
+    }
+}
+
+/* Sizes of arrays and for-loop indices are >= 0. */
+static void mark_sizes(char *nonneg, const Var *v) {
+    for (int d = 0; is_array(v) && d < v->type.rank; d++)
+        if (v->type.shape[d].is_var) nonneg[v->type.shape[d].v->id] = 1;
+}
+
+static void nn_stm(IrWalk *w, Stm *st) {
+    Sc *s = w->ctx;
+    const IrExp *e = st->e;
+    if (e->kind == IE_LOOP && e->loop.kind == IR_LOOP_FOR) s->nonneg[e->loop.i->id] = 1;
+    if (e->kind == IE_OP && e->t == PT_I64 && (e->op == OP_ADD || e->op == OP_SUB || e->op == OP_MUL))
+        s->arith[st->pat[0]->id] = st;
+}
+
+static void nn_bind(IrWalk *w, Var *v) { mark_sizes(((Sc *)w->ctx)->nonneg, v); }
+
+/* Plans the short-circuit points of f into plan. */
+static void plan_fun(Prog *p, Fun *f, ScTarget **plan) {
+    Sc s = {.p = p, .a = p->arena, .n = p->next_var_id + 1, .plan = plan};
+    size_t n = (size_t)s.n;
+    s.def_body = NEW_ARRAY(s.a, const Body *, n);
+    s.def_pos = NEW_ARRAY(s.a, int, n);
+    s.last_use = NEW_ARRAY(s.a, int, n);
+    s.nonneg = arena_alloc(s.a, n);
+    s.region = NEW_ARRAY(s.a, Lmad *, n);
+    s.has_region = arena_alloc(s.a, n);
+    s.arith = NEW_ARRAY(s.a, Stm *, n);
+    for (int i = 0; i < f->nparams; i++) mark_sizes(s.nonneg, f->params[i]);
+    IrWalk w = {nn_bind, nothing, nn_stm, &s};
+    ir_walk_body(&w, f->body);
+    plan_body(&s, f->body);
+}
+
+void pass_shortcircuit(Prog *p) {
+    p->nshortcircuit = p->next_var_id + 1;
+    p->shortcircuit = NEW_ARRAY(p->arena, ScTarget *, p->nshortcircuit);
+    for (int i = 0; i < p->nfuns; i++) plan_fun(p, p->funs[i], p->shortcircuit);
+}
