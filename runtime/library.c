@@ -107,6 +107,8 @@ static void rtl_store_config_free(struct futhark_context_config *cfg);
  * the error. rtl_store_close releases it (also after a failed open). */
 static int rtl_store_open(struct futhark_context *ctx, const struct futhark_context_config *cfg);
 static void rtl_store_close(struct futhark_context *ctx);
+/* The most device memory in use so far, in bytes; -1 for host storage. */
+static int64_t rtl_store_peak(struct futhark_context *ctx);
 /* A new handle holding a copy of bytes bytes at src, or the caller's raw
  * storage (wrap); NULL after setting the error (naming fn). */
 static void *rtl_store_new(struct futhark_context *ctx, const char *fn, const void *src, int64_t bytes);
@@ -409,8 +411,10 @@ static void rtl_buf_printf(char **buf, size_t *len, size_t *cap, const char *fmt
     }
 }
 
-/* A JSON object: the bytes held by live arrays, and one event per profiled
- * entry point call (times in microseconds). Caller frees. */
+/* A JSON object: the bytes held by live arrays (and, on a device, the
+ * most device memory in use so far, as Futhark's "space 'device'"), and
+ * one event per profiled entry point call (times in microseconds). Caller
+ * frees. */
 char *futhark_context_report(struct futhark_context *ctx) {
     if (!ctx) return NULL;
     size_t len = 0, cap = 256;
@@ -423,7 +427,10 @@ char *futhark_context_report(struct futhark_context *ctx) {
             bytes += rt_value_count(&a->parts[k]) * rt_prim_size(a->parts[k].type.elem);
     }
     if (s) s[0] = 0;
-    rtl_buf_printf(&s, &len, &cap, "{\"memory\":{\"default\":%lld},\"events\":[", (long long)bytes);
+    rtl_buf_printf(&s, &len, &cap, "{\"memory\":{\"default\":%lld", (long long)bytes);
+    int64_t peak = rtl_store_peak(ctx);
+    if (peak >= 0) rtl_buf_printf(&s, &len, &cap, ",\"space 'device'\":%lld", (long long)peak);
+    rtl_buf_printf(&s, &len, &cap, "},\"events\":[");
     for (size_t i = 0; i < ctx->nevents; i++)
         rtl_buf_printf(&s, &len, &cap, "%s{\"name\":\"%s\",\"start\":%.3f,\"end\":%.3f,\"details\":\"\"}",
                        i ? "," : "", ctx->events[i].name, ctx->events[i].start_us, ctx->events[i].end_us);
@@ -931,6 +938,11 @@ static int rtl_store_open(struct futhark_context *ctx, const struct futhark_cont
 }
 
 static void rtl_store_close(struct futhark_context *ctx) { (void)ctx; }
+
+static int64_t rtl_store_peak(struct futhark_context *ctx) {
+    (void)ctx;
+    return -1;
+}
 
 static void *rtl_store_new(struct futhark_context *ctx, const char *fn, const void *src, int64_t bytes) {
     void *h = malloc((size_t)bytes + 1);

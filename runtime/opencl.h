@@ -109,6 +109,7 @@ static struct rt_cl_state {
     /* buffers */
     rt_cl_free *free_list;
     int nfree, cap_free;
+    int64_t mem_used, mem_peak; /* bytes of the device blocks in use, and their most */
     /* profiling */
     double *kernel_ms;
     int64_t *kernel_runs;
@@ -176,7 +177,8 @@ static const char rt_cl_help[] =
     "  -d, --device NAME           use the first device whose name contains NAME,\n"
     "                              or device number N when NAME is a number\n"
     "  --list-devices              list platforms and devices, then exit\n"
-    "  -P, --profile               print the time and launch count of each kernel\n"
+    "  -P, --profile               print the time and launch count of each kernel, and\n"
+    "                              the peak device memory in use\n"
     "  --cache-file FILE           keep the built program binary in FILE\n"
     "  --dump-opencl FILE          write the program's OpenCL source to FILE, then exit\n"
     "  --load-opencl FILE          build the OpenCL source in FILE instead\n"
@@ -717,7 +719,10 @@ static void rt_dblock_release(rt_dblock *b);
 static void rt_dblock_drop(rt_dblock *b) {
     if (b->owner) rt_dblock_release(b->owner);
     else if (b->foreign) clReleaseMemObject(b->mem);
-    else rt_cl_keep(b->mem, b->size);
+    else {
+        rt_cl.mem_used -= b->size;
+        rt_cl_keep(b->mem, b->size);
+    }
     free(b);
 }
 
@@ -744,6 +749,8 @@ static rt_dblock *rt_dblock_new(rt_ctx *ctx, rt_dpool *p, int64_t bytes) {
     b->owner = NULL;
     b->foreign = false;
     rt_dblock_link(p, b, 1);
+    rt_cl.mem_used += b->size;
+    if (rt_cl.mem_used > rt_cl.mem_peak) rt_cl.mem_peak = rt_cl.mem_used;
     return b;
 }
 
@@ -1086,6 +1093,7 @@ static void rt_cl_report(FILE *f) {
                 rt_cl.kernel_ms[k], 1e3 * rt_cl.kernel_ms[k] / (double)rt_cl.kernel_runs[k]);
     }
     fprintf(f, "%-32s %10s %12.3f\n", "total", "", total);
+    fprintf(f, "peak device memory: %lld bytes\n", (long long)rt_cl.mem_peak);
 }
 
 /* Releases the device and everything made for it, also after a setup that

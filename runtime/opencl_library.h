@@ -240,6 +240,11 @@ static void *rtl_store_wrap(struct futhark_context *ctx, const char *fn, void *r
     return b;
 }
 
+static int64_t rtl_store_peak(struct futhark_context *ctx) {
+    rtl_cl_enter(ctx->store);
+    return rt_cl.mem_peak;
+}
+
 /* The same block, with one more reference. */
 static void *rtl_store_dup(struct futhark_context *ctx, const char *fn, void *h, int64_t bytes) {
     (void)fn, (void)bytes;

@@ -284,6 +284,9 @@ static void test_profiling(void) {
     check(futhark_entry_sum(ctx, &s, xs) == 0 && s == 6, "a profiled context", "wrong sum");
     char *rep = futhark_context_report(ctx);
     check(rep && strstr(rep, "\"sum\"") && strstr(rep, "\"memory\""), "its report", rep ? rep : "NULL");
+    /* the peak of device memory in use covers the input's 12 bytes */
+    const char *peak = rep ? strstr(rep, "\"space 'device'\":") : NULL;
+    check(peak && atoll(peak + strlen("\"space 'device'\":")) >= 12, "its peak device memory", rep ? rep : "NULL");
     free(rep);
     futhark_free_i32_1d(ctx, xs);
     futhark_context_free(ctx);

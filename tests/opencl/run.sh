@@ -54,6 +54,7 @@ printf '%s=32\n# a comment\n' "$param" >"$work/tuning"
 expect "tuning file" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --tuning $work/tuning"
 expect "missing tuning file" 1 'cannot open tuning file' sh -c "echo '$in' | $exe --tuning $work/none"
 expect "profile" 0 'segmap_[0-9]+ +1 ' sh -c "echo '$in' | $exe -P"
+expect "profile's peak device memory" 0 'peak device memory: [1-9][0-9]* bytes' sh -c "echo '$in' | $exe -P"
 # --help lists -P once, as the profile option (not also as ignored).
 if [ "$("$exe" --help | grep -c -- '-P')" -eq 1 ] && "$exe" --help | grep -q -- '-P, --profile'; then pass; else fail "--help lists -P once"; fi
 expect "default group size" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --default-group-size 1"
