@@ -269,6 +269,27 @@ static void set_hint(MemCtx *m, const Var *v, MemInfo *dest) {
     if (v->id < m->nhints && !m->hints[v->id]) m->hints[v->id] = dest;
 }
 
+/* Sets the destination of result v of body b, and through what made v
+ * of an array t made in b: an update of t (t is built in v's place and
+ * updated there), or a transposition (v = rearrange t, t read only
+ * there: t is built transposed in v's place with the inverse
+ * permutation, FunMem's inversion of a change of layout). */
+static void set_result_hint(MemCtx *m, const Body *b, const Var *v, MemInfo *dest) {
+    set_hint(m, v, dest);
+    Stm *s = binding_stm(b, v);
+    if (!s || (s->e->kind != IE_REARRANGE && s->e->kind != IE_UPDATE)) return;
+    Var *t = s->e->arr;
+    if (!binding_stm(b, t)) return;
+    if (s->e->kind == IE_UPDATE) {
+        set_result_hint(m, b, t, dest);
+        return;
+    }
+    if (count_uses(b, t) != 1) return;
+    int r = t->type.rank, *inv = NEW_ARRAY(m->a, int, r + 1);
+    for (int d = 0; d < r; d++) inv[s->e->perm[d]] = d;
+    set_result_hint(m, b, t, mem_info(m, dest->mem, lmad_permute(m->a, dest->ixfun, inv)));
+}
+
 /* ---- Allocation hoisting ---------------------------------------------------- */
 
 /* Whether se is a constant or a Var not marked variant. */
@@ -509,7 +530,7 @@ static void mem_screma(MemCtx *m, StmVec *out, Stm *s) {
     Body *mb = sc->map->body;
     for (int i = 0; i < s->npat; i++) {
         bool mapout = i >= nscan + nred;
-        if (mapout && mb->res[i].is_var) set_hint(m, mb->res[i].v, fix_at(m, s->pat[i]->mem, sc->iter));
+        if (mapout && mb->res[i].is_var) set_result_hint(m, mb, mb->res[i].v, fix_at(m, s->pat[i]->mem, sc->iter));
     }
     /* Operators first: they may hint where the map builds its results. */
     int pos = 0;

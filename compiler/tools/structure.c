@@ -99,11 +99,30 @@ static bool in_place(const Var *smem, const Lmad *sl, const MemInfo *dst) {
 
 static bool copied_into(const Var *src, const MemInfo *dst) { return !in_place(src->mem->mem, src->mem->ixfun, dst); }
 
+/* A Screma's array map results that are not built in their row of the
+ * output (row iter of the pattern's layout) are copied there. */
+static int struct_map_copies(Arena *a, const IrExp *e, Var *const *pats) {
+    const Screma *sc = &e->screma;
+    int first = 0, n = 0;
+    for (int i = 0; i < sc->nscans; i++) first += sc->scans[i].k;
+    for (int i = 0; i < sc->nreds; i++) first += sc->reds[i].k;
+    for (int i = first; i < sc->map->body->nres; i++) {
+        SubExp r = sc->map->body->res[i];
+        if (!r.is_var || r.v->type.kind != TK_ARRAY || !r.v->mem) continue;
+        LmadSlice fix = {.is_index = true, .index = sym_var(a, sc->iter->id)};
+        MemInfo row = {pats[i]->mem->mem, lmad_slice(a, pats[i]->mem->ixfun, &fix, 1)};
+        n += copied_into(r.v, &row);
+    }
+    return n;
+}
+
 /* Memory stage: the array copies e performs. An update or a
  * concatenation copies each array operand that was not built in its
- * destination (short-circuited), a copy its source unless it is in
- * place. Before the memory stage, each copy statement counts one. */
-static int struct_copies(const IrExp *e, const Var *pat0) {
+ * destination (short-circuited), a map each array result not built in
+ * its row, a copy its source unless it is in place. Before the memory
+ * stage, each copy statement counts one. */
+static int struct_copies(const IrExp *e, Var *const *pats, int npat) {
+    const Var *pat0 = npat ? pats[0] : NULL;
     bool mem = pat0 && pat0->mem;
     if (e->kind == IE_COPY) return !mem || copied_into(e->arr, pat0->mem);
     if (!mem) return 0;
@@ -114,6 +133,7 @@ static int struct_copies(const IrExp *e, const Var *pat0) {
                           lmad_slice(&a, e->arr->mem->ixfun, ir_lmad_slices(&a, e->slice, e->nslice), e->nslice)};
         n = copied_into(e->se.v, &region);
     }
+    if (e->kind == IE_SCREMA) n = struct_map_copies(&a, e, pats);
     Sym *off = sym_const(&a, 0);
     for (int i = 0; e->kind == IE_CONCAT && i < e->narrs; i++) {
         const Lmad *src = e->arrs[i]->mem->ixfun;
@@ -126,10 +146,10 @@ static int struct_copies(const IrExp *e, const Var *pat0) {
     return n;
 }
 
-/* Counts e (with pattern pat0, NULL when none) and what is nested in it. */
-static void struct_exp(int *counts, const IrExp *e, const Var *pat0) {
+/* Counts e (binding pats) and what is nested in it. */
+static void struct_exp(int *counts, const IrExp *e, Var *const *pats, int npat) {
     if (e->seg) struct_seg(counts, e->seg);
-    counts[SK_COPY] += struct_copies(e, pat0);
+    counts[SK_COPY] += struct_copies(e, pats, npat);
     switch (e->kind) {
     case IE_IF:
         counts[SK_IF]++;
@@ -166,7 +186,7 @@ static void struct_exp(int *counts, const IrExp *e, const Var *pat0) {
 }
 
 static void struct_body(int *counts, const Body *b) {
-    for (int i = 0; i < b->nstms; i++) struct_exp(counts, b->stms[i]->e, b->stms[i]->npat ? b->stms[i]->pat[0] : NULL);
+    for (int i = 0; i < b->nstms; i++) struct_exp(counts, b->stms[i]->e, b->stms[i]->pat, b->stms[i]->npat);
 }
 
 void structure_print(Buf *out, const Prog *p) {
