@@ -44,7 +44,7 @@
  *    block allocated once before the SOAC (a reduction's result block; a
  *    block of its own for a scan or a histogram, whose buckets are copied
  *    in and out). The operator's result is built in the accumulator itself
- *    when the operator is an element-wise map over it (inplace_ok), else in
+ *    when the operator is an element-wise map over it (mem_inplace_ok), else in
  *    a scratch block allocated once and copied back. An element parameter
  *    is the map's row view when it can be, else a buffer allocated once.
  *  - Allocations of loop-invariant size inside loop bodies and SOAC lambdas
@@ -243,11 +243,7 @@ static Stm *binding_stm(const Body *b, const Var *v) {
     return NULL;
 }
 
-/* Whether result r of body b (an operator's) may be computed in the memory
- * of accumulator acc itself: r is made by a plain map in b that reads acc
- * (only there) as one of its inputs, element by element; element j is
- * written only after it is read. Array rows recurse into the map's body. */
-static bool inplace_ok(const Body *b, const Var *acc, const Var *r) {
+bool mem_inplace_ok(const Body *b, const Var *acc, const Var *r) {
     Stm *s = binding_stm(b, r);
     if (!s || s->e->kind != IE_SCREMA || count_uses(b, acc) != 1) return false;
     const Screma *sc = &s->e->screma;
@@ -259,7 +255,7 @@ static bool inplace_ok(const Body *b, const Var *acc, const Var *r) {
     const Var *row = sc->map->params[j];
     if (!is_array(row)) return true;
     SubExp res = sc->map->body->res[k];
-    return res.is_var && inplace_ok(sc->map->body, row, res.v);
+    return res.is_var && mem_inplace_ok(sc->map->body, row, res.v);
 }
 
 /* ---- Hints: where a fresh array should be built -------------------------- */
@@ -411,7 +407,7 @@ static void place_elem(MemCtx *m, StmVec *out, Var *p, SubExp v, const Lambda *l
 /* The operator of an array reduction, scan or histogram: accumulator
  * parameters take acc[i] (when array-typed: the place of accumulator i),
  * element parameters are placed by place_elem from lam's results vals; the
- * operator's array results are built in their accumulator when inplace_ok,
+ * operator's array results are built in their accumulator when mem_inplace_ok,
  * else in a scratch block. Allocations are made before the SOAC. */
 static void mem_segop(MemCtx *m, StmVec *out, SegOp *op, MemInfo **acc, const SubExp *vals,
                       const Lambda *lam, Var *iter, SrcLoc loc) {
@@ -423,7 +419,7 @@ static void mem_segop(MemCtx *m, StmVec *out, SegOp *op, MemInfo **acc, const Su
         place_elem(m, out, pe, vals[i], lam, loc);
         SubExp r = f->body->res[i];
         if (!r.is_var || !binding_stm(f->body, r.v)) continue;
-        if (inplace_ok(f->body, pa, r.v)) {
+        if (mem_inplace_ok(f->body, pa, r.v)) {
             set_hint(m, r.v, acc[i]);
             continue;
         }

@@ -9,6 +9,11 @@
  * contiguous arrays only change the index function; in-place updates and
  * scatter/hist write into the memory of the consumed array. */
 void pass_memory(Prog *p);
+/* Whether result r of body b may be computed in the memory of array acc
+ * itself: r is made by a plain map in b that reads acc (only there) as one
+ * of its inputs, element by element; element j is written only after it
+ * is read. Array rows recurse into the map's body. */
+bool mem_inplace_ok(const Body *b, const Var *acc, const Var *r);
 
 /* shortcircuit.c: STAGE_SOACS -> STAGE_SOACS, just before memory. Array
  * short-circuiting: plans where fresh arrays that are only copied into

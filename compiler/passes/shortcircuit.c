@@ -51,6 +51,7 @@ typedef struct Sc {
     int *def_pos;       /* its index there */
     int *last_use;      /* by Var id: the last statement of the body being planned using it */
     char *nonneg;       /* sizes and loop indices */
+    char *owned;        /* unique entry parameters and owned loop parameters (owned()) */
     Stm **arith;        /* by Var id: its statement when an i64 +, - or * defines it */
     Lmad **region;      /* by Var id, during one check: its region of the root's index space */
     char *has_region;
@@ -325,17 +326,27 @@ static bool creates(const Stm *st, const Var *v) {
     }
 }
 
+/* The array st makes a view of (an index, a rearrangement, a reshape or
+ * another name), or NULL. */
+static const Var *viewed(const Stm *st) {
+    const IrExp *e = st->e;
+    if (st->npat != 1 || !is_array(st->pat[0])) return NULL;
+    if (e->kind == IE_INDEX || e->kind == IE_REARRANGE || e->kind == IE_RESHAPE) return e->arr;
+    return e->kind == IE_SUBEXP && e->se.is_var ? e->se.v : NULL;
+}
+
+static bool dead_after(Sc *s, const Body *b, const Var *v, int p);
+
+/* Whether the views of v made in b (and theirs) are not used after p. */
+static bool views_dead_after(Sc *s, const Body *b, const Var *v, int p) {
+    for (int j = s->def_body[v->id] == b ? s->def_pos[v->id] + 1 : 0; j < b->nstms; j++)
+        if (viewed(b->stms[j]) == v && !dead_after(s, b, b->stms[j]->pat[0], p)) return false;
+    return true;
+}
+
 /* Whether v and the views of v made in b are not used after p. */
 static bool dead_after(Sc *s, const Body *b, const Var *v, int p) {
-    if (s->last_use[v->id] > p) return false;
-    for (int j = s->def_pos[v->id] + 1; j < b->nstms; j++) {
-        const Stm *st = b->stms[j];
-        const IrExp *e = st->e;
-        bool view = e->kind == IE_INDEX || e->kind == IE_REARRANGE || e->kind == IE_RESHAPE;
-        const Var *of = view ? e->arr : e->kind == IE_SUBEXP && e->se.is_var ? e->se.v : NULL;
-        if (of == v && st->npat == 1 && is_array(st->pat[0]) && !dead_after(s, b, st->pat[0], p)) return false;
-    }
-    return true;
+    return s->last_use[v->id] <= p && views_dead_after(s, b, v, p);
 }
 
 /* Where v (made in b) is first written: its statement, or for a
@@ -436,6 +447,78 @@ static void try_concat(Sc *s, Body *b, int p) {
     }
 }
 
+/* Uses of v in statement st (nested bodies included). */
+typedef struct Uses {
+    const Var *v;
+    int n;
+} Uses;
+
+static void count_use(IrWalk *w, Var *x) {
+    Uses *u = w->ctx;
+    u->n += x == u->v;
+}
+
+static int uses_in(Stm *st, const Var *v) {
+    Uses u = {v, 0};
+    IrWalk w = {nothing, count_use, NULL, &u};
+    ir_walk_stm(&w, st);
+    return u.n;
+}
+
+/* Whether xs's block is the program's to reuse: xs is a unique entry
+ * parameter, a loop parameter whose initial value is owned and dies
+ * with the loop, or made in b as a fresh array or by consuming one (an
+ * update, scatter or histogram: the checker lets only consumable arrays
+ * be consumed). */
+static bool owned(const Sc *s, const Body *b, const Var *xs) {
+    if (s->owned[xs->id]) return true;
+    if (s->def_body[xs->id] != b) return false;
+    const Stm *st = b->stms[s->def_pos[xs->id]];
+    IrExpKind k = st->e->kind;
+    return creates(st, xs) || k == IE_UPDATE || k == IE_SCATTER || k == IE_HIST;
+}
+
+/* Marks the array parameters of b's loops that are owned (above), before
+ * the loops' bodies are planned. */
+static void own_loop_params(Sc *s, const Body *b) {
+    for (int j = 0; j < b->nstms; j++) {
+        const IrExp *e = b->stms[j]->e;
+        for (int k = 0; e->kind == IE_LOOP && k < e->loop.nparams; k++) {
+            SubExp init = e->loop.inits[k];
+            if (is_array(e->loop.params[k]) && init.is_var && owned(s, b, init.v) && dead_after(s, b, init.v, j))
+                s->owned[e->loop.params[k]->id] = 1;
+        }
+    }
+}
+
+/* An in-place map (thesis §6.9): a map at statement j of b whose result o
+ * has the shape and element type of an input xs that it reads element by
+ * element (a scalar parameter, or rows that a nest of maps reads element
+ * by element) is built in xs's memory when xs is owned, read nowhere else
+ * in the map, and neither xs nor a view of it is used after. */
+static void try_inplace_map(Sc *s, Body *b, int j) {
+    Stm *st = b->stms[j];
+    Screma *sc = &st->e->screma;
+    if (sc->nscans || sc->nreds) return;
+    for (int i = 0; i < st->npat; i++) {
+        Var *o = st->pat[i];
+        SubExp r = sc->map->body->res[i];
+        if (!is_array(o) || s->plan[o->id]) continue;
+        for (int a = 0; a < sc->narrs; a++) {
+            Var *xs = sc->arrs[a], *p = sc->map->params[a];
+            bool same = xs->type.kind == TK_ARRAY && xs->type.elem == o->type.elem && xs->type.rank == o->type.rank;
+            for (int d = 0; same && d < o->type.rank; d++) same = se_same(xs->type.shape[d], o->type.shape[d]);
+            if (!same || !owned(s, b, xs) || uses_in(st, xs) != 1 || !dead_after(s, b, xs, j)) continue;
+            if (is_array(p) && !(r.is_var && mem_inplace_ok(sc->map->body, p, r.v))) continue;
+            bool taken = false;
+            for (int k = 0; k < i; k++) taken |= s->plan[st->pat[k]->id] && s->plan[st->pat[k]->id]->dest == xs;
+            if (taken || !views_dead_after(s, b, xs, j - 1)) continue;
+            plan(s, o, xs, NULL, 0);
+            break;
+        }
+    }
+}
+
 /* ---- Bodies ------------------------------------------------------------------------- */
 
 static void plan_body(Sc *s, Body *b);
@@ -455,7 +538,9 @@ static void plan_body(Sc *s, Body *b) {
         IrExp *e = b->stms[j]->e;
         if (e->kind == IE_UPDATE) try_update(s, b, j);
         if (e->kind == IE_CONCAT) try_concat(s, b, j);
+        if (e->kind == IE_SCREMA) try_inplace_map(s, b, j);
     }
+    own_loop_params(s, b);
     for (int j = 0; j < b->nstms; j++) {
         IrExp *e = b->stms[j]->e;
         switch (e->kind) {
@@ -500,7 +585,11 @@ static void plan_fun(Prog *p, Fun *f, ScTarget **plan) {
     s.region = NEW_ARRAY(s.a, Lmad *, n);
     s.has_region = arena_alloc(s.a, n);
     s.arith = NEW_ARRAY(s.a, Stm *, n);
-    for (int i = 0; i < f->nparams; i++) mark_sizes(s.nonneg, f->params[i]);
+    s.owned = arena_alloc(s.a, n);
+    for (int i = 0; i < f->nparams; i++) {
+        mark_sizes(s.nonneg, f->params[i]);
+        s.owned[f->params[i]->id] = is_array(f->params[i]) && f->params[i]->type.unique;
+    }
     IrWalk w = {nn_bind, nothing, nn_stm, &s};
     ir_walk_body(&w, f->body);
     plan_body(&s, f->body);
