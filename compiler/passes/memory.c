@@ -789,12 +789,12 @@ static void mem_stm(MemCtx *m, StmVec *out, Stm *s) {
         give_fresh(m, out, pat0, s->loc);
         break;
     case IE_CONCAT:
-        if (!pat0->mem) give_fresh(m, out, pat0, s->loc); /* else placed with a short-circuited operand */
+    case IE_ARRAYLIT:
+        if (!pat0->mem) give_fresh(m, out, pat0, s->loc); /* else placed with a short-circuited part */
         break;
     case IE_REPLICATE:
     case IE_SCRATCH:
-    case IE_COPY:
-    case IE_ARRAYLIT: give_fresh(m, out, pat0, s->loc); break;
+    case IE_COPY: give_fresh(m, out, pat0, s->loc); break;
     case IE_SCREMA: mem_screma(m, out, s); break;
     case IE_SCATTER: mem_scatter(m, out, s); break;
     case IE_HIST: mem_hist(m, out, s); break;

@@ -11,7 +11,10 @@
  *  - a concatenation  r = concat a_1 ... a_k : a_i is built in
  *    r[o_i : o_i + len_i], and r's block is allocated before the first
  *    such a_i is made (r may itself be built in an update's region, so
- *    chains such as  x with [i] = concat (map f y) z  copy nothing).
+ *    chains such as  x with [i] = concat (map f y) z  copy nothing); an
+ *    array literal of arrays  r = [a_1, ..., a_k]  likewise, a_i in r[i];
+ *  - a map over an owned array it reads element by element (in-place
+ *    maps, below).
  * The memory pass looks up p->shortcircuit for each array it would give a
  * fresh block.
  *
@@ -217,7 +220,7 @@ static void expand_var(int id, void *ctx) {
 
 static Lmad *expand(Sc *s, Lmad *l) {
     Expand x = {s, l, true};
-    for (int round = 0; round < 4 && x.changed; round++) {
+    for (int round = 0; round < 8 && x.changed; round++) {
         x.changed = false;
         Lmad *cur = x.l;
         sym_vars(cur->offset, expand_var, &x);
@@ -227,6 +230,18 @@ static Lmad *expand(Sc *s, Lmad *l) {
         }
     }
     return x.l;
+}
+
+/* Whether array v has the shape of region r (both expanded): only then
+ * may a part of a concatenation or literal be built there. A size that
+ * merely equals at run time is checked by an assertion that may come
+ * after v's elements are written (inside the map that makes v). */
+static bool fits(Sc *s, const Var *v, Lmad *r) {
+    Lmad *vl = expand(s, whole(s, v)), *rl = expand(s, r);
+    if (vl->rank != rl->rank) return false;
+    for (int d = 0; d < vl->rank; d++)
+        if (!sym_equal(vl->dims[d].shape, rl->dims[d].shape)) return false;
+    return true;
 }
 
 /* A statement in [c, p) touches region r of the root. */
@@ -349,16 +364,29 @@ static bool dead_after(Sc *s, const Body *b, const Var *v, int p) {
     return s->last_use[v->id] <= p && views_dead_after(s, b, v, p);
 }
 
+/* The number of parts of a concatenation or array literal, and part i:
+ * an array made in some body, or NULL (a scalar element). */
+static int nparts(const IrExp *e) {
+    return e->kind == IE_CONCAT ? e->narrs : e->kind == IE_ARRAYLIT ? e->nargs : 0;
+}
+
+static Var *part(const IrExp *e, int i) {
+    if (e->kind == IE_CONCAT) return e->arrs[i];
+    return e->args[i].is_var && is_array(e->args[i].v) ? e->args[i].v : NULL;
+}
+
 /* Where v (made in b) is first written: its statement, or for a
  * concatenation the first creation of an operand built in its block. */
 static int creation_point(const Sc *s, const Body *b, const Var *v) {
     int j = s->def_pos[v->id];
     const IrExp *e = b->stms[j]->e;
-    for (int i = 0; e->kind == IE_CONCAT && i < e->narrs; i++)
-        if (s->plan[e->arrs[i]->id] && s->plan[e->arrs[i]->id]->dest == v) {
-            int c = creation_point(s, b, e->arrs[i]);
+    for (int i = 0; i < nparts(e); i++) {
+        Var *a = part(e, i);
+        if (a && s->plan[a->id] && s->plan[a->id]->dest == v) {
+            int c = creation_point(s, b, a);
             if (c < j) j = c;
         }
+    }
     return j;
 }
 
@@ -408,6 +436,8 @@ static void try_update(Sc *s, Body *b, int p) {
     int nsyms;
     Sym **syms = slice_syms(s, sl, e->nslice, &nsyms);
     Lmad *dest = lmad_slice(s->a, whole(s, root), sl, e->nslice);
+    /* The update's own shape check (when the shapes are not the same
+     * names) is between c and p, so it moves above c with the others. */
     if (!no_conflict(s, b, root, v, dest, c, p)) return;
     /* The chain's earlier updates between c and p were checked as
      * touches; the destination's block is the root's. */
@@ -415,36 +445,38 @@ static void try_update(Sc *s, Body *b, int p) {
     plan(s, v, root, sl, e->nslice);
 }
 
-/* r = concat a_1 ... a_k at statement p of b. */
-static void try_concat(Sc *s, Body *b, int p) {
+/* r = concat a_1 ... a_k, or r = [a_1, ..., a_k] of arrays, at statement
+ * p of b: each a_i that can be is built in its part of r (rows
+ * o_i .. o_i + len_i of a concatenation, row i of a literal). */
+static void try_parts(Sc *s, Body *b, int p) {
     IrExp *e = b->stms[p]->e;
     Var *r = b->stms[p]->pat[0];
-    int c0 = p, n = e->narrs;
+    int c0 = p, n = nparts(e);
     bool *take = NEW_ARRAY(s->a, bool, n + 1);
+    LmadSlice *sl = NEW_ARRAY(s->a, LmadSlice, n + 1);
     Sym **need = NEW_ARRAY(s->a, Sym *, n + r->type.rank + 1);
     int nneed = 0;
+    Sym *off = sym_const(s->a, 0);
     for (int i = 0; i < n; i++) {
+        if (e->kind == IE_ARRAYLIT) sl[i] = (LmadSlice){.is_index = true, .index = sym_const(s->a, i)};
+        else {
+            Sym *len = ir_se_sym(s->a, e->arrs[i]->type.shape[0]);
+            sl[i] = (LmadSlice){.start = off, .len = len, .stride = sym_const(s->a, 1)};
+            off = sym_add(s->a, off, len);
+            need[nneed++] = len;
+        }
         int dup = 0;
-        for (int j = 0; j < n; j++) dup += e->arrs[j] == e->arrs[i];
-        int c = dup == 1 ? source_at(s, b, e->arrs[i], p) : -1;
-        if (c < 0) continue;
+        for (int j = 0; j < n; j++) dup += part(e, j) == part(e, i);
+        int c = part(e, i) && dup == 1 ? source_at(s, b, part(e, i), p) : -1;
+        if (c < 0 || !fits(s, part(e, i), lmad_slice(s->a, whole(s, r), &sl[i], 1))) continue;
         take[i] = true;
         if (c < c0) c0 = c;
     }
     if (c0 == p) return;
-    for (int i = 0; i < n; i++) need[nneed++] = ir_se_sym(s->a, e->arrs[i]->type.shape[0]);
     for (int d = 0; d < r->type.rank; d++) need[nneed++] = ir_se_sym(s->a, r->type.shape[d]);
     if (!hoist_checks(s, b, c0, p, need, nneed)) return;
-    Sym *off = sym_const(s->a, 0);
-    for (int i = 0; i < n; i++) {
-        Sym *len = ir_se_sym(s->a, e->arrs[i]->type.shape[0]);
-        if (take[i]) {
-            LmadSlice *sl = NEW(s->a, LmadSlice);
-            *sl = (LmadSlice){.start = off, .len = len, .stride = sym_const(s->a, 1)};
-            plan(s, e->arrs[i], r, sl, 1);
-        }
-        off = sym_add(s->a, off, len);
-    }
+    for (int i = 0; i < n; i++)
+        if (take[i]) plan(s, part(e, i), r, &sl[i], 1);
 }
 
 /* Uses of v in statement st (nested bodies included). */
@@ -537,7 +569,7 @@ static void plan_body(Sc *s, Body *b) {
     for (int j = 0; j < b->nstms; j++) {
         IrExp *e = b->stms[j]->e;
         if (e->kind == IE_UPDATE) try_update(s, b, j);
-        if (e->kind == IE_CONCAT) try_concat(s, b, j);
+        if (e->kind == IE_CONCAT || e->kind == IE_ARRAYLIT) try_parts(s, b, j);
         if (e->kind == IE_SCREMA) try_inplace_map(s, b, j);
     }
     own_loop_params(s, b);

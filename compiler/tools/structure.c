@@ -116,9 +116,9 @@ static int struct_map_copies(Arena *a, const IrExp *e, Var *const *pats) {
     return n;
 }
 
-/* Memory stage: the array copies e performs. An update or a
- * concatenation copies each array operand that was not built in its
- * destination (short-circuited), a map each array result not built in
+/* Memory stage: the array copies e performs. An update, a concatenation
+ * or an array literal copies each array operand that was not built in
+ * its destination (short-circuited), a map each array result not built in
  * its row, a copy its source unless it is in place. Before the memory
  * stage, each copy statement counts one. */
 static int struct_copies(const IrExp *e, Var *const *pats, int npat) {
@@ -141,6 +141,12 @@ static int struct_copies(const IrExp *e, Var *const *pats, int npat) {
         MemInfo region = {pat0->mem->mem, lmad_slice(&a, pat0->mem->ixfun, &sl, 1)};
         n += copied_into(e->arrs[i], &region);
         off = sym_add(&a, off, sl.len);
+    }
+    for (int i = 0; e->kind == IE_ARRAYLIT && i < e->nargs; i++) {
+        if (!e->args[i].is_var || e->args[i].v->type.kind != TK_ARRAY) continue;
+        LmadSlice fix = {.is_index = true, .index = sym_const(&a, i)};
+        MemInfo row = {pat0->mem->mem, lmad_slice(&a, pat0->mem->ixfun, &fix, 1)};
+        n += copied_into(e->args[i].v, &row);
     }
     arena_free(&a);
     return n;
