@@ -272,7 +272,7 @@ static void set_hint(MemCtx *m, const Var *v, MemInfo *dest) {
  * permutation, FunMem's inversion of a change of layout). */
 static void set_result_hint(MemCtx *m, const Body *b, const Var *v, MemInfo *dest) {
     set_hint(m, v, dest);
-    Stm *s = binding_stm(b, v);
+    Stm *s = m->p->shortcircuit ? binding_stm(b, v) : NULL; /* only with pass shortcircuit */
     if (!s || (s->e->kind != IE_REARRANGE && s->e->kind != IE_UPDATE)) return;
     Var *t = s->e->arr;
     if (!binding_stm(b, t)) return;
@@ -330,12 +330,7 @@ static bool hoistable_arith(const Stm *s, const char *variant) {
  * that is passed on to the next iteration stays, as do blocks of
  * statements that mention params (the loop or lambda parameters and
  * indices, which vary). */
-static void hoist_allocs(MemCtx *m, Body *b, StmVec *out, Var *const *params, int nparams, bool loop) {
-    char *variant = arena_alloc(m->a, (size_t)m->p->next_var_id + 1);
-    char *esc = arena_alloc(m->a, (size_t)m->p->next_var_id + 1);
-    for (int i = 0; i < nparams; i++)
-        if (params[i]) variant[params[i]->id] = 1;
-    if (loop) mark_escaping(esc, b, true);
+static void hoist_from(MemCtx *m, Body *b, StmVec *out, char *variant, const char *esc, bool loop) {
     StmVec keep = {0};
     for (int i = 0; i < b->nstms; i++) {
         Stm *s = b->stms[i];
@@ -345,12 +340,28 @@ static void hoist_allocs(MemCtx *m, Body *b, StmVec *out, Var *const *params, in
             vec_push(out, s);
             continue;
         }
+        /* A lambda's branches: their blocks are per element too, needed
+         * or not (a branch that allocates would keep the SOAC off the
+         * device). */
+        if (!loop && s->e->kind == IE_IF && m->p->shortcircuit) {
+            hoist_from(m, s->e->tbody, out, variant, esc, loop);
+            hoist_from(m, s->e->fbody, out, variant, esc, loop);
+        }
         for (int j = 0; j < s->npat; j++) variant[s->pat[j]->id] = 1;
         vec_push(&keep, s);
     }
     b->stms = vec_to_arena(m->a, &keep);
     b->nstms = keep.len;
     vec_free(&keep);
+}
+
+static void hoist_allocs(MemCtx *m, Body *b, StmVec *out, Var *const *params, int nparams, bool loop) {
+    char *variant = arena_alloc(m->a, (size_t)m->p->next_var_id + 1);
+    char *esc = arena_alloc(m->a, (size_t)m->p->next_var_id + 1);
+    for (int i = 0; i < nparams; i++)
+        if (params[i]) variant[params[i]->id] = 1;
+    if (loop) mark_escaping(esc, b, true);
+    hoist_from(m, b, out, variant, esc, loop);
 }
 
 /* Processes a SOAC lambda's (or operator's) body and hoists its
@@ -709,16 +720,34 @@ static void add_pattern_layout(MemCtx *m, Stm *s, Var *v) {
 /* Array results of an if: when both branches give row-major arrays at
  * offset 0, only the block is existential; otherwise (a transposition, a
  * slice) the offset and strides are too, so no branch copies. */
+static bool at(const Var *v, const MemInfo *dest) {
+    return v->mem && v->mem->mem == dest->mem && lmad_equal(v->mem->ixfun, dest->ixfun);
+}
+
+/* An array result with a destination (a map's result, say) has each
+ * branch build its result there; when both do, the if's result is simply
+ * there, with no memory of its own. */
 static void mem_if(MemCtx *m, Stm *s) {
     IrExp *e = s->e;
+    int n = e->nret;
+    for (int k = 0; k < n; k++) {
+        MemInfo *dest = s->pat[k]->id < m->nhints ? m->hints[s->pat[k]->id] : NULL;
+        if (e->ret[k].kind != TK_ARRAY || !dest || !m->p->shortcircuit) continue;
+        set_result_hint(m, e->tbody, e->tbody->res[k].v, dest);
+        set_result_hint(m, e->fbody, e->fbody->res[k].v, dest);
+    }
     mem_body(m, e->tbody);
     mem_body(m, e->fbody);
-    int n = e->nret;
     Type memt = {0};
     memt.kind = TK_MEM;
     for (int k = 0; k < n; k++) {
         if (e->ret[k].kind != TK_ARRAY) continue;
         Var *tv = e->tbody->res[k].v, *fv = e->fbody->res[k].v;
+        MemInfo *dest = s->pat[k]->id < m->nhints ? m->hints[s->pat[k]->id] : NULL;
+        if (dest && at(tv, dest) && at(fv, dest)) {
+            s->pat[k]->mem = dest;
+            continue;
+        }
         if (!in_row_major(tv) || !in_row_major(fv)) {
             add_layout_results(m, e->tbody, k, s->loc);
             add_layout_results(m, e->fbody, k, s->loc);

@@ -217,13 +217,14 @@ static Prog *struct_internalise(Arena *a, const char *path, bool unsafe) {
 }
 
 static int struct_usage(const char *why, const char *arg) {
-    fprintf(stderr, "futhorc structure: %s%s%s\nusage: futhorc structure [--stage soacs|gpu|mem] PROG.fut\n", why,
+    fprintf(stderr, "futhorc structure: %s%s%s\nusage: futhorc structure [--stage soacs|gpu|mem] [--skip-pass=NAME] PROG.fut\n", why,
             arg ? " " : "", arg ? arg : "");
     return 1;
 }
 
 int tool_structure(int argc, char **argv) {
     const char *src = NULL, *stage_name = "soacs";
+    const char *skip = NULL;
     bool unsafe = false, verify = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -231,6 +232,7 @@ int tool_structure(int argc, char **argv) {
         else if (!strncmp(a, "--stage=", 8)) stage_name = a + 8;
         else if (!strcmp(a, "--unsafe")) unsafe = true;
         else if (!strcmp(a, "--verify")) verify = true;
+        else if (!strncmp(a, "--skip-pass=", 12) && pipeline_skippable(a + 12)) skip = a + 12;
         /* Options of the multicore backend's code, on which no count
          * depends: futhorc test passes the compiler's options here too. */
         else if (!strcmp(a, "--sanitize=address") || !strncmp(a, "--target-cpu=", 13)) continue;
@@ -248,7 +250,7 @@ int tool_structure(int argc, char **argv) {
     int rc = 1;
     Prog *p = struct_internalise(&a, src, unsafe);
     if (p) {
-        PipelineOpts po = {.verify = verify, .last_stage = stage};
+        PipelineOpts po = {.verify = verify, .last_stage = stage, .skip = skip};
         pipeline_run(p, &po);
         Buf b = {0};
         structure_print(&b, p);
