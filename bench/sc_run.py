@@ -1,0 +1,204 @@
+#!/usr/bin/env python3
+"""Short-circuiting benchmarks: each program compiled with and without
+futhorc's shortcircuit pass (--skip-pass=shortcircuit), run on the same
+inputs in one job, and compared: median time, the copies and blocks the
+generated code has (futhorc structure), the peak device memory (-P, OpenCL
+only) and the results (the two builds must agree).
+
+Programs: bench/sc/hotspot.fut and bench/sc/lbm.fut, and, with
+--futhark-benchmarks DIR (a checkout of diku-dk/futhark-benchmarks, kept
+outside the repository), its finpar/LocVolCalib.fut, rodinia/lud/lud.fut and
+parboil/lbm/lbm.fut on generated inputs of their sizes.
+
+    python3 bench/sc_run.py --futhorc bin/futhorc --backend opencl --out DIR
+"""
+import argparse, json, os, re, shutil, statistics, subprocess, sys, tempfile
+
+import numpy as np
+
+BENCH_DIR = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, BENCH_DIR)
+from run import read_values, write_value  # noqa: E402 (the data format lives there)
+
+SEED = 20261126
+RUN_TIMEOUT_S = 300
+# Workloads whose build without short-circuiting is slow enough (parboil's
+# LBM then runs on the host) that fewer runs must do.
+RUNS_CAP = {"parboil_lbm": 1}
+
+
+def gen_hotspot(rng, small):
+    n, steps = (64, 5) if small else (4096, 100)
+    temp = rng.uniform(300, 340, (n, n)).astype(np.float32)
+    power = rng.uniform(0, 0.5, (n, n)).astype(np.float32)
+    return [np.int32(steps), temp, power]
+
+
+def gen_lbm(rng, small):
+    n, steps = (32, 3) if small else (1024, 10)
+    return [np.int64(steps), rng.uniform(0.05, 0.15, (n, n, 9)).astype(np.float32)]
+
+
+def gen_lud(rng, small):
+    n = 256 if small else 2048
+    a = rng.uniform(0, 1, (n, n)).astype(np.float32)
+    return [a + np.float32(n) * np.eye(n, dtype=np.float32)]
+
+
+def gen_parboil_lbm(rng, small):
+    # 20 entries per padded cell of a 120 x 120 x 154 lattice: every
+    # distribution 0.05 and every flag 0.05 (neither obstacle nor
+    # accelerated: fluid).
+    return [np.full(20 * 120 * 120 * 154, 0.05, dtype=np.float32)]
+
+
+# name, program (relative to bench/ or to the futhark-benchmarks checkout),
+# inputs: a generator or a data file of the checkout, small variant
+WORKLOADS = [
+    ("hotspot", "sc/hotspot.fut", False, gen_hotspot),
+    ("lbm_rows", "sc/lbm.fut", False, gen_lbm),
+    ("LocVolCalib", "finpar/LocVolCalib.fut", True, ("finpar/LocVolCalib-data/large.in",
+                                                     "finpar/LocVolCalib-data/small.in")),
+    ("lud", "rodinia/lud/lud.fut", True, gen_lud),
+    ("parboil_lbm", "parboil/lbm/lbm.fut", True, gen_parboil_lbm),
+]
+
+
+def log(msg):
+    print(msg, file=sys.stderr, flush=True)
+
+
+def structure(args, prog, skip):
+    stage = "gpu" if args.backend == "opencl" else "mem"
+    cmd = [args.futhorc, "structure", "--stage", stage, prog] + (["--skip-pass=shortcircuit"] if skip else [])
+    r = subprocess.run(cmd, capture_output=True, text=True)
+    counts = dict(line.split() for line in r.stdout.splitlines() if len(line.split()) == 2)
+    return {k: int(counts.get(k, 0)) for k in ("Copy", "Alloc")}
+
+
+def run_exe(exe, inp, args, extra):
+    with open(inp, "rb") as fin:
+        return subprocess.run([exe, *extra], stdin=fin, capture_output=True, timeout=RUN_TIMEOUT_S)
+
+
+def measure(args, exe, inp, work, tag, runs):
+    times = os.path.join(work, tag + ".times")
+    r = run_exe(exe, inp, args, ["-r", str(runs), "-b", "-t", times])
+    if r.returncode != 0:
+        raise RuntimeError(f"{tag}: exit {r.returncode}: {r.stderr.decode(errors='replace')[-1500:]}")
+    out = os.path.join(work, tag + ".out")
+    with open(out, "wb") as fh:
+        fh.write(r.stdout)
+    with open(times) as fh:
+        ts = [float(x) for x in fh if x.strip()]
+    peak = None
+    if args.backend == "opencl":
+        p = run_exe(exe, inp, args, ["-P", "-n"])
+        m = re.search(rb"peak device memory: (\d+) bytes", p.stderr)
+        peak = int(m.group(1)) if m else None
+    return statistics.median(ts) / 1000.0, peak, read_values(out)
+
+
+def agree(a, b):
+    """Both builds' results: bit-identical, or (floats) within 1e-5 relative."""
+    if len(a) != len(b):
+        return False, "different number of results"
+    worst = 0.0
+    for x, y in zip(a, b):
+        if x.shape != y.shape:
+            return False, f"shapes {x.shape} and {y.shape}"
+        if np.array_equal(x, y, equal_nan=x.dtype.kind == "f"):
+            continue
+        if x.dtype.kind != "f":
+            return False, "integer results differ"
+        scale = max(float(np.nanmax(np.abs(x))), 1e-30)
+        worst = max(worst, float(np.nanmax(np.abs(x.astype(np.float64) - y))) / scale)
+    return worst <= 1e-5, "identical" if worst == 0 else f"max relative difference {worst:.2e}"
+
+
+def bench(args, wl, work):
+    name, prog, external, inputs = wl
+    root = args.futhark_benchmarks if external else BENCH_DIR
+    path = os.path.join(root, prog)
+    row = {"name": name, "program": prog}
+    inp = os.path.join(work, name + ".in")
+    if isinstance(inputs, tuple):
+        shutil.copy(os.path.join(root, inputs[1] if args.small else inputs[0]), inp)
+    else:
+        with open(inp, "wb") as fh:
+            for v in inputs(np.random.default_rng(SEED), args.small):
+                write_value(fh, v)
+    results = {}
+    for skip in (True, False):
+        tag = name + (".nosc" if skip else ".sc")
+        exe = os.path.join(work, tag)
+        cmd = [args.futhorc, args.backend, path, "-o", exe] + (["--skip-pass=shortcircuit"] if skip else [])
+        r = subprocess.run(cmd, capture_output=True, text=True)
+        if r.returncode != 0:
+            raise RuntimeError(f"compile failed: {r.stderr[-1500:]}")
+        ms, peak, out = measure(args, exe, inp, work, tag, min(args.runs, RUNS_CAP.get(name, args.runs)))
+        key = "nosc" if skip else "sc"
+        row[key] = {"ms": ms, "peak_bytes": peak, **structure(args, path, skip)}
+        results[key] = out
+        log(f"{name} {key}: {ms:.3f} ms, peak {peak}, {row[key]['Copy']} copies, {row[key]['Alloc']} allocs")
+    ok, why = agree(results["nosc"], results["sc"])
+    row["results"] = why
+    row["ok"] = ok
+    row["speedup"] = row["nosc"]["ms"] / row["sc"]["ms"]
+    return row
+
+
+def render(rows, args):
+    mb = lambda b: "-" if b is None else f"{b / 2**20:.1f}"
+    out = [f"# Short-circuiting: with and without (backend {args.backend}, median of {args.runs} runs"
+           f" after a warm-up; {', '.join(f'{k}: {v}' for k, v in RUNS_CAP.items())})", "",
+           "| workload | without ms | with ms | speedup | copies | blocks | peak MiB without | peak MiB with | results |",
+           "|---|---:|---:|---:|---|---|---:|---:|---|"]
+    for r in rows:
+        if "error" in r:
+            out.append(f"| {r['name']} | FAIL: {r['error'][:200]} | | | | | | | |")
+            continue
+        a, b = r["nosc"], r["sc"]
+        out.append(f"| {r['name']} | {a['ms']:.3f} | {b['ms']:.3f} | {r['speedup']:.2f} | {a['Copy']} -> {b['Copy']} | "
+                   f"{a['Alloc']} -> {b['Alloc']} | {mb(a['peak_bytes'])} | {mb(b['peak_bytes'])} | "
+                   f"{'OK' if r['ok'] else 'FAIL'}: {r['results']} |")
+    return "\n".join(out) + "\n"
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--futhorc", default="bin/futhorc")
+    ap.add_argument("--backend", default="opencl", choices=["c", "multicore", "opencl"])
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--runs", type=int, default=10)
+    ap.add_argument("--small", action="store_true", help="small inputs (a quick check; timings mean nothing)")
+    ap.add_argument("--futhark-benchmarks", help="a futhark-benchmarks checkout: also its LocVolCalib, LUD and LBM")
+    ap.add_argument("--only", help="comma-separated workload names")
+    args = ap.parse_args()
+    args.futhorc = os.path.abspath(args.futhorc)
+    if args.futhark_benchmarks:
+        args.futhark_benchmarks = os.path.abspath(args.futhark_benchmarks)
+    os.makedirs(args.out, exist_ok=True)
+    rows = []
+    with tempfile.TemporaryDirectory() as work:
+        for wl in WORKLOADS:
+            if wl[2] and not args.futhark_benchmarks or args.only and wl[0] not in args.only.split(","):
+                continue
+            if args.small and wl[0] == "parboil_lbm":
+                continue  # one fixed, large size
+            try:
+                rows.append(bench(args, wl, work))
+            except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:
+                rows.append({"name": wl[0], "error": str(e), "ok": False})
+                log(f"{wl[0]}: {e}")
+    text = render(rows, args)
+    print(text)
+    with open(os.path.join(args.out, "SC_RESULTS.md"), "w") as fh:
+        fh.write(text)
+    with open(os.path.join(args.out, "sc_results.json"), "w") as fh:
+        json.dump(rows, fh, indent=1)
+    return 0 if all(r["ok"] for r in rows) else 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
