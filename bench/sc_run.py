@@ -116,10 +116,22 @@ def agree(a, b):
     return worst <= 1e-5, "identical" if worst == 0 else f"max relative difference {worst:.2e}"
 
 
+def program_path(args, name, prog, external):
+    path = os.path.join(args.futhark_benchmarks if external else BENCH_DIR, prog)
+    if name != "parboil_lbm":
+        return path
+    # Its main hard-codes 100 steps: a copy beside it runs --parboil-steps.
+    text = open(path).read().replace("lbm input 100", f"lbm input {args.parboil_steps}")
+    path = os.path.join(os.path.dirname(path), f"lbm_{args.parboil_steps}.fut")
+    with open(path, "w") as fh:
+        fh.write(text)
+    return path
+
+
 def bench(args, wl, work):
     name, prog, external, inputs = wl
     root = args.futhark_benchmarks if external else BENCH_DIR
-    path = os.path.join(root, prog)
+    path = program_path(args, name, prog, external)
     row = {"name": name, "program": prog}
     inp = os.path.join(work, name + ".in")
     if isinstance(inputs, tuple):
@@ -132,10 +144,13 @@ def bench(args, wl, work):
     for skip in (True, False):
         tag = name + (".nosc" if skip else ".sc")
         exe = os.path.join(work, tag)
-        cmd = [args.futhorc, args.backend, path, "-o", exe] + (["--skip-pass=shortcircuit"] if skip else [])
-        r = subprocess.run(cmd, capture_output=True, text=True)
-        if r.returncode != 0:
-            raise RuntimeError(f"compile failed: {r.stderr[-1500:]}")
+        if args.prebuilt:
+            shutil.copy(os.path.join(args.prebuilt, tag), exe)
+        else:
+            r = subprocess.run([args.futhorc, args.backend, *args.compile_option, path, "-o", exe] +
+                               (["--skip-pass=shortcircuit"] if skip else []), capture_output=True, text=True)
+            if r.returncode != 0:
+                raise RuntimeError(f"compile failed: {r.stderr[-1500:]}")
         ms, peak, out = measure(args, exe, inp, work, tag, min(args.runs, RUNS_CAP.get(name, args.runs)))
         key = "nosc" if skip else "sc"
         row[key] = {"ms": ms, "peak_bytes": peak, **structure(args, path, skip)}
@@ -146,6 +161,26 @@ def bench(args, wl, work):
     row["ok"] = ok
     row["speedup"] = row["nosc"]["ms"] / row["sc"]["ms"]
     return row
+
+
+def selected(args):
+    for wl in WORKLOADS:
+        if wl[2] and not args.futhark_benchmarks or args.only and wl[0] not in args.only.split(","):
+            continue
+        if args.small and wl[0] == "parboil_lbm":
+            continue  # one fixed, large size
+        yield wl
+
+
+def build_all(args):
+    os.makedirs(args.build, exist_ok=True)
+    for name, prog, external, _ in selected(args):
+        path = program_path(args, name, prog, external)
+        for skip in (True, False):
+            exe = os.path.join(args.build, name + (".nosc" if skip else ".sc"))
+            subprocess.run([args.futhorc, args.backend, *args.compile_option, path, "-o", exe] +
+                           (["--skip-pass=shortcircuit"] if skip else []), check=True)
+    return 0
 
 
 def render(rows, args):
@@ -174,18 +209,22 @@ def main():
     ap.add_argument("--small", action="store_true", help="small inputs (a quick check; timings mean nothing)")
     ap.add_argument("--futhark-benchmarks", help="a futhark-benchmarks checkout: also its LocVolCalib, LUD and LBM")
     ap.add_argument("--only", help="comma-separated workload names")
+    ap.add_argument("--parboil-steps", type=int, default=10,
+                    help="steps of parboil's LBM (its main runs 100; a copy beside it runs this many)")
+    ap.add_argument("--compile-option", action="append", default=[], help="passed to futhorc when compiling")
+    ap.add_argument("--build", metavar="DIR", help="only compile every workload's two executables into DIR")
+    ap.add_argument("--prebuilt", metavar="DIR", help="take the executables from DIR (made by --build elsewhere: "
+                    "the device machine has no LLVM for the multicore backend)")
     args = ap.parse_args()
     args.futhorc = os.path.abspath(args.futhorc)
     if args.futhark_benchmarks:
         args.futhark_benchmarks = os.path.abspath(args.futhark_benchmarks)
     os.makedirs(args.out, exist_ok=True)
+    if args.build:
+        return build_all(args)
     rows = []
     with tempfile.TemporaryDirectory() as work:
-        for wl in WORKLOADS:
-            if wl[2] and not args.futhark_benchmarks or args.only and wl[0] not in args.only.split(","):
-                continue
-            if args.small and wl[0] == "parboil_lbm":
-                continue  # one fixed, large size
+        for wl in selected(args):
             try:
                 rows.append(bench(args, wl, work))
             except (RuntimeError, OSError, subprocess.TimeoutExpired) as e:

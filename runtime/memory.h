@@ -125,7 +125,12 @@ static inline rt_block *rt_block_wrap(rt_pool *p, void *data) {
     return b;
 }
 
-static inline void rt_block_retain(rt_block *b) { b->refs++; }
+/* References are counted atomically: the tasks of a parallel loop take and
+ * drop references to blocks made outside them (an if in a map's body that
+ * returns a view of an input, say) at the same time. A block made outside
+ * a task keeps that outer reference until the loop is over, so only its
+ * count changes in tasks, never the pool's list. */
+static inline void rt_block_retain(rt_block *b) { __atomic_fetch_add(&b->refs, 1, __ATOMIC_RELAXED); }
 
 /* A malloc'd buffer for count elements of esz bytes (and one byte more, so
  * that an empty array has a buffer too), or NULL when count is negative,
@@ -161,7 +166,7 @@ static inline void rt_alloc_failed(rt_ctx *ctx, const char *loc, int64_t bytes) 
 }
 
 static inline void rt_block_release(rt_block *b) {
-    if (--b->refs > 0) return;
+    if (__atomic_sub_fetch(&b->refs, 1, __ATOMIC_ACQ_REL) > 0) return;
     b->prev->next = b->next;
     b->next->prev = b->prev;
     rt_block_free_(b);
