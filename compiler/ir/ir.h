@@ -360,6 +360,7 @@ typedef struct Prog {
      * nshortcircuit: where the memory pass builds the array; else NULL. */
     struct ScTarget **shortcircuit;
     int nshortcircuit;
+    bool gpu; /* the pipeline ends with kernel extraction (set by pipeline_run) */
 } Prog;
 
 /* ---- Construction --------------------------------------------------------- */

@@ -340,10 +340,11 @@ static void hoist_from(MemCtx *m, Body *b, StmVec *out, char *variant, const cha
             vec_push(out, s);
             continue;
         }
-        /* A lambda's branches: their blocks are per element too, needed
-         * or not (a branch that allocates would keep the SOAC off the
-         * device). */
-        if (!loop && s->e->kind == IE_IF && m->p->shortcircuit) {
+        /* On a GPU, a lambda's branches: their blocks are per element
+         * too, needed or not (a branch that allocates would keep the SOAC
+         * off the device). A CPU's tasks may allocate, and blocks of their
+         * own would keep their elements from running in vector lanes. */
+        if (!loop && s->e->kind == IE_IF && m->p->shortcircuit && m->p->gpu) {
             hoist_from(m, s->e->tbody, out, variant, esc, loop);
             hoist_from(m, s->e->fbody, out, variant, esc, loop);
         }

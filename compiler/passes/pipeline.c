@@ -34,6 +34,7 @@ bool pipeline_gpu_only(const char *name) {
 }
 
 bool pipeline_run(Prog *p, const PipelineOpts *o) {
+    p->gpu = o->last_stage == STAGE_GPU;
     if (o->verify) ir_verify(p, "internalise");
     if (o->dump_after && strcmp(o->dump_after, "internalise") == 0) {
         Buf b = {0};
