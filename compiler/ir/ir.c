@@ -561,6 +561,33 @@ void ir_walk_body(IrWalk *w, Body *b) {
     iw_ses(w, b->res, b->nres);
 }
 
+/* The uses of one Var counted by a walk. */
+typedef struct UseCount {
+    const Var *v;
+    int n;
+} UseCount;
+
+static void uc_bind(IrWalk *w, Var *x) { (void)w, (void)x; }
+
+static void uc_use(IrWalk *w, Var *x) {
+    UseCount *u = w->ctx;
+    u->n += x == u->v;
+}
+
+int ir_stm_uses(Stm *s, const Var *v) {
+    UseCount u = {v, 0};
+    IrWalk w = {uc_bind, uc_use, NULL, &u};
+    ir_walk_stm(&w, s);
+    return u.n;
+}
+
+int ir_body_uses(Body *b, const Var *v) {
+    UseCount u = {v, 0};
+    IrWalk w = {uc_bind, uc_use, NULL, &u};
+    ir_walk_body(&w, b);
+    return u.n;
+}
+
 /* ---- Walking the uses of statements, by reference --------------------------------- */
 
 void ir_uses_se(SubExp *se, IrUseFn f, void *ctx) {

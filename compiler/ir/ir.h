@@ -420,6 +420,10 @@ struct IrWalk {
 void ir_walk_stm(IrWalk *w, Stm *s);
 void ir_walk_body(IrWalk *w, Body *b);
 void ir_walk_lambda(IrWalk *w, Lambda *l);
+/* How many times s (or b, its results included) reads v, nested bodies
+ * and lambdas included. */
+int ir_stm_uses(Stm *s, const Var *v);
+int ir_body_uses(Body *b, const Var *v);
 
 /* A walk over the uses of IR code by reference, so that the callback may
  * replace them: f gets each use as a SubExp (se) or a Var slot (v, the

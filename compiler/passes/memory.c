@@ -215,26 +215,6 @@ static void mem_reshape(MemCtx *m, StmVec *out, Stm *s) {
 
 /* ---- Uses of a Var ------------------------------------------------------- */
 
-/* Counts the occurrences of v in b (nested bodies and lambdas included). */
-typedef struct UseCount {
-    const Var *v;
-    int n;
-} UseCount;
-
-static void uc_use(IrWalk *w, Var *x) {
-    UseCount *u = w->ctx;
-    u->n += x == u->v;
-}
-
-static void uc_bind(IrWalk *w, Var *x) {}
-
-static int count_uses(const Body *b, const Var *v) {
-    UseCount u = {v, 0};
-    IrWalk w = {uc_bind, uc_use, NULL, &u};
-    ir_walk_body(&w, (Body *)b);
-    return u.n;
-}
-
 /* The statement of b that binds v, or NULL. */
 static Stm *binding_stm(const Body *b, const Var *v) {
     for (int i = 0; i < b->nstms; i++)
@@ -245,7 +225,7 @@ static Stm *binding_stm(const Body *b, const Var *v) {
 
 bool mem_inplace_ok(const Body *b, const Var *acc, const Var *r) {
     Stm *s = binding_stm(b, r);
-    if (!s || s->e->kind != IE_SCREMA || count_uses(b, acc) != 1) return false;
+    if (!s || s->e->kind != IE_SCREMA || ir_body_uses((Body *)b, acc) != 1) return false;
     const Screma *sc = &s->e->screma;
     if (sc->nscans || sc->nreds) return false;
     int j = 0, k = 0;
@@ -280,7 +260,7 @@ static void set_result_hint(MemCtx *m, const Body *b, const Var *v, MemInfo *des
         set_result_hint(m, b, t, dest);
         return;
     }
-    if (count_uses(b, t) != 1) return;
+    if (ir_body_uses((Body *)b, t) != 1) return;
     int r = t->type.rank, *inv = NEW_ARRAY(m->a, int, r + 1);
     for (int d = 0; d < r; d++) inv[s->e->perm[d]] = d;
     set_result_hint(m, b, t, mem_info(m, dest->mem, lmad_permute(m->a, dest->ixfun, inv)));
@@ -449,6 +429,8 @@ typedef struct IotaUses {
     Stm **def;         /* by Var id: its IE_IOTA statement */
 } IotaUses;
 
+static void iu_bind(IrWalk *w, Var *v) { (void)w, (void)v; }
+
 static void iu_use(IrWalk *w, Var *v) {
     IotaUses *u = w->ctx;
     u->uses[v->id]++;
@@ -475,7 +457,7 @@ static void iu_stm(IrWalk *w, Stm *s) {
 static void find_elem_iotas(MemCtx *m, Fun *f) {
     size_t n = (size_t)m->p->next_var_id + 1;
     IotaUses u = {NEW_ARRAY(m->a, int, n), NEW_ARRAY(m->a, int, n), NEW_ARRAY(m->a, Stm *, n)};
-    IrWalk w = {uc_bind, iu_use, iu_stm, &u};
+    IrWalk w = {iu_bind, iu_use, iu_stm, &u};
     ir_walk_body(&w, f->body);
     m->elem_iota = NEW_ARRAY(m->a, Stm *, n);
     for (size_t i = 0; i < n; i++)

@@ -479,24 +479,6 @@ static void try_parts(Sc *s, Body *b, int p) {
         if (take[i]) plan(s, part(e, i), r, &sl[i], 1);
 }
 
-/* Uses of v in statement st (nested bodies included). */
-typedef struct Uses {
-    const Var *v;
-    int n;
-} Uses;
-
-static void count_use(IrWalk *w, Var *x) {
-    Uses *u = w->ctx;
-    u->n += x == u->v;
-}
-
-static int uses_in(Stm *st, const Var *v) {
-    Uses u = {v, 0};
-    IrWalk w = {nothing, count_use, NULL, &u};
-    ir_walk_stm(&w, st);
-    return u.n;
-}
-
 /* Whether xs's block is the program's to reuse: xs is a unique entry
  * parameter, a loop parameter whose initial value is owned and dies
  * with the loop, or made in b as a fresh array or by consuming one (an
@@ -540,7 +522,7 @@ static void try_inplace_map(Sc *s, Body *b, int j) {
             Var *xs = sc->arrs[a], *p = sc->map->params[a];
             bool same = xs->type.kind == TK_ARRAY && xs->type.elem == o->type.elem && xs->type.rank == o->type.rank;
             for (int d = 0; same && d < o->type.rank; d++) same = se_same(xs->type.shape[d], o->type.shape[d]);
-            if (!same || !owned(s, b, xs) || uses_in(st, xs) != 1 || !dead_after(s, b, xs, j)) continue;
+            if (!same || !owned(s, b, xs) || ir_stm_uses(st, xs) != 1 || !dead_after(s, b, xs, j)) continue;
             if (is_array(p) && !(r.is_var && mem_inplace_ok(sc->map->body, p, r.v))) continue;
             bool taken = false;
             for (int k = 0; k < i; k++) taken |= s->plan[st->pat[k]->id] && s->plan[st->pat[k]->id]->dest == xs;
