@@ -116,14 +116,16 @@ static void private_check(Private *pv, const Var *m) {
 
 /* The block of array v stays shared. (A use of a block variable itself
  * shares nothing: a hoisted per-element allocation is bound outside the
- * statements that use it.) */
+ * statements that use it, and such a use, the initial block of a loop
+ * that double-buffers, makes it a candidate.) */
 static void private_share(Private *pv, const Var *v) {
     if (v->mem) pv->shared[v->mem->mem->id] = 1;
 }
 
 static void private_use(IrWalk *w, Var *v) {
     Private *pv = w->ctx;
-    if (!pv->bound[v->id]) private_share(pv, v); /* an array made outside s */
+    if (v->type.kind == TK_MEM) private_check(pv, v); /* a loop's spare block, say */
+    else if (!pv->bound[v->id]) private_share(pv, v); /* an array made outside s */
 }
 
 static void private_bind(IrWalk *w, Var *v) {

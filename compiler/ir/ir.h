@@ -359,6 +359,7 @@ typedef struct Prog {
     /* STAGE_SOACS after pass shortcircuit (passes.h), by Var id below
      * nshortcircuit: where the memory pass builds the array; else NULL. */
     struct ScTarget **shortcircuit;
+    char *owned; /* the same: loop parameters whose initial block the loop may overwrite */
     int nshortcircuit;
     bool gpu; /* the pipeline ends with kernel extraction (set by pipeline_run) */
 } Prog;

@@ -69,6 +69,7 @@ typedef struct MemCtx {
     Var **vars; /* by id: the i64 Vars seen, for turning Syms into statements */
     int nvars;
     Stm **elem_iota; /* by Var id: its iota when it is only read as Screma elements */
+    int in_lambda;   /* how many SOAC lambdas the body being processed is in */
 } MemCtx;
 
 static void mem_body(MemCtx *m, Body *b);
@@ -349,7 +350,9 @@ static void hoist_allocs(MemCtx *m, Body *b, StmVec *out, Var *const *params, in
  * per-element allocations out before the SOAC. */
 static void mem_lambda_body(MemCtx *m, StmVec *out, Lambda *lam, Var *iter) {
     note_vars(m, lam->params, lam->nparams);
+    m->in_lambda++;
     mem_body(m, lam->body);
+    m->in_lambda--;
     Var **ps = NEW_ARRAY(m->a, Var *, lam->nparams + 2);
     for (int i = 0; i < lam->nparams; i++) ps[i] = lam->params[i];
     ps[lam->nparams] = iter;
@@ -745,13 +748,96 @@ static void mem_if(MemCtx *m, Stm *s) {
     }
 }
 
+/* ---- Double buffering ---------------------------------------------------------- */
+
+/* Replaces block from by block to in a loop body: in the index functions
+ * of the arrays it binds (nested ones included) and in its uses. */
+typedef struct Swap {
+    MemCtx *m;
+    const Var *from;
+    Var *to;
+} Swap;
+
+static void swap_bind(IrWalk *w, Var *v) {
+    Swap *x = w->ctx;
+    if (v->mem && v->mem->mem == x->from) v->mem = mem_info(x->m, x->to, v->mem->ixfun);
+}
+
+static void swap_nouse(IrWalk *w, Var *v) { (void)w, (void)v; }
+
+static void swap_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
+    Swap *x = ctx;
+    (void)k;
+    if (se && se->is_var && se->v == x->from) se->v = x->to;
+    if (v && *v == x->from) *v = x->to;
+}
+
+/* Whether v is bound by loop l: a parameter, its index or a statement at
+ * the top of its body. */
+static bool bound_by_loop(const Loop *l, const Var *v) {
+    for (int i = 0; i < l->nparams; i++)
+        if (l->params[i] == v) return true;
+    return v == l->i || binding_stm(l->body, v);
+}
+
+/* Array parameter k of loop s (block parameter mp, whose body result is
+ * result rk), inside a SOAC's lambda, whose body result is built in a
+ * block the body allocates each iteration: that allocation would keep the
+ * SOAC off a GPU (its size does not vary, but the block escapes) or
+ * allocate per iteration in a CPU task. Instead the loop carries a second
+ * block, allocated once before it: each iteration builds its result in
+ * that spare block, and the parameter's old block becomes the next spare
+ * (double buffering). Needs the old block to be dead after each iteration
+ * (no other result lives there) and, in the first one, the initial
+ * value's block to be the loop's to overwrite (owned, else copied). */
+static void double_buffer(MemCtx *m, StmVec *out, Stm *s, int k, Var *mp, int rk) {
+    Loop *l = &s->e->loop;
+    Body *b = l->body;
+    Var *r = b->res[k].v, *mr = r->mem ? r->mem->mem : NULL;
+    Stm *al = mr ? binding_stm(b, mr) : NULL;
+    if (!al || al->e->kind != IE_ALLOC || (al->e->size.is_var && bound_by_loop(l, al->e->size.v))) return;
+    for (int i = 0; i < b->nres; i++) {
+        Var *v = b->res[i].is_var && i != k && i != rk ? b->res[i].v : NULL;
+        const Var *blk = !v ? NULL : v->type.kind == TK_MEM ? v : is_array(v) ? v->mem->mem : NULL;
+        if (blk && (blk == mr || blk == mp)) return;
+    }
+    if (!(m->p->owned && m->p->owned[l->params[k]->id])) {
+        Var *init = emit_copy(m, out, l->inits[k].v, s->loc);
+        l->inits[k] = se_var(init);
+        l->inits[rk] = se_var(init->mem->mem);
+    }
+    Var *spare0 = new_mem_var(m, "spare");
+    IrExp *e = new_exp(m, IE_ALLOC);
+    e->size = al->e->size;
+    push_stm(m, out, spare0, e, s->loc);
+    Var *spare = new_mem_var(m, "spare"), *after = new_mem_var(m, "spare");
+    Swap x = {m, mr, spare};
+    IrWalk w = {swap_bind, swap_nouse, NULL, &x};
+    ir_walk_body(&w, b);
+    ir_uses_body(b, swap_use, &x);
+    StmVec keep = {0};
+    for (int i = 0; i < b->nstms; i++)
+        if (b->stms[i] != al) vec_push(&keep, b->stms[i]);
+    b->stms = vec_to_arena(m->a, &keep);
+    b->nstms = keep.len;
+    vec_free(&keep);
+    SubExp old = se_var(mp), sp = se_var(spare0);
+    int np = l->nparams;
+    APPEND(m, l->inits, np, sp);
+    APPEND(m, l->params, l->nparams, spare);
+    APPEND(m, b->res, b->nres, old);
+    APPEND(m, s->pat, s->npat, after);
+}
+
 static void mem_loop(MemCtx *m, StmVec *out, Stm *s) {
     Loop *l = &s->e->loop;
     int n = l->nparams;
+    Var **mps = NEW_ARRAY(m->a, Var *, n + 1);
     for (int k = 0; k < n; k++) {
         Var *p = l->params[k];
         if (!is_array(p)) continue;
         Var *mp = new_mem_var(m, p->name);
+        mps[k] = mp;
         p->mem = mem_info(m, mp, row_major_of(m, p->type));
         Var *init = l->inits[k].v;
         if (!in_row_major(init)) {
@@ -774,6 +860,9 @@ static void mem_loop(MemCtx *m, StmVec *out, Stm *s) {
     for (int k = 0; k < l->nparams; k++) ps[k] = l->params[k];
     ps[l->nparams] = l->kind == IR_LOOP_FOR ? l->i : NULL;
     hoist_allocs(m, l->body, out, ps, l->nparams + 1, true);
+    if (!m->in_lambda || !m->p->shortcircuit) return;
+    for (int k = 0, rk = n; k < n; k++)
+        if (is_array(l->params[k])) double_buffer(m, out, s, k, mps[k], rk++);
 }
 
 /* ---- Statements and bodies ------------------------------------------------ */
@@ -850,5 +939,6 @@ void pass_memory(Prog *p) {
     for (int i = 0; i < p->nfuns; i++) mem_fun(&m, p->funs[i]);
     p->stage = STAGE_MEM;
     p->shortcircuit = NULL;
+    p->owned = NULL;
     p->nshortcircuit = 0;
 }

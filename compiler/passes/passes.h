@@ -18,9 +18,10 @@ bool mem_inplace_ok(const Body *b, const Var *acc, const Var *r);
 /* shortcircuit.c: STAGE_SOACS -> STAGE_SOACS, just before memory. Array
  * short-circuiting: plans where fresh arrays that are only copied into
  * another array's region (an update's slice, a part of a concatenation)
- * are built instead, in p->shortcircuit, which pass_memory follows. Moves
- * the scalar statements and assertions a plan needs above the source's
- * creation. Skipping it leaves every such copy. */
+ * are built instead, in p->shortcircuit, which pass_memory follows (and
+ * in p->owned the loop parameters whose initial block the loop may
+ * overwrite). Moves the scalar statements and assertions a plan needs
+ * above the source's creation. Skipping it leaves every such copy. */
 typedef struct ScTarget {
     Var *dest;        /* the update chain's root array or the concatenation's result */
     LmadSlice *slice; /* the region of dest: nslice leading dimensions sliced */

@@ -590,7 +590,7 @@ static void nn_bind(IrWalk *w, Var *v) { mark_sizes(((Sc *)w->ctx)->nonneg, v); 
 
 /* Plans the short-circuit points of f into plan. */
 static void plan_fun(Prog *p, Fun *f, ScTarget **plan) {
-    Sc s = {.p = p, .a = p->arena, .n = p->next_var_id + 1, .plan = plan};
+    Sc s = {.p = p, .a = p->arena, .n = p->next_var_id + 1, .plan = plan, .owned = p->owned};
     size_t n = (size_t)s.n;
     s.def_body = NEW_ARRAY(s.a, const Body *, n);
     s.def_pos = NEW_ARRAY(s.a, int, n);
@@ -599,7 +599,6 @@ static void plan_fun(Prog *p, Fun *f, ScTarget **plan) {
     s.region = NEW_ARRAY(s.a, Lmad *, n);
     s.has_region = arena_alloc(s.a, n);
     s.arith = NEW_ARRAY(s.a, Stm *, n);
-    s.owned = arena_alloc(s.a, n);
     for (int i = 0; i < f->nparams; i++) {
         mark_sizes(s.nonneg, f->params[i]);
         s.owned[f->params[i]->id] = is_array(f->params[i]) && f->params[i]->type.unique;
@@ -612,5 +611,6 @@ static void plan_fun(Prog *p, Fun *f, ScTarget **plan) {
 void pass_shortcircuit(Prog *p) {
     p->nshortcircuit = p->next_var_id + 1;
     p->shortcircuit = NEW_ARRAY(p->arena, ScTarget *, p->nshortcircuit);
+    p->owned = arena_alloc(p->arena, (size_t)p->nshortcircuit);
     for (int i = 0; i < p->nfuns; i++) plan_fun(p, p->funs[i], p->shortcircuit);
 }
