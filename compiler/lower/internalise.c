@@ -655,14 +655,7 @@ static SVal *lower_logic(Lower *l, Env *env, Exp *e, bool is_and) {
     other->res = NEW_ARRAY(l->a, SubExp, 1);
     other->res[0] = se_bool(!is_and);
     other->nres = 1;
-    IrExp *ie = lower_new_exp(l, IE_IF);
-    ie->cond = x->se;
-    ie->tbody = is_and ? rhs : other;
-    ie->fbody = is_and ? other : rhs;
-    ie->ret = NEW_ARRAY(l->a, Type, 1);
-    ie->ret[0] = type_prim(PT_BOOL);
-    ie->nret = 1;
-    return sv_dyn(l, lower_emit1(l, ie, type_prim(PT_BOOL), e->loc));
+    return sv_dyn(l, lower_if_one(l, x->se, is_and ? rhs : other, is_and ? other : rhs, type_prim(PT_BOOL), e->loc));
 }
 
 static SVal *lower_binop_exp(Lower *l, Env *env, Exp *e) {

@@ -67,8 +67,7 @@ static void lambda_end(Lower *l, Lambda *lam, Builder *saved, Builder *nb, const
     for (int i = 0; i < nres; i++) lam->ret[i] = subexp_type(res[i]);
 }
 
-/* if cond then tbody else fbody, of one result of type t. */
-static SubExp if_one(Lower *l, SubExp cond, Body *tbody, Body *fbody, Type t, SrcLoc loc) {
+SubExp lower_if_one(Lower *l, SubExp cond, Body *tbody, Body *fbody, Type t, SrcLoc loc) {
     IrExp *ie = lower_new_exp(l, IE_IF);
     ie->cond = cond;
     ie->tbody = tbody;
@@ -311,7 +310,7 @@ static SubExp scan_total(Lower *l, SubExp offs, SubExp w, SrcLoc loc) {
     SubExp zero = se_i64(0);
     Builder none = {0};
     Body *fbody = body_end(l, saved, &nb, &x, 1);
-    return if_one(l, empty, body_end(l, saved, &none, &zero, 1), fbody, type_prim(PT_I64), loc);
+    return lower_if_one(l, empty, body_end(l, saved, &none, &zero, 1), fbody, type_prim(PT_I64), loc);
 }
 
 /* filter and partition: a Screma computes the flags and their prefix sum
@@ -576,7 +575,7 @@ SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc) {
     Builder none = {0};
     Body *elems = body_end(l, saved, &nb, &eq, 1);
     if (!same.is_var && !same.c.v.b) return differ;
-    return if_one(l, same, elems, body_end(l, saved, &none, &differ, 1), bt, loc);
+    return lower_if_one(l, same, elems, body_end(l, saved, &none, &differ, 1), bt, loc);
 }
 
 SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env) {

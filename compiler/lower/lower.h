@@ -123,6 +123,8 @@ SVal *lower_branch(Lower *l, SubExp cond, LowerArm arm, void *ctx, int t, int f,
 bool sv_has_fun(const SVal *v);
 /* The body of b's statements with the leaves of res as its results. */
 Body *lower_finish_body(Lower *l, Builder *b, SVal *res);
+/* Emits if cond then tbody else fbody, of one result of type t; returns it. */
+SubExp lower_if_one(Lower *l, SubExp cond, Body *tbody, Body *fbody, Type t, SrcLoc loc);
 /* Lowers the body of top-level function d applied to args (into l->b). */
 SVal *lower_definition(Lower *l, Decl *d, SVal **args);
 /* The name a parameter pattern binds, or "arg". */

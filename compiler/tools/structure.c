@@ -217,8 +217,10 @@ static Prog *struct_internalise(Arena *a, const char *path, bool unsafe) {
 }
 
 static int struct_usage(const char *why, const char *arg) {
-    fprintf(stderr, "futhorc structure: %s%s%s\nusage: futhorc structure [--stage soacs|gpu|mem] [--skip-pass=NAME] PROG.fut\n", why,
-            arg ? " " : "", arg ? arg : "");
+    fprintf(stderr,
+            "futhorc structure: %s%s%s\n"
+            "usage: futhorc structure [--stage soacs|gpu|mem] [--skip-pass=NAME] PROG.fut\n",
+            why, arg ? " " : "", arg ? arg : "");
     return 1;
 }
 
