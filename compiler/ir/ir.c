@@ -455,7 +455,11 @@ static bool print_simple_exp(Buf *out, const IrExp *e) {
 /* ---- Walking the variables of statements ---------------------------------------- */
 
 static void iw_use(IrWalk *w, Var *v) {
-    if (v) w->use(w, v);
+    if (v && w->use) w->use(w, v);
+}
+
+static void iw_bind(IrWalk *w, Var *v) {
+    if (v && w->bind) w->bind(w, v);
 }
 
 static void iw_se(IrWalk *w, SubExp se) {
@@ -472,7 +476,7 @@ static void iw_uses(IrWalk *w, Var **vs, int n) {
 
 static void iw_binds(IrWalk *w, Var **vs, int n) {
     for (int i = 0; i < n; i++)
-        if (vs[i]) w->bind(w, vs[i]);
+        iw_bind(w, vs[i]);
 }
 
 void ir_walk_lambda(IrWalk *w, Lambda *l) {
@@ -499,14 +503,14 @@ static void iw_exp(IrWalk *w, IrExp *e) {
         iw_binds(w, e->loop.params, e->loop.nparams);
         if (e->loop.kind == IR_LOOP_FOR) {
             iw_se(w, e->loop.bound);
-            w->bind(w, e->loop.i);
+            iw_bind(w, e->loop.i);
         }
         ir_walk_body(w, e->loop.body);
         return;
     case IE_SCREMA:
         iw_se(w, e->screma.w);
         iw_uses(w, e->screma.arrs, e->screma.narrs);
-        if (e->screma.iter) w->bind(w, e->screma.iter);
+        iw_bind(w, e->screma.iter);
         iw_segops(w, e->screma.scans, e->screma.nscans);
         iw_segops(w, e->screma.reds, e->screma.nreds);
         ir_walk_lambda(w, e->screma.map);
@@ -515,7 +519,7 @@ static void iw_exp(IrWalk *w, IrExp *e) {
         iw_se(w, e->scatter.w);
         iw_uses(w, e->scatter.arrs, e->scatter.narrs);
         iw_uses(w, e->scatter.dests, e->scatter.ndests);
-        if (e->scatter.iter) w->bind(w, e->scatter.iter);
+        iw_bind(w, e->scatter.iter);
         ir_walk_lambda(w, e->scatter.lam);
         return;
     case IE_HIST:
@@ -523,7 +527,7 @@ static void iw_exp(IrWalk *w, IrExp *e) {
         iw_se(w, e->hist.dest_w);
         iw_uses(w, e->hist.arrs, e->hist.narrs);
         iw_uses(w, e->hist.dests, e->hist.op.k);
-        if (e->hist.iter) w->bind(w, e->hist.iter);
+        iw_bind(w, e->hist.iter);
         iw_segops(w, &e->hist.op, 1);
         ir_walk_lambda(w, e->hist.lam);
         return;
@@ -567,8 +571,6 @@ typedef struct UseCount {
     int n;
 } UseCount;
 
-static void uc_bind(IrWalk *w, Var *x) { (void)w, (void)x; }
-
 static void uc_use(IrWalk *w, Var *x) {
     UseCount *u = w->ctx;
     u->n += x == u->v;
@@ -576,14 +578,14 @@ static void uc_use(IrWalk *w, Var *x) {
 
 int ir_stm_uses(Stm *s, const Var *v) {
     UseCount u = {v, 0};
-    IrWalk w = {uc_bind, uc_use, NULL, &u};
+    IrWalk w = {NULL, uc_use, NULL, &u};
     ir_walk_stm(&w, s);
     return u.n;
 }
 
 int ir_body_uses(Body *b, const Var *v) {
     UseCount u = {v, 0};
-    IrWalk w = {uc_bind, uc_use, NULL, &u};
+    IrWalk w = {NULL, uc_use, NULL, &u};
     ir_walk_body(&w, b);
     return u.n;
 }
@@ -760,11 +762,9 @@ static void count_call(IrWalk *w, Stm *s) {
     if (s->e->kind == IE_APPLY) c->counts[ir_def_index(c->p, s->e->fn)]++;
 }
 
-static void ignore_var(IrWalk *w, Var *v) {}
-
 void ir_count_calls(const Prog *p, int *counts) {
     CallCount c = {p, counts};
-    IrWalk w = {ignore_var, ignore_var, count_call, &c};
+    IrWalk w = {NULL, NULL, count_call, &c};
     memset(counts, 0, sizeof(int) * (size_t)p->ndefs);
     for (int i = 0; i < p->nfuns; i++) ir_walk_body(&w, p->funs[i]->body);
     /* callers come after their callees: a def's count is final when the

@@ -409,8 +409,8 @@ bool ir_lambda_has_assert(const Lambda *l);
 /* A walk over the variables of IR code: bind is called for each Var a
  * statement, lambda or loop binds (patterns, parameters, loop indices,
  * SOAC iters), use for each Var it reads (operands, arrays, destinations,
- * results, sizes), stm (when not NULL) before each statement, nested
- * bodies and lambdas included. */
+ * results, sizes), stm before each statement, nested bodies and lambdas
+ * included; any of the three may be NULL. */
 typedef struct IrWalk IrWalk;
 struct IrWalk {
     void (*bind)(IrWalk *w, Var *v);

@@ -157,7 +157,6 @@ static void rl_use(IrWalk *w, Var *v) {
     if (rl_view(r, v)) rl_read(r, elems_of(v->type));
 }
 
-static void rl_bind(IrWalk *w, Var *v) {}
 
 /* Views: aliases, slices, rearrangements and reshapes of views. */
 static bool rl_view_stm(Relayout *r, Stm *s) {
@@ -231,7 +230,7 @@ static void rl_stm(Relayout *r, Stm *s) {
         rl_repeated(r, e->hist.lam->body, e->hist.lam->body->nres, e->hist.w);
         return;
     default: {
-        IrWalk w = {rl_bind, rl_use, NULL, r};
+        IrWalk w = {NULL, rl_use, NULL, r};
         ir_walk_stm(&w, s);
         return;
     }

@@ -118,7 +118,6 @@ static void nest_bind(IrWalk *w, Var *v) {
     D->nest[v->id] = 1;
 }
 
-static void no_use(IrWalk *w, Var *v) {}
 
 /* ---- Checks --------------------------------------------------------------------- */
 
@@ -290,7 +289,7 @@ static bool split_ok(Split *S, const Stm *s, const int *stage_at, int nst) {
         if (bound) S->needed[x->id] = 1;
         else if (r >= nv) return false;
     }
-    IrWalk w = {check_bind, no_use, check_stm, S};
+    IrWalk w = {check_bind, NULL, check_stm, S};
     for (int k = 0; k < b->nstms && !S->bad; k++) {
         S->cur = stage_at[k];
         ir_walk_stm(&w, b->stms[k]);
@@ -448,7 +447,7 @@ static void dist_body(Dist *D, Body *b) {
             dist_body(D, e->loop.body);
         } else if (e->kind == IE_SCREMA && !e->screma.nscans) {
             memset(D->nest, 0, (size_t)D->nnest);
-            IrWalk w = {nest_bind, no_use, NULL, D};
+            IrWalk w = {nest_bind, NULL, NULL, D};
             ir_walk_stm(&w, s);
             int before = b->nstms;
             if (dist_map(D, b, k)) k += b->nstms - before;

@@ -324,11 +324,10 @@ static void bound_in_bind(IrWalk *w, Var *v) {
     if (v == b->v) b->found = true;
 }
 
-static void no_use(IrWalk *w, Var *v) {}
 
 static bool bound_in(Lambda *l, const Var *v) {
     BoundIn b = {v, false};
-    IrWalk w = {bound_in_bind, no_use, NULL, &b};
+    IrWalk w = {bound_in_bind, NULL, NULL, &b};
     ir_walk_lambda(&w, l);
     return b.found;
 }
@@ -639,7 +638,7 @@ void pass_kernels(Prog *p) {
         size_t n = (size_t)p->next_var_id + 1;
         k.by_id = NEW_ARRAY(a, Var *, n);
         k.alloc_of = NEW_ARRAY(a, Stm *, n);
-        IrWalk w = {index_bind, no_use, index_stm, &k};
+        IrWalk w = {index_bind, NULL, index_stm, &k};
         for (int j = 0; j < f->nparams; j++) {
             Var *v = f->params[j];
             index_bind(&w, v);

@@ -432,8 +432,6 @@ typedef struct IotaUses {
     Stm **def;         /* by Var id: its IE_IOTA statement */
 } IotaUses;
 
-static void iu_bind(IrWalk *w, Var *v) { (void)w, (void)v; }
-
 static void iu_use(IrWalk *w, Var *v) {
     IotaUses *u = w->ctx;
     u->uses[v->id]++;
@@ -460,7 +458,7 @@ static void iu_stm(IrWalk *w, Stm *s) {
 static void find_elem_iotas(MemCtx *m, Fun *f) {
     size_t n = (size_t)m->p->next_var_id + 1;
     IotaUses u = {NEW_ARRAY(m->a, int, n), NEW_ARRAY(m->a, int, n), NEW_ARRAY(m->a, Stm *, n)};
-    IrWalk w = {iu_bind, iu_use, iu_stm, &u};
+    IrWalk w = {NULL, iu_use, iu_stm, &u};
     ir_walk_body(&w, f->body);
     m->elem_iota = NEW_ARRAY(m->a, Stm *, n);
     for (size_t i = 0; i < n; i++)
@@ -763,8 +761,6 @@ static void swap_bind(IrWalk *w, Var *v) {
     if (v->mem && v->mem->mem == x->from) v->mem = mem_info(x->m, x->to, v->mem->ixfun);
 }
 
-static void swap_nouse(IrWalk *w, Var *v) { (void)w, (void)v; }
-
 static void swap_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
     Swap *x = ctx;
     (void)k;
@@ -812,7 +808,7 @@ static void double_buffer(MemCtx *m, StmVec *out, Stm *s, int k, Var *mp, int rk
     push_stm(m, out, spare0, e, s->loc);
     Var *spare = new_mem_var(m, "spare"), *after = new_mem_var(m, "spare");
     Swap x = {m, mr, spare};
-    IrWalk w = {swap_bind, swap_nouse, NULL, &x};
+    IrWalk w = {swap_bind, NULL, NULL, &x};
     ir_walk_body(&w, b);
     ir_uses_body(b, swap_use, &x);
     StmVec keep = {0};

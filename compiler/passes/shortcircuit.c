@@ -69,8 +69,6 @@ static void lu_use(IrWalk *w, Var *v) {
     s->last_use[v->id] = *(int *)((void **)w->ctx)[1];
 }
 
-static void nothing(IrWalk *w, Var *v) {}
-
 static void index_body(Sc *s, Body *b) {
     for (int j = 0; j < b->nstms; j++)
         for (int k = 0; k < b->stms[j]->npat; k++) {
@@ -80,7 +78,7 @@ static void index_body(Sc *s, Body *b) {
     memset(s->last_use, 0xff, sizeof(int) * (size_t)s->n);
     int j = 0;
     void *ctx[2] = {s, &j};
-    IrWalk w = {nothing, lu_use, NULL, ctx};
+    IrWalk w = {NULL, lu_use, NULL, ctx};
     for (; j < b->nstms; j++) ir_walk_stm(&w, b->stms[j]);
     for (int r = 0; r < b->nres; r++)
         if (b->res[r].is_var) s->last_use[b->res[r].v->id] = b->nstms;
@@ -121,7 +119,7 @@ static void need_stm(Need *n, int j) {
         return;
     }
     n->mark[j] = 1;
-    IrWalk w = {nothing, need_use, NULL, n};
+    IrWalk w = {NULL, need_use, NULL, n};
     ir_walk_stm(&w, st);
 }
 
@@ -285,7 +283,7 @@ static void check_stm(Check *k, int j) {
         return;
     }
     k->hit = false;
-    IrWalk w = {nothing, ck_use, NULL, k};
+    IrWalk w = {NULL, ck_use, NULL, k};
     ir_walk_stm(&w, st);
     /* Arrays that a copy of a name, an if, a loop, a scatter or a
      * histogram returns may be views of what it reads. */
@@ -603,7 +601,7 @@ static void plan_fun(Prog *p, Fun *f, ScTarget **plan) {
         mark_sizes(s.nonneg, f->params[i]);
         s.owned[f->params[i]->id] = is_array(f->params[i]) && f->params[i]->type.unique;
     }
-    IrWalk w = {nn_bind, nothing, nn_stm, &s};
+    IrWalk w = {nn_bind, NULL, nn_stm, &s};
     ir_walk_body(&w, f->body);
     plan_body(&s, f->body);
 }
