@@ -303,8 +303,7 @@ static void check_stm(Check *k, int j) {
 
 /* Condition 4 for source b at c, built at region dest of root (p). */
 static bool no_conflict(Sc *s, const Body *b, Var *root, const Var *src, Lmad *dest, int c, int p) {
-    char *pos = arena_alloc(s->a, (size_t)s->n);
-    memcpy(pos, s->nonneg, (size_t)s->n);
+    char *pos = arena_alloc(s->a, (size_t)s->n); /* only the root's sizes are >= 1 */
     for (int d = 0; d < root->type.rank; d++)
         if (root->type.shape[d].is_var) pos[root->type.shape[d].v->id] = 1;
     Check k = {s, b, root, src, expand(s, dest), {s->nonneg, pos, s->n}, c, p, true, false, false};
