@@ -576,6 +576,10 @@ static void uc_use(IrWalk *w, Var *x) {
     u->n += x == u->v;
 }
 
+bool ir_at(const Var *v, const MemInfo *dest) {
+    return v->mem && v->mem->mem == dest->mem && lmad_equal(v->mem->ixfun, dest->ixfun);
+}
+
 int ir_stm_uses(Stm *s, const Var *v) {
     UseCount u = {v, 0};
     IrWalk w = {NULL, uc_use, NULL, &u};

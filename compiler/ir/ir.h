@@ -395,6 +395,9 @@ Type type_row(Type t);
 
 /* se (an integer constant or an i64 Var) as a Sym of LMAD arithmetic. */
 Sym *ir_se_sym(Arena *a, SubExp se);
+/* Whether array v (STAGE_MEM) is exactly at dest: in its block, with its
+ * index function (a copy of v there would copy nothing). */
+bool ir_at(const Var *v, const MemInfo *dest);
 /* The LMAD slices of the n leading dimensions of an index expression. */
 LmadSlice *ir_lmad_slices(Arena *a, const DimSlice *sl, int n);
 

@@ -149,11 +149,14 @@ static Var *emit_alloc(MemCtx *m, StmVec *out, Type t, const char *base, SrcLoc 
     return mem;
 }
 
+/* Where v should be built (set_hint), or NULL. */
+static MemInfo *hint_of(const MemCtx *m, const Var *v) { return v->id < m->nhints ? m->hints[v->id] : NULL; }
+
 /* Gives v a fresh row-major block allocated before the statement at loc,
  * or its hinted place when it has one. */
 static void give_fresh(MemCtx *m, StmVec *out, Var *v, SrcLoc loc) {
-    if (v->id < m->nhints && m->hints[v->id]) {
-        v->mem = m->hints[v->id];
+    if (hint_of(m, v)) {
+        v->mem = hint_of(m, v);
         return;
     }
     ScTarget *t = v->id < m->p->nshortcircuit ? m->p->shortcircuit[v->id] : NULL;
@@ -703,19 +706,15 @@ static void add_pattern_layout(MemCtx *m, Stm *s, Var *v) {
 
 /* Array results of an if: when both branches give row-major arrays at
  * offset 0, only the block is existential; otherwise (a transposition, a
- * slice) the offset and strides are too, so no branch copies. */
-static bool at(const Var *v, const MemInfo *dest) {
-    return v->mem && v->mem->mem == dest->mem && lmad_equal(v->mem->ixfun, dest->ixfun);
-}
-
-/* An array result with a destination (a map's result, say) has each
- * branch build its result there; when both do, the if's result is simply
- * there, with no memory of its own. */
+ * slice) the offset and strides are too, so no branch copies. A result
+ * with a destination (a map's result, say) has each branch build its
+ * result there; when both do, the if's result is simply there, with no
+ * memory of its own. */
 static void mem_if(MemCtx *m, Stm *s) {
     IrExp *e = s->e;
     int n = e->nret;
     for (int k = 0; k < n; k++) {
-        MemInfo *dest = s->pat[k]->id < m->nhints ? m->hints[s->pat[k]->id] : NULL;
+        MemInfo *dest = hint_of(m, s->pat[k]);
         if (e->ret[k].kind != TK_ARRAY || !dest || !m->p->shortcircuit) continue;
         set_result_hint(m, e->tbody, e->tbody->res[k].v, dest);
         set_result_hint(m, e->fbody, e->fbody->res[k].v, dest);
@@ -727,8 +726,8 @@ static void mem_if(MemCtx *m, Stm *s) {
     for (int k = 0; k < n; k++) {
         if (e->ret[k].kind != TK_ARRAY) continue;
         Var *tv = e->tbody->res[k].v, *fv = e->fbody->res[k].v;
-        MemInfo *dest = s->pat[k]->id < m->nhints ? m->hints[s->pat[k]->id] : NULL;
-        if (dest && at(tv, dest) && at(fv, dest)) {
+        MemInfo *dest = hint_of(m, s->pat[k]);
+        if (dest && ir_at(tv, dest) && ir_at(fv, dest)) {
             s->pat[k]->mem = dest;
             continue;
         }

@@ -91,13 +91,8 @@ static SKind struct_simple_kind(const IrExp *e) {
     }
 }
 
-/* Whether an array in layout sl of block smem is already where a copy
- * would put it (Imp's copies skip those). */
-static bool in_place(const Var *smem, const Lmad *sl, const MemInfo *dst) {
-    return smem == dst->mem && lmad_equal(sl, dst->ixfun);
-}
-
-static bool copied_into(const Var *src, const MemInfo *dst) { return !in_place(src->mem->mem, src->mem->ixfun, dst); }
+/* Whether a copy of src into dst moves data (Imp's copies skip the others). */
+static bool copied_into(const Var *src, const MemInfo *dst) { return !ir_at(src, dst); }
 
 /* A Screma's array map results that are not built in their row of the
  * output (row iter of the pattern's layout) are copied there. */
