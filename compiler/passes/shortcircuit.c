@@ -46,7 +46,6 @@
 #include <string.h>
 
 typedef struct Sc {
-    Prog *p;
     Arena *a;
     int n;              /* variable ids are below n */
     ScTarget **plan;    /* by Var id */
@@ -56,8 +55,7 @@ typedef struct Sc {
     char *nonneg;       /* sizes and loop indices */
     char *owned;        /* unique entry parameters and owned loop parameters (owned()) */
     Stm **arith;        /* by Var id: its statement when an i64 +, - or * defines it */
-    Lmad **region;      /* by Var id, during one check: its region of the root's index space */
-    char *has_region;
+    Lmad **region;      /* by Var id, during one check: its region of the root's index space, or NULL */
 } Sc;
 
 static bool is_array(const Var *v) { return v && v->type.kind == TK_ARRAY; }
@@ -166,7 +164,7 @@ typedef struct Check {
     const Var *source;
     Lmad *dest; /* the source's region */
     SymFacts facts;
-    int c, p;
+    int c;
     bool ok;
     bool live; /* the statement being checked is at or after c */
     bool hit;  /* it reads a view of the root */
@@ -180,7 +178,6 @@ static Lmad *whole(Sc *s, const Var *v) {
 
 static void set_region(Check *k, const Var *v, Lmad *l) {
     k->s->region[v->id] = l;
-    k->s->has_region[v->id] = 1;
 }
 
 /* Whether v's planned place leads to the source (it is part of what is
@@ -249,7 +246,7 @@ static void touch(Check *k, Lmad *r) {
 
 static void ck_use(IrWalk *w, Var *v) {
     Check *k = w->ctx;
-    if (!k->s->has_region[v->id]) return;
+    if (!k->s->region[v->id]) return;
     k->hit = true;
     if (k->live) touch(k, k->s->region[v->id]);
 }
@@ -265,7 +262,7 @@ static void check_view(Check *k, Stm *st) {
     if (e->kind == IE_INDEX || e->kind == IE_UPDATE)
         part = lmad_slice(s->a, r, ir_lmad_slices(s->a, e->slice, e->nslice), e->nslice);
     if (k->live && (e->kind == IE_UPDATE || !is_array(pat0))) touch(k, part);
-    if (k->live && e->kind == IE_UPDATE && e->se.is_var && s->has_region[e->se.v->id])
+    if (k->live && e->kind == IE_UPDATE && e->se.is_var && s->region[e->se.v->id])
         touch(k, s->region[e->se.v->id]);
     if (is_array(pat0)) set_region(k, pat0, e->kind == IE_UPDATE ? r : part);
 }
@@ -278,7 +275,7 @@ static void check_stm(Check *k, int j) {
     IrExp *e = st->e;
     k->live = j >= k->c;
     bool view = e->kind == IE_INDEX || e->kind == IE_UPDATE || e->kind == IE_REARRANGE || e->kind == IE_RESHAPE;
-    if (view && s->has_region[e->arr->id]) {
+    if (view && s->region[e->arr->id]) {
         check_view(k, st);
         return;
     }
@@ -306,8 +303,8 @@ static bool no_conflict(Sc *s, const Body *b, Var *root, const Var *src, Lmad *d
     char *pos = arena_alloc(s->a, (size_t)s->n); /* only the root's sizes are >= 1 */
     for (int d = 0; d < root->type.rank; d++)
         if (root->type.shape[d].is_var) pos[root->type.shape[d].v->id] = 1;
-    Check k = {s, b, root, src, expand(s, dest), {s->nonneg, pos, s->n}, c, p, true, false, false};
-    memset(s->has_region, 0, (size_t)s->n);
+    Check k = {s, b, root, src, expand(s, dest), {s->nonneg, pos, s->n}, c, true, false, false};
+    memset(s->region, 0, sizeof *s->region * (size_t)s->n);
     set_region(&k, root, whole(s, root));
     for (int j = 0; j < p && k.ok; j++) check_stm(&k, j);
     return k.ok;
@@ -587,14 +584,13 @@ static void nn_bind(IrWalk *w, Var *v) { mark_sizes(((Sc *)w->ctx)->nonneg, v); 
 
 /* Plans the short-circuit points of f into plan. */
 static void plan_fun(Prog *p, Fun *f, ScTarget **plan) {
-    Sc s = {.p = p, .a = p->arena, .n = p->next_var_id + 1, .plan = plan, .owned = p->owned};
+    Sc s = {.a = p->arena, .n = p->next_var_id + 1, .plan = plan, .owned = p->owned};
     size_t n = (size_t)s.n;
     s.def_body = NEW_ARRAY(s.a, const Body *, n);
     s.def_pos = NEW_ARRAY(s.a, int, n);
     s.last_use = NEW_ARRAY(s.a, int, n);
     s.nonneg = arena_alloc(s.a, n);
     s.region = NEW_ARRAY(s.a, Lmad *, n);
-    s.has_region = arena_alloc(s.a, n);
     s.arith = NEW_ARRAY(s.a, Stm *, n);
     for (int i = 0; i < f->nparams; i++) {
         mark_sizes(s.nonneg, f->params[i]);
