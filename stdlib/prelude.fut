@@ -374,3 +374,28 @@ def flatmap [n] 'a 'b 'c (f: a -> ?[k].([k]b, c)) (as: [n]a) : ?[m].([n]i64, [m]
 def flatmap' [n] 'a 'b (f: a -> ?[k].[k]b) (as: [n]a) : ?[m].([n]i64, [m]bool, [n]i64, [m]b) =
   let (shape, flags, offsets, data, _) = flatmap (\x -> (f x, ())) as
   in (shape, flags, offsets, data)
+
+-- | Futhark's `intrinsics` module, of which futhorc has the flat slices:
+-- an array's outer dimension seen through an offset and strides (an LMAD).
+-- Element `(i, j)` of `flat_index_2d as offset n1 s1 n2 s2` is
+-- `as[offset + i*s1 + j*s2]`; the result is a view, no copy. `flat_update_2d
+-- as offset s1 s2 vs` writes `vs` (of shape `[k][l]`) there in place. Every
+-- element the slice addresses must be in `as` (unless the slice is empty).
+module intrinsics = {
+  def flat_index_2d [n] 'a (as: [n]a) (offset: i64) (n1: i64) (s1: i64) (n2: i64) (s2: i64) : [n1][n2]a =
+    __intrinsic "flat_index"
+  def flat_update_2d [n] [k] [l] 'a (as: *[n]a) (offset: i64) (s1: i64) (s2: i64) (vs: [k][l]a) : *[n]a =
+    __intrinsic "flat_update"
+  def flat_index_3d [n] 'a (as: [n]a) (offset: i64) (n1: i64) (s1: i64) (n2: i64) (s2: i64) (n3: i64) (s3: i64)
+    : [n1][n2][n3]a =
+    __intrinsic "flat_index"
+  def flat_update_3d [n] [k] [l] [p] 'a (as: *[n]a) (offset: i64) (s1: i64) (s2: i64) (s3: i64) (vs: [k][l][p]a)
+    : *[n]a =
+    __intrinsic "flat_update"
+  def flat_index_4d [n] 'a (as: [n]a) (offset: i64) (n1: i64) (s1: i64) (n2: i64) (s2: i64) (n3: i64) (s3: i64)
+                    (n4: i64) (s4: i64) : [n1][n2][n3][n4]a =
+    __intrinsic "flat_index"
+  def flat_update_4d [n] [k] [l] [p] [q] 'a (as: *[n]a) (offset: i64) (s1: i64) (s2: i64) (s3: i64) (s4: i64)
+                     (vs: [k][l][p][q]a) : *[n]a =
+    __intrinsic "flat_update"
+}

@@ -168,7 +168,8 @@ Module *tc_resolve_module(SrcLoc loc, const QualName *q, int nparts, const char 
 Module *tc_lookup_module(SrcLoc loc, const QualName *q) {
     if (q->nparts < 1) tc_fail(loc, "malformed module name");
     Binding *b = tc_lookup(q->parts[0], NS_MODULE);
-    if (!b && q->nparts == 1 && strcmp(q->parts[0], "intrinsics") == 0) /* Futhark's built-in module */
+    /* Futhark's built-in module (the prelude's): its names only qualified */
+    if (q->nparts == 1 && strcmp(q->parts[0], "intrinsics") == 0 && (!b || b->loc.file == tc.files[0]->file))
         tc_fail(loc, "The 'intrinsics' module may not be used in module expressions.");
     if (!b) tc_fail(loc, "Unknown module \"%s\".", qual_text(q, q->nparts));
     return tc_resolve_module(loc, q, q->nparts, "module");

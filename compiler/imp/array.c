@@ -80,8 +80,7 @@ static void lw_index(ImpLower *L, const Stm *s) {
 
 static void lw_update(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
-    Lmad *region = lmad_slice(L->a, e->arr->mem->ixfun, ir_lmad_slices(L->a, e->slice, e->nslice), e->nslice);
-    lw_store(L, e->arr->mem->mem, region, e->se, e->arr->type.elem);
+    lw_store(L, e->arr->mem->mem, ir_region(L->a, e->arr->mem->ixfun, e), e->se, e->arr->type.elem);
 }
 
 /* xs[c] = start + (t)c * step for c < n (on the device for a device block). */
@@ -157,7 +156,8 @@ void lw_array_stm(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     switch (e->kind) {
     case IE_INDEX: lw_index(L, s); break;
-    case IE_UPDATE: lw_update(L, s); break;
+    case IE_UPDATE:
+    case IE_FLAT_UPDATE: lw_update(L, s); break;
     case IE_IOTA: lw_iota(L, s); break;
     case IE_REPLICATE: lw_replicate(L, s); break;
     case IE_COPY: {

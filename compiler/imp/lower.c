@@ -209,6 +209,7 @@ void lw_stm(ImpLower *L, const Stm *s) {
     case IE_APPLY: lw_apply(L, s); break;
     case IE_INDEX:
     case IE_UPDATE:
+    case IE_FLAT_UPDATE:
     case IE_IOTA:
     case IE_REPLICATE:
     case IE_COPY:
@@ -222,6 +223,7 @@ void lw_stm(ImpLower *L, const Stm *s) {
         else lw_soac(L, s);
         break;
     case IE_SCRATCH:
+    case IE_FLAT_INDEX:
     case IE_RESHAPE:
     case IE_REARRANGE: break; /* views and uninitialised arrays: no code */
     }

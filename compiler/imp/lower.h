@@ -90,8 +90,8 @@ Lmad *lw_row(ImpLower *L, const Lmad *l, Sym *i);
 void lw_store(ImpLower *L, const Var *dmem, const Lmad *dl, SubExp se, PrimType t);
 /* Copies the elements at (smem, sl) to (dmem, dl), unless they are there. */
 void lw_copy(ImpLower *L, const Var *dmem, const Lmad *dl, const Var *smem, const Lmad *sl, PrimType t);
-/* Array statements: IE_INDEX, IE_UPDATE, IE_IOTA, IE_REPLICATE, IE_COPY,
- * IE_CONCAT, IE_ARRAYLIT. */
+/* Array statements: IE_INDEX, IE_UPDATE, IE_FLAT_UPDATE, IE_IOTA,
+ * IE_REPLICATE, IE_COPY, IE_CONCAT, IE_ARRAYLIT. */
 void lw_array_stm(ImpLower *L, const Stm *s);
 
 /* ---- soac.c ---- */

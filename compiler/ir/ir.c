@@ -143,6 +143,15 @@ LmadSlice *ir_lmad_slices(Arena *a, const DimSlice *sl, int n) {
     return ls;
 }
 
+Lmad *ir_region(Arena *a, const Lmad *l, const IrExp *e) {
+    if (e->kind == IE_INDEX || e->kind == IE_UPDATE) return lmad_slice(a, l, ir_lmad_slices(a, e->slice, e->nslice), e->nslice);
+    if (e->kind != IE_FLAT_INDEX && e->kind != IE_FLAT_UPDATE) ICE("ir_region of a statement that slices nothing");
+    LmadDim *dims = NEW_ARRAY(a, LmadDim, e->nslice + 1);
+    for (int d = 0; d < e->nslice; d++)
+        dims[d] = (LmadDim){ir_se_sym(a, e->slice[d].stride), ir_se_sym(a, e->slice[d].len)};
+    return lmad_flat_slice(a, l, ir_se_sym(a, e->start), dims, e->nslice);
+}
+
 /* ---- Printing ------------------------------------------------------------- */
 
 /* Printer state: the output and the current indentation. */
@@ -375,6 +384,21 @@ static bool print_simple_exp(Buf *out, const IrExp *e) {
         print_slice(out, e->slice, e->nslice);
         buf_puts(out, " = ");
         print_se(out, e->se);
+        return true;
+    case IE_FLAT_INDEX:
+    case IE_FLAT_UPDATE:
+        print_var(out, e->arr);
+        buf_puts(out, e->kind == IE_FLAT_UPDATE ? " with flat[" : "flat[");
+        print_se(out, e->start);
+        buf_puts(out, "; ");
+        for (int i = 0; i < e->nslice; i++) {
+            if (i) buf_puts(out, ", ");
+            print_se(out, e->slice[i].len);
+            buf_puts(out, "*");
+            print_se(out, e->slice[i].stride);
+        }
+        buf_putc(out, ']');
+        if (e->kind == IE_FLAT_UPDATE) buf_puts(out, " = "), print_se(out, e->se);
         return true;
     case IE_IOTA:
         buf_printf(out, "iota.%s(", prim_name(e->t));
@@ -632,6 +656,9 @@ static void uses_slice(DimSlice *sl, int n, IrUseFn f, void *ctx) {
     }
 }
 
+bool ir_is_update(const IrExp *e) { return e->kind == IE_UPDATE || e->kind == IE_FLAT_UPDATE; }
+bool ir_is_index(const IrExp *e) { return e->kind == IE_INDEX || e->kind == IE_FLAT_INDEX; }
+
 bool ir_is_scalar_index(const IrExp *e) {
     if (!e->arr || e->nslice != e->arr->type.rank) return false;
     for (int i = 0; i < e->nslice; i++)
@@ -697,6 +724,13 @@ static void uses_exp(IrExp *e, IrUseFn f, void *ctx) {
         f(ctx, NULL, &e->arr, IR_USE_OTHER);
         uses_slice(e->slice, e->nslice, f, ctx);
         ir_uses_se(&e->se, f, ctx);
+        break;
+    case IE_FLAT_INDEX:
+    case IE_FLAT_UPDATE:
+        f(ctx, NULL, &e->arr, IR_USE_OTHER);
+        ir_uses_se(&e->start, f, ctx);
+        uses_slice(e->slice, e->nslice, f, ctx);
+        if (e->kind == IE_FLAT_UPDATE) ir_uses_se(&e->se, f, ctx);
         break;
     case IE_IOTA: ir_uses_se(&e->n, f, ctx), ir_uses_se(&e->start, f, ctx), ir_uses_se(&e->step, f, ctx); break;
     case IE_REPLICATE: ir_uses_ses(e->shape, e->nshape, f, ctx), ir_uses_se(&e->se, f, ctx); break;
@@ -798,6 +832,7 @@ bool ir_stm_cheap(const Stm *s) {
     case IE_OP:
     case IE_CONV:
     case IE_INDEX:
+    case IE_FLAT_INDEX:
     case IE_ASSERT:
     case IE_RESHAPE:
     case IE_REARRANGE: return true;
@@ -1245,6 +1280,30 @@ static void expect_shape(Verifier *vf, const Stm *s, PrimType elem, int rank, co
 
 static int se_rank(SubExp se) { return se.is_var && se.v->type.kind == TK_ARRAY ? se.v->type.rank : 0; }
 
+/* A flat slice: k slices of a non-empty array's outer dimension, from an
+ * i64 offset; an update's value has k + rank - 1 dimensions. */
+static void verify_flat(Verifier *vf, const Stm *s) {
+    const IrExp *e = s->e;
+    expect_array(vf, e->arr, "flat-sliced");
+    expect_prim(vf, e->start, PT_I64, "flat slice offset");
+    if (e->nslice < 1) VFAIL(vf, "a flat slice of no dimensions");
+    for (int i = 0; i < e->nslice; i++) {
+        if (!e->slice[i].is_slice) VFAIL(vf, "a flat slice dimension is an index");
+        expect_prim(vf, e->slice[i].len, PT_I64, "flat slice length");
+        expect_prim(vf, e->slice[i].stride, PT_I64, "flat slice stride");
+    }
+    int r = e->nslice + e->arr->type.rank - 1;
+    if (e->kind == IE_FLAT_INDEX) {
+        expect_shape(vf, s, e->arr->type.elem, r, "flat index");
+        return;
+    }
+    use_se(vf, e->se);
+    if (se_rank(e->se) != r) VFAIL(vf, "flat update value has rank %d, expected %d", se_rank(e->se), r);
+    expect_type(vf, type_prim(subexp_type(e->se).elem), type_prim(e->arr->type.elem), "flat update value");
+    expect_npat(vf, s, 1);
+    expect_type(vf, s->pat[0]->type, e->arr->type, "flat update result");
+}
+
 static void verify_op(Verifier *vf, const Stm *s) {
     const IrExp *e = s->e;
     if (e->nargs != op_arity(e->op)) VFAIL(vf, "%s takes %d operands", op_name(e->op), op_arity(e->op));
@@ -1361,6 +1420,8 @@ static void verify_exp(Verifier *vf, const Stm *s) {
         expect_type(vf, s->pat[0]->type, e->arr->type, "update result");
         break;
     }
+    case IE_FLAT_INDEX:
+    case IE_FLAT_UPDATE: verify_flat(vf, s); break;
     case IE_ASSERT:
         expect_npat(vf, s, 0);
         expect_prim(vf, e->cond, PT_BOOL, "assertion condition");

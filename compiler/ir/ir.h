@@ -216,6 +216,11 @@ typedef enum IrExpKind {
     IE_LOOP,
     IE_INDEX,     /* arr[slice]; a full index of every dimension gives a scalar */
     IE_UPDATE,    /* arr with [slice] = value (arr consumed); value is a scalar or an array (Var) */
+    IE_FLAT_INDEX,  /* a flat slice of arr's outer dimension (Futhark's flat_index_Nd): start is
+                       the offset, slice[d] (all slices, start 0) gives dimension d's len and
+                       stride; element (i_1..i_k) is row start + sum i_d * stride_d of arr */
+    IE_FLAT_UPDATE, /* arr with that flat slice = se (an array of shape [len_1]..[len_k] ++ arr's
+                       row shape; arr consumed): Futhark's flat_update_Nd */
     IE_IOTA,      /* [start, start+step, ...] of n elements of integer type t */
     IE_REPLICATE, /* an array of shape (nshape dims) filled with se (scalar or array) */
     IE_SCRATCH,   /* an uninitialised array of type t */
@@ -235,7 +240,7 @@ typedef enum IrExpKind {
 
 struct IrExp {
     IrExpKind kind;
-    SubExp se;        /* IE_SUBEXP, IE_REPLICATE element, IE_UPDATE value */
+    SubExp se;        /* IE_SUBEXP, IE_REPLICATE element, IE_UPDATE and IE_FLAT_UPDATE value */
     Op op;            /* IE_OP */
     PrimType t, to;   /* IE_OP operand type, IE_CONV from/to, IE_IOTA type */
     SubExp *args;     /* IE_OP operands, IE_CONV (1), IE_ARRAYLIT elements, IE_ASSERT message arguments,
@@ -246,10 +251,11 @@ struct IrExp {
     Type *ret;        /* IE_IF: result types */
     int nret;
     Loop loop;        /* IE_LOOP */
-    Var *arr;         /* IE_INDEX, IE_UPDATE, IE_RESHAPE, IE_REARRANGE, IE_COPY */
-    DimSlice *slice;  /* IE_INDEX, IE_UPDATE: one per leading dimension indexed */
+    Var *arr;         /* IE_INDEX, IE_UPDATE, IE_FLAT_*, IE_RESHAPE, IE_REARRANGE, IE_COPY */
+    DimSlice *slice;  /* IE_INDEX, IE_UPDATE: one per leading dimension indexed; IE_FLAT_*: one
+                         per dimension of the flat slice */
     int nslice;
-    SubExp n, start, step; /* IE_IOTA */
+    SubExp n, start, step; /* IE_IOTA; start: IE_FLAT_* offset */
     SubExp *shape;    /* IE_REPLICATE, IE_RESHAPE: new shape */
     int nshape;
     Type type;        /* IE_SCRATCH: array type; IE_ARRAYLIT: row type */
@@ -400,6 +406,10 @@ Sym *ir_se_sym(Arena *a, SubExp se);
 bool ir_at(const Var *v, const MemInfo *dest);
 /* The LMAD slices of the n leading dimensions of an index expression. */
 LmadSlice *ir_lmad_slices(Arena *a, const DimSlice *sl, int n);
+/* The part of layout l (of e->arr's index space) that e takes: the slice
+ * of an IE_INDEX or IE_UPDATE, the flat slice of an IE_FLAT_INDEX or
+ * IE_FLAT_UPDATE. */
+Lmad *ir_region(Arena *a, const Lmad *l, const IrExp *e);
 
 /* ---- Queries ---------------------------------------------------------------- */
 
@@ -446,6 +456,10 @@ void ir_uses_type(Type *t, IrUseFn f, void *ctx);
 void ir_uses_lambda(Lambda *l, IrUseFn f, void *ctx);
 void ir_uses_stm(Stm *st, IrUseFn f, void *ctx);
 void ir_uses_body(Body *b, IrUseFn f, void *ctx);
+/* Whether e is an in-place update (IE_UPDATE or IE_FLAT_UPDATE), or a
+ * slice (IE_INDEX or IE_FLAT_INDEX). */
+bool ir_is_update(const IrExp *e);
+bool ir_is_index(const IrExp *e);
 /* Whether an IE_INDEX takes a scalar (every dimension indexed, no slices). */
 bool ir_is_scalar_index(const IrExp *e);
 

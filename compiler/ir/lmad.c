@@ -505,6 +505,15 @@ Lmad *lmad_slice(Arena *a, const Lmad *l, const LmadSlice *slice, int nslice) {
     return r;
 }
 
+Lmad *lmad_flat_slice(Arena *a, const Lmad *l, Sym *offset, const LmadDim *dims, int k) {
+    if (l->rank < 1 || k < 1) ICE("lmad_flat_slice: %d dimensions of a rank-%d LMAD", k, l->rank);
+    Sym *s0 = l->dims[0].stride;
+    Lmad *r = lmad_new(a, l->rank - 1 + k, sym_add(a, l->offset, sym_mul(a, offset, s0)));
+    for (int d = 0; d < k; d++) r->dims[d] = (LmadDim){sym_mul(a, dims[d].stride, s0), dims[d].shape};
+    for (int d = 1; d < l->rank; d++) r->dims[k - 1 + d] = l->dims[d];
+    return r;
+}
+
 Lmad *lmad_permute(Arena *a, const Lmad *l, const int *perm) {
     Lmad *r = lmad_new(a, l->rank, l->offset);
     unsigned long long seen = 0;

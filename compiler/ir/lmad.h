@@ -98,6 +98,10 @@ typedef struct LmadSlice {
 Lmad *lmad_row_major(Arena *a, int rank, Sym *const *shape);
 /* Slices the leading nslice dimensions (nslice <= rank); the rest are kept. */
 Lmad *lmad_slice(Arena *a, const Lmad *l, const LmadSlice *slice, int nslice);
+/* The outer dimension of l (rank >= 1) seen as k dimensions: index
+ * (i_1..i_k) is row offset + sum i_d * dims[d].stride of l (Futhark's
+ * flat slices); l's other dimensions follow. */
+Lmad *lmad_flat_slice(Arena *a, const Lmad *l, Sym *offset, const LmadDim *dims, int k);
 /* Result dimension d is dimension perm[d] of l. */
 Lmad *lmad_permute(Arena *a, const Lmad *l, const int *perm);
 /* The same elements seen with a new shape in row-major order, or NULL when
@@ -132,6 +136,11 @@ Lmad *lmad_subst(Arena *a, const Lmad *l, int id, const Sym *e);
  * given the facts about their variables (lmad_overlap.c). False means
  * "may overlap". */
 bool lmad_disjoint(Arena *a, const Lmad *x, const Lmad *y, const SymFacts *k);
+/* Whether no two indices of l (every shape taken as >= 1: an empty LMAD
+ * has no two) are at the same offset, proven from the facts: some order of
+ * the dimensions has each |stride| above the largest distance the earlier
+ * ones span (a mixed radix). false when unknown. */
+bool lmad_injective(Arena *a, const Lmad *l, const SymFacts *k);
 void lmad_print(Buf *out, const Lmad *l);
 void lmad_print_named(Buf *out, const Lmad *l, const char *(*varname)(int id, void *ctx), void *ctx);
 

@@ -217,3 +217,30 @@ bool lmad_disjoint(Arena *a, const Lmad *x, const Lmad *y, const SymFacts *k) {
     if (!distribute(&p, &s, diff)) return false;
     return below(&p, &s, 0, 1) || below(&p, &s, 1, 0) || sosi_disjoint(&p, &s, SOSI_SPLIT_DEPTH);
 }
+
+bool lmad_injective(Arena *a, const Lmad *l, const SymFacts *k) {
+    Prover p = {a, k};
+    int r = l->rank;
+    Sym **mag = NEW_ARRAY(a, Sym *, r + 1), **ext = NEW_ARRAY(a, Sym *, r + 1);
+    bool *done = NEW_ARRAY(a, bool, r + 1);
+    Sym *zero = sym_const(a, 0), *rest = zero;
+    int left = r;
+    for (int d = 0; d < r; d++) {
+        Sym *s = l->dims[d].stride;
+        mag[d] = ge(&p, s, zero) ? s : ge(&p, zero, s) ? sym_neg(a, s) : NULL;
+        ext[d] = sym_sub(a, l->dims[d].shape, sym_const(a, 1));
+        int64_t c;
+        if (sym_is_const(ext[d], &c) && c <= 0) done[d] = true, left--; /* one index (or none) */
+        else if (!mag[d] || !ge(&p, ext[d], zero)) return false;
+    }
+    while (left > 0) {
+        /* the candidate of smallest magnitude, where that is provable */
+        int pick = -1;
+        for (int d = 0; d < r; d++)
+            if (!done[d] && lt(&p, rest, mag[d]) && (pick < 0 || ge(&p, mag[pick], mag[d]))) pick = d;
+        if (pick < 0) return false;
+        done[pick] = true, left--;
+        rest = sym_add(a, rest, sym_mul(a, ext[pick], mag[pick]));
+    }
+    return true;
+}

@@ -540,6 +540,111 @@ static SVal *do_iota(Lower *l, SubExp n, SrcLoc loc) {
     return sv_dyn(l, lower_emit1(l, e, t, loc));
 }
 
+/* ---- Flat slices (Futhark's intrinsics.flat_index_Nd, flat_update_Nd) ---------------- */
+
+/* Asserts that the flat slice (off; lens[d] * strides[d]) of an array of n
+ * rows stays within its rows: the lengths are not negative, and unless one
+ * is 0 (no element), the first row and every extreme one is in [0, n).
+ * Each dimension's span |stride| * (len - 1) is size_mul's (saturating) and
+ * taken as at most n, so the running bounds stay within [-4n, 5n): exact for
+ * any n below 2^60, and only arrays whose rows hold no elements are longer. */
+static void flat_check(Lower *l, SubExp n, SubExp off, const SubExp *lens, const SubExp *strides, int k, SrcLoc loc) {
+    if (l->opts->unsafe) return;
+    SubExp zero = se_i64(0), one = se_i64(1);
+    SubExp sizes_ok = se_bool(true), empty = se_bool(false);
+    SubExp ok = lower_binop(l, OP_LAND, lower_binop(l, OP_LE, zero, off, loc), lower_binop(l, OP_LT, off, n, loc), loc);
+    SubExp lo = off, hi = off;
+    for (int d = 0; d < k; d++) {
+        sizes_ok = lower_binop(l, OP_LAND, sizes_ok, lower_binop(l, OP_GE, lens[d], zero, loc), loc);
+        empty = lower_binop(l, OP_LOR, empty, lower_binop(l, OP_EQ, lens[d], zero, loc), loc);
+        SubExp ext = lower_binop(l, OP_SUB, lens[d], one, loc);
+        SubExp span = lower_binop(l, OP_SIZE_MUL, ext, lower_unop(l, OP_ABS, strides[d], loc), loc);
+        ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_GE, span, zero, loc), loc);
+        span = lower_binop(l, OP_MIN, lower_binop(l, OP_MAX, span, zero, loc), n, loc);
+        SubExp sgn = lower_unop(l, OP_SGN, strides[d], loc);
+        hi = lower_binop(l, OP_ADD, hi, lower_binop(l, OP_MUL, span, lower_binop(l, OP_MAX, sgn, zero, loc), loc), loc);
+        lo = lower_binop(l, OP_ADD, lo, lower_binop(l, OP_MUL, span, lower_binop(l, OP_MIN, sgn, zero, loc), loc), loc);
+    }
+    ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_LE, zero, lo, loc), loc);
+    ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_LT, hi, n, loc), loc);
+    ok = lower_binop(l, OP_LAND, sizes_ok, lower_binop(l, OP_LOR, empty, ok, loc), loc);
+    Buf msg = {0};
+    buf_puts(&msg, "Flat slice out of bounds: offset {} and shape [");
+    for (int d = 0; d < k; d++) buf_puts(&msg, d ? "][{}" : "{}");
+    buf_puts(&msg, "] with strides [");
+    for (int d = 0; d < k; d++) buf_puts(&msg, d ? ", {}" : "{}");
+    buf_puts(&msg, "] in an array of {} elements.");
+    SubExp *args = NEW_ARRAY(l->a, SubExp, 2 * k + 2);
+    args[0] = off;
+    for (int d = 0; d < k; d++) args[1 + d] = lens[d], args[1 + k + d] = strides[d];
+    args[2 * k + 1] = n;
+    lower_assert(l, ok, arena_strdup(l->a, msg.data), args, 2 * k + 2, loc);
+    buf_free(&msg);
+}
+
+static DimSlice *flat_dims(Lower *l, const SubExp *lens, const SubExp *strides, int k) {
+    DimSlice *sl = NEW_ARRAY(l->a, DimSlice, k);
+    for (int d = 0; d < k; d++) sl[d] = (DimSlice){.is_slice = true, .start = se_i64(0), .len = lens[d], .stride = strides[d]};
+    return sl;
+}
+
+/* flat_index xs off n_1 s_1 .. n_k s_k: a view of every leaf of xs. */
+static SVal *do_flat_index(Lower *l, SVal **args, int nargs, SrcLoc loc) {
+    int k = (nargs - 2) / 2;
+    SubExpVec xl = leaves_of(l, args[0]);
+    SubExp *lens = NEW_ARRAY(l->a, SubExp, k), *strides = NEW_ARRAY(l->a, SubExp, k);
+    for (int d = 0; d < k; d++) lens[d] = args[2 + 2 * d]->se, strides[d] = args[3 + 2 * d]->se;
+    if (xl.len) flat_check(l, lower_dim(l, xl.items[0], 0), args[1]->se, lens, strides, k, loc);
+    DimSlice *sl = flat_dims(l, lens, strides, k);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, xl.len + 1);
+    for (int i = 0; i < xl.len; i++) {
+        Type t = subexp_type(xl.items[i]);
+        int rank = k + t.rank - 1;
+        SubExp *shape = NEW_ARRAY(l->a, SubExp, rank);
+        for (int d = 0; d < rank; d++) shape[d] = d < k ? lens[d] : t.shape[d - k + 1];
+        IrExp *e = lower_new_exp(l, IE_FLAT_INDEX);
+        e->arr = xl.items[i].v;
+        e->start = args[1]->se;
+        e->slice = sl;
+        e->nslice = k;
+        res[i] = lower_emit1(l, e, type_array(l->a, t.elem, rank, shape), loc);
+    }
+    int pos = 0;
+    return sv_rebuild(l, args[0], res, &pos);
+}
+
+/* flat_update xs off s_1 .. s_k vs: every leaf of xs (consumed) with the
+ * flat slice of vs's shape written from vs's leaf. */
+static SVal *do_flat_update(Lower *l, SVal **args, int nargs, SrcLoc loc) {
+    int k = nargs - 3;
+    SubExpVec xl = leaves_of(l, args[0]), vl = leaves_of(l, args[nargs - 1]);
+    if (!xl.len || vl.len != xl.len) return args[0];
+    Type vt = subexp_type(vl.items[0]);
+    SubExp *lens = NEW_ARRAY(l->a, SubExp, k), *strides = NEW_ARRAY(l->a, SubExp, k);
+    for (int d = 0; d < k; d++) lens[d] = vt.shape[d], strides[d] = args[2 + d]->se;
+    flat_check(l, lower_dim(l, xl.items[0], 0), args[1]->se, lens, strides, k, loc);
+    DimSlice *sl = flat_dims(l, lens, strides, k);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, xl.len);
+    for (int i = 0; i < xl.len; i++) {
+        Type t = subexp_type(xl.items[i]), got = subexp_type(vl.items[i]);
+        for (int d = 1; d < t.rank && !l->opts->unsafe; d++) {
+            /* the value's rows must have the array's row shape */
+            SubExp ok = lower_binop(l, OP_EQ, t.shape[d], got.shape[k - 1 + d], loc);
+            SubExp margs[2] = {got.shape[k - 1 + d], t.shape[d]};
+            lower_assert(l, ok, "Value with rows of size [{}] cannot be written to rows of size [{}].", margs, 2, loc);
+        }
+        IrExp *e = lower_new_exp(l, IE_FLAT_UPDATE);
+        e->arr = xl.items[i].v;
+        e->start = args[1]->se;
+        e->slice = sl;
+        e->nslice = k;
+        e->se = vl.items[i];
+        res[i] = lower_emit1(l, e, t, loc);
+    }
+    int pos = 0;
+    return sv_rebuild(l, args[0], res, &pos);
+}
+
 /* The sizes [n][m] that unflatten produces, from the call's checked type. */
 static bool unflatten_dims(Lower *l, Exp *call, Env *env, SubExp out[2]) {
     const Ty *t = call ? call->ty : NULL;
@@ -600,6 +705,8 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
     if (!strcmp(name, "flatten")) return each_leaf(l, args[0], leaf_flatten, &c);
     if (!strcmp(name, "transpose")) return each_leaf(l, args[0], leaf_transpose, &c);
     if (!strcmp(name, "concat")) return do_concat(l, args[0], args[1], loc);
+    if (!strcmp(name, "flat_index")) return do_flat_index(l, args, nargs, loc);
+    if (!strcmp(name, "flat_update")) return do_flat_update(l, args, nargs, loc);
     if (!strcmp(name, "unflatten")) {
         SubExp dims[2];
         if (!unflatten_dims(l, call, env, dims))

@@ -168,8 +168,9 @@ static bool rl_view_stm(Relayout *r, Stm *s) {
         rl_set(r, pat0, rl_lmad(r, e->se.v));
         return true;
     case IE_INDEX:
+    case IE_FLAT_INDEX:
         if (!rl_view(r, e->arr) || pat0->type.kind != TK_ARRAY) return false;
-        rl_set(r, pat0, lmad_slice(r->a, rl_lmad(r, e->arr), ir_lmad_slices(r->a, e->slice, e->nslice), e->nslice));
+        rl_set(r, pat0, ir_region(r->a, rl_lmad(r, e->arr), e));
         return true;
     case IE_REARRANGE:
         if (!rl_view(r, e->arr)) return false;
@@ -194,6 +195,7 @@ static void rl_stm(Relayout *r, Stm *s) {
         if (rl_view(r, e->arr)) rl_read(r, 1);
         return;
     case IE_UPDATE:
+    case IE_FLAT_UPDATE:
         rl_consumed(r, &e->arr, 1);
         if (e->se.is_var && rl_view(r, e->se.v)) rl_read(r, elems_of(e->se.v->type));
         return;

@@ -148,7 +148,7 @@ static void check_consumed(Split *S, const Var *v) {
 static void check_stm(IrWalk *w, Stm *s) {
     Split *S = w->ctx;
     const IrExp *e = s->e;
-    if (e->kind == IE_UPDATE) check_consumed(S, e->arr);
+    if (ir_is_update(e)) check_consumed(S, e->arr);
     for (int i = 0; e->kind == IE_SCATTER && i < e->scatter.ndests; i++) check_consumed(S, e->scatter.dests[i]);
     for (int i = 0; e->kind == IE_HIST && i < e->hist.op.k; i++) check_consumed(S, e->hist.dests[i]);
     for (int i = 0; e->kind == IE_LOOP && i < e->loop.nparams; i++)

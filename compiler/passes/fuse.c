@@ -183,10 +183,13 @@ static void walk_exp(Walk *w, const IrExp *e) {
     case IE_LOOP: walk_loop(w, &e->loop); break;
     case IE_INDEX: w->fn(w, e->arr, FU_READ), walk_slice(w, e->slice, e->nslice); break;
     case IE_UPDATE:
+    case IE_FLAT_UPDATE:
         w->fn(w, e->arr, FU_CONSUME);
         walk_slice(w, e->slice, e->nslice);
         walk_se(w, e->se);
+        if (e->kind == IE_FLAT_UPDATE) walk_se(w, e->start);
         break;
+    case IE_FLAT_INDEX: w->fn(w, e->arr, FU_READ), walk_se(w, e->start), walk_slice(w, e->slice, e->nslice); break;
     case IE_IOTA: walk_se(w, e->n), walk_se(w, e->start), walk_se(w, e->step); break;
     case IE_REPLICATE: walk_ses(w, e->shape, e->nshape), walk_se(w, e->se); break;
     case IE_SCRATCH: walk_type(w, e->type); break;
@@ -234,7 +237,7 @@ static Var *fuse_root(Fuse *F, Var *v) {
         const IrExp *e = d->e;
         if (e->kind == IE_SUBEXP && e->se.is_var) v = e->se.v;
         else if (e->kind == IE_INDEX || e->kind == IE_RESHAPE || e->kind == IE_REARRANGE ||
-                 e->kind == IE_UPDATE)
+                 e->kind == IE_UPDATE || e->kind == IE_FLAT_INDEX || e->kind == IE_FLAT_UPDATE)
             v = e->arr;
         else if (e->kind == IE_SCATTER && d->npat > 0 && d->pat[0] == v) v = e->scatter.dests[0];
         else if (e->kind == IE_HIST) {

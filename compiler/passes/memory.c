@@ -10,11 +10,11 @@
  *    computed by i64 multiplications inserted before it), with the row-major
  *    LMAD of the array's type.
  *  - Views copy nothing: an array SubExp, a slice (IE_INDEX with slices,
- *    negative strides included), IE_REARRANGE and IE_RESHAPE share the block
+ *    negative strides included; IE_FLAT_INDEX), IE_REARRANGE and IE_RESHAPE share the block
  *    of their source with a transformed LMAD. A reshape that one LMAD cannot
  *    express (lmad_reshape gives NULL) first copies its source into a fresh
  *    row-major block.
- *  - Consumers write in place: IE_UPDATE, Scatter and Hist results share the
+ *  - Consumers write in place: IE_UPDATE, IE_FLAT_UPDATE, Scatter and Hist results share the
  *    block and LMAD of the consumed array.
  *  - Fresh arrays whose place is known are built there (hints, a simple
  *    form of FunMem's short-circuiting, §3.3): a map's result is built in
@@ -162,7 +162,7 @@ static void give_fresh(MemCtx *m, StmVec *out, Var *v, SrcLoc loc) {
     ScTarget *t = v->id < m->p->nshortcircuit ? m->p->shortcircuit[v->id] : NULL;
     if (t) {
         if (!t->dest->mem) give_fresh(m, out, t->dest, loc); /* a concatenation, placed early */
-        v->mem = mem_info(m, t->dest->mem->mem, lmad_slice(m->a, t->dest->mem->ixfun, t->slice, t->nslice));
+        v->mem = mem_info(m, t->dest->mem->mem, sc_region(m->a, t->dest->mem->ixfun, t));
         return;
     }
     Var *mem = emit_alloc(m, out, v->type, v->name, loc);
@@ -199,8 +199,7 @@ static void *append(Arena *a, void *items, int n, size_t sz, const void *item) {
 static void mem_index(MemCtx *m, Stm *s) {
     IrExp *e = s->e;
     if (!is_array(s->pat[0])) return;
-    Lmad *l = lmad_slice(m->a, e->arr->mem->ixfun, ir_lmad_slices(m->a, e->slice, e->nslice), e->nslice);
-    s->pat[0]->mem = mem_info(m, e->arr->mem->mem, l);
+    s->pat[0]->mem = mem_info(m, e->arr->mem->mem, ir_region(m->a, e->arr->mem->ixfun, e));
 }
 
 /* A reshape is a view when one LMAD expresses it, else a copy then a view. */
@@ -257,10 +256,10 @@ static void set_hint(MemCtx *m, const Var *v, MemInfo *dest) {
 static void set_result_hint(MemCtx *m, const Body *b, const Var *v, MemInfo *dest) {
     set_hint(m, v, dest);
     Stm *s = m->p->shortcircuit ? binding_stm(b, v) : NULL; /* only with pass shortcircuit */
-    if (!s || (s->e->kind != IE_REARRANGE && s->e->kind != IE_UPDATE)) return;
+    if (!s || (s->e->kind != IE_REARRANGE && !ir_is_update(s->e))) return;
     Var *t = s->e->arr;
     if (!binding_stm(b, t)) return;
-    if (s->e->kind == IE_UPDATE) {
+    if (ir_is_update(s->e)) {
         set_result_hint(m, b, t, dest);
         return;
     }
@@ -874,12 +873,14 @@ static void mem_stm(MemCtx *m, StmVec *out, Stm *s) {
     case IE_SUBEXP:
         if (is_array(pat0) && e->se.is_var) pat0->mem = e->se.v->mem;
         break;
-    case IE_INDEX: mem_index(m, s); break;
+    case IE_INDEX:
+    case IE_FLAT_INDEX: mem_index(m, s); break;
     case IE_REARRANGE:
         pat0->mem = mem_info(m, e->arr->mem->mem, lmad_permute(m->a, e->arr->mem->ixfun, e->perm));
         break;
     case IE_RESHAPE: mem_reshape(m, out, s); break;
-    case IE_UPDATE: pat0->mem = e->arr->mem; break;
+    case IE_UPDATE:
+    case IE_FLAT_UPDATE: pat0->mem = e->arr->mem; break;
     case IE_IOTA:
         if (m->elem_iota[pat0->id]) return; /* its elements are computed where read */
         give_fresh(m, out, pat0, s->loc);

@@ -24,9 +24,12 @@ bool mem_inplace_ok(const Body *b, const Var *acc, const Var *r);
  * above the source's creation. Skipping it leaves every such copy. */
 typedef struct ScTarget {
     Var *dest;        /* the update chain's root array or the concatenation's result */
-    LmadSlice *slice; /* the region of dest: nslice leading dimensions sliced */
+    const IrExp *upd; /* the region of dest: an update's (IE_UPDATE or IE_FLAT_UPDATE), */
+    LmadSlice *slice; /* or else nslice leading dimensions sliced */
     int nslice;
 } ScTarget;
+/* The region of t in layout l of t->dest. */
+Lmad *sc_region(Arena *a, const Lmad *l, const ScTarget *t);
 void pass_shortcircuit(Prog *p);
 
 /* simplify.c: STAGE_SOACS -> STAGE_SOACS. Constant folding, algebraic and

@@ -190,7 +190,7 @@ static Lmad *planned_region(Check *k, const Var *v, bool *of_source) {
         return NULL;
     }
     Lmad *d = t->dest == k->root ? k->s->region[k->root->id] : planned_region(k, t->dest, of_source);
-    return d ? lmad_slice(k->s->a, d, t->slice, t->nslice) : NULL;
+    return d ? sc_region(k->s->a, d, t) : NULL;
 }
 
 /* l with the variables that i64 arithmetic defines replaced by their
@@ -227,6 +227,22 @@ static Lmad *expand(Sc *s, Lmad *l) {
     return x.l;
 }
 
+/* Whether a flat update's region r has one element per index: else the
+ * source, built there, could overwrite elements of its own that it still
+ * reads. Its strides expanded; its lengths, as given, are >= 1 (an empty
+ * region has no two elements). */
+static bool region_injective(Sc *s, const IrExp *e, Lmad *r) {
+    char *pos = arena_alloc(s->a, (size_t)s->n);
+    for (int d = 0; d < e->nslice; d++)
+        if (e->slice[d].len.is_var) pos[e->slice[d].len.v->id] = 1;
+    Lmad *x = expand(s, r), *y = NEW(s->a, Lmad);
+    *y = *x;
+    y->dims = NEW_ARRAY(s->a, LmadDim, x->rank + 1);
+    for (int d = 0; d < x->rank; d++) y->dims[d] = (LmadDim){x->dims[d].stride, r->dims[d].shape};
+    SymFacts k = {s->nonneg, pos, s->n};
+    return lmad_injective(s->a, y, &k);
+}
+
 /* Whether array v has the shape of region r (both expanded): only then
  * may a part of a concatenation or literal be built there. A size that
  * merely equals at run time is checked by an assertion that may come
@@ -259,12 +275,10 @@ static void check_view(Check *k, Stm *st) {
     IrExp *e = st->e;
     Var *pat0 = st->pat[0];
     Lmad *r = s->region[e->arr->id], *part = r;
-    if (e->kind == IE_INDEX || e->kind == IE_UPDATE)
-        part = lmad_slice(s->a, r, ir_lmad_slices(s->a, e->slice, e->nslice), e->nslice);
-    if (k->live && (e->kind == IE_UPDATE || !is_array(pat0))) touch(k, part);
-    if (k->live && e->kind == IE_UPDATE && e->se.is_var && s->region[e->se.v->id])
-        touch(k, s->region[e->se.v->id]);
-    if (is_array(pat0)) set_region(k, pat0, e->kind == IE_UPDATE ? r : part);
+    if (ir_is_index(e) || ir_is_update(e)) part = ir_region(s->a, r, e);
+    if (k->live && (ir_is_update(e) || !is_array(pat0))) touch(k, part);
+    if (k->live && ir_is_update(e) && e->se.is_var && s->region[e->se.v->id]) touch(k, s->region[e->se.v->id]);
+    if (is_array(pat0)) set_region(k, pat0, ir_is_update(e) ? r : part);
 }
 
 /* Statement j (before p): the regions its views, updates and planned
@@ -274,7 +288,7 @@ static void check_stm(Check *k, int j) {
     Stm *st = k->b->stms[j];
     IrExp *e = st->e;
     k->live = j >= k->c;
-    bool view = e->kind == IE_INDEX || e->kind == IE_UPDATE || e->kind == IE_REARRANGE || e->kind == IE_RESHAPE;
+    bool view = ir_is_index(e) || ir_is_update(e) || e->kind == IE_REARRANGE || e->kind == IE_RESHAPE;
     if (view && s->region[e->arr->id]) {
         check_view(k, st);
         return;
@@ -340,7 +354,7 @@ static bool creates(const Stm *st, const Var *v) {
 static const Var *viewed(const Stm *st) {
     const IrExp *e = st->e;
     if (st->npat != 1 || !is_array(st->pat[0])) return NULL;
-    if (e->kind == IE_INDEX || e->kind == IE_REARRANGE || e->kind == IE_RESHAPE) return e->arr;
+    if (ir_is_index(e) || e->kind == IE_REARRANGE || e->kind == IE_RESHAPE) return e->arr;
     return e->kind == IE_SUBEXP && e->se.is_var ? e->se.v : NULL;
 }
 
@@ -394,31 +408,41 @@ static int source_at(Sc *s, const Body *b, const Var *v, int p) {
 /* The array an update chain in b starts from: x' = x with ... back to the
  * first x not made by an update in b. */
 static Var *chain_root(Sc *s, const Body *b, Var *x) {
-    while (s->def_body[x->id] == b && b->stms[s->def_pos[x->id]]->e->kind == IE_UPDATE)
+    while (s->def_body[x->id] == b && ir_is_update(b->stms[s->def_pos[x->id]]->e))
         x = b->stms[s->def_pos[x->id]]->e->arr;
     return x;
 }
 
-static Sym **slice_syms(Sc *s, const LmadSlice *sl, int n, int *count) {
-    Sym **out = NEW_ARRAY(s->a, Sym *, 3 * n + 1);
+/* The scalars an update's region is made of (its offset and slice). */
+static Sym **slice_syms(Sc *s, const IrExp *e, int *count) {
+    Sym **out = NEW_ARRAY(s->a, Sym *, 3 * e->nslice + 2);
     int k = 0;
-    for (int i = 0; i < n; i++) {
-        if (sl[i].is_index) out[k++] = sl[i].index;
-        else out[k++] = sl[i].start, out[k++] = sl[i].len, out[k++] = sl[i].stride;
+    if (e->kind == IE_FLAT_UPDATE) out[k++] = ir_se_sym(s->a, e->start);
+    for (int i = 0; i < e->nslice; i++) {
+        const DimSlice *d = &e->slice[i];
+        if (!d->is_slice) out[k++] = ir_se_sym(s->a, d->index);
+        else
+            out[k++] = ir_se_sym(s->a, d->start), out[k++] = ir_se_sym(s->a, d->len),
+            out[k++] = ir_se_sym(s->a, d->stride);
     }
     *count = k;
     return out;
 }
 
-static void plan(Sc *s, const Var *v, Var *dest, LmadSlice *sl, int n) {
+static void plan(Sc *s, const Var *v, Var *dest, const IrExp *upd, LmadSlice *sl, int n) {
     ScTarget *t = NEW(s->a, ScTarget);
     t->dest = dest;
+    t->upd = upd;
     t->slice = sl;
     t->nslice = n;
     s->plan[v->id] = t;
 }
 
-/* x' = x with [S] = v at statement p of b. */
+Lmad *sc_region(Arena *a, const Lmad *l, const ScTarget *t) {
+    return t->upd ? ir_region(a, l, t->upd) : lmad_slice(a, l, t->slice, t->nslice);
+}
+
+/* x' = x with [S] = v (or a flat slice S) at statement p of b. */
 static void try_update(Sc *s, Body *b, int p) {
     IrExp *e = b->stms[p]->e;
     if (!e->se.is_var || !is_array(e->se.v)) return;
@@ -426,17 +450,17 @@ static void try_update(Sc *s, Body *b, int p) {
     int c = source_at(s, b, v, p);
     Var *root = chain_root(s, b, e->arr);
     if (c < 0 || !bound_before(s, b, root, c)) return;
-    LmadSlice *sl = ir_lmad_slices(s->a, e->slice, e->nslice);
     int nsyms;
-    Sym **syms = slice_syms(s, sl, e->nslice, &nsyms);
-    Lmad *dest = lmad_slice(s->a, whole(s, root), sl, e->nslice);
+    Sym **syms = slice_syms(s, e, &nsyms);
+    Lmad *dest = ir_region(s->a, whole(s, root), e);
+    if (e->kind == IE_FLAT_UPDATE && !region_injective(s, e, dest)) return;
     /* The update's own shape check (when the shapes are not the same
      * names) is between c and p, so it moves above c with the others. */
     if (!no_conflict(s, b, root, v, dest, c, p)) return;
     /* The chain's earlier updates between c and p were checked as
      * touches; the destination's block is the root's. */
     if (!hoist_checks(s, b, c, p, syms, nsyms)) return;
-    plan(s, v, root, sl, e->nslice);
+    plan(s, v, root, e, NULL, 0);
 }
 
 /* r = concat a_1 ... a_k, or r = [a_1, ..., a_k] of arrays, at statement
@@ -470,7 +494,7 @@ static void try_parts(Sc *s, Body *b, int p) {
     for (int d = 0; d < r->type.rank; d++) need[nneed++] = ir_se_sym(s->a, r->type.shape[d]);
     if (!hoist_checks(s, b, c0, p, need, nneed)) return;
     for (int i = 0; i < n; i++)
-        if (take[i]) plan(s, part(e, i), r, &sl[i], 1);
+        if (take[i]) plan(s, part(e, i), r, NULL, &sl[i], 1);
 }
 
 /* Whether xs's block is the program's to reuse: xs is a unique entry
@@ -483,7 +507,7 @@ static bool owned(const Sc *s, const Body *b, const Var *xs) {
     if (s->def_body[xs->id] != b) return false;
     const Stm *st = b->stms[s->def_pos[xs->id]];
     IrExpKind k = st->e->kind;
-    return creates(st, xs) || k == IE_UPDATE || k == IE_SCATTER || k == IE_HIST;
+    return creates(st, xs) || ir_is_update(st->e) || k == IE_SCATTER || k == IE_HIST;
 }
 
 /* Marks the array parameters of b's loops that are owned (above), before
@@ -521,7 +545,7 @@ static void try_inplace_map(Sc *s, Body *b, int j) {
             bool taken = false;
             for (int k = 0; k < i; k++) taken |= s->plan[st->pat[k]->id] && s->plan[st->pat[k]->id]->dest == xs;
             if (taken || !views_dead_after(s, b, xs, j - 1)) continue;
-            plan(s, o, xs, NULL, 0);
+            plan(s, o, xs, NULL, NULL, 0);
             break;
         }
     }
@@ -544,7 +568,7 @@ static void plan_body(Sc *s, Body *b) {
     index_body(s, b);
     for (int j = 0; j < b->nstms; j++) {
         IrExp *e = b->stms[j]->e;
-        if (e->kind == IE_UPDATE) try_update(s, b, j);
+        if (ir_is_update(e)) try_update(s, b, j);
         if (e->kind == IE_CONCAT || e->kind == IE_ARRAYLIT) try_parts(s, b, j);
         if (e->kind == IE_SCREMA) try_inplace_map(s, b, j);
     }

@@ -19,7 +19,7 @@
  * Reduce count the operators inside Scremas. */
 typedef enum SKind {
     SK_SCREMA, SK_SCAN, SK_REDUCE, SK_SCATTER, SK_HIST, SK_LOOP, SK_IF, SK_BINOP, SK_UNOP, SK_CONV,
-    SK_SUBEXP, SK_INDEX, SK_UPDATE, SK_IOTA, SK_REPLICATE, SK_SCRATCH, SK_RESHAPE, SK_REARRANGE,
+    SK_SUBEXP, SK_INDEX, SK_UPDATE, SK_FLAT_INDEX, SK_FLAT_UPDATE, SK_IOTA, SK_REPLICATE, SK_SCRATCH, SK_RESHAPE, SK_REARRANGE,
     SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC, SK_APPLY,
     SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_TILED, SK_KERNEL, SK_PRIVATE,
     SK_INTERLEAVED, SK_COUNT
@@ -27,7 +27,7 @@ typedef enum SKind {
 
 static const char *const struct_names[SK_COUNT] = {
     "Screma", "Scan", "Reduce", "Scatter", "Hist", "Loop", "If", "BinOp", "UnOp", "Conv",
-    "SubExp", "Index", "Update", "Iota", "Replicate", "Scratch", "Reshape", "Rearrange",
+    "SubExp", "Index", "Update", "FlatIndex", "FlatUpdate", "Iota", "Replicate", "Scratch", "Reshape", "Rearrange",
     "Concat", "Copy", "ArrayLit", "Assert", "Alloc", "Apply",
     "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "Tiled", "Kernel", "Private",
     "Interleaved",
@@ -77,6 +77,8 @@ static SKind struct_simple_kind(const IrExp *e) {
     case IE_CONV: return SK_CONV;
     case IE_INDEX: return SK_INDEX;
     case IE_UPDATE: return SK_UPDATE;
+    case IE_FLAT_INDEX: return SK_FLAT_INDEX;
+    case IE_FLAT_UPDATE: return SK_FLAT_UPDATE;
     case IE_IOTA: return SK_IOTA;
     case IE_REPLICATE: return SK_REPLICATE;
     case IE_SCRATCH: return SK_SCRATCH;
@@ -123,9 +125,8 @@ static int struct_copies(const IrExp *e, Var *const *pats, int npat) {
     if (!mem) return 0;
     Arena a = {0};
     int n = 0;
-    if (e->kind == IE_UPDATE && e->se.is_var && e->se.v->type.kind == TK_ARRAY) {
-        MemInfo region = {e->arr->mem->mem,
-                          lmad_slice(&a, e->arr->mem->ixfun, ir_lmad_slices(&a, e->slice, e->nslice), e->nslice)};
+    if (ir_is_update(e) && e->se.is_var && e->se.v->type.kind == TK_ARRAY) {
+        MemInfo region = {e->arr->mem->mem, ir_region(&a, e->arr->mem->ixfun, e)};
         n = copied_into(e->se.v, &region);
     }
     if (e->kind == IE_SCREMA) n = struct_map_copies(&a, e, pats);
