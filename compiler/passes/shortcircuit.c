@@ -281,6 +281,31 @@ static void check_view(Check *k, Stm *st) {
     if (is_array(pat0)) set_region(k, pat0, ir_is_update(e) ? r : part);
 }
 
+/* The input of the map st that makes the source (at c) which that map
+ * may read where the source is built: a view of the root whose region is
+ * the destination's, read only as the map's input, element by element (a
+ * scalar parameter, or rows that a nest of maps reads element by element:
+ * each element is read by the work-item that writes it, before it writes
+ * it; the in-place map of §6.9, into a region), so that
+ * let a[i] = map f a[i]  copies nothing. NULL when there is none. */
+static Var *inplace_input(Check *k, Stm *st) {
+    IrExp *e = st->e;
+    if (e->kind != IE_SCREMA || e->screma.nscans || e->screma.nreds) return NULL;
+    Screma *sc = &e->screma;
+    int i = 0;
+    while (i < st->npat && st->pat[i] != k->source) i++;
+    if (i == st->npat) return NULL;
+    SubExp r = sc->map->body->res[i];
+    for (int a = 0; a < sc->narrs; a++) {
+        Var *xs = sc->arrs[a], *p = sc->map->params[a];
+        Lmad *reg = k->s->region[xs->id];
+        if (!reg || !lmad_equal(expand(k->s, reg), k->dest) || ir_stm_uses(st, xs) != 1) continue;
+        if (is_array(p) && !(r.is_var && mem_inplace_ok(sc->map->body, p, r.v))) continue;
+        return xs;
+    }
+    return NULL;
+}
+
 /* Statement j (before p): the regions its views, updates and planned
  * results take, and, from c on, what it touches. */
 static void check_stm(Check *k, int j) {
@@ -295,7 +320,11 @@ static void check_stm(Check *k, int j) {
     }
     k->hit = false;
     IrWalk w = {NULL, ck_use, NULL, k};
+    Var *own = j == k->c ? inplace_input(k, st) : NULL;
+    Lmad *own_region = own ? s->region[own->id] : NULL;
+    if (own) s->region[own->id] = NULL; /* its reads are the source's own */
     ir_walk_stm(&w, st);
+    if (own) s->region[own->id] = own_region;
     /* Arrays that a copy of a name, an if, a loop, a scatter or a
      * histogram returns may be views of what it reads. */
     bool may_alias = k->hit && (e->kind == IE_SUBEXP || e->kind == IE_IF || e->kind == IE_LOOP ||
