@@ -8,7 +8,10 @@ only) and the results (the two builds must agree).
 Programs: bench/sc/hotspot.fut and bench/sc/lbm.fut, and, with
 --futhark-benchmarks DIR (a checkout of diku-dk/futhark-benchmarks, kept
 outside the repository), its finpar/LocVolCalib.fut, rodinia/lud/lud.fut and
-parboil/lbm/lbm.fut on generated inputs of their sizes.
+parboil/lbm/lbm.fut on generated inputs of their sizes; with
+--futhark-tests DIR (the tests/ folder of diku-dk/futhark, also kept
+outside), its slice-lmads/lud.fut and nw.fut, the thesis's LUD and NW
+written with flat slices (intrinsics.flat_index_Nd, flat_update_Nd).
 
     python3 bench/sc_run.py --futhorc bin/futhorc --backend opencl --out DIR
 """
@@ -45,6 +48,16 @@ def gen_lud(rng, small):
     return [a + np.float32(n) * np.eye(n, dtype=np.float32)]
 
 
+def gen_lud_flat(rng, small):
+    return [np.int64(32 if not small else 16)] + [gen_lud(rng, small)[0].reshape(-1)]
+
+
+def gen_nw_flat(rng, small):
+    n = (16 * 8 if small else 32 * 48) + 1  # (n - 1) a multiple of the block size
+    return [np.int64(16 if small else 32), np.int32(10), rng.integers(-10, 10, n * n).astype(np.int32),
+            rng.integers(-10, 10, n * n).astype(np.int32)]
+
+
 def gen_parboil_lbm(rng, small):
     # 20 entries per padded cell of a 120 x 120 x 154 lattice: every
     # distribution 0.05 and every flag 0.05 (neither obstacle nor
@@ -52,16 +65,23 @@ def gen_parboil_lbm(rng, small):
     return [np.full(20 * 120 * 120 * 154, 0.05, dtype=np.float32)]
 
 
-# name, program (relative to bench/ or to the futhark-benchmarks checkout),
-# inputs: a generator or a data file of the checkout, small variant
+# name, program (relative to bench/, "fb": the futhark-benchmarks checkout,
+# "ft": the futhark tests folder), where, inputs (a generator, or a data
+# file of the checkout and its small variant), entry point
 WORKLOADS = [
-    ("hotspot", "sc/hotspot.fut", False, gen_hotspot),
-    ("lbm_rows", "sc/lbm.fut", False, gen_lbm),
-    ("LocVolCalib", "finpar/LocVolCalib.fut", True, ("finpar/LocVolCalib-data/large.in",
-                                                     "finpar/LocVolCalib-data/small.in")),
-    ("lud", "rodinia/lud/lud.fut", True, gen_lud),
-    ("parboil_lbm", "parboil/lbm/lbm.fut", True, gen_parboil_lbm),
+    ("hotspot", "sc/hotspot.fut", None, gen_hotspot, "main"),
+    ("lbm_rows", "sc/lbm.fut", None, gen_lbm, "main"),
+    ("LocVolCalib", "finpar/LocVolCalib.fut", "fb", ("finpar/LocVolCalib-data/large.in",
+                                                     "finpar/LocVolCalib-data/small.in"), "main"),
+    ("lud", "rodinia/lud/lud.fut", "fb", gen_lud, "main"),
+    ("parboil_lbm", "parboil/lbm/lbm.fut", "fb", gen_parboil_lbm, "main"),
+    ("lud_flat", "slice-lmads/lud.fut", "ft", gen_lud_flat, "lud"),
+    ("nw_flat", "slice-lmads/nw.fut", "ft", gen_nw_flat, "nw_flat"),
 ]
+
+
+def root_of(args, where):
+    return {"fb": args.futhark_benchmarks, "ft": args.futhark_tests}.get(where, BENCH_DIR)
 
 
 def log(msg):
@@ -81,9 +101,9 @@ def run_exe(exe, inp, args, extra):
         return subprocess.run([exe, *extra], stdin=fin, capture_output=True, timeout=RUN_TIMEOUT_S)
 
 
-def measure(args, exe, inp, work, tag, runs):
+def measure(args, exe, inp, work, tag, runs, entry):
     times = os.path.join(work, tag + ".times")
-    r = run_exe(exe, inp, args, ["-r", str(runs), "-b", "-t", times])
+    r = run_exe(exe, inp, args, ["-e", entry, "-r", str(runs), "-b", "-t", times])
     if r.returncode != 0:
         raise RuntimeError(f"{tag}: exit {r.returncode}: {r.stderr.decode(errors='replace')[-1500:]}")
     out = os.path.join(work, tag + ".out")
@@ -93,7 +113,7 @@ def measure(args, exe, inp, work, tag, runs):
         ts = [float(x) for x in fh if x.strip()]
     peak = None
     if args.backend == "opencl":
-        p = run_exe(exe, inp, args, ["-P", "-n"])
+        p = run_exe(exe, inp, args, ["-e", entry, "-P", "-n"])
         m = re.search(rb"peak device memory: (\d+) bytes", p.stderr)
         peak = int(m.group(1)) if m else None
     return statistics.median(ts) / 1000.0, peak, read_values(out)
@@ -116,8 +136,8 @@ def agree(a, b):
     return worst <= 1e-5, "identical" if worst == 0 else f"max relative difference {worst:.2e}"
 
 
-def program_path(args, name, prog, external):
-    path = os.path.join(args.futhark_benchmarks if external else BENCH_DIR, prog)
+def program_path(args, name, prog, where):
+    path = os.path.join(root_of(args, where), prog)
     if name != "parboil_lbm":
         return path
     # Its main hard-codes 100 steps: a copy beside it runs --parboil-steps.
@@ -129,9 +149,9 @@ def program_path(args, name, prog, external):
 
 
 def bench(args, wl, work):
-    name, prog, external, inputs = wl
-    root = args.futhark_benchmarks if external else BENCH_DIR
-    path = program_path(args, name, prog, external)
+    name, prog, where, inputs, entry = wl
+    root = root_of(args, where)
+    path = program_path(args, name, prog, where)
     row = {"name": name, "program": prog}
     inp = os.path.join(work, name + ".in")
     if isinstance(inputs, tuple):
@@ -151,7 +171,7 @@ def bench(args, wl, work):
                                (["--skip-pass=shortcircuit"] if skip else []), capture_output=True, text=True)
             if r.returncode != 0:
                 raise RuntimeError(f"compile failed: {r.stderr[-1500:]}")
-        ms, peak, out = measure(args, exe, inp, work, tag, min(args.runs, RUNS_CAP.get(name, args.runs)))
+        ms, peak, out = measure(args, exe, inp, work, tag, min(args.runs, RUNS_CAP.get(name, args.runs)), entry)
         key = "nosc" if skip else "sc"
         row[key] = {"ms": ms, "peak_bytes": peak, **structure(args, path, skip)}
         results[key] = out
@@ -165,7 +185,7 @@ def bench(args, wl, work):
 
 def selected(args):
     for wl in WORKLOADS:
-        if wl[2] and not args.futhark_benchmarks or args.only and wl[0] not in args.only.split(","):
+        if wl[2] and not root_of(args, wl[2]) or args.only and wl[0] not in args.only.split(","):
             continue
         if args.small and wl[0] == "parboil_lbm":
             continue  # one fixed, large size
@@ -174,8 +194,8 @@ def selected(args):
 
 def build_all(args):
     os.makedirs(args.build, exist_ok=True)
-    for name, prog, external, _ in selected(args):
-        path = program_path(args, name, prog, external)
+    for name, prog, where, _, _ in selected(args):
+        path = program_path(args, name, prog, where)
         for skip in (True, False):
             exe = os.path.join(args.build, name + (".nosc" if skip else ".sc"))
             subprocess.run([args.futhorc, args.backend, *args.compile_option, path, "-o", exe] +
@@ -208,6 +228,7 @@ def main():
     ap.add_argument("--runs", type=int, default=10)
     ap.add_argument("--small", action="store_true", help="small inputs (a quick check; timings mean nothing)")
     ap.add_argument("--futhark-benchmarks", help="a futhark-benchmarks checkout: also its LocVolCalib, LUD and LBM")
+    ap.add_argument("--futhark-tests", help="the tests/ folder of a futhark checkout: also its slice-lmads LUD and NW")
     ap.add_argument("--only", help="comma-separated workload names")
     ap.add_argument("--parboil-steps", type=int, default=10,
                     help="steps of parboil's LBM (its main runs 100; a copy beside it runs this many)")
@@ -219,6 +240,8 @@ def main():
     args.futhorc = os.path.abspath(args.futhorc)
     if args.futhark_benchmarks:
         args.futhark_benchmarks = os.path.abspath(args.futhark_benchmarks)
+    if args.futhark_tests:
+        args.futhark_tests = os.path.abspath(args.futhark_tests)
     os.makedirs(args.out, exist_ok=True)
     if args.build:
         return build_all(args)

@@ -30,7 +30,7 @@
 typedef struct Options {
     const char *output;
     const char *dump_stage;
-    const char *skip_pass;
+    VEC(const char *) skip_passes; /* --skip-pass */
     const char *rt_object; /* --runtime-object */
     const char *target_cpu; /* --target-cpu (multicore) */
     bool asan;              /* --sanitize=address (multicore) */
@@ -40,6 +40,11 @@ typedef struct Options {
     char **run_argv;
     bool unsafe, verify, time_passes, library, server;
 } Options;
+
+static void options_free(Options *o) {
+    vec_free(&o->entries);
+    vec_free(&o->skip_passes);
+}
 
 static void usage(FILE *f) {
     fprintf(f,
@@ -80,8 +85,8 @@ static void usage(FILE *f) {
             "  --unsafe       omit bounds, division-by-zero and size checks\n"
             "  --verify       check the IR after every pass, and Imp after its lowering\n"
             "  --time-passes  print the time each phase takes\n"
-            "  --skip-pass=NAME  do not run optimisation pass NAME (simplify, fuse or\n"
-            "                 shortcircuit), to\n"
+            "  --skip-pass=NAME  do not run optimisation pass NAME (simplify, fuse,\n"
+            "                 distribute, migrate or shortcircuit; repeatable), to\n"
             "                 measure what it gains\n"
             "  -h, --help     show this help\n"
             "  --version      show the version\n\n"
@@ -284,7 +289,7 @@ static int compile(const char *mode, const char *src, const Options *o) {
                                   !strcmp(o->dump_stage, "imp") || !strcmp(o->dump_stage, "llvm"));
     const char *dump = o->dump_stage && !code ? o->dump_stage : NULL;
     PipelineOpts popts = {.verify = o->verify, .dump_after = dump, .last_stage = gpu ? STAGE_GPU : STAGE_MEM,
-                          .skip = o->skip_pass};
+                          .skip = o->skip_passes.items, .nskip = o->skip_passes.len};
     if (!pipeline_run(p, &popts)) {
         rc = 0;
         goto done;
@@ -351,12 +356,12 @@ static const char *parse_options(int argc, char **argv, Options *o) {
         else if (!strcmp(a, "--entry-point") && i + 1 < argc) vec_push(&o->entries, argv[++i]);
         else if (!strcmp(a, "--sanitize=address")) o->asan = true;
         else if (!strncmp(a, "--skip-pass=", 12)) {
-            o->skip_pass = a + 12;
-            if (!pipeline_skippable(o->skip_pass)) {
+            if (!pipeline_skippable(a + 12)) {
                 fprintf(stderr, "futhorc: --skip-pass: '%s' is not an optimisation pass (see futhorc passes)\n",
-                        o->skip_pass);
+                        a + 12);
                 return NULL;
             }
+            vec_push(&o->skip_passes, a + 12);
         }
         else if (!strcmp(a, "--stage") && i + 1 < argc) o->dump_stage = argv[++i];
         else if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
@@ -393,14 +398,14 @@ static int run_command(int argc, char **argv) {
         bad = true;
     }
     if (bad) {
-        vec_free(&o.entries);
+        options_free(&o);
         return 1;
     }
     /* The program sees "PROG" and its options, as an executable. */
     o.run_argc = argc - src;
     o.run_argv = argv + src;
     int rc = compile("run", argv[src], &o);
-    vec_free(&o.entries);
+    options_free(&o);
     return rc;
 }
 
@@ -501,11 +506,11 @@ int main(int argc, char **argv) {
         const char *src = parse_options(argc - 1, argv + 1, &o);
         if (!src || (!strcmp(cmd, "dump") && !o.dump_stage)) {
             if (src) fprintf(stderr, "futhorc: dump needs --stage=NAME (ast, internalise, memory, imp, c or llvm)\n");
-            vec_free(&o.entries);
+            options_free(&o);
             return 1;
         }
         int rc = compile(strcmp(cmd, "dump") ? cmd : "dump", src, &o);
-        vec_free(&o.entries);
+        options_free(&o);
         return rc;
     }
     fprintf(stderr, "futhorc: unknown command '%s' (see futhorc --help)\n", cmd);

@@ -15,6 +15,11 @@ void pass_memory(Prog *p);
  * is read. Array rows recurse into the map's body. */
 bool mem_inplace_ok(const Body *b, const Var *acc, const Var *r);
 
+/* migrate.c: STAGE_SOACS -> STAGE_SOACS, GPU only. An array literal of
+ * scalars computed from array elements becomes a map of one element (a
+ * kernel of one work-item) that reads and computes them on the device. */
+void pass_migrate(Prog *p);
+
 /* shortcircuit.c: STAGE_SOACS -> STAGE_SOACS, just before memory. Array
  * short-circuiting: plans where fresh arrays that are only copied into
  * another array's region (an update's slice, a part of a concatenation)

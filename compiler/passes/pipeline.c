@@ -12,6 +12,8 @@ const Pass pipeline_passes[] = {
      STAGE_SOACS, STAGE_SOACS, pass_fuse, false},
     {"distribute", "split host-level maps of several parallel stages into one map per stage (GPU only)",
      STAGE_SOACS, STAGE_SOACS, pass_distribute, true},
+    {"migrate", "run host scalar code that reads array elements for an array literal on the device (GPU only)",
+     STAGE_SOACS, STAGE_SOACS, pass_migrate, true},
     {"shortcircuit", "plan where fresh arrays are built in the regions they are copied to (short-circuiting)",
      STAGE_SOACS, STAGE_SOACS, pass_shortcircuit, false},
     {"memory", "give every array a memory block and an LMAD index function (FunMem)", STAGE_SOACS, STAGE_MEM,
@@ -33,6 +35,12 @@ bool pipeline_gpu_only(const char *name) {
     return false;
 }
 
+static bool skipped(const PipelineOpts *o, const char *name) {
+    for (int i = 0; i < o->nskip; i++)
+        if (!strcmp(o->skip[i], name)) return true;
+    return false;
+}
+
 bool pipeline_run(Prog *p, const PipelineOpts *o) {
     p->gpu = o->last_stage == STAGE_GPU;
     if (o->verify) ir_verify(p, "internalise");
@@ -47,7 +55,7 @@ bool pipeline_run(Prog *p, const PipelineOpts *o) {
         const Pass *ps = &pipeline_passes[i];
         if (ps->from == o->last_stage && ps->to != o->last_stage) break;
         if (p->stage != ps->from) ICE("pass %s expects another stage", ps->name);
-        if (o->skip && !strcmp(o->skip, ps->name)) continue;
+        if (skipped(o, ps->name)) continue;
         if (ps->gpu && o->last_stage != STAGE_GPU) continue;
         ps->run(p);
         p->stage = ps->to;

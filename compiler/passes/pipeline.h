@@ -18,7 +18,8 @@ typedef struct PipelineOpts {
     bool verify;            /* check the IR after every pass */
     const char *dump_after; /* print the IR after this pass and stop */
     Stage last_stage;       /* stop before a pass that leaves this stage (STAGE_MEM: run all) */
-    const char *skip;       /* a pass that keeps the stage not to run (an optimisation), or NULL */
+    const char *const *skip; /* passes that keep the stage not to run (optimisations) */
+    int nskip;
 } PipelineOpts;
 
 /* Whether name is a pass that may be skipped (it keeps the program's stage:

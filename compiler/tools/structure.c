@@ -222,7 +222,9 @@ static int struct_usage(const char *why, const char *arg) {
 
 int tool_structure(int argc, char **argv) {
     const char *src = NULL, *stage_name = "soacs";
-    const char *skip = NULL;
+    enum { MAX_SKIPS = 8 };
+    const char *skip[MAX_SKIPS];
+    int nskip = 0;
     bool unsafe = false, verify = false;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i];
@@ -230,7 +232,8 @@ int tool_structure(int argc, char **argv) {
         else if (!strncmp(a, "--stage=", 8)) stage_name = a + 8;
         else if (!strcmp(a, "--unsafe")) unsafe = true;
         else if (!strcmp(a, "--verify")) verify = true;
-        else if (!strncmp(a, "--skip-pass=", 12) && pipeline_skippable(a + 12)) skip = a + 12;
+        else if (!strncmp(a, "--skip-pass=", 12) && pipeline_skippable(a + 12) && nskip < MAX_SKIPS)
+            skip[nskip++] = a + 12;
         /* Options of the multicore backend's code, on which no count
          * depends: futhorc test passes the compiler's options here too. */
         else if (!strcmp(a, "--sanitize=address") || !strncmp(a, "--target-cpu=", 13)) continue;
@@ -248,7 +251,7 @@ int tool_structure(int argc, char **argv) {
     int rc = 1;
     Prog *p = struct_internalise(&a, src, unsafe);
     if (p) {
-        PipelineOpts po = {.verify = verify, .last_stage = stage, .skip = skip};
+        PipelineOpts po = {.verify = verify, .last_stage = stage, .skip = skip, .nskip = nskip};
         pipeline_run(p, &po);
         Buf b = {0};
         structure_print(&b, p);

@@ -273,7 +273,8 @@ static void test_skip_pass(void **state) {
     assert_false(pipeline_skippable("no-such-pass"));
     for (int skip = 0; skip < 2; skip++) {
         Prog *p = unit_from_source(src);
-        PipelineOpts o = {.verify = true, .last_stage = STAGE_SOACS, .skip = skip ? "fuse" : NULL};
+        const char *const fuse[] = {"fuse"};
+        PipelineOpts o = {.verify = true, .last_stage = STAGE_SOACS, .skip = fuse, .nskip = skip};
         assert_true(pipeline_run(p, &o));
         assert_int_equal(unit_structure_count(p, "Screma"), skip ? 2 : 1);
         tk_free(p);
