@@ -370,7 +370,9 @@ void gl_outer_levels(ImpLower *L, const SegInfo *g, int n) {
     for (int l = 0; l < n; l++) {
         const Screma *sc = &g->levels[l]->e->screma;
         lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
-        for (int i = 0; i + 1 < sc->map->body->nstms; i++) lw_stm(L, sc->map->body->stms[i]);
+        /* the code before the next level (views of its results may follow) */
+        const Body *b = sc->map->body;
+        for (int i = 0; i < b->nstms && b->stms[i] != g->levels[l + 1]; i++) lw_stm(L, b->stms[i]);
     }
 }
 

@@ -336,45 +336,63 @@ static bool is_map(const IrExp *e) {
     return e->kind == IE_SCREMA && e->screma.nscans == 0 && e->screma.nreds == 0;
 }
 
-/* Whether v is bound by s and not among the first n results of b. */
-static bool fresh_result(const Stm *s, const Body *b, int n, const Var *v) {
+/* The array that result v of body b is: v, or what v transposes when a
+ * statement of b from index from on (after the inner level) makes v as a
+ * transposition (a view: the inner level's result was built transposed
+ * in v's place). */
+static const Var *result_source(const Body *b, int from, const Var *v) {
+    for (int j = from; j < b->nstms; j++)
+        if (b->stms[j]->pat[0] == v && b->stms[j]->e->kind == IE_REARRANGE) return b->stms[j]->e->arr;
+    return v;
+}
+
+/* Whether v is bound by s (at index at of b), directly or through a
+ * transposition after it, and no earlier one of the first n results of b
+ * is. */
+static bool fresh_result(const Stm *s, const Body *b, int at, int n, const Var *v) {
+    const Var *src = result_source(b, at + 1, v);
     bool bound = false;
-    for (int i = 0; i < s->npat; i++) bound |= s->pat[i] == v;
+    for (int i = 0; i < s->npat; i++) bound |= s->pat[i] == src;
     for (int i = 0; i < n; i++)
-        if (b->res[i].is_var && b->res[i].v == v) return false;
+        if (b->res[i].is_var && result_source(b, at + 1, b->res[i].v) == src) return false;
     return bound;
 }
 
-/* Whether result i of map s's body is an array that statement in of the
- * body binds (and no earlier result is) in the place of row iter of s's
- * output i: written in place, it needs no copy. */
-static bool row_in_place(KCtx *k, const Stm *s, const Stm *in, int i) {
+/* Whether result i of map s's body is an array that statement in (at
+ * index at of the body) binds, or a transposition of one, (and no earlier
+ * result is) in the place of row iter of s's output i: written in place,
+ * it needs no copy. */
+static bool row_in_place(KCtx *k, const Stm *s, const Stm *in, int at, int i) {
     const Screma *sc = &s->e->screma;
     const Body *b = sc->map->body;
     Var *r = b->res[i].v, *o = s->pat[i];
-    if (!b->res[i].is_var || !fresh_result(in, b, i, r) || !r->mem || !o->mem || r->mem->mem != o->mem->mem)
+    if (!b->res[i].is_var || !fresh_result(in, b, at, i, r) || !r->mem || !o->mem || r->mem->mem != o->mem->mem)
         return false;
     LmadSlice fix = {.is_index = true, .index = sym_var(k->a, sc->iter->id)};
     return lmad_equal(r->mem->ixfun, lmad_slice(k->a, o->mem->ixfun, &fix, 1));
 }
 
-/* The last statement of level s's body when it keeps s a perfect nest
- * below the outermost level outer: a Screma after cheap scalar code, of a
- * width bound outside outer's lambda, whose results are s's results (in
- * any order: horizontal fusion reorders them) built in place in s's
- * output rows. Else NULL. */
+/* The statement of level s's body that keeps s a perfect nest below the
+ * outermost level outer: a Screma after cheap scalar code, of a width
+ * bound outside outer's lambda, whose results are s's results (in any
+ * order: horizontal fusion reorders them), or transpositions of them made
+ * after it, built in place in s's output rows (a transposed result was
+ * built transposed there: map (\x -> transpose (map f (transpose x))) is
+ * a nest). Else NULL. */
 static Stm *nest_tail(KCtx *k, const Stm *outer, Stm *s) {
     Screma *sc = &s->e->screma;
     Body *b = sc->map->body;
-    if (b->nstms == 0) return NULL;
-    Stm *in = b->stms[b->nstms - 1];
+    int at = b->nstms - 1;
+    while (at >= 0 && b->stms[at]->e->kind == IE_REARRANGE) at--;
+    if (at < 0) return NULL;
+    Stm *in = b->stms[at];
     if (in->e->kind != IE_SCREMA || in->npat != b->nres || in->npat != s->npat) return NULL;
-    for (int i = 0; i + 1 < b->nstms; i++)
+    for (int i = 0; i < at; i++)
         if (!ir_stm_cheap(b->stms[i])) return NULL;
     SubExp w = in->e->screma.w;
     if (w.is_var && bound_in(outer->e->screma.map, w.v)) return NULL;
     for (int i = 0; i < b->nres; i++)
-        if (!row_in_place(k, s, in, i)) return NULL;
+        if (!row_in_place(k, s, in, at, i)) return NULL;
     return in;
 }
 
@@ -461,7 +479,7 @@ static Stm *segred_level(KCtx *k, const Stm *outer, Stm *s, bool *irregular) {
     int outputs = 0;
     for (int i = 0; i < b->nres; i++) {
         if (subexp_type(b->res[i]).kind == TK_PRIM) continue;
-        if (!row_in_place(k, s, red, i)) return NULL;
+        if (!row_in_place(k, s, red, b->nstms - 1, i)) return NULL; /* no transposed outputs */
         outputs++;
     }
     int nv = 0;
