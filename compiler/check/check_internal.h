@@ -279,8 +279,12 @@ bool tc_is_prim(Ty *t, PrimType p);
  * type ... with actual type ..." at loc (after the sentence context, such
  * as "Cannot apply ...", when given) and abandon the definition. Modes:
  * U_LENIENT_SIZES accepts differing sizes (checked at run time); U_DIET
- * rejects a consuming function where a non-consuming one is expected. */
-enum { U_STRICT = 0, U_LENIENT_SIZES = 1, U_DIET = 2 };
+ * rejects a consuming function where a non-consuming one is expected;
+ * U_COERCE (a size coercion e :> t, with U_LENIENT_SIZES) leaves the
+ * unknown sizes of the actual type (e's) unknown: the coercion checks
+ * them at run time and does not decide them (an anonymous size of a
+ * parameter stays a size parameter). */
+enum { U_STRICT = 0, U_LENIENT_SIZES = 1, U_DIET = 2, U_COERCE = 4 };
 void tc_unify(SrcLoc loc, Ty *expected, Ty *actual, int mode);
 void tc_unify_in(SrcLoc loc, Ty *expected, Ty *actual, int mode, const char *context);
 /* Unifies; returns NULL, or the message tc_unify_in would report. */

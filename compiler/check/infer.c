@@ -1289,7 +1289,7 @@ static Ty *exp_type(Exp *e) {
     case EX_COERCE: {
         Ty *t = tc_exp(e->e1);
         Ty *d = tc_type_exp(e->ret, false);
-        tc_unify(e->loc, d, t, U_LENIENT_SIZES);
+        tc_unify(e->loc, d, t, U_LENIENT_SIZES | U_COERCE);
         return d;
     }
     case EX_ASSERT:

@@ -776,6 +776,7 @@ static bool unify_size(Size a, Size b, int mode) {
     a = tc_size_resolve(a);
     b = tc_size_resolve(b);
     if (is_svar(a) && is_svar(b) && a.uid == b.uid) return true;
+    if ((mode & U_COERCE) && is_svar(b)) return true;
     if (is_svar(b) && !is_svar(a)) {
         Size t = a;
         a = b;
