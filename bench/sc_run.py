@@ -25,9 +25,10 @@ from run import read_values, write_value  # noqa: E402 (the data format lives th
 
 SEED = 20261126
 RUN_TIMEOUT_S = 300
-# Workloads whose build without short-circuiting is slow enough (parboil's
-# LBM then runs on the host) that fewer runs must do.
-RUNS_CAP = {"parboil_lbm": 1}
+# Workloads slow enough that fewer runs must do: parboil's LBM without
+# short-circuiting runs on the host; LocVolCalib's large dataset takes
+# tens of seconds a run on a GPU.
+RUNS_CAP = {"parboil_lbm": 1, "LocVolCalib": 1}
 
 
 def gen_hotspot(rng, small):
@@ -46,6 +47,12 @@ def gen_lud(rng, small):
     n = 256 if small else 2048
     a = rng.uniform(0, 1, (n, n)).astype(np.float32)
     return [a + np.float32(n) * np.eye(n, dtype=np.float32)]
+
+
+def gen_nn(rng, small):
+    n = 4096 if small else 1 << 22
+    return [np.int32(10 if small else 100), np.float32(30), np.float32(90),
+            rng.uniform(0, 90, n).astype(np.float32), rng.uniform(0, 180, n).astype(np.float32)]
 
 
 def gen_lud_flat(rng, small):
@@ -75,6 +82,9 @@ WORKLOADS = [
                                                      "finpar/LocVolCalib-data/small.in"), "main"),
     ("lud", "rodinia/lud/lud.fut", "fb", gen_lud, "main"),
     ("parboil_lbm", "parboil/lbm/lbm.fut", "fb", gen_parboil_lbm, "main"),
+    ("nn", "rodinia/nn/nn.fut", "fb", gen_nn, "main"),
+    ("OptionPricing", "finpar/OptionPricing.fut", "fb", ("finpar/OptionPricing-data/large.in",
+                                                         "finpar/OptionPricing-data/small.in"), "main"),
     ("lud_flat", "slice-lmads/lud.fut", "ft", gen_lud_flat, "lud"),
     ("nw_flat", "slice-lmads/nw.fut", "ft", gen_nw_flat, "nw_flat"),
 ]
