@@ -19,7 +19,8 @@
  * stay, as the lambda's free variables); they move only when nothing but
  * the literal and each other uses them, so nothing is computed twice and
  * the host never needs them. Assertions stay where they are (they read
- * host scalars; one that reads a moved value keeps it on the host). The
+ * host scalars; one that reads a moved value keeps it on the host), and
+ * nothing moves past a statement that may write an array in place. The
  * short-circuiting pass then builds the map's results in the literal's
  * place, as it builds the literal's elements. Bodies of the entry points
  * and of the host loops and branches in them are rewritten; lambdas run
@@ -87,6 +88,14 @@ static void need_use(IrWalk *w, Var *v) {
     if (n->M->dev[v->id] && n->M->at[v->id] >= 0) n->take[n->M->at[v->id]] = 1;
 }
 
+/* Whether s may write an array in place (an update, scatter, histogram,
+ * or a loop or branch that may hold one): a read moved past it would see
+ * the new elements. */
+static bool may_write(const Stm *s) {
+    IrExpKind k = s->e->kind;
+    return ir_is_update(s->e) || k == IE_SCATTER || k == IE_HIST || k == IE_LOOP || k == IE_IF;
+}
+
 /* How many times the statements taken (and the literal at j) use v. */
 static int taken_uses(Body *b, const char *take, int j, const Var *v) {
     int n = ir_stm_uses(b->stms[j], v);
@@ -107,6 +116,7 @@ static int plan_literal(Mig *M, Body *b, int j, char *take) {
         if (take[k]) ir_walk_stm(&w, b->stms[k]);
     int count = 0;
     for (int k = 0; k < j; k++) {
+        if (count && !take[k] && may_write(b->stms[k])) return 0; /* between a moved read and the literal */
         if (!take[k]) continue;
         count++;
         for (int i = 0; i < b->stms[k]->npat; i++) {
