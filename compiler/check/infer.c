@@ -1049,9 +1049,28 @@ static Ty *let_chain_exp(Exp *e) {
     return t;
 }
 
+/* The type at path steps of a value of type t: fields and brackets in
+ * order. A bracket before the last one holds indices only (then fields
+ * and indices commute, as the lowering of arrays of records needs). */
+static Ty *path_type(Ty *t, UpdStep *steps, int n) {
+    int last = n - 1;
+    while (last >= 0 && steps[last].field) last--;
+    for (int i = 0; i < n; i++) {
+        UpdStep *s = &steps[i];
+        if (s->field) {
+            t = tc_field_type(s->loc, t, s->field);
+            continue;
+        }
+        for (int j = 0; i < last && j < s->nslice; j++)
+            if (s->slice[j].is_slice) tc_fail(s->loc, "Only the last brackets of an update path may hold a slice.");
+        t = index_type(s->loc, t, s->slice, s->nslice);
+    }
+    return t;
+}
+
 static Ty *update_exp(Exp *e) {
     Ty *t = tc_exp(e->e1);
-    Ty *elem = index_type(e->loc, t, e->slice, e->nslice);
+    Ty *elem = e->nsteps ? path_type(t, e->steps, e->nsteps) : index_type(e->loc, t, e->slice, e->nslice);
     tc_unify(e->e2->loc, elem, tc_exp(e->e2), U_LENIENT_SIZES);
     return t;
 }

@@ -581,6 +581,7 @@ static AV *let_chain(Exp *e) {
 
 static AV *update_exp(Exp *e) {
     slice_uses(e->slice, e->nslice);
+    for (int i = 0; i < e->nsteps; i++) slice_uses(e->steps[i].slice, e->steps[i].nslice);
     u_exp(e->e2);
     AV *a = u_exp(e->e1);
     consume(a, e->e1->loc, exp_name(e->e1));

@@ -1199,6 +1199,25 @@ static SVal *lower_record_update(Lower *l, SVal *r, const char **path, int npath
     lower_error(l, loc, "no field '%s' to update", path[0]);
 }
 
+/* r with <steps> = v: an array of records is a record of arrays, so the
+ * fields of the path select the arrays that change and its brackets
+ * (indices but for the last, checked) index all of them alike: the
+ * update of the selected part at the brackets' indices, put back. */
+static SVal *lower_path_update(Lower *l, Env *env, SVal *r, const UpdStep *steps, int n, SVal *v, SrcLoc loc) {
+    const char **fields = NEW_ARRAY(l->a, const char *, n);
+    int nfields = 0, nidx = 0;
+    for (int i = 0; i < n; i++) {
+        if (steps[i].field) fields[nfields++] = steps[i].field;
+        else nidx += steps[i].nslice;
+    }
+    DimIndex *idx = NEW_ARRAY(l->a, DimIndex, nidx + 1);
+    nidx = 0;
+    for (int i = 0; i < n; i++)
+        for (int j = 0; !steps[i].field && j < steps[i].nslice; j++) idx[nidx++] = steps[i].slice[j];
+    SVal *part = project_path(l, r, fields, nfields, loc);
+    return lower_record_update(l, r, fields, nfields, lower_update(l, env, part, idx, nidx, v, loc), loc);
+}
+
 static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     switch (e->kind) {
     case EX_HOLE: return lower_hole(l, env, e);
@@ -1254,6 +1273,7 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     case EX_UPDATE: {
         SVal *arr = lower_exp(l, env, e->e1);
         SVal *v = lower_exp(l, env, e->e2);
+        if (e->nsteps) return lower_path_update(l, env, arr, e->steps, e->nsteps, v, e->loc);
         return lower_update(l, env, arr, e->slice, e->nslice, v, e->loc);
     }
     case EX_RECORD_UPDATE: {

@@ -279,7 +279,11 @@ static void print_compound(Buf *out, const Exp *e) {
     case EX_UPDATE:
         ast_print_exp(out, e->e1);
         buf_puts(out, " with ");
-        print_slice(out, e->slice, e->nslice);
+        if (!e->nsteps) print_slice(out, e->slice, e->nslice);
+        for (int i = 0; i < e->nsteps; i++) {
+            if (e->steps[i].field) buf_printf(out, "%s%s", i ? "." : "", e->steps[i].field);
+            else print_slice(out, e->steps[i].slice, e->steps[i].nslice);
+        }
         buf_puts(out, " = ");
         ast_print_exp(out, e->e2);
         break;

@@ -222,6 +222,15 @@ typedef struct DimIndex {
     Exp *start, *end, *stride; /* is_slice; each may be NULL */
 } DimIndex;
 
+/* A step of the path of an update (e with [i].f[j] = v): a field, or the
+ * indices and slices of one bracket. */
+typedef struct UpdStep {
+    const char *field; /* NULL: a bracket */
+    DimIndex *slice;
+    int nslice;
+    SrcLoc loc;
+} UpdStep;
+
 typedef struct ExpField {
     const char *name;
     Exp *exp; /* for a punned field {x}, an EX_VAR x */
@@ -317,7 +326,7 @@ struct Exp {
      * EX_LET_UPDATE: let var[slice] = e1 in e2
      * EX_LOOP: loop pat = e1 (NULL when omitted) <form> do e2;
      *          for i < e3 / for pat2 in e3 / while e3
-     * EX_UPDATE: e1 with [slice] = e2
+     * EX_UPDATE: e1 with [slice] = e2, or e1 with steps = e2
      * EX_RECORD_UPDATE: e1 with path = e2
      * EX_ASCRIBE/EX_COERCE: e1 : type
      * EX_ASSERT: assert e1 e2       EX_OPEN: name.(e1) */
@@ -326,6 +335,8 @@ struct Exp {
 
     DimIndex *slice;      /* EX_INDEX, EX_UPDATE, EX_LET_UPDATE */
     int nslice;
+    UpdStep *steps;       /* EX_UPDATE of a path of fields and brackets (then slice is unused) */
+    int nsteps;
 
     Pat *pat;             /* EX_LET, EX_LOOP */
     LoopForm form;        /* EX_LOOP */

@@ -122,6 +122,8 @@ static Exp *clone_node(Arena *a, const Exp *e) {
     c->e1 = clone_exp(a, e->e1);
     c->e3 = clone_exp(a, e->e3);
     c->slice = clone_slice(a, e->slice, e->nslice);
+    c->steps = DUP(a, e->steps, e->nsteps);
+    for (int i = 0; i < e->nsteps; i++) c->steps[i].slice = clone_slice(a, e->steps[i].slice, e->steps[i].nslice);
     c->pat = clone_pat(a, e->pat);
     c->pat2 = clone_pat(a, e->pat2);
     c->tparams = clone_tparams(a, e->tparams, e->ntparams);

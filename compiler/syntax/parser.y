@@ -91,6 +91,12 @@ static const char *op_text(void *scanner, Tok op);
 static Exp *mk_section(void *scanner, Exp *l, const char *op, Exp *r, SrcLoc loc);
 static Exp *mk_index_section(void *scanner, PtrList *dims, SrcLoc loc);
 static Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath, Exp *v, SrcLoc loc);
+static UpdStep *mk_slice_step(void *scanner, PtrList *dims, SrcLoc loc);
+static UpdStep *mk_field_step(void *scanner, const char *field, SrcLoc loc);
+static PtrList *field_steps(void *scanner, Tok t, SrcLoc loc);
+static Exp *mk_path_update(void *scanner, Exp *r, PtrList *first, PtrList *rest, Exp *v, SrcLoc loc);
+static Exp *mk_let_path_update(void *scanner, Tok x, SrcLoc xloc, PtrList *steps, PtrList *rest, Exp *v, Exp *body,
+                               SrcLoc loc);
 static ModExp *mk_mexp(void *scanner, ModExpKind k, SrcLoc loc);
 static ModTypeExp *mk_mtype(void *scanner, ModTypeExpKind k, SrcLoc loc);
 static Spec *mk_spec(void *scanner, SpecKind k, SrcLoc loc);
@@ -149,7 +155,7 @@ static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc
 
 %type <list> decls exps exps_tc efields efields_tc pats pats_tc pfields pfields_tc types types_tc
 %type <list> tfields tfields_tc dims dims_tc funparams funparams0 params1 projs type_args exist_dims size_binders
-%type <list> sum_clauses sum_payload constr_pats cases
+%type <list> sum_clauses sum_payload constr_pats cases upd_steps upd_steps1
 %type <decl> decl decl1
 %type <tok> val_kw anyop anyop_nominus fieldid
 %type <exp> exp rexp oexp atom apply opt_oexp let_exp let_body opt_init
@@ -716,15 +722,11 @@ oexp: oexp OP_PIPE_R oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
       }
     | MINUS oexp %prec UNARY { $$ = mk_exp(scanner, EX_NEG, @$); $$->e1 = $2; }
     | BANG oexp %prec UNARY { $$ = mk_exp(scanner, EX_NOT, @$); $$->e1 = $2; }
-    | oexp WITH LBRACKET dims_tc RBRACKET EQUALS oexp %prec WITH {
-          $$ = mk_exp(scanner, EX_UPDATE, @$);
-          $$->e1 = $1;
-          $$->slice = list_array(scanner, $4, sizeof(DimIndex));
-          $$->nslice = $4->len;
-          $$->e2 = $7;
+    | oexp WITH LBRACKET dims_tc RBRACKET upd_steps EQUALS oexp %prec WITH {
+          $$ = mk_path_update(scanner, $1, plist_push(AR, NULL, mk_slice_step(scanner, $4, @3)), $6, $8, @$);
       }
-    | oexp WITH ID EQUALS oexp %prec WITH { $$ = mk_record_update(scanner, $1, $3.qn.parts, $3.qn.nparts, $5, @$); }
-    | oexp WITH QUALID EQUALS oexp %prec WITH { $$ = mk_record_update(scanner, $1, $3.qn.parts, $3.qn.nparts, $5, @$); }
+    | oexp WITH ID upd_steps EQUALS oexp %prec WITH { $$ = mk_path_update(scanner, $1, field_steps(scanner, $3, @3), $4, $6, @$); }
+    | oexp WITH QUALID upd_steps EQUALS oexp %prec WITH { $$ = mk_path_update(scanner, $1, field_steps(scanner, $3, @3), $4, $6, @$); }
     | oexp WITH INTLIT EQUALS oexp %prec WITH {
           /* t with 0 = v; (a path such as "0.1" lexes as a decimal literal) */
           const char **path = NEW_ARRAY(AR, const char *, 1);
@@ -830,7 +832,34 @@ let_exp: LET pat EQUALS exp let_body { $$ = mk_let(scanner, $2, $4, $5, @$); }
              $$->e1 = $7;
              $$->e2 = $8;
          }
+       | LET ID IDX_LBRACKET dims_tc RBRACKET upd_steps1 EQUALS exp let_body {
+             /* let xs[i].f = v: let xs = xs with [i].f = v */
+             PtrList *steps = plist_push(AR, NULL, mk_slice_step(scanner, $4, @3));
+             $$ = mk_let_path_update(scanner, $2, @2, steps, $6, $8, $9, @$);
+         }
+       | LET QUALID upd_steps EQUALS exp let_body {
+             /* let r.f.g = v, let r.f[i] = v: let r = r with f.g = v */
+             Tok head = $2;
+             head.qn.parts = $2.qn.parts;
+             head.qn.nparts = 1;
+             head.text = $2.qn.parts[0];
+             QualName rest = {$2.qn.parts + 1, $2.qn.nparts - 1};
+             PtrList *steps = NULL;
+             for (int i = 0; i < rest.nparts; i++) steps = plist_push(AR, steps, mk_field_step(scanner, rest.parts[i], @2));
+             $$ = mk_let_path_update(scanner, head, @2, steps, $3, $5, $6, @$);
+         }
        ;
+
+/* The steps of an update path after its first: brackets and fields. */
+upd_steps: %empty { $$ = NULL; }
+         | upd_steps1 { $$ = $1; }
+         ;
+
+upd_steps1: IDX_LBRACKET dims_tc RBRACKET { $$ = plist_push(AR, NULL, mk_slice_step(scanner, $2, @1)); }
+          | PROJ { $$ = plist_push(AR, NULL, mk_field_step(scanner, $1.text, @1)); }
+          | upd_steps1 IDX_LBRACKET dims_tc RBRACKET { $$ = plist_push(AR, $1, mk_slice_step(scanner, $3, @2)); }
+          | upd_steps1 PROJ { $$ = plist_push(AR, $1, mk_field_step(scanner, $2.text, @2)); }
+          ;
 
 /* "let [n][m] p = e": the first bracket follows a space, later ones a ']'. */
 size_binders: LBRACKET ID RBRACKET { $$ = plist_push(AR, NULL, mk_tparam(scanner, TP_SIZE, $2, @2)); }
@@ -1177,6 +1206,65 @@ static Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath
     e->npath = npath;
     e->e2 = v;
     return e;
+}
+
+static UpdStep *mk_slice_step(void *scanner, PtrList *dims, SrcLoc loc) {
+    UpdStep *s = NEW(AR, UpdStep);
+    s->slice = list_array(scanner, dims, sizeof(DimIndex));
+    s->nslice = dims->len;
+    s->loc = loc;
+    return s;
+}
+
+static UpdStep *mk_field_step(void *scanner, const char *field, SrcLoc loc) {
+    UpdStep *s = NEW(AR, UpdStep);
+    s->field = field;
+    s->loc = loc;
+    return s;
+}
+
+/* The fields of a name or dotted name (f, f.g) as steps. */
+static PtrList *field_steps(void *scanner, Tok t, SrcLoc loc) {
+    PtrList *l = NULL;
+    for (int i = 0; i < t.qn.nparts; i++) l = plist_push(AR, l, mk_field_step(scanner, t.qn.parts[i], loc));
+    return l;
+}
+
+/* r with <first ++ rest> = v: a record update when every step is a field,
+ * the array update e with [slice] = v for one bracket, else an update of
+ * a path (EX_UPDATE with steps). */
+static Exp *mk_path_update(void *scanner, Exp *r, PtrList *first, PtrList *rest, Exp *v, SrcLoc loc) {
+    for (int i = 0; rest && i < rest->len; i++) first = plist_push(AR, first, rest->items[i]);
+    int n = first->len, nfields = 0;
+    for (int i = 0; i < n; i++) nfields += ((UpdStep *)first->items[i])->field != NULL;
+    if (nfields == n) {
+        const char **path = NEW_ARRAY(AR, const char *, n);
+        for (int i = 0; i < n; i++) path[i] = ((UpdStep *)first->items[i])->field;
+        return mk_record_update(scanner, r, path, n, v, loc);
+    }
+    Exp *e = mk_exp(scanner, EX_UPDATE, loc);
+    e->e1 = r;
+    e->e2 = v;
+    if (n == 1) {
+        UpdStep *s = first->items[0];
+        e->slice = s->slice;
+        e->nslice = s->nslice;
+        return e;
+    }
+    e->steps = NEW_ARRAY(AR, UpdStep, n);
+    for (int i = 0; i < n; i++) e->steps[i] = *(UpdStep *)first->items[i];
+    e->nsteps = n;
+    return e;
+}
+
+/* let x <steps ++ rest> = v in body: let x = x with <path> = v in body. */
+static Exp *mk_let_path_update(void *scanner, Tok x, SrcLoc xloc, PtrList *steps, PtrList *rest, Exp *v, Exp *body,
+                               SrcLoc loc) {
+    QualName qn = {NEW_ARRAY(AR, const char *, 1), 1};
+    qn.parts[0] = x.text;
+    Pat *p = mk_pat(scanner, P_ID, xloc);
+    p->name = x.text;
+    return mk_let(scanner, p, mk_path_update(scanner, mk_var(scanner, qn, xloc), steps, rest, v, loc), body, loc);
 }
 
 /* ---- Modules ---- */
