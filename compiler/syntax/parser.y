@@ -89,7 +89,7 @@ static bool is_numeric_name(const char *s);
 static const char *qualname_text(void *scanner, QualName qn);
 static const char *op_text(void *scanner, Tok op);
 static Exp *mk_section(void *scanner, Exp *l, const char *op, Exp *r, SrcLoc loc);
-static Exp *mk_index_section(void *scanner, PtrList *dims, SrcLoc loc);
+static Exp *mk_path_section(void *scanner, PtrList *first, PtrList *rest, SrcLoc loc);
 static Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath, Exp *v, SrcLoc loc);
 static UpdStep *mk_slice_step(void *scanner, PtrList *dims, SrcLoc loc);
 static UpdStep *mk_field_step(void *scanner, const char *field, SrcLoc loc);
@@ -941,13 +941,13 @@ atom: INTLIT { $$ = mk_lit(scanner, EX_INT, $1, @$); }
     | LPAR BACKTICK RPAR { $$ = mk_section(scanner, NULL, qualname_text(scanner, $2.qn), NULL, @$); }
     | LPAR BACKTICK oexp RPAR { $$ = mk_section(scanner, NULL, qualname_text(scanner, $2.qn), $3, @$); }
     | LPAR oexp BACKTICK RPAR { $$ = mk_section(scanner, $2, qualname_text(scanner, $3.qn), NULL, @$); }
-    | LPAR DOT LBRACKET dims_tc RBRACKET RPAR { $$ = mk_index_section(scanner, $4, @$); }
+    | LPAR DOT LBRACKET dims_tc RBRACKET upd_steps RPAR {
+          $$ = mk_path_section(scanner, plist_push(AR, NULL, mk_slice_step(scanner, $4, @3)), $6, @$);
+      }
     | ID DOT LPAR exp RPAR { $$ = mk_exp(scanner, EX_OPEN, @$); $$->name = $1.qn; $$->e1 = $4; }
     | QUALID DOT LPAR exp RPAR { $$ = mk_exp(scanner, EX_OPEN, @$); $$->name = $1.qn; $$->e1 = $4; }
-    | LPAR projs RPAR {
-          $$ = mk_exp(scanner, EX_PROJ_SECTION, @$);
-          $$->path = list_array(scanner, $2, sizeof(const char *));
-          $$->npath = $2->len;
+    | LPAR PROJ upd_steps RPAR {
+          $$ = mk_path_section(scanner, plist_push(AR, NULL, mk_field_step(scanner, $2.text, @2)), $3, @$);
       }
     ;
 
@@ -1355,26 +1355,52 @@ enum { SYN_MAX_FRESH_TRIES = 64 };
 /* The index section (.[i, j]) as the function it denotes, \a -> a[i, j],
  * since ast.h has no index-section node. The parameter is named so that
  * it does not capture a name used in the indices. */
-static Exp *mk_index_section(void *scanner, PtrList *dims, SrcLoc loc) {
-    DimIndex *slice = list_array(scanner, dims, sizeof(DimIndex));
-    int n = plist_len(dims);
+/* Whether a bracket of steps mentions name. */
+static bool steps_mention(PtrList *steps, const char *name) {
+    for (int i = 0; i < steps->len; i++) {
+        UpdStep *s = steps->items[i];
+        if (!s->field && syn_slice_mentions(s->slice, s->nslice, name)) return true;
+    }
+    return false;
+}
+
+/* A section of a path of fields and brackets ((.a.b), (.[i]), (.[i].f),
+ * (.a[1:3])): fields alone are an EX_PROJ_SECTION, anything else the
+ * lambda \_arr -> _arr<path> (a name that no index mentions). */
+static Exp *mk_path_section(void *scanner, PtrList *first, PtrList *rest, SrcLoc loc) {
+    for (int i = 0; rest && i < rest->len; i++) first = plist_push(AR, first, rest->items[i]);
+    int n = first->len, nfields = 0;
+    for (int i = 0; i < n; i++) nfields += ((UpdStep *)first->items[i])->field != NULL;
+    if (nfields == n) {
+        Exp *e = mk_exp(scanner, EX_PROJ_SECTION, loc);
+        e->path = NEW_ARRAY(AR, const char *, n);
+        for (int i = 0; i < n; i++) e->path[i] = ((UpdStep *)first->items[i])->field;
+        e->npath = n;
+        return e;
+    }
     const char *name = intern("_arr");
-    for (int k = 0; k < SYN_MAX_FRESH_TRIES && syn_slice_mentions(slice, n, name); k++)
+    for (int k = 0; k < SYN_MAX_FRESH_TRIES && steps_mention(first, name); k++)
         name = intern(arena_printf(AR, "%s'", name));
-    if (syn_slice_mentions(slice, n, name)) diag_error(loc, "cannot name the argument of this index section");
+    if (steps_mention(first, name)) diag_error(loc, "cannot name the argument of this section");
     Pat *param = mk_pat(scanner, P_ID, loc);
     param->name = name;
     QualName qn = {NEW_ARRAY(AR, const char *, 1), 1};
     qn.parts[0] = name;
-    Exp *index = mk_exp(scanner, EX_INDEX, loc);
-    index->e1 = mk_var(scanner, qn, loc);
-    index->slice = slice;
-    index->nslice = n;
+    Exp *body = mk_var(scanner, qn, loc);
+    for (int i = 0; i < n; i++) {
+        UpdStep *s = first->items[i];
+        Exp *x = mk_exp(scanner, s->field ? EX_PROJECT : EX_INDEX, loc);
+        x->e1 = body;
+        x->field = s->field;
+        x->slice = s->slice;
+        x->nslice = s->nslice;
+        body = x;
+    }
     Exp *lam = mk_exp(scanner, EX_LAMBDA, loc);
     lam->params = NEW_ARRAY(AR, Pat *, 1);
     lam->params[0] = param;
     lam->nparams = 1;
-    lam->e1 = index;
+    lam->e1 = body;
     return lam;
 }
 
