@@ -202,16 +202,23 @@ static void mem_index(MemCtx *m, Stm *s) {
     s->pat[0]->mem = mem_info(m, e->arr->mem->mem, ir_region(m->a, e->arr->mem->ixfun, e));
 }
 
-/* A reshape is a view when one LMAD expresses it, else a copy then a view. */
+/* A reshape is a view when one LMAD expresses it, else a copy then a view.
+ * A reshape between constant shapes of different element counts cannot
+ * run (the shape check before it always fails; with --unsafe there is
+ * none): its result gets a fresh block of its own size, so that nothing
+ * reads past the source. */
 static void mem_reshape(MemCtx *m, StmVec *out, Stm *s) {
     IrExp *e = s->e;
     Sym **shape = NEW_ARRAY(m->a, Sym *, e->nshape + 1);
     for (int i = 0; i < e->nshape; i++) shape[i] = se_sym(m, e->shape[i]);
     Lmad *l = lmad_reshape(m->a, e->arr->mem->ixfun, e->nshape, shape);
-    if (!l) {
+    if (!l && !in_row_major(e->arr)) {
         e->arr = emit_copy(m, out, e->arr, s->loc);
         l = lmad_reshape(m->a, e->arr->mem->ixfun, e->nshape, shape);
-        if (!l) ICE("memory: reshape of a row-major array is not expressible");
+    }
+    if (!l) {
+        give_fresh(m, out, s->pat[0], s->loc);
+        return;
     }
     s->pat[0]->mem = mem_info(m, e->arr->mem->mem, l);
 }
