@@ -496,6 +496,8 @@ const char *ir_seg_name(SegKind k);
 
 /* Prints the program in a readable, stable text form. */
 void ir_print(Buf *out, const Prog *p);
+/* Prints a type as ir_print does ("[n][3i64]f32"). */
+void ir_print_type(Buf *out, Type t);
 /* Checks IR invariants (every Var bound once before use, types of operands
  * and results agree, lambdas' arities match; MemInfo present at STAGE_MEM).
  * Reports the first violation through ICE with the pass name. */

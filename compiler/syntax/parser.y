@@ -64,39 +64,25 @@ enum { SYN_MAX_DEPTH = 1000000 };
         }                                                                     \
     } while (0)
 
-LexState *syn_state(void *scanner);
 #define LS (syn_state(scanner))
 #define AR (LS->arena)
 
 /* Helpers defined after the grammar. */
-static Exp *mk_exp(void *scanner, ExpKind k, SrcLoc loc);
 static Exp *mk_binop(void *scanner, Exp *l, Tok op, Exp *r, SrcLoc loc);
-static Exp *mk_var(void *scanner, QualName qn, SrcLoc loc);
 static Exp *mk_lit(void *scanner, ExpKind k, Tok t, SrcLoc loc);
 static Exp *mk_range(void *scanner, Exp *s, Exp *second, Exp *end, RangeKind k, SrcLoc loc);
-static Exp *mk_let(void *scanner, Pat *p, Exp *e1, Exp *body, SrcLoc loc);
 static Exp *mk_letfun(void *scanner, Tok name, PtrList *fps, TypeExp *ret, Exp *e1, Exp *body, SrcLoc loc);
-static Pat *mk_pat(void *scanner, PatKind k, SrcLoc loc);
 static void attr_prepend(void *scanner, Attr **attrs, int *n, const char *text);
 static TypeExp *mk_type(void *scanner, TypeExpKind k, SrcLoc loc);
 static Decl *mk_decl(void *scanner, DeclKind k, SrcLoc loc, const char *doc);
 static Decl *mk_val(void *scanner, Tok kw, const char *name, PtrList *fps, TypeExp *ret, Exp *body, SrcLoc loc);
 static DimIndex *mk_slice(void *scanner, Exp *s, Exp *e, Exp *st);
-static void *list_array(void *scanner, PtrList *l, size_t elem_size);
 static void split_funparams(void *scanner, PtrList *fps, TypeParam **tps, int *ntps, Pat ***ps, int *nps);
 static Tok numeric_field(void *scanner, Tok t, SrcLoc loc);
 static bool is_numeric_name(const char *s);
 static const char *qualname_text(void *scanner, QualName qn);
 static const char *op_text(void *scanner, Tok op);
 static Exp *mk_section(void *scanner, Exp *l, const char *op, Exp *r, SrcLoc loc);
-static Exp *mk_path_section(void *scanner, PtrList *first, PtrList *rest, SrcLoc loc);
-static Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath, Exp *v, SrcLoc loc);
-static UpdStep *mk_slice_step(void *scanner, PtrList *dims, SrcLoc loc);
-static UpdStep *mk_field_step(void *scanner, const char *field, SrcLoc loc);
-static PtrList *field_steps(void *scanner, Tok t, SrcLoc loc);
-static Exp *mk_path_update(void *scanner, Exp *r, PtrList *first, PtrList *rest, Exp *v, SrcLoc loc);
-static Exp *mk_let_path_update(void *scanner, Tok x, SrcLoc xloc, PtrList *steps, PtrList *rest, Exp *v, Exp *body,
-                               SrcLoc loc);
 static ModExp *mk_mexp(void *scanner, ModExpKind k, SrcLoc loc);
 static ModTypeExp *mk_mtype(void *scanner, ModTypeExpKind k, SrcLoc loc);
 static Spec *mk_spec(void *scanner, SpecKind k, SrcLoc loc);
@@ -994,15 +980,6 @@ opt_oexp: %empty { $$ = NULL; }
 
 %%
 
-LexState *syn_state(void *scanner);
-
-static Exp *mk_exp(void *scanner, ExpKind k, SrcLoc loc) {
-    Exp *e = NEW(AR, Exp);
-    e->kind = k;
-    e->loc = loc;
-    return e;
-}
-
 /* l op r; a module's operator (l M.+ r) keeps its qualified name in name. */
 static Exp *mk_binop(void *scanner, Exp *l, Tok op, Exp *r, SrcLoc loc) {
     Exp *e = mk_exp(scanner, EX_BINOP, loc);
@@ -1016,12 +993,6 @@ static Exp *mk_binop(void *scanner, Exp *l, Tok op, Exp *r, SrcLoc loc) {
 /* An operator's text as a section names it: "+", or "M.+" for a module's. */
 static const char *op_text(void *scanner, Tok op) {
     return op.qn.nparts > 1 ? qualname_text(scanner, op.qn) : op.text;
-}
-
-static Exp *mk_var(void *scanner, QualName qn, SrcLoc loc) {
-    Exp *e = mk_exp(scanner, EX_VAR, loc);
-    e->name = qn;
-    return e;
 }
 
 static Exp *mk_lit(void *scanner, ExpKind k, Tok t, SrcLoc loc) {
@@ -1039,14 +1010,6 @@ static Exp *mk_range(void *scanner, Exp *s, Exp *second, Exp *end, RangeKind k, 
     e->second = second;
     e->end = end;
     e->range = k;
-    return e;
-}
-
-static Exp *mk_let(void *scanner, Pat *p, Exp *e1, Exp *body, SrcLoc loc) {
-    Exp *e = mk_exp(scanner, EX_LET, loc);
-    e->pat = p;
-    e->e1 = e1;
-    e->e2 = body;
     return e;
 }
 
@@ -1068,13 +1031,6 @@ static void attr_prepend(void *scanner, Attr **attrs, int *n, const char *text) 
     for (int i = 0; i < *n; i++) a[i + 1] = (*attrs)[i];
     *attrs = a;
     (*n)++;
-}
-
-static Pat *mk_pat(void *scanner, PatKind k, SrcLoc loc) {
-    Pat *p = NEW(AR, Pat);
-    p->kind = k;
-    p->loc = loc;
-    return p;
 }
 
 static TypeExp *mk_type(void *scanner, TypeExpKind k, SrcLoc loc) {
@@ -1109,19 +1065,6 @@ static DimIndex *mk_slice(void *scanner, Exp *s, Exp *e, Exp *st) {
     d->end = e;
     d->stride = st;
     return d;
-}
-
-/* Copies a list into an arena array of elements of elem_size bytes: either
- * the pointers themselves (elem_size == sizeof(void *)) or the pointees. */
-static void *list_array(void *scanner, PtrList *l, size_t elem_size) {
-    int n = plist_len(l);
-    if (n == 0) return NULL;
-    char *out = arena_alloc(AR, elem_size * (size_t)n);
-    for (int i = 0; i < n; i++) {
-        if (elem_size == sizeof(void *)) memcpy(out + i * elem_size, &l->items[i], elem_size);
-        else memcpy(out + i * elem_size, l->items[i], elem_size);
-    }
-    return out;
 }
 
 static FunParam *mk_fp(void *scanner, TypeParam *tp, Pat *pat) {
@@ -1197,74 +1140,6 @@ static Exp *mk_section(void *scanner, Exp *l, const char *op, Exp *r, SrcLoc loc
     e->op = op;
     e->e2 = r;
     return e;
-}
-
-static Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath, Exp *v, SrcLoc loc) {
-    Exp *e = mk_exp(scanner, EX_RECORD_UPDATE, loc);
-    e->e1 = r;
-    e->path = path;
-    e->npath = npath;
-    e->e2 = v;
-    return e;
-}
-
-static UpdStep *mk_slice_step(void *scanner, PtrList *dims, SrcLoc loc) {
-    UpdStep *s = NEW(AR, UpdStep);
-    s->slice = list_array(scanner, dims, sizeof(DimIndex));
-    s->nslice = dims->len;
-    s->loc = loc;
-    return s;
-}
-
-static UpdStep *mk_field_step(void *scanner, const char *field, SrcLoc loc) {
-    UpdStep *s = NEW(AR, UpdStep);
-    s->field = field;
-    s->loc = loc;
-    return s;
-}
-
-/* The fields of a name or dotted name (f, f.g) as steps. */
-static PtrList *field_steps(void *scanner, Tok t, SrcLoc loc) {
-    PtrList *l = NULL;
-    for (int i = 0; i < t.qn.nparts; i++) l = plist_push(AR, l, mk_field_step(scanner, t.qn.parts[i], loc));
-    return l;
-}
-
-/* r with <first ++ rest> = v: a record update when every step is a field,
- * the array update e with [slice] = v for one bracket, else an update of
- * a path (EX_UPDATE with steps). */
-static Exp *mk_path_update(void *scanner, Exp *r, PtrList *first, PtrList *rest, Exp *v, SrcLoc loc) {
-    for (int i = 0; rest && i < rest->len; i++) first = plist_push(AR, first, rest->items[i]);
-    int n = first->len, nfields = 0;
-    for (int i = 0; i < n; i++) nfields += ((UpdStep *)first->items[i])->field != NULL;
-    if (nfields == n) {
-        const char **path = NEW_ARRAY(AR, const char *, n);
-        for (int i = 0; i < n; i++) path[i] = ((UpdStep *)first->items[i])->field;
-        return mk_record_update(scanner, r, path, n, v, loc);
-    }
-    Exp *e = mk_exp(scanner, EX_UPDATE, loc);
-    e->e1 = r;
-    e->e2 = v;
-    if (n == 1) {
-        UpdStep *s = first->items[0];
-        e->slice = s->slice;
-        e->nslice = s->nslice;
-        return e;
-    }
-    e->steps = NEW_ARRAY(AR, UpdStep, n);
-    for (int i = 0; i < n; i++) e->steps[i] = *(UpdStep *)first->items[i];
-    e->nsteps = n;
-    return e;
-}
-
-/* let x <steps ++ rest> = v in body: let x = x with <path> = v in body. */
-static Exp *mk_let_path_update(void *scanner, Tok x, SrcLoc xloc, PtrList *steps, PtrList *rest, Exp *v, Exp *body,
-                               SrcLoc loc) {
-    QualName qn = {NEW_ARRAY(AR, const char *, 1), 1};
-    qn.parts[0] = x.text;
-    Pat *p = mk_pat(scanner, P_ID, xloc);
-    p->name = x.text;
-    return mk_let(scanner, p, mk_path_update(scanner, mk_var(scanner, qn, xloc), steps, rest, v, loc), body, loc);
 }
 
 /* ---- Modules ---- */
@@ -1345,64 +1220,9 @@ static void only_tparams(void *scanner, PtrList *fps, TypeParam **tps, int *ntps
     if (nps) diag_error(ps[0]->loc, "%s takes only type and size parameters", what);
 }
 
-/* ---- Index sections ---- */
-
-/* Most primes appended to the index section's parameter name before
- * giving up; each one is needed only if the program itself uses the
- * previous candidate inside the section. */
-enum { SYN_MAX_FRESH_TRIES = 64 };
-
 /* The index section (.[i, j]) as the function it denotes, \a -> a[i, j],
  * since ast.h has no index-section node. The parameter is named so that
  * it does not capture a name used in the indices. */
-/* Whether a bracket of steps mentions name. */
-static bool steps_mention(PtrList *steps, const char *name) {
-    for (int i = 0; i < steps->len; i++) {
-        UpdStep *s = steps->items[i];
-        if (!s->field && syn_slice_mentions(s->slice, s->nslice, name)) return true;
-    }
-    return false;
-}
-
-/* A section of a path of fields and brackets ((.a.b), (.[i]), (.[i].f),
- * (.a[1:3])): fields alone are an EX_PROJ_SECTION, anything else the
- * lambda \_arr -> _arr<path> (a name that no index mentions). */
-static Exp *mk_path_section(void *scanner, PtrList *first, PtrList *rest, SrcLoc loc) {
-    for (int i = 0; rest && i < rest->len; i++) first = plist_push(AR, first, rest->items[i]);
-    int n = first->len, nfields = 0;
-    for (int i = 0; i < n; i++) nfields += ((UpdStep *)first->items[i])->field != NULL;
-    if (nfields == n) {
-        Exp *e = mk_exp(scanner, EX_PROJ_SECTION, loc);
-        e->path = NEW_ARRAY(AR, const char *, n);
-        for (int i = 0; i < n; i++) e->path[i] = ((UpdStep *)first->items[i])->field;
-        e->npath = n;
-        return e;
-    }
-    const char *name = intern("_arr");
-    for (int k = 0; k < SYN_MAX_FRESH_TRIES && steps_mention(first, name); k++)
-        name = intern(arena_printf(AR, "%s'", name));
-    if (steps_mention(first, name)) diag_error(loc, "cannot name the argument of this section");
-    Pat *param = mk_pat(scanner, P_ID, loc);
-    param->name = name;
-    QualName qn = {NEW_ARRAY(AR, const char *, 1), 1};
-    qn.parts[0] = name;
-    Exp *body = mk_var(scanner, qn, loc);
-    for (int i = 0; i < n; i++) {
-        UpdStep *s = first->items[i];
-        Exp *x = mk_exp(scanner, s->field ? EX_PROJECT : EX_INDEX, loc);
-        x->e1 = body;
-        x->field = s->field;
-        x->slice = s->slice;
-        x->nslice = s->nslice;
-        body = x;
-    }
-    Exp *lam = mk_exp(scanner, EX_LAMBDA, loc);
-    lam->params = NEW_ARRAY(AR, Pat *, 1);
-    lam->params[0] = param;
-    lam->nparams = 1;
-    lam->e1 = body;
-    return lam;
-}
 
 /* ---- Error reporting ---- */
 

@@ -78,4 +78,26 @@ bool syn_slice_mentions(const DimIndex *d, int n, const char *name);
 /* Whether a name is an operator ("+^", "|>") rather than an identifier. */
 bool syn_is_operator_name(const char *name);
 
+/* AST construction for the parser's actions (build.c); scanner is the
+ * parser's, whose LexState (syn_state) holds the arena. */
+LexState *syn_state(void *scanner);
+Exp *mk_exp(void *scanner, ExpKind k, SrcLoc loc);
+Exp *mk_var(void *scanner, QualName qn, SrcLoc loc);
+Pat *mk_pat(void *scanner, PatKind k, SrcLoc loc);
+Exp *mk_let(void *scanner, Pat *p, Exp *e1, Exp *body, SrcLoc loc);
+/* A list as an arena array of elem_size elements (pointers or pointees). */
+void *list_array(void *scanner, PtrList *l, size_t elem_size);
+Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath, Exp *v, SrcLoc loc);
+/* Steps of update and section paths: a bracket of dims, a field, the
+ * fields of a (dotted) name. */
+UpdStep *mk_slice_step(void *scanner, PtrList *dims, SrcLoc loc);
+UpdStep *mk_field_step(void *scanner, const char *field, SrcLoc loc);
+PtrList *field_steps(void *scanner, Tok t, SrcLoc loc);
+/* r with <first ++ rest> = v; let x <steps ++ rest> = v in body; the
+ * section (.<first ++ rest>). */
+Exp *mk_path_update(void *scanner, Exp *r, PtrList *first, PtrList *rest, Exp *v, SrcLoc loc);
+Exp *mk_let_path_update(void *scanner, Tok x, SrcLoc xloc, PtrList *steps, PtrList *rest, Exp *v, Exp *body,
+                        SrcLoc loc);
+Exp *mk_path_section(void *scanner, PtrList *first, PtrList *rest, SrcLoc loc);
+
 #endif
