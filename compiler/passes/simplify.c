@@ -31,6 +31,8 @@
  *    flatten, chains of flattens), and a reshape to the array's own shape
  *    is the array: a reshape keeps the row-major order of the elements.
  *    Maps through reshapes then see the arrays themselves (fuse.c).
+ *  - A replicate of a replicate is one replicate of the inner element
+ *    with both shapes (one fill, no inner array made to be copied).
  *  - Copy propagation: `let x = y` is removed and x replaced by y; SSA makes
  *    this always valid. If-results equal in both branches (and bound
  *    outside the if) and loop parameters the body returns unchanged
@@ -807,6 +809,25 @@ static bool simp_reshape(Simp *s, Stm *st) {
     return true;
 }
 
+/* replicate(S, replicate(S', x)) becomes replicate(S ++ S', x): one fill
+ * of the whole array instead of the inner array made and then copied S
+ * times (the inner one goes when nothing else uses it). */
+static void simp_replicate(Simp *s, Stm *st) {
+    IrExp *e = st->e;
+    Stm *d = e->se.is_var ? s->def[e->se.v->id] : NULL;
+    if (!d || d->e->kind != IE_REPLICATE) return;
+    const IrExp *in = d->e;
+    SubExp *shape = NEW_ARRAY(s->p->arena, SubExp, e->nshape + in->nshape);
+    COPY_ARRAY(shape, e->shape, e->nshape);
+    COPY_ARRAY(shape + e->nshape, in->shape, in->nshape);
+    s->uses[e->se.v->id]--;
+    e->se = in->se;
+    if (e->se.is_var) s->uses[e->se.v->id]++, s->not_ro[e->se.v->id] = 1;
+    e->shape = shape;
+    e->nshape += in->nshape;
+    s->changed = true;
+}
+
 /* Rewrites of one statement; returns true when st is replaced entirely
  * (by substitutions or spliced statements). */
 static bool simp_exp(Simp *s, Stm *st, StmVec *out) {
@@ -826,6 +847,7 @@ static bool simp_exp(Simp *s, Stm *st, StmVec *out) {
         return false;
     case IE_IF: return simp_if(s, st, out);
     case IE_RESHAPE: return simp_reshape(s, st);
+    case IE_REPLICATE: simp_replicate(s, st); return false;
     case IE_LOOP: simp_loop(s, st, out); return false;
     case IE_SCREMA:
         replicate_inputs(s, e->screma.arrs, &e->screma.narrs, e->screma.map, st->loc);
