@@ -568,10 +568,18 @@ static Ty *section_exp(Exp *e) {
 /* ---- Arrays -------------------------------------------------------------------------- */
 
 /* An index or slice bound: any integer type, i64 when not yet known. */
+/* An index or slice bound: any integer type (converted to i64 where it
+ * is used). A variable not known yet stays open to every integer type, so
+ * that map (\i -> xs[i]) is takes the type of is. */
 static void index_operand(Exp *i) {
     Ty *t = tc_exp(i);
     Ty *h = tc_head(t);
     if (h->kind == TY_PRIM && (TC_INTS & TC_PRIM_BIT(h->prim))) return;
+    if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid && !tc.vars.items[h->var].fields &&
+        !tc.vars.items[h->var].constrs) {
+        tc_constrain(i->loc, t, TC_INTS, "an index");
+        return;
+    }
     tc_unify(i->loc, tc_prim(PT_I64), t, U_STRICT);
 }
 
