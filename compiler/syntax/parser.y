@@ -69,6 +69,8 @@ enum { SYN_MAX_DEPTH = 1000000 };
 
 /* Helpers defined after the grammar. */
 static Exp *mk_binop(void *scanner, Exp *l, Tok op, Exp *r, SrcLoc loc);
+static Exp *mk_apply(void *scanner, PtrList *l, SrcLoc loc);
+static Exp *mk_lambda(void *scanner, PtrList *params, TypeExp *ret, Exp *body, SrcLoc loc);
 static Exp *mk_lit(void *scanner, ExpKind k, Tok t, SrcLoc loc);
 static Exp *mk_range(void *scanner, Exp *s, Exp *second, Exp *end, RangeKind k, SrcLoc loc);
 static Exp *mk_letfun(void *scanner, Tok name, PtrList *fps, TypeExp *ret, Exp *e1, Exp *body, SrcLoc loc);
@@ -758,12 +760,10 @@ oexp: oexp OP_PIPE_R oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
           $$->e3 = $5;
           $$->e2 = $7;
       }
-    | BACKSLASH params1 lam_ret ARROW exp %prec LOWEST {
-          $$ = mk_exp(scanner, EX_LAMBDA, @$);
-          $$->params = list_array(scanner, $2, sizeof(Pat *));
-          $$->nparams = $2->len;
-          $$->ret = $3;
-          $$->e1 = $5;
+    | BACKSLASH params1 lam_ret ARROW exp %prec LOWEST { $$ = mk_lambda(scanner, $2, $3, $5, @$); }
+    | apply_list BACKSLASH params1 lam_ret ARROW exp %prec LOWEST {
+          /* f x \y -> e: a lambda as the last argument needs no parentheses */
+          $$ = mk_apply(scanner, plist_push(AR, $1, mk_lambda(scanner, $3, $4, $6, loc_span(@2, @6))), @$);
       }
     | ATTR exp %prec LOWEST { $$ = $2; attr_prepend(scanner, &$$->attrs, &$$->nattrs, $1.text); }
     | ASSERT atom atom { $$ = mk_exp(scanner, EX_ASSERT, @$); $$->e1 = $2; $$->e2 = $3; }
@@ -857,25 +857,7 @@ let_body: IN exp %prec LOWEST { $$ = $2; }
         | let_exp { $$ = $1; }
         ;
 
-apply: apply_list {
-           Exp *head = $1->items[0];
-           if ($1->len == 1) {
-               $$ = head;
-           } else if (head->kind == EX_CONSTR && head->nelems == 0) {
-               /* #c a b: a constructor takes every argument as its payload */
-               $$ = head;
-               $$->loc = @$;
-               $$->nelems = $1->len - 1;
-               $$->elems = NEW_ARRAY(AR, Exp *, $$->nelems);
-               COPY_ARRAY($$->elems, $1->items + 1, $$->nelems);
-           } else {
-               $$ = mk_exp(scanner, EX_APPLY, @$);
-               $$->e1 = $1->items[0];
-               $$->nelems = $1->len - 1;
-               $$->elems = NEW_ARRAY(AR, Exp *, $$->nelems);
-               COPY_ARRAY($$->elems, $1->items + 1, $$->nelems);
-           }
-       }
+apply: apply_list { $$ = mk_apply(scanner, $1, @$); }
      ;
 
 apply_list: atom { $$ = plist_push(AR, NULL, $1); }
@@ -979,6 +961,31 @@ opt_oexp: %empty { $$ = NULL; }
         ;
 
 %%
+
+/* The application of a list's head to the rest (the head alone when there
+ * is no rest); #c a b: a constructor takes every argument as its payload. */
+static Exp *mk_apply(void *scanner, PtrList *l, SrcLoc loc) {
+    Exp *head = l->items[0], *e = head;
+    if (l->len == 1) return head;
+    if (head->kind != EX_CONSTR || head->nelems != 0) {
+        e = mk_exp(scanner, EX_APPLY, loc);
+        e->e1 = head;
+    }
+    e->loc = loc;
+    e->nelems = l->len - 1;
+    e->elems = NEW_ARRAY(AR, Exp *, e->nelems);
+    COPY_ARRAY(e->elems, l->items + 1, e->nelems);
+    return e;
+}
+
+static Exp *mk_lambda(void *scanner, PtrList *params, TypeExp *ret, Exp *body, SrcLoc loc) {
+    Exp *e = mk_exp(scanner, EX_LAMBDA, loc);
+    e->params = list_array(scanner, params, sizeof(Pat *));
+    e->nparams = params->len;
+    e->ret = ret;
+    e->e1 = body;
+    return e;
+}
 
 /* l op r; a module's operator (l M.+ r) keeps its qualified name in name. */
 static Exp *mk_binop(void *scanner, Exp *l, Tok op, Exp *r, SrcLoc loc) {
