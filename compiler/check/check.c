@@ -105,7 +105,7 @@ static void default_vars(void) {
     for (int v = tc.def_first_var; v < tc.vars.len; v++) {
         TVar *tv = &tc.vars.items[v];
         if (tv->bound || tv->rigid) continue;
-        if (tv->prims) tv->bound = tc_prim(tc_default_prim(tv->prims));
+        if (tv->prims) tv->bound = tc_prim(tc_default_var(tv));
         else if (tc.saw_poisoned) /* a definition with errors may have left it open */
             continue;
         else if (tv->fields)

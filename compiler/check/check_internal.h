@@ -33,6 +33,7 @@ typedef struct TVar {
     bool lifted;    /* '^a: may stand for a function type */
     bool eq;        /* must support == (no functions) */
     bool literal;   /* from a numeric literal or an overloaded operator: defaults */
+    bool index;     /* used as an index: defaults to i64 rather than i32 */
     unsigned prims; /* allowed primitive types as a bitmask; 0: any type */
     FieldCon *fields;
     FieldCon *constrs;
@@ -264,6 +265,7 @@ Size tc_size_var(int uid, const char *name);
 Size tc_fresh_size(void);
 const char *tc_prim_name(PrimType p);
 PrimType tc_default_prim(unsigned prims);
+PrimType tc_default_var(const TVar *v);
 bool tc_prim_from_name(const char *name, PrimType *out);
 
 Ty *tc_head(Ty *t);

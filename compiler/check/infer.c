@@ -578,6 +578,7 @@ static void index_operand(Exp *i) {
     if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid && !tc.vars.items[h->var].fields &&
         !tc.vars.items[h->var].constrs) {
         tc_constrain(i->loc, t, TC_INTS, "an index");
+        tc.vars.items[tc_head(t)->var].index = true;
         return;
     }
     tc_unify(i->loc, tc_prim(PT_I64), t, U_STRICT);

@@ -124,7 +124,7 @@ static void show(Buf *b, Ty *t, bool paren_arrow) {
             break;
         }
         TVar *v = &tc.vars.items[t->var];
-        if (!v->rigid && v->prims) buf_puts(b, tc_prim_name(tc_default_prim(v->prims)));
+        if (!v->rigid && v->prims) buf_puts(b, tc_prim_name(tc_default_var(v)));
         else if (v->constrs) show_constrs(b, NULL, v->constrs, 0, paren_arrow);
         else if (v->name) buf_puts(b, v->name);
         else if (t->var_name) buf_puts(b, t->var_name);

@@ -55,7 +55,12 @@ const char *tc_capital(const char *s) {
     return c;
 }
 
-/* The type an overloaded literal or operand takes when nothing decides it. */
+/* The type an overloaded literal or operand takes when nothing decides it:
+ * i64 for an index (of the types it may have), else by tc_default_prim. */
+PrimType tc_default_var(const TVar *v) {
+    return v->index && (v->prims & TC_PRIM_BIT(PT_I64)) ? PT_I64 : tc_default_prim(v->prims);
+}
+
 PrimType tc_default_prim(unsigned prims) {
     if (prims & TC_PRIM_BIT(PT_I32)) return PT_I32;
     if (prims & TC_PRIM_BIT(PT_F64)) return PT_F64;
@@ -994,6 +999,7 @@ static bool merge_into(TVar *v, TVar *w, Ty *wt) {
     }
     w->eq |= v->eq;
     w->literal |= v->literal;
+    w->index |= v->index;
     if (w->level > v->level) w->level = v->level;
     if (!merge_cons(v->fields, &w->fields) || !merge_cons(v->constrs, &w->constrs)) return false;
     if (w->prims && w->constrs) { /* a number cannot be a sum */

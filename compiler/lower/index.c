@@ -37,6 +37,42 @@ static const char *slice_message(Lower *l, const DimIndex *ix, int n, int rank) 
     return m;
 }
 
+static SubExp select_i64(Lower *l, SubExp c, SubExp a, SubExp b, SrcLoc loc) {
+    SubExp one = lower_conv(l, c, PT_I64, loc); /* 1 or 0 */
+    return lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, one, a, loc),
+                       lower_binop(l, OP_MUL, lower_binop(l, OP_SUB, se_i64(1), one, loc), b, loc), loc);
+}
+
+/* A slice a:b:s (s other than the constant 1) of a dimension of w
+ * elements, as Futhark has it: the omitted bounds are 0 and w, or w-1 and
+ * -1 for a negative stride; it has ceil((b-a)/s) elements, and it is valid
+ * when s is not 0 and it is empty (a = b) or its elements are in the
+ * array: forwards 0 <= a <= b and its last element below w (b itself may
+ * be past the end: xs[7:9:2] of 8 elements is [xs[7]]), backwards
+ * -1 <= b <= a < w. The arithmetic wraps, so a stride or bounds far out
+ * of range fail the condition rather than overflow into it. */
+static void strided_slice(Lower *l, Env *env, DimIndex *ix, SubExp w, SubExp s, SubExp *start, SubExp *end,
+                          SubExp *len, SubExp *cond, SrcLoc loc) {
+    SubExp pos = lower_binop(l, OP_GT, s, se_i64(0), loc), neg = lower_binop(l, OP_LT, s, se_i64(0), loc);
+    SubExp wm1 = lower_binop(l, OP_SUB, w, se_i64(1), loc);
+    *start = ix->start ? i64_of(l, env, ix->start) : select_i64(l, pos, se_i64(0), wm1, loc);
+    *end = ix->end ? i64_of(l, env, ix->end) : select_i64(l, pos, w, se_i64(-1), loc);
+    SubExp d = lower_binop(l, OP_SUB, *end, *start, loc);
+    SubExp rem = lower_binop(l, OP_NE, lower_binop(l, OP_REM, d, s, loc), se_i64(0), loc);
+    *len = lower_binop(l, OP_ADD, lower_binop(l, OP_QUOT, d, s, loc), lower_conv(l, rem, PT_I64, loc), loc);
+    SubExp last = lower_binop(l, OP_ADD, *start,
+                              lower_binop(l, OP_MUL, lower_binop(l, OP_SUB, *len, se_i64(1), loc), s, loc), loc);
+    SubExp fwd = bool_and(l, bool_and(l, lower_binop(l, OP_LE, se_i64(0), *start, loc),
+                                      lower_binop(l, OP_LE, *start, *end, loc), loc),
+                          lower_binop(l, OP_LT, last, w, loc), loc);
+    SubExp back = bool_and(l, bool_and(l, lower_binop(l, OP_LE, se_i64(-1), *end, loc),
+                                       lower_binop(l, OP_LE, *end, *start, loc), loc),
+                           lower_binop(l, OP_LT, *start, w, loc), loc);
+    SubExp dir = lower_binop(l, OP_LOR, bool_and(l, pos, fwd, loc), bool_and(l, neg, back, loc), loc);
+    SubExp empty = bool_and(l, lower_binop(l, OP_NE, s, se_i64(0), loc), lower_binop(l, OP_EQ, *start, *end, loc), loc);
+    *cond = lower_binop(l, OP_LOR, empty, dir, loc);
+}
+
 /* Turns source slice syntax into IR DimSlices for an array of shape
  * dims[rank], emitting one bounds check for the whole index, whose message
  * shows it as written ("Index [i, a:b] out of bounds for array of shape
@@ -57,27 +93,17 @@ static DimSlice *lower_slice(Lower *l, Env *env, DimIndex *ix, int n, const SubE
         }
         s[k].is_slice = true;
         SubExp stride = ix[k].stride ? i64_of(l, env, ix[k].stride) : se_i64(1);
-        if (stride.is_var || stride.c.v.i == 0)
-            lower_error(l, loc, stride.is_var ? "slices with a non-constant stride are not supported yet"
-                                              : "slice stride cannot be zero");
-        int64_t st = stride.c.v.i;
+        if (!stride.is_var && stride.c.v.i == 0) lower_error(l, loc, "slice stride cannot be zero");
         SubExp start, end, len;
-        if (st > 0) {
+        if (stride.is_var || stride.c.v.i != 1) {
+            strided_slice(l, env, &ix[k], w, stride, &start, &end, &len, &cond, loc);
+        } else {
             start = ix[k].start ? i64_of(l, env, ix[k].start) : se_i64(0);
             end = ix[k].end ? i64_of(l, env, ix[k].end) : w;
-            SubExp span = lower_binop(l, OP_SUB, end, start, loc);
-            len = st == 1 ? span : lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, span, se_i64(st - 1), loc), stride, loc);
+            len = lower_binop(l, OP_SUB, end, start, loc);
             cond = bool_and(l, lower_binop(l, OP_LE, se_i64(0), start, loc),
                             bool_and(l, lower_binop(l, OP_LE, start, end, loc), lower_binop(l, OP_LE, end, w, loc), loc),
                             loc);
-        } else {
-            start = ix[k].start ? i64_of(l, env, ix[k].start) : lower_binop(l, OP_SUB, w, se_i64(1), loc);
-            end = ix[k].end ? i64_of(l, env, ix[k].end) : se_i64(-1);
-            SubExp span = lower_binop(l, OP_SUB, start, end, loc);
-            len = lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, span, se_i64(-st - 1), loc), se_i64(-st), loc);
-            SubExp nonempty = lower_binop(l, OP_LT, end, start, loc);
-            SubExp inb = bool_and(l, lower_binop(l, OP_LT, start, w, loc), lower_binop(l, OP_LE, se_i64(-1), end, loc), loc);
-            cond = lower_binop(l, OP_LOR, lower_binop(l, OP_EQ, start, end, loc), bool_and(l, nonempty, inb, loc), loc);
         }
         /* the slice as written: omitted parts stay omitted */
         if (ix[k].start) vec_push_in(l->a, &args, start);
