@@ -32,8 +32,12 @@
 typedef struct Mig {
     Prog *p;
     Arena *a;
-    char *dev;   /* by Var id: a scalar computed from an array element (in the body being rewritten) */
-    int *at;     /* by Var id: its statement's index there, or -1 */
+    /* by Var id, for the body being rewritten (its statements as they were
+     * before any literal of it moved) */
+    char *dev;   /* a scalar computed from an array element */
+    int *at;     /* its statement's index, or -1 */
+    int *uses;   /* its uses in the body, nested bodies included */
+    int *cnt;    /* scratch: uses by one literal and the statements it takes */
 } Mig;
 
 /* Whether statement s is scalar code the device can run in its place: a
@@ -64,13 +68,36 @@ static bool uses_dev(const Mig *M, Stm *s) {
     return r.dev;
 }
 
-/* Marks the scalars of b (before statement end) that come from array elements. */
-static void mark_dev(Mig *M, Body *b, int end) {
+/* Adds delta to counts[id] for each use a walk meets. */
+typedef struct Count {
+    int *counts;
+    int delta;
+} Count;
+
+static void count_use(IrWalk *w, Var *v) {
+    Count *c = w->ctx;
+    c->counts[v->id] += c->delta;
+}
+
+static void count_stm(int *counts, int delta, Stm *s) {
+    Count c = {counts, delta};
+    IrWalk w = {NULL, count_use, NULL, &c};
+    ir_walk_stm(&w, s);
+}
+
+/* The facts about b's variables that the plans of its literals read: which
+ * scalars come from array elements, where each is bound, how often used. */
+static void index_body(Mig *M, Body *b) {
     int n = M->p->next_var_id + 1;
     M->dev = NEW_ARRAY(M->a, char, n);
     M->at = NEW_ARRAY(M->a, int, n);
+    M->uses = NEW_ARRAY(M->a, int, n);
+    M->cnt = NEW_ARRAY(M->a, int, n);
     memset(M->at, 0xff, sizeof(int) * (size_t)n);
-    for (int j = 0; j < end; j++) {
+    Count c = {M->uses, 1};
+    IrWalk w = {NULL, count_use, NULL, &c};
+    ir_walk_body(&w, b);
+    for (int j = 0; j < b->nstms; j++) {
         Stm *s = b->stms[j];
         for (int i = 0; i < s->npat; i++) M->at[s->pat[i]->id] = j;
         bool d = scalar_code(s) && (s->e->kind == IE_INDEX || uses_dev(M, s));
@@ -96,35 +123,38 @@ static bool may_write(const Stm *s) {
     return ir_is_update(s->e) || k == IE_SCATTER || k == IE_HIST || k == IE_LOOP || k == IE_IF;
 }
 
-/* How many times the statements taken (and the literal at j) use v. */
-static int taken_uses(Body *b, const char *take, int j, const Var *v) {
-    int n = ir_stm_uses(b->stms[j], v);
+/* Whether nothing but the literal at j and the statements taken uses what
+ * those statements bind. */
+static bool taken_alone(Mig *M, Body *b, int j, const char *take) {
+    for (int k = 0; k <= j; k++)
+        if (k == j || take[k]) count_stm(M->cnt, 1, b->stms[k]);
+    bool alone = true;
     for (int k = 0; k < j; k++)
-        if (take[k]) n += ir_stm_uses(b->stms[k], v);
-    return n;
+        for (int i = 0; take[k] && i < b->stms[k]->npat; i++) {
+            const Var *v = b->stms[k]->pat[i];
+            alone &= M->cnt[v->id] == M->uses[v->id];
+        }
+    for (int k = 0; k <= j; k++)
+        if (k == j || take[k]) count_stm(M->cnt, -1, b->stms[k]);
+    return alone;
 }
 
 /* The literal at statement j of b, when it qualifies: the statements to
- * move, marked in take (returns their count, 0 when it does not). */
-static int plan_literal(Mig *M, Body *b, int j, char *take) {
-    Stm *s = b->stms[j];
+ * move, marked in take (none of them moved already by an earlier literal). */
+static bool plan_literal(Mig *M, Body *b, int j, char *take, const char *moved) {
     Need n = {M, take};
     IrWalk w = {NULL, need_use, NULL, &n};
     memset(take, 0, (size_t)j + 1);
-    ir_walk_stm(&w, s);
+    ir_walk_stm(&w, b->stms[j]);
     for (int k = j - 1; k >= 0; k--)
         if (take[k]) ir_walk_stm(&w, b->stms[k]);
-    int count = 0;
+    bool any = false;
     for (int k = 0; k < j; k++) {
-        if (count && !take[k] && may_write(b->stms[k])) return 0; /* between a moved read and the literal */
-        if (!take[k]) continue;
-        count++;
-        for (int i = 0; i < b->stms[k]->npat; i++) {
-            Var *v = b->stms[k]->pat[i];
-            if (ir_body_uses(b, v) != taken_uses(b, take, j, v)) return 0;
-        }
+        if (any && !take[k] && may_write(b->stms[k])) return false; /* between a moved read and the literal */
+        if (take[k] && moved[k]) return false;
+        any |= take[k];
     }
-    return count;
+    return any && taken_alone(M, b, j, take);
 }
 
 /* Replaces the literal at j (its moved statements marked in take) by a
@@ -179,33 +209,42 @@ static void migrate_literal(Mig *M, Body *b, int j, const char *take, StmVec *ou
 
 static bool is_literal_of_scalars(const IrExp *e) { return e->kind == IE_ARRAYLIT && e->type.kind == TK_PRIM; }
 
+/* Plans every literal of b on b as it is, then rewrites b once: the
+ * statements moved go, each migrated literal becomes its map. */
 static void mig_body(Mig *M, Body *b) {
-    for (int j = 0; j < b->nstms; j++) {
+    int n = b->nstms, nlits = 0;
+    for (int j = 0; j < n; j++) {
         IrExp *e = b->stms[j]->e;
         if (e->kind == IE_LOOP) mig_body(M, e->loop.body);
         if (e->kind == IE_IF) mig_body(M, e->tbody), mig_body(M, e->fbody);
+        nlits += is_literal_of_scalars(e);
     }
-    for (int j = 0; j < b->nstms; j++) {
-        if (!is_literal_of_scalars(b->stms[j]->e)) continue;
-        mark_dev(M, b, j);
-        char *take = NEW_ARRAY(M->a, char, j + 1);
-        if (!plan_literal(M, b, j, take)) continue;
-        StmVec out = {0};
-        for (int i = 0; i < j; i++)
-            if (!take[i]) vec_push(&out, b->stms[i]);
-        int at = out.len;
-        migrate_literal(M, b, j, take, &out);
-        int added = out.len - at;
-        for (int i = j + 1; i < b->nstms; i++) vec_push(&out, b->stms[i]);
-        b->nstms = out.len;
-        b->stms = vec_to_arena(M->a, &out);
-        vec_free(&out);
-        j = at + added - 1;
+    if (!nlits) return;
+    index_body(M, b);
+    char *take = NEW_ARRAY(M->a, char, n + 1), *moved = NEW_ARRAY(M->a, char, n + 1);
+    StmVec *repl = NEW_ARRAY(M->a, StmVec, n + 1); /* by statement index: a migrated literal's map */
+    bool changed = false;
+    for (int j = 0; j < n; j++) {
+        if (!is_literal_of_scalars(b->stms[j]->e) || !plan_literal(M, b, j, take, moved)) continue;
+        for (int k = 0; k < j; k++) moved[k] |= take[k];
+        migrate_literal(M, b, j, take, &repl[j]);
+        changed = true;
     }
+    if (!changed) return;
+    StmVec out = {0};
+    for (int j = 0; j < n; j++) {
+        if (moved[j]) continue;
+        if (!repl[j].len) vec_push(&out, b->stms[j]);
+        for (int i = 0; i < repl[j].len; i++) vec_push(&out, repl[j].items[i]);
+        vec_free(&repl[j]);
+    }
+    b->nstms = out.len;
+    b->stms = vec_to_arena(M->a, &out);
+    vec_free(&out);
 }
 
 void pass_migrate(Prog *p) {
     if (p->stage != STAGE_SOACS) ICE("pass_migrate: expected a program at STAGE_SOACS");
-    Mig M = {p, p->arena, NULL, NULL};
+    Mig M = {p, p->arena, NULL, NULL, NULL, NULL};
     for (int i = 0; i < p->nfuns; i++) mig_body(&M, p->funs[i]->body);
 }
