@@ -567,7 +567,6 @@ static Ty *section_exp(Exp *e) {
 
 /* ---- Arrays -------------------------------------------------------------------------- */
 
-/* An index or slice bound: any integer type, i64 when not yet known. */
 /* An index or slice bound: any integer type (converted to i64 where it
  * is used). A variable not known yet stays open to every integer type, so
  * that map (\i -> xs[i]) is takes the type of is. */

@@ -324,7 +324,6 @@ static void bound_in_bind(IrWalk *w, Var *v) {
     if (v == b->v) b->found = true;
 }
 
-
 static bool bound_in(Lambda *l, const Var *v) {
     BoundIn b = {v, false};
     IrWalk w = {bound_in_bind, NULL, NULL, &b};

@@ -87,18 +87,24 @@ PtrList *field_steps(void *scanner, Tok t, SrcLoc loc) {
     return l;
 }
 
+/* first ++ rest, and the field names of the path when every step is a
+ * field (else NULL). */
+static const char **join_steps(void *scanner, PtrList **first, PtrList *rest) {
+    for (int i = 0; rest && i < rest->len; i++) *first = plist_push(AR, *first, rest->items[i]);
+    int n = (*first)->len;
+    const char **path = NEW_ARRAY(AR, const char *, n);
+    for (int i = 0; i < n; i++)
+        if (!(path[i] = ((UpdStep *)(*first)->items[i])->field)) return NULL;
+    return path;
+}
+
 /* r with <first ++ rest> = v: a record update when every step is a field,
  * the array update e with [slice] = v for one bracket, else an update of
  * a path (EX_UPDATE with steps). */
 Exp *mk_path_update(void *scanner, Exp *r, PtrList *first, PtrList *rest, Exp *v, SrcLoc loc) {
-    for (int i = 0; rest && i < rest->len; i++) first = plist_push(AR, first, rest->items[i]);
-    int n = first->len, nfields = 0;
-    for (int i = 0; i < n; i++) nfields += ((UpdStep *)first->items[i])->field != NULL;
-    if (nfields == n) {
-        const char **path = NEW_ARRAY(AR, const char *, n);
-        for (int i = 0; i < n; i++) path[i] = ((UpdStep *)first->items[i])->field;
-        return mk_record_update(scanner, r, path, n, v, loc);
-    }
+    const char **path = join_steps(scanner, &first, rest);
+    int n = first->len;
+    if (path) return mk_record_update(scanner, r, path, n, v, loc);
     Exp *e = mk_exp(scanner, EX_UPDATE, loc);
     e->e1 = r;
     e->e2 = v;
@@ -116,12 +122,21 @@ Exp *mk_path_update(void *scanner, Exp *r, PtrList *first, PtrList *rest, Exp *v
 
 /* let x <steps ++ rest> = v in body: let x = x with <path> = v in body. */
 Exp *mk_let_path_update(void *scanner, Tok x, SrcLoc xloc, PtrList *steps, PtrList *rest, Exp *v, Exp *body,
-                               SrcLoc loc) {
+                        SrcLoc loc) {
     QualName qn = {NEW_ARRAY(AR, const char *, 1), 1};
     qn.parts[0] = x.text;
     Pat *p = mk_pat(scanner, P_ID, xloc);
     p->name = x.text;
     return mk_let(scanner, p, mk_path_update(scanner, mk_var(scanner, qn, xloc), steps, rest, v, loc), body, loc);
+}
+
+Exp *mk_lambda(void *scanner, PtrList *params, TypeExp *ret, Exp *body, SrcLoc loc) {
+    Exp *e = mk_exp(scanner, EX_LAMBDA, loc);
+    e->params = list_array(scanner, params, sizeof(Pat *));
+    e->nparams = params->len;
+    e->ret = ret;
+    e->e1 = body;
+    return e;
 }
 
 /* Whether a bracket of steps mentions name. */
@@ -137,13 +152,11 @@ static bool steps_mention(PtrList *steps, const char *name) {
  * (.a[1:3])): fields alone are an EX_PROJ_SECTION, anything else the
  * lambda \_arr -> _arr<path> (a name that no index mentions). */
 Exp *mk_path_section(void *scanner, PtrList *first, PtrList *rest, SrcLoc loc) {
-    for (int i = 0; rest && i < rest->len; i++) first = plist_push(AR, first, rest->items[i]);
-    int n = first->len, nfields = 0;
-    for (int i = 0; i < n; i++) nfields += ((UpdStep *)first->items[i])->field != NULL;
-    if (nfields == n) {
+    const char **path = join_steps(scanner, &first, rest);
+    int n = first->len;
+    if (path) {
         Exp *e = mk_exp(scanner, EX_PROJ_SECTION, loc);
-        e->path = NEW_ARRAY(AR, const char *, n);
-        for (int i = 0; i < n; i++) e->path[i] = ((UpdStep *)first->items[i])->field;
+        e->path = path;
         e->npath = n;
         return e;
     }
@@ -165,10 +178,5 @@ Exp *mk_path_section(void *scanner, PtrList *first, PtrList *rest, SrcLoc loc) {
         x->nslice = s->nslice;
         body = x;
     }
-    Exp *lam = mk_exp(scanner, EX_LAMBDA, loc);
-    lam->params = NEW_ARRAY(AR, Pat *, 1);
-    lam->params[0] = param;
-    lam->nparams = 1;
-    lam->e1 = body;
-    return lam;
+    return mk_lambda(scanner, plist_push(AR, NULL, param), NULL, body, loc);
 }

@@ -70,7 +70,6 @@ enum { SYN_MAX_DEPTH = 1000000 };
 /* Helpers defined after the grammar. */
 static Exp *mk_binop(void *scanner, Exp *l, Tok op, Exp *r, SrcLoc loc);
 static Exp *mk_apply(void *scanner, PtrList *l, SrcLoc loc);
-static Exp *mk_lambda(void *scanner, PtrList *params, TypeExp *ret, Exp *body, SrcLoc loc);
 static Exp *mk_lit(void *scanner, ExpKind k, Tok t, SrcLoc loc);
 static Exp *mk_range(void *scanner, Exp *s, Exp *second, Exp *end, RangeKind k, SrcLoc loc);
 static Exp *mk_letfun(void *scanner, Tok name, PtrList *fps, TypeExp *ret, Exp *e1, Exp *body, SrcLoc loc);
@@ -975,15 +974,6 @@ static Exp *mk_apply(void *scanner, PtrList *l, SrcLoc loc) {
     e->nelems = l->len - 1;
     e->elems = NEW_ARRAY(AR, Exp *, e->nelems);
     COPY_ARRAY(e->elems, l->items + 1, e->nelems);
-    return e;
-}
-
-static Exp *mk_lambda(void *scanner, PtrList *params, TypeExp *ret, Exp *body, SrcLoc loc) {
-    Exp *e = mk_exp(scanner, EX_LAMBDA, loc);
-    e->params = list_array(scanner, params, sizeof(Pat *));
-    e->nparams = params->len;
-    e->ret = ret;
-    e->e1 = body;
     return e;
 }
 

@@ -85,6 +85,7 @@ Exp *mk_exp(void *scanner, ExpKind k, SrcLoc loc);
 Exp *mk_var(void *scanner, QualName qn, SrcLoc loc);
 Pat *mk_pat(void *scanner, PatKind k, SrcLoc loc);
 Exp *mk_let(void *scanner, Pat *p, Exp *e1, Exp *body, SrcLoc loc);
+Exp *mk_lambda(void *scanner, PtrList *params, TypeExp *ret, Exp *body, SrcLoc loc);
 /* A list as an arena array of elem_size elements (pointers or pointees). */
 void *list_array(void *scanner, PtrList *l, size_t elem_size);
 Exp *mk_record_update(void *scanner, Exp *r, const char **path, int npath, Exp *v, SrcLoc loc);

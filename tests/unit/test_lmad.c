@@ -946,8 +946,9 @@ static void test_disjoint_unknown(void **state) {
 enum { MAX_ADDR = 4096 };
 
 /* The addresses of a constant LMAD, marked in seen (offset by MAX_ADDR/2);
- * false when one falls outside. */
-static bool enumerate(const int64_t *off_st_sh, int rank, unsigned char *seen, unsigned char mark) {
+ * false when one falls outside. *repeats (when given) counts the indices
+ * whose address this mark already holds. */
+static bool enumerate(const int64_t *off_st_sh, int rank, unsigned char *seen, unsigned char mark, int *repeats) {
     int64_t idx[8] = {0};
     for (int d = 0; d < rank; d++)
         if (off_st_sh[2 + 2 * d] == 0) return true;
@@ -956,6 +957,7 @@ static bool enumerate(const int64_t *off_st_sh, int rank, unsigned char *seen, u
         for (int d = 0; d < rank; d++) a += idx[d] * off_st_sh[1 + 2 * d];
         a += MAX_ADDR / 2;
         if (a < 0 || a >= MAX_ADDR) return false;
+        if (repeats) *repeats += (seen[a] & mark) != 0;
         seen[a] |= mark;
         int d = rank - 1;
         while (d >= 0 && ++idx[d] == off_st_sh[2 + 2 * d]) idx[d--] = 0;
@@ -982,8 +984,8 @@ static void random_desc(int64_t *desc, int rank) {
 static bool overlap_brute(const int64_t *dx, int rx, const int64_t *dy, int ry) {
     static unsigned char seen[MAX_ADDR];
     memset(seen, 0, sizeof seen);
-    assert_true(enumerate(dx, rx, seen, 1));
-    assert_true(enumerate(dy, ry, seen, 2));
+    assert_true(enumerate(dx, rx, seen, 1, NULL));
+    assert_true(enumerate(dy, ry, seen, 2, NULL));
     for (int i = 0; i < MAX_ADDR; i++)
         if (seen[i] == 3) return true;
     return false;
@@ -1016,18 +1018,9 @@ static void test_disjoint_random_constant(void **state) {
 static bool self_overlap_brute(const int64_t *desc, int rank) {
     static unsigned char seen[MAX_ADDR];
     memset(seen, 0, sizeof seen);
-    int64_t idx[8] = {0};
-    for (int d = 0; d < rank; d++)
-        if (desc[2 + 2 * d] == 0) return false;
-    for (;;) {
-        int64_t a = desc[0] + MAX_ADDR / 2;
-        for (int d = 0; d < rank; d++) a += idx[d] * desc[1 + 2 * d];
-        assert_true(a >= 0 && a < MAX_ADDR);
-        if (seen[a]++) return true;
-        int d = rank - 1;
-        while (d >= 0 && ++idx[d] == desc[2 + 2 * d]) idx[d--] = 0;
-        if (d < 0) return false;
-    }
+    int repeats = 0;
+    assert_true(enumerate(desc, rank, seen, 1, &repeats));
+    return repeats > 0;
 }
 
 static void test_injective_named(void **state) {
