@@ -281,13 +281,22 @@ static void check_view(Check *k, Stm *st) {
     if (is_array(pat0)) set_region(k, pat0, ir_is_update(e) ? r : part);
 }
 
+/* Whether the map st reads its input a only there and element by element
+ * while making result r of its lambda: a scalar parameter, or rows that a
+ * nest of maps reads element by element (each element read by the
+ * work-item that writes the same place of r, before it writes it). */
+static bool reads_elementwise(Stm *st, int a, SubExp r) {
+    const Screma *sc = &st->e->screma;
+    if (ir_stm_uses(st, sc->arrs[a]) != 1) return false;
+    const Var *p = sc->map->params[a];
+    return !is_array(p) || (r.is_var && mem_inplace_ok(sc->map->body, p, r.v));
+}
+
 /* The input of the map st that makes the source (at c) which that map
  * may read where the source is built: a view of the root whose region is
- * the destination's, read only as the map's input, element by element (a
- * scalar parameter, or rows that a nest of maps reads element by element:
- * each element is read by the work-item that writes it, before it writes
- * it; the in-place map of §6.9, into a region), so that
- * let a[i] = map f a[i]  copies nothing. NULL when there is none. */
+ * the destination's, read element by element (reads_elementwise; the
+ * in-place map of §6.9, into a region), so that let a[i] = map f a[i]
+ * copies nothing. NULL when there is none. */
 static Var *inplace_input(Check *k, Stm *st) {
     IrExp *e = st->e;
     if (e->kind != IE_SCREMA || e->screma.nscans || e->screma.nreds) return NULL;
@@ -297,11 +306,9 @@ static Var *inplace_input(Check *k, Stm *st) {
     if (i == st->npat) return NULL;
     SubExp r = sc->map->body->res[i];
     for (int a = 0; a < sc->narrs; a++) {
-        Var *xs = sc->arrs[a], *p = sc->map->params[a];
+        Var *xs = sc->arrs[a];
         Lmad *reg = k->s->region[xs->id];
-        if (!reg || !lmad_equal(expand(k->s, reg), k->dest) || ir_stm_uses(st, xs) != 1) continue;
-        if (is_array(p) && !(r.is_var && mem_inplace_ok(sc->map->body, p, r.v))) continue;
-        return xs;
+        if (reg && lmad_equal(expand(k->s, reg), k->dest) && reads_elementwise(st, a, r)) return xs;
     }
     return NULL;
 }
@@ -566,11 +573,10 @@ static void try_inplace_map(Sc *s, Body *b, int j) {
         SubExp r = sc->map->body->res[i];
         if (!is_array(o) || s->plan[o->id]) continue;
         for (int a = 0; a < sc->narrs; a++) {
-            Var *xs = sc->arrs[a], *p = sc->map->params[a];
+            Var *xs = sc->arrs[a];
             bool same = xs->type.kind == TK_ARRAY && xs->type.elem == o->type.elem && xs->type.rank == o->type.rank;
             for (int d = 0; same && d < o->type.rank; d++) same = se_same(xs->type.shape[d], o->type.shape[d]);
-            if (!same || !owned(s, b, xs) || ir_stm_uses(st, xs) != 1 || !dead_after(s, b, xs, j)) continue;
-            if (is_array(p) && !(r.is_var && mem_inplace_ok(sc->map->body, p, r.v))) continue;
+            if (!same || !owned(s, b, xs) || !dead_after(s, b, xs, j) || !reads_elementwise(st, a, r)) continue;
             bool taken = false;
             for (int k = 0; k < i; k++) taken |= s->plan[st->pat[k]->id] && s->plan[st->pat[k]->id]->dest == xs;
             if (taken || !views_dead_after(s, b, xs, j - 1)) continue;
