@@ -483,7 +483,8 @@ void lw_seg(ImpLower *L, const Stm *s) {
     if (!g) ICE("imp_lower: a host-level SOAC without a SegInfo");
     switch (g->kind) {
     case SEG_MAP:
-        if (g->tile) gl_seg_map_tiled(L, s);
+        if (g->tile && g->depth == 1) gl_seg_map_tile1(L, s);
+        else if (g->tile) gl_seg_map_tiled(L, s);
         else gl_seg_map(L, s, g->depth);
         return;
     case SEG_SEQ: seg_seq(L, s); return;

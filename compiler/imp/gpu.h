@@ -10,7 +10,7 @@
  *                width of their segments;
  *   gpu_scan.c   SegScan: one pass with decoupled look-back;
  *   gpu_hist.c   SegHist: atomic updates, in local memory when they fit;
- *   gpu_tiled.c  the block-tiled SegMap (matrix products).
+ *   gpu_tiled.c  the tiled SegMaps (matrix products; n-body).
  * Kernel code is written with the variables of the kernel (kb_enter makes
  * L->vars the kernel's table); lw_* functions of lower.h lower IR code
  * into it as into host code. */
@@ -200,5 +200,6 @@ void gl_seg_red(ImpLower *L, const Stm *s);
 void gl_seg_scan(ImpLower *L, const Stm *s);
 void gl_seg_hist(ImpLower *L, const Stm *s);
 void gl_seg_map_tiled(ImpLower *L, const Stm *s);
+void gl_seg_map_tile1(ImpLower *L, const Stm *s);
 
 #endif

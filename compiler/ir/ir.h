@@ -200,7 +200,11 @@ typedef struct SegInfo {
     struct Stm *tile; /* SEG_MAP of depth 2 whose inner body is one reduction
                          over a row of each level's input (matrix product):
                          that reduction, which block tiling shares between
-                         work-items; else NULL */
+                         work-items; SEG_MAP of depth 1 whose body reduces
+                         whole arrays that every element traverses
+                         (all-pairs, n-body): that reduction, whose arrays
+                         the work-group stages through local memory (1-D
+                         tiling); else NULL */
     int *tile_level;  /* with tile: per input of that reduction, the level whose
                          lambda gives it (0: the outer map's rows, 1: the inner's) */
     bool irregular;   /* SEG_RED of depth 2 whose segments' width is computed in

@@ -14,6 +14,11 @@
  *    (the matrix product) is block-tiled (SegInfo.tile): each work-group
  *    computes a block of the space and stages the rows it reads in local
  *    memory, so that every element read from memory is used many times.
+ *    A map whose body is cheap scalar code around one map-reduce over
+ *    whole arrays bound outside it (each element traverses the same
+ *    arrays: n-body) is 1-D tiled (SegInfo.tile of depth 1): the
+ *    work-group stages chunks of those arrays through local memory, and
+ *    several work-items may split one element's reduction.
  *  - A map nest (as for SegMap, and not tiled) whose innermost body is
  *    cheap scalar code around one reduction over rows of its input (trmv,
  *    row sums, the rows of a batch of matrices) is a segmented SegRed
@@ -508,6 +513,25 @@ static bool arith_lambda(const Lambda *l) {
     return true;
 }
 
+/* Local memory that 1-D tiling stages per element of its arrays, at most
+ * (a stage of 256 elements then takes 16 KiB). */
+#define TILE1_ELEM_BYTES 64
+
+/* Whether statement s of a lambda's body is a map-reduce whose map and
+ * operators are plain arithmetic, whose results are all reduced (no map
+ * outputs), and which has inputs. */
+static bool arith_redomap(const Stm *s) {
+    const IrExp *e = s->e;
+    if (e->kind != IE_SCREMA || e->screma.nscans || !e->screma.nreds || !e->screma.narrs) return false;
+    if (!arith_lambda(e->screma.map)) return false;
+    int nv = 0;
+    for (int j = 0; j < e->screma.nreds; j++) {
+        if (!arith_lambda(e->screma.reds[j].op)) return false;
+        nv += e->screma.reds[j].k;
+    }
+    return s->npat == nv;
+}
+
 /* 0 or 1 when arr is a parameter of the outer (lo) or inner (li) lambda
  * of a nest, else -1. */
 static int param_level(const Lambda *lo, const Lambda *li, const Var *arr) {
@@ -533,13 +557,7 @@ static Stm *tile_level(KCtx *k, SegInfo *g) {
     if (lo->body->nstms != 1 || b->nstms == 0) return NULL;
     Stm *red = b->stms[0];
     const IrExp *e = red->e;
-    if (e->kind != IE_SCREMA || e->screma.nscans || !e->screma.nreds || !arith_lambda(e->screma.map)) return NULL;
-    int nv = 0;
-    for (int j = 0; j < e->screma.nreds; j++) {
-        if (!arith_lambda(e->screma.reds[j].op)) return NULL;
-        nv += e->screma.reds[j].k;
-    }
-    if (red->npat != nv) return NULL;
+    if (!arith_redomap(red)) return NULL;
     for (int i = 1; i < b->nstms; i++)
         if (!ir_stm_cheap(b->stms[i])) return NULL;
     for (int i = 0; i < b->nres; i++)
@@ -560,6 +578,35 @@ static Stm *tile_level(KCtx *k, SegInfo *g) {
     return red;
 }
 
+/* The reduction that 1-D tiling shares between the work-items of SegMap
+ * g, or NULL. g must be one map whose body is cheap scalar code around
+ * one map-reduce (arith_redomap) over whole arrays bound outside the map
+ * (every element traverses the same arrays: all-pairs interactions, such
+ * as n-body), of a width bound outside it too. */
+static Stm *tile1_level(SegInfo *g) {
+    if (g->kind != SEG_MAP || g->depth != 1 || g->levels[0]->e->kind != IE_SCREMA) return NULL;
+    Lambda *lo = g->levels[0]->e->screma.map;
+    const Body *b = lo->body;
+    Stm *red = NULL;
+    for (int i = 0; i < b->nstms; i++) {
+        Stm *st = b->stms[i];
+        if (!red && arith_redomap(st)) red = st;
+        else if (!ir_stm_cheap(st)) return NULL;
+    }
+    if (!red) return NULL;
+    for (int i = 0; i < b->nres; i++)
+        if (subexp_type(b->res[i]).kind != TK_PRIM) return NULL;
+    const Screma *rc = &red->e->screma;
+    if (rc->w.is_var && bound_in(lo, rc->w.v)) return NULL;
+    int bytes = 0;
+    for (int i = 0; i < rc->narrs; i++) {
+        const Var *a = rc->arrs[i];
+        if (bound_in(lo, a) || a->type.rank != 1 || a->type.elem == PT_BOOL) return NULL;
+        bytes += prim_size(a->type.elem);
+    }
+    return bytes <= TILE1_ELEM_BYTES ? red : NULL;
+}
+
 static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
     SegInfo *g = NEW(k->a, SegInfo);
     g->kind = kind;
@@ -570,6 +617,7 @@ static SegInfo *new_seg(KCtx *k, SegKind kind, Stm *s) {
         Stm *cur = s;
         while (g->depth < SEG_MAX_DEPTH && (cur = inner_level(k, s, cur))) g->levels[g->depth++] = cur;
         g->tile = tile_level(k, g);
+        if (!g->tile) g->tile = tile1_level(g);
         if (g->tile) return g;
         Stm *red = segred_level(k, s, g->levels[g->depth - 1], &g->irregular);
         Stm *scan = segscan_level(k, s, g->levels[g->depth - 1]);
