@@ -470,22 +470,92 @@ static Linear linear_of(const Simp *s, SubExp se) {
     return (Linear){se.v, 0};
 }
 
-/* Whether x < n: x is y + c with y in [0, ub) and ub + c <= n, comparing
- * ub + c and n as the same base plus constants (an iota over n - 1 gives
- * indices i and i + 1 below n). */
-static bool range_lt(const Simp *s, SubExp x, SubExp n) {
-    if (n.is_var ? false : n.c.type != PT_I64) return false;
-    Linear lx = linear_of(s, x);
-    if (!lx.base || !s->has_ub[lx.base->id]) return false;
-    Linear lu = linear_of(s, s->ub[lx.base->id]), ln = linear_of(s, n);
-    return lu.base == ln.base && lu.off + lx.off <= ln.off;
+/* How deep range_lt and range_nonneg look through mins and maxes. */
+#define RANGE_DEPTH 8
+
+/* The min or max (op) of two i64 values that x is, else NULL. */
+static const IrExp *range_minmax(const Simp *s, SubExp x, Op op) {
+    const IrExp *e = def_op(s, resolve((Simp *)s, x), op);
+    return e && e->t == PT_I64 ? e : NULL;
 }
 
-/* Whether 0 <= x: x is y + c with y in [0, ub) or otherwise >= 0, and c >= 0. */
-static bool range_nonneg(const Simp *s, SubExp x) {
+/* Whether constant c < n, known from a variable y in [0, ub) in scope
+ * that x is based on (directly, or through mins and maxes): ub >= 1
+ * there, so ub + k = n gives n >= 1 + k. */
+static bool range_const_lt(const Simp *s, SubExp c, SubExp x, SubExp n, int depth) {
+    if (c.is_var || c.c.type != PT_I64) return false;
     Linear lx = linear_of(s, x);
-    return lx.base && (s->has_ub[lx.base->id] || s->nonneg[lx.base->id]) && lx.off >= 0;
+    if (lx.base && s->has_ub[lx.base->id]) {
+        Linear lu = linear_of(s, s->ub[lx.base->id]), ln = linear_of(s, n);
+        if (lu.base == ln.base && c.c.v.i <= ln.off - lu.off) return true;
+    }
+    if (depth >= RANGE_DEPTH) return false;
+    const IrExp *e = range_minmax(s, x, OP_MIN);
+    if (!e) e = range_minmax(s, x, OP_MAX);
+    return e && (range_const_lt(s, c, e->args[0], n, depth + 1) || range_const_lt(s, c, e->args[1], n, depth + 1));
 }
+
+static bool range_lt_at(const Simp *s, SubExp x, SubExp n, int depth);
+
+/* Whether one operand a of a max is below n, knowing the other is b. */
+static bool range_max_lt(const Simp *s, SubExp a, SubExp b, SubExp n, int depth) {
+    return range_lt_at(s, a, n, depth) || range_const_lt(s, resolve((Simp *)s, a), b, n, depth);
+}
+
+/* Whether x < n: x is y + c with y in [0, ub) and ub + c <= n, comparing
+ * ub + c and n as the same base plus constants (an iota over n - 1 gives
+ * indices i and i + 1 below n); or x is n - c (c > 0) for n >= 0; or x
+ * is a min with an operand below n, or a max with both below n (a clamp:
+ * max (i - 1) 0 < n, as 0 <= i < n there). */
+static bool range_lt_at(const Simp *s, SubExp x, SubExp n, int depth) {
+    if (n.is_var ? false : n.c.type != PT_I64) return false;
+    Linear lx = linear_of(s, x), ln = linear_of(s, n);
+    if (lx.base && lx.base == ln.base && lx.off < ln.off && (s->nonneg[lx.base->id] || s->has_ub[lx.base->id]))
+        return true;
+    if (lx.base && s->has_ub[lx.base->id]) {
+        Linear lu = linear_of(s, s->ub[lx.base->id]);
+        if (lu.base == ln.base && lu.off + lx.off <= ln.off) return true;
+    }
+    if (depth >= RANGE_DEPTH) return false;
+    const IrExp *e = range_minmax(s, x, OP_MIN);
+    if (e) return range_lt_at(s, e->args[0], n, depth + 1) || range_lt_at(s, e->args[1], n, depth + 1);
+    e = range_minmax(s, x, OP_MAX);
+    return e && range_max_lt(s, e->args[0], e->args[1], n, depth + 1) &&
+           range_max_lt(s, e->args[1], e->args[0], n, depth + 1);
+}
+
+static bool range_lt(const Simp *s, SubExp x, SubExp n) { return range_lt_at(s, x, n, 0); }
+
+static bool range_nonneg_at(const Simp *s, SubExp x, int depth);
+
+/* Whether operand a of a min is >= 0, knowing the other is b: a is ub - c
+ * (0 <= c <= 1) for a variable y in [0, ub) that b is based on (ub >= 1
+ * there: min (i + 1) (n - 1) >= 0 for i < n). */
+static bool range_min_nonneg(const Simp *s, SubExp a, SubExp b, int depth) {
+    if (range_nonneg_at(s, a, depth)) return true;
+    Linear la = linear_of(s, a), lb = linear_of(s, b);
+    if (!la.base || !lb.base || !s->has_ub[lb.base->id] || la.off > 0) return false;
+    Linear lu = linear_of(s, s->ub[lb.base->id]);
+    return lu.base == la.base && la.off >= lu.off - 1;
+}
+
+/* Whether 0 <= x: x is a constant >= 0, or y + c with y in [0, ub) or
+ * otherwise >= 0 and c >= 0, or a max with an operand >= 0 or a min of
+ * two (range_min_nonneg). */
+static bool range_nonneg_at(const Simp *s, SubExp x, int depth) {
+    x = resolve((Simp *)s, x);
+    if (!x.is_var) return x.c.type == PT_I64 && x.c.v.i >= 0;
+    Linear lx = linear_of(s, x);
+    if (lx.base && (s->has_ub[lx.base->id] || s->nonneg[lx.base->id]) && lx.off >= 0) return true;
+    if (depth >= RANGE_DEPTH) return false;
+    const IrExp *e = range_minmax(s, x, OP_MAX);
+    if (e) return range_nonneg_at(s, e->args[0], depth + 1) || range_nonneg_at(s, e->args[1], depth + 1);
+    e = range_minmax(s, x, OP_MIN);
+    return e && range_min_nonneg(s, e->args[0], e->args[1], depth + 1) &&
+           range_min_nonneg(s, e->args[1], e->args[0], depth + 1);
+}
+
+static bool range_nonneg(const Simp *s, SubExp x) { return range_nonneg_at(s, x, 0); }
 
 /* Comparisons decided by ranges: 0 <= x, x < n, n > x, x >= 0. */
 static bool fold_range(const Simp *s, const IrExp *e, SubExp *out) {

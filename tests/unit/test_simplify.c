@@ -248,6 +248,39 @@ static void test_bounds_iota(void **state) {
     unit_free(p);
 }
 
+/* Clamped neighbours of a stencil are in bounds: max (i - 1) 0 and
+ * min (i + 1) (n - 1) for i < n (n >= 1 where i exists), also through a
+ * for-loop index and nested clamps. */
+static void test_bounds_clamped(void **state) {
+    (void)state;
+    Prog *p = unit_from_source("def main [n] (xs: [n]i32) : [n]i32 =\n"
+                               "  map (\\i -> xs[i64.max (i - 1) 0] + xs[i64.min (i + 1) (n - 1)]\n"
+                               "             + xs[i64.max 0 (i64.min (i + 2) (n - 1))]\n"
+                               "             + (loop a = 0 for j < n do a + xs[i64.min (j + 1) (n - 1)])) (iota n)");
+    ts_simplify(p);
+    assert_int_equal(unit_structure_count(p, "Assert"), 0);
+    unit_free(p);
+}
+
+/* Clamps that can leave the array keep their checks: max (i + 1) 0 may be
+ * n, min i (n - 2) may be -1 (n = 1), max (i - 1) 1 may be n when n = 1,
+ * min (i + 1) n may be n. */
+static void test_bounds_clamped_kept(void **state) {
+    (void)state;
+    const char *const progs[] = {
+        "def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i64.max (i + 1) 0]) (iota n)",
+        "def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i64.min i (n - 2)]) (iota n)",
+        "def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i64.max (i - 1) 1]) (iota n)",
+        "def main [n] (xs: [n]i32) : [n]i32 = map (\\i -> xs[i64.min (i + 1) n]) (iota n)",
+    };
+    for (size_t k = 0; k < sizeof progs / sizeof *progs; k++) {
+        Prog *p = unit_from_source(progs[k]);
+        ts_simplify(p);
+        assert_int_equal(unit_structure_count(p, "Assert"), 1);
+        unit_free(p);
+    }
+}
+
 /* The dimensions of an entry point's array parameters are >= 0: unflatten's
  * check that its sizes are not negative goes, that of a value stays. */
 static void test_entry_sizes_nonneg(void **state) {
@@ -408,6 +441,8 @@ int main(void) {
         cmocka_unit_test(test_bounds_loop),
         cmocka_unit_test(test_bounds_kept),
         cmocka_unit_test(test_bounds_iota),
+        cmocka_unit_test(test_bounds_clamped),
+        cmocka_unit_test(test_bounds_clamped_kept),
         cmocka_unit_test(test_entry_sizes_nonneg),
         cmocka_unit_test(test_hoist_loop),
         cmocka_unit_test(test_no_hoist_division),
