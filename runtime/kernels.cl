@@ -21,7 +21,7 @@ static inline long rt_lmad_offset(long off, long8 strides, long8 shape, int r, l
     return off;
 }
 
-#define RT_BUILTINS(T, E)                                                                          \
+#define RT_BUILTINS(T, E, S)                                                                        \
     __kernel void rt_copy_##E(__global long *rt_fail, __global T *dst, long doff, long8 ds,       \
                               __global const T *src, long soff, long8 ss, long8 shape, int r,      \
                               long n) {                                                            \
@@ -42,26 +42,27 @@ static inline long rt_lmad_offset(long off, long8 strides, long8 shape, int r, l
         dst[off + i * stride] = (T)((ulong)start + (ulong)i * (ulong)step);                        \
     }                                                                                              \
     /* dst(i, j) = src(i, j) over rows x cols where src's column is contiguous */                  \
-    /* (stride 1 along i) and dst's row is: 32x32 tiles through local memory so */                 \
-    /* that both the reads and the writes are coalesced. */                                        \
+    /* (stride 1 along i) and dst's row is: S x S tiles through local memory so */                 \
+    /* that both the reads and the writes are coalesced, in groups of S x 256/S */                 \
+    /* work-items (runtime/opencl.h's rt_cl_transpose_side gives S). */                            \
     __kernel void rt_transpose_##E(__global long *rt_fail, __global T *dst, __global const T *src, \
                                    long doff, long drow, long soff, long scol, long rows,          \
                                    long cols) {                                                    \
-        __local T tile[32][33];                                                                    \
-        long i0 = get_group_id(0) * 32, j0 = get_group_id(1) * 32;                                 \
+        __local T tile[S][S + 1];                                                                  \
+        long i0 = get_group_id(0) * S, j0 = get_group_id(1) * S;                                   \
         int tx = get_local_id(0), ty = get_local_id(1);                                            \
-        for (int k = 0; k < 32; k += 8) {                                                          \
+        for (int k = 0; k < S; k += 256 / S) {                                                     \
             long i = i0 + tx, j = j0 + ty + k;                                                     \
             if (i < rows && j < cols) tile[ty + k][tx] = src[soff + i + j * scol];                 \
         }                                                                                          \
         barrier(CLK_LOCAL_MEM_FENCE);                                                              \
-        for (int k = 0; k < 32; k += 8) {                                                          \
+        for (int k = 0; k < S; k += 256 / S) {                                                     \
             long i = i0 + ty + k, j = j0 + tx;                                                     \
             if (i < rows && j < cols) dst[doff + i * drow + j] = tile[tx][ty + k];                 \
         }                                                                                          \
     }
 
-RT_BUILTINS(uchar, 1)
-RT_BUILTINS(ushort, 2)
-RT_BUILTINS(uint, 4)
-RT_BUILTINS(ulong, 8)
+RT_BUILTINS(uchar, 1, 64)
+RT_BUILTINS(ushort, 2, 64)
+RT_BUILTINS(uint, 4, 64)
+RT_BUILTINS(ulong, 8, 32)
