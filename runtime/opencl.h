@@ -114,6 +114,8 @@ static struct rt_cl_state {
     double *kernel_ms;
     int64_t *kernel_runs;
     int64_t t0;
+    bool timing;       /* a timed run is going on: its device commands' events are kept */
+    cl_event span[2];  /* that run's first and latest device command, or NULL */
 } rt_cl = {.platform_index = -1, .device_index = -1};
 
 static void rt_cl_set_program(const rt_cl_program_info *p) { rt_cl.prog = p; }
@@ -501,7 +503,7 @@ static int rt_cl_setup(rt_ctx *ctx) {
         rt_cl.context = clCreateContext(NULL, 1, &rt_cl.device, NULL, NULL, &e);
         if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clCreateContext", e);
         rt_cl.queue =
-            clCreateCommandQueue(rt_cl.context, rt_cl.device, rt_cl.profile ? CL_QUEUE_PROFILING_ENABLE : 0, &e);
+            clCreateCommandQueue(rt_cl.context, rt_cl.device, CL_QUEUE_PROFILING_ENABLE, &e);
         if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clCreateCommandQueue", e);
     }
     cl_uint cus = 1;
@@ -612,9 +614,57 @@ static int rt_cl_begin(rt_ctx *ctx) {
     return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueWriteBuffer", e) : 0;
 }
 
+/* The start of a run's device time. A run whose caller asks for its
+ * time (run_us = -1: executables' -t) is timed on the device, as CUDA
+ * events time a stream: from the start of its first device command
+ * (kernel, copy or fill) to the end of its last (the queue keeps
+ * profiling timestamps). The host clock, which also counts the host's
+ * launches and its wait for the device (a sum of one element, two
+ * kernels: 31-34 us on an H200), is what remains when the run has no
+ * device command or the device no timestamps. */
+static void rt_cl_drop_span(void) {
+    for (int i = 0; i < 2; i++)
+        if (rt_cl.span[i]) clReleaseEvent(rt_cl.span[i]);
+    rt_cl.span[0] = rt_cl.span[1] = NULL;
+}
+
 static void rt_cl_start_timer(rt_ctx *ctx) {
-    (void)ctx;
     rt_cl.t0 = rt_cl_now_us();
+    rt_cl_drop_span();
+    rt_cl.timing = ctx->run_us == -1;
+}
+
+/* Where a device command of the run puts its event: ev when the run is
+ * timed or profiled (-P), else nowhere. */
+static cl_event *rt_cl_event(cl_event *ev) {
+    *ev = NULL;
+    return rt_cl.timing || rt_cl.profile ? ev : NULL;
+}
+
+/* Keeps event ev of a command of a timed run as its first or latest;
+ * releases the caller's reference unless -P still needs it (profiled). */
+static void rt_cl_timed(cl_event ev, bool profiled) {
+    if (!ev) return;
+    if (rt_cl.timing) {
+        clRetainEvent(ev);
+        if (!rt_cl.span[0]) rt_cl.span[0] = ev;
+        else {
+            if (rt_cl.span[1]) clReleaseEvent(rt_cl.span[1]);
+            rt_cl.span[1] = ev;
+        }
+    }
+    if (!profiled) clReleaseEvent(ev);
+}
+
+/* Microseconds from the start of the run's first device command to the
+ * end of its last, or -1. */
+static int64_t rt_cl_span_us(void) {
+    cl_event last = rt_cl.span[1] ? rt_cl.span[1] : rt_cl.span[0];
+    cl_ulong t0 = 0, t1 = 0;
+    if (!last || clGetEventProfilingInfo(rt_cl.span[0], CL_PROFILING_COMMAND_START, sizeof t0, &t0, NULL) != CL_SUCCESS ||
+        clGetEventProfilingInfo(last, CL_PROFILING_COMMAND_END, sizeof t1, &t1, NULL) != CL_SUCCESS || t1 < t0)
+        return -1;
+    return (int64_t)((t1 - t0 + 500) / 1000);
 }
 
 /* Waits for the device and reports a failure a kernel recorded. */
@@ -644,6 +694,10 @@ static int rt_cl_sync(rt_ctx *ctx) {
 static int rt_cl_finish(rt_ctx *ctx) {
     int r = rt_cl_sync(ctx);
     ctx->run_us = rt_cl_now_us() - rt_cl.t0;
+    int64_t us = rt_cl.timing ? rt_cl_span_us() : -1;
+    if (us >= 0) ctx->run_us = us;
+    rt_cl.timing = false;
+    rt_cl_drop_span();
     return r;
 }
 
@@ -763,7 +817,9 @@ static int64_t rt_cl_block_size(const rt_dblock *b) { return b->req; }
 /* Sets the first bytes of b to zero. */
 static int rt_cl_zero(rt_ctx *ctx, rt_dblock *b, int64_t bytes) {
     cl_uchar z = 0;
-    cl_int e = clEnqueueFillBuffer(rt_cl.queue, b->mem, &z, 1, 0, (size_t)bytes, 0, NULL, NULL);
+    cl_event ev;
+    cl_int e = clEnqueueFillBuffer(rt_cl.queue, b->mem, &z, 1, 0, (size_t)bytes, 0, NULL, rt_cl_event(&ev));
+    rt_cl_timed(e == CL_SUCCESS ? ev : NULL, false);
     return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueFillBuffer", e) : 0;
 }
 
@@ -794,7 +850,9 @@ static rt_dblock *rt_cl_borrow(rt_ctx *ctx, rt_dpool *p, void *owner, int64_t by
     if (copy) {
         rt_dblock *b = rt_dblock_new(ctx, p, bytes);
         if (!b || bytes == 0) return b;
-        cl_int e = clEnqueueCopyBuffer(rt_cl.queue, o->mem, b->mem, 0, 0, (size_t)bytes, 0, NULL, NULL);
+        cl_event ev;
+        cl_int e = clEnqueueCopyBuffer(rt_cl.queue, o->mem, b->mem, 0, 0, (size_t)bytes, 0, NULL, rt_cl_event(&ev));
+        rt_cl_timed(e == CL_SUCCESS ? ev : NULL, false);
         return e != CL_SUCCESS ? (rt_cl_fail(ctx, "clEnqueueCopyBuffer", e), NULL) : b;
     }
     rt_dblock *b = malloc(sizeof *b);
@@ -903,15 +961,16 @@ static int rt_cl_launch_nd(rt_ctx *ctx, int k, cl_uint dims, const int64_t *grou
         global[d] = (size_t)(groups[d] * group[d]);
         local[d] = (size_t)group[d];
     }
-    cl_event ev = NULL;
+    cl_event ev;
     cl_int e = clEnqueueNDRangeKernel(rt_cl.queue, rt_cl.kernels[k], dims, NULL, global, local, 0, NULL,
-                                      rt_cl.profile ? &ev : NULL);
+                                      rt_cl_event(&ev));
     if (e != CL_SUCCESS) {
         rt_error(ctx, "OpenCL call clEnqueueNDRangeKernel failed for kernel %s (%lld groups of %lld): %s",
                  rt_cl.prog->kernels[k], (long long)groups[0], (long long)group[0], rt_cl_errstr(e));
         return 1;
     }
-    rt_cl_profile(k, ev);
+    rt_cl_timed(ev, rt_cl.profile);
+    if (rt_cl.profile) rt_cl_profile(k, ev);
     return 0;
 }
 
@@ -1003,8 +1062,10 @@ static int rt_cl_copy(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, cons
     if (n == 0) return 0;
     if (rt_cl_dense(shape0, ds0, rank) && rt_cl_dense(shape0, ss0, rank)) {
         if (dst == src && doff == soff) return 0;
+        cl_event ev;
         cl_int e = clEnqueueCopyBuffer(rt_cl.queue, src->mem, dst->mem, (size_t)(soff * esize), (size_t)(doff * esize),
-                                       (size_t)(n * esize), 0, NULL, NULL);
+                                       (size_t)(n * esize), 0, NULL, rt_cl_event(&ev));
+        rt_cl_timed(e == CL_SUCCESS ? ev : NULL, false);
         return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueCopyBuffer", e) : 0;
     }
     if (rt_cl_rank_unsupported(ctx, "copying", rank)) return 1;
@@ -1041,8 +1102,10 @@ static int rt_cl_fill(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, cons
     int64_t n = rt_cl_count_of(shape, rank);
     if (n == 0) return 0;
     if (rt_cl_dense(shape, ds, rank)) {
+        cl_event ev;
         cl_int e = clEnqueueFillBuffer(rt_cl.queue, dst->mem, &bits, (size_t)esize, (size_t)(doff * esize),
-                                       (size_t)(n * esize), 0, NULL, NULL);
+                                       (size_t)(n * esize), 0, NULL, rt_cl_event(&ev));
+        rt_cl_timed(e == CL_SUCCESS ? ev : NULL, false);
         return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueFillBuffer", e) : 0;
     }
     if (rt_cl_rank_unsupported(ctx, "filling", rank)) return 1;
@@ -1117,6 +1180,7 @@ static void rt_cl_release_all(void) {
     for (int k = 0; rt_cl.kernels && k < rt_cl.prog->nkernels; k++)
         if (rt_cl.kernels[k]) clReleaseKernel(rt_cl.kernels[k]);
     if (rt_cl.fail) clReleaseMemObject(rt_cl.fail);
+    rt_cl_drop_span();
     if (rt_cl.program) clReleaseProgram(rt_cl.program);
     if (rt_cl.queue) clReleaseCommandQueue(rt_cl.queue);
     if (rt_cl.context) clReleaseContext(rt_cl.context);

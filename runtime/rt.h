@@ -89,10 +89,12 @@ typedef struct rt_ctx {
     char *error;    /* malloc'd message, or NULL; rt_error sets it
                        atomically, as tasks of a parallel loop may fail at
                        once */
-    int64_t run_us; /* set by OpenCL entry points: microseconds the device
-                       worked, without copying inputs and results; by
-                       multicore ones: microseconds until the results
-                       began to be written out; else -1 */
+    int64_t run_us; /* the caller sets -1 to have a run timed; OpenCL entry
+                       points set the microseconds the device worked,
+                       without copying inputs and results (between markers
+                       on the device when it keeps timestamps); multicore
+                       ones the microseconds until the results began to be
+                       written out; else it stays -1 */
     int64_t start_us; /* multicore: when the running entry point started */
     void *device;   /* NULL in executables: array arguments and results are
                        in host memory. An OpenCL library's context sets it
