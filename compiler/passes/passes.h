@@ -50,6 +50,11 @@ void pass_simplify(Prog *p);
  * consumption of what it reads; the rules are listed at the top of fuse.c. */
 void pass_fuse(Prog *p);
 
+/* Predictive commoning of loops (compiler/passes/carry.c): a scalar op
+ * of a loop's parameters that the body also computes of its results is
+ * carried from one iteration to the next as a new parameter. */
+void pass_carry(Prog *p);
+
 /* distribute.c: STAGE_SOACS -> STAGE_SOACS, GPU pipeline only. Splits a
  * host-level map whose body runs several parallel stages (Scremas of
  * widths invariant in the nest) into one map per stage, expanding the
