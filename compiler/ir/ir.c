@@ -619,6 +619,43 @@ int ir_body_uses(Body *b, const Var *v) {
     return u.n;
 }
 
+/* Whether a walk binds one Var. */
+typedef struct BindsVar {
+    const Var *v;
+    bool found;
+} BindsVar;
+
+static void bv_bind(IrWalk *w, Var *x) {
+    BindsVar *b = w->ctx;
+    if (x == b->v) b->found = true;
+}
+
+bool ir_op_may_fail(const IrExp *e) {
+    if (!prim_is_int(e->t)) return false;
+    switch (e->op) {
+    case OP_DIV:
+    case OP_MOD:
+    case OP_QUOT:
+    case OP_REM: return e->args[1].is_var || e->args[1].c.v.i == 0;
+    case OP_POW: return true;
+    default: return false;
+    }
+}
+
+bool ir_body_binds(Body *b, const Var *v) {
+    BindsVar bv = {v, false};
+    IrWalk w = {bv_bind, NULL, NULL, &bv};
+    ir_walk_body(&w, b);
+    return bv.found;
+}
+
+bool ir_lambda_binds(Lambda *l, const Var *v) {
+    BindsVar bv = {v, false};
+    IrWalk w = {bv_bind, NULL, NULL, &bv};
+    ir_walk_lambda(&w, l);
+    return bv.found;
+}
+
 /* ---- Walking the uses of statements, by reference --------------------------------- */
 
 void ir_uses_se(SubExp *se, IrUseFn f, void *ctx) {

@@ -442,6 +442,13 @@ void ir_walk_lambda(IrWalk *w, Lambda *l);
  * and lambdas included. */
 int ir_stm_uses(Stm *s, const Var *v);
 int ir_body_uses(Body *b, const Var *v);
+/* Whether IE_OP e is an integer op that can fail or whose run-time
+ * meaning depends on a check: division by a non-constant or zero, pow. */
+bool ir_op_may_fail(const IrExp *e);
+/* Whether b (or l: its parameters too) binds v, nested bodies and lambdas
+ * included. */
+bool ir_body_binds(Body *b, const Var *v);
+bool ir_lambda_binds(Lambda *l, const Var *v);
 
 /* A walk over the uses of IR code by reference, so that the callback may
  * replace them: f gets each use as a SubExp (se) or a Var slot (v, the

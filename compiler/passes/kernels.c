@@ -317,25 +317,6 @@ static bool body_allocates(const Body *b) {
     return false;
 }
 
-/* Whether Var v is bound anywhere in lambda l (so a width using it varies
- * between l's elements). */
-typedef struct BoundIn {
-    const Var *v;
-    bool found;
-} BoundIn;
-
-static void bound_in_bind(IrWalk *w, Var *v) {
-    BoundIn *b = w->ctx;
-    if (v == b->v) b->found = true;
-}
-
-static bool bound_in(Lambda *l, const Var *v) {
-    BoundIn b = {v, false};
-    IrWalk w = {bound_in_bind, NULL, NULL, &b};
-    ir_walk_lambda(&w, l);
-    return b.found;
-}
-
 static bool is_map(const IrExp *e) {
     return e->kind == IE_SCREMA && e->screma.nscans == 0 && e->screma.nreds == 0;
 }
@@ -394,7 +375,7 @@ static Stm *nest_tail(KCtx *k, const Stm *outer, Stm *s) {
     for (int i = 0; i < at; i++)
         if (!ir_stm_cheap(b->stms[i])) return NULL;
     SubExp w = in->e->screma.w;
-    if (w.is_var && bound_in(outer->e->screma.map, w.v)) return NULL;
+    if (w.is_var && ir_lambda_binds(outer->e->screma.map, w.v)) return NULL;
     for (int i = 0; i < b->nres; i++)
         if (!row_in_place(k, s, in, at, i)) return NULL;
     return in;
@@ -420,7 +401,7 @@ static void uses_in_bind(IrWalk *w, Var *v) {
 
 static void uses_in_use(IrWalk *w, Var *v) {
     UsesIn *u = w->ctx;
-    if (!u->found && !u->own[v->id] && bound_in(u->in, v)) u->found = true;
+    if (!u->found && !u->own[v->id] && ir_lambda_binds(u->in, v)) u->found = true;
 }
 
 static bool uses_bound_in(KCtx *k, Lambda *l, Lambda *in) {
@@ -448,7 +429,7 @@ static Stm *segscan_level(KCtx *k, const Stm *outer, Stm *s) {
         if (uses_bound_in(k, sc->scans[i].op, nest)) return NULL;
         for (int j = 0; j < sc->scans[i].k; j++) {
             SubExp ne = sc->scans[i].neutral[j];
-            if (ne.is_var && bound_in(nest, ne.v)) return NULL;
+            if (ne.is_var && ir_lambda_binds(nest, ne.v)) return NULL;
         }
     }
     return in;
@@ -490,11 +471,11 @@ static Stm *segred_level(KCtx *k, const Stm *outer, Stm *s, bool *irregular) {
     for (int j = 0; j < red->e->screma.nreds; j++) nv += red->e->screma.reds[j].k;
     if (red->npat != nv + outputs) return NULL; /* every map output is a result */
     SubExp w = red->e->screma.w;
-    *irregular = w.is_var && bound_in(sc->map, w.v);
+    *irregular = w.is_var && ir_lambda_binds(sc->map, w.v);
     if (*irregular && (outputs || s != outer)) return NULL;
-    if (w.is_var && bound_in(outer->e->screma.map, w.v) && !*irregular) return NULL;
+    if (w.is_var && ir_lambda_binds(outer->e->screma.map, w.v) && !*irregular) return NULL;
     for (int i = 0; i < red->e->screma.narrs; i++)
-        if (bound_in(sc->map, red->e->screma.arrs[i])) return red;
+        if (ir_lambda_binds(sc->map, red->e->screma.arrs[i])) return red;
     /* No inputs: its elements are computed from their index (iotas are not
      * built) and from the segment's own values, so no segment reads what
      * another does. */
@@ -563,7 +544,7 @@ static Stm *tile_level(KCtx *k, SegInfo *g) {
     for (int i = 0; i < b->nres; i++)
         if (subexp_type(b->res[i]).kind != TK_PRIM) return NULL;
     SubExp w = e->screma.w;
-    if (w.is_var && bound_in(lo, w.v)) return NULL;
+    if (w.is_var && ir_lambda_binds(lo, w.v)) return NULL;
     int from[2] = {0, 0};
     int *levels = NEW_ARRAY(k->a, int, e->screma.narrs + 1);
     for (int i = 0; i < e->screma.narrs; i++) {
@@ -597,11 +578,11 @@ static Stm *tile1_level(SegInfo *g) {
     for (int i = 0; i < b->nres; i++)
         if (subexp_type(b->res[i]).kind != TK_PRIM) return NULL;
     const Screma *rc = &red->e->screma;
-    if (rc->w.is_var && bound_in(lo, rc->w.v)) return NULL;
+    if (rc->w.is_var && ir_lambda_binds(lo, rc->w.v)) return NULL;
     int bytes = 0;
     for (int i = 0; i < rc->narrs; i++) {
         const Var *a = rc->arrs[i];
-        if (bound_in(lo, a) || a->type.rank != 1 || a->type.elem == PT_BOOL) return NULL;
+        if (ir_lambda_binds(lo, a) || a->type.rank != 1 || a->type.elem == PT_BOOL) return NULL;
         bytes += prim_size(a->type.elem);
     }
     return bytes <= TILE1_ELEM_BYTES ? red : NULL;

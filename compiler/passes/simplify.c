@@ -181,20 +181,6 @@ static bool index_in_bounds(const Simp *s, const IrExp *e) {
     return true;
 }
 
-/* An integer op that can trap or whose run-time meaning depends on a
- * check: division by a non-constant or zero, pow. */
-static bool op_may_trap(const IrExp *e) {
-    if (!prim_is_int(e->t)) return false;
-    switch (e->op) {
-    case OP_DIV:
-    case OP_MOD:
-    case OP_QUOT:
-    case OP_REM: return e->args[1].is_var || e->args[1].c.v.i == 0;
-    case OP_POW: return true;
-    default: return false;
-    }
-}
-
 static bool segops_speculable(const Simp *s, const SegOp *ops, int n) {
     for (int i = 0; i < n; i++)
         if (!body_speculable(s, ops[i].op->body)) return false;
@@ -204,7 +190,7 @@ static bool segops_speculable(const Simp *s, const SegOp *ops, int n) {
 /* Whether e may run even where the program would not run it. */
 static bool exp_speculable(const Simp *s, const IrExp *e) {
     switch (e->kind) {
-    case IE_OP: return !op_may_trap(e);
+    case IE_OP: return !ir_op_may_fail(e);
     case IE_INDEX: return index_in_bounds(s, e);
     case IE_SUBEXP:
     case IE_CONV:
