@@ -137,14 +137,18 @@ void lex_int(LexState *ls, Tok *t, const char *text, SrcLoc loc) {
         diag_error(loc, "literal %s is out of bounds for its type", text);
 }
 
-/* Decodes a decimal literal such as 0.5f32, 1e-3 or 2f64. */
+/* Decodes a float literal: decimal, such as 0.5f32, 1e-3 or 2f64, or
+ * hexadecimal with a binary exponent, such as 0xf.fp1 or 0x1.8p-2f32. */
 void lex_float(LexState *ls, Tok *t, const char *text, SrcLoc loc) {
     char buf[LIT_NUM_MAX];
     if (!strip_underscores(text, buf)) {
         diag_error(loc, "decimal literal is too long");
         return;
     }
-    char *suf = strchr(buf, 'f');
+    /* a hexadecimal float's suffix follows its binary exponent (p) */
+    bool hex = buf[0] == '0' && (buf[1] == 'x' || buf[1] == 'X');
+    char *from = hex ? strpbrk(buf, "pP") : buf;
+    char *suf = from ? strchr(from, 'f') : NULL;
     if (suf) {
         if (!suffix_type(suf, &t->suffix)) {
             diag_error(loc, "literal suffix %s is not supported", suf);

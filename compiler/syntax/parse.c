@@ -16,9 +16,10 @@
 LexState *syn_state(void *scanner);
 LexState *syn_state(void *scanner) { return synlex_get_extra(scanner); }
 
-/* Whether '[' right after token t (no space between) indexes. */
+/* Whether '[' right after token t (no space between) indexes (after an
+ * integer literal: a tuple field's element in an update path, t with 0[i] = v). */
 static bool closes_atom(int t) {
-    return t == TK_ID || t == TK_QUALID || t == TK_RPAR || t == TK_RBRACKET || t == TK_PROJ;
+    return t == TK_ID || t == TK_QUALID || t == TK_RPAR || t == TK_RBRACKET || t == TK_PROJ || t == TK_INTLIT;
 }
 
 /* Whether t may start a declaration where the parser resynchronises after

@@ -714,17 +714,11 @@ oexp: oexp OP_PIPE_R oexp { $$ = mk_binop(scanner, $1, $2, $3, @$); }
       }
     | oexp WITH ID upd_steps EQUALS oexp %prec WITH { $$ = mk_path_update(scanner, $1, field_steps(scanner, $3, @3), $4, $6, @$); }
     | oexp WITH QUALID upd_steps EQUALS oexp %prec WITH { $$ = mk_path_update(scanner, $1, field_steps(scanner, $3, @3), $4, $6, @$); }
-    | oexp WITH INTLIT EQUALS oexp %prec WITH {
-          /* t with 0 = v; (a path such as "0.1" lexes as a decimal literal) */
-          const char **path = NEW_ARRAY(AR, const char *, 1);
-          path[0] = numeric_field(scanner, $3, @3).text;
-          $$ = mk_record_update(scanner, $1, path, 1, $5, @$);
-      }
-    | oexp WITH INTLIT projs EQUALS oexp %prec WITH {
-          /* t with 0.x = v */
-          PtrList *l = plist_push(AR, NULL, (void *)numeric_field(scanner, $3, @3).text);
-          for (int i = 0; i < $4->len; i++) l = plist_push(AR, l, $4->items[i]);
-          $$ = mk_record_update(scanner, $1, list_array(scanner, l, sizeof(const char *)), l->len, $6, @$);
+    | oexp WITH INTLIT upd_steps EQUALS oexp %prec WITH {
+          /* t with 0 = v, t with 0.x = v, t with 0[i] = v (a path such as
+             "0.1" lexes as a decimal literal) */
+          PtrList *first = plist_push(AR, NULL, mk_field_step(scanner, numeric_field(scanner, $3, @3).text, @3));
+          $$ = mk_path_update(scanner, $1, first, $4, $6, @$);
       }
     | IF exp THEN exp ELSE exp %prec LOWEST {
           $$ = mk_exp(scanner, EX_IF, @$);

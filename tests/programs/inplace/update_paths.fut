@@ -19,6 +19,12 @@
 -- entry: nested
 -- input { 8 }
 -- output { [[1, 8, 3], [4, 5, 6]] }
+-- ==
+-- entry: tuple_fields
+-- input { [1, 2, 3] [4, 5, 6] }
+-- output { [7, 2, 3] [4, 5, 9] }
+-- input { [1] [4] }
+-- error: [Ii]ndex|bounds
 
 type rec = {f: i32, g: f32}
 
@@ -46,3 +52,8 @@ entry nested (v: i32) : [2][3]i32 =
   let xss: *[]{a: []i32} = [{a = [1, 2, 3]}, {a = [4, 5, 6]}]
   let ys = xss with [0].a[1] = v
   in map (.a) ys
+
+-- A tuple's field by number, then an element: t with 0[i] = v.
+entry tuple_fields [n] (a: *[n]i32) (b: *[n]i32) : ([n]i32, [n]i32) =
+  let t = (a, b)
+  in (t with 0[0] = 7) with 1[2] = 9
