@@ -708,12 +708,37 @@ static Ty *tuple_exp(Exp *e) {
     return tc_tuple(el, e->nelems);
 }
 
+/* t with the field at path (n steps) of type v, where t is a known
+ * record or tuple (else t itself): a record update may change the sizes
+ * of an array field, as in Futhark. */
+static Ty *with_field(Ty *t, const char *const *path, int n, Ty *v) {
+    if (n == 0) return v;
+    Ty *h = tc_head(t);
+    if (h->kind == TY_RECORD) {
+        Ty *r = NEW(tc.a, Ty);
+        *r = *h;
+        r->fields = NEW_ARRAY(tc.a, TyField, h->n);
+        for (int i = 0; i < h->n; i++) {
+            r->fields[i] = h->fields[i];
+            if (strcmp(h->fields[i].name, path[0]) == 0) r->fields[i].ty = with_field(h->fields[i].ty, path + 1, n - 1, v);
+        }
+        return r;
+    }
+    char *end;
+    long k = strtol(path[0], &end, 10);
+    if (h->kind != TY_TUPLE || *end || k < 0 || k >= h->n) return t;
+    Ty **el = NEW_ARRAY(tc.a, Ty *, h->n);
+    for (int i = 0; i < h->n; i++) el[i] = i == k ? with_field(h->elems[i], path + 1, n - 1, v) : h->elems[i];
+    return tc_tuple(el, h->n);
+}
+
 static Ty *record_update_exp(Exp *e) {
     Ty *t = tc_exp(e->e1);
     Ty *ft = t;
     for (int i = 0; i < e->npath; i++) ft = tc_field_type(e->loc, ft, e->path[i]);
-    tc_unify(e->e2->loc, ft, tc_exp(e->e2), U_LENIENT_SIZES);
-    return t;
+    Ty *v = tc_exp(e->e2);
+    tc_unify(e->e2->loc, ft, v, U_LENIENT_SIZES);
+    return with_field(t, e->path, e->npath, v);
 }
 
 static Ty *proj_section_exp(Exp *e) {

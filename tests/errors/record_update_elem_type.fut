@@ -1,0 +1,5 @@
+-- A record update may change an array field's size, not its element type.
+-- ==
+-- error: 5:56: error: Couldn't match expected type \[1\]i32 with actual type \[1\]f32
+
+def main (xs: []i32) = let r = {a = xs} in (r with a = [1.0f32]).a
