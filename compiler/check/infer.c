@@ -178,11 +178,24 @@ void tc_check_dup_names(Pat **pats, int npats) {
                 Pat *dup = names.items[i];
                 SrcLoc first = names.items[j]->loc;
                 vec_free(&names);
-                diag_error(dup->loc, "Name \"%s\" is bound twice (duplicate parameter or pattern name).",
-                           dup->name);
+                diag_error(dup->loc, "Name \"%s\" also bound at %d:%d.", dup->name, first.line, first.col);
                 diag_note(first, "\"%s\" was first bound here", dup->name);
                 if (tc.bail) longjmp(*tc.bail, 1);
                 return;
+            }
+    vec_free(&names);
+}
+
+/* Reports a parameter named like a size parameter ([m] (m: [m]i64)). */
+static void check_size_param_names(TypeParam *tps, int ntps, Pat **params, int nparams) {
+    PatVec names = {0};
+    for (int i = 0; i < nparams; i++) collect_names(params[i], &names);
+    for (int t = 0; t < ntps; t++)
+        for (int i = 0; tps[t].kind == TP_SIZE && i < names.len; i++)
+            if (strcmp(names.items[i]->name, tps[t].name) == 0) {
+                SrcLoc at = names.items[i]->loc;
+                vec_free(&names);
+                tc_fail(at, "Name \"%s\" also bound at %d:%d.", tps[t].name, tps[t].loc.line, tps[t].loc.col);
             }
     vec_free(&names);
 }
@@ -260,6 +273,8 @@ static bool has_fields(Ty *t) {
 static Ty *var_exp(Exp *e) {
     const QualName *q = &e->name;
     if (q->nparts < 1 || !q->parts[0]) tc_fail(e->loc, "malformed name");
+    if (q->parts[0][0] == '_' && !tc.in_prelude)
+        tc_fail(e->loc, "Name \"%s\" starts with an underscore: it may be bound, not used.", q->parts[0]);
     Ty *t = NULL;
     int used;
     Binding *b = tc_lookup(q->parts[0], NS_VALUE);
@@ -760,7 +775,8 @@ static void bind_tparams(TypeParam *tps, int n, Scheme *sch) {
         TypeParam *tp = &tps[i];
         for (int j = 0; j < i; j++)
             if (strcmp(tps[j].name, tp->name) == 0)
-                tc_fail(tp->loc, "Type parameter \"%s\" is declared twice.", tp->name);
+                tc_fail(tp->loc, "Type parameter \"%s\" also bound at %d:%d.", tp->name, tps[j].loc.line,
+                        tps[j].loc.col);
         int key = tc_bind_tparam(tp);
         if (tp->kind == TP_SIZE) {
             tc_set_strict(key);
@@ -807,6 +823,7 @@ Scheme *tc_function(SrcLoc loc, TypeParam *tps, int ntps, Pat **params, int npar
         if (uid && tc_is_prim(pts[i], PT_I64)) tc_set_strict(uid);
     }
     tc_check_dup_names(params, nparams);
+    check_size_param_names(tps, ntps, params, nparams);
     int uid_mark = tc.next_uid;
     Ty *rt = ret ? tc_type_exp(ret, false) : NULL;
     Ty *bt;

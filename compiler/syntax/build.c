@@ -150,7 +150,7 @@ static bool steps_mention(PtrList *steps, const char *name) {
 
 /* A section of a path of fields and brackets ((.a.b), (.[i]), (.[i].f),
  * (.a[1:3])): fields alone are an EX_PROJ_SECTION, anything else the
- * lambda \_arr -> _arr<path> (a name that no index mentions). */
+ * lambda \arr -> arr<path> (a name that no index mentions). */
 Exp *mk_path_section(void *scanner, PtrList *first, PtrList *rest, SrcLoc loc) {
     const char **path = join_steps(scanner, &first, rest);
     int n = first->len;
@@ -160,7 +160,7 @@ Exp *mk_path_section(void *scanner, PtrList *first, PtrList *rest, SrcLoc loc) {
         e->npath = n;
         return e;
     }
-    const char *name = intern("_arr");
+    const char *name = intern("arr");
     for (int k = 0; k < SYN_MAX_FRESH_TRIES && steps_mention(first, name); k++)
         name = intern(arena_printf(AR, "%s'", name));
     if (steps_mention(first, name)) diag_error(loc, "cannot name the argument of this section");

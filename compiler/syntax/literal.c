@@ -310,9 +310,9 @@ void lex_doc_line(LexState *ls, const char *text, bool first) {
 void lex_bad_char(LexState *ls, const char *text, SrcLoc loc) {
     unsigned char c = (unsigned char)text[0];
     if (c >= 0x20 && c < 0x7f)
-        diag_error(loc, "unexpected character '%c'", c);
+        diag_error(loc, "Unexpected character '%c'", c);
     else
-        diag_error(loc, "unexpected byte 0x%02x", c);
+        diag_error(loc, "Unexpected byte 0x%02x", c);
 }
 
 bool syn_is_operator_name(const char *name) {

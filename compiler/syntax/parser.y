@@ -1400,10 +1400,14 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, void *scanner) {
     LexState *ls = LS;
     Buf b = {0};
     yysymbol_kind_t la = yypcontext_token(ctx);
-    buf_puts(&b, "unexpected ");
-    if (la == YYSYMBOL_YYEOF || la == YYSYMBOL_YYEMPTY) buf_puts(&b, "end of file");
-    else if (la == YYSYMBOL_STRINGLIT) buf_puts(&b, "string literal");
-    else buf_printf(&b, "'%s'", ls->last_text);
+    /* Futhark's wording: a name or literal is a token, a keyword or symbol
+     * is quoted */
+    if (la == YYSYMBOL_YYEOF || la == YYSYMBOL_YYEMPTY) buf_puts(&b, "Unexpected end of file");
+    else if (la == YYSYMBOL_STRINGLIT) buf_puts(&b, "Unexpected string literal");
+    else if (la == YYSYMBOL_ID || la == YYSYMBOL_QUALID || la == YYSYMBOL_INTLIT || la == YYSYMBOL_FLOATLIT ||
+             la == YYSYMBOL_CHARLIT || la == YYSYMBOL_CONSTR)
+        buf_printf(&b, "Unexpected token: '%s'", ls->last_text);
+    else buf_printf(&b, "Unexpected \"%s\"", ls->last_text);
     buf_puts(&b, ", expected ");
     describe_expected(&b, ctx);
     diag_error(*yypcontext_location(ctx), "%s", b.data);

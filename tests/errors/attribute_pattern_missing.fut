@@ -1,6 +1,6 @@
 -- An attribute in a let binding stands before a pattern, which is required.
 -- ==
--- error: 6:12: error: unexpected '=', expected pattern or attribute
+-- error: 6:12: error: Unexpected "=", expected pattern or attribute
 
 def main (x: i32) =
   let #[a] = x in x

@@ -1,4 +1,4 @@
 -- ==
--- error: 4:20: error: Name "a" is bound twice .duplicate parameter or pattern name.
+-- error: 4:20: error: Name "a" also bound at 4:17.
 
 def main = let (a, a) = (1, 2) in a

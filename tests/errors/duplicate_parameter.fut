@@ -1,4 +1,4 @@
 -- ==
--- error: 4:20: error: Name "x" is bound twice .duplicate parameter or pattern name.
+-- error: 4:20: error: Name "x" also bound at 4:11.
 
 def main (x: i32) (x: i32) = x

@@ -1,4 +1,4 @@
 -- ==
--- error: 4:16: error: .*unexpected
+-- error: 4:16: error: .*Unexpected
 
 def main = let = 3 in 4

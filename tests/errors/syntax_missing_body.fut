@@ -1,4 +1,4 @@
 -- ==
--- error: 5:1: error: .*unexpected end of file, expect
+-- error: 5:1: error: .*Unexpected end of file, expect
 
 def main (x: i32) =

@@ -551,9 +551,11 @@ static void test_size_errors(void **state) {
 
 static void test_binding_errors(void **state) {
     (void)state;
-    reject("def i (x: i32) (x: i32) = x", 1, "1:17: error: Name \"x\" is bound twice");
+    reject("def i (x: i32) (x: i32) = x", 1, "1:17: error: Name \"x\" also bound at 1:8.");
     reject("def m x = m x", 1, "Recursion is not supported: \"m\" refers to itself.");
-    reject("def a = let (x, x) = (1, 2) in x", 1, "Name \"x\" is bound twice");
+    reject("def a = let (x, x) = (1, 2) in x", 1, "Name \"x\" also bound at 1:14.");
+    reject("def f [m] (m: [m]i64) = m", 1, "1:12: error: Name \"m\" also bound at 1:7.");
+    reject("def g 'a 'a (x: a) = x", 1, "1:10: error: Type parameter \"a\" also bound at 1:7.");
     reject("def b = __intrinsic \"map\"", 1, "only be used in the prelude");
     reject("def c (x: i32) : notype = x", 1, "Unknown type \"notype\".");
     reject("def d = m.x", 1, "Unknown name \"m\".");

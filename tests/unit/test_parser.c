@@ -589,7 +589,7 @@ static void test_unclosed_notes(void **state) {
     const char *msgs;
     int errors;
     parse_captured("def f (x: i32) =\n  let y = x + 1\n  y\n\ndef g = 2\n", &msgs, &errors);
-    assert_contains(msgs, "e.fut:5:1: error: unexpected 'def', expected 'in'");
+    assert_contains(msgs, "e.fut:5:1: error: Unexpected \"def\", expected 'in'");
     assert_contains(msgs, "e.fut:2:3: note: this 'let' has no 'in'");
     parse_captured("def f (x: i32) =\n  (x + (1 * 2)\n\ndef g = 2\n", &msgs, &errors);
     assert_contains(msgs, "e.fut:2:3: note: this '(' is not closed");
@@ -603,7 +603,7 @@ static void test_unclosed_notes(void **state) {
     assert_contains(msgs, "e.fut:1:14: note: this '(' is not closed");
     /* a wrong closer: no note claims the opener is unclosed */
     parse_captured("def f = (1, 2]\n", &msgs, &errors);
-    assert_contains(msgs, "e.fut:1:14: error: unexpected ']'");
+    assert_contains(msgs, "e.fut:1:14: error: Unexpected \"]\"");
     assert_contains(msgs, "e.fut:1:9: note: this '(' is not closed");
 }
 
@@ -613,28 +613,28 @@ static void test_error_messages(void **state) {
     Program *p = parse_captured("def f x = if then 1 else 2\n", &msgs, &errors);
     assert_null(p);
     assert_int_equal(errors, 1);
-    assert_contains(msgs, "e.fut:1:14: error: unexpected 'then', expected expression");
+    assert_contains(msgs, "e.fut:1:14: error: Unexpected \"then\", expected expression");
     parse_captured("def f = if x else 2\n", &msgs, &errors);
-    assert_contains(msgs, "e.fut:1:14: error: unexpected 'else', expected 'then'");
+    assert_contains(msgs, "e.fut:1:14: error: Unexpected \"else\", expected 'then'");
     parse_captured("def f = let x = 1\n", &msgs, &errors);
-    assert_contains(msgs, "e.fut:2:1: error: unexpected end of file, expected 'in'");
+    assert_contains(msgs, "e.fut:2:1: error: Unexpected end of file, expected 'in'");
     parse_captured("def f = (1, 2\n", &msgs, &errors);
     assert_contains(msgs, "expected ')' or ','");
     parse_captured("def = 1", &msgs, &errors);
-    assert_contains(msgs, "e.fut:1:5: error: unexpected '='");
+    assert_contains(msgs, "e.fut:1:5: error: Unexpected \"=\"");
     parse_captured("def f = 300u8", &msgs, &errors);
     assert_int_equal(errors, 1);
     assert_contains(msgs, "e.fut:1:9: error: literal 300u8 is out of bounds");
     parse_captured("def f = \"abc\n", &msgs, &errors);
     assert_contains(msgs, "e.fut:1:9: error: unterminated string literal");
     parse_captured("def f = 1 $ 2", &msgs, &errors);
-    assert_contains(msgs, "e.fut:1:11: error: unexpected character '$'");
+    assert_contains(msgs, "e.fut:1:11: error: Unexpected character '$'");
     parse_captured("def f = match x case _ -> 1\ndef g = (", &msgs, &errors);
     assert_int_equal(errors, 1); /* a match parses; the error is the parenthesis */
-    assert_contains(msgs, "e.fut:2:10: error: unexpected end of file, expected ')'");
+    assert_contains(msgs, "e.fut:2:10: error: Unexpected end of file, expected ')'");
     parse_captured("def f = match x case -> 1\n", &msgs, &errors);
     assert_int_equal(errors, 1);
-    assert_contains(msgs, "e.fut:1:22: error: unexpected '->'");
+    assert_contains(msgs, "e.fut:1:22: error: Unexpected \"->\"");
     p = parse_captured("type t = #a | #b i32\ndef f = #a\n", &msgs, &errors);
     assert_non_null(p);
     assert_int_equal(errors, 0);
@@ -647,13 +647,13 @@ static void test_nul_bytes(void **state) {
     int errors;
     static const char code[] = "def main (x: i32) = x\0 garbage";
     assert_null(parse_captured_n(code, sizeof code - 1, &msgs, &errors));
-    assert_contains(msgs, "e.fut:1:22: error: unexpected byte 0x00");
+    assert_contains(msgs, "e.fut:1:22: error: Unexpected byte 0x00");
     static const char comment[] = "-- a\0b\ndef f = 1";
     assert_null(parse_captured_n(comment, sizeof comment - 1, &msgs, &errors));
-    assert_contains(msgs, "e.fut:1:5: error: unexpected byte 0x00");
+    assert_contains(msgs, "e.fut:1:5: error: Unexpected byte 0x00");
     static const char string[] = "def s = \"a\0b\"";
     assert_null(parse_captured_n(string, sizeof string - 1, &msgs, &errors));
-    assert_contains(msgs, "e.fut:1:11: error: unexpected byte 0x00");
+    assert_contains(msgs, "e.fut:1:11: error: Unexpected byte 0x00");
     static const char ok[] = "def f = 1\n";
     assert_non_null(parse_captured_n(ok, sizeof ok - 1, &msgs, &errors));
 }
@@ -671,15 +671,15 @@ static void test_error_recovery(void **state) {
                                 &msgs, &errors);
     assert_null(p);
     assert_int_equal(errors, 5);
-    assert_contains(msgs, "e.fut:2:1: error: unexpected 'def'");
-    assert_contains(msgs, "e.fut:2:10: error: unexpected ']'");
-    assert_contains(msgs, "e.fut:5:1: error: unexpected 'type'");
-    assert_contains(msgs, "e.fut:6:1: error: unexpected 'let'");
-    assert_contains(msgs, "e.fut:7:11: error: unexpected ')'");
+    assert_contains(msgs, "e.fut:2:1: error: Unexpected \"def\"");
+    assert_contains(msgs, "e.fut:2:10: error: Unexpected \"]\"");
+    assert_contains(msgs, "e.fut:5:1: error: Unexpected \"type\"");
+    assert_contains(msgs, "e.fut:6:1: error: Unexpected \"let\"");
+    assert_contains(msgs, "e.fut:7:11: error: Unexpected \")\"");
     /* An indented let inside a broken definition is not a resync point. */
     p = parse_captured("def a = ) +\n  let x = 1 in x\ndef b = ]\n", &msgs, &errors);
     assert_int_equal(errors, 2);
-    assert_contains(msgs, "e.fut:3:9: error: unexpected ']'");
+    assert_contains(msgs, "e.fut:3:9: error: Unexpected \"]\"");
     /* Errors inside a module. */
     p = parse_captured("module m = { def a = ) def b = 1 }\ndef c = ]\n", &msgs, &errors);
     assert_int_equal(errors, 2);
@@ -893,11 +893,11 @@ static void test_index_sections(void **state) {
     assert_int_equal(e->e1->e1->kind, EX_VAR);
     assert_ptr_equal(e->e1->e1->name.parts[0], e->params[0]->name);
     assert_int_equal(e->e1->nslice, 1);
-    assert_string_equal(print_exp(e), "(\\ _arr -> (_arr)[i])");
-    assert_shape("(.[i, 1:, ::-1])", "(\\ _arr -> (_arr)[i, 1:, ::(-1)])");
-    assert_shape("(.[_arr])", "(\\ _arr' -> (_arr')[_arr])");
-    assert_shape("(.[f (\\_arr -> _arr')])", "(\\ _arr'' -> (_arr'')[(f (\\ _arr -> _arr'))])");
-    assert_shape("map (.[0]) xss", "(map (\\ _arr -> (_arr)[0]) xss)");
+    assert_string_equal(print_exp(e), "(\\ arr -> (arr)[i])");
+    assert_shape("(.[i, 1:, ::-1])", "(\\ arr -> (arr)[i, 1:, ::(-1)])");
+    assert_shape("(.[arr])", "(\\ arr' -> (arr')[arr])");
+    assert_shape("(.[f (\\arr -> arr')])", "(\\ arr'' -> (arr'')[(f (\\ arr -> arr'))])");
+    assert_shape("map (.[0]) xss", "(map (\\ arr -> (arr)[0]) xss)");
 }
 
 /* Trailing commas, which Futhark allows in every comma-separated list. */
@@ -908,7 +908,7 @@ static void test_trailing_commas(void **state) {
     assert_shape("a[i, 1:,]", "(a)[i, 1:]");
     assert_shape("a with [i,] = v", "(a with [i] = v)");
     assert_shape("let a[i,] = v in a", "(let a[i] = v in a)");
-    assert_shape("(.[i,])", "(\\ _arr -> (_arr)[i])");
+    assert_shape("(.[i,])", "(\\ arr -> (arr)[i])");
     Exp *e = exp_of("let (a, b,) = t in a");
     assert_int_equal(e->pat->nelems, 2);
     e = exp_of("let {a, b = c,} = r in a");
