@@ -1153,10 +1153,12 @@ static const char *prims_desc(unsigned m) {
 }
 
 /* The constructors that one of sum types a and b has and the other not,
- * in name order ("#c, #d"); a NULL: the constraints cs that b does not
- * meet (all of them when b is NULL). */
+ * in name order ("#c, #d"), or the fields of records a and b ("c, d"); a
+ * NULL: the constraints cs that b does not meet (all of them when b is
+ * NULL). */
 static const char *unshared(Ty *a, FieldCon *cs, Ty *b) {
     Buf buf = {0};
+    const char *mark = a && a->kind == TY_RECORD ? "" : "#"; /* fields, or constructors */
     for (FieldCon *f = cs; f; f = f->next)
         if (!b || !lookup_field(b, f->name)) buf_printf(&buf, "%s#%s", buf.len ? ", " : "", f->name);
     for (int i = 0, j = 0; a && (i < a->n || j < b->n);) {
@@ -1165,7 +1167,7 @@ static const char *unshared(Ty *a, FieldCon *cs, Ty *b) {
             i++, j++;
             continue;
         }
-        buf_printf(&buf, "%s#%s", buf.len ? ", " : "", c < 0 ? a->fields[i++].name : b->fields[j++].name);
+        buf_printf(&buf, "%s%s%s", buf.len ? ", " : "", mark, c < 0 ? a->fields[i++].name : b->fields[j++].name);
     }
     const char *r = arena_strndup(tc.a, buf.data ? buf.data : "", buf.len);
     buf_free(&buf);
@@ -1188,7 +1190,7 @@ static const char *fail_detail(const char *e, const char *a) {
         return arena_printf(tc.a, "Cannot unify type with constructors %s with type %s",
                             unshared(NULL, fail.constrs, NULL), tc_show(fail.a));
     case F_OCCURS:
-        return "occurs check: the type would be infinite";
+        return "Occurs check: the type would be infinite";
     case F_EQ:
         return arena_printf(tc.a, "%s does not support equality", tc_show(fail.a));
     case F_DIET:
@@ -1200,6 +1202,8 @@ static const char *fail_detail(const char *e, const char *a) {
     default: {
         if (fail.a && fail.b && tc_head(fail.a)->kind == TY_SUM && tc_head(fail.b)->kind == TY_SUM)
             return arena_printf(tc.a, "Unshared constructors: %s", unshared(tc_head(fail.a), NULL, tc_head(fail.b)));
+        if (fail.a && fail.b && tc_head(fail.a)->kind == TY_RECORD && tc_head(fail.b)->kind == TY_RECORD)
+            return arena_printf(tc.a, "unshared fields: %s", unshared(tc_head(fail.a), NULL, tc_head(fail.b)));
         const char *x = fail.a ? tc_show(fail.a) : e, *y = fail.b ? tc_show(fail.b) : a;
         if (strcmp(x, e) == 0 && strcmp(y, a) == 0) return NULL;
         return arena_printf(tc.a, "types %s and %s do not match", x, y);
