@@ -8,7 +8,8 @@
  * another argument of the call that consumes it); a declared unique result
  * must not alias a non-unique parameter, nor another component of the
  * result. A parameter of tuple type with unique components consumes those
- * components of its argument. A loop whose body consumes a loop parameter
+ * components of its argument, whose components must then not alias one
+ * another ("self-aliased"). A loop whose body consumes a loop parameter
  * must not return, for it, a value that aliases something bound outside
  * the loop or another returned value. An argument or let-bound value of
  * function type must not consume anything when it is evaluated (a
@@ -455,12 +456,51 @@ static void pass_arg(Ty *pt, AV *av, Exp *arg, IntVec *observed) {
     }
 }
 
+/* Whether type t has a unique part (itself, or a component). */
+static bool has_unique(Ty *t) {
+    if (!t) return false;
+    if (t->unique) return true;
+    for (int i = 0; (t->kind == TY_TUPLE || t->kind == TY_RECORD) && i < t->n; i++)
+        if (has_unique(field_ty(t, i))) return true;
+    return false;
+}
+
+/* Whether an argument with aliases av, passed for parameter type pt,
+ * has two components that alias one another where pt consumes one of
+ * them (f (x, x) for f : *([n]i32, [n]i32) -> ...): the callee could
+ * consume the one and use the other. Top-level constants are not
+ * counted (consuming them is an error of its own). */
+static bool self_aliased(Ty *pt, AV *av, bool consumed) {
+    if (!pt || !(pt->kind == TY_TUPLE || pt->kind == TY_RECORD)) return false;
+    consumed = consumed || pt->unique;
+    IntVec *roots = NEW_ARRAY(tc.a, IntVec, pt->n + 1);
+    bool found = false;
+    for (int i = 0; i < pt->n && !found; i++) {
+        Ty *ft = field_ty(pt, i);
+        AV *fa = av_elem(av, i);
+        found = self_aliased(ft, fa, consumed);
+        if (has_array(ft)) flatten_into(fa, &roots[i]);
+        for (int j = 0; j < i && !found; j++) {
+            if (!consumed && !has_unique(ft) && !has_unique(field_ty(pt, j))) continue;
+            for (int x = 0; x < roots[i].len && !found; x++)
+                for (int y = 0; roots[i].items[x] != 0 && y < roots[j].len; y++)
+                    found = found || roots[i].items[x] == roots[j].items[y];
+        }
+    }
+    for (int i = 0; i < pt->n; i++) vec_free(&roots[i]);
+    return found;
+}
+
 static AV *apply_av(AV *fav, Ty *fty, Exp **args, AV **avs, int n, Ty *result, SrcLoc loc) {
     call_roots.len = 0;
     flatten_into(fav, &call_roots);
     Ty *t = fty;
     for (int i = 0; i < n; i++) {
         if (t && t->kind == TY_ARROW) {
+            if (self_aliased(t->param, avs[i], false))
+                fail_with_note(args[i]->loc, args[i]->loc, NULL,
+                               "Argument is self-aliased: two of its components alias one another, and the "
+                               "function consumes one of them.");
             pass_arg(t->param, avs[i], args[i], &call_roots);
             t = t->result;
         } else {
