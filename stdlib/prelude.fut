@@ -287,8 +287,8 @@ def any [n] 'a (f: a -> bool) (as: [n]a) : bool = reduce (||) false (map f as)
 def and [n] (bs: [n]bool) : bool = reduce (&&) true bs
 def or [n] (bs: [n]bool) : bool = reduce (||) false bs
 
-def id 'a (x: a) : a = x
-def const 'a 'b (x: a) (_: b) : a = x
+def id '^a (x: a) : a = x
+def const '^a '^b (x: a) (_: b) : a = x
 
 -- | Whether an array has no elements.
 def null [n] 't (_: [n]t) : bool = n == 0
@@ -326,9 +326,9 @@ def scatter_3d 't [k] [n] [o] [l] (dest: *[k][n][o]t) (is: [l](i64, i64, i64)) (
 -- | `k` copies of `x`, then `vs[j]` written at `is[j]` (out-of-bounds indices ignored).
 def spread 't [n] (k: i64) (x: t) (is: [n]i64) (vs: [n]t) : *[k]t = scatter (replicate k x) is vs
 
-def flip 'a 'b 'c (f: a -> b -> c) (b: b) (a: a) : c = f a b
-def curry 'a 'b 'c (f: (a, b) -> c) (a: a) (b: b) : c = f (a, b)
-def uncurry 'a 'b 'c (f: a -> b -> c) (a: a, b: b) : c = f a b
+def flip '^a '^b '^c (f: a -> b -> c) (b: b) (a: a) : c = f a b
+def curry '^a '^b '^c (f: (a, b) -> c) (a: a) (b: b) : c = f (a, b)
+def uncurry '^a '^b '^c (f: a -> b -> c) (a: a, b: b) : c = f a b
 
 -- | `f` applied `n` times to `x`.
 def iterate 'a (n: i32) (f: a -> a) (x: a) : a = loop x for _i < n do f x

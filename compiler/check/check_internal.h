@@ -32,6 +32,9 @@ typedef struct TVar {
     bool rigid;     /* a type parameter: unifies only with itself */
     bool lifted;    /* '^a: may stand for a function type */
     bool eq;        /* must support == (no functions) */
+    bool nofun;     /* may not be a function type: an instance of a type
+                       parameter without ^ ('a), an array's element, a loop
+                       parameter or a branch's result */
     bool literal;   /* from a numeric literal or an overloaded operator: defaults */
     bool index;     /* used as an index: defaults to i64 rather than i32 */
     unsigned prims; /* allowed primitive types as a bitmask; 0: any type */
@@ -257,6 +260,9 @@ Ty *tc_arrow_dep(Ty *param, Ty *result, const char *pname, int puid);
 Ty *tc_array(Ty *elem, const Size *dims, int rank);
 Ty *tc_fresh(SrcLoc loc);
 Ty *tc_fresh_rigid(const char *name, bool lifted);
+/* Marks the type variables of t as never to become function types (an
+ * array's element, a loop parameter, a branch's result). */
+void tc_no_functions(Ty *t);
 Ty *tc_fresh_lit(unsigned prims, SrcLoc loc);
 Ty *tc_copy_unique(Ty *t, bool unique);
 Size tc_size_const(int64_t c);

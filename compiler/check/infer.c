@@ -1130,7 +1130,8 @@ static Ty *if_exp(Exp *e) {
     Ty *t2 = tc_exp(e->e2);
     Ty *t3 = tc_exp(e->e3);
     tc_unify(e->e3->loc, t2, t3, U_LENIENT_SIZES);
-    if (tc_contains_arrow(t2)) tc_fail(e->loc, "An \"if\" expression cannot return a function.");
+    if (tc_contains_arrow(t2)) tc_fail(e->loc, "An \"if\" expression cannot return a function type (%s).", tc_show(t2));
+    tc_no_functions(t2);
     return tc_join(t2, t3);
 }
 
@@ -1201,7 +1202,8 @@ static Ty *loop_exp(Exp *e) {
     int mark = tc_mark();
     Ty *pt = pat_type(e->pat, false);
     tc_unify(e->e1->loc, pt, t0, U_LENIENT_SIZES);
-    if (tc_contains_arrow(pt)) tc_fail(e->pat->loc, "A loop parameter cannot be a function.");
+    if (tc_contains_arrow(pt)) tc_fail(e->pat->loc, "A loop parameter cannot have a function type (%s).", tc_show(pt));
+    tc_no_functions(pt);
     e->pat->ty = pt;
     bind_names(e->pat);
     tc_check_dup_names(&e->pat, 1);

@@ -125,6 +125,7 @@ Ty *tc_array(Ty *elem, const Size *dims, int rank) {
     } else {
         t->elem = elem;
     }
+    tc_no_functions(t->elem);
     return t;
 }
 
@@ -631,7 +632,9 @@ bool tc_contains_arrow(Ty *t) {
 
 /* ---- Unification -------------------------------------------------------------- */
 
-typedef enum FailKind { F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_CONSTR, F_ARITY, F_OCCURS, F_EQ, F_DIET, F_BOUND } FailKind;
+typedef enum FailKind {
+    F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_CONSTR, F_ARITY, F_OCCURS, F_EQ, F_DIET, F_BOUND, F_FUNC
+} FailKind;
 
 /* Why the innermost unification failed, for the message. */
 static struct {
@@ -902,6 +905,24 @@ static bool occurs(int v, Ty *t) {
 
 /* Lowers the level of every variable in t to at most level, so that a
  * variable reachable from an outer binding is not generalised. */
+void tc_no_functions(Ty *t) {
+    t = tc_head(t);
+    switch (t->kind) {
+    case TY_VAR:
+        if (!tc.vars.items[t->var].rigid) tc.vars.items[t->var].nofun = true;
+        break;
+    case TY_ARRAY: tc_no_functions(t->elem); break;
+    case TY_TUPLE:
+        for (int i = 0; i < t->n; i++) tc_no_functions(t->elems[i]);
+        break;
+    case TY_RECORD:
+    case TY_SUM:
+        for (int i = 0; i < t->n; i++) tc_no_functions(t->fields[i].ty);
+        break;
+    default: break;
+    }
+}
+
 static void adjust_levels(Ty *t, int level) {
     t = tc_head(t);
     switch (t->kind) {
@@ -998,6 +1019,7 @@ static bool merge_into(TVar *v, TVar *w, Ty *wt) {
         w->prims = m;
     }
     w->eq |= v->eq;
+    w->nofun |= v->nofun;
     w->literal |= v->literal;
     w->index |= v->index;
     if (w->level > v->level) w->level = v->level;
@@ -1017,6 +1039,7 @@ static bool bind_var(int v, Ty *t) {
     if (t->kind == TY_VAR) {
         TVar *w = &tc.vars.items[t->var];
         if (w->rigid) {
+            if (tv->nofun && w->lifted) return set_fail(F_FUNC, t, NULL);
             if (tv->prims) {
                 fail.prims = tv->prims;
                 return set_fail(F_PRIMS, t, NULL);
@@ -1040,6 +1063,8 @@ static bool bind_var(int v, Ty *t) {
         return set_fail(F_PRIMS, t, NULL);
     }
     if (tv->eq && tc_contains_arrow(t)) return set_fail(F_EQ, t, NULL);
+    if (tv->nofun && tc_contains_arrow(t)) return set_fail(F_FUNC, t, NULL);
+    if (tv->nofun) tc_no_functions(t);
     adjust_levels(t, tv->level);
     tv->bound = tc_copy_unique(t, false); /* uniqueness belongs to the use, not the type */
     if (check_cons(tv->fields, t, TY_RECORD) && check_cons(tv->constrs, t, TY_SUM)) return true;
@@ -1191,6 +1216,10 @@ static const char *fail_detail(const char *e, const char *a) {
                             unshared(NULL, fail.constrs, NULL), tc_show(fail.a));
     case F_OCCURS:
         return "Occurs check: the type would be infinite";
+    case F_FUNC:
+        return arena_printf(tc.a, "functional type %s is not allowed here: a function type may not be an array's "
+                            "element, a loop parameter, a branch's result or an instance of a type parameter without ^",
+                            tc_show(fail.a));
     case F_EQ:
         return arena_printf(tc.a, "%s does not support equality", tc_show(fail.a));
     case F_DIET:
@@ -1402,6 +1431,7 @@ Ty *tc_instantiate(Scheme *sch, Size **sizes) {
         tc.vars.items[v->var].eq = eq;
         tc.vars.items[v->var].prims = prims;
         tc.vars.items[v->var].lifted = lifted;
+        tc.vars.items[v->var].nofun = !lifted;
         s.tvals[i] = v;
     }
     for (int i = 0; i < sch->nsvars; i++) s.svals[i] = tc_fresh_size();
