@@ -387,7 +387,7 @@ static Ty *record_type(TypeExp *te, bool in_param) {
     for (int i = 0; i < te->nfields; i++) {
         for (int j = 0; j < i; j++)
             if (strcmp(te->fields[j].name, te->fields[i].name) == 0)
-                tc_fail(te->fields[i].loc, "Field \"%s\" is declared twice.", te->fields[i].name);
+                tc_fail(te->fields[i].loc, "Duplicate field \"%s\" in a record type.", te->fields[i].name);
         t->fields[i].name = te->fields[i].name;
         t->fields[i].ty = tc_type_exp(te->fields[i].type, in_param);
     }

@@ -77,7 +77,7 @@ static Ty *pat_type(Pat *p, bool is_param) {
         for (int i = 0; i < p->nfields; i++) {
             for (int j = 0; j < i; j++)
                 if (strcmp(p->fields[j].name, p->fields[i].name) == 0)
-                    tc_fail(p->loc, "Field \"%s\" appears twice in the pattern.", p->fields[i].name);
+                    tc_fail(p->loc, "Duplicate fields in a record pattern: \"%s\" appears twice.", p->fields[i].name);
             /* insertion into name order */
             int k = i;
             while (k > 0 && strcmp(t->fields[k - 1].name, p->fields[i].name) > 0) {
@@ -703,7 +703,8 @@ static Ty *record_exp(Exp *e) {
         ExpField *f = &e->fields[i];
         for (int j = 0; j < i; j++)
             if (strcmp(e->fields[j].name, f->name) == 0)
-                tc_fail(f->loc, "Field \"%s\" is defined twice.", f->name);
+                tc_fail(f->loc, "Field \"%s\" previously defined at %d:%d.", f->name, e->fields[j].loc.line,
+                        e->fields[j].loc.col);
         Ty *ft = tc_exp(f->exp);
         int k = i;
         while (k > 0 && strcmp(t->fields[k - 1].name, f->name) > 0) {
@@ -1130,7 +1131,8 @@ static Ty *if_exp(Exp *e) {
     Ty *t2 = tc_exp(e->e2);
     Ty *t3 = tc_exp(e->e3);
     tc_unify(e->e3->loc, t2, t3, U_LENIENT_SIZES);
-    if (tc_contains_arrow(t2)) tc_fail(e->loc, "An \"if\" expression cannot return a function type (%s).", tc_show(t2));
+    if (tc_contains_arrow(t2))
+        tc_fail(e->loc, "The branches of an \"if\" may not be of function type (here %s).", tc_show(t2));
     tc_no_functions(t2);
     return tc_join(t2, t3);
 }
@@ -1202,7 +1204,7 @@ static Ty *loop_exp(Exp *e) {
     int mark = tc_mark();
     Ty *pt = pat_type(e->pat, false);
     tc_unify(e->e1->loc, pt, t0, U_LENIENT_SIZES);
-    if (tc_contains_arrow(pt)) tc_fail(e->pat->loc, "A loop parameter cannot have a function type (%s).", tc_show(pt));
+    if (tc_contains_arrow(pt)) tc_fail(e->pat->loc, "A loop parameter may not be of function type (here %s).", tc_show(pt));
     tc_no_functions(pt);
     e->pat->ty = pt;
     bind_names(e->pat);
@@ -1354,7 +1356,8 @@ static Ty *exp_type(Exp *e) {
     case EX_ASCRIBE: {
         Ty *t = tc_exp(e->e1);
         Ty *d = tc_type_exp(e->ret, false);
-        tc_unify(e->loc, d, t, U_DIET);
+        const char *why = tc_try_unify(d, t, U_DIET, NULL);
+        if (why) tc_fail(e->loc, "%s Expression does not have expected type.", why);
         return d;
     }
     case EX_COERCE: {

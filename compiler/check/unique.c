@@ -517,7 +517,9 @@ static AV *functional_arg(Exp *arg, const char *what) {
     int before = nconsumptions;
     AV *a = u_exp(arg);
     if (arg && nconsumptions != before && has_function(arg->ty))
-        fail_with_note(arg->loc, arg->loc, NULL,
+        fail_with_note(arg->loc, arg->loc,
+                       "a function value could consume again each time it is applied: Futhark's error index, "
+                       "https://futhark-lang.org/error-index.html#contains-consumption",
                        arena_printf(tc.a, "%s %s contains consumption, which is not allowed.", what,
                                     tc_show(arg->ty)));
     return a;
