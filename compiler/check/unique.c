@@ -279,13 +279,13 @@ static const char *consume_error(Inst *in, const char *what, const char **note, 
     }
     if (in->lambda_depth < lambda_depth)
         return arena_printf(tc.a,
-                            "Would consume variable \"%s\", which is bound outside the enclosing lambda or local "
+                            "Consuming variable \"%s\", which is bound outside the enclosing lambda or local "
                             "function (not consumable there).",
                             in->name);
     if (in->loop_depth < loop_depth)
         return arena_printf(tc.a,
-                            "Would consume variable \"%s\", which is bound outside the loop, in the loop body (a "
-                            "later iteration would use it after it was consumed).",
+                            "Consuming variable \"%s\", which is bound outside the loop: it is not consumable in "
+                            "the loop body (a later iteration would use it after it was consumed).",
                             in->name);
     return NULL;
 }
@@ -517,11 +517,10 @@ static AV *functional_arg(Exp *arg, const char *what) {
     int before = nconsumptions;
     AV *a = u_exp(arg);
     if (arg && nconsumptions != before && has_function(arg->ty))
-        fail_with_note(arg->loc, arg->loc,
-                       "a function value could consume again each time it is applied: Futhark's error index, "
-                       "https://futhark-lang.org/error-index.html#contains-consumption",
-                       arena_printf(tc.a, "%s %s contains consumption, which is not allowed.", what,
-                                    tc_show(arg->ty)));
+        fail_with_note(arg->loc, arg->loc, NULL,
+                       arena_printf(tc.a, "%s %s contains consumption, which is not allowed: it could consume again "
+                                    "each time it is applied (Futhark's error index: contains-consumption).",
+                                    what, tc_show(arg->ty)));
     return a;
 }
 
@@ -621,11 +620,33 @@ static AV *let_chain(Exp *e) {
     return r;
 }
 
+static bool shares_root(IntVec *a, IntVec *b) {
+    for (int i = 0; i < a->len; i++)
+        for (int j = 0; j < b->len; j++)
+            if (a->items[i] == b->items[j]) return true;
+    return false;
+}
+
+/* An in-place update: the value written must not alias the array it is
+ * written into (a with [i] = a[0]: the row would be read while it is
+ * overwritten). */
 static AV *update_exp(Exp *e) {
     slice_uses(e->slice, e->nslice);
     for (int i = 0; i < e->nsteps; i++) slice_uses(e->steps[i].slice, e->steps[i].nslice);
-    u_exp(e->e2);
+    AV *v = u_exp(e->e2);
     AV *a = u_exp(e->e1);
+    if (has_array(e->e2->ty)) {
+        IntVec vr = {0}, ar = {0};
+        flatten_into(v, &vr);
+        flatten_into(a, &ar);
+        bool shared = shares_root(&vr, &ar);
+        vec_free(&vr);
+        vec_free(&ar);
+        if (shared)
+            fail_with_note(e->e2->loc, e->e2->loc, NULL,
+                           arena_printf(tc.a, "The value of an in-place update aliases the array \"%s\" that it "
+                                        "is written into.", exp_name(e->e1)));
+    }
     consume(a, e->e1->loc, exp_name(e->e1));
     return empty_av();
 }
@@ -723,12 +744,6 @@ static void match_leaves(Pat *p, AV *av, LeafVec *out) {
     }
 }
 
-static bool shares_root(IntVec *a, IntVec *b) {
-    for (int i = 0; i < a->len; i++)
-        for (int j = 0; j < b->len; j++)
-            if (a->items[i] == b->items[j]) return true;
-    return false;
-}
 
 /* The values a loop body returns for its parameters (Futhark's rules):
  * for a parameter the body consumes, the value must not alias anything
@@ -745,9 +760,11 @@ static void check_loop_results(Exp *e, const Leaf *params, int nparams, AV *body
         IntVec r = {0};
         flatten_into(rets.items[k].init, &r);
         for (int i = 0; i < r.len && p->consumed && !msg; i++)
-            if (r.items[i] < first_inst)
-                msg = arena_printf(tc.a, "Return value for consuming loop parameter \"%s\" aliases \"%s\".", p->name,
-                                   insts.items[r.items[i]].name);
+            if (r.items[i] < first_inst) {
+                msg = arena_printf(tc.a, "Return value for consuming loop parameter \"%s\" aliases \"%s\", which the next "
+                                   "iteration would consume (Futhark's error index: consuming-loop-param-aliases).",
+                                   p->name, insts.items[r.items[i]].name);
+            }
         if (!msg && shares_root(&r, &cons))
             msg = arena_printf(tc.a, "Return value for loop parameter \"%s\" aliases other consumed loop parameter.",
                                p->name);

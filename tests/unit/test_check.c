@@ -576,7 +576,7 @@ static void test_uniqueness_errors(void **state) {
     reject("def c (xs: *[]i32) = let v = xs[1:3] in let xs[0] = 2 in v[0]", 1,
            "Using variable \"v\", but \"xs\", which it aliases, was consumed.");
     reject("def d (xs: *[]i32) = map (\\i -> xs with [i] = 0) (iota 3)", 1,
-           "Would consume variable \"xs\", which is bound outside the enclosing lambda");
+           "Consuming variable \"xs\", which is bound outside the enclosing lambda");
     reject("def e (xs: []i32) : *[]i32 = xs", 1, "Unique-typed return value is aliased to \"xs\", which is not consumable.");
     reject("def f (xs: []i32) = let ys = xs in ys with [0] = 1", 1,
            "Consuming variable \"ys\", which aliases \"xs\", which is not consumable.");
@@ -586,9 +586,9 @@ static void test_uniqueness_errors(void **state) {
            "Consuming variable \"xs\", which is not consumable.");
     reject("def i (xs: []i32) (is: []i64) = scatter xs is (map i32.i64 is)", 1, "Consuming variable \"xs\", which is not consumable.");
     reject("def j (xs: *[]i32) = loop s = 0 for i < 3 do let ys = xs with [i] = 1 in s + ys[0]", 1,
-           "1:55: error: Would consume variable \"xs\", which is bound outside the loop");
+           "1:55: error: Consuming variable \"xs\", which is bound outside the loop");
     reject("def k (xs: *[]i32) = loop s = 0 for x in xs do let ys = xs with [0] = x in s + ys[0]", 1,
-           "Would consume variable \"xs\", which is bound outside the loop");
+           "Consuming variable \"xs\", which is bound outside the loop");
     reject("def f2 (a: []i32) (b: []i32) = a[0] + b[0]\ndef l (xs: *[]i32) = f2 xs (xs with [0] = 1)", 1,
            "2:22: error: Variable \"xs\" is consumed by this call or one of its arguments, but another argument uses it.");
     reject("def m (d: *[]i32) (is: []i64) = scatter d is d", 1, "Variable \"d\" is consumed by this call");
@@ -609,7 +609,8 @@ static void test_uniqueness_rules(void **state) {
            "2:47: error: Using variable \"a\", but this was consumed.");
     reject("def s (a: *[]i64) (i: i64) : []i64 = let a[i] = 0 in a\n"
            "def g (n: i64) = let a = iota n in map (s a) (iota n)", 1,
-           "2:41: error: Argument of functional type (i: i64) -> []i64 contains consumption, which is not allowed.");
+           "2:41: error: Argument of functional type (i: i64) -> []i64 contains consumption, which is not allowed: "
+           "it could consume again each time it is applied (Futhark's error index: contains-consumption).");
     reject("def s (a: *[]i64) (i: i64) : []i64 = let a[i] = 0 in a\n"
            "def g (n: i64) = let h = s (iota n) in (h 0, h 1)", 1,
            "Let-bound expression of higher-order type (i: i64) -> []i64 contains consumption");
@@ -618,7 +619,8 @@ static void test_uniqueness_rules(void **state) {
     reject("def f (xs: *[]f32) : f32 = xs[0]\ndef g : []f32 -> f32 = f", 1,
            "2:24: error: Couldn't match expected type []f32 -> f32 with actual type (xs: *[]f32) -> f32");
     reject("def g (n: i64) = let b = iota n in loop a = iota n for i < n do let a[i] = 0 in b", 1,
-           "1:36: error: Return value for consuming loop parameter \"a\" aliases \"b\".");
+           "1:36: error: Return value for consuming loop parameter \"a\" aliases \"b\", which the next iteration would "
+           "consume (Futhark's error index: consuming-loop-param-aliases).");
     reject("def g (n: i64) = loop (acc, arr) = (iota n, replicate n (iota n)) for i < n do\n"
            "  let arr[i] = acc in (arr[i], arr)", 1,
            "Return value for consuming loop parameter \"arr\" aliases previously returned value.");
