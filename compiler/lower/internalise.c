@@ -1325,7 +1325,25 @@ static Env *lower_let_link(Lower *l, Env *env, Exp *e) {
  * program being lowered (for user_loc). A chain of lets (let ... in let
  * ... in body) is lowered link by link in a loop, each body being the
  * link's tail, so that a long chain needs no deep stack. */
+/* Whether e carries the attribute #[unsafe]. */
+static bool attr_unsafe(const Exp *e) {
+    for (int i = 0; i < e->nattrs; i++)
+        if (strcmp(e->attrs[i].text, "unsafe") == 0) return true;
+    return false;
+}
+
 SVal *lower_exp(Lower *l, Env *env, Exp *e) {
+    /* #[unsafe] e: e (and what is inlined into it) without the checks
+     * --unsafe omits (bounds, division, coercions, assertions) */
+    if (!l->opts->unsafe && attr_unsafe(e)) {
+        const InternaliseOpts *safe = l->opts;
+        InternaliseOpts unsafe = *safe;
+        unsafe.unsafe = true;
+        l->opts = &unsafe;
+        SVal *v = lower_exp(l, env, e);
+        l->opts = safe;
+        return v;
+    }
     SrcLoc outer = l->user_loc;
     for (; ast_is_let(e); e = e->e2) {
         if (e->loc.file && e->loc.file != l->prelude) l->user_loc = e->loc;
