@@ -527,7 +527,13 @@ static SVal *do_zip(Lower *l, SVal **args, int nargs, SrcLoc loc) {
     return sv_tuple(l, args, nargs);
 }
 
+/* iota n is Futhark's 0..<n: a negative n is an invalid range (checked
+ * here, so that the check stays where the iota is fused away). */
 static SVal *do_iota(Lower *l, SubExp n, SrcLoc loc) {
+    if (!l->opts->unsafe) {
+        SubExp args[1] = {n};
+        lower_assert(l, lower_binop(l, OP_GE, n, se_i64(0), loc), "Range 0..1..<{} is invalid.", args, 1, loc);
+    }
     IrExp *e = lower_new_exp(l, IE_IOTA);
     e->n = n;
     e->start = se_i64(0);

@@ -9,7 +9,7 @@
 -- "from a file" script input @ data/script_input.futharkscript output { 6f32 }
 -- script input { (3, $loaddata "data/three.in") } output { 6f32 }
 -- script input { let (n, xs) = mkdata 4 in (n, xs) } output { 10f32 }
--- script input { mkdata (-1) } error: negative array size
+-- script input { mkdata (-1) } error: Range 0..1..<-1 is invalid
 
 -- ==
 -- entry: count
