@@ -1206,7 +1206,8 @@ static const char *fail_detail(const char *e, const char *a) {
     case F_PRIMS:
         return arena_printf(tc.a, "%s is not %s", tc_show(fail.a), prims_desc(fail.prims));
     case F_FIELD:
-        return arena_printf(tc.a, "%s has no field \"%s\"", tc_show(fail.a), fail.field);
+        return arena_printf(tc.a, "Cannot unify record type with field \"%s\" with type %s", fail.field,
+                            tc_show(fail.a));
     case F_ARITY:
         return arena_printf(tc.a, "the payloads of constructor #%s differ in arity", fail.field);
     case F_CONSTR:
