@@ -1227,8 +1227,9 @@ static const char *fail_detail(const char *e, const char *a) {
         return arena_printf(tc.a, "parameters %s and %s are incompatible regarding consuming their arguments",
                             tc_show(fail.a), tc_show(fail.b));
     case F_BOUND:
-        return arena_printf(tc.a, "parameter \"%s\" used as a size would go out of scope (the size of a result of a "
-                            "function argument cannot depend on its parameter here)", fail.field);
+        return arena_printf(tc.a, "parameter \"%s\" used as a size would go out of scope, giving a type containing "
+                            "anonymous sizes (the size of a result of a function argument cannot depend on its "
+                            "parameter here)", fail.field);
     default: {
         if (fail.a && fail.b && tc_head(fail.a)->kind == TY_SUM && tc_head(fail.b)->kind == TY_SUM)
             return arena_printf(tc.a, "Unshared constructors: %s", unshared(tc_head(fail.a), NULL, tc_head(fail.b)));
