@@ -226,6 +226,12 @@ decl1: val_kw ID funparams opt_ret EQUALS exp { $$ = mk_val(scanner, $1, $2.text
            ps = plist_push(AR, ps, mk_fp(scanner, NULL, $4));
            $$ = mk_val(scanner, $1, $3.text, ps, $5, $7, @$);
        }
+     | val_kw pat_atom BANG pat_atom opt_ret EQUALS exp {
+           diag_error(@3, "\"!\" is a prefix operator: it cannot be used as infix");
+           PtrList *ps = plist_push(AR, NULL, mk_fp(scanner, NULL, $2));
+           ps = plist_push(AR, ps, mk_fp(scanner, NULL, $4));
+           $$ = mk_val(scanner, $1, "!", ps, $5, $7, @$);
+       }
      | TYPE ID funparams EQUALS type {
            $$ = mk_decl(scanner, D_TYPE, @$, $1.doc);
            $$->name = $2.text;
