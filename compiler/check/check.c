@@ -434,6 +434,9 @@ static void check_decl(Decl *d) {
     if (tc.module_depth == 0 && !tc.instantiating) tc.top_loc = d->loc;
     switch (d->kind) {
     case D_VAL:
+        /* && and || short-circuit: they are syntax, not functions */
+        if (d->name && (!strcmp(d->name, "&&") || !strcmp(d->name, "||")))
+            tc_fail(d->loc, "The short-circuiting operator %s cannot be redefined.", d->name);
         check_val(d);
         break;
     case D_TYPE:

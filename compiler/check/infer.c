@@ -753,7 +753,9 @@ static Ty *record_update_exp(Exp *e) {
     Ty *ft = t;
     for (int i = 0; i < e->npath; i++) ft = tc_field_type(e->loc, ft, e->path[i]);
     Ty *v = tc_exp(e->e2);
-    tc_unify(e->e2->loc, ft, v, U_LENIENT_SIZES);
+    if (tc_try_unify(ft, v, U_LENIENT_SIZES, NULL))
+        tc_fail(e->e2->loc, "Type %s of the new value of record field \"%s\" does not match its type %s.", tc_show(v),
+                e->path[e->npath - 1], tc_show(ft));
     return with_field(t, e->path, e->npath, v);
 }
 
