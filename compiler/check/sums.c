@@ -18,6 +18,9 @@ static int cmp_constr(const void *a, const void *b) {
 /* The checked type of a sum type expression: its constructors sorted by
  * name, each with the tuple of its payload types. */
 Ty *tc_sum_type(TypeExp *te, bool in_param) {
+    if (te->nfields > 256)
+        tc_fail(te->loc, "A sum type may have at most 256 constructors (its tag is a byte); this one has %d.",
+                te->nfields);
     Ty *t = NEW(tc.a, Ty);
     t->kind = TY_SUM;
     t->n = te->nfields;
