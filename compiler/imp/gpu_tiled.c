@@ -164,19 +164,19 @@ static void tile_store(ImpLower *L, const Tile *T, int j) {
     }
 }
 
-/* Folds a point's map results (the first nv results of the reduction's
- * map body) into its accumulators (ctx). */
+/* Folds a point's map results (the first nv results of the map body of
+ * reduction rc) into its accumulators accs: an LwResFn of both tilings. */
 typedef struct FoldCtx {
-    const Tile *T;
+    const Screma *rc;
+    int nv;
     ImpVar **accs;
 } FoldCtx;
 
 static void fold_res(ImpLower *L, const Body *b, void *ctx) {
     const FoldCtx *f = ctx;
-    const Screma *rc = f->T->rc;
-    ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, f->T->nv + 1);
-    for (int v = 0; v < f->T->nv; v++) vals[v] = lw_se(L, b->res[v]);
-    gl_apply(L, rc->reds, rc->nreds, gl_reads(L, f->accs, f->T->nv), vals, f->accs);
+    ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, f->nv + 1);
+    for (int v = 0; v < f->nv; v++) vals[v] = lw_se(L, b->res[v]);
+    gl_apply(L, f->rc->reds, f->rc->nreds, gl_reads(L, f->accs, f->nv), vals, f->accs);
 }
 
 /* A loop over element kk (an i32 counter, below bound) of stage at:
@@ -204,7 +204,7 @@ static void tile_fold(ImpLower *L, const Tile *T, ImpExp *bound, bool unroll) {
             LwNest sn;
             ImpStm *sc = gl_scope(L, &sn);
             for (int j = 0; j < rc->narrs; j++) lw_declare(L, rc->map->params[j], imp_read(a, f[j][T->level[j] ? c : r]));
-            FoldCtx x = {T, T->accs[r][c]};
+            FoldCtx x = {T->rc, T->nv, T->accs[r][c]};
             lw_body(L, rc->map->body, fold_res, &x, NULL, 0);
             sc->body = lw_leave(L, &sn);
         }
@@ -380,13 +380,6 @@ static ImpExp *tile1_at(ImpLower *L, const Tile1 *T, int j, Sym *e) {
 
 static ImpVar *tile1_array(const Tile1 *T, int j) { return T->tiles[T->stride == 1 ? j : 0]; }
 
-static void tile1_fold_res(ImpLower *L, const Body *b, void *ctx) {
-    const Tile1 *T = ctx;
-    ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, T->nv + 1);
-    for (int v = 0; v < T->nv; v++) vals[v] = lw_se(L, b->res[v]);
-    gl_apply(L, T->rc->reds, T->rc->nreds, gl_reads(L, T->accs, T->nv), vals, T->accs);
-}
-
 /* Folds element k (an i32) of the work-item's lane in the stage into its
  * accumulators. */
 static void tile1_fold(ImpLower *L, const Tile1 *T, Sym *k) {
@@ -397,7 +390,8 @@ static void tile1_fold(ImpLower *L, const Tile1 *T, Sym *k) {
     Sym *e = sym_add(a, sym_mul(a, gl_sym(L, T->q), gl_sym(L, T->per)), k);
     for (int j = 0; j < rc->narrs; j++)
         lw_declare(L, rc->map->params[j], imp_load(a, tile1_array(T, j), rc->arrs[j]->type.elem, tile1_at(L, T, j, e)));
-    lw_body(L, rc->map->body, tile1_fold_res, (void *)T, NULL, 0);
+    FoldCtx x = {rc, T->nv, T->accs};
+    lw_body(L, rc->map->body, fold_res, &x, NULL, 0);
     sc->body = lw_leave(L, &n);
 }
 
