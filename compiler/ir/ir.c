@@ -642,13 +642,6 @@ bool ir_op_may_fail(const IrExp *e) {
     }
 }
 
-bool ir_body_binds(Body *b, const Var *v) {
-    BindsVar bv = {v, false};
-    IrWalk w = {bv_bind, NULL, NULL, &bv};
-    ir_walk_body(&w, b);
-    return bv.found;
-}
-
 bool ir_lambda_binds(Lambda *l, const Var *v) {
     BindsVar bv = {v, false};
     IrWalk w = {bv_bind, NULL, NULL, &bv};

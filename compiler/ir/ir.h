@@ -445,9 +445,8 @@ int ir_body_uses(Body *b, const Var *v);
 /* Whether IE_OP e is an integer op that can fail or whose run-time
  * meaning depends on a check: division by a non-constant or zero, pow. */
 bool ir_op_may_fail(const IrExp *e);
-/* Whether b (or l: its parameters too) binds v, nested bodies and lambdas
- * included. */
-bool ir_body_binds(Body *b, const Var *v);
+/* Whether l binds v (its parameters or its body, nested bodies and
+ * lambdas included). */
 bool ir_lambda_binds(Lambda *l, const Var *v);
 
 /* A walk over the uses of IR code by reference, so that the callback may

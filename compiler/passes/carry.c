@@ -33,6 +33,8 @@ typedef struct Carry {
     Prog *p;
     Arena *a;
     bool changed;
+    int *bound; /* by Var id below nbound: the loop (by its stamp) that binds it */
+    int nbound, stamp;
 } Carry;
 
 /* The index of v among the loop's parameters, or -1. */
@@ -42,23 +44,38 @@ static int param_index(const Loop *l, const Var *v) {
     return -1;
 }
 
-/* Whether v is bound in the loop (its body, nested code included) or is
- * its own index or a parameter. */
-static bool bound_in_loop(const Loop *l, const Var *v) {
-    return v == l->i || param_index(l, v) >= 0 || ir_body_binds(l->body, v);
+static void mark_bound(IrWalk *w, Var *v) {
+    Carry *C = w->ctx;
+    if (v->id < C->nbound) C->bound[v->id] = C->stamp;
+}
+
+/* Marks the Vars bound in loop l (its index, parameters and body, nested
+ * code included) with a new stamp, once per loop. Vars the pass made
+ * (ids from C->nbound on) are all bound inside loops it carried, which
+ * are in l if they are used in it. */
+static void mark_loop(Carry *C, Loop *l) {
+    C->stamp++;
+    IrWalk w = {mark_bound, NULL, NULL, C};
+    if (l->i) mark_bound(&w, l->i);
+    for (int j = 0; j < l->nparams; j++) mark_bound(&w, l->params[j]);
+    ir_walk_body(&w, l->body);
+}
+
+static bool bound_in_loop(const Carry *C, const Var *v) {
+    return v->id >= C->nbound || C->bound[v->id] == C->stamp;
 }
 
 /* Statement s of the loop's body as a candidate: a scalar op of
  * parameters (at least one), constants and variables bound outside the
  * loop. */
-static bool candidate(const Loop *l, const Stm *s) {
+static bool candidate(const Carry *C, const Loop *l, const Stm *s) {
     const IrExp *e = s->e;
     if (e->kind != IE_OP || s->npat != 1 || s->pat[0]->type.kind != TK_PRIM || ir_op_may_fail(e)) return false;
     bool param = false;
     for (int k = 0; k < e->nargs; k++) {
         if (!e->args[k].is_var) continue;
         if (param_index(l, e->args[k].v) >= 0) param = true;
-        else if (bound_in_loop(l, e->args[k].v)) return false;
+        else if (bound_in_loop(C, e->args[k].v)) return false;
     }
     return param;
 }
@@ -120,9 +137,10 @@ static void carry_nested(Body *b, void *ctx) { carry_body(ctx, b); }
 static void carry_loop(Carry *C, Stm *ls, StmVec *out) {
     Loop *l = &ls->e->loop;
     Body *body = l->body;
+    mark_loop(C, l);
     for (int i = 0; i < body->nstms; i++) {
         Stm *s = body->stms[i];
-        if (!candidate(l, s) || !computes_next(l, s->e, body)) continue;
+        if (!candidate(C, l, s) || !computes_next(l, s->e, body)) continue;
         Stm *first = shifted_stm(C, l, s, false), *next = shifted_stm(C, l, s, true);
         vec_push(out, first);
         Var *q = ir_var(C->p, s->pat[0]->name, s->pat[0]->type);
@@ -167,8 +185,11 @@ static void carry_body(Carry *C, Body *b) {
 }
 
 void pass_carry(Prog *p) {
-    Carry C = {p, p->arena, false};
+    Carry C = {p, p->arena, false, NULL, p->next_var_id + 1, 0};
+    C.bound = calloc((size_t)C.nbound, sizeof(int));
+    if (!C.bound) ICE("pass_carry: out of memory");
     for (int i = 0; i < p->nfuns; i++) carry_body(&C, p->funs[i]->body);
     for (int i = 0; i < p->ndefs; i++) carry_body(&C, p->defs[i]->body);
+    free(C.bound);
     if (C.changed) pass_simplify(p);
 }

@@ -83,7 +83,8 @@ static void test_escape(void **state) {
 
 /* Nothing is carried: a division (it may fail), an op of the for-loop's
  * index, an op whose op of the results the body never computes, an op of
- * a value bound in the body. */
+ * a value bound in the body, an op of a parameter and a value bound in
+ * the body (y * t, though the body computes y2 * t of the result y2). */
 static void test_kept(void **state) {
     (void)state;
     const char *const progs[] = {
@@ -92,6 +93,8 @@ static void test_kept(void **state) {
         "def main (n: i64) : i64 = loop s = 0 for i < n do s + i * i + (i + 1) * (i + 1)",
         "def main (x: i32) : i32 = loop y = x for _i < 3 do y * y - y + 2",
         "def main (x: i32) : i32 = loop y = x for i < 3 do let t = y + i32.i64 i in t * t + (t * t) * 2",
+        "def main (x: i32) : (i32, bool) =\n"
+        "  loop (y, f) = (x, false) for i < 4 do let t = i32.i64 i + 1 let y2 = y * t + 1 in (y2, f || y2 * t > 100)",
     };
     for (size_t k = 0; k < sizeof progs / sizeof *progs; k++) {
         int before, after;
