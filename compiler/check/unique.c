@@ -456,6 +456,14 @@ static void pass_arg(Ty *pt, AV *av, Exp *arg, IntVec *observed) {
     }
 }
 
+/* Whether a and b share an instance. */
+static bool shares_root(IntVec *a, IntVec *b) {
+    for (int i = 0; i < a->len; i++)
+        for (int j = 0; j < b->len; j++)
+            if (a->items[i] == b->items[j]) return true;
+    return false;
+}
+
 /* Whether type t has a unique part (itself, or a component). */
 static bool has_unique(Ty *t) {
     if (!t) return false;
@@ -480,12 +488,12 @@ static bool self_aliased(Ty *pt, AV *av, bool consumed) {
         AV *fa = av_elem(av, i);
         found = self_aliased(ft, fa, consumed);
         if (has_array(ft)) flatten_into(fa, &roots[i]);
-        for (int j = 0; j < i && !found; j++) {
-            if (!consumed && !has_unique(ft) && !has_unique(field_ty(pt, j))) continue;
-            for (int x = 0; x < roots[i].len && !found; x++)
-                for (int y = 0; roots[i].items[x] != 0 && y < roots[j].len; y++)
-                    found = found || roots[i].items[x] == roots[j].items[y];
-        }
+        int kept = 0; /* instance 0, the top-level constants, left out */
+        for (int x = 0; x < roots[i].len; x++)
+            if (roots[i].items[x] != 0) roots[i].items[kept++] = roots[i].items[x];
+        roots[i].len = kept;
+        for (int j = 0; j < i && !found; j++)
+            found = (consumed || has_unique(ft) || has_unique(field_ty(pt, j))) && shares_root(&roots[i], &roots[j]);
     }
     for (int i = 0; i < pt->n; i++) vec_free(&roots[i]);
     return found;
@@ -618,13 +626,6 @@ static AV *let_chain(Exp *e) {
     AV *r = u_exp(e);
     leave_scope(mark);
     return r;
-}
-
-static bool shares_root(IntVec *a, IntVec *b) {
-    for (int i = 0; i < a->len; i++)
-        for (int j = 0; j < b->len; j++)
-            if (a->items[i] == b->items[j]) return true;
-    return false;
 }
 
 /* An in-place update: the value written must not alias the array it is
