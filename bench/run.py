@@ -465,11 +465,7 @@ def load_peers(args):
             with open(args.peers) as fh:
                 return json.load(fh), None
         script = args.peers[4:]
-        env = dict(os.environ, OUT=args.out)
-        r = subprocess.run([args.peers_python, script], env=env, capture_output=True,
-                           timeout=PEERS_TIMEOUT_S)
-        with open(os.path.join(args.out, "peers.log"), "wb") as fh:
-            fh.write(r.stdout + r.stderr)
+        r = run_peer_script(args, script, "peers")
         if r.returncode != 0:
             return None, f"peers.py failed (exit {r.returncode}): {tail(r.stderr, 500)}"
         with open(os.path.join(args.out, "peers.json")) as fh:
@@ -479,6 +475,16 @@ def load_peers(args):
         return peers, None
     except Exception as e:
         return None, f"no peer numbers: {type(e).__name__}: {e}"
+
+
+def run_peer_script(args, script, stem):
+    """Runs a peer script with OUT=args.out (it writes OUT/stem.json) and
+    keeps its output in OUT/stem.log; returns the finished process."""
+    env = dict(os.environ, OUT=args.out)
+    r = subprocess.run([args.peers_python, script], env=env, capture_output=True, timeout=PEERS_TIMEOUT_S)
+    with open(os.path.join(args.out, stem + ".log"), "wb") as fh:
+        fh.write(r.stdout + r.stderr)
+    return r
 
 
 def run_trmv_cublas(args, folder):
@@ -502,10 +508,7 @@ def run_peers_cuda(args, folder):
     if not os.path.exists(script):
         return []
     try:
-        env = dict(os.environ, OUT=args.out)
-        r = subprocess.run([args.peers_python, script], env=env, capture_output=True, timeout=PEERS_TIMEOUT_S)
-        with open(os.path.join(args.out, "peers_cuda.log"), "wb") as fh:
-            fh.write(r.stdout + r.stderr)
+        r = run_peer_script(args, script, "peers_cuda")
         with open(os.path.join(args.out, "peers_cuda.json")) as fh:
             rows = json.load(fh)["rows"]
         if r.returncode != 0:
