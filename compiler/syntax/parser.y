@@ -99,6 +99,7 @@ static ModParam *mk_modparam(void *scanner, Tok name, ModTypeExp *mt, SrcLoc loc
  * pattern, kept in source order until split_funparams. */
 typedef struct FunParam { TypeParam *tp; Pat *pat; } FunParam;
 static FunParam *mk_fp(void *scanner, TypeParam *tp, Pat *pat);
+static PtrList *infix_params(void *scanner, Pat *left, Pat *right);
 static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc);
 }
 
@@ -222,15 +223,11 @@ decl1: val_kw ID funparams opt_ret EQUALS exp { $$ = mk_val(scanner, $1, $2.text
            $$ = mk_val(scanner, $1, $3.text, $5, $6, $8, @$);
        }
      | val_kw pat_atom anyop pat_atom opt_ret EQUALS exp {
-           PtrList *ps = plist_push(AR, NULL, mk_fp(scanner, NULL, $2));
-           ps = plist_push(AR, ps, mk_fp(scanner, NULL, $4));
-           $$ = mk_val(scanner, $1, $3.text, ps, $5, $7, @$);
+           $$ = mk_val(scanner, $1, $3.text, infix_params(scanner, $2, $4), $5, $7, @$);
        }
      | val_kw pat_atom BANG pat_atom opt_ret EQUALS exp {
            diag_error(@3, "\"!\" is a prefix operator: it cannot be used as infix");
-           PtrList *ps = plist_push(AR, NULL, mk_fp(scanner, NULL, $2));
-           ps = plist_push(AR, ps, mk_fp(scanner, NULL, $4));
-           $$ = mk_val(scanner, $1, "!", ps, $5, $7, @$);
+           $$ = mk_val(scanner, $1, "!", infix_params(scanner, $2, $4), $5, $7, @$);
        }
      | TYPE ID funparams EQUALS type {
            $$ = mk_decl(scanner, D_TYPE, @$, $1.doc);
@@ -1069,6 +1066,11 @@ static FunParam *mk_fp(void *scanner, TypeParam *tp, Pat *pat) {
     fp->tp = tp;
     fp->pat = pat;
     return fp;
+}
+
+/* The parameters of an operator defined infix: def x op y. */
+static PtrList *infix_params(void *scanner, Pat *left, Pat *right) {
+    return plist_push(AR, plist_push(AR, NULL, mk_fp(scanner, NULL, left)), mk_fp(scanner, NULL, right));
 }
 
 static TypeParam *mk_tparam(void *scanner, TypeParamKind k, Tok name, SrcLoc loc) {
