@@ -14,7 +14,7 @@
 
 /* Element types, in the order of the compiler's PrimType (compiler/ir/prim.def). */
 typedef enum rt_prim {
-    RT_I8, RT_I16, RT_I32, RT_I64, RT_U8, RT_U16, RT_U32, RT_U64, RT_F32, RT_F64, RT_BOOL,
+    RT_I8, RT_I16, RT_I32, RT_I64, RT_U8, RT_U16, RT_U32, RT_U64, RT_F16, RT_F32, RT_F64, RT_BOOL,
     RT_PRIM_COUNT
 } rt_prim;
 

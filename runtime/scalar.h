@@ -3,8 +3,8 @@
  * Futhark's semantics and no C undefined behaviour: integer arithmetic
  * wraps, / and mod round towards -inf, quot and rem towards zero, shifts by
  * the width or more give 0 (or -1 for arithmetic right shifts of negative
- * values), float to integer conversion of NaN gives 0 and saturates out of
- * range. Conversions are rt_conv_<from>_<to>. Header only. */
+ * values), float to integer conversion of NaN or an infinity gives 0 and
+ * wraps out of range. Conversions are rt_conv_<from>_<to>. Header only. */
 #ifndef FUTHORC_RT_SCALAR_H
 #define FUTHORC_RT_SCALAR_H
 
@@ -189,6 +189,53 @@ RT_FLOAT(f64, double, )
 RT_BITS(f32, float, u32, uint32_t)
 RT_BITS(f64, double, u64, uint64_t)
 
+/* ---- Half precision ------------------------------------------------------- */
+
+/* An f16 is held as its IEEE binary16 bits (a uint16_t) in memory and at
+ * the C API; generated code computes with the float of the same value and
+ * rounds each result back to half precision (compiler/imp/half.c), which
+ * for +, -, *, / and sqrt is exactly binary16 arithmetic (a float has more
+ * than twice the bits of the half's significand, plus two). These are the
+ * conversions, in integer arithmetic on the bits, so that they need no
+ * half type in C, OpenCL C or LLVM's runtime bitcode. */
+
+/* The float of half bits h (exact; a NaN keeps its sign and payload). */
+RT_INLINE float rt_conv_f16_f32(uint16_t h) {
+    uint32_t sign = (uint32_t)(h & 0x8000u) << 16, e = (uint32_t)(h >> 10) & 0x1fu, m = h & 0x3ffu;
+    union { float f; uint32_t u; } b;
+    if (e == 0) { /* zero or subnormal: m * 2^-24, exact in a float */
+        float f = (float)m * 5.9604644775390625e-8f;
+        return sign ? -f : f;
+    }
+    b.u = sign | (e == 0x1f ? 0x7f800000u | (m << 13) : ((e + 112u) << 23) | (m << 13));
+    return b.f;
+}
+
+/* The half bits nearest to x (ties to even; beyond the largest half,
+ * 65504, from 65520 on, infinity; a NaN stays a quiet NaN of x's sign). */
+RT_INLINE uint16_t rt_conv_f64_f16(double x) {
+    union { double f; uint64_t u; } b;
+    b.f = x;
+    uint16_t sign = (uint16_t)((b.u >> 48) & 0x8000u);
+    uint64_t a = b.u & 0x7fffffffffffffffUL;
+    if (a > 0x7ff0000000000000UL) return (uint16_t)(sign | 0x7e00u | ((a >> 42) & 0x1ffu));
+    if (a >= 0x40effe0000000000UL) return (uint16_t)(sign | 0x7c00u); /* 65520 and up */
+    if (a >= 0x3f10000000000000UL) { /* 2^-14 and up: a normal half */
+        uint64_t r = a - ((uint64_t)1008 << 52), q = r >> 42, rest = r & 0x3ffffffffffUL;
+        if (rest > 0x20000000000UL || (rest == 0x20000000000UL && (q & 1))) q++;
+        return (uint16_t)(sign | q);
+    }
+    /* a subnormal half or zero: the nearest multiple of 2^-24 (scaling by
+     * 2^24 is exact; rint rounds ties to even) */
+    return (uint16_t)(sign | (uint16_t)rint(fabs(x) * 16777216.0));
+}
+
+RT_INLINE uint16_t rt_conv_f32_f16(float x) { return rt_conv_f64_f16((double)x); }
+
+/* An f16's bits and back: its representation already. */
+RT_INLINE uint16_t rt_to_bits_f16(uint16_t x) { return x; }
+RT_INLINE uint16_t rt_from_bits_u16(uint16_t x) { return x; }
+
 /* ---- Booleans ------------------------------------------------------------- */
 
 RT_INLINE bool rt_land_bool(bool x, bool y) { return x && y; }
@@ -203,36 +250,33 @@ RT_INLINE bool rt_ge_bool(bool x, bool y) { return x || !y; }
 
 /* ---- Conversions ---------------------------------------------------------- */
 
-/* Float to integer, as prim_convert (compiler/ir/prim.c): truncates
- * towards zero and saturates; NaN gives 0. */
-#define RT_F2S(F, TF, N, T, LO, HI)                                                                \
-    RT_INLINE T rt_conv_##F##_##N(TF x) {                                                          \
-        if (isnan(x)) return 0;                                                                    \
-        if (x <= (TF)(LO)) return LO;                                                              \
-        if (x >= (TF)(HI)) return HI;                                                              \
-        return (T)x;                                                                               \
+/* Float to integer, as Futhark and prim_convert (compiler/ir/prim.c): NaN
+ * and the infinities give 0; any other value is truncated towards zero,
+ * taken modulo 2^64 (fmod is exact) and then modulo the type's width, in
+ * two's complement (u8.f32 (-1) is 255, i8.f64 300 is 44). */
+#define RT_F2BITS(F, TF, S)                                                                        \
+    RT_INLINE uint64_t rt_f2bits_##F(TF x) {                                                       \
+        if (isnan(x) || isinf(x)) return 0;                                                        \
+        TF a = fabs##S(trunc##S(x));                                                               \
+        uint64_t u = a < (TF)9223372036854775808.0 ? (uint64_t)a                                  \
+                                                   : (uint64_t)fmod##S(a, (TF)18446744073709551616.0); \
+        return x < 0 ? (uint64_t)0 - u : u;                                                        \
     }
-#define RT_F2U(F, TF, N, T, HI)                                                                    \
-    RT_INLINE T rt_conv_##F##_##N(TF x) {                                                          \
-        if (isnan(x)) return 0;                                                                    \
-        if (x <= 0) return 0;                                                                      \
-        if (x >= (TF)(HI)) return HI;                                                              \
-        return (T)x;                                                                               \
-    }
-#define RT_F2I_ALL(F, TF)                                                                          \
-    RT_F2S(F, TF, i8, int8_t, INT8_MIN, INT8_MAX)                                                  \
-    RT_F2S(F, TF, i16, int16_t, INT16_MIN, INT16_MAX)                                              \
-    RT_F2S(F, TF, i32, int32_t, INT32_MIN, INT32_MAX)                                              \
-    RT_F2S(F, TF, i64, int64_t, INT64_MIN, INT64_MAX)                                              \
-    RT_F2U(F, TF, u8, uint8_t, UINT8_MAX)                                                          \
-    RT_F2U(F, TF, u16, uint16_t, UINT16_MAX)                                                       \
-    RT_F2U(F, TF, u32, uint32_t, UINT32_MAX)                                                       \
-    RT_F2U(F, TF, u64, uint64_t, UINT64_MAX)                                                       \
+#define RT_F2I_ALL(F, TF, S)                                                                       \
+    RT_F2BITS(F, TF, S)                                                                            \
+    RT_INLINE int8_t rt_conv_##F##_i8(TF x) { return (int8_t)rt_f2bits_##F(x); }                   \
+    RT_INLINE int16_t rt_conv_##F##_i16(TF x) { return (int16_t)rt_f2bits_##F(x); }                \
+    RT_INLINE int32_t rt_conv_##F##_i32(TF x) { return (int32_t)rt_f2bits_##F(x); }                \
+    RT_INLINE int64_t rt_conv_##F##_i64(TF x) { return (int64_t)rt_f2bits_##F(x); }                \
+    RT_INLINE uint8_t rt_conv_##F##_u8(TF x) { return (uint8_t)rt_f2bits_##F(x); }                 \
+    RT_INLINE uint16_t rt_conv_##F##_u16(TF x) { return (uint16_t)rt_f2bits_##F(x); }              \
+    RT_INLINE uint32_t rt_conv_##F##_u32(TF x) { return (uint32_t)rt_f2bits_##F(x); }              \
+    RT_INLINE uint64_t rt_conv_##F##_u64(TF x) { return rt_f2bits_##F(x); }                        \
     RT_INLINE float rt_conv_##F##_f32(TF x) { return (float)x; }                                   \
     RT_INLINE double rt_conv_##F##_f64(TF x) { return (double)x; }                                \
     RT_INLINE bool rt_conv_##F##_bool(TF x) { return x != 0; }
-RT_F2I_ALL(f32, float)
-RT_F2I_ALL(f64, double)
+RT_F2I_ALL(f32, float, f)
+RT_F2I_ALL(f64, double, )
 
 /* Integer (and bool) sources: truncation modulo 2^n; extension is a
  * sign extension only from a signed to a signed type and a zero extension

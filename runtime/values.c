@@ -32,10 +32,10 @@
 #define RTV_BIN_VERSION 2
 
 static const char *const rtv_names[RT_PRIM_COUNT] = {
-    "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f32", "f64", "bool"};
+    "i8", "i16", "i32", "i64", "u8", "u16", "u32", "u64", "f16", "f32", "f64", "bool"};
 static const char *const rtv_tags[RT_PRIM_COUNT] = {
-    "  i8", " i16", " i32", " i64", "  u8", " u16", " u32", " u64", " f32", " f64", "bool"};
-static const int rtv_sizes[RT_PRIM_COUNT] = {1, 2, 4, 8, 1, 2, 4, 8, 4, 8, 1};
+    "  i8", " i16", " i32", " i64", "  u8", " u16", " u32", " u64", " f16", " f32", " f64", "bool"};
+static const int rtv_sizes[RT_PRIM_COUNT] = {1, 2, 4, 8, 1, 2, 4, 8, 2, 4, 8, 1};
 
 const char *rt_prim_name(rt_prim t) {
     return (unsigned)t < RT_PRIM_COUNT ? rtv_names[t] : "?";
@@ -70,7 +70,7 @@ int64_t rt_value_count(const rt_value *v) {
 
 static bool rtv_is_int(rt_prim t) { return t <= RT_U64; }
 static bool rtv_is_signed(rt_prim t) { return t <= RT_I64; }
-static bool rtv_is_float(rt_prim t) { return t == RT_F32 || t == RT_F64; }
+static bool rtv_is_float(rt_prim t) { return t == RT_F16 || t == RT_F32 || t == RT_F64; }
 
 static bool rtv_little_endian(void) {
     uint16_t x = 1;
@@ -277,10 +277,10 @@ static bool rtv_lex_literal(const char *s, rtv_lit *l) {
         l->suffix = RT_BOOL;
         return !l->neg;
     }
-    if ((!strncmp(s, "f32.", 4) || !strncmp(s, "f64.", 4)) &&
+    if ((!strncmp(s, "f16.", 4) || !strncmp(s, "f32.", 4) || !strncmp(s, "f64.", 4)) &&
         (!strcmp(s + 4, "nan") || !strcmp(s + 4, "inf"))) {
         l->kind = s[4] == 'n' ? RTV_LIT_NAN : RTV_LIT_INF;
-        l->suffix = s[2] == '2' ? RT_F32 : RT_F64;
+        l->suffix = s[1] == '1' ? RT_F16 : s[2] == '2' ? RT_F32 : RT_F64;
         return true;
     }
     const char *p;
@@ -358,7 +358,10 @@ static bool rtv_store_float(const rtv_lit *l, rt_prim t, void *dst, const char *
         d = strtod(l->clean, NULL);
         if (errno == ERANGE && isinf(d)) return *why = "is out of range for", false;
     }
-    if (t == RT_F32) {
+    if (t == RT_F16) {
+        uint16_t h = rt_conv_f64_f16(d); /* beyond the largest half, infinity */
+        memcpy(dst, &h, 2);
+    } else if (t == RT_F32) {
         float f = (float)d;
         memcpy(dst, &f, 4);
     } else {
@@ -798,7 +801,7 @@ static void rtv_format_scalar(char *buf, size_t n, rt_prim t, const void *p) {
     union { int8_t i8; int16_t i16; int32_t i32; int64_t i64; uint8_t u8; uint16_t u16;
             uint32_t u32; uint64_t u64; float f32; double f64; } x;
     memcpy(&x, p, (size_t)rtv_sizes[t]);
-    double d = t == RT_F32 ? x.f32 : x.f64;
+    double d = t == RT_F16 ? rt_conv_f16_f32(x.u16) : t == RT_F32 ? x.f32 : x.f64;
     switch (t) {
     case RT_I8: snprintf(buf, n, "%di8", x.i8); break;
     case RT_I16: snprintf(buf, n, "%di16", x.i16); break;
@@ -812,7 +815,7 @@ static void rtv_format_scalar(char *buf, size_t n, rt_prim t, const void *p) {
     default:
         if (isnan(d)) snprintf(buf, n, "%s.nan", rtv_names[t]);
         else if (isinf(d)) snprintf(buf, n, "%s%s.inf", d < 0 ? "-" : "", rtv_names[t]);
-        else snprintf(buf, n, t == RT_F32 ? "%.9g%s" : "%.17g%s", d, rtv_names[t]);
+        else snprintf(buf, n, t == RT_F16 ? "%.5g%s" : t == RT_F32 ? "%.9g%s" : "%.17g%s", d, rtv_names[t]);
     }
 }
 
@@ -872,6 +875,11 @@ void rt_write_binary(FILE *f, const rt_value *v) {
 /* ---- Comparing ------------------------------------------------------------ */
 
 static double rtv_float_at(const rt_value *v, int64_t i) {
+    if (v->type.elem == RT_F16) {
+        uint16_t h;
+        memcpy(&h, (const char *)v->data + 2 * i, 2);
+        return rt_conv_f16_f32(h);
+    }
     if (v->type.elem == RT_F32) {
         float f;
         memcpy(&f, (const char *)v->data + 4 * i, 4);

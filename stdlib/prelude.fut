@@ -2,10 +2,10 @@
 --
 -- Definitions whose body is `__intrinsic "name"` are implemented by the
 -- compiler (lower/internalise.c); everything else is ordinary code. The
--- numeric modules (i8 ... u64, f32, f64, bool) are built into the checker
--- (check/numeric.def); the module types below describe them as Futhark's
--- prelude does, with every member of Futhark's but the f16 conversions, so
--- that they can be the arguments of parametric modules written for Futhark
+-- numeric modules (i8 ... u64, f16, f32, f64, bool) are built into the
+-- checker (check/numeric.def); the module types below describe them as
+-- Futhark's prelude does, so that they can be the arguments of parametric
+-- modules written for Futhark
 -- (`module F (R: real) = ...`, `F f32`).
 
 -- | Conversions from every primitive type.
@@ -19,6 +19,7 @@ module type from_prim = {
   val u16 : u16 -> t
   val u32 : u32 -> t
   val u64 : u64 -> t
+  val f16 : f16 -> t
   val f32 : f32 -> t
   val f64 : f64 -> t
   val bool : bool -> t

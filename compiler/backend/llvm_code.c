@@ -13,7 +13,8 @@ LLVMTypeRef l_type(L *l, PrimType t) {
     case PT_I8:
     case PT_U8: return l->i8;
     case PT_I16:
-    case PT_U16: return LLVMInt16TypeInContext(l->cx);
+    case PT_U16:
+    case PT_F16: return LLVMInt16TypeInContext(l->cx); /* its bits (compiler/imp/half.c) */
     case PT_I32:
     case PT_U32: return l->i32;
     case PT_I64:

@@ -52,7 +52,7 @@ static void check_literal_bounds(const Exp *e) {
     bool ok = true;
     if (prim_is_float(p)) {
         double v = e->kind == EX_INT ? (double)e->ivalue : e->fvalue;
-        ok = p == PT_F32 ? fabs(v) <= FLT_MAX : !isinf(v);
+        ok = p == PT_F32 ? fabs(v) <= FLT_MAX : !isinf(prim_float(p, v).v.f);
     } else if (e->kind == EX_INT && p != PT_BOOL) {
         int bits = 8 * prim_size(p);
         uint64_t umax = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;

@@ -234,7 +234,7 @@ static Ty *numeric_token(const char *tok, size_t len, PrimType t) {
     memcpy(buf, tok, len);
     buf[len] = 0;
     if (strcmp(buf, "t") == 0) return tc_prim(t);
-    if (strcmp(buf, "u") == 0) return tc_prim(t == PT_F32 ? PT_U32 : t == PT_F64 ? PT_U64 : t);
+    if (strcmp(buf, "u") == 0) return tc_prim(prim_is_float(t) ? op_result(OP_TO_BITS, t) : t);
     if (strcmp(buf, "[]t") == 0) {
         Size any = tc_size_any();
         return tc_array(tc_prim(t), &any, 1);
@@ -264,10 +264,10 @@ static Module *numeric_module(PrimType t) {
     ab->name = intern("t");
     ab->body = tc_prim(t);
     m->binds[m->n++] = (Binding){.name = ab->name, .ns = NS_TYPE, .abbr = ab};
-    if (t == PT_F32 || t == PT_F64) { /* the integers of the same size, for to_bits */
+    if (prim_is_float(t)) { /* the integers of the same size, for to_bits */
         TypeAbbr *it = NEW(tc.a, TypeAbbr);
         it->name = intern("int_t");
-        it->body = tc_prim(t == PT_F32 ? PT_U32 : PT_U64);
+        it->body = tc_prim(op_result(OP_TO_BITS, t));
         m->binds[m->n++] = (Binding){.name = it->name, .ns = NS_TYPE, .abbr = it};
     }
     for (int i = 0; i < NUM_ROWS; i++) {
@@ -281,7 +281,7 @@ static Module *numeric_module(PrimType t) {
 
 void tc_push_numeric_modules(void) {
     static const PrimType types[] = {PT_I8, PT_I16, PT_I32, PT_I64, PT_U8, PT_U16,
-                                     PT_U32, PT_U64, PT_F32, PT_F64, PT_BOOL};
+                                     PT_U32, PT_U64, PT_F16, PT_F32, PT_F64, PT_BOOL};
     for (size_t i = 0; i < sizeof types / sizeof types[0]; i++) {
         Module *m = numeric_module(types[i]);
         tc_push((Binding){.name = intern(m->name), .ns = NS_MODULE, .mod = m});

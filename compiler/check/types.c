@@ -14,9 +14,9 @@ Tc tc;
     (TC_PRIM_BIT(PT_I8) | TC_PRIM_BIT(PT_I16) | TC_PRIM_BIT(PT_I32) | TC_PRIM_BIT(PT_I64) | \
      TC_PRIM_BIT(PT_U8) | TC_PRIM_BIT(PT_U16) | TC_PRIM_BIT(PT_U32) | TC_PRIM_BIT(PT_U64))
 const unsigned TC_INTS = ALL_INT_BITS;
-const unsigned TC_FLOATS = TC_PRIM_BIT(PT_F32) | TC_PRIM_BIT(PT_F64);
-const unsigned TC_NUMS = ALL_INT_BITS | TC_PRIM_BIT(PT_F32) | TC_PRIM_BIT(PT_F64);
-const unsigned TC_PRIMS = ALL_INT_BITS | TC_PRIM_BIT(PT_F32) | TC_PRIM_BIT(PT_F64) |
+const unsigned TC_FLOATS = TC_PRIM_BIT(PT_F16) | TC_PRIM_BIT(PT_F32) | TC_PRIM_BIT(PT_F64);
+const unsigned TC_NUMS = ALL_INT_BITS | TC_PRIM_BIT(PT_F16) | TC_PRIM_BIT(PT_F32) | TC_PRIM_BIT(PT_F64);
+const unsigned TC_PRIMS = ALL_INT_BITS | TC_PRIM_BIT(PT_F16) | TC_PRIM_BIT(PT_F32) | TC_PRIM_BIT(PT_F64) |
                           TC_PRIM_BIT(PT_BOOL);
 
 static const char *const prim_names[PT_COUNT] = {

@@ -186,5 +186,6 @@ ImpProg *imp_lower(const Prog *p, bool parallel) {
     for (int i = 0; i < p->nfuns; i++) ip->entries[i] = lower_entry(&L, p->funs[i]);
     free(L.mark);
     imp_narrow(ip);
+    imp_half(ip);
     return ip;
 }

@@ -172,6 +172,20 @@ static ImpExp *status_word(ImpLower *L, const Scan *k, Sym *grp, int w) {
     return imp_sym(a, sym_add(a, sym_mul(a, grp, sym_const(a, k->W)), sym_const(a, 1 + w)));
 }
 
+/* Value v of type t (of at most 4 bytes) as the bits of a status word's
+ * value half (a u32), and back. */
+static ImpExp *word_of(Arena *a, PrimType t, ImpExp *v) {
+    if (!prim_is_float(t)) return imp_conv(a, t, PT_U32, v);
+    ImpExp *bits = imp_op(a, OP_TO_BITS, t, &v);
+    return t == PT_F32 ? bits : imp_conv(a, PT_U16, PT_U32, bits);
+}
+
+static ImpExp *of_word(Arena *a, PrimType t, ImpExp *w) {
+    if (!prim_is_float(t)) return imp_conv(a, PT_U32, t, w);
+    if (t == PT_F16) w = imp_conv(a, PT_U32, PT_U16, w);
+    return imp_op(a, OP_FROM_BITS, op_result(OP_TO_BITS, t), &w);
+}
+
 /* Writes values vals with flag into group grp's status words; segf (a
  * bool, or NULL) is their segment flag. */
 static void publish(ImpLower *L, const Scan *k, ImpExp **vals, int flag, ImpExp *segf, Sym *grp) {
@@ -185,8 +199,7 @@ static void publish(ImpLower *L, const Scan *k, ImpExp **vals, int flag, ImpExp 
         PrimType t = k->ts[j];
         ImpExp *v = vals[j];
         if (chunks_of(t) == 1) {
-            ImpExp *bits = t == PT_F32 ? imp_op(a, OP_TO_BITS, t, &v) : imp_conv(a, t, PT_U32, v);
-            ImpExp *word = imp_op2(a, OP_OR, PT_U64, hi, imp_conv(a, PT_U32, PT_U64, bits));
+            ImpExp *word = imp_op2(a, OP_OR, PT_U64, hi, imp_conv(a, PT_U32, PT_U64, word_of(a, t, v)));
             imp_store(L->b, k->state, PT_U64, status_word(L, k, grp, w++), word);
             continue;
         }
@@ -224,8 +237,7 @@ static void read_status(ImpLower *L, const Scan *k, Sym *j, ImpExp *slot) {
         PrimType t = k->ts[jv];
         ImpExp *v;
         if (chunks_of(t) == 1) {
-            v = imp_conv(a, PT_U64, PT_U32, rd(L, ws[w++]));
-            v = t == PT_F32 ? imp_op(a, OP_FROM_BITS, PT_U32, &v) : imp_conv(a, PT_U32, t, v);
+            v = of_word(a, t, imp_conv(a, PT_U64, PT_U32, rd(L, ws[w++])));
         } else {
             ImpExp *lo = imp_op2(a, OP_AND, PT_U64, rd(L, ws[w]), cu(L, PT_U64, 0xffffffffu));
             v = imp_op2(a, OP_OR, PT_U64, lo, imp_op2(a, OP_SHL, PT_U64, rd(L, ws[w + 1]), c32s));

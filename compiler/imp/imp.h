@@ -476,6 +476,9 @@ ImpProg *imp_lower(const Prog *p, bool parallel);
 /* Narrows for loops whose iterations past a point (a guard on the counter)
  * do nothing: they stop there (narrow.c). */
 void imp_narrow(ImpProg *p);
+/* Rewrites f16 arithmetic as f32 arithmetic rounded to half precision,
+ * f16 values staying half bits in memory and at entry points (half.c). */
+void imp_half(ImpProg *p);
 
 /* Writes p readably (`futhorc dump --stage=imp`). */
 void imp_print(Buf *out, const ImpProg *p);

@@ -30,7 +30,9 @@
  *  - size_mul (i64 allocation sizes only) does not wrap: it is -1 when an
  *    operand is negative and INT64_MAX when the product does not fit.
  * Floats: f32 operations are computed in single precision (float
- * arithmetic and the f-suffixed <math.h> functions), f64 in double.
+ * arithmetic and the f-suffixed <math.h> functions), f64 in double; f16
+ * operations as f32 ones whose result is rounded to half precision (as the
+ * generated code computes them: compiler/imp/half.c).
  *  - div is IEEE division; mod is C fmod (sign of the dividend); pow is C
  *    pow; min and max are C fmin and fmax (a NaN operand yields the other).
  *  - round is rint under the default rounding mode: ties to even.
@@ -43,10 +45,10 @@
  * one, as Futhark's prelude does (u8 255 becomes i32 255, i8 -1 becomes
  * u16 255 and i32 -1 becomes i64 -1); integer to float rounds to nearest once; float to float rounds
  * to nearest (overflow gives inf); anything to bool is != 0 (NaN is true);
- * bool to a number is 0 or 1. Float to integer truncates towards zero and
- * saturates: NaN gives 0, values below the type's range (including -inf)
- * give its minimum, values above (including inf) its maximum. This is
- * C's cast where C defines it, and defined everywhere else. */
+ * bool to a number is 0 or 1. Float to integer, as Futhark: NaN and the
+ * infinities give 0, other values are truncated towards zero and wrap
+ * modulo 2^width (u8.f64 (-1) is 255). This is C's cast where C defines
+ * it, and defined everywhere else. */
 #include "prim.h"
 
 #include <float.h>
@@ -54,6 +56,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+
+#include "scalar.h" /* the runtime's half-precision conversions */
 
 /* ---- Tables ---------------------------------------------------------------- */
 
@@ -125,7 +129,7 @@ bool op_accepts(Op op, PrimType t) {
     case OC_INT: return prim_is_int(t);
     case OC_FLT: return prim_is_float(t);
     case OC_BOOLS: return t == PT_BOOL;
-    case OC_UBITS: return t == PT_U32 || t == PT_U64;
+    case OC_UBITS: return t == PT_U16 || t == PT_U32 || t == PT_U64;
     }
     return false;
 }
@@ -137,8 +141,8 @@ PrimType op_result(Op op, PrimType operand) {
     case RK_BOOLR: return PT_BOOL;
     case RK_I32R: return PT_I32;
     case RK_I64R: return PT_I64;
-    case RK_UBITS: return prim_size(operand) == 4 ? PT_U32 : PT_U64;
-    case RK_FBITS: return prim_size(operand) == 4 ? PT_F32 : PT_F64;
+    case RK_UBITS: return prim_size(operand) == 2 ? PT_U16 : prim_size(operand) == 4 ? PT_U32 : PT_U64;
+    case RK_FBITS: return prim_size(operand) == 2 ? PT_F16 : prim_size(operand) == 4 ? PT_F32 : PT_F64;
     }
     return operand;
 }
@@ -179,24 +183,17 @@ PrimValue prim_float(PrimType t, double v) {
     if (t == PT_BOOL) return prim_bool(v != 0);
     if (prim_is_int(t)) return prim_convert((PrimValue){.type = PT_F64, .v.f = v}, t);
     PrimValue r = {.type = t};
-    r.v.f = t == PT_F32 ? (double)(float)v : v;
+    r.v.f = t == PT_F32 ? (double)(float)v : t == PT_F16 ? (double)rt_conv_f16_f32(rt_conv_f64_f16(v)) : v;
     return r;
 }
 
-/* Truncates d towards zero and saturates it to integer type t (NaN is 0). */
+/* d truncated towards zero, modulo 2^64 and then t's width (NaN and the
+ * infinities are 0), as runtime/scalar.h's rt_f2bits. */
 static PrimValue float_to_int(PrimType t, double d) {
-    int bits = prim_bits(t);
-    if (isnan(d)) return prim_int(t, 0);
-    d = trunc(d);
-    if (prim_class(t) == PC_SIGNED) {
-        double lim = ldexp(1.0, bits - 1); /* 2^(bits-1), exact */
-        if (d >= lim) return prim_int(t, (int64_t)(low_mask(bits - 1)));
-        if (d <= -lim) return prim_int(t, -(int64_t)low_mask(bits - 1) - 1);
-        return prim_int(t, (int64_t)d);
-    }
-    if (d <= 0) return prim_int(t, 0);
-    if (d >= ldexp(1.0, bits)) return prim_int(t, (int64_t)low_mask(bits));
-    return prim_int(t, (int64_t)(uint64_t)d);
+    if (isnan(d) || isinf(d)) return prim_int(t, 0);
+    double a = fabs(trunc(d));
+    uint64_t u = a < 0x1p63 ? (uint64_t)a : (uint64_t)fmod(a, 0x1p64);
+    return prim_int(t, (int64_t)(d < 0 ? 0 - u : u));
 }
 
 /* Converts integer value v to float type t, rounding once. */
@@ -206,7 +203,7 @@ static PrimValue int_to_float(PrimValue v, PrimType t) {
     PrimValue r = {.type = t};
     if (t == PT_F32) r.v.f = u ? (double)(float)uv : (double)(float)v.v.i;
     else r.v.f = u ? (double)uv : (double)v.v.i;
-    return r;
+    return t == PT_F16 ? prim_float(t, r.v.f) : r; /* past 2^53, inf either way */
 }
 
 PrimValue prim_convert(PrimValue v, PrimType to) {
@@ -247,14 +244,14 @@ static void tidy_exponent(char *s) {
     memmove(w, p, strlen(p) + 1);
 }
 
-/* The shortest %g text (up to 9 digits for f32, 17 for f64) that reads back
- * as exactly d. */
-static void format_float(char *out, double d, bool f32) {
-    int maxp = f32 ? 9 : 17;
+/* The shortest %g text (up to 9 digits for f16 and f32, 17 for f64) that
+ * reads back as exactly d, a value of type t. */
+static void format_float(char *out, double d, PrimType t) {
+    int maxp = t == PT_F64 ? 17 : 9;
     for (int p = 1; p <= maxp; p++) {
         snprintf(out, PRIM_FLOAT_TEXT_MAX, "%.*g", p, d);
-        bool same = f32 ? strtof(out, NULL) == (float)d : strtod(out, NULL) == d;
-        if (same) break;
+        double back = t == PT_F32 ? (double)strtof(out, NULL) : prim_float(t, strtod(out, NULL)).v.f;
+        if (back == d) break;
     }
     tidy_exponent(out);
 }
@@ -273,7 +270,7 @@ char *prim_format(PrimValue v, char *buf, int size) {
         if (isnan(v.v.f)) snprintf(buf, (size_t)size, "%s.nan", suf);
         else if (isinf(v.v.f)) snprintf(buf, (size_t)size, "%s%s.inf", v.v.f < 0 ? "-" : "", suf);
         else {
-            format_float(num, v.v.f, v.type == PT_F32);
+            format_float(num, v.v.f, v.type);
             snprintf(buf, (size_t)size, "%s%s", num, suf);
         }
         break;
@@ -407,7 +404,8 @@ static PrimValue int_mul_hi(const IntArgs *a) {
  * time, as a signalling NaN's payload could change on the way through double. */
 static bool bits_to_float(const IntArgs *a, PrimValue *out) {
     double d;
-    if (a->bits == 32) {
+    if (a->bits == 16) d = rt_conv_f16_f32((uint16_t)a->ux);
+    else if (a->bits == 32) {
         uint32_t u = (uint32_t)a->ux;
         float f;
         memcpy(&f, &u, sizeof f);
@@ -415,7 +413,7 @@ static bool bits_to_float(const IntArgs *a, PrimValue *out) {
     } else if (a->bits == 64) memcpy(&d, &a->ux, sizeof d);
     else return false;
     if (isnan(d)) return false;
-    *out = prim_float(a->bits == 32 ? PT_F32 : PT_F64, d);
+    *out = prim_float(a->bits == 16 ? PT_F16 : a->bits == 32 ? PT_F32 : PT_F64, d);
     return true;
 }
 
@@ -545,19 +543,20 @@ static bool float_predicate(Op op, double x, double y, PrimValue *out) {
 
 static bool eval_float(Op op, const PrimValue *args, PrimValue *out) {
     PrimType t = args[0].type;
-    bool f32 = t == PT_F32;
+    bool f32 = t != PT_F64; /* f16 is computed as f32, then rounded */
     double x = args[0].v.f, y = op_arity(op) >= 2 ? args[1].v.f : 0, r;
     if (float_predicate(op, x, y, out)) return true;
     if (op == OP_TO_BITS) {
         uint64_t u = 0;
         if (isnan(x)) return false; /* its payload is the run time's */
-        if (f32) {
+        if (t == PT_F16) u = rt_conv_f64_f16(x);
+        else if (f32) {
             float f = (float)x;
             uint32_t w;
             memcpy(&w, &f, sizeof w);
             u = w;
         } else memcpy(&u, &x, sizeof u);
-        *out = prim_int(f32 ? PT_U32 : PT_U64, (int64_t)u);
+        *out = prim_int(op_result(op, t), (int64_t)u);
         return true;
     }
     bool ok;

@@ -870,7 +870,8 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
     case L_E: return sv_dyn(l, se_const(prim_float(t, 2.71828182845904523536)));
     case L_INF: return sv_dyn(l, se_const(prim_float(t, INFINITY)));
     case L_NAN: return sv_dyn(l, se_const(prim_float(t, NAN)));
-    case L_EPSILON: return sv_dyn(l, se_const(prim_float(t, t == PT_F32 ? 1.1920928955078125e-7 : 2.220446049250313e-16)));
+    case L_EPSILON: /* 2^-(the significand's bits) */
+        return sv_dyn(l, se_const(prim_float(t, ldexp(1.0, t == PT_F16 ? -10 : t == PT_F32 ? -23 : -52))));
     case L_GET_BIT: return sv_dyn(l, lower_get_bit(l, args[0]->se, args[1]->se, loc));
     case L_SET_BIT: return sv_dyn(l, lower_set_bit(l, args[0]->se, args[1]->se, args[2]->se, loc));
     case L_CONVERT: return sv_dyn(l, lower_conv(l, args[0]->se, numeric_result(row, t), loc));

@@ -65,7 +65,7 @@ static bool suffix_type(const char *s, PrimType *out) {
     static const struct { const char *name; PrimType t; } table[] = {
         {"i8", PT_I8},   {"i16", PT_I16}, {"i32", PT_I32}, {"i64", PT_I64},
         {"u8", PT_U8},   {"u16", PT_U16}, {"u32", PT_U32}, {"u64", PT_U64},
-        {"f32", PT_F32}, {"f64", PT_F64},
+        {"f16", PT_F16}, {"f32", PT_F32}, {"f64", PT_F64},
     };
     for (size_t i = 0; i < sizeof table / sizeof table[0]; i++) {
         if (strcmp(s, table[i].name) == 0) {
@@ -159,8 +159,8 @@ void lex_float(LexState *ls, Tok *t, const char *text, SrcLoc loc) {
     }
     errno = 0;
     t->fval = strtod(buf, NULL);
-    bool too_big = isinf(t->fval) ||
-                   (t->has_suffix && t->suffix == PT_F32 && t->fval > FLT_MAX);
+    bool too_big = isinf(t->fval) || (t->has_suffix && t->suffix == PT_F32 && t->fval > FLT_MAX) ||
+                   (t->has_suffix && t->suffix == PT_F16 && isinf(prim_float(PT_F16, t->fval).v.f));
     if (too_big) diag_error(loc, "literal %s is out of bounds for its type", text);
 }
 

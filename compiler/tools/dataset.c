@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "../util/util.h"
+#include "scalar.h"
 
 /* Largest value generated, in bytes: far beyond any benchmark's input, and
  * a typo such as [1000000000000]f64 is refused instead of exhausting
@@ -92,12 +93,12 @@ bool dataset_parse_type(const char *s, DatasetType *t, char *err, size_t errlen)
         p = end + 1;
     }
     int e = prim_named(p, strlen(p));
-    if (e < 0) return fail(err, errlen, "'%s': unknown element type '%s' (expected i8..i64, u8..u64, f32, f64 or bool)", s, p);
+    if (e < 0) return fail(err, errlen, "'%s': unknown element type '%s' (expected i8..i64, u8..u64, f16, f32, f64 or bool)", s, p);
     t->elem = (rt_prim)e;
     return true;
 }
 
-static bool is_float(rt_prim e) { return e == RT_F32 || e == RT_F64; }
+static bool is_float(rt_prim e) { return e == RT_F16 || e == RT_F32 || e == RT_F64; }
 static bool is_signed(rt_prim e) { return e <= RT_I64; }
 
 void dataset_default_bounds(DatasetBounds *b) {
@@ -166,7 +167,11 @@ bool dataset_set_bounds(DatasetBounds *b, const char *opt, char *err, size_t err
 
 /* Writes one random element of type e within bounds b at p. */
 static void random_elem(rt_prim e, const DatasetBounds *b, DatasetRng *r, unsigned char *p) {
-    if (e == RT_F32) {
+    if (e == RT_F16) { /* rounded to the nearest half, which may lie on a bound */
+        double u = (double)(dataset_rng_next(r) >> 11) * 0x1p-53;
+        uint16_t x = rt_conv_f64_f16(b->flo[e] + (b->fhi[e] - b->flo[e]) * u);
+        memcpy(p, &x, sizeof x);
+    } else if (e == RT_F32) {
         float u = (float)(dataset_rng_next(r) >> 40) * 0x1p-24f; /* in [0,1) */
         float x = (float)b->flo[e] + ((float)b->fhi[e] - (float)b->flo[e]) * u;
         memcpy(p, &x, sizeof x);

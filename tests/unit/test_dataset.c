@@ -79,7 +79,9 @@ static void test_parse_type(void **state) {
     assert_int_equal(t.rank, 0);
     assert_true(dataset_parse_type("[0]bool", &t, err, sizeof err));
     assert_int_equal(t.dims[0], 0);
-    const char *bad[] = {"[]i32", "[3]i33", "[-1]i32", "[3", "[3]", "", "[3]i32 ", "[x]f32", "f16", "[3][]u8"};
+    assert_true(dataset_parse_type("[2]f16", &t, err, sizeof err));
+    assert_int_equal(t.elem, RT_F16);
+    const char *bad[] = {"[]i32", "[3]i33", "[-1]i32", "[3", "[3]", "", "[3]i32 ", "[x]f32", "f8", "[3][]u8"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = 0;
         if (dataset_parse_type(bad[i], &t, err, sizeof err)) fail_msg("accepted '%s'", bad[i]);

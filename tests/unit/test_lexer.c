@@ -145,7 +145,9 @@ static void test_literal_range_errors(void **state) {
     assert_int_equal(errors_of("1e999"), 1);
     assert_int_equal(errors_of("1e39f32"), 1);
     assert_int_equal(errors_of("1e39f64"), 0);
-    assert_int_equal(errors_of("1.0f16"), 1);
+    assert_int_equal(errors_of("1.0f16"), 0);
+    assert_int_equal(errors_of("65519f16"), 0); /* rounds to 65504 */
+    assert_int_equal(errors_of("65520f16"), 1); /* rounds to infinity */
 }
 
 static void test_char_and_string_literals(void **state) {

@@ -214,21 +214,21 @@ static void test_convert_float_int(void **state) {
     assert_int_equal(iv(prim_convert(F(PT_F64, -2.9), PT_I32)), -2);
     assert_int_equal(iv(prim_convert(F(PT_F32, -0.5), PT_I8)), 0);
     assert_int_equal(iv(prim_convert(F(PT_F64, 200.7), PT_U8)), 200);
-    /* saturation */
-    assert_int_equal(iv(prim_convert(F(PT_F64, 300.0), PT_I8)), 127);
-    assert_int_equal(iv(prim_convert(F(PT_F64, -300.0), PT_I8)), -128);
-    assert_int_equal(iv(prim_convert(F(PT_F64, -1.0), PT_U8)), 0);
-    assert_int_equal(iv(prim_convert(F(PT_F64, 256.0), PT_U8)), 255);
-    assert_int_equal(iv(prim_convert(F(PT_F64, 1e300), PT_I64)), INT64_MAX);
-    assert_int_equal(iv(prim_convert(F(PT_F64, -1e300), PT_I64)), INT64_MIN);
-    assert_int_equal(iv(prim_convert(F(PT_F64, 9223372036854775808.0), PT_I64)), INT64_MAX);
+    /* out of range: modulo 2^width, as Futhark; NaN and infinities give 0 */
+    assert_int_equal(iv(prim_convert(F(PT_F64, 300.0), PT_I8)), 44);
+    assert_int_equal(iv(prim_convert(F(PT_F64, -300.0), PT_I8)), -44);
+    assert_int_equal(iv(prim_convert(F(PT_F64, -1.0), PT_U8)), 255);
+    assert_int_equal(iv(prim_convert(F(PT_F64, 256.0), PT_U8)), 0);
+    assert_int_equal(iv(prim_convert(F(PT_F32, -3.5), PT_U32)), 4294967293LL);
+    assert_int_equal(iv(prim_convert(F(PT_F64, 1e300), PT_I64)), 0); /* a multiple of 2^64 */
+    assert_int_equal(iv(prim_convert(F(PT_F64, 9223372036854775808.0), PT_I64)), INT64_MIN);
     assert_int_equal(iv(prim_convert(F(PT_F64, -9223372036854775808.0), PT_I64)), INT64_MIN);
-    assert_true(uv(prim_convert(F(PT_F64, 1e30), PT_U64)) == UINT64_MAX);
     assert_true(uv(prim_convert(F(PT_F64, 18446744073709549568.0), PT_U64)) == 18446744073709549568ULL);
-    assert_int_equal(iv(prim_convert(F(PT_F32, 2147483648.0), PT_I32)), INT32_MAX);
+    assert_true(uv(prim_convert(F(PT_F64, 36893488147419111424.0), PT_U64)) == 8192); /* 2^65 + 2^13 */
+    assert_int_equal(iv(prim_convert(F(PT_F32, 2147483648.0), PT_I32)), INT32_MIN);
     assert_int_equal(iv(prim_convert(F(PT_F32, 4294967040.0), PT_U32)), 4294967040LL);
-    assert_int_equal(iv(prim_convert(F(PT_F64, INFINITY), PT_I32)), INT32_MAX);
-    assert_int_equal(iv(prim_convert(F(PT_F64, -INFINITY), PT_I32)), INT32_MIN);
+    assert_int_equal(iv(prim_convert(F(PT_F64, INFINITY), PT_I32)), 0);
+    assert_int_equal(iv(prim_convert(F(PT_F64, -INFINITY), PT_I32)), 0);
     assert_int_equal(iv(prim_convert(F(PT_F64, -INFINITY), PT_U16)), 0);
     assert_int_equal(iv(prim_convert(F(PT_F64, NAN), PT_I32)), 0);
     assert_int_equal(iv(prim_convert(F(PT_F32, NAN), PT_U64)), 0);
@@ -755,8 +755,71 @@ static void test_float_bits(void **state) {
     assert_false(prim_eval(OP_FROM_BITS, &nanbits, &out));
     assert_false(prim_eval(OP_TO_BITS, &fnan, &out));
     assert_false(op_accepts(OP_FROM_BITS, PT_I32));
-    assert_false(op_accepts(OP_FROM_BITS, PT_U16));
+    assert_false(op_accepts(OP_FROM_BITS, PT_U8));
     assert_false(op_accepts(OP_TO_BITS, PT_U32));
+    /* f16: to u16 bits and back */
+    b = ev1(OP_TO_BITS, F(PT_F16, -2));
+    assert_int_equal(b.type, PT_U16);
+    assert_int_equal(uv(b), 0xc000);
+    f = ev1(OP_FROM_BITS, I(PT_U16, 0x3555));
+    assert_int_equal(f.type, PT_F16);
+    assert_true(fv(f) == 0x1.554p-2);
+}
+
+/* The half nearest to x by search over every finite half (ties to the
+ * even bits; from 65520 on, infinity), as bits. */
+static uint16_t nearest_half(double x) {
+    if (isnan(x)) return 0x7e00;
+    uint16_t sign = signbit(x) ? 0x8000 : 0;
+    double a = fabs(x);
+    if (a >= 65520) return sign | 0x7c00;
+    uint16_t best = 0;
+    for (uint16_t h = 1; h < 0x7c00; h++) {
+        double d = fabs(rt_conv_f16_f32(h) - a), e = fabs(rt_conv_f16_f32(best) - a);
+        if (d < e || (d == e && !(h & 1))) best = h;
+    }
+    return sign | best;
+}
+
+/* Half precision: every bit pattern converts to its float and back; the
+ * rounding of doubles (near halves, ties, subnormals, overflow) agrees
+ * with a search over all halves; f16 constants fold as rounded f32
+ * arithmetic. */
+static void test_half(void **state) {
+    (void)state;
+    for (uint32_t h = 0; h < 0x10000; h++) {
+        float f = rt_conv_f16_f32((uint16_t)h);
+        if (isnan(f)) {
+            assert_true((h & 0x7c00) == 0x7c00 && (h & 0x3ff));
+            assert_true(isnan(rt_conv_f16_f32(rt_conv_f32_f16(f))));
+        } else assert_int_equal(rt_conv_f32_f16(f), h);
+    }
+    assert_true(rt_conv_f16_f32(0x3c00) == 1.0f && rt_conv_f16_f32(0x7bff) == 65504.0f);
+    assert_true(rt_conv_f16_f32(0x0001) == 0x1p-24f && rt_conv_f16_f32(0xfc00) == -INFINITY);
+    uint64_t seed = 12345;
+    for (int i = 0; i < 4000; i++) {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        uint16_t h = (uint16_t)(seed >> 48) & 0x7fff;
+        if (h >= 0x7c00) continue;
+        double lo = rt_conv_f16_f32(h), hi = h == 0x7bff ? 65536 : rt_conv_f16_f32((uint16_t)(h + 1));
+        double xs[] = {lo, (lo + hi) / 2, lo + (hi - lo) * 0.49, lo + (hi - lo) * 0.51,
+                       lo + (hi - lo) * (double)(seed & 0xffff) / 65536.0};
+        for (size_t k = 0; k < sizeof xs / sizeof xs[0]; k++) {
+            assert_int_equal(rt_conv_f64_f16(xs[k]), nearest_half(xs[k]));
+            assert_int_equal(rt_conv_f64_f16(-xs[k]), nearest_half(-xs[k]));
+        }
+    }
+    assert_int_equal(rt_conv_f64_f16(65519.99), 0x7bff);
+    assert_int_equal(rt_conv_f64_f16(1e300), 0x7c00);
+    assert_int_equal(rt_conv_f64_f16(0x1p-26), 0); /* a quarter of the least subnormal */
+    assert_int_equal(rt_conv_f64_f16(0x1.8p-25), 1);
+    /* 0.1 + 0.2: each rounded to a half first, and the sum rounded again */
+    PrimValue x = F(PT_F16, 0.1), y = F(PT_F16, 0.2);
+    assert_true(fv(x) == 0x1.998p-4);
+    assert_true(fv(ev2(OP_ADD, x, y)) == (double)rt_conv_f16_f32(rt_conv_f32_f16((float)fv(x) + (float)fv(y))));
+    assert_true(isinf(fv(ev2(OP_MUL, F(PT_F16, 300), F(PT_F16, 300)))));
+    char buf[32];
+    assert_string_equal(prim_format(x, buf, sizeof buf), "0.1f16");
 }
 
 /* mul_hi: every pair of 8-bit values against a wide product, and 64-bit
@@ -857,6 +920,7 @@ int main(void) {
         cmocka_unit_test(test_float_unary),
         cmocka_unit_test(test_float_prelude_functions),
         cmocka_unit_test(test_float_bits),
+        cmocka_unit_test(test_half),
         cmocka_unit_test(test_mul_hi),
         cmocka_unit_test(test_float_rounding),
         cmocka_unit_test(test_bool_ops),
