@@ -69,7 +69,6 @@ int64_t rt_value_count(const rt_value *v) {
 }
 
 static bool rtv_is_int(rt_prim t) { return t <= RT_U64; }
-static bool rtv_is_signed(rt_prim t) { return t <= RT_I64; }
 static bool rtv_is_float(rt_prim t) { return t == RT_F16 || t == RT_F32 || t == RT_F64; }
 
 static bool rtv_little_endian(void) {
@@ -206,8 +205,8 @@ enum { RTV_LIT_INT, RTV_LIT_FLOAT, RTV_LIT_BOOL, RTV_LIT_NAN, RTV_LIT_INF };
 typedef struct rtv_lit {
     int kind;
     int suffix;
-    bool neg, radix, overflow, bval;
-    uint64_t mag;                  /* integer magnitude */
+    bool neg, radix, bval;
+    uint64_t mag;                  /* integer magnitude, modulo 2^64 */
     char clean[RTV_MAX_TOKEN + 1]; /* sign and digits without '_' or suffix */
 } rtv_lit;
 
@@ -231,8 +230,7 @@ static const char *rtv_digits(const char *s, int base, rtv_lit *l, size_t *k) {
         if (*s == '_' && s != start) continue;
         int d = rtv_digit((unsigned char)*s, base);
         if (d < 0) break;
-        if (l->mag > (UINT64_MAX - (uint64_t)d) / (uint64_t)base) l->overflow = true;
-        l->mag = l->mag * (uint64_t)base + (uint64_t)d;
+        l->mag = l->mag * (uint64_t)base + (uint64_t)d; /* modulo 2^64 */
         l->clean[(*k)++] = *s;
         ndigits++;
     }
@@ -315,18 +313,11 @@ static bool rtv_next_literal(rt_reader *r, rtv_lit *l, char *err, size_t errlen)
     return true;
 }
 
-/* Checks an integer literal's range for t and writes it to dst. Any bit
- * pattern of t's width is taken, as Futhark reads data: a negative literal
- * of an unsigned type is its two's complement (-1u16 is 65535), and a
- * signed literal up to the unsigned maximum wraps (255i8 is -1). */
-static bool rtv_store_int(const rtv_lit *l, rt_prim t, void *dst, const char **why) {
-    int bits = 8 * rtv_sizes[t];
-    uint64_t umax = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-    uint64_t limit = rtv_is_signed(t) && l->neg ? umax / 2 + 1 : umax;
-    if (l->overflow || l->mag > limit) {
-        *why = "is out of range for";
-        return false;
-    }
+/* Writes an integer literal as an element of type t: its value modulo
+ * 2^width, as Futhark reads data (fromInteger): a negative literal of an
+ * unsigned type is its two's complement (-1u16 is 65535), and a literal
+ * beyond the type's range wraps (255i8 is -1, 32767i8 too). */
+static void rtv_store_int(const rtv_lit *l, rt_prim t, void *dst) {
     uint64_t u = l->neg ? (uint64_t)0 - l->mag : l->mag;
     switch (t) {
     case RT_I8: *(int8_t *)dst = (int8_t)u; break;
@@ -338,7 +329,6 @@ static bool rtv_store_int(const rtv_lit *l, rt_prim t, void *dst, const char **w
     case RT_U32: { uint32_t x = (uint32_t)u; memcpy(dst, &x, 4); break; }
     default: memcpy(dst, &u, 8); break;
     }
-    return true;
 }
 
 /* Converts a numeric literal to a float of type t and writes it to dst. */
@@ -379,7 +369,11 @@ static bool rtv_store(const rtv_lit *l, rt_prim t, void *dst, const char **why) 
         *(unsigned char *)dst = l->bval;
         return true;
     }
-    if (rtv_is_int(t)) return l->kind == RTV_LIT_INT && rtv_store_int(l, t, dst, why);
+    if (rtv_is_int(t)) {
+        if (l->kind != RTV_LIT_INT) return false;
+        rtv_store_int(l, t, dst);
+        return true;
+    }
     if (l->kind == RTV_LIT_BOOL) return false;
     return rtv_store_float(l, t, dst, why);
 }

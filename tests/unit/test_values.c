@@ -95,6 +95,15 @@ static void test_scalars(void **state) {
     roundtrip_text("-255u8", ty(RT_U8, 0), "1u8");
     roundtrip_text("255i8", ty(RT_I8, 0), "-1i8"); /* a signed literal wraps */
     roundtrip_text("128", ty(RT_I8, 0), "-128i8");
+    /* any integer, modulo 2^width (Futhark's data reader's fromInteger) */
+    roundtrip_text("32767i8", ty(RT_I8, 0), "-1i8");
+    roundtrip_text("256i8", ty(RT_I8, 0), "0i8");
+    roundtrip_text("65537", ty(RT_I16, 0), "1i16");
+    roundtrip_text("-129", ty(RT_I8, 0), "127i8");
+    roundtrip_text("-65536u16", ty(RT_U16, 0), "0u16");
+    roundtrip_text("0x1FF", ty(RT_U8, 0), "255u8");
+    roundtrip_text("18446744073709551617", ty(RT_I64, 0), "1i64");
+    roundtrip_text("99999999999999999999999", ty(RT_U64, 0), "200376420520689663u64");
     roundtrip_text("9223372036854775808", ty(RT_I64, 0), "-9223372036854775808i64");
     roundtrip_text("65535", ty(RT_U16, 0), "65535u16");
     roundtrip_text("4294967295u32", ty(RT_U32, 0), "4294967295u32");
@@ -306,14 +315,6 @@ static void test_text_roundtrip(void **state) {
 static void test_malformed_text(void **state) {
     read_bad_text("", ty(RT_I32, 0));
     read_bad_text("  -- only a comment", ty(RT_I32, 1));
-    read_bad_text("256i8", ty(RT_I8, 0));
-    read_bad_text("65536", ty(RT_I16, 0));
-    read_bad_text("-129", ty(RT_I8, 0));
-    read_bad_text("256", ty(RT_U8, 0));
-    read_bad_text("-65536u16", ty(RT_U16, 0));
-    read_bad_text("0x1FF", ty(RT_U8, 0));
-    read_bad_text("18446744073709551616", ty(RT_I64, 0));
-    read_bad_text("99999999999999999999999", ty(RT_U64, 0));
     read_bad_text("1.5", ty(RT_I32, 0));
     read_bad_text("1i64", ty(RT_I32, 0));
     read_bad_text("1f32", ty(RT_F64, 0));
@@ -342,7 +343,7 @@ static void test_malformed_text(void **state) {
     read_bad_text("[[[[[[", ty(RT_I32, 2));
     read_bad_text("]", ty(RT_I32, 1));
     read_bad_text("@", ty(RT_I32, 0));
-    const char *err = read_bad_text("[1,\n 2,\n 300]", ty(RT_U8, 1));
+    const char *err = read_bad_text("[1,\n 2,\n 3.5]", ty(RT_U8, 1));
     assert_non_null(strstr(err, "line 3, column 2"));
     err = read_bad_text("[[1, 2],\n [3]]", ty(RT_I32, 2));
     assert_non_null(strstr(err, "irregular"));
