@@ -1292,11 +1292,13 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     }
     case EX_ASSERT: {
         SVal *c = lower_exp(l, env, e->e1);
-        if (!l->opts->unsafe) {
+        if (!l->opts->unsafe) { /* the condition as written, as Futhark reports it */
             Buf text = {0};
-            ast_print_exp(&text, e->e1);
-            lower_assert(l, c->se, arena_printf(l->a, "Assertion is false: %s", text.data ? text.data : ""),
+            char *src = diag_source_span(e->e1->loc);
+            if (!src) ast_print_exp(&text, e->e1);
+            lower_assert(l, c->se, arena_printf(l->a, "Assertion is false: %s", src ? src : text.data ? text.data : ""),
                          NULL, 0, e->loc);
+            free(src);
             buf_free(&text);
         }
         return lower_exp(l, env, e->e2);

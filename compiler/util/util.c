@@ -310,6 +310,40 @@ void diag_register_source(const char *file, const char *text) {
     sources = s;
 }
 
+/* The offset in text of column col of line line (1-based), or -1. */
+static long text_offset(const char *text, int line, int col) {
+    const char *p = text;
+    for (int l = 1; l < line; p++) {
+        if (!*p) return -1;
+        if (*p == '\n') l++;
+    }
+    for (int c = 1; c < col; c++, p++)
+        if (!*p || *p == '\n') return -1;
+    return (long)(p - text);
+}
+
+char *diag_source_span(SrcLoc loc) {
+    const char *file = loc.file ? intern(loc.file) : NULL;
+    for (Source *s = sources; s && file; s = s->next) {
+        if (s->file != file) continue;
+        long from = text_offset(s->text, loc.line, loc.col), to = text_offset(s->text, loc.end_line, loc.end_col);
+        if (from < 0 || to <= from) return NULL;
+        char *out = xmalloc((size_t)(to - from) + 1), *w = out;
+        for (const char *p = s->text + from; p < s->text + to; p++) {
+            if (*p != '\n') {
+                *w++ = *p;
+                continue;
+            }
+            while (w > out && (w[-1] == ' ' || w[-1] == '\t')) w--;
+            *w++ = ' ';
+            while (p + 1 < s->text + to && (p[1] == ' ' || p[1] == '\t')) p++;
+        }
+        *w = 0;
+        return out;
+    }
+    return NULL;
+}
+
 /* Prints the source line of loc and a caret under its columns. */
 static void print_source_line(SrcLoc loc) {
     const char *file = loc.file ? intern(loc.file) : NULL;

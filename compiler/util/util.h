@@ -121,6 +121,9 @@ SrcLoc loc_span(SrcLoc from, SrcLoc to);
 /* Source texts are registered so diagnostics can show the offending line;
  * registering a file again replaces its text. */
 void diag_register_source(const char *file, const char *text);
+/* The source text that loc spans, its lines joined by one space (to be
+ * freed), or NULL when loc's file is not registered or loc spans nothing. */
+char *diag_source_span(SrcLoc loc);
 
 /* Prints "file:line:col: error: message", the source line and a caret line
  * to stderr and counts the error. */
