@@ -219,9 +219,12 @@ SVal *lower_update(Lower *l, Env *env, SVal *arr, DimIndex *ix, int n, SVal *v, 
 
 /* ---- Ranges -------------------------------------------------------------------------- */
 
-static const char *range_msg(RangeKind k) {
-    return k == RANGE_UPTO ? "Range {}..{}..<{} is invalid." : k == RANGE_DOWNTO ? "Range {}..{}..>{} is invalid."
-                                                                  : "Range {}..{}...{} is invalid.";
+/* Futhark's message for an invalid range, which shows the second element
+ * only where the range has one: "Range 5...1 is invalid.",
+ * "Range 1..0...5 is invalid.". */
+static const char *range_msg(Lower *l, RangeKind k, bool second) {
+    const char *end = k == RANGE_UPTO ? "..<" : k == RANGE_DOWNTO ? "..>" : "...";
+    return arena_printf(l->a, "Range {}%s%s{} is invalid.", second ? "..{}" : "", end);
 }
 
 SVal *lower_range(Lower *l, Env *env, Exp *e) {
@@ -245,14 +248,14 @@ SVal *lower_range(Lower *l, Env *env, Exp *e) {
         /* ..< must count up and ..> down; any range needs a non-zero step */
         Op dir = e->range == RANGE_UPTO ? OP_GT : e->range == RANGE_DOWNTO ? OP_LT : OP_NE;
         SubExp good = lower_binop(l, dir, step, se_i64(0), e->loc);
-        SubExp args[3] = {a64, lower_binop(l, OP_ADD, a64, step, e->loc), b64};
-        lower_assert(l, good, range_msg(e->range), args, 3, e->loc);
+        SubExp args[3] = {a64, e->second ? lower_binop(l, OP_ADD, a64, step, e->loc) : b64, b64};
+        lower_assert(l, good, range_msg(l, e->range, e->second), args, e->second ? 3 : 2, e->loc);
     }
     SubExp n = lower_binop(l, OP_QUOT, num, step, e->loc);
     SubExp ok = lower_binop(l, OP_GE, n, se_i64(0), e->loc);
     if (!l->opts->unsafe) {
-        SubExp args[3] = {a64, lower_binop(l, OP_ADD, a64, step, e->loc), b64};
-        lower_assert(l, ok, range_msg(e->range), args, 3, e->loc);
+        SubExp args[3] = {a64, e->second ? lower_binop(l, OP_ADD, a64, step, e->loc) : b64, b64};
+        lower_assert(l, ok, range_msg(l, e->range, e->second), args, e->second ? 3 : 2, e->loc);
     }
     IrExp *ie = lower_new_exp(l, IE_IOTA);
     ie->n = n;
