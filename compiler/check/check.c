@@ -47,6 +47,7 @@ static const Exp *negated_literal;
 static void check_literal_bounds(const Exp *e) {
     Ty *t = e->ty ? tc_head(e->ty) : NULL;
     if (!t || t->kind != TY_PRIM || (e->kind != EX_INT && e->kind != EX_FLOAT)) return;
+    if (e->kind == EX_INT && e->has_suffix) return; /* read modulo 2^N by the lexer */
     bool neg = e == negated_literal;
     PrimType p = t->prim;
     bool ok = true;
@@ -319,6 +320,41 @@ static void check_size_uses(void) {
     }
 }
 
+/* t with the uniqueness of u, part by part where their tuples and records
+ * agree (u is t as the body's type, t maybe with abstract types). */
+static Ty *with_uniqueness(Ty *t, Ty *u) {
+    t = tc_head(t);
+    u = tc_head(u);
+    if (!t || !u) return t;
+    if ((t->kind == TY_TUPLE || t->kind == TY_RECORD) && u->kind == t->kind && t->n == u->n && t->n > 0) {
+        Ty *c = tc_copy_unique(t, !t->unique);
+        c->unique = u->unique;
+        if (t->kind == TY_TUPLE) {
+            c->elems = NEW_ARRAY(tc.a, Ty *, t->n);
+            for (int i = 0; i < t->n; i++) c->elems[i] = with_uniqueness(t->elems[i], u->elems[i]);
+        } else {
+            c->fields = NEW_ARRAY(tc.a, TyField, t->n);
+            for (int i = 0; i < t->n; i++) {
+                c->fields[i] = t->fields[i];
+                c->fields[i].ty = with_uniqueness(t->fields[i].ty, u->fields[i].ty);
+            }
+        }
+        return c;
+    }
+    return tc_copy_unique(t, u->unique);
+}
+
+/* Function type f of n parameters with the uniqueness of ret for its
+ * result. */
+static Ty *with_result(Ty *f, int n, Ty *ret) {
+    if (n == 0) return with_uniqueness(f, ret);
+    if (!f || f->kind != TY_ARROW) return f;
+    Ty *c = tc_copy_unique(f, !f->unique);
+    c->unique = f->unique;
+    c->result = with_result(f->result, n - 1, ret);
+    return c;
+}
+
 static void check_val(Decl *d) {
     if (!d->name) tc_fail(d->loc, "malformed definition");
     start_definition();
@@ -350,7 +386,14 @@ static void check_val(Decl *d) {
     check_size_uses();
     bool is_main = tc.cur_file == tc.nfiles - 1 && tc.module_depth == 0 && strcmp(d->name, "main") == 0;
     if ((d->is_entry || is_main) && !tc.saw_poisoned) check_entry(d);
-    if (!intrinsic && !tc.saw_poisoned) tc_check_uniqueness(d);
+    if (!intrinsic && !tc.saw_poisoned) {
+        Ty *ret = tc_check_uniqueness(d);
+        if (ret != d->ret_ty) {
+            sch->ty = with_result(sch->ty, d->nparams, ret);
+            d->ty = tc_zonk(sch->ty);
+            d->ret_ty = ret;
+        }
+    }
     tc_pop_to(mark);
     tc_push(value_binding(d, sch));
 }

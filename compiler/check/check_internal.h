@@ -447,8 +447,10 @@ void tc_zonk_pat(Pat *p);
 
 /* ---- unique.c ------------------------------------------------------------ */
 
-/* Checks consumption and aliasing in one checked, substituted definition. */
-void tc_check_uniqueness(Decl *d);
+/* Checks consumption and aliasing in one checked, substituted definition;
+ * returns its result type with the uniqueness Futhark infers where it was
+ * not declared (else d->ret_ty). */
+Ty *tc_check_uniqueness(Decl *d);
 void tc_unique_free(void);
 
 #endif

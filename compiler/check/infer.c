@@ -637,8 +637,10 @@ static Ty *index_type(SrcLoc loc, Ty *arr, DimIndex *slice, int n) {
         }
     }
     if (h->kind == TY_VAR && !tc.vars.items[h->var].rigid) {
+        /* sizes to be inferred, as a parameter's []: a function that
+         * updates its parameter returns an array of the same size */
         Size *any = NEW_ARRAY(tc.a, Size, n);
-        for (int i = 0; i < n; i++) any[i] = tc_size_any();
+        for (int i = 0; i < n; i++) any[i] = tc_fresh_size();
         tc_unify(loc, arr, tc_array(tc_fresh(loc), any, n), U_STRICT);
         h = tc_head(arr);
     }

@@ -675,6 +675,26 @@ static void restore(Snapshot s) {
     }
 }
 
+/* av without the instances that a branch consumed (consumed now but not
+ * in before): the value of an if or match does not alias what one of its
+ * branches consumed, as in Futhark (`let xs = if c then (let xs[0] = 1
+ * in xs) else xs` leaves a usable xs). */
+static AV *without_consumed(AV *av, Snapshot before) {
+    if (!av) return av;
+    AV *r = NEW(tc.a, AV);
+    *r = *av;
+    r->roots = NEW_ARRAY(tc.a, int, av->nroots + 1);
+    r->nroots = 0;
+    for (int i = 0; i < av->nroots; i++) {
+        int k = av->roots[i];
+        if (k < before.n && !before.consumed[k] && insts.items[k].consumed) continue;
+        r->roots[r->nroots++] = k;
+    }
+    if (av->n) r->elems = NEW_ARRAY(tc.a, AV *, av->n);
+    for (int i = 0; i < av->n; i++) r->elems[i] = without_consumed(av->elems[i], before);
+    return r;
+}
+
 static AV *if_exp(Exp *e) {
     u_exp(e->e1);
     Snapshot before = snapshot();
@@ -687,7 +707,7 @@ static AV *if_exp(Exp *e) {
             insts.items[i].consumed = true;
             insts.items[i].consumed_at = after_then.at[i];
         }
-    return av_merge(a, b);
+    return without_consumed(av_merge(a, b), before);
 }
 
 /* match e1 case p -> body ...: each case is an alternative path, as the
@@ -711,7 +731,7 @@ static AV *match_exp(Exp *e) {
             }
     }
     restore((Snapshot){consumed, at, before.n});
-    return r ? r : empty_av();
+    return r ? without_consumed(r, before) : empty_av();
 }
 
 /* The parts of av that the names of p (in bind_pat's order) receive. */
@@ -979,7 +999,60 @@ static void check_result_parts(Ty *t, AV *a, SrcLoc loc) {
                        "A unique-typed component of the return value is aliased to some other component.");
 }
 
-void tc_check_uniqueness(Decl *d) {
+/* Counts in *seen the result parts (leaves of av along t) that alias each
+ * instance. */
+static void count_part_roots(Ty *t, AV *a, IntVec *seen) {
+    if (t && (t->kind == TY_TUPLE || t->kind == TY_RECORD) && t->n > 0) {
+        for (int i = 0; i < t->n; i++) count_part_roots(field_ty(t, i), av_elem(a, i), seen);
+        return;
+    }
+    IntVec v = {0};
+    flatten_into(a, &v);
+    for (int i = 0; i < v.len; i++)
+        if (v.items[i] < seen->len) seen->items[v.items[i]]++;
+    vec_free(&v);
+}
+
+/* Result type t (aliasing av) with the uniqueness Futhark infers for an
+ * undeclared return type: a part is unique when everything bound outside
+ * the function that it aliases is a consuming parameter, and no other
+ * part aliases the same (seen counts the parts per instance). */
+static Ty *infer_part(Ty *t, AV *a, const IntVec *seen) {
+    if (!t || !has_array(t) || t->kind == TY_ARROW) return t;
+    if ((t->kind == TY_TUPLE || t->kind == TY_RECORD) && t->n > 0) {
+        Ty *c = NULL;
+        for (int i = 0; i < t->n; i++) {
+            Ty *f = field_ty(t, i), *g = infer_part(f, av_elem(a, i), seen);
+            if (g == f) continue;
+            if (!c) {
+                c = tc_copy_unique(t, !t->unique);
+                c->unique = t->unique;
+                if (t->kind == TY_TUPLE) {
+                    c->elems = NEW_ARRAY(tc.a, Ty *, t->n);
+                    COPY_ARRAY(c->elems, t->elems, t->n);
+                } else {
+                    c->fields = NEW_ARRAY(tc.a, TyField, t->n);
+                    COPY_ARRAY(c->fields, t->fields, t->n);
+                }
+            }
+            if (t->kind == TY_TUPLE) c->elems[i] = g;
+            else c->fields[i].ty = g;
+        }
+        return c ? c : t;
+    }
+    IntVec v = {0};
+    flatten_into(a, &v);
+    bool unique = true;
+    for (int i = 0; i < v.len && unique; i++) {
+        const Inst *in = &insts.items[v.items[i]];
+        bool bound = v.items[i] == 0 || in->is_param;
+        unique = !(bound && !in->consumable) && seen->items[v.items[i]] <= 1;
+    }
+    vec_free(&v);
+    return tc_copy_unique(t, unique);
+}
+
+Ty *tc_check_uniqueness(Decl *d) {
     insts.len = 0;
     uenv.len = 0;
     uid_top.len = 0;
@@ -996,9 +1069,19 @@ void tc_check_uniqueness(Decl *d) {
                      empty_av(), NULL);
     for (int i = 0; i < d->nparams; i++) bind_pat(d->params[i], NULL, true, NULL);
     AV *r = u_exp(d->body);
-    if (!d->body) return;
-    check_result(d->ret_ty, r, d->body->loc);
-    if (d->ret) check_result_parts(d->ret_ty, r, d->body->loc);
+    if (!d->body) return d->ret_ty;
+    if (d->ret) {
+        check_result(d->ret_ty, r, d->body->loc);
+        check_result_parts(d->ret_ty, r, d->body->loc);
+        return d->ret_ty;
+    }
+    if (d->nparams == 0) return has_array(d->ret_ty) ? tc_copy_unique(d->ret_ty, false) : d->ret_ty;
+    IntVec seen = {0};
+    for (int i = 0; i < insts.len; i++) vec_push(&seen, 0);
+    count_part_roots(d->ret_ty, r, &seen);
+    Ty *t = infer_part(d->ret_ty, r, &seen);
+    vec_free(&seen);
+    return t;
 }
 
 void tc_unique_free(void) {

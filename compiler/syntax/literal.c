@@ -85,10 +85,6 @@ static int suffix_bits(PrimType t) {
     }
 }
 
-static bool suffix_signed(PrimType t) {
-    return t == PT_I8 || t == PT_I16 || t == PT_I32 || t == PT_I64;
-}
-
 /* Accumulates the digits of s in base; false on overflow of 64 bits. */
 static bool parse_digits(const char *s, int base, uint64_t *out) {
     uint64_t v = 0;
@@ -101,16 +97,6 @@ static bool parse_digits(const char *s, int base, uint64_t *out) {
     }
     *out = v;
     return true;
-}
-
-/* Whether magnitude v fits the suffix type. A decimal signed literal may
- * reach 2^(N-1) so that "-128i8" works; hex and binary literals may give
- * any N-bit pattern. */
-static bool int_fits(uint64_t v, PrimType t, bool decimal) {
-    int bits = suffix_bits(t);
-    uint64_t umax = bits == 64 ? UINT64_MAX : ((uint64_t)1 << bits) - 1;
-    if (suffix_signed(t) && decimal) return v <= (umax >> 1) + 1;
-    return v <= umax;
 }
 
 /* Decodes an integer literal such as 1_000, 0xFFu8 or 0b101i64. */
@@ -133,8 +119,11 @@ void lex_int(LexState *ls, Tok *t, const char *text, SrcLoc loc) {
         diag_error(loc, "integer literal %s is too large", text);
         return;
     }
-    if (t->has_suffix && !int_fits(t->ival, t->suffix, base == 10))
-        diag_error(loc, "literal %s is out of bounds for its type", text);
+    /* a suffixed literal is its value modulo 2^N, as Futhark's lexer reads
+     * it (fluid.fut's 255i8 is -1); an unsuffixed one is checked against
+     * its inferred type */
+    int bits = t->has_suffix ? suffix_bits(t->suffix) : 64;
+    if (bits < 64) t->ival &= ((uint64_t)1 << bits) - 1;
 }
 
 /* Decodes a float literal: decimal, such as 0.5f32, 1e-3 or 2f64, or

@@ -622,9 +622,9 @@ static void test_error_messages(void **state) {
     assert_contains(msgs, "expected ')' or ','");
     parse_captured("def = 1", &msgs, &errors);
     assert_contains(msgs, "e.fut:1:5: error: Unexpected \"=\"");
-    parse_captured("def f = 300u8", &msgs, &errors);
+    parse_captured("def f = 1e39f32", &msgs, &errors);
     assert_int_equal(errors, 1);
-    assert_contains(msgs, "e.fut:1:9: error: literal 300u8 is out of bounds");
+    assert_contains(msgs, "e.fut:1:9: error: literal 1e39f32 is out of bounds");
     parse_captured("def f = \"abc\n", &msgs, &errors);
     assert_contains(msgs, "e.fut:1:9: error: unterminated string literal");
     parse_captured("def f = 1 $ 2", &msgs, &errors);
