@@ -22,7 +22,11 @@
 static bool fuzz_same_elem(const rt_value *a, const rt_value *b, int64_t i) {
     size_t size = (size_t)rt_prim_size(a->type.elem);
     const char *x = (const char *)a->data + (size_t)i * size, *y = (const char *)b->data + (size_t)i * size;
-    if (a->type.elem == RT_F32) {
+    if (a->type.elem == RT_F16) {
+        uint16_t f, g;
+        memcpy(&f, x, 2), memcpy(&g, y, 2);
+        if ((f & 0x7c00) == 0x7c00 && (f & 0x3ff) && (g & 0x7c00) == 0x7c00 && (g & 0x3ff)) return true;
+    } else if (a->type.elem == RT_F32) {
         float f, g;
         memcpy(&f, x, 4), memcpy(&g, y, 4);
         if (isnan(f) && isnan(g)) return true;
