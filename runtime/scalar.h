@@ -4,7 +4,7 @@
  * wraps, / and mod round towards -inf, quot and rem towards zero, shifts by
  * the width or more give 0 (or -1 for arithmetic right shifts of negative
  * values), float to integer conversion of NaN or an infinity gives 0 and
- * wraps out of range. Conversions are rt_conv_<from>_<to>. Header only. */
+ * saturates out of range (a negative value to an unsigned type wraps). Conversions are rt_conv_<from>_<to>. Header only. */
 #ifndef FUTHORC_RT_SCALAR_H
 #define FUTHORC_RT_SCALAR_H
 
@@ -250,33 +250,40 @@ RT_INLINE bool rt_ge_bool(bool x, bool y) { return x || !y; }
 
 /* ---- Conversions ---------------------------------------------------------- */
 
-/* Float to integer, as Futhark and prim_convert (compiler/ir/prim.c): NaN
- * and the infinities give 0; any other value is truncated towards zero,
- * taken modulo 2^64 (fmod is exact) and then modulo the type's width, in
- * two's complement (u8.f32 (-1) is 255, i8.f64 300 is 44). */
-#define RT_F2BITS(F, TF, S)                                                                        \
-    RT_INLINE uint64_t rt_f2bits_##F(TF x) {                                                       \
+/* Float to integer, as prim_convert (compiler/ir/prim.c) and, where
+ * Futhark defines it, as Futhark: NaN and the infinities give 0; other
+ * values are truncated towards zero and saturate to the type's range,
+ * but a negative value converted to an unsigned type goes through the
+ * signed type of its width (u8.f32 (-1) is 255, as Futhark's
+ * (uint8_t)(int8_t)x). */
+#define RT_F2S(F, TF, N, T, LO, HI)                                                                \
+    RT_INLINE T rt_conv_##F##_##N(TF x) {                                                          \
         if (isnan(x) || isinf(x)) return 0;                                                        \
-        TF a = fabs##S(trunc##S(x));                                                               \
-        uint64_t u = a < (TF)9223372036854775808.0 ? (uint64_t)a                                  \
-                                                   : (uint64_t)fmod##S(a, (TF)18446744073709551616.0); \
-        return x < 0 ? (uint64_t)0 - u : u;                                                        \
+        if (x <= (TF)(LO)) return LO;                                                              \
+        if (x >= (TF)(HI)) return HI;                                                              \
+        return (T)x;                                                                               \
     }
-#define RT_F2I_ALL(F, TF, S)                                                                       \
-    RT_F2BITS(F, TF, S)                                                                            \
-    RT_INLINE int8_t rt_conv_##F##_i8(TF x) { return (int8_t)rt_f2bits_##F(x); }                   \
-    RT_INLINE int16_t rt_conv_##F##_i16(TF x) { return (int16_t)rt_f2bits_##F(x); }                \
-    RT_INLINE int32_t rt_conv_##F##_i32(TF x) { return (int32_t)rt_f2bits_##F(x); }                \
-    RT_INLINE int64_t rt_conv_##F##_i64(TF x) { return (int64_t)rt_f2bits_##F(x); }                \
-    RT_INLINE uint8_t rt_conv_##F##_u8(TF x) { return (uint8_t)rt_f2bits_##F(x); }                 \
-    RT_INLINE uint16_t rt_conv_##F##_u16(TF x) { return (uint16_t)rt_f2bits_##F(x); }              \
-    RT_INLINE uint32_t rt_conv_##F##_u32(TF x) { return (uint32_t)rt_f2bits_##F(x); }              \
-    RT_INLINE uint64_t rt_conv_##F##_u64(TF x) { return rt_f2bits_##F(x); }                        \
+#define RT_F2U(F, TF, N, T, S, SLO, HI)                                                            \
+    RT_INLINE T rt_conv_##F##_##N(TF x) {                                                          \
+        if (isnan(x) || isinf(x)) return 0;                                                        \
+        if (x < 0) return (T)(x <= (TF)(SLO) ? (S)(SLO) : (S)x);                                   \
+        if (x >= (TF)(HI)) return HI;                                                              \
+        return (T)x;                                                                               \
+    }
+#define RT_F2I_ALL(F, TF)                                                                          \
+    RT_F2S(F, TF, i8, int8_t, INT8_MIN, INT8_MAX)                                                  \
+    RT_F2S(F, TF, i16, int16_t, INT16_MIN, INT16_MAX)                                              \
+    RT_F2S(F, TF, i32, int32_t, INT32_MIN, INT32_MAX)                                              \
+    RT_F2S(F, TF, i64, int64_t, INT64_MIN, INT64_MAX)                                              \
+    RT_F2U(F, TF, u8, uint8_t, int8_t, INT8_MIN, UINT8_MAX)                                        \
+    RT_F2U(F, TF, u16, uint16_t, int16_t, INT16_MIN, UINT16_MAX)                                   \
+    RT_F2U(F, TF, u32, uint32_t, int32_t, INT32_MIN, UINT32_MAX)                                   \
+    RT_F2U(F, TF, u64, uint64_t, int64_t, INT64_MIN, UINT64_MAX)                                   \
     RT_INLINE float rt_conv_##F##_f32(TF x) { return (float)x; }                                   \
     RT_INLINE double rt_conv_##F##_f64(TF x) { return (double)x; }                                \
     RT_INLINE bool rt_conv_##F##_bool(TF x) { return x != 0; }
-RT_F2I_ALL(f32, float, f)
-RT_F2I_ALL(f64, double, )
+RT_F2I_ALL(f32, float)
+RT_F2I_ALL(f64, double)
 
 /* Integer (and bool) sources: truncation modulo 2^n; extension is a
  * sign extension only from a signed to a signed type and a zero extension

@@ -45,10 +45,12 @@
  * one, as Futhark's prelude does (u8 255 becomes i32 255, i8 -1 becomes
  * u16 255 and i32 -1 becomes i64 -1); integer to float rounds to nearest once; float to float rounds
  * to nearest (overflow gives inf); anything to bool is != 0 (NaN is true);
- * bool to a number is 0 or 1. Float to integer, as Futhark: NaN and the
- * infinities give 0, other values are truncated towards zero and wrap
- * modulo 2^width (u8.f64 (-1) is 255). This is C's cast where C defines
- * it, and defined everywhere else. */
+ * bool to a number is 0 or 1. Float to integer truncates towards zero and
+ * saturates to the type's range, NaN and the infinities give 0 (as
+ * Futhark), and a negative value converted to an unsigned type goes
+ * through the signed type of the same width (u8.f64 (-1) is 255, as
+ * Futhark's C). This is C's cast where C defines it, and defined
+ * everywhere else. */
 #include "prim.h"
 
 #include <float.h>
@@ -187,13 +189,21 @@ PrimValue prim_float(PrimType t, double v) {
     return r;
 }
 
-/* d truncated towards zero, modulo 2^64 and then t's width (NaN and the
- * infinities are 0), as runtime/scalar.h's rt_f2bits. */
+/* d truncated towards zero and saturated to integer type t, NaN and the
+ * infinities 0, a negative d of an unsigned type through the signed type
+ * of its width (runtime/scalar.h's rt_conv). */
 static PrimValue float_to_int(PrimType t, double d) {
+    int bits = prim_bits(t);
     if (isnan(d) || isinf(d)) return prim_int(t, 0);
-    double a = fabs(trunc(d));
-    uint64_t u = a < 0x1p63 ? (uint64_t)a : (uint64_t)fmod(a, 0x1p64);
-    return prim_int(t, (int64_t)(d < 0 ? 0 - u : u));
+    d = trunc(d);
+    double lim = ldexp(1.0, bits - 1); /* 2^(bits-1), exact */
+    if (prim_class(t) == PC_SIGNED || d < 0) {
+        if (d >= lim) return prim_int(t, (int64_t)(low_mask(bits - 1)));
+        if (d <= -lim) return prim_int(t, -(int64_t)low_mask(bits - 1) - 1);
+        return prim_int(t, (int64_t)d);
+    }
+    if (d >= ldexp(1.0, bits)) return prim_int(t, (int64_t)low_mask(bits));
+    return prim_int(t, (int64_t)(uint64_t)d);
 }
 
 /* Converts integer value v to float type t, rounding once. */

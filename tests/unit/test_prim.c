@@ -214,23 +214,41 @@ static void test_convert_float_int(void **state) {
     assert_int_equal(iv(prim_convert(F(PT_F64, -2.9), PT_I32)), -2);
     assert_int_equal(iv(prim_convert(F(PT_F32, -0.5), PT_I8)), 0);
     assert_int_equal(iv(prim_convert(F(PT_F64, 200.7), PT_U8)), 200);
-    /* out of range: modulo 2^width, as Futhark; NaN and infinities give 0 */
-    assert_int_equal(iv(prim_convert(F(PT_F64, 300.0), PT_I8)), 44);
-    assert_int_equal(iv(prim_convert(F(PT_F64, -300.0), PT_I8)), -44);
+    /* out of range: saturation; NaN and infinities give 0, as Futhark; a
+     * negative value to an unsigned type through the signed one */
+    assert_int_equal(iv(prim_convert(F(PT_F64, 300.0), PT_I8)), 127);
+    assert_int_equal(iv(prim_convert(F(PT_F64, -300.0), PT_I8)), -128);
     assert_int_equal(iv(prim_convert(F(PT_F64, -1.0), PT_U8)), 255);
-    assert_int_equal(iv(prim_convert(F(PT_F64, 256.0), PT_U8)), 0);
+    assert_int_equal(iv(prim_convert(F(PT_F64, -300.0), PT_U8)), 128); /* -128 as a u8 */
+    assert_int_equal(iv(prim_convert(F(PT_F64, 256.0), PT_U8)), 255);
     assert_int_equal(iv(prim_convert(F(PT_F32, -3.5), PT_U32)), 4294967293LL);
-    assert_int_equal(iv(prim_convert(F(PT_F64, 1e300), PT_I64)), 0); /* a multiple of 2^64 */
-    assert_int_equal(iv(prim_convert(F(PT_F64, 9223372036854775808.0), PT_I64)), INT64_MIN);
+    assert_int_equal(iv(prim_convert(F(PT_F64, 3e9), PT_U32)), 3000000000LL);
+    assert_int_equal(iv(prim_convert(F(PT_F64, 1e300), PT_I64)), INT64_MAX);
+    assert_int_equal(iv(prim_convert(F(PT_F64, -1e300), PT_I64)), INT64_MIN);
+    assert_int_equal(iv(prim_convert(F(PT_F64, 9223372036854775808.0), PT_I64)), INT64_MAX);
     assert_int_equal(iv(prim_convert(F(PT_F64, -9223372036854775808.0), PT_I64)), INT64_MIN);
+    assert_true(uv(prim_convert(F(PT_F64, 1e30), PT_U64)) == UINT64_MAX);
     assert_true(uv(prim_convert(F(PT_F64, 18446744073709549568.0), PT_U64)) == 18446744073709549568ULL);
-    assert_true(uv(prim_convert(F(PT_F64, 36893488147419111424.0), PT_U64)) == 8192); /* 2^65 + 2^13 */
-    assert_int_equal(iv(prim_convert(F(PT_F32, 2147483648.0), PT_I32)), INT32_MIN);
+    assert_int_equal(iv(prim_convert(F(PT_F32, 2147483648.0), PT_I32)), INT32_MAX);
     assert_int_equal(iv(prim_convert(F(PT_F32, 4294967040.0), PT_U32)), 4294967040LL);
     assert_int_equal(iv(prim_convert(F(PT_F64, INFINITY), PT_I32)), 0);
     assert_int_equal(iv(prim_convert(F(PT_F64, -INFINITY), PT_I32)), 0);
-    assert_int_equal(iv(prim_convert(F(PT_F64, -INFINITY), PT_U16)), 0);
+    assert_int_equal(iv(prim_convert(F(PT_F64, INFINITY), PT_U16)), 0);
     assert_int_equal(iv(prim_convert(F(PT_F64, NAN), PT_I32)), 0);
+    /* the constant folder and the runtime agree */
+    const double xs[] = {0.0, -0.5, 0.99, -1.0, -3.5, 127.9, 128.0, -128.9, -129.0, 255.5, 256.0, 3e9, -3e9,
+                         9.3e18, -9.3e18, 1.9e19, 1e300, -1e300, INFINITY, -INFINITY, NAN};
+    for (size_t i = 0; i < sizeof xs / sizeof xs[0]; i++) {
+        double x = xs[i];
+        assert_int_equal(iv(prim_convert(F(PT_F64, x), PT_I8)), rt_conv_f64_i8(x));
+        assert_int_equal(iv(prim_convert(F(PT_F64, x), PT_U8)), rt_conv_f64_u8(x));
+        assert_int_equal(iv(prim_convert(F(PT_F64, x), PT_I32)), rt_conv_f64_i32(x));
+        assert_int_equal(iv(prim_convert(F(PT_F64, x), PT_U32)), rt_conv_f64_u32(x));
+        assert_int_equal(iv(prim_convert(F(PT_F64, x), PT_I64)), rt_conv_f64_i64(x));
+        assert_true(uv(prim_convert(F(PT_F64, x), PT_U64)) == rt_conv_f64_u64(x));
+        assert_int_equal(iv(prim_convert(F(PT_F32, x), PT_I32)), rt_conv_f32_i32((float)x));
+        assert_int_equal(iv(prim_convert(F(PT_F32, x), PT_U16)), rt_conv_f32_u16((float)x));
+    }
     assert_int_equal(iv(prim_convert(F(PT_F32, NAN), PT_U64)), 0);
 }
 
