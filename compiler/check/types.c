@@ -310,14 +310,22 @@ static bool literal_constant(Exp *e, int64_t *value) {
 
 /* f a b as a size term: f a top-level function, the arguments size terms. */
 static Exp *apply_term(Exp *e) {
-    if (e->e1->kind != EX_VAR || e->e1->ref.kind != REF_GLOBAL || e->e1->ref.nvar_parts) return NULL;
+    Ref *f = &e->e1->ref;
+    if (e->e1->kind != EX_VAR || (f->kind != REF_GLOBAL && f->kind != REF_NUMERIC) || f->nvar_parts) return NULL;
     Exp *c = size_node(EX_APPLY);
     c->loc = e->loc;
     c->e1 = e->e1;
     c->nelems = e->nelems;
     c->elems = NEW_ARRAY(tc.a, Exp *, e->nelems);
-    for (int i = 0; i < e->nelems; i++)
-        if (!(c->elems[i] = tc_size_term(e->elems[i]))) return NULL;
+    for (int i = 0; i < e->nelems; i++) {
+        /* an argument may be a name of any integer type (i64.i32 n) */
+        Exp *a = e->elems[i], *h = tc_size_term(a);
+        Ty *t = a->ty ? tc_head(a->ty) : NULL;
+        if (!h && a->kind == EX_VAR && a->ref.kind == REF_LOCAL && a->ref.uid > 0 && !a->ref.nvar_parts &&
+            a->name.nparts == 1 && t && t->kind == TY_PRIM && prim_is_int(t->prim))
+            h = var_leaf(a->ref.uid, a->name.parts[0]);
+        if (!(c->elems[i] = h)) return NULL;
+    }
     return c;
 }
 

@@ -787,8 +787,10 @@ static SVal *apply_full(Lower *l, SVal *f, SVal **args, Exp *call, Env *callenv)
     case FK_GLOBAL: {
         Decl *d = f->decl;
         const char *iname;
-        if (is_intrinsic_body(d->body, &iname))
-            return lower_intrinsic(l, iname, args, d->nparams, call, callenv);
+        if (is_intrinsic_body(d->body, &iname)) {
+            Intrinsic in = {d, f->inst, f->inst_env};
+            return lower_intrinsic(l, iname, args, d->nparams, call, callenv, &in);
+        }
         SVal *r = lower_call_outlined(l, d, args, loc);
         if (r) return r;
         Callee c = decl_callee(d);

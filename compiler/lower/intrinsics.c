@@ -652,14 +652,24 @@ static SVal *do_flat_update(Lower *l, SVal **args, int nargs, SrcLoc loc) {
 }
 
 /* The sizes [n][m] that unflatten produces, from the call's checked type. */
-static bool unflatten_dims(Lower *l, Exp *call, Env *env, SubExp out[2]) {
+static bool unflatten_dims(Lower *l, Exp *call, Env *env, const Intrinsic *in, SubExp out[2]) {
     const Ty *t = call ? call->ty : NULL;
-    if (!t || t->kind != TY_ARRAY || t->rank < 2) return false;
-    for (int i = 0; i < 2; i++) {
-        if (t->dims[i].kind == SZ_ANY) return false;
-        out[i] = lower_size(l, env, &t->dims[i], call->loc);
+    if (t && t->kind == TY_ARRAY && t->rank >= 2 && t->dims[0].kind != SZ_ANY && t->dims[1].kind != SZ_ANY) {
+        for (int i = 0; i < 2; i++) out[i] = lower_size(l, env, &t->dims[i], call->loc);
+        return true;
     }
-    return true;
+    /* a function value (map unflatten, sized (n * m) >-> unflatten): the
+     * sizes its use instantiated its size parameters [n][m] to */
+    const Ref *inst = in ? in->inst : NULL;
+    int k = 0;
+    for (int i = 0; inst && in->decl && i < in->decl->ntparams && k < 2; i++) {
+        if (in->decl->tparams[i].kind != TP_SIZE) continue;
+        int j = 0;
+        while (j < inst->ninst && inst->inst_keys[j] != in->decl->tparams[i].uid) j++;
+        if (j == inst->ninst || !lower_try_size(l, in->inst_env, &inst->inst_sizes[j], &out[k])) return false;
+        k++;
+    }
+    return k == 2;
 }
 
 SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc) {
@@ -689,7 +699,7 @@ SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc) {
     return lower_if_one(l, same, elems, body_end(l, saved, &none, &differ, 1), bt, loc);
 }
 
-SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env) {
+SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env, const Intrinsic *in) {
     SrcLoc loc = call ? call->loc : (SrcLoc){0};
     LeafCtx c = {.loc = loc};
     if (!strcmp(name, "map")) return do_map(l, args[0], args[1], loc);
@@ -715,7 +725,7 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
     if (!strcmp(name, "flat_update")) return do_flat_update(l, args, nargs, loc);
     if (!strcmp(name, "unflatten")) {
         SubExp dims[2];
-        if (!unflatten_dims(l, call, env, dims))
+        if (!unflatten_dims(l, call, env, in, dims))
             lower_error(l, loc, "cannot determine the sizes of this unflatten (use a size coercion such as `xs :> [n*m]t`)");
         SubExpVec lv = leaves_of(l, args[0]);
         if (lv.len && !l->opts->unsafe) {

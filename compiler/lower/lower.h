@@ -229,7 +229,15 @@ SVal *lower_call_outlined(Lower *l, Decl *d, SVal **args, SrcLoc loc);
 void lower_finish_outlining(Lower *l);
 
 /* intrinsics.c */
-SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env);
+/* How a definition of the prelude implemented by the compiler was used:
+ * its declaration, and the use that instantiated its size parameters (in
+ * inst_env), when it was applied as a function value (or NULL). */
+typedef struct Intrinsic {
+    const Decl *decl;
+    const Ref *inst;
+    Env *inst_env;
+} Intrinsic;
+SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env, const Intrinsic *in);
 /* xs == ys for arrays of one element type: the same shape (the elements
  * are compared only then) and equal elements. */
 SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc);

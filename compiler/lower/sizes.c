@@ -17,7 +17,9 @@
 static bool exp_known(Env *env, const Exp *e) {
     switch (e->kind) {
     case EX_INT: return true;
-    case EX_VAR: return e->ref.kind == REF_GLOBAL || (e->ref.kind == REF_LOCAL && lower_env_lookup(env, e->ref.uid));
+    case EX_VAR:
+        return e->ref.kind == REF_GLOBAL || e->ref.kind == REF_NUMERIC ||
+               (e->ref.kind == REF_LOCAL && lower_env_lookup(env, e->ref.uid));
     case EX_BINOP: return exp_known(env, e->e1) && exp_known(env, e->e2);
     case EX_APPLY:
         for (int i = 0; i < e->nelems; i++)
