@@ -5,30 +5,21 @@
  * buckets atomically: by the target's atomic operation where the
  * operator is one (+, min, max, and, or, xor on integers; + on floats),
  * else by a compare-and-swap loop on the bucket's bits. Buckets of 4
- * bytes that fit in a work-group's local memory are first combined in
- * sub-histograms of the group there, which the group then adds into the
+ * bytes that fit in a work-group's local memory are first combined in a
+ * sub-histogram of the group there, which the group then adds into the
  * destination (contention in local memory is cheaper, and each group
- * updates each global bucket once): up to HIST_REPLICAS of them, as many
- * as fit, each shared by the work-items of every replicas-th warp, so
- * that fewer work-items contend for a bucket. A sub-histogram has a spare
- * bucket past the last that indices outside the buckets go to, so that
- * the update needs no branch (the spare is never added in). Indices
- * outside the buckets are ignored. */
+ * updates each global bucket once). Indices outside the buckets are
+ * ignored. */
 #include "gpu.h"
 
-/* The most sub-histograms of a group, and the work-items that share one
- * (a warp of NVIDIA devices: those that contend at once). */
-enum { HIST_REPLICAS = 8, HIST_WARP = 32 };
-
 /* The kernel being written: the histogram, its bucket type t, the
- * number of buckets (bins), and for local sub-histograms (lh, else NULL)
- * whether the host found that one fits (use_local), how many there are
- * (replicas, each of bins + 1 buckets), the work-item's place in its
- * group (ltid, lsize) and the first bucket of its sub-histogram (base). */
+ * number of buckets (bins), and for a local sub-histogram (lh, else
+ * NULL) whether the host found that it fits (use_local) and the
+ * work-item's place in its group (ltid, lsize). */
 typedef struct HistK {
     const Hist *h;
     PrimType t;
-    ImpVar *bins, *use_local, *lh, *replicas, *ltid, *lsize, *base;
+    ImpVar *bins, *use_local, *lh, *ltid, *lsize;
 } HistK;
 
 /* The atomic operation that combines a value into a bucket of type t as
@@ -110,32 +101,31 @@ static void combine_hist(ImpLower *L, ImpExp **vals, void *ctx) {
     const HistK *H = ctx;
     Arena *a = L->a;
     ImpVar *b = gl_let(L, "bucket", PT_I64, vals[0]);
-    LwNest ln;
-    ImpStm *local = NULL;
-    if (H->lh) {
-        /* the bucket, or the spare one when outside (as unsigned numbers,
-         * a negative index is above bins) */
-        local = gl_if(L, &ln, imp_read(a, H->use_local));
-        ImpExp *ub = imp_conv(a, PT_I64, PT_U64, imp_read(a, b)), *ubins = imp_conv(a, PT_I64, PT_U64, imp_read(a, H->bins));
-        ImpExp *slot = imp_conv(a, PT_U64, PT_I64, imp_op2(a, OP_MIN, PT_U64, ub, ubins));
-        atomic_update(L, &H->h->op, H->t, H->lh, gl_op(L, OP_ADD, imp_read(a, H->base), slot), vals[1]);
-        local->body = lw_leave(L, &ln);
-        lw_enter(L, &ln);
-    }
     ImpExp *lo = imp_op2(a, OP_GE, PT_I64, imp_read(a, b), gl_i64(L, 0));
     ImpExp *hi = imp_op2(a, OP_LT, PT_I64, imp_read(a, b), imp_read(a, H->bins));
     LwNest n;
     ImpStm *in = gl_if(L, &n, imp_op2(a, OP_LAND, PT_BOOL, lo, hi));
+    if (!H->lh) {
+        global_update(L, H, b, vals[1]);
+        in->body = lw_leave(L, &n);
+        return;
+    }
+    LwNest ln;
+    ImpStm *local = gl_if(L, &ln, imp_read(a, H->use_local));
+    atomic_update(L, &H->h->op, H->t, H->lh, imp_read(a, b), vals[1]);
+    local->body = lw_leave(L, &ln);
+    lw_enter(L, &ln);
     global_update(L, H, b, vals[1]);
+    local->orelse = lw_leave(L, &ln);
     in->body = lw_leave(L, &n);
-    if (local) local->orelse = lw_leave(L, &ln);
 }
 
-/* Opens the loop of a group's work-items over count buckets (b = ltid,
- * ltid + lsize, ... below count); close_buckets closes it. */
-static ImpVar *open_buckets(ImpLower *L, const HistK *H, ImpExp *count, LwNest *n, ImpStm **w) {
+/* Opens the loop of a group's work-items over the buckets of the
+ * sub-histogram (b = ltid, ltid + lsize, ... below bins); close_buckets
+ * closes it. */
+static ImpVar *open_buckets(ImpLower *L, const HistK *H, LwNest *n, ImpStm **w) {
     ImpVar *b = gl_let(L, "b", PT_I64, imp_read(L->a, H->ltid));
-    *w = gl_while(L, n, imp_op2(L->a, OP_LT, PT_I64, imp_read(L->a, b), count));
+    *w = gl_while(L, n, imp_op2(L->a, OP_LT, PT_I64, imp_read(L->a, b), imp_read(L->a, H->bins)));
     return b;
 }
 
@@ -144,34 +134,18 @@ static void close_buckets(ImpLower *L, const HistK *H, LwNest *n, ImpStm *w, Imp
     w->body = lw_leave(L, n);
 }
 
-/* Kernel: when the sub-histograms are used, all their buckets set to the
- * operator's neutral element before the strided loop (begin), or after
- * it each bucket of the replicas combined in order and added into the
- * destination (!begin). The condition is uniform: the whole group meets
- * the barriers. */
+/* Kernel: when the sub-histogram is used, its buckets set to the
+ * operator's neutral element before the strided loop (begin) or added
+ * into the destination after it (!begin). The condition is uniform: the
+ * whole group meets the barriers. */
 static void sub_histogram(ImpLower *L, const HistK *H, bool begin) {
     Arena *a = L->a;
     LwNest n, bn;
     ImpStm *st = gl_if(L, &n, imp_read(a, H->use_local)), *w;
-    ImpExp *width = gl_op(L, OP_ADD, imp_read(a, H->bins), gl_i64(L, 1));
     if (!begin) gl_barrier(L);
-    ImpVar *b = open_buckets(L, H, begin ? gl_op(L, OP_MUL, imp_read(a, H->replicas), width) : imp_read(a, H->bins), &bn, &w);
+    ImpVar *b = open_buckets(L, H, &bn, &w);
     if (begin) imp_store(L->b, H->lh, H->t, imp_read(a, b), lw_se(L, H->h->op.neutral[0]));
-    else {
-        /* the other replicas, by an unrolled loop of a constant count
-         * (PoCL 3 miscompiled this loop with the count as its bound) */
-        ImpVar *acc = gl_let(L, "acc", H->t, imp_load(a, H->lh, H->t, imp_read(a, b))), *r = lw_fresh(L, "r", IMP_SCALAR, PT_I64);
-        LwNest rn, gn;
-        ImpStm *rl = lw_for(L, &rn, r, gl_i64(L, HIST_REPLICAS - 1));
-        rl->unroll = true;
-        ImpStm *g = gl_if(L, &gn, imp_op2(a, OP_LT, PT_I64, gl_op(L, OP_ADD, imp_read(a, r), gl_i64(L, 1)), imp_read(a, H->replicas)));
-        ImpExp *at = gl_op(L, OP_ADD, imp_read(a, b), gl_op(L, OP_MUL, gl_op(L, OP_ADD, imp_read(a, r), gl_i64(L, 1)), width));
-        ImpExp *x = imp_read(a, acc), *y = imp_load(a, H->lh, H->t, at);
-        gl_apply(L, &H->h->op, 1, &x, &y, &acc);
-        g->body = lw_leave(L, &gn);
-        rl->body = lw_leave(L, &rn);
-        global_update(L, H, b, imp_read(a, acc));
-    }
+    else global_update(L, H, b, imp_load(a, H->lh, H->t, imp_read(a, b)));
     close_buckets(L, H, &bn, w, b);
     if (begin) gl_barrier(L);
     st->body = lw_leave(L, &n);
@@ -194,22 +168,16 @@ void gl_seg_hist(ImpLower *L, const Stm *s) {
     ImpExp *tune[2] = {imp_read(a, n), imp_read(a, size)};
     ImpVar *groups = gl_let(L, "groups", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_NUM_GROUPS, tune));
     bool local = prim_size(H.t) == 4;
-    ImpVar *use_local = NULL, *count = NULL, *replicas = NULL;
+    ImpVar *use_local = NULL, *count = NULL;
     if (local) {
-        /* one sub-histogram (with its spare bucket) must fit; then as many
-         * as fit, up to one per warp of the group and HIST_REPLICAS */
         ImpExp *some = imp_op2(a, OP_GT, PT_I64, imp_read(a, bins), gl_i64(L, 0));
-        ImpVar *bytes = gl_let(L, "sub_bytes", PT_I64, gl_op(L, OP_SIZE_MUL, gl_op(L, OP_ADD, imp_read(a, bins), gl_i64(L, 1)),
-                                                              gl_i64(L, prim_size(H.t))));
-        ImpExp *fit = imp_op2(a, OP_LE, PT_I64, imp_read(a, bytes), imp_local_budget(a));
+        ImpExp *bytes = gl_op(L, OP_MUL, imp_read(a, bins), gl_i64(L, prim_size(H.t)));
+        ImpExp *fit = imp_op2(a, OP_LE, PT_I64, bytes, imp_local_budget(a));
         use_local = gl_let(L, "use_local", PT_BOOL, imp_op2(a, OP_LAND, PT_BOOL, some, fit));
         count = gl_let(L, "local_count", PT_I64, gl_i64(L, 1));
-        replicas = gl_let(L, "replicas", PT_I64, gl_i64(L, 1));
         LwNest cn;
         ImpStm *all = gl_if(L, &cn, imp_read(a, use_local));
-        ImpExp *most = gl_op(L, OP_MIN, gl_i64(L, HIST_REPLICAS), gl_op(L, OP_DIV, imp_read(a, size), gl_i64(L, HIST_WARP)));
-        imp_assign(L->b, replicas, gl_op(L, OP_MAX, gl_i64(L, 1), gl_op(L, OP_MIN, most, gl_op(L, OP_DIV, imp_local_budget(a), imp_read(a, bytes)))));
-        imp_assign(L->b, count, gl_op(L, OP_MUL, imp_read(a, replicas), gl_op(L, OP_ADD, imp_read(a, bins), gl_i64(L, 1))));
+        imp_assign(L->b, count, imp_read(a, bins));
         all->body = lw_leave(L, &cn);
     }
     kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
@@ -217,7 +185,6 @@ void gl_seg_hist(ImpLower *L, const Stm *s) {
     H.bins = kb_scalar(L, &kb, "bins", PT_I64, imp_read(a, bins));
     if (local) {
         H.use_local = kb_scalar(L, &kb, "use_local", PT_BOOL, imp_read(a, use_local));
-        H.replicas = kb_scalar(L, &kb, "replicas", PT_I64, imp_read(a, replicas));
         H.lh = kb_local(L, &kb, "sub", H.t, imp_read(a, count));
     }
 
@@ -228,9 +195,6 @@ void gl_seg_hist(ImpLower *L, const Stm *s) {
     if (local) {
         H.ltid = gl_let(L, "ltid", PT_I64, imp_thread(a, IMP_LOCAL_ID));
         H.lsize = gl_let(L, "lsize", PT_I64, imp_thread(a, IMP_LOCAL_SIZE));
-        ImpExp *warp = gl_op(L, OP_DIV, imp_read(a, H.ltid), gl_i64(L, HIST_WARP));
-        ImpExp *copy = gl_op(L, OP_MOD, warp, imp_read(a, H.replicas));
-        H.base = gl_let(L, "sub_base", PT_I64, gl_op(L, OP_MUL, copy, gl_op(L, OP_ADD, imp_read(a, H.bins), gl_i64(L, 1))));
         sub_histogram(L, &H, true);
     }
     PrimType ts[2] = {PT_I64, H.t};
