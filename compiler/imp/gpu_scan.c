@@ -449,9 +449,9 @@ static void lookback_walk(ImpLower *L, const Scan *k) {
  * round) or at an inclusive prefix. It then publishes the group's own
  * inclusive prefix, and prefix<j>[0] (local) holds the exclusive one. A
  * segmented scan also stops at a predecessor whose segment flag is set,
- * and the flag of the exclusive prefix is prefixf[0]. Slot LOOKBACK of
- * the round's status flags stays 0: it ends work-item 0's walk through
- * the round. */
+ * and the flag of the exclusive prefix is prefixf[0]. The status flag
+ * after the last one read (slot LOOKBACK, or the group size when smaller)
+ * stays 0: it ends work-item 0's walk through the round. */
 static void lookback(ImpLower *L, const Scan *k) {
     Arena *a = L->a;
     ImpExp *zero = gl_i64(L, 0), *first = imp_op2(a, OP_EQ, PT_I64, rd(L, k->ltid), zero);
@@ -464,7 +464,12 @@ static void lookback(ImpLower *L, const Scan *k) {
     ImpExp *grp0 = imp_op2(a, OP_EQ, PT_I64, rd(L, k->grp), zero);
     imp_store(L->b, k->lbdone, PT_U8, zero, flag_u8(L, grp0));
     imp_store(L->b, k->lbj, PT_I64, zero, gl_op(L, OP_SUB, rd(L, k->grp), gl_i64(L, 1)));
-    imp_store(L->b, k->lbf, PT_U32, gl_i64(L, LOOKBACK), cu(L, PT_U32, 0));
+    /* the walk's end: after the last work-item that reads, which is
+     * LOOKBACK - 1 unless the group is smaller (the slots past it are
+     * never written: on NVIDIA devices they held garbage that the walk
+     * took for statuses when a scan of wide values had groups of 16) */
+    ImpExp *end = gl_op(L, OP_MIN, rd(L, k->lsize), gl_i64(L, LOOKBACK));
+    imp_store(L->b, k->lbf, PT_U32, end, cu(L, PT_U32, 0));
     ImpStm *pub = gl_if(L, &n2, grp0);
     publish(L, k, gl_reads(L, agg, k->nv), 2, aggf, sym_const(a, 0));
     pub->body = lw_leave(L, &n2);
