@@ -106,6 +106,7 @@ static struct rt_cl_state {
     cl_kernel *kernels;
     cl_mem fail;
     int64_t compute_units, max_group, local_mem;
+    int64_t max_alloc; /* the device's largest buffer (CL_DEVICE_MAX_MEM_ALLOC_SIZE) */
     /* buffers */
     rt_cl_free *free_list;
     int nfree, cap_free;
@@ -508,13 +509,15 @@ static int rt_cl_setup(rt_ctx *ctx) {
     }
     cl_uint cus = 1;
     size_t maxg = 1;
-    cl_ulong lmem = 0;
+    cl_ulong lmem = 0, maxa = 0;
     clGetDeviceInfo(rt_cl.device, CL_DEVICE_MAX_COMPUTE_UNITS, sizeof cus, &cus, NULL);
+    clGetDeviceInfo(rt_cl.device, CL_DEVICE_MAX_MEM_ALLOC_SIZE, sizeof maxa, &maxa, NULL);
     clGetDeviceInfo(rt_cl.device, CL_DEVICE_MAX_WORK_GROUP_SIZE, sizeof maxg, &maxg, NULL);
     clGetDeviceInfo(rt_cl.device, CL_DEVICE_LOCAL_MEM_SIZE, sizeof lmem, &lmem, NULL);
     rt_cl.compute_units = cus;
     rt_cl.max_group = (int64_t)maxg;
     rt_cl.local_mem = (int64_t)lmem;
+    rt_cl.max_alloc = maxa > 0 && maxa < (cl_ulong)INT64_MAX ? (int64_t)maxa : INT64_MAX;
     if (rt_cl_build(ctx)) return 1;
     int nk = rt_cl.prog->nkernels;
     rt_cl.kernels = calloc((size_t)nk + 1, sizeof(cl_kernel));
@@ -738,6 +741,14 @@ static cl_mem rt_cl_buffer(rt_ctx *ctx, int64_t bytes, int64_t *size) {
         *size = rt_cl.free_list[best].size;
         rt_cl.free_list[best] = rt_cl.free_list[--rt_cl.nfree];
         return m;
+    }
+    /* beyond the device's largest buffer (an overflowed size is INT64_MAX):
+     * NVIDIA's clCreateBuffer accepted 2^63 - 1 bytes and failed later, or
+     * not at all */
+    if (bytes > rt_cl.max_alloc) {
+        rt_error(ctx, "cannot allocate %lld bytes of device memory: the device's largest buffer is %lld bytes",
+                 (long long)bytes, (long long)rt_cl.max_alloc);
+        return NULL;
     }
     cl_int e;
     cl_mem m = clCreateBuffer(rt_cl.context, CL_MEM_READ_WRITE, (size_t)bytes, NULL, &e);
