@@ -138,6 +138,7 @@ static bool entry_type_ok(Ty *t) {
     case TY_ARRAY: return t->elem && entry_type_ok(t->elem);
     case TY_TUPLE:
     case TY_RECORD:
+    case TY_SUM: /* an opaque value, of the tag and every constructor's payload */
         for (int i = 0; i < t->n; i++)
             if (!entry_type_ok(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty)) return false;
         return true;
@@ -212,7 +213,7 @@ static void check_entry_param(Decl *d, Ty *t, SrcLoc loc) {
         tc_fail(loc, "Entry point functions may not be higher-order: \"%s\" has a parameter of type %s.", d->name,
                 tc_show(t));
     if (!entry_type_ok(t))
-        tc_fail(loc, "Entry point \"%s\": parameter type %s is not a primitive type, an array of primitives, or a tuple or record of those.",
+        tc_fail(loc, "Entry point \"%s\": parameter type %s is not a primitive type, an array of primitives, or a tuple, record or sum of those.",
                 d->name, tc_show(t));
 }
 
@@ -231,7 +232,7 @@ static void check_entry(Decl *d) {
         tc_fail(rl, "Entry point functions may not be higher-order: \"%s\" returns a value of type %s.", d->name,
                 tc_show(r));
     if (!entry_type_ok(r))
-        tc_fail(rl, "Entry point \"%s\": result type %s is not a primitive type, an array of primitives, or a tuple or record of those.",
+        tc_fail(rl, "Entry point \"%s\": result type %s is not a primitive type, an array of primitives, or a tuple, record or sum of those.",
                 d->name, tc_show(r));
 }
 

@@ -45,11 +45,45 @@ static Var *entry_param(Lower *l, Env **env, const Ty *t, ExtType ext, const cha
 typedef VEC(Var *) VarVec;
 typedef VEC(ExtType) ExtVec;
 
+/* t with each sum type as its representation (lower_sum_repr: the tuple
+ * of its tag and every constructor's payload), which is how an entry
+ * point takes and returns it: an opaque value of the C API whose
+ * components are those of the tuple. */
+static const Ty *sums_as_tuples(Lower *l, const Ty *t) {
+    if (t->kind == TY_SUM) return sums_as_tuples(l, lower_sum_repr(l, t));
+    if (t->kind == TY_ARRAY) {
+        const Ty *e = sums_as_tuples(l, t->elem);
+        if (e == t->elem) return t;
+        Ty *c = NEW(l->a, Ty);
+        *c = *t;
+        c->elem = (Ty *)e;
+        return c;
+    }
+    if (t->kind != TY_TUPLE && t->kind != TY_RECORD) return t;
+    Ty *c = NULL;
+    for (int i = 0; i < t->n; i++) {
+        const Ty *f = t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty, *g = sums_as_tuples(l, f);
+        if (g == f) continue;
+        if (!c) {
+            c = NEW(l->a, Ty);
+            *c = *t;
+            c->elems = t->kind == TY_TUPLE ? NEW_ARRAY(l->a, Ty *, t->n) : NULL;
+            c->fields = t->kind == TY_RECORD ? NEW_ARRAY(l->a, TyField, t->n) : NULL;
+            if (c->elems) COPY_ARRAY(c->elems, t->elems, t->n);
+            if (c->fields) COPY_ARRAY(c->fields, t->fields, t->n);
+        }
+        if (t->kind == TY_TUPLE) c->elems[i] = (Ty *)g;
+        else c->fields[i].ty = (Ty *)g;
+    }
+    return c ? c : t;
+}
+
 /* The value of an entry parameter of checked type t: a primitive or array
  * is one external parameter; a tuple or record of them is several, one
  * per component (a unit parameter is none). */
 static SVal *entry_value(Lower *l, Env **env, const Ty *t, const char *name, VarVec *vars, ExtVec *exts, SrcLoc loc) {
     ExtType ext;
+    t = sums_as_tuples(l, t);
     if (ext_type(t, &ext)) {
         Var *v = entry_param(l, env, t, ext, name);
         vec_push_in(l->a, vars, v);
@@ -153,6 +187,7 @@ static const char *ev_opaque_name(Lower *l, const Ty *t, const TypeExp *te) {
 /* The entry value of type t (annotated te, or NULL), whose components
  * start at *next; advances *next past them. */
 static EntryVal ev_make(Lower *l, const Ty *t, const TypeExp *te, int *next) {
+    t = sums_as_tuples(l, t);
     EntryVal v = {.first = *next, .n = ev_leaves(t)};
     bool compound = ty_is_compound(t);
     if (!compound && !(t->kind == TY_ARRAY && ty_is_compound(t->elem))) {
