@@ -708,9 +708,10 @@ static void iota_ranges(Simp *s, Var **arrs, int narrs, Lambda *l) {
 
 /* SOAC inputs that replicate a scalar become that scalar in the lambda:
  * the element parameter is bound to it at the top of the body, and the
- * replicated array need not exist (`hist (+) 0 k is (replicate n 1)`). */
+ * replicated array need not exist (`hist (+) 0 k is (replicate n 1)`,
+ * `i32.sum (replicate m x)`, whose Screma is then left with no input). */
 static void replicate_inputs(Simp *s, Var **arrs, int *narrs, Lambda *l, SrcLoc loc) {
-    for (int i = 0; i < *narrs && i < l->nparams && *narrs > 1;) {
+    for (int i = 0; i < *narrs && i < l->nparams;) {
         Stm *d = s->def[arrs[i]->id];
         bool scalar = d && d->e->kind == IE_REPLICATE && d->e->nshape == 1 &&
                       !(d->e->se.is_var && d->e->se.v->type.kind != TK_PRIM);
