@@ -191,7 +191,7 @@ static void test_sizes(void **state) {
            "def t (xs: []i32) = xs[0:2]\n");
     assert_full("f", "(xs: [n]i32) -> [n]i32");
     assert_full("g", "(n: i64) -> *[n]i64");
-    assert_ret("h", "*[3]i32");
+    assert_ret("h", "[3]i32"); /* a constant's result is not unique (Futhark) */
     assert_ret("p", "[n](i32, f32)");
     assert_ret("s", "[3][2]i32");
     assert_ret("t", "[2]i32");
