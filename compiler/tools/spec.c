@@ -227,7 +227,8 @@ static void cur_check_values(Cursor *c, const char *text, size_t start, const ch
 }
 
 /* Checks the types of random input: each a sized type or a literal value
- * (what `futhorc dataset -g` accepts). */
+ * (what `futhorc dataset -g` accepts); none is an entry point without
+ * parameters, as Futhark allows. */
 static void cur_check_random(Cursor *c, const char *text) {
     SpecStrings words = {0};
     split_words(c->a, text, &words);
@@ -246,7 +247,6 @@ static void cur_check_random(Cursor *c, const char *text) {
         }
         cur_error(c, arena_printf(c->a, "random input: %s; nor is it a value", msg));
     }
-    if (words.len == 0) cur_error(c, "random input: no types given");
     vec_free(&words);
 }
 
