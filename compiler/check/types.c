@@ -641,7 +641,7 @@ bool tc_contains_arrow(Ty *t) {
 /* ---- Unification -------------------------------------------------------------- */
 
 typedef enum FailKind {
-    F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_CONSTR, F_ARITY, F_OCCURS, F_EQ, F_DIET, F_BOUND, F_FUNC
+    F_NONE, F_MISMATCH, F_SIZE, F_PRIMS, F_FIELD, F_CONSTR, F_ARITY, F_OCCURS, F_EQ, F_DIET, F_BOUND, F_FUNC, F_SCOPE
 } FailKind;
 
 /* Why the innermost unification failed, for the message. */
@@ -650,7 +650,7 @@ static struct {
     Ty *a, *b;
     Size sa, sb;
     unsigned prims;
-    const char *field; /* F_FIELD, F_CONSTR, F_ARITY; F_BOUND: the parameter name */
+    const char *field; /* F_FIELD, F_CONSTR, F_ARITY; F_BOUND: the parameter name; F_SCOPE: the type parameter's */
     FieldCon *constrs; /* F_CONSTR: the constraints that fail.a does not meet */
 } fail;
 
@@ -1040,10 +1040,42 @@ static bool merge_into(TVar *v, TVar *w, Ty *wt) {
     return true;
 }
 
+/* A type parameter in t bound more locally than level (a local
+ * function's), or NULL. */
+static const char *local_rigid(Ty *t, int level) {
+    t = tc_head(t);
+    switch (t->kind) {
+    case TY_VAR: {
+        TVar *w = &tc.vars.items[t->var];
+        return w->rigid && w->level > level ? w->name : NULL;
+    }
+    case TY_ARRAY: return local_rigid(t->elem, level);
+    case TY_ARROW: {
+        const char *r = local_rigid(t->param, level);
+        return r ? r : local_rigid(t->result, level);
+    }
+    case TY_TUPLE:
+    case TY_RECORD:
+    case TY_SUM:
+        for (int i = 0; i < t->n; i++) {
+            const char *r = local_rigid(t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty, level);
+            if (r) return r;
+        }
+        return NULL;
+    default: return NULL;
+    }
+}
+
 /* Binds flexible variable v to t (already resolved at its head), checking
- * v's constraints. */
+ * v's constraints; a variable of an outer scope cannot take a type
+ * parameter of a local function (Futhark's scope-violation). */
 static bool bind_var(int v, Ty *t) {
     TVar *tv = &tc.vars.items[v];
+    const char *local = local_rigid(t, tv->level);
+    if (local) {
+        fail.field = local;
+        return set_fail(F_SCOPE, t, NULL);
+    }
     if (t->kind == TY_VAR) {
         TVar *w = &tc.vars.items[t->var];
         if (w->rigid) {
@@ -1234,6 +1266,9 @@ static const char *fail_detail(const char *e, const char *a) {
     case F_DIET:
         return arena_printf(tc.a, "parameters %s and %s are incompatible regarding consuming their arguments",
                             tc_show(fail.a), tc_show(fail.b));
+    case F_SCOPE:
+        return arena_printf(tc.a, "type parameter \"%s\" would escape its scope: a type bound outside its local "
+                            "function cannot be it (Futhark's error index: scope-violation)", fail.field);
     case F_BOUND:
         return arena_printf(tc.a, "parameter \"%s\" used as a size would go out of scope, giving a type containing "
                             "anonymous sizes (the size of a result of a function argument cannot depend on its "
