@@ -328,17 +328,11 @@ static Ty *with_uniqueness(Ty *t, Ty *u) {
     u = tc_head(u);
     if (!t || !u) return t;
     if ((t->kind == TY_TUPLE || t->kind == TY_RECORD) && u->kind == t->kind && t->n == u->n && t->n > 0) {
-        Ty *c = tc_copy_unique(t, !t->unique);
+        Ty *c = ty_copy_parts(tc.a, t);
         c->unique = u->unique;
-        if (t->kind == TY_TUPLE) {
-            c->elems = NEW_ARRAY(tc.a, Ty *, t->n);
-            for (int i = 0; i < t->n; i++) c->elems[i] = with_uniqueness(t->elems[i], u->elems[i]);
-        } else {
-            c->fields = NEW_ARRAY(tc.a, TyField, t->n);
-            for (int i = 0; i < t->n; i++) {
-                c->fields[i] = t->fields[i];
-                c->fields[i].ty = with_uniqueness(t->fields[i].ty, u->fields[i].ty);
-            }
+        for (int i = 0; i < t->n; i++) {
+            if (t->kind == TY_TUPLE) c->elems[i] = with_uniqueness(t->elems[i], u->elems[i]);
+            else c->fields[i].ty = with_uniqueness(t->fields[i].ty, u->fields[i].ty);
         }
         return c;
     }
@@ -350,8 +344,8 @@ static Ty *with_uniqueness(Ty *t, Ty *u) {
 static Ty *with_result(Ty *f, int n, Ty *ret) {
     if (n == 0) return with_uniqueness(f, ret);
     if (!f || f->kind != TY_ARROW) return f;
-    Ty *c = tc_copy_unique(f, !f->unique);
-    c->unique = f->unique;
+    Ty *c = NEW(tc.a, Ty);
+    *c = *f;
     c->result = with_result(f->result, n - 1, ret);
     return c;
 }

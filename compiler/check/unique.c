@@ -1024,17 +1024,7 @@ static Ty *infer_part(Ty *t, AV *a, const IntVec *seen) {
         for (int i = 0; i < t->n; i++) {
             Ty *f = field_ty(t, i), *g = infer_part(f, av_elem(a, i), seen);
             if (g == f) continue;
-            if (!c) {
-                c = tc_copy_unique(t, !t->unique);
-                c->unique = t->unique;
-                if (t->kind == TY_TUPLE) {
-                    c->elems = NEW_ARRAY(tc.a, Ty *, t->n);
-                    COPY_ARRAY(c->elems, t->elems, t->n);
-                } else {
-                    c->fields = NEW_ARRAY(tc.a, TyField, t->n);
-                    COPY_ARRAY(c->fields, t->fields, t->n);
-                }
-            }
+            if (!c) c = ty_copy_parts(tc.a, t);
             if (t->kind == TY_TUPLE) c->elems[i] = g;
             else c->fields[i].ty = g;
         }

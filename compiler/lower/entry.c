@@ -64,14 +64,7 @@ static const Ty *sums_as_tuples(Lower *l, const Ty *t) {
     for (int i = 0; i < t->n; i++) {
         const Ty *f = t->kind == TY_TUPLE ? t->elems[i] : t->fields[i].ty, *g = sums_as_tuples(l, f);
         if (g == f) continue;
-        if (!c) {
-            c = NEW(l->a, Ty);
-            *c = *t;
-            c->elems = t->kind == TY_TUPLE ? NEW_ARRAY(l->a, Ty *, t->n) : NULL;
-            c->fields = t->kind == TY_RECORD ? NEW_ARRAY(l->a, TyField, t->n) : NULL;
-            if (c->elems) COPY_ARRAY(c->elems, t->elems, t->n);
-            if (c->fields) COPY_ARRAY(c->fields, t->fields, t->n);
-        }
+        if (!c) c = ty_copy_parts(l->a, t);
         if (t->kind == TY_TUPLE) c->elems[i] = (Ty *)g;
         else c->fields[i].ty = (Ty *)g;
     }

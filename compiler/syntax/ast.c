@@ -804,3 +804,16 @@ static bool exp_mentions(const Exp *e, const char *name) {
     return syn_slice_mentions(e->slice, e->nslice, name) || pat_mentions(e->pat, name) ||
            pat_mentions(e->pat2, name) || type_mentions(e->ret, name);
 }
+
+Ty *ty_copy_parts(Arena *a, const Ty *t) {
+    Ty *c = NEW(a, Ty);
+    *c = *t;
+    if (t->kind == TY_TUPLE) {
+        c->elems = NEW_ARRAY(a, Ty *, t->n + 1);
+        COPY_ARRAY(c->elems, t->elems, t->n);
+    } else {
+        c->fields = NEW_ARRAY(a, TyField, t->n + 1);
+        COPY_ARRAY(c->fields, t->fields, t->n);
+    }
+    return c;
+}

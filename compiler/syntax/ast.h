@@ -496,5 +496,8 @@ void ast_print_exp(Buf *out, const Exp *e);
 void ast_print_type_exp(Buf *out, const TypeExp *t);
 /* Prints a checked type in Futhark syntax ("[n][]f32", "(i32, bool)"). */
 void ty_print(Buf *out, const Ty *t);
+/* A copy of tuple, record or sum type t whose parts (elems or fields) are
+ * arrays of its own, for the caller to replace some of them. */
+Ty *ty_copy_parts(Arena *a, const Ty *t);
 
 #endif
