@@ -56,6 +56,8 @@ static ImpExp *half_op(Half *H, ImpExp *e, ImpExp **args) {
     return op_result(e->op, PT_F32) == PT_F32 ? round_half(a, PT_F32, r) : r;
 }
 
+/* e rewritten; an expression with no half in it is returned as it is,
+ * not copied. */
 static ImpExp *half_exp(Half *H, ImpExp *e) {
     if (!e) return NULL;
     Arena *a = H->a;
@@ -66,8 +68,10 @@ static ImpExp *half_exp(Half *H, ImpExp *e) {
     case IX_OP: {
         int n = op_arity(e->op);
         ImpExp **args = NEW_ARRAY(a, ImpExp *, n);
-        for (int i = 0; i < n; i++) args[i] = half_exp(H, e->args[i]);
+        bool same = true;
+        for (int i = 0; i < n; i++) same &= (args[i] = half_exp(H, e->args[i])) == e->args[i];
         if (e->t == PT_F16) return half_op(H, e, args);
+        if (same && op_result(e->op, e->t) != PT_F16) return e; /* no half in it */
         ImpExp *r = imp_op(a, e->op, e->t, args);
         r->reassoc = e->reassoc;
         /* from_bits of a u16 gives an f16's bits */
@@ -78,11 +82,12 @@ static ImpExp *half_exp(Half *H, ImpExp *e) {
         if (e->t == PT_F16 && e->to == PT_F16) return x;
         if (e->t == PT_F16) return imp_conv(a, PT_F32, e->to, x);
         if (e->to == PT_F16) return round_half(a, e->t, x);
-        return imp_conv(a, e->t, e->to, x);
+        return x == e->args[0] ? e : imp_conv(a, e->t, e->to, x);
     }
     case IX_LOAD: {
-        ImpExp *l = imp_load(a, e->var, e->t, half_exp(H, e->index));
-        return e->t == PT_F16 ? imp_conv(a, PT_F16, PT_F32, l) : l;
+        ImpExp *index = half_exp(H, e->index);
+        if (e->t != PT_F16) return index == e->index ? e : imp_load(a, e->var, e->t, index);
+        return imp_conv(a, PT_F16, PT_F32, imp_load(a, e->var, e->t, index));
     }
     default: return e; /* i64 expressions */
     }
