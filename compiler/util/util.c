@@ -310,6 +310,14 @@ void diag_register_source(const char *file, const char *text) {
     sources = s;
 }
 
+/* The registered text of loc's file, or NULL. */
+static const char *source_text(SrcLoc loc) {
+    const char *file = loc.file ? intern(loc.file) : NULL;
+    for (Source *s = sources; s && file; s = s->next)
+        if (s->file == file) return s->text;
+    return NULL;
+}
+
 /* The offset in text of column col of line line (1-based), or -1. */
 static long text_offset(const char *text, int line, int col) {
     const char *p = text;
@@ -323,44 +331,37 @@ static long text_offset(const char *text, int line, int col) {
 }
 
 char *diag_source_span(SrcLoc loc) {
-    const char *file = loc.file ? intern(loc.file) : NULL;
-    for (Source *s = sources; s && file; s = s->next) {
-        if (s->file != file) continue;
-        long from = text_offset(s->text, loc.line, loc.col), to = text_offset(s->text, loc.end_line, loc.end_col);
-        if (from < 0 || to <= from) return NULL;
-        char *out = xmalloc((size_t)(to - from) + 1), *w = out;
-        for (const char *p = s->text + from; p < s->text + to; p++) {
-            if (*p != '\n') {
-                *w++ = *p;
-                continue;
-            }
-            while (w > out && (w[-1] == ' ' || w[-1] == '\t')) w--;
-            *w++ = ' ';
-            while (p + 1 < s->text + to && (p[1] == ' ' || p[1] == '\t')) p++;
+    const char *text = source_text(loc);
+    if (!text) return NULL;
+    long from = text_offset(text, loc.line, loc.col), to = text_offset(text, loc.end_line, loc.end_col);
+    if (from < 0 || to <= from) return NULL;
+    char *out = xmalloc((size_t)(to - from) + 1), *w = out;
+    for (const char *p = text + from; p < text + to; p++) {
+        if (*p != '\n') {
+            *w++ = *p;
+            continue;
         }
-        *w = 0;
-        return out;
+        while (w > out && (w[-1] == ' ' || w[-1] == '\t')) w--;
+        *w++ = ' ';
+        while (p + 1 < text + to && (p[1] == ' ' || p[1] == '\t')) p++;
     }
-    return NULL;
+    *w = 0;
+    return out;
 }
 
 /* Prints the source line of loc and a caret under its columns. */
 static void print_source_line(SrcLoc loc) {
-    const char *file = loc.file ? intern(loc.file) : NULL;
-    for (Source *s = sources; s; s = s->next) {
-        if (s->file != file) continue;
-        const char *p = s->text;
-        for (int l = 1; l < loc.line && *p; p++)
-            if (*p == '\n') l++;
-        const char *end = strchr(p, '\n');
-        int n = end ? (int)(end - p) : (int)strlen(p);
-        fprintf(stderr, "%5d | %.*s\n      | ", loc.line, n, p);
-        for (int i = 1; i < loc.col && i <= n; i++) fputc(p[i - 1] == '\t' ? '\t' : ' ', stderr);
-        int width = (loc.end_line == loc.line && loc.end_col > loc.col) ? loc.end_col - loc.col : 1;
-        for (int i = 0; i < width; i++) fputc('^', stderr);
-        fputc('\n', stderr);
-        return;
-    }
+    const char *p = source_text(loc);
+    if (!p) return;
+    for (int l = 1; l < loc.line && *p; p++)
+        if (*p == '\n') l++;
+    const char *end = strchr(p, '\n');
+    int n = end ? (int)(end - p) : (int)strlen(p);
+    fprintf(stderr, "%5d | %.*s\n      | ", loc.line, n, p);
+    for (int i = 1; i < loc.col && i <= n; i++) fputc(p[i - 1] == '\t' ? '\t' : ' ', stderr);
+    int width = (loc.end_line == loc.line && loc.end_col > loc.col) ? loc.end_col - loc.col : 1;
+    for (int i = 0; i < width; i++) fputc('^', stderr);
+    fputc('\n', stderr);
 }
 
 static void diag_emit(const char *kind, SrcLoc loc, const char *fmt, va_list ap) {
