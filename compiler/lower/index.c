@@ -232,9 +232,12 @@ SVal *lower_range(Lower *l, Env *env, Exp *e) {
     SubExp b = lower_exp(l, env, e->end)->se;
     PrimType t = subexp_type(a).elem;
     SubExp a64 = lower_conv(l, a, PT_I64, e->loc), b64 = lower_conv(l, b, PT_I64, e->loc);
-    SubExp step;
-    if (e->second) step = lower_binop(l, OP_SUB, lower_conv(l, lower_exp(l, env, e->second)->se, PT_I64, e->loc), a64, e->loc);
-    else step = se_i64(e->range == RANGE_DOWNTO ? -1 : 1);
+    SubExp second64 = e->second ? lower_conv(l, lower_exp(l, env, e->second)->se, PT_I64, e->loc) : b64;
+    SubExp step = e->second ? lower_binop(l, OP_SUB, second64, a64, e->loc) : se_i64(e->range == RANGE_DOWNTO ? -1 : 1);
+    /* what a failed check shows: a, the second element if written, b */
+    SubExp shown[3] = {a64, second64, b64};
+    int nshown = e->second ? 3 : 2;
+    const char *msg = range_msg(l, e->range, e->second);
     /* number of elements: distance to the (exclusive) end divided by step, rounded up */
     SubExp endx = b64;
     if (e->range == RANGE_INCL) {
@@ -248,15 +251,11 @@ SVal *lower_range(Lower *l, Env *env, Exp *e) {
         /* ..< must count up and ..> down; any range needs a non-zero step */
         Op dir = e->range == RANGE_UPTO ? OP_GT : e->range == RANGE_DOWNTO ? OP_LT : OP_NE;
         SubExp good = lower_binop(l, dir, step, se_i64(0), e->loc);
-        SubExp args[3] = {a64, e->second ? lower_binop(l, OP_ADD, a64, step, e->loc) : b64, b64};
-        lower_assert(l, good, range_msg(l, e->range, e->second), args, e->second ? 3 : 2, e->loc);
+        lower_assert(l, good, msg, shown, nshown, e->loc);
     }
     SubExp n = lower_binop(l, OP_QUOT, num, step, e->loc);
     SubExp ok = lower_binop(l, OP_GE, n, se_i64(0), e->loc);
-    if (!l->opts->unsafe) {
-        SubExp args[3] = {a64, e->second ? lower_binop(l, OP_ADD, a64, step, e->loc) : b64, b64};
-        lower_assert(l, ok, range_msg(l, e->range, e->second), args, e->second ? 3 : 2, e->loc);
-    }
+    if (!l->opts->unsafe) lower_assert(l, ok, msg, shown, nshown, e->loc);
     IrExp *ie = lower_new_exp(l, IE_IOTA);
     ie->n = n;
     ie->start = a;
