@@ -4,7 +4,9 @@
  * wraps, / and mod round towards -inf, quot and rem towards zero, shifts by
  * the width or more give 0 (or -1 for arithmetic right shifts of negative
  * values), float to integer conversion of NaN or an infinity gives 0 and
- * saturates out of range (a negative value to an unsigned type wraps). Conversions are rt_conv_<from>_<to>. Header only. */
+ * saturates out of range (a negative value to an unsigned type goes
+ * through the signed type of its width). Conversions are
+ * rt_conv_<from>_<to>. Header only. */
 #ifndef FUTHORC_RT_SCALAR_H
 #define FUTHORC_RT_SCALAR_H
 
