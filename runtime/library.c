@@ -80,7 +80,7 @@ struct futhark_context_config {
     int debugging, profiling, logging;
     int num_threads; /* multicore: the threads of parallel loops; 0: all cores */
     char *cache_file; /* OpenCL: the built program's binary; C: unused */
-    int64_t *params;  /* tuning parameters by index; 0: the default */
+    int64_t *params;  /* tuning parameters by index; -1: the default */
     void *store;      /* the storage's settings (OpenCL: device selection), or NULL */
 };
 
@@ -100,6 +100,7 @@ struct futhark_context {
 
 /* The program's tuning parameters ("segmap_3.group_size"). */
 static int rtl_store_nparams(void);
+static const char *rtl_store_param_class(int i);
 static const char *rtl_store_param(int i);
 /* Frees cfg->store. */
 static void rtl_store_config_free(struct futhark_context_config *cfg);
@@ -164,10 +165,11 @@ static void rtl_log(struct futhark_context *ctx, const char *fmt, ...) {
 
 struct futhark_context_config *futhark_context_config_new(void) {
     struct futhark_context_config *cfg = calloc(1, sizeof *cfg);
-    if (cfg && !(cfg->params = calloc((size_t)rtl_store_nparams() + 1, sizeof(int64_t)))) {
+    if (cfg && !(cfg->params = malloc(((size_t)rtl_store_nparams() + 1) * sizeof(int64_t)))) {
         free(cfg);
         return NULL;
     }
+    for (int i = 0; cfg && i <= rtl_store_nparams(); i++) cfg->params[i] = -1;
     return cfg;
 }
 
@@ -204,7 +206,8 @@ void futhark_context_config_set_cache_file(struct futhark_context_config *cfg, c
     if (fname && (cfg->cache_file = malloc(strlen(fname) + 1))) strcpy(cfg->cache_file, fname);
 }
 
-/* Sets the tuning parameter named param_name (0: its default); non-zero
+/* Sets the tuning parameter named param_name (0: its default, but for a
+ * threshold, which it sets to 0); non-zero
  * when the program has no such parameter (the C backend has none). */
 int futhark_context_config_set_tuning_param(struct futhark_context_config *cfg, const char *param_name,
                                             size_t new_value) {
@@ -222,11 +225,8 @@ const char *futhark_get_tuning_param_name(int i) {
     return i >= 0 && i < rtl_store_nparams() ? rtl_store_param(i) : NULL;
 }
 
-/* The class of a parameter is what follows the kernel's name: "group_size". */
 const char *futhark_get_tuning_param_class(int i) {
-    const char *name = futhark_get_tuning_param_name(i);
-    const char *dot = name ? strrchr(name, '.') : NULL;
-    return dot ? dot + 1 : name;
+    return i >= 0 && i < rtl_store_nparams() ? rtl_store_param_class(i) : NULL;
 }
 
 /* ---- The set of live arrays ---------------------------------------------------- */
@@ -926,6 +926,11 @@ static unsigned char rtl_no_raw;
 static int rtl_store_nparams(void) { return 0; }
 
 static const char *rtl_store_param(int i) {
+    (void)i;
+    return NULL;
+}
+
+static const char *rtl_store_param_class(int i) {
     (void)i;
     return NULL;
 }

@@ -49,6 +49,17 @@
 #define RT_CL_LOG_MAX 65536
 #define RT_CL_NAME_MAX 256
 
+/* A threshold of multi-versioned code: tuning parameter param; a run
+ * takes the version of an if's true branch when the degree of parallelism
+ * P it compares is >= the parameter's value (dflt unless set). The
+ * thresholds form trees: parent is the parameter index of the threshold
+ * whose branch (true: branch 1) holds this comparison, or -1. */
+typedef struct rt_cl_threshold_info {
+    int param;
+    int64_t dflt;
+    int parent, branch;
+} rt_cl_threshold_info;
+
 /* What the generated program tells the runtime. */
 typedef struct rt_cl_program_info {
     const char *source;              /* OpenCL C of every kernel */
@@ -58,6 +69,8 @@ typedef struct rt_cl_program_info {
     int nfailures;
     const char *const *params;       /* tuning parameter names ("k3.group_size") */
     int nparams;
+    const rt_cl_threshold_info *thresholds; /* the parameters that are thresholds */
+    int nthresholds;
 } rt_cl_program_info;
 
 typedef struct rt_dblock {
@@ -93,9 +106,12 @@ static struct rt_cl_state {
     const char *source;                 /* OpenCL C to build instead of prog->source, or NULL */
     bool library;                       /* set up by a library (runtime/opencl_library.h) */
     const char *cache_file, *dump_file, *load_file;
-    bool profile, list_devices, print_params;
+    bool profile, list_devices, print_params, log;
     int64_t group_size, num_groups;
-    int64_t *param_values;               /* by parameter index; 0 = default */
+    int64_t default_threshold;           /* of every threshold not set; -1: none */
+    int64_t *param_values;               /* by parameter index; < 0: unset (0
+                                            also means the default, but for
+                                            thresholds) */
     /* the device */
     bool ready;
     cl_platform_id platform;
@@ -117,7 +133,7 @@ static struct rt_cl_state {
     int64_t t0;
     bool timing;       /* a timed run is going on: its device commands' events are kept */
     cl_event span[2];  /* that run's first and latest device command, or NULL */
-} rt_cl = {.platform_index = -1, .device_index = -1};
+} rt_cl = {.platform_index = -1, .device_index = -1, .default_threshold = -1};
 
 static void rt_cl_set_program(const rt_cl_program_info *p) { rt_cl.prog = p; }
 
@@ -188,9 +204,12 @@ static const char rt_cl_help[] =
     "  --build-option OPT          pass OPT to the OpenCL compiler (repeatable)\n"
     "  --default-group-size N      work-group size of every kernel (default 256)\n"
     "  --default-num-groups N      groups of reductions, scans and histograms\n"
+    "  --default-threshold N       value of every threshold not set otherwise\n"
     "  --param NAME=N              set one tuning parameter (see --print-params)\n"
     "  --tuning FILE               set tuning parameters from NAME=N lines\n"
-    "  --print-params              list the tuning parameters, then exit\n";
+    "  --print-params              list the tuning parameters (and the trees of\n"
+    "                              thresholds), then exit\n"
+    "  -L, --log                   log each threshold comparison on stderr\n";
 
 /* Parses a positive count; false after a message. */
 static bool rt_cl_count(const char *opt, const char *v, int64_t *out) {
@@ -257,13 +276,15 @@ static bool rt_cl_is(const char *a, const char *s, const char *l) {
 static int rt_cl_option(int argc, char **argv, int *i) {
     const char *a = argv[*i];
     if (!rt_cl.param_values && rt_cl.prog) {
-        rt_cl.param_values = calloc((size_t)rt_cl.prog->nparams + 1, sizeof(int64_t));
+        rt_cl.param_values = malloc(((size_t)rt_cl.prog->nparams + 1) * sizeof(int64_t));
         if (!rt_cl.param_values) return -1;
+        for (int k = 0; k <= rt_cl.prog->nparams; k++) rt_cl.param_values[k] = -1;
     }
     const char *v;
     if (!strcmp(a, "-P") || !strcmp(a, "--profile")) rt_cl.profile = true;
     else if (!strcmp(a, "--list-devices")) rt_cl.list_devices = true;
     else if (!strcmp(a, "--print-params")) rt_cl.print_params = true;
+    else if (!strcmp(a, "-L") || !strcmp(a, "--log")) rt_cl.log = true;
     else if (rt_cl_is(a, "-p", "--platform")) {
         int64_t n;
         if (!(v = rt_cl_value(argc, argv, i, "--platform")) || !rt_cl_count("--platform", v, &n)) return -1;
@@ -297,6 +318,10 @@ static int rt_cl_option(int argc, char **argv, int *i) {
     } else if (!strncmp(a, "--default-num-groups", 20)) {
         if (!(v = rt_cl_value(argc, argv, i, "--default-num-groups")) ||
             !rt_cl_count("--default-num-groups", v, &rt_cl.num_groups))
+            return -1;
+    } else if (!strncmp(a, "--default-threshold", 19)) {
+        if (!(v = rt_cl_value(argc, argv, i, "--default-threshold")) ||
+            !rt_cl_count("--default-threshold", v, &rt_cl.default_threshold))
             return -1;
     } else if (!strncmp(a, "--param", 7)) {
         if (!(v = rt_cl_value(argc, argv, i, "--param")) || !rt_cl_set_param(v, "--param")) return -1;
@@ -542,6 +567,47 @@ static int rt_cl_setup(rt_ctx *ctx) {
 
 static int64_t rt_cl_param(int i, int64_t dflt) {
     return i >= 0 && rt_cl.param_values && rt_cl.param_values[i] > 0 ? rt_cl.param_values[i] : dflt;
+}
+
+/* The threshold info of parameter i, or NULL when it is no threshold. */
+static const rt_cl_threshold_info *rt_cl_threshold_of(const rt_cl_program_info *prog, int i) {
+    for (int k = 0; k < prog->nthresholds; k++)
+        if (prog->thresholds[k].param == i) return &prog->thresholds[k];
+    return NULL;
+}
+
+/* Whether degree of parallelism p reaches threshold parameter i (dflt
+ * unless it or --default-threshold is set; 0 may be set); logged with -L
+ * as Futhark's programs do. */
+static bool rt_cl_threshold(int i, int64_t p, int64_t dflt) {
+    int64_t t = rt_cl.param_values && rt_cl.param_values[i] >= 0 ? rt_cl.param_values[i]
+                : rt_cl.default_threshold >= 0                    ? rt_cl.default_threshold
+                                                                  : dflt;
+    bool r = p >= t;
+    if (rt_cl.log) fprintf(stderr, "Compared %s <= %lld: %s.\n", rt_cl.prog->params[i], (long long)p, r ? "true" : "false");
+    return r;
+}
+
+/* Prints parameter i as --print-params lists it: its name, and for a
+ * threshold its default and the branches of the thresholds above it
+ * ("!name" for a false branch), outermost first. */
+static void rt_cl_print_param(FILE *f, const rt_cl_program_info *prog, int i) {
+    const rt_cl_threshold_info *t = rt_cl_threshold_of(prog, i);
+    fputs(prog->params[i], f);
+    if (!t) {
+        fputc('\n', f);
+        return;
+    }
+    int chain[64], n = 0;
+    for (const rt_cl_threshold_info *u = t; u->parent >= 0 && n < 64; n++) {
+        chain[n] = u->parent * 2 + u->branch;
+        u = rt_cl_threshold_of(prog, u->parent);
+        if (!u) break;
+    }
+    fprintf(f, " (threshold %lld (", (long long)t->dflt);
+    for (int k = n - 1; k >= 0; k--)
+        fprintf(f, "%s%s%s", k < n - 1 ? " " : "", chain[k] % 2 ? "" : "!", prog->params[chain[k] / 2]);
+    fputs("))\n", f);
 }
 
 /* Tuning parameter i (dflt when unset) rounded down to a power of two
@@ -1229,7 +1295,7 @@ static int rt_cl_early(int argc, char **argv) {
         return 0;
     }
     if (rt_cl.print_params) {
-        for (int i = 0; i < rt_cl.prog->nparams; i++) printf("%s\n", rt_cl.prog->params[i]);
+        for (int i = 0; i < rt_cl.prog->nparams; i++) rt_cl_print_param(stdout, rt_cl.prog, i);
         return 0;
     }
     if (rt_cl.dump_file) {

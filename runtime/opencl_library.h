@@ -45,7 +45,7 @@ typedef struct rtl_cl_dev {
 
 /* The context whose state rt_cl holds, or NULL. */
 static rtl_cl_dev *rtl_cl_current;
-static const struct rt_cl_state rtl_cl_fresh = {.platform_index = -1, .device_index = -1};
+static const struct rt_cl_state rtl_cl_fresh = {.platform_index = -1, .device_index = -1, .default_threshold = -1};
 
 /* A malloc'd copy of s (NULL for NULL); *ok becomes false when out of memory. */
 static char *rtl_cl_strdup(const char *s, bool *ok) {
@@ -99,6 +99,13 @@ static int rtl_store_nparams(void) { return futhorc_cl_info.nparams; }
 
 static const char *rtl_store_param(int i) { return futhorc_cl_info.params[i]; }
 
+/* "threshold", or what follows the kernel's name: "group_size". */
+static const char *rtl_store_param_class(int i) {
+    if (rt_cl_threshold_of(&futhorc_cl_info, i)) return "threshold";
+    const char *dot = strrchr(futhorc_cl_info.params[i], '.');
+    return dot ? dot + 1 : futhorc_cl_info.params[i];
+}
+
 static void rtl_store_config_free(struct futhark_context_config *cfg) {
     rtl_cl_cfg *c = cfg->store;
     if (!c) return;
@@ -134,6 +141,7 @@ static bool rtl_cl_configure(rtl_cl_dev *d, const struct futhark_context_config 
     st->library = true;
     st->prog = &futhorc_cl_info;
     st->profile = cfg->profiling != 0;
+    st->log = cfg->logging != 0;
     st->cache_file = d->cache_file = rtl_cl_strdup(cfg->cache_file, &ok);
     st->param_values = malloc(((size_t)futhorc_cl_info.nparams + 1) * sizeof(int64_t));
     if (!st->param_values) return false;

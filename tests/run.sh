@@ -125,6 +125,10 @@ for d in tests/programs tests/structure tests/fusion tests/gpu tests/multicore e
 done
 if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
     summarised "OpenCL backend" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --backend=opencl --pass-compiler-option=--verify "${cl_dirs[@]}"
+    # Multi-versioned code: small test inputs take the distributed
+    # versions by default; every threshold at 0 takes the outer ones.
+    summarised "OpenCL, outer versions" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --backend=opencl \
+        -p --default-threshold=0 tests/gpu
     summarised "OpenCL runtime" bash tests/opencl/run.sh
 elif [ -n "${FUTHORC_REQUIRE_OPENCL:-}" ]; then
     echo "opencl: no OpenCL platform installed (FUTHORC_REQUIRE_OPENCL is set)"

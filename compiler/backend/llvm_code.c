@@ -186,6 +186,7 @@ LLVMValueRef l_exp(L *l, const ImpExp *e) {
     case IX_THREAD:
     case IX_TUNING:
     case IX_MEMSIZE:
+    case IX_THRESHOLD:
     case IX_LOCAL_BUDGET: break;
     case IX_NUM_THREADS: return l_call(l, "rtl_num_threads", &l->ctx, 1);
     }

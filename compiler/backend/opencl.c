@@ -63,6 +63,8 @@ typedef struct HostPrint {
                              tuning parameter, or -1 */
     const ImpStm *last_arg; /* the entry's last IMP_ARG, after which its timer starts */
     bool finished;        /* the entry has waited for the device */
+    VEC(const Threshold *) thr; /* the thresholds compared, in order of registration */
+    VEC(int) thr_param;   /* the same: its tuning parameter */
 } HostPrint;
 
 /* A kernel's tuning parameters by name: a slot per name (the group size
@@ -78,6 +80,28 @@ static int kernel_id(CPrint *C, const ImpKernel *k) {
         H->kernel_id[k->index] = cl_new_kernel(H->cl, arena_printf(C->a, "%s_%d", k->name, id));
     }
     return H->kernel_id[k->index];
+}
+
+/* The tuning parameter of threshold t (registered on first use, after
+ * the thresholds above it). */
+static int threshold_param(HostPrint *H, const Threshold *t) {
+    for (int i = 0; i < H->thr.len; i++)
+        if (H->thr.items[i] == t) return H->thr_param.items[i];
+    if (t->parent) threshold_param(H, t->parent);
+    vec_push(&H->thr, t);
+    vec_push(&H->thr_param, cl_new_param(H->cl, t->name));
+    return H->thr_param.items[H->thr_param.len - 1];
+}
+
+/* The table of thresholds (rt_cl_threshold_info) as futhorc_cl_thresholds. */
+static void threshold_table(Buf *out, HostPrint *H) {
+    buf_puts(out, "static const rt_cl_threshold_info futhorc_cl_thresholds[] = {");
+    for (int i = 0; i < H->thr.len; i++) {
+        const Threshold *t = H->thr.items[i];
+        buf_printf(out, "%s{%d, %lldLL, %d, %d}", i ? ", " : "", H->thr_param.items[i], (long long)t->dflt,
+                   t->parent ? threshold_param(H, t->parent) : -1, t->branch);
+    }
+    buf_puts(out, H->thr.len ? "};\n" : "{0, 0, -1, 0}};\n");
 }
 
 /* "{a, b, c}" of an LMAD's strides or shape (at least one entry). */
@@ -129,6 +153,9 @@ static const char *h_exp(CPrint *C, const ImpExp *e) {
         ICE("OpenCL backend: an unknown tuning parameter");
     }
     case IX_LOCAL_BUDGET: return "rt_cl_local_budget()";
+    case IX_THRESHOLD:
+        return arena_printf(C->a, "rt_cl_threshold(%d, %s, %lldLL)", threshold_param(H, e->thr), cp_exp(C, e->args[0]),
+                            (long long)e->thr->dflt);
     default: return NULL;
     }
 }
@@ -458,15 +485,18 @@ void emit_opencl_entries(Buf *out, const ImpProg *ip, bool linked_rt) {
     string_table(out, "futhorc_cl_kernels", cl.kernels.items, cl.kernels.len);
     string_table(out, "futhorc_cl_failures", cl.fails.items, cl.fails.len);
     string_table(out, "futhorc_cl_params", cl.params.items, cl.params.len);
+    threshold_table(out, &H);
     buf_printf(out,
                "static const rt_cl_program_info futhorc_cl_info = {futhorc_cl_source, futhorc_cl_kernels, %d, "
-               "futhorc_cl_failures, %d, futhorc_cl_params, %d};\n\n",
-               cl.kernels.len, cl.fails.len, cl.params.len);
+               "futhorc_cl_failures, %d, futhorc_cl_params, %d, futhorc_cl_thresholds, %d};\n\n",
+               cl.kernels.len, cl.fails.len, cl.params.len, H.thr.len);
     buf_free(&src);
     buf_free(&cl.src);
     vec_free(&cl.kernels);
     vec_free(&cl.fails);
     vec_free(&cl.params);
+    vec_free(&H.thr);
+    vec_free(&H.thr_param);
     cp_fini(&C);
     arena_free(&a);
 }

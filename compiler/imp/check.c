@@ -178,6 +178,10 @@ static PrimType check_exp(Checker *C, const ImpExp *e) {
         break;
     case IX_LOCAL_BUDGET: only_entries(C, "IX_LOCAL_BUDGET"); break;
     case IX_NUM_THREADS: only_entries(C, "IX_NUM_THREADS"); break;
+    case IX_THRESHOLD:
+        only_entries(C, "IX_THRESHOLD");
+        expect(C, e->args[0], PT_I64, "a threshold's operand");
+        break;
     case IX_MEMSIZE:
         only_entries(C, "IX_MEMSIZE");
         use(C, e->var, IMP_MEM);

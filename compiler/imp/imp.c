@@ -122,6 +122,24 @@ ImpExp *imp_tuning(Arena *a, ImpKernel *k, ImpTune tune, ImpExp **args) {
     return e;
 }
 
+ImpExp *imp_threshold(Arena *a, const Threshold *thr, ImpExp *p) {
+    ImpExp *e = exp_new(a, IX_THRESHOLD, PT_BOOL);
+    e->thr = thr;
+    e->args = NEW_ARRAY(a, ImpExp *, 1);
+    e->args[0] = p;
+    return e;
+}
+
+int imp_exp_nargs(const ImpExp *e) {
+    switch (e->kind) {
+    case IX_OP: return op_arity(e->op);
+    case IX_CONV:
+    case IX_THRESHOLD: return 1;
+    case IX_TUNING: return imp_tune_arity(e->tune);
+    default: return 0;
+    }
+}
+
 ImpExp *imp_local_budget(Arena *a) { return exp_new(a, IX_LOCAL_BUDGET, PT_I64); }
 ImpExp *imp_num_threads(Arena *a) { return exp_new(a, IX_NUM_THREADS, PT_I64); }
 
@@ -141,6 +159,7 @@ PrimType imp_exp_type(const ImpExp *e) {
     case IX_MEMSIZE:
     case IX_LOCAL_BUDGET:
     case IX_NUM_THREADS: return PT_I64;
+    case IX_THRESHOLD: return PT_BOOL;
     case IX_SYM:
     case IX_CONST:
     case IX_VAR:
@@ -241,10 +260,7 @@ static void fw_exp(FreeWalk *w, const ImpExp *e) {
     if (!e) return;
     if (e->kind == IX_VAR || e->kind == IX_LOAD || e->kind == IX_MEMSIZE) fw_var(w, e->var);
     if (e->kind == IX_SYM) sym_vars(e->sym, fw_use, w);
-    if (e->kind == IX_OP || e->kind == IX_CONV)
-        for (int i = 0; i < (e->kind == IX_OP ? op_arity(e->op) : 1); i++) fw_exp(w, e->args[i]);
-    if (e->kind == IX_TUNING)
-        for (int i = 0; i < imp_tune_arity(e->tune); i++) fw_exp(w, e->args[i]);
+    for (int i = 0; i < imp_exp_nargs(e); i++) fw_exp(w, e->args[i]);
     fw_exp(w, e->index);
 }
 

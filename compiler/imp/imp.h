@@ -135,6 +135,8 @@ typedef enum ImpExpKind {
     IX_MEMSIZE, /* host code: the size in bytes of device block var */
     IX_LOCAL_BUDGET, /* host code: the bytes of local memory a work-group
                         may use for arrays the lowering sizes at run time */
+    IX_THRESHOLD, /* host code (GPU): the bool args[0] >= the value of tuning
+                     threshold thr (an IR Threshold: name, default, tree) */
     IX_NUM_THREADS,  /* entry code (multicore): the number of threads that
                         run the tasks of an IMP_PARFOR (an i64, >= 1) */
 } ImpExpKind;
@@ -195,6 +197,7 @@ struct ImpExp {
     ImpThread thread; /* IX_THREAD */
     ImpKernel *kernel; /* IX_TUNING */
     ImpTune tune;    /* IX_TUNING */
+    const Threshold *thr; /* IX_THRESHOLD */
     bool reassoc;    /* IX_OP: a float addition or multiplication of a
                         reduction's operator, which the target may
                         reassociate (the order in which a reduction
@@ -433,6 +436,11 @@ ImpExp *imp_thread(Arena *a, ImpThread t);
 /* args: imp_tune_arity(tune) i64 expressions. */
 ImpExp *imp_tuning(Arena *a, ImpKernel *k, ImpTune tune, ImpExp **args);
 ImpExp *imp_memsize(Arena *a, ImpVar *mem);
+/* p >= threshold thr (p an i64 expression). */
+ImpExp *imp_threshold(Arena *a, const Threshold *thr, ImpExp *p);
+/* How many of e->args e has (operands of IX_OP, IX_CONV, IX_TUNING and
+ * IX_THRESHOLD; 0 for the others). */
+int imp_exp_nargs(const ImpExp *e);
 ImpExp *imp_local_budget(Arena *a);
 ImpExp *imp_num_threads(Arena *a);
 /* The type of e's value. */

@@ -207,6 +207,7 @@ void lw_stm(ImpLower *L, const Stm *s) {
     case IE_ASSERT: lw_assert(L, s); break;
     case IE_ALLOC: lw_alloc(L, s); break;
     case IE_APPLY: lw_apply(L, s); break;
+    case IE_THRESHOLD: lw_declare(L, s->pat[0], imp_threshold(L->a, e->thr, lw_se(L, e->args[0]))); break;
     case IE_INDEX:
     case IE_UPDATE:
     case IE_FLAT_UPDATE:

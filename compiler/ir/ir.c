@@ -473,6 +473,13 @@ static bool print_simple_exp(Buf *out, const IrExp *e) {
         print_ses(out, e->args, e->nargs);
         buf_putc(out, ')');
         return true;
+    case IE_THRESHOLD:
+        buf_printf(out, "threshold %s(", e->thr->name);
+        print_ses(out, e->args, e->nargs);
+        buf_printf(out, ") /* >= %lld", (long long)e->thr->dflt);
+        if (e->thr->parent) buf_printf(out, ", under %s %s", e->thr->parent->name, e->thr->branch ? "true" : "false");
+        buf_puts(out, " */");
+        return true;
     default: return false;
     }
 }
@@ -746,7 +753,8 @@ static void uses_exp(IrExp *e, IrUseFn f, void *ctx) {
     case IE_SUBEXP: ir_uses_se(&e->se, f, ctx); break;
     case IE_OP:
     case IE_CONV:
-    case IE_APPLY: ir_uses_ses(e->args, e->nargs, f, ctx); break;
+    case IE_APPLY:
+    case IE_THRESHOLD: ir_uses_ses(e->args, e->nargs, f, ctx); break;
     case IE_INDEX:
         f(ctx, NULL, &e->arr, ir_is_scalar_index(e) ? IR_USE_READ : IR_USE_OTHER);
         uses_slice(e->slice, e->nslice, f, ctx);

@@ -240,7 +240,21 @@ typedef enum IrExpKind {
     IE_ALLOC,     /* STAGE_MEM: a memory block of size bytes */
     IE_APPLY,     /* fn(args): a call of a function of Prog.defs (scalars in,
                      scalars out); binds its results */
+    IE_THRESHOLD, /* STAGE_SOACS on: the bool args[0] >= the run-time value of
+                     tuning threshold thr (host code of the GPU pipeline): an
+                     if on it chooses between versions of a nest */
 } IrExpKind;
+
+/* A threshold of multi-versioned code (pass distribute): a tuning
+ * parameter named name ("main.suff_outer_par_0"), dflt when the user set
+ * none. The thresholds of a program form trees: parent is the threshold
+ * whose if-branch (true or false: branch) holds this one's if, or NULL. */
+typedef struct Threshold {
+    const char *name;
+    int64_t dflt;
+    const struct Threshold *parent;
+    bool branch;
+} Threshold;
 
 struct IrExp {
     IrExpKind kind;
@@ -279,6 +293,7 @@ struct IrExp {
                          (work-item) uses the block for itself */
     SegInfo *seg;     /* STAGE_GPU, host-level SOACs: how it runs */
     Fun *fn;          /* IE_APPLY: the called function, one of Prog.defs */
+    const Threshold *thr; /* IE_THRESHOLD */
 };
 
 /* A statement binds npat variables to the results of e. loc is the source
@@ -389,6 +404,9 @@ Stm *ir_stm(Arena *a, Var **pat, int npat, IrExp *e, SrcLoc loc);
 Stm *ir_stm1(Arena *a, Var *v, IrExp *e, SrcLoc loc);
 /* let dst = src. */
 Stm *ir_copy_stm(Arena *a, Var *dst, SubExp src, SrcLoc loc);
+/* A deep copy of s (STAGE_SOACS) in which every Var that s binds, its
+ * pattern included, is a fresh one (compiler/ir/clone.c). */
+Stm *ir_clone_stm(Prog *p, const Stm *s);
 /* A growing list of statements, as passes build bodies. */
 typedef VEC(Stm *) StmVec;
 /* The byte size of an array of type t (its element size times its dims,

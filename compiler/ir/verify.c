@@ -493,6 +493,11 @@ static void verify_exp(Verifier *vf, const Stm *s) {
         if (s->pat[0]->type.kind != TK_MEM) VFAIL(vf, "alloc must bind a memory block");
         break;
     case IE_APPLY: verify_apply(vf, s); break;
+    case IE_THRESHOLD:
+        if (!e->thr || e->nargs != 1) VFAIL(vf, "a threshold compares one value with a named threshold");
+        expect_prim(vf, e->args[0], PT_I64, "threshold operand");
+        expect_shape(vf, s, PT_BOOL, 0, "threshold");
+        break;
     default: verify_array_exp(vf, s); break;
     }
 }

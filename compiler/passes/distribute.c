@@ -57,12 +57,24 @@
 
 #include <string.h>
 
+/* The default threshold of a distributed map's outer version: with at
+ * least this many elements (work-items) it runs the map as it was, each
+ * element's stages sequentially in one work-item, else the distributed
+ * stages. About the work-items a large GPU keeps resident (an H100: 132
+ * compute units of 2048), beyond which the stages' extra passes over
+ * memory cost more than the parallelism inside each element gains: row
+ * softmax (bench/RESULTS.md) is faster distributed at 65,536 rows of 256
+ * and in one work-item per row at 2^20 rows of 16. */
+#define DIST_OUTER_THRESHOLD (1 << 18)
+
 typedef struct Dist {
     Prog *p;
     Arena *a;
     char *nest;  /* by Var id: bound inside the host-level statement */
     int nnest;   /* entries of nest; later Vars are new, bound inside */
     bool changed;
+    const char *fun; /* the entry point being distributed */
+    int nthresholds; /* thresholds made so far (they are numbered) */
 } Dist;
 
 /* One map's body, split into stages (per-call scratch, by Var id). */
@@ -307,7 +319,7 @@ static bool split_ok(Split *S, const Stm *s, const int *stage_at, int nst) {
     return !S->bad;
 }
 
-static bool dist_map(Dist *D, Body *host, int at);
+static bool dist_map(Dist *D, Body *host, int at, bool version);
 
 /* The index of the one map-only Screma among b's statements when every
  * other statement is not a Screma, else -1. */
@@ -363,17 +375,91 @@ static Stm *final_reduction(Dist *D, const Stm *s, const Split *S, const Inputs 
     return ir_stm(D->a, s->pat, nv, e, s->loc);
 }
 
+/* The degree of parallelism of s run with one work-item per element of
+ * its nest of maps (the width of s, times the widths of the maps nested
+ * alone in its body that are the same for every element), as an i64
+ * SubExp whose statements are appended to out. */
+static SubExp outer_parallelism(Dist *D, const Stm *s, StmVec *out) {
+    SubExp p = s->e->screma.w;
+    for (const Body *b = s->e->screma.map->body;;) {
+        int k = sole_inner_map(b);
+        if (k < 0 || !invariant(D, b->stms[k]->e->screma.w)) return p;
+        IrExp *e = NEW(D->a, IrExp);
+        e->kind = IE_OP;
+        e->op = OP_MUL;
+        e->t = PT_I64;
+        e->nargs = 2;
+        e->args = NEW_ARRAY(D->a, SubExp, 2);
+        e->args[0] = p;
+        e->args[1] = b->stms[k]->e->screma.w;
+        Var *v = ir_var(D->p, "outer_par", type_prim(PT_I64));
+        vec_push(out, ir_stm1(D->a, v, e, s->loc));
+        p = se_var(v);
+        b = b->stms[k]->e->screma.map->body;
+    }
+}
+
+/* Host statement s becomes two versions (incremental flattening, seed
+ * 002 ch. 7): outer, the map run as it was (one work-item per element of
+ * its nest, the stages sequential in it), and dist, the statements of its
+ * distributed stages (binding dist_pat instead of s's pattern), chosen at
+ * run time by comparing the outer version's parallelism with a threshold:
+ *   let c = threshold main.suff_outer_par_K (P)
+ *   let pat = if c then outer else dist
+ * Returns the statements that replace s. */
+static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, const StmVec *dist) {
+    StmVec r = {0};
+    SubExp par = outer_parallelism(D, outer, &r);
+    Threshold *t = NEW(D->a, Threshold);
+    t->name = arena_printf(D->a, "%s.suff_outer_par_%d", D->fun, D->nthresholds++);
+    t->dflt = DIST_OUTER_THRESHOLD;
+    IrExp *ce = NEW(D->a, IrExp);
+    ce->kind = IE_THRESHOLD;
+    ce->thr = t;
+    ce->nargs = 1;
+    ce->args = NEW_ARRAY(D->a, SubExp, 1);
+    ce->args[0] = par;
+    Var *c = ir_var(D->p, "suff_outer_par", type_prim(PT_BOOL));
+    vec_push(&r, ir_stm1(D->a, c, ce, s->loc));
+    IrExp *e = NEW(D->a, IrExp);
+    e->kind = IE_IF;
+    e->cond = se_var(c);
+    e->nret = s->npat;
+    e->ret = NEW_ARRAY(D->a, Type, s->npat + 1);
+    e->tbody = NEW(D->a, Body);
+    e->tbody->nstms = 1;
+    e->tbody->stms = NEW_ARRAY(D->a, Stm *, 1);
+    e->tbody->stms[0] = outer;
+    e->fbody = NEW(D->a, Body);
+    e->fbody->nstms = dist->len;
+    e->fbody->stms = NEW_ARRAY(D->a, Stm *, dist->len + 1);
+    COPY_ARRAY(e->fbody->stms, dist->items, dist->len);
+    e->tbody->nres = e->fbody->nres = s->npat;
+    e->tbody->res = NEW_ARRAY(D->a, SubExp, s->npat + 1);
+    e->fbody->res = NEW_ARRAY(D->a, SubExp, s->npat + 1);
+    for (int i = 0; i < s->npat; i++) {
+        e->ret[i] = pat[i]->type;
+        e->tbody->res[i] = se_var(outer->pat[i]);
+        e->fbody->res[i] = se_var(dist_pat[i]);
+    }
+    vec_push(&r, ir_stm(D->a, pat, s->npat, e, s->loc));
+    return r;
+}
+
 /* Splits s (statement at of body host, a map, or a map-reduce whose map
  * results are reduced after its stages) into its stages' maps when
- * distribution applies; returns whether it did. */
-static bool dist_map(Dist *D, Body *host, int at) {
+ * distribution applies; returns whether it did. With version (s is a
+ * host-level statement), the map as it was stays as a second version
+ * (versions above). */
+static bool dist_map(Dist *D, Body *host, int at, bool version) {
     Stm *s = host->stms[at];
     if (s->e->kind != IE_SCREMA || s->e->screma.nscans) return false;
     int nv = red_values(&s->e->screma);
     Lambda *lam = s->e->screma.map;
     Body *b = lam->body;
     int inner = sole_inner_map(b);
-    bool forced = inner >= 0 && dist_map(D, b, inner);
+    Stm *outer = version ? ir_clone_stm(D->p, s) : NULL;
+    bool forced = inner >= 0 && dist_map(D, b, inner, false);
     int nst = 0;
     bool *stage = NEW_ARRAY(D->a, bool, b->nstms + 1);
     for (int k = 0; k < b->nstms; k++) nst += stage[k] = is_stage(D, b->stms[k]);
@@ -407,8 +493,13 @@ static bool dist_map(Dist *D, Body *host, int at) {
     }
     if ((!forced && (!row || !all_segmentable)) || !split_ok(&S, s, stage_at, nst)) return false;
 
+    Var **pat = s->pat;
+    if (version) {
+        s->pat = NEW_ARRAY(D->a, Var *, s->npat + 1);
+        for (int i = 0; i < s->npat; i++) s->pat[i] = ir_var(D->p, pat[i]->name, pat[i]->type);
+    }
     Inputs in = {{0}, {0}, NEW_ARRAY(D->a, Var *, n)};
-    VEC(Stm *) out = {0};
+    StmVec out = {0};
     for (int st = 0, lo = 0; st < nst; st++) {
         int hi = lo;
         while (hi < b->nstms && stage_at[hi] == st) hi++;
@@ -421,6 +512,11 @@ static bool dist_map(Dist *D, Body *host, int at) {
         Var *first = in.out[b->res[r].v->id];
         if (first == s->pat[r]) continue;
         vec_push(&out, ir_copy_stm(D->a, s->pat[r], se_var(first), s->loc));
+    }
+    if (version) {
+        StmVec v = versions(D, s, outer, pat, s->pat, &out);
+        vec_free(&out);
+        out = v;
     }
     Stm **stms = NEW_ARRAY(D->a, Stm *, host->nstms + out.len);
     COPY_ARRAY(stms, host->stms, at);
@@ -450,15 +546,16 @@ static void dist_body(Dist *D, Body *b) {
             IrWalk w = {nest_bind, NULL, NULL, D};
             ir_walk_stm(&w, s);
             int before = b->nstms;
-            if (dist_map(D, b, k)) k += b->nstms - before;
+            if (dist_map(D, b, k, true)) k += b->nstms - before;
         }
     }
 }
 
 void pass_distribute(Prog *p) {
     if (p->stage != STAGE_SOACS) ICE("pass_distribute: expected a program at STAGE_SOACS");
-    Dist D = {p, p->arena, NULL, 0, false};
+    Dist D = {p, p->arena, NULL, 0, false, NULL, 0};
     for (int i = 0; i < p->nfuns; i++) {
+        D.fun = p->funs[i]->name;
         D.nnest = p->next_var_id + 1;
         D.nest = NEW_ARRAY(p->arena, char, D.nnest);
         dist_body(&D, p->funs[i]->body);

@@ -172,7 +172,8 @@ static void walk_exp(Walk *w, const IrExp *e) {
     case IE_OP:
     case IE_CONV:
     case IE_ARRAYLIT:
-    case IE_APPLY: walk_ses(w, e->args, e->nargs); break;
+    case IE_APPLY:
+    case IE_THRESHOLD: walk_ses(w, e->args, e->nargs); break;
     case IE_ASSERT: walk_se(w, e->cond), walk_ses(w, e->args, e->nargs); break;
     case IE_IF:
         walk_se(w, e->cond);

@@ -20,7 +20,7 @@
 typedef enum SKind {
     SK_SCREMA, SK_SCAN, SK_REDUCE, SK_SCATTER, SK_HIST, SK_LOOP, SK_IF, SK_BINOP, SK_UNOP, SK_CONV,
     SK_SUBEXP, SK_INDEX, SK_UPDATE, SK_FLAT_INDEX, SK_FLAT_UPDATE, SK_IOTA, SK_REPLICATE, SK_SCRATCH, SK_RESHAPE, SK_REARRANGE,
-    SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC, SK_APPLY,
+    SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC, SK_APPLY, SK_THRESHOLD,
     SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_TILED, SK_KERNEL, SK_PRIVATE,
     SK_INTERLEAVED, SK_COUNT
 } SKind;
@@ -28,7 +28,7 @@ typedef enum SKind {
 static const char *const struct_names[SK_COUNT] = {
     "Screma", "Scan", "Reduce", "Scatter", "Hist", "Loop", "If", "BinOp", "UnOp", "Conv",
     "SubExp", "Index", "Update", "FlatIndex", "FlatUpdate", "Iota", "Replicate", "Scratch", "Reshape", "Rearrange",
-    "Concat", "Copy", "ArrayLit", "Assert", "Alloc", "Apply",
+    "Concat", "Copy", "ArrayLit", "Assert", "Alloc", "Apply", "Threshold",
     "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "Tiled", "Kernel", "Private",
     "Interleaved",
 };
@@ -89,6 +89,7 @@ static SKind struct_simple_kind(const IrExp *e) {
     case IE_ASSERT: return SK_ASSERT;
     case IE_ALLOC: return SK_ALLOC;
     case IE_APPLY: return SK_APPLY;
+    case IE_THRESHOLD: return SK_THRESHOLD;
     default: return SK_COUNT;
     }
 }

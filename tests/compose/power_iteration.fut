@@ -8,8 +8,11 @@
 -- (Fusing matvec into the sum of squares as one whole-array SegRed whose
 -- work-items each compute a whole dot product gives 6 kernels with only
 -- n-way parallelism; that is a defensible alternative, not the expectation.)
+-- The loop's matvec and sum of squares keep that alternative as a second
+-- version (one more SegRed, 2 kernels), which a run takes when n reaches
+-- threshold main.suff_outer_par_0 (issue 18): 9 kernels.
 -- ==
--- structure gpu { SegRed 3 SegMap 2 Kernel 7 }
+-- structure gpu { Threshold 1 SegRed 4 SegMap 2 Kernel 9 }
 -- input { 10i32 [[2.0f64, 0.0f64], [0.0f64, 1.0f64]] [1.0f64, 1.0f64] }
 -- output { [0.999999523f64, 0.000976562f64] }
 -- input { 3i32 [[2.0f64, 1.0f64], [1.0f64, 2.0f64]] [1.0f64, 0.0f64] }

@@ -2,10 +2,12 @@
 -- sum reduce that also writes the exps; division map) mapped over rows.
 -- Flattening distributes the row map over the three stages: two segmented
 -- SegReds (1 kernel each) and one 2D SegMap for the division: 3 kernels.
--- (A compiler could instead run each row sequentially in one SegMap;
--- full flattening is the expectation here.)
+-- The map as written (each row sequentially in one work-item: a SegMap)
+-- stays as a second version, which a run takes when the rows reach
+-- threshold main.suff_outer_par_0 (2^18 by default: millions of short
+-- rows; issue 18): 4 kernels.
 -- ==
--- structure gpu { SegRed 2 SegMap 1 Kernel 3 }
+-- structure gpu { Threshold 1 SegRed 2 SegMap 2 Kernel 4 }
 -- input { [[1.0f32, 2.0f32, 3.0f32], [0.0f32, 0.0f32, 0.0f32], [3.0f32, 1.0f32, -1.0f32]] }
 -- output { [[0.09003057f32, 0.24472846f32, 0.66524094f32], [0.33333334f32, 0.33333334f32, 0.33333334f32], [0.8668133f32, 0.11731042f32, 0.01587624f32]] }
 -- input { [[7.0f32]] }

@@ -10,9 +10,13 @@
 -- rows are computed from their indices in the first stage (a segmented
 -- SegRed over no input array). The structure counts both entry
 -- points. Expected values from a sequential reference (Python).
+-- Each distributed host-level map also keeps its outer version (the map
+-- as written, one work-item per row running the stages in order),
+-- chosen at run time when the rows reach threshold
+-- <entry>.suff_outer_par_N (issue 18's multi-versioning): a SegMap of one kernel per entry point over both map levels, Threshold 2.
 -- ==
 -- entry: main
--- structure gpu { SegMap 1 SegRed 5 Kernel 6 }
+-- structure gpu { Threshold 2 SegMap 3 SegRed 5 Kernel 8 }
 -- input { [[[3i64, 1i64, 4i64, 1i64, 5i64], [9i64, 2i64, 6i64, 5i64, 3i64]], [[0i64, 0i64, 0i64, 0i64, 0i64], [1i64, 2i64, 3i64, 4i64, 5i64]]] }
 -- output { [[[297i64, 303i64, 294i64, 303i64, 291i64], [550i64, 571i64, 559i64, 562i64, 568i64]], [[0i64, 0i64, 0i64, 0i64, 0i64], [422i64, 419i64, 416i64, 413i64, 410i64]]] }
 -- input { empty([0][2][3]i64) }

@@ -9,9 +9,13 @@
 -- stage (a segmented SegRed over no input array). The structure counts
 -- both entry points. Expected values from a sequential reference
 -- (Python, wrapping i64 arithmetic).
+-- Each distributed host-level map also keeps its outer version (the map
+-- as written, one work-item per row running the stages in order),
+-- chosen at run time when the rows reach threshold
+-- <entry>.suff_outer_par_N (issue 18's multi-versioning): a flat SegRed of two kernels per entry point, Threshold 2.
 -- ==
 -- entry: main
--- structure gpu { SegRed 6 Kernel 8 }
+-- structure gpu { Threshold 2 SegRed 8 Kernel 12 }
 -- input { [[3i64, 1i64, 4i64, 1i64, 5i64], [9i64, 2i64, 6i64, 5i64, 3i64], [0i64, 0i64, 0i64, 0i64, 0i64]] }
 -- output { 3315689721i64 2178841i64 }
 -- input { [[7i64]] }

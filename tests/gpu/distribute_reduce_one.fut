@@ -11,9 +11,12 @@
 -- structure counts both entry points (big also tabulates the matrix and
 -- the vector). Expected
 -- values from a sequential reference (Python, wrapping i64 arithmetic).
+-- Each entry point also keeps the outer version (the flat SegRed above,
+-- two kernels), chosen at run time when the rows reach threshold
+-- <entry>.suff_outer_par_N (issue 18's multi-versioning): Threshold 2.
 -- ==
 -- entry: main
--- structure gpu { SegMap 1 SegRed 4 Kernel 7 }
+-- structure gpu { Threshold 2 SegMap 1 SegRed 6 Kernel 11 }
 -- input { [[1i64, 2i64, 3i64], [4i64, 5i64, 6i64]] [1i64, 0i64, -1i64] }
 -- output { [-2i64, -2i64] 8i64 }
 -- input { empty([0][3]i64) [1i64, 2i64, 3i64] }

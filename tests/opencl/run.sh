@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests of the OpenCL runtime of generated programs (runtime/opencl.h) on
 # whatever OpenCL device is installed (PoCL in CI): device listing and
-# selection errors, tuning parameters, -P profiles, --dump-opencl and
+# selection errors, tuning parameters and thresholds, -P profiles, --dump-opencl and
 # --load-opencl, the program cache, -t device times, failures inside
 # kernels reported with their source location, copies that transpose run
 # as the tiled transpose, and that --library makes a library
@@ -65,6 +65,30 @@ expect "load source" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --load-open
 # non-zero, reading on to a NUL built garbage after the source.
 expect "load source, malloc perturbed" 0 '^\[30i32, 10i32\]$' \
     sh -c "echo '$in' | MALLOC_PERTURB_=165 $exe --load-opencl $work/k.cl"
+# Thresholds of multi-versioned code: both maps of versions.fut keep
+# their outer version, chosen when the rows reach the threshold.
+vexe=$work/versions
+if "$futhorc" opencl $here/versions.fut -o "$vexe" >"$work/cc.log" 2>&1; then
+    vin='[[1f32, 2f32], [0f32, 0f32], [3f32, 3f32]] [[1, 5], [2, 2], [-1, 4]]'
+    vout='^\[\[0\.268941[0-9]*f32, 0\.731058[0-9]*f32\], \[0\.5f32, 0\.5f32\], \[0\.5f32, 0\.5f32\]\]
+\[\[4i32, 0i32\], \[0i32, 0i32\], \[5i32, 0i32\]\]$'
+    expect "thresholds listed with their defaults" 0 '^main\.suff_outer_par_0 \(threshold 262144 \(\)\)$' "$vexe" --print-params
+    expect "a second threshold" 0 '^main\.suff_outer_par_1 \(threshold 262144 \(\)\)$' "$vexe" --print-params
+    expect "distributed by default" 0 'Compared main\.suff_outer_par_0 <= 3: false\.' sh -c "echo '$vin' | $vexe -L"
+    expect "outer versions with --default-threshold" 0 'Compared main\.suff_outer_par_1 <= 3: true\.' \
+        sh -c "echo '$vin' | $vexe -L --default-threshold=3"
+    expect "a threshold set to 0" 0 'suff_outer_par_0 <= 3: true\..*suff_outer_par_1 <= 3: false\.' \
+        sh -c "echo '$vin' | $vexe -L --param main.suff_outer_par_0=0 2>&1 | tr '\n' ' '"
+    expect "results of the distributed versions" 0 "$vout" sh -c "echo '$vin' | $vexe"
+    expect "results of the outer versions" 0 "$vout" sh -c "echo '$vin' | $vexe --default-threshold 0"
+    expect "a bad --default-threshold" 1 'expects a non-negative integer' sh -c "echo '$vin' | $vexe --default-threshold -1"
+    printf 'main.suff_outer_par_1=2\n' >"$work/vtuning"
+    expect "a threshold from a tuning file" 0 'suff_outer_par_0 <= 3: false\..*suff_outer_par_1 <= 3: true\.' \
+        sh -c "echo '$vin' | $vexe -L --tuning $work/vtuning 2>&1 | tr '\n' ' '"
+else
+    fail "compiling versions.fut"
+    cat "$work/cc.log"
+fi
 echo '__kernel void broken(' >"$work/broken.cl"
 expect "build log" 1 'building the OpenCL program failed.*build log' \
     sh -c "echo '$in' | $exe --load-opencl $work/broken.cl"
