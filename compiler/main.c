@@ -13,6 +13,7 @@
 #include "lower/internalise.h"
 #include "passes/pipeline.h"
 #include "syntax/ast.h"
+#include "tools/autotune.h"
 #include "tools/bench.h"
 #include "tools/dataset.h"
 #include "tools/doc.h"
@@ -60,6 +61,8 @@ static void usage(FILE *f) {
             "                             c, opencl, llvm)\n"
             "  test [options] FILES|DIRS  run the test blocks of programs\n"
             "  bench [options] FILES|DIRS  time the datasets of test blocks; --json, --plot, --compare OLD NEW\n"
+            "  autotune [options] PROG.fut set the thresholds of multi-versioned code from the datasets\n"
+            "                             of its test blocks (opencl); writes PROG.fut.tuning\n"
             "  dataset [options]          random values in Futhark's data format (-g TYPE, -b, -s N)\n"
             "  structure [--stage soacs|gpu|mem] PROG.fut  count IR constructs after a stage\n"
             "  script PROG [EXPR]         evaluate FutharkScript with PROG's entry points\n"
@@ -488,6 +491,7 @@ int main(int argc, char **argv) {
 #endif
     if (!strcmp(cmd, "test")) return tool_test(argc - 1, argv + 1, self_path(argv[0]));
     if (!strcmp(cmd, "bench")) return tool_bench(argc - 1, argv + 1, self_path(argv[0]));
+    if (!strcmp(cmd, "autotune")) return tool_autotune(argc - 1, argv + 1, self_path(argv[0]));
     if (!strcmp(cmd, "dataset")) return tool_dataset(argc - 1, argv + 1);
     if (!strcmp(cmd, "pkg")) return tool_pkg(argc - 1, argv + 1);
     if (!strcmp(cmd, "doc")) return tool_doc(argc - 1, argv + 1);

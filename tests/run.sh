@@ -130,6 +130,7 @@ if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
     summarised "OpenCL, outer versions" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --backend=opencl \
         -p --default-threshold=0 tests/gpu
     summarised "OpenCL runtime" bash tests/opencl/run.sh
+    summarised autotune bash tests/autotune/run.sh
 elif [ -n "${FUTHORC_REQUIRE_OPENCL:-}" ]; then
     echo "opencl: no OpenCL platform installed (FUTHORC_REQUIRE_OPENCL is set)"
     failed=$((failed + 1))

@@ -27,8 +27,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "../util/util.h"
-#include "spec.h"
+#include "bench_run.h"
 
 /* Measured runs per dataset by default (Futhark's -r default). */
 enum { BENCH_DEFAULT_RUNS = 10 };
@@ -70,22 +69,6 @@ typedef VEC(int64_t) Runtimes;
 typedef VEC(const SpecCase *) Cases;
 
 /* ---- Results ------------------------------------------------------------- */
-
-/* The result of one dataset: runtimes (µs) or an error. */
-typedef struct BenchData {
-    const char *name;
-    const char *error;
-    int64_t *runtimes;
-    int nruns;
-} BenchData;
-
-/* The results of one program and entry point, keyed "prog.fut[:entry]". */
-typedef struct BenchEntry {
-    const char *key;
-    VEC(BenchData) data;
-} BenchEntry;
-
-typedef VEC(BenchEntry *) BenchResults;
 
 static BenchEntry *results_entry(Arena *a, BenchResults *rs, const char *key) {
     for (int i = 0; i < rs->len; i++)
@@ -132,19 +115,7 @@ void bench_stats(const int64_t *xs, int n, BenchStats *s) {
 
 /* ---- The runner ------------------------------------------------------------- */
 
-typedef struct Bencher {
-    Arena arena;
-    SpecWork work;
-    const char *futhorc, *backend, *json, *plot, *entry_only, *ignore;
-    Strings copts, popts, exclude;
-    int runs, timeout_s;
-    bool exact;    /* -r given: exactly runs runs, no top-up */
-    bool progress; /* stderr is a terminal */
-    int failures;
-    BenchResults results;
-} Bencher;
-
-static double bench_now(void) {
+double bench_now(void) {
     struct timespec ts;
     clock_gettime(CLOCK_MONOTONIC, &ts);
     return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
@@ -197,15 +168,17 @@ static const char *bench_read_quote(Bencher *b, const char *path) {
 }
 
 /* Runs argv with stdin from in, stdout to out; NULL on success, else why it
- * failed (with the start of its stderr). */
+ * failed (with the start of its stderr). With log, *log is its whole
+ * stderr (malloc'd; NULL when unreadable). */
 static const char *bench_exec(Bencher *b, char **argv, const char *in, const char *out, double deadline,
-                              const char *what) {
+                              const char *what, char **log) {
     const char *err = spec_tmp(&b->work, "err");
     pid_t pid = spec_spawn(argv, in, out, err);
     if (pid < 0) return "cannot fork";
     bool timed_out;
     int status = bench_wait(b, pid, deadline, what, &timed_out);
     const char *msg = bench_read_quote(b, err);
+    if (log) *log = util_read_file(err, NULL);
     unlink(err);
     if (timed_out) return arena_printf(&b->arena, "timed out after %d s", b->timeout_s);
     if (status == 0) return NULL;
@@ -231,16 +204,21 @@ static bool bench_read_times(const char *path, Runtimes *rs) {
     return ok;
 }
 
-/* The executable's command line for one execution of n measured runs. */
-static char **bench_run_argv(Bencher *b, const char *exe, const char *entry, int n, const char *times) {
-    char **argv = NEW_ARRAY(&b->arena, char *, b->popts.len + 10);
+/* The executable's command line for one execution of n measured runs,
+ * with the options extra (or NULL) after the user's. */
+static char **bench_run_argv(Bencher *b, const char *exe, const char *entry, int n, const char *times,
+                             const Strings *extra) {
+    int nextra = extra ? extra->len : 0;
+    char **argv = NEW_ARRAY(&b->arena, char *, b->popts.len + nextra + 12);
     int k = 0;
     argv[k++] = (char *)exe;
     argv[k++] = "-e", argv[k++] = (char *)entry;
     argv[k++] = "-r", argv[k++] = arena_printf(&b->arena, "%d", n);
     argv[k++] = "-t", argv[k++] = (char *)times;
     argv[k++] = "-b";
+    if (b->tuning) argv[k++] = "--tuning", argv[k++] = (char *)b->tuning;
     for (int i = 0; i < b->popts.len; i++) argv[k++] = (char *)b->popts.items[i];
+    for (int i = 0; i < nextra; i++) argv[k++] = (char *)extra->items[i];
     argv[k] = NULL;
     return argv;
 }
@@ -272,17 +250,20 @@ static const char *bench_script_input(Bencher *b, const char *path, const char *
     argv[k++] = (char *)exe, argv[k++] = (char *)text, argv[k] = NULL;
     *tmp = spec_tmp(&b->work, "script");
     double deadline = b->timeout_s > 0 ? bench_now() + b->timeout_s : 0;
-    *why = bench_exec(b, argv, NULL, *tmp, deadline, arena_printf(&b->arena, "%s: script input", label));
+    *why = bench_exec(b, argv, NULL, *tmp, deadline, arena_printf(&b->arena, "%s: script input", label), NULL);
     return *why ? NULL : *tmp;
 }
 
-/* Times one case of a compiled program into d (runtimes or an error). Auto
- * output is not checked here (futhorc test checks it). */
-static void bench_case(Bencher *b, const char *path, const char *exe, const SpecCase *c, const char *label,
-                       BenchData *d) {
-    const char *tmp = NULL, *why = NULL;
-    const char *in = c->in_kind == SPEC_IN_SCRIPT ? bench_script_input(b, path, exe, c, label, &tmp, &why)
-                                                  : spec_stdin_file(&b->work, c, &tmp, &why);
+const char *bench_input(Bencher *b, const char *path, const char *exe, const SpecCase *c, const char *label,
+                        const char **tmp, const char **why) {
+    *tmp = NULL, *why = NULL;
+    return c->in_kind == SPEC_IN_SCRIPT ? bench_script_input(b, path, exe, c, label, tmp, why)
+                                        : spec_stdin_file(&b->work, c, tmp, why);
+}
+
+void bench_time(Bencher *b, const char *exe, const SpecCase *c, const char *in, const char *label,
+                const Strings *extra, char **log, BenchData *d) {
+    const char *why = NULL;
     Runtimes rs = {0};
     const char *out = spec_tmp(&b->work, "out"), *times = spec_tmp(&b->work, "times");
     double deadline = b->timeout_s > 0 ? bench_now() + b->timeout_s : 0;
@@ -290,7 +271,8 @@ static void bench_case(Bencher *b, const char *path, const char *exe, const Spec
     for (int phase = 0, n = b->runs; in && !why && n > 0 && phase < phases; phase++) {
         int before = rs.len;
         const char *what = arena_printf(&b->arena, "%s: warm-up and %d runs", label, n);
-        why = bench_exec(b, bench_run_argv(b, exe, c->entry, n, times), in, out, deadline, what);
+        if (log) free(*log), *log = NULL;
+        why = bench_exec(b, bench_run_argv(b, exe, c->entry, n, times, extra), in, out, deadline, what, log);
         if (!why && (!bench_read_times(times, &rs) || rs.len - before != n))
             why = arena_printf(&b->arena, "the program did not write %d runtimes to %s", n, times);
         n = bench_more_runs(rs.items, rs.len);
@@ -302,13 +284,22 @@ static void bench_case(Bencher *b, const char *path, const char *exe, const Spec
         if (why) why = arena_printf(&b->arena, "wrong result: %s", why);
         free(got);
     }
-    if (tmp) unlink(tmp);
     unlink(out), unlink(times);
     d->name = c->name;
     d->error = why;
     d->nruns = why ? 0 : rs.len;
     d->runtimes = why || !rs.len ? NULL : vec_to_arena(&b->arena, &rs);
     vec_free(&rs);
+}
+
+/* Times one case of a compiled program into d (runtimes or an error). */
+static void bench_case(Bencher *b, const char *path, const char *exe, const SpecCase *c, const char *label,
+                       BenchData *d) {
+    const char *tmp, *why;
+    const char *in = bench_input(b, path, exe, c, label, &tmp, &why);
+    if (in) bench_time(b, exe, c, in, label, NULL, NULL, d);
+    else d->name = c->name, d->error = why, d->nruns = 0, d->runtimes = NULL;
+    if (tmp) unlink(tmp);
 }
 
 /* ---- Console output ------------------------------------------------------------ */
@@ -352,9 +343,7 @@ static int bench_pad(const SpecCase *const *cs, int n) {
 
 /* ---- Programs --------------------------------------------------------------------- */
 
-/* True if a case is to be timed: not excluded by a tag, not expecting an
- * error, on the entry asked. */
-static bool bench_runnable(Bencher *b, const SpecCase *c) {
+bool bench_runnable(Bencher *b, const SpecCase *c) {
     for (int i = 0; i < b->exclude.len; i++)
         if (spec_case_has_tag(c, b->exclude.items[i])) return false;
     if (b->entry_only && strcmp(c->entry, b->entry_only)) return false;
@@ -366,8 +355,7 @@ static const char *bench_key(Bencher *b, const char *path, const char *entry) {
     return strcmp(entry, "main") ? arena_printf(&b->arena, "%s:%s", path, entry) : path;
 }
 
-/* Compiles path into exe; NULL on success, else why not. */
-static const char *bench_compile(Bencher *b, const char *path, const char *exe) {
+const char *bench_compile(Bencher *b, const char *path, const char *exe) {
     printf("Compiling %s...\n", path);
     fflush(stdout);
     char **argv = NEW_ARRAY(&b->arena, char *, b->copts.len + 6);
@@ -379,7 +367,7 @@ static const char *bench_compile(Bencher *b, const char *path, const char *exe) 
     argv[n] = NULL;
     const char *out = spec_tmp(&b->work, "ccout");
     const char *why = bench_exec(b, argv, NULL, out, bench_now() + BENCH_COMPILE_TIMEOUT_S,
-                                 arena_printf(&b->arena, "compiling %s", path));
+                                 arena_printf(&b->arena, "compiling %s", path), NULL);
     unlink(out);
     return why ? arena_printf(&b->arena, "compilation %s", why) : NULL;
 }
@@ -389,7 +377,8 @@ static const char *bench_compile(Bencher *b, const char *path, const char *exe) 
 static void bench_entry(Bencher *b, const char *path, const char *exe, const SpecCase *const *cs, int n,
                         const char *compile_error) {
     BenchEntry *e = results_entry(&b->arena, &b->results, bench_key(b, path, cs[0]->entry));
-    printf("\n%s (no tuning file):\n", e->key);
+    if (b->tuning) printf("\n%s (using %s):\n", e->key, b->tuning);
+    else printf("\n%s (no tuning file):\n", e->key);
     int pad = bench_pad(cs, n);
     for (int i = 0; i < n; i++) {
         BenchData d = {cs[i]->name, compile_error, NULL, 0};
@@ -409,6 +398,7 @@ static void bench_program(Bencher *b, const char *path, const SpecFile *f) {
         if (bench_runnable(b, f->cases.items[i])) vec_push(&cs, f->cases.items[i]);
     const char *exe = spec_tmp(&b->work, "prog");
     const char *cerr = cs.len ? bench_compile(b, path, exe) : NULL;
+    b->tuning = spec_tuning_file(&b->arena, b->backend, path, b->tuning_ext);
     for (int i = 0; i < cs.len; i++) {
         bool seen = false;
         for (int j = 0; j < i; j++) seen = seen || !strcmp(cs.items[j]->entry, cs.items[i]->entry);
@@ -922,6 +912,9 @@ static void bench_usage(void) {
            "  -e NAME, --entry-point=NAME    only time entry point NAME\n"
            "  --ignore-files=REGEX           skip programs whose path matches REGEX\n"
            "  --timeout=SECONDS              time limit of all runs of one dataset (default none)\n"
+           "  --tuning=EXT                   run the opencl programs with the tuning file\n"
+           "                                 PROG.futEXT when it exists (default .tuning)\n"
+           "  --no-tuning                    use no tuning file\n"
            "  -h, --help                     print this text\n",
            BENCH_DEFAULT_RUNS);
 }
@@ -957,6 +950,7 @@ static int bench_value_option(Bencher *b, int argc, char **argv, int *i) {
     else if ((v = spec_optval(argc, argv, i, "-e")) || (v = spec_optval(argc, argv, i, "--entry-point")))
         b->entry_only = v;
     else if ((v = spec_optval(argc, argv, i, "--ignore-files"))) b->ignore = v;
+    else if ((v = spec_optval(argc, argv, i, "--tuning"))) b->tuning_ext = v;
     else return -1;
     return 0;
 }
@@ -970,6 +964,8 @@ static int bench_options(Bencher *b, int argc, char **argv, Strings *paths, int 
         if (!strcmp(a, "-h") || !strcmp(a, "--help")) {
             bench_usage();
             return *status = 0, 2;
+        } else if (!strcmp(a, "--no-tuning")) {
+            b->tuning_ext = NULL;
         } else if (!strcmp(a, "--compare")) {
             if (i + 2 >= argc) return bench_bad_usage("--compare needs two files, OLD.json NEW.json", "");
             if (i + 3 < argc) return bench_bad_usage("--compare takes exactly two files; unexpected", argv[i + 3]);
@@ -1014,6 +1010,7 @@ int tool_bench(int argc, char **argv, const char *futhorc_path) {
     Bencher b = {0};
     b.futhorc = futhorc_path;
     b.backend = "c";
+    b.tuning_ext = ".tuning";
     b.runs = BENCH_DEFAULT_RUNS;
     b.progress = isatty(2);
     Strings paths = {0};

@@ -391,6 +391,12 @@ static void parse_block(Arena *a, SpecFile *f, const char *text, int line, bool 
     f->has_block = true;
 }
 
+const char *spec_tuning_file(Arena *a, const char *backend, const char *path, const char *ext) {
+    if (!ext || strcmp(backend, "opencl")) return NULL;
+    const char *f = arena_printf(a, "%s%s", path, ext);
+    return access(f, R_OK) == 0 ? f : NULL;
+}
+
 const char *spec_dir_of(Arena *a, const char *path) {
     const char *slash = strrchr(path, '/');
     if (slash == path) return "/";

@@ -116,6 +116,11 @@ bool spec_collect(Arena *a, const char *path, SpecStrings *out);
 
 /* The directory part of path ("." when none). */
 const char *spec_dir_of(Arena *a, const char *path);
+/* The tuning file of the program at path that runs of its executables
+ * take (--tuning FILE): path followed by ext (".tuning", written by
+ * `futhorc autotune`) when it exists and the backend has tuning
+ * parameters (opencl); else NULL (also for ext NULL: --no-tuning). */
+const char *spec_tuning_file(Arena *a, const char *backend, const char *path, const char *ext);
 
 /* Starts argv in its own process group with stdin from in (or /dev/null)
  * and stdout/stderr into the files out and err; the pid, or -1. */

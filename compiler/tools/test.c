@@ -96,6 +96,7 @@ typedef struct Tester {
     SpecWork work;
     const char *futhorc, *backend;
     const char *rt_object; /* the runtime object programs link, or NULL (--self-contained) */
+    const char *tuning_ext; /* programs' tuning files are PROG.fut<tuning_ext>; NULL: none */
     Strings copts, popts; /* options of the compiler and of the programs */
     int jobs, timeout_s;
     bool verbose, self_contained;
@@ -362,7 +363,8 @@ static char **test_run_argv(Tester *t, Task *k, const char **why) {
     const SpecCase *c = k->run->c;
     const char *exe = k->ref ? k->prog->ref_exe : k->prog->exe;
     int npopts = k->ref ? 0 : t->popts.len;
-    char **argv = NEW_ARRAY(&t->arena, char *, npopts + 10);
+    const char *tuning = k->ref ? NULL : spec_tuning_file(&t->arena, t->backend, k->prog->path, t->tuning_ext);
+    char **argv = NEW_ARRAY(&t->arena, char *, npopts + 12);
     int n = 0;
     if (c->in_kind == SPEC_IN_SCRIPT) {
         const char *text = spec_script_text(&t->work, c, why);
@@ -370,11 +372,13 @@ static char **test_run_argv(Tester *t, Task *k, const char **why) {
         argv[n++] = (char *)t->futhorc, argv[n++] = "script", argv[n++] = "-b";
         argv[n++] = arena_printf(&t->arena, "--directory=%s", k->prog->spec.dir);
         for (int i = 0; i < npopts; i++) argv[n++] = arena_printf(&t->arena, "--pass-option=%s", t->popts.items[i]);
+        if (tuning) argv[n++] = arena_printf(&t->arena, "--pass-option=--tuning=%s", tuning);
         argv[n++] = (char *)exe;
         argv[n++] = arena_printf(&t->arena, "%s (%s)", c->entry, text);
     } else {
         argv[n++] = (char *)exe, argv[n++] = "-e", argv[n++] = (char *)c->entry;
         if (c->out_kind == SPEC_OUT_AUTO) argv[n++] = "-b";
+        if (tuning) argv[n++] = "--tuning", argv[n++] = (char *)tuning;
         for (int i = 0; i < npopts; i++) argv[n++] = (char *)t->popts.items[i];
     }
     argv[n] = NULL;
@@ -504,6 +508,9 @@ static void test_usage(void) {
            "  -p OPT, --pass-option=OPT      pass OPT to the test programs\n"
            "  --timeout=SECONDS              time limit of each run (default %d)\n"
            "  --self-contained               compile each program with its whole runtime\n"
+           "  --tuning=EXT                   run the opencl programs with the tuning file\n"
+           "                                 PROG.futEXT when it exists (default .tuning)\n"
+           "  --no-tuning                    use no tuning file\n"
            "  -h, --help                     print this text\n",
            TEST_DEFAULT_JOBS, TEST_RUN_TIMEOUT_S);
 }
@@ -527,6 +534,10 @@ static int test_options(Tester *t, int argc, char **argv, Strings *paths) {
             t->verbose = true;
         } else if (!strcmp(a, "--self-contained")) {
             t->self_contained = true;
+        } else if (!strcmp(a, "--no-tuning")) {
+            t->tuning_ext = NULL;
+        } else if ((v = spec_optval(argc, argv, &i, "--tuning"))) {
+            t->tuning_ext = v;
         } else if ((v = spec_optval(argc, argv, &i, "-j")) ||
                    (v = spec_optval(argc, argv, &i, "--concurrency"))) {
             if ((t->jobs = spec_posint(v, TEST_MAX_JOBS)) < 0) return test_bad_usage("bad -j value", v);
@@ -646,6 +657,7 @@ int tool_test(int argc, char **argv, const char *futhorc_path) {
     Tester t = {0};
     t.futhorc = futhorc_path;
     t.backend = "c";
+    t.tuning_ext = ".tuning";
     t.jobs = TEST_DEFAULT_JOBS;
     t.timeout_s = TEST_RUN_TIMEOUT_S;
     Strings paths = {0};
