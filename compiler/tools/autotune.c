@@ -13,14 +13,15 @@
  * per dataset, every threshold starts at infinity (each comparison false:
  * the bottom-most version of every tree), then the thresholds are tuned
  * bottom-up (last listed first). For threshold i with the distinct P
- * values p_1 < ... < p_m it compared in the dataset's latest run, setting
- * it to p_k makes the runs with P >= p_k take the true branch; the tuner
- * times k = 1..m against the current setting and keeps the fastest, a
- * new setting only when it is faster by more than TUNE_NOISE (timing noise
- * must not flip a choice: two runs of the tuner then write the same
- * file). The choice gives the interval of values that choose the same
- * versions on the dataset ([p_{k-1}+1, p_k], or [p_m+1, inf) when no P
- * took the true branch), and the intervals of all datasets are
+ * values p_1 < ... < p_m it compared in the dataset's baseline run,
+ * setting it to p_k makes the comparisons with P >= p_k take the true
+ * branch; the tuner times each cut k = 1..m besides the current setting
+ * (cut m+1: none takes it). The cuts within TUNE_NOISE of the fastest are
+ * all optimal for the dataset (timing noise must not decide between
+ * them: a dataset whose times do not depend on the threshold constrains
+ * nothing, and two runs of the tuner write the same file), and they span
+ * the interval of values that are: [p_{k-1}+1, p_l] for tied cuts k..l
+ * (p_0 + 1 = 0, p_{m+1} = inf). The intervals of all datasets are
  * intersected. Under the thesis's monotonicity assumption the
  * intersection is not empty; the value written is the compiler's default
  * clamped into it, so that where the datasets say nothing the default
@@ -181,22 +182,29 @@ static double tune_run(Tuner *T, Dataset *d, const int64_t *values, bool log) {
 }
 
 /* Tunes threshold i on dataset d (values: the current setting, whose time
- * is *best) and narrows its interval. */
+ * is *best) and narrows its interval: the cuts within TUNE_NOISE of the
+ * fastest are all optimal on d, and the interval spans them. */
 static void tune_threshold(Tuner *T, Dataset *d, int64_t *values, int i, double *best) {
     Thr *t = &T->thr.items[i];
-    if (!t->ps.len) return; /* not compared on this dataset */
+    int m = t->ps.len;
+    if (!m) return; /* not compared on this dataset */
     Values ps = {0};
-    for (int k = 0; k < t->ps.len; k++) vec_push(&ps, t->ps.items[k]);
-    int chosen = ps.len; /* ps.len: no P takes the true branch (the value now) */
+    for (int k = 0; k < m; k++) vec_push(&ps, t->ps.items[k]);
+    double *us = NEW_ARRAY(&T->b.arena, double, m + 1);
+    us[m] = *best; /* cut m: no P takes the true branch (the value now) */
     int64_t now = values[i];
-    for (int k = 0; k < ps.len; k++) {
+    int chosen = m, lo = m, hi = 0;
+    for (int k = 0; k < m; k++) {
         values[i] = ps.items[k];
-        double us = tune_run(T, d, values, false);
-        if (us < *best * (1 - TUNE_NOISE)) *best = us, chosen = k;
+        us[k] = tune_run(T, d, values, false);
+        if (us[k] < us[chosen]) chosen = k;
     }
-    int64_t lb = chosen == 0 ? 0 : ps.items[chosen - 1] + 1;
-    int64_t ub = chosen == ps.len ? TUNE_INF : ps.items[chosen];
-    values[i] = chosen == ps.len ? now : ps.items[chosen];
+    for (int k = 0; k <= m; k++)
+        if (us[k] <= us[chosen] * (1 + TUNE_NOISE)) lo = k < lo ? k : lo, hi = k > hi ? k : hi;
+    int64_t lb = lo == 0 ? 0 : ps.items[lo - 1] + 1;
+    int64_t ub = hi == m ? TUNE_INF : ps.items[hi];
+    *best = us[chosen];
+    values[i] = chosen == m ? now : ps.items[chosen];
     printf("  %s: %s in [%lld, %lld]\n", d->label, t->name, (long long)lb, (long long)ub);
     if (lb > t->ub || ub < t->lb) {
         if (!t->broken)
@@ -231,7 +239,9 @@ static void tune_all(Tuner *T) {
 
 /* --exhaustive: every combination of the values that make a difference
  * (each P value any baseline compared, and infinity) on every dataset;
- * the combination of least total time. */
+ * the combination of least total relative time (each dataset's time
+ * divided by its least over all combinations, so that a long dataset's
+ * noise does not outweigh a short one's difference). */
 static bool tune_exhaustive(Tuner *T) {
     int n = T->thr.len;
     long long settings = 1;
@@ -244,25 +254,33 @@ static bool tune_exhaustive(Tuner *T) {
             return false;
         }
     }
-    int *idx = NEW_ARRAY(&T->b.arena, int, n + 1);
-    int64_t *values = NEW_ARRAY(&T->b.arena, int64_t, n + 1);
-    double best = INFINITY;
+    int nd = T->ds.len;
+    int64_t *values = NEW_ARRAY(&T->b.arena, int64_t, n * settings + 1);
+    double *us = NEW_ARRAY(&T->b.arena, double, nd * settings + 1), *least = NEW_ARRAY(&T->b.arena, double, nd + 1);
+    for (int j = 0; j < nd; j++) least[j] = INFINITY;
     int before = T->executions;
     for (long long s = 0; s < settings; s++) {
-        long long r = s;
-        for (int i = 0; i < n; i++) {
-            idx[i] = (int)(r % T->thr.items[i].all_ps.len), r /= T->thr.items[i].all_ps.len;
-            values[i] = T->thr.items[i].all_ps.items[idx[i]];
+        int64_t *v = values + n * s;
+        for (long long i = 0, r = s; i < n; i++) {
+            v[i] = T->thr.items[i].all_ps.items[r % T->thr.items[i].all_ps.len];
+            r /= T->thr.items[i].all_ps.len;
         }
-        double total = 0;
-        for (int j = 0; j < T->ds.len; j++) total += tune_run(T, &T->ds.items[j], values, false);
-        if (total < best) {
-            best = total;
-            for (int i = 0; i < n; i++) T->thr.items[i].value = values[i];
+        for (int j = 0; j < nd; j++) {
+            us[nd * s + j] = tune_run(T, &T->ds.items[j], v, false);
+            if (us[nd * s + j] < least[j]) least[j] = us[nd * s + j];
         }
     }
-    printf("Exhaustive search: %lld settings x %d datasets = %d runs, best total %.0f\xce\xbcs\n", settings,
-           T->ds.len, T->executions - before, best);
+    double best = INFINITY;
+    for (long long s = 0; s < settings; s++) {
+        double score = 0;
+        for (int j = 0; j < nd; j++) score += us[nd * s + j] / least[j];
+        if (score < best) {
+            best = score;
+            for (int i = 0; i < n; i++) T->thr.items[i].value = values[n * s + i];
+        }
+    }
+    printf("Exhaustive search: %lld settings x %d datasets = %d runs, best mean relative time %.3f\n", settings,
+           nd, T->executions - before, best / nd);
     return true;
 }
 
