@@ -14,7 +14,7 @@ progs=("$@")
 [ ${#progs[@]} -gt 0 ] || progs=(bench/tune/*.fut)
 for p in "${progs[@]}"; do
     echo "=== $p"
-    "$futhorc" autotune -r "$runs" "$p" | grep -v '^Compiling'
+    "$futhorc" autotune -r "$runs" "$p" 2>&1 | grep -v "^Compiling"
     "$futhorc" autotune -r "$runs" --exhaustive --tuning=.exhaustive "$p" | grep -E '^(Exhaustive|main)'
     for t in "--no-tuning" "--tuning=.tuning" "--tuning=.exhaustive"; do
         echo "--- bench $t"

@@ -52,6 +52,15 @@
  * reads its inputs again; segmented operations still choose at run time
  * to run short segments in one work-item each.
  *
+ * Versions (incremental flattening, seed 002 ch. 7): a host-level map
+ * that is distributed keeps the map as written as a second version, and
+ * an if on a threshold (IE_THRESHOLD) chooses at run time: the map as it
+ * was when its parallelism reaches the threshold, else the distributed
+ * stages. A host-level map whose body is a loop over parallel stages is
+ * interchanged with the loop as its second version (dist_interchange),
+ * whose map is then distributed in turn under the first threshold's false
+ * branch: the thresholds form trees (Threshold.parent).
+ *
  * The C backend runs no kernels and does not distribute (pipeline.c). */
 #include "passes.h"
 
@@ -75,6 +84,8 @@ typedef struct Dist {
     bool changed;
     const char *fun; /* the entry point being distributed */
     int nthresholds; /* thresholds made so far (they are numbered) */
+    const Threshold *parent; /* the threshold whose branch is being distributed, or NULL */
+    bool branch;             /* which branch of parent */
 } Dist;
 
 /* One map's body, split into stages (per-call scratch, by Var id). */
@@ -413,6 +424,8 @@ static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, c
     Threshold *t = NEW(D->a, Threshold);
     t->name = arena_printf(D->a, "%s.suff_outer_par_%d", D->fun, D->nthresholds++);
     t->dflt = DIST_OUTER_THRESHOLD;
+    t->parent = D->parent;
+    t->branch = D->branch;
     IrExp *ce = NEW(D->a, IrExp);
     ce->kind = IE_THRESHOLD;
     ce->thr = t;
@@ -531,6 +544,174 @@ static bool dist_map(Dist *D, Body *host, int at, bool version) {
     return true;
 }
 
+static void dist_body(Dist *D, Body *b);
+
+/* Marks what host statement s binds (D->nest, sized for every Var now). */
+static void mark_nest(Dist *D, Stm *s) {
+    if (D->nnest < D->p->next_var_id + 1) {
+        D->nnest = D->p->next_var_id + 1;
+        D->nest = NEW_ARRAY(D->a, char, D->nnest);
+    }
+    memset(D->nest, 0, (size_t)D->nnest);
+    IrWalk w = {nest_bind, NULL, NULL, D};
+    ir_walk_stm(&w, s);
+}
+
+/* Whether b, or a body nested in it, updates (consumes) one of the n
+ * Vars vs in place. */
+static bool consumes_any(Body *b, Var *const *vs, int n) {
+    for (int k = 0; k < b->nstms; k++) {
+        IrExp *e = b->stms[k]->e;
+        for (int j = 0; j < n; j++) {
+            if (ir_is_update(e) && e->arr == vs[j]) return true;
+            for (int d = 0; e->kind == IE_SCATTER && d < e->scatter.ndests; d++)
+                if (e->scatter.dests[d] == vs[j]) return true;
+            for (int d = 0; e->kind == IE_HIST && d < e->hist.op.k; d++)
+                if (e->hist.dests[d] == vs[j]) return true;
+            for (int d = 0; e->kind == IE_LOOP && d < e->loop.nparams; d++)
+                if (e->loop.inits[d].is_var && e->loop.inits[d].v == vs[j] && e->loop.params[d]->type.unique) return true;
+        }
+        if (e->kind == IE_IF && (consumes_any(e->tbody, vs, n) || consumes_any(e->fbody, vs, n))) return true;
+        if (e->kind == IE_LOOP && consumes_any(e->loop.body, vs, n)) return true;
+    }
+    return false;
+}
+
+/* Map-loop interchange (the fully flattened version of seed 002 ch. 7):
+ * a host-level map whose body is cheap scalar code and then a for-loop of
+ * a bound that is the same for every element, whose results are the
+ * map's, and whose body runs a parallel stage,
+ *   map (\x -> let y = f x in loop a = x for i < n do g y a i) xs
+ * becomes a host loop of maps over all elements,
+ *   loop as = xs for i < n do map (\x a -> let y = f x in g y a i) xs as
+ * so that each iteration's stages are segmented operations over every
+ * element (distributed in turn), kept as a second version of the map
+ * (versions above). A loop parameter's initial value must be a parameter
+ * of the map (the loop then starts from the map's input) or the same for
+ * every element (replicated); its type's sizes must be too; and the body
+ * must not update a loop parameter in place. Returns whether it did. */
+static bool dist_interchange(Dist *D, Body *host, int at) {
+    Stm *s = host->stms[at];
+    IrExp *e = s->e;
+    if (e->kind != IE_SCREMA || e->screma.nscans || e->screma.nreds) return false;
+    Lambda *lam = e->screma.map;
+    Body *b = lam->body;
+    if (!b->nstms) return false;
+    Stm *ls = b->stms[b->nstms - 1];
+    Loop *lp = &ls->e->loop;
+    if (ls->e->kind != IE_LOOP || lp->kind != IR_LOOP_FOR || !invariant(D, lp->bound)) return false;
+    for (int k = 0; k + 1 < b->nstms; k++)
+        if (!ir_stm_cheap(b->stms[k])) return false;
+    bool stage = false;
+    for (int k = 0; k < lp->body->nstms; k++) stage |= is_stage(D, lp->body->stms[k]);
+    if (!stage || consumes_any(lp->body, lp->params, lp->nparams)) return false;
+    int *from = NEW_ARRAY(D->a, int, b->nres + 1); /* map result r is loop result from[r] */
+    for (int r = 0; r < b->nres; r++) {
+        from[r] = -1;
+        for (int j = 0; b->res[r].is_var && j < ls->npat; j++)
+            if (ls->pat[j] == b->res[r].v) from[r] = j;
+        if (from[r] < 0) return false;
+    }
+    int *param_of = NEW_ARRAY(D->a, int, lp->nparams + 1); /* the map parameter an init is, or -1 */
+    for (int j = 0; j < lp->nparams; j++) {
+        Type t = lp->params[j]->type;
+        for (int d = 0; t.kind == TK_ARRAY && d < t.rank; d++)
+            if (!invariant(D, t.shape[d])) return false;
+        param_of[j] = -1;
+        for (int i = 0; lp->inits[j].is_var && i < lam->nparams; i++)
+            if (lam->params[i] == lp->inits[j].v) param_of[j] = i;
+        if (param_of[j] < 0 && !invariant(D, lp->inits[j])) return false;
+    }
+    Stm *outer = ir_clone_stm(D->p, s);
+    Arena *a = D->a;
+    SubExp w = e->screma.w;
+    StmVec out = {0};
+    /* The new loop's parameters and initial values. */
+    Var **aparams = NEW_ARRAY(a, Var *, lp->nparams + 1), **rpat = NEW_ARRAY(a, Var *, lp->nparams + 1);
+    SubExp *inits = NEW_ARRAY(a, SubExp, lp->nparams + 1);
+    for (int j = 0; j < lp->nparams; j++) {
+        Type t = expand_type(a, lp->params[j]->type, w);
+        t.unique = lp->params[j]->type.unique;
+        aparams[j] = ir_var(D->p, lp->params[j]->name, t);
+        rpat[j] = ir_var(D->p, lp->params[j]->name, t);
+        if (param_of[j] >= 0) {
+            inits[j] = se_var(e->screma.arrs[param_of[j]]);
+            continue;
+        }
+        IrExp *re = NEW(a, IrExp);
+        re->kind = IE_REPLICATE;
+        re->nshape = 1;
+        re->shape = NEW_ARRAY(a, SubExp, 1);
+        re->shape[0] = w;
+        re->se = lp->inits[j];
+        Var *rep = ir_var(D->p, lp->params[j]->name, t);
+        vec_push(&out, ir_stm1(a, rep, re, s->loc));
+        inits[j] = se_var(rep);
+    }
+    /* The map each iteration runs: the cheap code, then the loop's body. */
+    Lambda *m = NEW(a, Lambda);
+    m->nparams = lam->nparams + lp->nparams;
+    m->params = NEW_ARRAY(a, Var *, m->nparams + 1);
+    COPY_ARRAY(m->params, lam->params, lam->nparams);
+    COPY_ARRAY(m->params + lam->nparams, lp->params, lp->nparams);
+    for (int j = 0; j < lp->nparams; j++) lp->params[j]->type.unique = false;
+    m->nret = lp->nparams;
+    m->ret = NEW_ARRAY(a, Type, lp->nparams + 1);
+    for (int j = 0; j < lp->nparams; j++) m->ret[j] = lp->params[j]->type;
+    m->body = NEW(a, Body);
+    m->body->nstms = b->nstms - 1 + lp->body->nstms;
+    m->body->stms = NEW_ARRAY(a, Stm *, m->body->nstms + 1);
+    COPY_ARRAY(m->body->stms, b->stms, b->nstms - 1);
+    COPY_ARRAY(m->body->stms + b->nstms - 1, lp->body->stms, lp->body->nstms);
+    m->body->res = lp->body->res;
+    m->body->nres = lp->body->nres;
+    IrExp *me = NEW(a, IrExp);
+    me->kind = IE_SCREMA;
+    me->screma.w = w;
+    me->screma.narrs = e->screma.narrs + lp->nparams;
+    me->screma.arrs = NEW_ARRAY(a, Var *, me->screma.narrs + 1);
+    COPY_ARRAY(me->screma.arrs, e->screma.arrs, e->screma.narrs);
+    COPY_ARRAY(me->screma.arrs + e->screma.narrs, aparams, lp->nparams);
+    me->screma.map = m;
+    Var **mpat = NEW_ARRAY(a, Var *, lp->nparams + 1);
+    for (int j = 0; j < lp->nparams; j++) mpat[j] = ir_var(D->p, lp->params[j]->name, aparams[j]->type);
+    Body *lb = NEW(a, Body);
+    lb->nstms = 1;
+    lb->stms = NEW_ARRAY(a, Stm *, 1);
+    lb->stms[0] = ir_stm(a, mpat, lp->nparams, me, s->loc);
+    lb->nres = lp->nparams;
+    lb->res = NEW_ARRAY(a, SubExp, lp->nparams + 1);
+    for (int j = 0; j < lp->nparams; j++) lb->res[j] = se_var(mpat[j]);
+    IrExp *le = NEW(a, IrExp);
+    le->kind = IE_LOOP;
+    le->loop = (Loop){aparams, inits, lp->nparams, IR_LOOP_FOR, lp->i, lp->bound, NULL, lb};
+    vec_push(&out, ir_stm(a, rpat, lp->nparams, le, s->loc));
+    /* The map's results: its loop's. */
+    Var **dpat = NEW_ARRAY(a, Var *, s->npat + 1);
+    for (int r = 0; r < s->npat; r++) {
+        dpat[r] = ir_var(D->p, s->pat[r]->name, s->pat[r]->type);
+        vec_push(&out, ir_copy_stm(a, dpat[r], se_var(rpat[from[r]]), s->loc));
+    }
+    StmVec v = versions(D, s, outer, s->pat, dpat, &out);
+    vec_free(&out);
+    Stm *vif = v.items[v.len - 1];
+    const Threshold *saved = D->parent;
+    bool saved_branch = D->branch;
+    D->parent = v.items[v.len - 2]->e->thr; /* the distributed branch's thresholds are under it */
+    D->branch = false;
+    dist_body(D, vif->e->fbody);
+    D->parent = saved, D->branch = saved_branch;
+    Stm **stms = NEW_ARRAY(a, Stm *, host->nstms + v.len);
+    COPY_ARRAY(stms, host->stms, at);
+    COPY_ARRAY(stms + at, v.items, v.len);
+    COPY_ARRAY(stms + at + v.len, host->stms + at + 1, host->nstms - at - 1);
+    host->stms = stms;
+    host->nstms += v.len - 1;
+    vec_free(&v);
+    D->changed = true;
+    return true;
+}
+
 /* Distributes the host-level maps of b (entering host-level loops and ifs). */
 static void dist_body(Dist *D, Body *b) {
     for (int k = 0; k < b->nstms; k++) {
@@ -542,22 +723,18 @@ static void dist_body(Dist *D, Body *b) {
         } else if (e->kind == IE_LOOP) {
             dist_body(D, e->loop.body);
         } else if (e->kind == IE_SCREMA && !e->screma.nscans) {
-            memset(D->nest, 0, (size_t)D->nnest);
-            IrWalk w = {nest_bind, NULL, NULL, D};
-            ir_walk_stm(&w, s);
+            mark_nest(D, s);
             int before = b->nstms;
-            if (dist_map(D, b, k, true)) k += b->nstms - before;
+            if (dist_map(D, b, k, true) || dist_interchange(D, b, k)) k += b->nstms - before;
         }
     }
 }
 
 void pass_distribute(Prog *p) {
     if (p->stage != STAGE_SOACS) ICE("pass_distribute: expected a program at STAGE_SOACS");
-    Dist D = {p, p->arena, NULL, 0, false, NULL, 0};
+    Dist D = {p, p->arena, NULL, 0, false, NULL, 0, NULL, false};
     for (int i = 0; i < p->nfuns; i++) {
         D.fun = p->funs[i]->name;
-        D.nnest = p->next_var_id + 1;
-        D.nest = NEW_ARRAY(p->arena, char, D.nnest);
         dist_body(&D, p->funs[i]->body);
     }
     if (D.changed) pass_simplify(p);

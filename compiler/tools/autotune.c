@@ -36,7 +36,8 @@
  * one level deep so far).
  *
  * Runs: one baseline per dataset plus one per observed P value per
- * threshold: O(thresholds x datasets), against the product of the
+ * threshold (2 log2 m for m > TUNE_LINEAR_CUTS values): O(thresholds x
+ * datasets), against the product of the
  * thresholds' candidate counts times the datasets for an exhaustive
  * search, which --exhaustive does (to measure the tuner against it). */
 #include "autotune.h"
@@ -56,6 +57,9 @@
 #define TUNE_INF (INT64_C(1) << 40)
 /* A new setting must be faster by this fraction to replace the current. */
 #define TUNE_NOISE 0.02
+/* Most P values of a threshold on a dataset that are each timed as the
+ * cut; with more, the cut is found by bisection. */
+enum { TUNE_LINEAR_CUTS = 8 };
 /* Measured runs per timing by default. */
 enum { TUNE_DEFAULT_RUNS = 10 };
 /* Most settings --exhaustive tries. */
@@ -181,9 +185,23 @@ static double tune_run(Tuner *T, Dataset *d, const int64_t *values, bool log) {
     return s.mean;
 }
 
+/* The time of cut k of threshold i (values[i] = ps[k]; k = m: now), timed
+ * once (us[k] is NAN until then). */
+static double tune_cut(Tuner *T, Dataset *d, int64_t *values, int i, const Values *ps, int64_t now, double *us,
+                       int k) {
+    if (isnan(us[k])) {
+        values[i] = k == ps->len ? now : ps->items[k];
+        us[k] = tune_run(T, d, values, false);
+    }
+    return us[k];
+}
+
 /* Tunes threshold i on dataset d (values: the current setting, whose time
  * is *best) and narrows its interval: the cuts within TUNE_NOISE of the
- * fastest are all optimal on d, and the interval spans them. */
+ * fastest are all optimal on d, and the interval spans them. With more
+ * than TUNE_LINEAR_CUTS values of P, the cuts are searched by bisection,
+ * the time being unimodal in the cut under the monotonicity assumption
+ * (the thesis's size-variant search): O(log m) runs. */
 static void tune_threshold(Tuner *T, Dataset *d, int64_t *values, int i, double *best) {
     Thr *t = &T->thr.items[i];
     int m = t->ps.len;
@@ -191,16 +209,24 @@ static void tune_threshold(Tuner *T, Dataset *d, int64_t *values, int i, double 
     Values ps = {0};
     for (int k = 0; k < m; k++) vec_push(&ps, t->ps.items[k]);
     double *us = NEW_ARRAY(&T->b.arena, double, m + 1);
+    for (int k = 0; k < m; k++) us[k] = NAN;
     us[m] = *best; /* cut m: no P takes the true branch (the value now) */
     int64_t now = values[i];
-    int chosen = m, lo = m, hi = 0;
-    for (int k = 0; k < m; k++) {
-        values[i] = ps.items[k];
-        us[k] = tune_run(T, d, values, false);
-        if (us[k] < us[chosen]) chosen = k;
+    if (m <= TUNE_LINEAR_CUTS) {
+        for (int k = 0; k < m; k++) tune_cut(T, d, values, i, &ps, now, us, k);
+    } else {
+        int a = 0, b = m;
+        while (a < b) {
+            int mid = (a + b) / 2;
+            if (tune_cut(T, d, values, i, &ps, now, us, mid) <= tune_cut(T, d, values, i, &ps, now, us, mid + 1)) b = mid;
+            else a = mid + 1;
+        }
     }
+    int chosen = m, lo = m, hi = 0;
     for (int k = 0; k <= m; k++)
-        if (us[k] <= us[chosen] * (1 + TUNE_NOISE)) lo = k < lo ? k : lo, hi = k > hi ? k : hi;
+        if (!isnan(us[k]) && us[k] < us[chosen]) chosen = k;
+    for (int k = 0; k <= m; k++)
+        if (!isnan(us[k]) && us[k] <= us[chosen] * (1 + TUNE_NOISE)) lo = k < lo ? k : lo, hi = k > hi ? k : hi;
     int64_t lb = lo == 0 ? 0 : ps.items[lo - 1] + 1;
     int64_t ub = hi == m ? TUNE_INF : ps.items[hi];
     *best = us[chosen];

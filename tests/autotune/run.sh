@@ -47,6 +47,13 @@ expect_run "test on c without it" 0 "3 passed, 0 failed" sh -c "'$futhorc' test 
 
 if "$futhorc" autotune -r 1 "$work/variant.fut" >"$work/variant.log" 2>&1; then pass; else fail "autotune variant.fut"; cat "$work/variant.log"; fi
 check "a size-variant threshold: a cut at each of 3 values" '^Tuner: 4 runs\.$' "$work/variant.log"
+cp $here/bisect.fut "$work/"
+"$futhorc" autotune -r 1 "$work/bisect.fut" >"$work/bisect.log" 2>&1
+runs=$(sed -n 's/^Tuner: \([0-9]*\) runs\.$/\1/p' "$work/bisect.log")
+if [ -n "$runs" ] && [ "$runs" -ge 3 ] && [ "$runs" -le 9 ]; then pass; else
+    fail "bisection over 10 values of P: $runs runs (want 3 to 9)"
+    head -20 "$work/bisect.log"
+fi
 "$futhorc" autotune -r 1 --exhaustive --tuning=.ex "$work/rows.fut" >"$work/ex.log" 2>&1
 check "exhaustive: 2 P values and infinity on 2 datasets" '^Exhaustive search: 3 settings x 2 datasets = 6 runs' "$work/ex.log"
 check "exhaustive: its file" '^main\.suff_outer_par_0=[0-9]+$' "$work/rows.fut.ex"

@@ -4,9 +4,12 @@
 -- dimension innermost (a tiled transpose) and the kernel reads that copy;
 -- cs, whose rows every work-item reads alike, is not copied. Cases: a
 -- tie (the first centre wins), rows of one element, no points, empty rows.
+-- The map also has its interchanged version (issue 18: a host loop over
+-- the centres of a SegMap over all points, chosen below threshold
+-- main.suff_outer_par_0), which reads the points as they are.
 -- ==
 -- structure mem { Copy 0 }
--- structure gpu { SegMap 1 Copy 1 Kernel 1 }
+-- structure gpu { Threshold 1 SegMap 2 Copy 1 Kernel 2 }
 -- input { [[0f32, 0f32, 1f32], [5f32, 5f32, 5f32], [9f32, 8f32, 9f32], [2f32, 2f32, 2f32]]
 --         [[0f32, 0f32, 0f32], [4f32, 4f32, 4f32], [9f32, 9f32, 9f32]] }
 -- output { [0i64, 1i64, 2i64, 0i64] }

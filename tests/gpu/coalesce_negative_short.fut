@@ -3,8 +3,10 @@
 -- loads span two cache lines, which its next loads find again, so the
 -- copy would not pay and the points are not copied. (An entry point's
 -- array parameter has sizes known only at run time: coalesce_loop.fut.)
+-- The second SegMap is the interchanged version's (a host loop over the
+-- centres; issue 18), which copies nothing either.
 -- ==
--- structure gpu { SegMap 1 Copy 0 }
+-- structure gpu { Threshold 1 SegMap 2 Copy 0 }
 -- input { [0f32, 0f32, 5f32, 5f32, 1f32, 4f32] [[0f32, 1f32], [4f32, 4f32]] }
 -- output { [0i64, 1i64, 1i64] }
 

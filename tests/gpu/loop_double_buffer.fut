@@ -5,10 +5,13 @@
 -- buffering), so nothing allocates in the kernel and the map runs on the
 -- device. In `owned` the parameter starts as a copy the loop may
 -- overwrite; in `kept` it starts as the input row, which is copied first.
--- Without short-circuiting both are Host maps.
+-- Without short-circuiting both are Host maps. In `kept` the loop also
+-- has its interchanged version (issue 18: a host loop of a SegMap over
+-- all rows, chosen below threshold kept.suff_outer_par_0); in `owned` the
+-- initial copy is a map, which interchange does not move.
 -- ==
 -- entry: owned kept
--- structure gpu { SegMap 2 Host 0 }
+-- structure gpu { Threshold 1 SegMap 3 Host 0 }
 -- input { [[1f32, 2f32, 3f32], [4f32, 5f32, 6f32]] 3 }
 -- output { [[24f32, 16f32, 8f32], [48f32, 40f32, 32f32]] }
 -- input { [[1f32, 2f32, 3f32], [4f32, 5f32, 6f32]] 0 }

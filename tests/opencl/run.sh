@@ -89,6 +89,23 @@ else
     fail "compiling versions.fut"
     cat "$work/cc.log"
 fi
+# A tree of thresholds: the interchanged loop's map is distributed in the
+# false branch of the first threshold; the leaf between the two.
+texe=$work/tree
+if "$futhorc" opencl tests/gpu/interchange_stages.fut -o "$texe" >"$work/cc.log" 2>&1; then
+    tin='[[1f32, 2f32, 3f32], [4f32, 0f32, 1f32]] 3i64'
+    expect "a threshold under another's false branch" 0 \
+        '^main\.suff_outer_par_1 \(threshold 262144 \(!main\.suff_outer_par_0\)\)$' "$texe" --print-params
+    expect "the inner threshold compared once per iteration" 0 \
+        '^Compared main\.suff_outer_par_0 <= 2: false\. (Compared main\.suff_outer_par_1 <= 2: true\. ){3}' \
+        sh -c "echo '$tin' | $texe -L --param main.suff_outer_par_1=0 2>&1 >/dev/null | tr '\n' ' '"
+    expect "results of the interchanged loop's outer map" 0 \
+        '^\[\[0\.25f32, 0\.375f32, 0\.5f32\], \[2f32, 1\.5f32, 1\.625f32\]\]' \
+        sh -c "echo '$tin' | $texe --param main.suff_outer_par_1=0"
+else
+    fail "compiling interchange_stages.fut"
+    cat "$work/cc.log"
+fi
 echo '__kernel void broken(' >"$work/broken.cl"
 expect "build log" 1 'building the OpenCL program failed.*build log' \
     sh -c "echo '$in' | $exe --load-opencl $work/broken.cl"

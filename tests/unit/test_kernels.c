@@ -30,13 +30,23 @@ static void tk_free(Prog *p) {
     free(a);
 }
 
+/* The first statement of b with a SegInfo, in the branches of host-level
+ * ifs too (the true branch first: of a multi-versioned map, the map as
+ * written), or NULL. */
+static Stm *tk_first_seg(const Body *b) {
+    for (int i = 0; i < b->nstms; i++) {
+        Stm *s = b->stms[i], *in = NULL;
+        if (s->e->seg) return s;
+        if (s->e->kind == IE_IF && ((in = tk_first_seg(s->e->tbody)) || (in = tk_first_seg(s->e->fbody)))) return in;
+    }
+    return NULL;
+}
+
 /* The first host-level statement of main with a SegInfo. */
 static Stm *tk_seg_stm(const Prog *p) {
-    const Body *b = p->funs[0]->body;
-    for (int i = 0; i < b->nstms; i++)
-        if (b->stms[i]->e->seg) return b->stms[i];
-    fail_msg("no host-level SOAC");
-    return NULL;
+    Stm *s = tk_first_seg(p->funs[0]->body);
+    if (!s) fail_msg("no host-level SOAC");
+    return s;
 }
 
 /* Whether the reduction operator of the only host-level Screma is known to
@@ -290,10 +300,14 @@ static int tk_copies(const char *src) {
     return n;
 }
 
-/* The statement of b that binds v, or NULL. */
+/* The statement of b that binds v (in the branches of host-level ifs
+ * too), or NULL. */
 static const Stm *tk_binding(const Body *b, const Var *v) {
-    for (int i = 0; i < b->nstms; i++)
-        if (b->stms[i]->npat && b->stms[i]->pat[0] == v) return b->stms[i];
+    for (int i = 0; i < b->nstms; i++) {
+        const Stm *s = b->stms[i], *in = NULL;
+        if (s->npat && s->pat[0] == v) return s;
+        if (s->e->kind == IE_IF && ((in = tk_binding(s->e->tbody, v)) || (in = tk_binding(s->e->fbody, v)))) return in;
+    }
     return NULL;
 }
 
