@@ -162,9 +162,10 @@ static void rename_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
 
 Stm *ir_clone_stm(Prog *p, const Stm *s) {
     if (p->stage != STAGE_SOACS) ICE("ir_clone_stm: expected a program at STAGE_SOACS");
-    Clone c = {p, p->arena, NULL, p->next_var_id + 1};
-    c.map = NEW_ARRAY(c.a, Var *, c.nmap);
+    Clone c = {p, p->arena, calloc((size_t)p->next_var_id + 1, sizeof(Var *)), p->next_var_id + 1};
+    if (!c.map) ICE("ir_clone_stm: out of memory");
     Stm *r = clone_stm(&c, s);
     ir_uses_stm(r, rename_use, &c);
+    free(c.map);
     return r;
 }

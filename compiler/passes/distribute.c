@@ -79,7 +79,7 @@
 typedef struct Dist {
     Prog *p;
     Arena *a;
-    char *nest;  /* by Var id: bound inside the host-level statement */
+    char *nest;  /* by Var id: bound inside the host-level statement (malloc'd) */
     int nnest;   /* entries of nest; later Vars are new, bound inside */
     bool changed;
     const char *fun; /* the entry point being distributed */
@@ -471,7 +471,9 @@ static bool dist_map(Dist *D, Body *host, int at, bool version) {
     Lambda *lam = s->e->screma.map;
     Body *b = lam->body;
     int inner = sole_inner_map(b);
-    Stm *outer = version ? ir_clone_stm(D->p, s) : NULL;
+    /* The outer version is copied before anything changes s: before the
+     * inner map is distributed, else once distribution is certain. */
+    Stm *outer = version && inner >= 0 ? ir_clone_stm(D->p, s) : NULL;
     bool forced = inner >= 0 && dist_map(D, b, inner, false);
     int nst = 0;
     bool *stage = NEW_ARRAY(D->a, bool, b->nstms + 1);
@@ -507,6 +509,7 @@ static bool dist_map(Dist *D, Body *host, int at, bool version) {
     if ((!forced && (!row || !all_segmentable)) || !split_ok(&S, s, stage_at, nst)) return false;
 
     Var **pat = s->pat;
+    if (version && !outer) outer = ir_clone_stm(D->p, s);
     if (version) {
         s->pat = NEW_ARRAY(D->a, Var *, s->npat + 1);
         for (int i = 0; i < s->npat; i++) s->pat[i] = ir_var(D->p, pat[i]->name, pat[i]->type);
@@ -546,11 +549,14 @@ static bool dist_map(Dist *D, Body *host, int at, bool version) {
 
 static void dist_body(Dist *D, Body *b);
 
-/* Marks what host statement s binds (D->nest, sized for every Var now). */
+/* Marks what host statement s binds (D->nest, grown to hold every Var
+ * now). */
 static void mark_nest(Dist *D, Stm *s) {
     if (D->nnest < D->p->next_var_id + 1) {
-        D->nnest = D->p->next_var_id + 1;
-        D->nest = NEW_ARRAY(D->a, char, D->nnest);
+        int n = 2 * (D->p->next_var_id + 1);
+        char *grown = realloc(D->nest, (size_t)n);
+        if (!grown) ICE("pass_distribute: out of memory");
+        D->nest = grown, D->nnest = n;
     }
     memset(D->nest, 0, (size_t)D->nnest);
     IrWalk w = {nest_bind, NULL, NULL, D};
@@ -737,5 +743,6 @@ void pass_distribute(Prog *p) {
         D.fun = p->funs[i]->name;
         dist_body(&D, p->funs[i]->body);
     }
+    free(D.nest);
     if (D.changed) pass_simplify(p);
 }
