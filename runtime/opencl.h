@@ -223,6 +223,13 @@ static bool rt_cl_count(const char *opt, const char *v, int64_t *out) {
     return true;
 }
 
+/* The index of the tuning parameter named by the n bytes at name, or -1. */
+static int rt_cl_param_index(const char *name, size_t n) {
+    for (int i = 0; rt_cl.prog && i < rt_cl.prog->nparams; i++)
+        if (strlen(rt_cl.prog->params[i]) == n && !strncmp(rt_cl.prog->params[i], name, n)) return i;
+    return -1;
+}
+
 /* Sets parameter NAME=N; false after a message. */
 static bool rt_cl_set_param(const char *assignment, const char *where) {
     const char *eq = strchr(assignment, '=');
@@ -231,9 +238,8 @@ static bool rt_cl_set_param(const char *assignment, const char *where) {
         return false;
     }
     size_t n = (size_t)(eq - assignment);
-    for (int i = 0; rt_cl.prog && i < rt_cl.prog->nparams; i++)
-        if (strlen(rt_cl.prog->params[i]) == n && !strncmp(rt_cl.prog->params[i], assignment, n))
-            return rt_cl_count(where, eq + 1, &rt_cl.param_values[i]);
+    int i = rt_cl_param_index(assignment, n);
+    if (i >= 0) return rt_cl_count(where, eq + 1, &rt_cl.param_values[i]);
     fprintf(stderr, "Error: %s: unknown tuning parameter '%.*s' (see --print-params)\n", where, (int)n, assignment);
     return false;
 }
@@ -574,6 +580,14 @@ static const rt_cl_threshold_info *rt_cl_threshold_of(const rt_cl_program_info *
     for (int k = 0; k < prog->nthresholds; k++)
         if (prog->thresholds[k].param == i) return &prog->thresholds[k];
     return NULL;
+}
+
+/* The class of parameter i of prog: "threshold", or what follows the
+ * kernel's name ("group_size"). */
+static const char *rt_cl_param_class(const rt_cl_program_info *prog, int i) {
+    if (rt_cl_threshold_of(prog, i)) return "threshold";
+    const char *dot = strrchr(prog->params[i], '.');
+    return dot ? dot + 1 : prog->params[i];
 }
 
 /* Whether degree of parallelism p reaches threshold parameter i (dflt
@@ -1281,7 +1295,21 @@ static void rt_cl_finish_all(void) {
     rt_cl.param_values = NULL;
 }
 
-static const rt_backend rt_cl_backend = {rt_cl_help, true, rt_cl_option, rt_cl_finish_all, NULL, NULL};
+/* The server's set_tuning_param and tuning_param_class. */
+static bool rt_cl_backend_set_param(const char *name, int64_t value) {
+    int i = rt_cl_param_index(name, strlen(name));
+    if (i < 0 || !rt_cl.param_values) return false;
+    rt_cl.param_values[i] = value;
+    return true;
+}
+
+static const char *rt_cl_backend_param_class(const char *name) {
+    int i = rt_cl_param_index(name, strlen(name));
+    return i < 0 ? NULL : rt_cl_param_class(rt_cl.prog, i);
+}
+
+static const rt_backend rt_cl_backend = {rt_cl_help, true, rt_cl_option, rt_cl_finish_all, NULL, NULL,
+                                         rt_cl_backend_set_param, rt_cl_backend_param_class};
 
 /* What main does before rt_main: --list-devices, --print-params and
  * --dump-opencl act and exit here. Returns -1 to go on, else an exit status. */

@@ -99,12 +99,7 @@ static int rtl_store_nparams(void) { return futhorc_cl_info.nparams; }
 
 static const char *rtl_store_param(int i) { return futhorc_cl_info.params[i]; }
 
-/* "threshold", or what follows the kernel's name: "group_size". */
-static const char *rtl_store_param_class(int i) {
-    if (rt_cl_threshold_of(&futhorc_cl_info, i)) return "threshold";
-    const char *dot = strrchr(futhorc_cl_info.params[i], '.');
-    return dot ? dot + 1 : futhorc_cl_info.params[i];
-}
+static const char *rtl_store_param_class(int i) { return rt_cl_param_class(&futhorc_cl_info, i); }
 
 static void rtl_store_config_free(struct futhark_context_config *cfg) {
     rtl_cl_cfg *c = cfg->store;

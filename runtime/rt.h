@@ -142,6 +142,12 @@ typedef struct rt_backend {
     void (*finish)(void);
     void (*init_ctx)(rt_ctx *ctx);
     void (*fini_ctx)(rt_ctx *ctx);
+    /* Tuning parameters (NULL: the backend has none): sets parameter name
+     * to value (false: there is no such parameter); the class of
+     * parameter name ("threshold", "group_size"), or NULL when there is
+     * no such parameter. */
+    bool (*set_param)(const char *name, int64_t value);
+    const char *(*param_class)(const char *name);
 } rt_backend;
 extern const rt_backend *rt_the_backend;
 

@@ -624,16 +624,20 @@ static void rts_cmd_pause(rts_state *s, int argc, char **argv) { s->profiling = 
 static void rts_cmd_unpause(rts_state *s, int argc, char **argv) { s->profiling = true; }
 static void rts_cmd_report(rts_state *s, int argc, char **argv) { printf("%s\n", RTS_EMPTY_REPORT); }
 
-/* set_tuning_param NAME VALUE: programs of futhorc have no tuning
- * parameters, so every name is unknown. */
+/* set_tuning_param NAME VALUE and tuning_param_class NAME: the
+ * backend's tuning parameters (the OpenCL backend's; the others have
+ * none, so every name is unknown). */
 static void rts_cmd_set_tuning(rts_state *s, int argc, char **argv) {
     int64_t v;
     if (!rts_parse_int(argv[1], 0, INT64_MAX, &v)) rts_fail("Invalid tuning parameter value: %s", argv[1]);
-    else rts_fail("Unknown tuning parameter: %s", argv[0]);
+    else if (!rt_the_backend || !rt_the_backend->set_param || !rt_the_backend->set_param(argv[0], v))
+        rts_fail("Unknown tuning parameter: %s", argv[0]);
 }
 
 static void rts_cmd_tuning_class(rts_state *s, int argc, char **argv) {
-    rts_fail("Unknown tuning parameter: %s", argv[0]);
+    const char *c = rt_the_backend && rt_the_backend->param_class ? rt_the_backend->param_class(argv[0]) : NULL;
+    if (c) printf("%s\n", c);
+    else rts_fail("Unknown tuning parameter: %s", argv[0]);
 }
 
 /* ---- Arrays ------------------------------------------------------------------ */
@@ -943,7 +947,8 @@ static void rts_process(rts_state *s, char *line, char **words) {
 /* ---- Options ------------------------------------------------------------------------ */
 
 /* Checks a tuning file: `name=integer` lines, blank lines and -- comments.
- * futhorc programs have no tuning parameters, so the names are ignored. */
+ * The backends that read --tuning themselves (OpenCL) take it before
+ * this; the others have no tuning parameters, so the names are ignored. */
 static bool rts_check_tuning_file(const char *path) {
     FILE *f = fopen(path, "r");
     if (!f) {

@@ -82,6 +82,14 @@ if "$futhorc" opencl $here/versions.fut -o "$vexe" >"$work/cc.log" 2>&1; then
     expect "results of the distributed versions" 0 "$vout" sh -c "echo '$vin' | $vexe"
     expect "results of the outer versions" 0 "$vout" sh -c "echo '$vin' | $vexe --default-threshold 0"
     expect "a bad --default-threshold" 1 'expects a non-negative integer' sh -c "echo '$vin' | $vexe --default-threshold -1"
+    printf 'tuning_param_class main.suff_outer_par_0\nset_tuning_param main.suff_outer_par_0 0\nset_tuning_param nope 1\n' |
+        "$vexe" --server >"$work/server.out" 2>&1
+    if [ "$(tr '\n' ' ' <"$work/server.out")" = "%%% OK threshold %%% OK %%% OK %%% FAILURE Unknown tuning parameter: nope %%% OK " ]; then
+        pass
+    else
+        fail "the server's tuning parameters:"
+        sed 's/^/    /' "$work/server.out"
+    fi
     printf 'main.suff_outer_par_1=2\n' >"$work/vtuning"
     expect "a threshold from a tuning file" 0 'suff_outer_par_0 <= 3: false\..*suff_outer_par_1 <= 3: true\.' \
         sh -c "echo '$vin' | $vexe -L --tuning $work/vtuning 2>&1 | tr '\n' ' '"
