@@ -55,6 +55,24 @@ Stm *ir_stm1(Arena *a, Var *v, IrExp *e, SrcLoc loc) {
     return ir_stm(a, pat, v ? 1 : 0, e, loc);
 }
 
+Stm *ir_op2_stm(Arena *a, Var *pat, Op op, PrimType t, SubExp x, SubExp y, SrcLoc loc) {
+    IrExp *e = NEW(a, IrExp);
+    e->kind = IE_OP;
+    e->op = op;
+    e->t = t;
+    e->nargs = 2;
+    e->args = NEW_ARRAY(a, SubExp, 2);
+    e->args[0] = x;
+    e->args[1] = y;
+    return ir_stm1(a, pat, e, loc);
+}
+
+SubExp ir_emit_op2(Prog *p, StmVec *out, Op op, PrimType t, SubExp x, SubExp y, const char *name, SrcLoc loc) {
+    Var *v = ir_var(p, name, type_prim(op_result(op, t)));
+    vec_push(out, ir_op2_stm(p->arena, v, op, t, x, y, loc));
+    return se_var(v);
+}
+
 Stm *ir_copy_stm(Arena *a, Var *dst, SubExp src, SrcLoc loc) {
     IrExp *e = NEW(a, IrExp);
     e->kind = IE_SUBEXP;
@@ -75,17 +93,7 @@ SubExp ir_size_bytes(Prog *p, StmVec *out, Type t, SrcLoc loc) {
             n = d;
             continue;
         }
-        IrExp *e = NEW(p->arena, IrExp);
-        e->kind = IE_OP;
-        e->op = OP_SIZE_MUL;
-        e->t = PT_I64;
-        e->nargs = 2;
-        e->args = NEW_ARRAY(p->arena, SubExp, 2);
-        e->args[0] = n;
-        e->args[1] = d;
-        Var *v = ir_var(p, "bytes", type_prim(PT_I64));
-        vec_push(out, ir_stm1(p->arena, v, e, loc));
-        n = se_var(v);
+        n = ir_emit_op2(p, out, OP_SIZE_MUL, PT_I64, n, d, "bytes", loc);
     }
     return n;
 }

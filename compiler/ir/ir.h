@@ -409,6 +409,10 @@ Stm *ir_copy_stm(Arena *a, Var *dst, SubExp src, SrcLoc loc);
 Stm *ir_clone_stm(Prog *p, const Stm *s);
 /* A growing list of statements, as passes build bodies. */
 typedef VEC(Stm *) StmVec;
+/* let pat = op.t(x, y). */
+Stm *ir_op2_stm(Arena *a, Var *pat, Op op, PrimType t, SubExp x, SubExp y, SrcLoc loc);
+/* Appends `let name = op.t(x, y)` to out; returns the new Var. */
+SubExp ir_emit_op2(Prog *p, StmVec *out, Op op, PrimType t, SubExp x, SubExp y, const char *name, SrcLoc loc);
 /* The byte size of an array of type t (its element size times its dims,
  * multiplied with OP_SIZE_MUL so that an overflow cannot wrap to a small
  * size): a constant, or an i64 Var bound by statements appended to out. */

@@ -395,19 +395,21 @@ static SubExp outer_parallelism(Dist *D, const Stm *s, StmVec *out) {
     for (const Body *b = s->e->screma.map->body;;) {
         int k = sole_inner_map(b);
         if (k < 0 || !invariant(D, b->stms[k]->e->screma.w)) return p;
-        IrExp *e = NEW(D->a, IrExp);
-        e->kind = IE_OP;
-        e->op = OP_MUL;
-        e->t = PT_I64;
-        e->nargs = 2;
-        e->args = NEW_ARRAY(D->a, SubExp, 2);
-        e->args[0] = p;
-        e->args[1] = b->stms[k]->e->screma.w;
-        Var *v = ir_var(D->p, "outer_par", type_prim(PT_I64));
-        vec_push(out, ir_stm1(D->a, v, e, s->loc));
-        p = se_var(v);
+        p = ir_emit_op2(D->p, out, OP_MUL, PT_I64, p, b->stms[k]->e->screma.w, "outer_par", s->loc);
         b = b->stms[k]->e->screma.map->body;
     }
+}
+
+/* Replaces statement at of host by the statements with (freed). */
+static void splice(Dist *D, Body *host, int at, StmVec *with) {
+    Stm **stms = NEW_ARRAY(D->a, Stm *, host->nstms + with->len);
+    COPY_ARRAY(stms, host->stms, at);
+    COPY_ARRAY(stms + at, with->items, with->len);
+    COPY_ARRAY(stms + at + with->len, host->stms + at + 1, host->nstms - at - 1);
+    host->stms = stms;
+    host->nstms += with->len - 1;
+    vec_free(with);
+    D->changed = true;
 }
 
 /* Host statement s becomes two versions (incremental flattening, seed
@@ -534,16 +536,9 @@ static bool dist_map(Dist *D, Body *host, int at, bool version) {
         vec_free(&out);
         out = v;
     }
-    Stm **stms = NEW_ARRAY(D->a, Stm *, host->nstms + out.len);
-    COPY_ARRAY(stms, host->stms, at);
-    COPY_ARRAY(stms + at, out.items, out.len);
-    COPY_ARRAY(stms + at + out.len, host->stms + at + 1, host->nstms - at - 1);
-    host->stms = stms;
-    host->nstms += out.len - 1;
-    vec_free(&out);
+    splice(D, host, at, &out);
     vec_free(&in.params);
     vec_free(&in.arrs);
-    D->changed = true;
     return true;
 }
 
@@ -707,14 +702,7 @@ static bool dist_interchange(Dist *D, Body *host, int at) {
     D->branch = false;
     dist_body(D, vif->e->fbody);
     D->parent = saved, D->branch = saved_branch;
-    Stm **stms = NEW_ARRAY(a, Stm *, host->nstms + v.len);
-    COPY_ARRAY(stms, host->stms, at);
-    COPY_ARRAY(stms + at, v.items, v.len);
-    COPY_ARRAY(stms + at + v.len, host->stms + at + 1, host->nstms - at - 1);
-    host->stms = stms;
-    host->nstms += v.len - 1;
-    vec_free(&v);
-    D->changed = true;
+    splice(D, host, at, &v);
     return true;
 }
 

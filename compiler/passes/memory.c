@@ -129,14 +129,7 @@ static void push_stm(MemCtx *m, StmVec *out, Var *pat, IrExp *e, SrcLoc loc) {
 
 /* Appends pat = x op y (operands of type t) to out and returns pat. */
 static Var *push_op(MemCtx *m, StmVec *out, Var *pat, Op op, PrimType t, SubExp x, SubExp y, SrcLoc loc) {
-    IrExp *e = new_exp(m, IE_OP);
-    e->op = op;
-    e->t = t;
-    e->nargs = 2;
-    e->args = NEW_ARRAY(m->a, SubExp, 2);
-    e->args[0] = x;
-    e->args[1] = y;
-    push_stm(m, out, pat, e, loc);
+    vec_push(out, ir_op2_stm(m->a, pat, op, t, x, y, loc));
     return pat;
 }
 
