@@ -1308,8 +1308,12 @@ static const char *rt_cl_backend_param_class(const char *name) {
     return i < 0 ? NULL : rt_cl_param_class(rt_cl.prog, i);
 }
 
-static const rt_backend rt_cl_backend = {rt_cl_help, true, rt_cl_option, rt_cl_finish_all, NULL, NULL,
-                                         rt_cl_backend_set_param, rt_cl_backend_param_class};
+static const char *rt_cl_backend_param_name(int i) {
+    return rt_cl.prog && i >= 0 && i < rt_cl.prog->nparams ? rt_cl.prog->params[i] : NULL;
+}
+
+static const rt_backend rt_cl_backend = {rt_cl_help,       true, rt_cl_option, rt_cl_finish_all, NULL, NULL,
+                                         rt_cl_backend_set_param, rt_cl_backend_param_class, rt_cl_backend_param_name};
 
 /* What main does before rt_main: --list-devices, --print-params and
  * --dump-opencl act and exit here. Returns -1 to go on, else an exit status. */

@@ -145,9 +145,10 @@ typedef struct rt_backend {
     /* Tuning parameters (NULL: the backend has none): sets parameter name
      * to value (false: there is no such parameter); the class of
      * parameter name ("threshold", "group_size"), or NULL when there is
-     * no such parameter. */
+     * no such parameter; the names, by index. */
     bool (*set_param)(const char *name, int64_t value);
     const char *(*param_class)(const char *name);
+    const char *(*param_name)(int i); /* parameter i's name; NULL past the last */
 } rt_backend;
 extern const rt_backend *rt_the_backend;
 

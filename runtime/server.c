@@ -615,7 +615,7 @@ static void rts_cmd_kind(rts_state *s, int argc, char **argv) {
     rts_type_free(&t);
 }
 
-/* No-op commands: clear (no caches), attributes (none), tuning_params (none). */
+/* No-op commands: clear (no caches), attributes (none). */
 static void rts_cmd_nothing(rts_state *s, int argc, char **argv) {}
 
 static void rts_cmd_entry_nothing(rts_state *s, int argc, char **argv) { rts_entry(s, argv[0]); }
@@ -632,6 +632,14 @@ static void rts_cmd_set_tuning(rts_state *s, int argc, char **argv) {
     if (!rts_parse_int(argv[1], 0, INT64_MAX, &v)) rts_fail("Invalid tuning parameter value: %s", argv[1]);
     else if (!rt_the_backend || !rt_the_backend->set_param || !rt_the_backend->set_param(argv[0], v))
         rts_fail("Unknown tuning parameter: %s", argv[0]);
+}
+
+/* tuning_params ENTRY: every tuning parameter of the program (futhorc does
+ * not record which entry point uses which). */
+static void rts_cmd_tuning_params(rts_state *s, int argc, char **argv) {
+    if (!rts_entry(s, argv[0])) return;
+    for (int i = 0; rt_the_backend && rt_the_backend->param_name && rt_the_backend->param_name(i); i++)
+        printf("%s\n", rt_the_backend->param_name(i));
 }
 
 static void rts_cmd_tuning_class(rts_state *s, int argc, char **argv) {
@@ -882,7 +890,7 @@ static const rts_command rts_commands[] = {
     {"unpause_profiling", 0, 0, rts_cmd_unpause},
     {"report", 0, 0, rts_cmd_report},
     {"set_tuning_param", 2, 2, rts_cmd_set_tuning},
-    {"tuning_params", 1, 1, rts_cmd_entry_nothing},
+    {"tuning_params", 1, 1, rts_cmd_tuning_params},
     {"tuning_param_class", 1, 1, rts_cmd_tuning_class},
     {"attributes", 1, 1, rts_cmd_entry_nothing},
     {"rank", 1, 1, rts_cmd_rank},

@@ -84,7 +84,8 @@ if "$futhorc" opencl $here/versions.fut -o "$vexe" >"$work/cc.log" 2>&1; then
     expect "a bad --default-threshold" 1 'expects a non-negative integer' sh -c "echo '$vin' | $vexe --default-threshold -1"
     printf 'tuning_param_class main.suff_outer_par_0\nset_tuning_param main.suff_outer_par_0 0\nset_tuning_param nope 1\n' |
         "$vexe" --server >"$work/server.out" 2>&1
-    if [ "$(tr '\n' ' ' <"$work/server.out")" = "%%% OK threshold %%% OK %%% OK %%% FAILURE Unknown tuning parameter: nope %%% OK " ]; then
+    printf 'tuning_params main\n' | "$vexe" --server 2>&1 | grep -c '^main\.suff_outer_par_[01]$' >>"$work/server.out"
+    if [ "$(tr '\n' ' ' <"$work/server.out")" = "%%% OK threshold %%% OK %%% OK %%% FAILURE Unknown tuning parameter: nope %%% OK 2 " ]; then
         pass
     else
         fail "the server's tuning parameters:"
