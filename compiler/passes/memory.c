@@ -783,8 +783,9 @@ static bool bound_by_loop(const Loop *l, const Var *v) {
  * that spare block, and the parameter's old block becomes the next spare
  * (double buffering). Needs the old block to be dead after each iteration
  * (no other result lives there) and, in the first one, the initial
- * value's block to be the loop's to overwrite (owned, else copied). */
-static void double_buffer(MemCtx *m, StmVec *out, Stm *s, int k, Var *mp, int rk) {
+ * value's block to be the loop's to overwrite (owned, or a copy mem_loop
+ * made for it: fresh; else copied). */
+static void double_buffer(MemCtx *m, StmVec *out, Stm *s, int k, Var *mp, int rk, bool fresh) {
     Loop *l = &s->e->loop;
     Body *b = l->body;
     Var *r = b->res[k].v, *mr = r->mem ? r->mem->mem : NULL;
@@ -795,7 +796,7 @@ static void double_buffer(MemCtx *m, StmVec *out, Stm *s, int k, Var *mp, int rk
         const Var *blk = !v ? NULL : v->type.kind == TK_MEM ? v : is_array(v) ? v->mem->mem : NULL;
         if (blk && (blk == mr || blk == mp)) return;
     }
-    if (!(m->p->owned && m->p->owned[l->params[k]->id])) {
+    if (!fresh && !(m->p->owned && m->p->owned[l->params[k]->id])) {
         Var *init = emit_copy(m, out, l->inits[k].v, s->loc);
         l->inits[k] = se_var(init);
         l->inits[rk] = se_var(init->mem->mem);
@@ -827,6 +828,7 @@ static void mem_loop(MemCtx *m, StmVec *out, Stm *s) {
     Loop *l = &s->e->loop;
     int n = l->nparams;
     Var **mps = NEW_ARRAY(m->a, Var *, n + 1);
+    char *fresh = NEW_ARRAY(m->a, char, n + 1); /* the initial value is a copy made here */
     for (int k = 0; k < n; k++) {
         Var *p = l->params[k];
         if (!is_array(p)) continue;
@@ -837,6 +839,7 @@ static void mem_loop(MemCtx *m, StmVec *out, Stm *s) {
         if (!in_row_major(init)) {
             init = emit_copy(m, out, init, s->loc);
             l->inits[k] = se_var(init);
+            fresh[k] = 1;
         }
         SubExp im = se_var(init->mem->mem);
         int np = l->nparams;
@@ -856,7 +859,7 @@ static void mem_loop(MemCtx *m, StmVec *out, Stm *s) {
     hoist_allocs(m, l->body, out, ps, l->nparams + 1, true);
     if (!m->in_lambda || !m->p->shortcircuit) return;
     for (int k = 0, rk = n; k < n; k++)
-        if (is_array(l->params[k])) double_buffer(m, out, s, k, mps[k], rk++);
+        if (is_array(l->params[k])) double_buffer(m, out, s, k, mps[k], rk++, fresh[k]);
 }
 
 /* ---- Statements and bodies ------------------------------------------------ */

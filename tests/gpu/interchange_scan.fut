@@ -4,10 +4,13 @@
 -- chosen when the rows do not reach main.suff_outer_par_0; the map as
 -- written (one work-item per row running the loop: a SegMap) is the other.
 -- tests/run.sh runs tests/gpu with every threshold at 0 too, so both
--- versions are checked. Expected values from a sequential reference
--- (Python).
+-- versions are checked. In the outer version each work-item's row, read
+-- through a transposed copy of the input, is copied once into the block
+-- its loop may overwrite (it was copied twice: once into row-major order,
+-- and that copy again for double buffering): Copy 2 (3 before). Expected
+-- values from a sequential reference (Python).
 -- ==
--- structure gpu { Threshold 1 SegMap 1 SegScan 1 Kernel 2 }
+-- structure gpu { Threshold 1 SegMap 1 SegScan 1 Kernel 2 Copy 2 }
 -- input { [[1, 2, 3], [4, 5, 6]] 2 }
 -- output { [[1i32, 4i32, 10i32], [6i32, 18i32, 37i32]] }
 -- input { [[7]] 5 }
