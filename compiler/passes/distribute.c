@@ -162,21 +162,23 @@ static void check_bind(IrWalk *w, Var *v) {
     }
 }
 
-static void check_consumed(Split *S, const Var *v) {
+/* Calls f on each Var statement s consumes: an in-place update's array,
+ * Scatter or Hist destinations, unique loop parameters' initial values. */
+static void each_consumed(const Stm *s, void (*f)(void *ctx, const Var *v), void *ctx) {
+    const IrExp *e = s->e;
+    if (ir_is_update(e)) f(ctx, e->arr);
+    for (int i = 0; e->kind == IE_SCATTER && i < e->scatter.ndests; i++) f(ctx, e->scatter.dests[i]);
+    for (int i = 0; e->kind == IE_HIST && i < e->hist.op.k; i++) f(ctx, e->hist.dests[i]);
+    for (int i = 0; e->kind == IE_LOOP && i < e->loop.nparams; i++)
+        if (e->loop.params[i]->type.unique && e->loop.inits[i].is_var) f(ctx, e->loop.inits[i].v);
+}
+
+static void check_consumed(void *ctx, const Var *v) {
+    Split *S = ctx;
     if (of_other_stage(S, v, S->cur)) S->bad = true;
 }
 
-/* Consumptions: an in-place update, Scatter or Hist destinations, unique
- * loop parameters' initial values. */
-static void check_stm(IrWalk *w, Stm *s) {
-    Split *S = w->ctx;
-    const IrExp *e = s->e;
-    if (ir_is_update(e)) check_consumed(S, e->arr);
-    for (int i = 0; e->kind == IE_SCATTER && i < e->scatter.ndests; i++) check_consumed(S, e->scatter.dests[i]);
-    for (int i = 0; e->kind == IE_HIST && i < e->hist.op.k; i++) check_consumed(S, e->hist.dests[i]);
-    for (int i = 0; e->kind == IE_LOOP && i < e->loop.nparams; i++)
-        if (e->loop.params[i]->type.unique && e->loop.inits[i].is_var) check_consumed(S, e->loop.inits[i].v);
-}
+static void check_stm(IrWalk *w, Stm *s) { each_consumed(s, check_consumed, w->ctx); }
 
 /* Marks the values a stage uses from another (earlier) stage as needed. */
 static void need_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
@@ -558,24 +560,26 @@ static void mark_nest(Dist *D, Stm *s) {
     ir_walk_stm(&w, s);
 }
 
-/* Whether b, or a body nested in it, updates (consumes) one of the n
- * Vars vs in place. */
+/* The n Vars vs, and whether a statement consumes one of them. */
+typedef struct Consumes {
+    Var *const *vs;
+    int n;
+    bool found;
+} Consumes;
+
+static void consumes_one(void *ctx, const Var *v) {
+    Consumes *c = ctx;
+    for (int j = 0; j < c->n; j++) c->found |= c->vs[j] == v;
+}
+
+static void consumes_stm(IrWalk *w, Stm *s) { each_consumed(s, consumes_one, w->ctx); }
+
+/* Whether b, or a body nested in it, consumes one of the n Vars vs. */
 static bool consumes_any(Body *b, Var *const *vs, int n) {
-    for (int k = 0; k < b->nstms; k++) {
-        IrExp *e = b->stms[k]->e;
-        for (int j = 0; j < n; j++) {
-            if (ir_is_update(e) && e->arr == vs[j]) return true;
-            for (int d = 0; e->kind == IE_SCATTER && d < e->scatter.ndests; d++)
-                if (e->scatter.dests[d] == vs[j]) return true;
-            for (int d = 0; e->kind == IE_HIST && d < e->hist.op.k; d++)
-                if (e->hist.dests[d] == vs[j]) return true;
-            for (int d = 0; e->kind == IE_LOOP && d < e->loop.nparams; d++)
-                if (e->loop.inits[d].is_var && e->loop.inits[d].v == vs[j] && e->loop.params[d]->type.unique) return true;
-        }
-        if (e->kind == IE_IF && (consumes_any(e->tbody, vs, n) || consumes_any(e->fbody, vs, n))) return true;
-        if (e->kind == IE_LOOP && consumes_any(e->loop.body, vs, n)) return true;
-    }
-    return false;
+    Consumes c = {vs, n, false};
+    IrWalk w = {NULL, NULL, consumes_stm, &c};
+    ir_walk_body(&w, b);
+    return c.found;
 }
 
 /* Map-loop interchange (the fully flattened version of seed 002 ch. 7):

@@ -47,7 +47,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/wait.h>
 #include <unistd.h>
 
 #include "bench_run.h"
@@ -97,16 +96,13 @@ typedef struct Tuner {
 /* Reads the thresholds from `exe --print-params`: lines
  * "NAME (threshold DEFAULT (ANCESTORS))"; false after a message. */
 static bool tune_read_params(Tuner *T) {
-    const char *out = spec_tmp(&T->b.work, "params"), *err = spec_tmp(&T->b.work, "perr");
+    const char *out = spec_tmp(&T->b.work, "params");
     char *argv[] = {(char *)T->exe, "--print-params", NULL};
-    pid_t pid = spec_spawn(argv, NULL, out, err);
-    int status = -1;
-    while (pid > 0 && waitpid(pid, &status, 0) < 0 && errno == EINTR) {}
-    char *text = util_read_file(out, NULL);
-    unlink(out), unlink(err);
-    if (pid <= 0 || status != 0 || !text) {
-        fprintf(stderr, "futhorc autotune: %s --print-params failed\n", T->exe);
-        free(text);
+    const char *why = bench_exec(&T->b, argv, NULL, out, 0, "listing the parameters", NULL);
+    char *text = why ? NULL : util_read_file(out, NULL);
+    unlink(out);
+    if (!text) {
+        fprintf(stderr, "futhorc autotune: %s --print-params %s\n", T->exe, why ? why : "wrote nothing");
         return false;
     }
     for (char *line = text, *next; line && *line; line = next) {

@@ -167,10 +167,7 @@ static const char *bench_read_quote(Bencher *b, const char *path) {
     return q;
 }
 
-/* Runs argv with stdin from in, stdout to out; NULL on success, else why it
- * failed (with the start of its stderr). With log, *log is its whole
- * stderr (malloc'd; NULL when unreadable). */
-static const char *bench_exec(Bencher *b, char **argv, const char *in, const char *out, double deadline,
+const char *bench_exec(Bencher *b, char **argv, const char *in, const char *out, double deadline,
                               const char *what, char **log) {
     const char *err = spec_tmp(&b->work, "err");
     pid_t pid = spec_spawn(argv, in, out, err);

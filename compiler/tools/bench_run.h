@@ -40,6 +40,12 @@ typedef struct Bencher {
 
 /* Seconds on a monotonic clock. */
 double bench_now(void);
+/* Runs argv with stdin from in (or none), stdout to out, killed after
+ * deadline (a bench_now time; 0: none); NULL on success, else why it
+ * failed (with the start of its stderr). With log, *log is its whole
+ * stderr (malloc'd; NULL when unreadable). */
+const char *bench_exec(Bencher *b, char **argv, const char *in, const char *out, double deadline, const char *what,
+                       char **log);
 /* Compiles path into exe (with b's backend and compiler options); NULL on
  * success, else why not. */
 const char *bench_compile(Bencher *b, const char *path, const char *exe);
