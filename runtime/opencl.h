@@ -642,6 +642,21 @@ static int64_t rt_cl_group_size_or(int i, int64_t dflt) {
 
 static int64_t rt_cl_group_size(int i) { return rt_cl_group_size_or(i, RT_CL_GROUP_SIZE); }
 
+/* The work-group size of intra-group kernel k (tuning parameter i) whose
+ * widest operation has w elements: w work-items, at most as many as the
+ * device and the kernel (its registers) allow; the kernel's work-items
+ * then take several elements each. */
+static int64_t rt_cl_group_width(int i, int k, int64_t w) {
+    int64_t g = rt_cl_param(i, w);
+    size_t most = 0;
+    if (clGetKernelWorkGroupInfo(rt_cl.kernels[k], rt_cl.device, CL_KERNEL_WORK_GROUP_SIZE, sizeof most, &most, NULL) ==
+            CL_SUCCESS &&
+        most > 0 && g > (int64_t)most)
+        g = (int64_t)most;
+    if (g > rt_cl.max_group) g = rt_cl.max_group;
+    return g < 1 ? 1 : g;
+}
+
 /* Groups of a reduction-like kernel over n elements in groups of size g. */
 static int64_t rt_cl_num_groups(int i, int64_t n, int64_t g) {
     int64_t d = rt_cl.num_groups > 0 ? rt_cl.num_groups : rt_cl.compute_units * RT_CL_GROUPS_PER_CU;

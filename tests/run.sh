@@ -125,10 +125,14 @@ for d in tests/programs tests/structure tests/fusion tests/gpu tests/multicore e
 done
 if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then
     summarised "OpenCL backend" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --backend=opencl --pass-compiler-option=--verify "${cl_dirs[@]}"
-    # Multi-versioned code: small test inputs take the distributed
-    # versions by default; every threshold at 0 takes the outer ones.
+    # Multi-versioned code: small test inputs take the intra-group
+    # versions (rows of 32 or more) or the distributed ones by default;
+    # every threshold at 0 takes the outer versions, every threshold at
+    # 2^40 the distributed ones.
     summarised "OpenCL, outer versions" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --backend=opencl \
         -p --default-threshold=0 tests/gpu
+    summarised "OpenCL, distributed versions" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --backend=opencl \
+        -p --default-threshold=1099511627776 tests/gpu
     summarised "OpenCL runtime" bash tests/opencl/run.sh
     summarised autotune bash tests/autotune/run.sh
 elif [ -n "${FUTHORC_REQUIRE_OPENCL:-}" ]; then

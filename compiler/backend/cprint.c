@@ -157,6 +157,7 @@ const char *cp_exp(CPrint *C, const ImpExp *e) {
     case IX_TUNING:
     case IX_MEMSIZE:
     case IX_LOCAL_BUDGET:
+    case IX_MAX_GROUP:
     case IX_THRESHOLD:
     case IX_NUM_THREADS: break;
     }

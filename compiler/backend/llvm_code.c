@@ -187,7 +187,8 @@ LLVMValueRef l_exp(L *l, const ImpExp *e) {
     case IX_TUNING:
     case IX_MEMSIZE:
     case IX_THRESHOLD:
-    case IX_LOCAL_BUDGET: break;
+    case IX_LOCAL_BUDGET:
+    case IX_MAX_GROUP: break;
     case IX_NUM_THREADS: return l_call(l, "rtl_num_threads", &l->ctx, 1);
     }
     ICE("LLVM backend: a GPU expression in host code");

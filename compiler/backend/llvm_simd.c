@@ -62,7 +62,9 @@ LLVMValueRef var_slot(V *v, int id) {
 /* Clears v->ok at GPU expressions. */
 void scan_exp(V *v, const ImpExp *e) {
     if (!e) return;
-    if (e->kind == IX_THREAD || e->kind == IX_TUNING || e->kind == IX_MEMSIZE || e->kind == IX_LOCAL_BUDGET) v->ok = false;
+    if (e->kind == IX_THREAD || e->kind == IX_TUNING || e->kind == IX_MEMSIZE || e->kind == IX_LOCAL_BUDGET ||
+        e->kind == IX_MAX_GROUP)
+        v->ok = false;
     for (int i = 0; (e->kind == IX_OP && i < op_arity(e->op)) || (e->kind == IX_CONV && i < 1); i++) scan_exp(v, e->args[i]);
     scan_exp(v, e->index);
 }

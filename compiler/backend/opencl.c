@@ -70,7 +70,7 @@ typedef struct HostPrint {
 /* A kernel's tuning parameters by name: a slot per name (the group size
  * of a scan is its group_size). */
 enum { TUNE_SLOTS = 4 };
-static const int tune_slot[] = {0, 0, 1, 2, 3};
+static const int tune_slot[] = {0, 0, 1, 2, 3, 0};
 
 /* The number of Imp kernel k in the kernel table (registered on first use). */
 static int kernel_id(CPrint *C, const ImpKernel *k) {
@@ -146,6 +146,8 @@ static const char *h_exp(CPrint *C, const ImpExp *e) {
         case IMP_TUNE_NUM_GROUPS: return arena_printf(C->a, "rt_cl_num_groups(%d, %s, %s)", *P, a0, cp_exp(C, e->args[1]));
         case IMP_TUNE_LANES:
             return arena_printf(C->a, "rt_cl_lanes(%d, %s, %s, %s)", *P, a0, cp_exp(C, e->args[1]), cp_exp(C, e->args[2]));
+        case IMP_TUNE_GROUP_WIDTH:
+            return arena_printf(C->a, "rt_cl_group_width(%d, %d, %s)", *P, kernel_id(C, e->kernel), a0);
         case IMP_TUNE_SEGMENT_GROUPS:
             return arena_printf(C->a, "rt_cl_segment_groups(%d, %s, %s, %s)", *P, a0, cp_exp(C, e->args[1]),
                                 cp_exp(C, e->args[2]));
@@ -153,6 +155,7 @@ static const char *h_exp(CPrint *C, const ImpExp *e) {
         ICE("OpenCL backend: an unknown tuning parameter");
     }
     case IX_LOCAL_BUDGET: return "rt_cl_local_budget()";
+    case IX_MAX_GROUP: return "rt_cl.max_group";
     case IX_THRESHOLD:
         return arena_printf(C->a, "rt_cl_threshold(%d, %s, %lldLL)", threshold_param(H, e->thr), cp_exp(C, e->args[0]),
                             (long long)e->thr->dflt);

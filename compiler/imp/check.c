@@ -177,6 +177,7 @@ static PrimType check_exp(Checker *C, const ImpExp *e) {
         for (int i = 0; i < imp_tune_arity(e->tune); i++) expect(C, e->args[i], PT_I64, "a tuning parameter's argument");
         break;
     case IX_LOCAL_BUDGET: only_entries(C, "IX_LOCAL_BUDGET"); break;
+    case IX_MAX_GROUP: only_entries(C, "IX_MAX_GROUP"); break;
     case IX_NUM_THREADS: only_entries(C, "IX_NUM_THREADS"); break;
     case IX_THRESHOLD:
         only_entries(C, "IX_THRESHOLD");

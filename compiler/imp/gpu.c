@@ -61,6 +61,12 @@ ImpVar *kb_local(ImpLower *L, Kb *kb, const char *name, PrimType t, ImpExp *coun
     return m;
 }
 
+ImpVar **gl_locals(ImpLower *L, Kb *kb, const char *name, const PrimType *ts, int n, ImpExp *count) {
+    ImpVar **ms = NEW_ARRAY(L->a, ImpVar *, n + 1);
+    for (int j = 0; j < n; j++) ms[j] = kb_local(L, kb, arena_printf(L->a, "%s%d", name, j), ts[j], count);
+    return ms;
+}
+
 void kb_enter(ImpLower *L, Kb *kb) {
     kb->host_vars = L->vars;
     kb->host_space = L->space;
@@ -108,6 +114,7 @@ void kb_free_vars(ImpLower *L, Kb *kb, ImpExp *nthreads, SrcLoc loc) {
     kb->priv_copies = NEW_ARRAY(a, ImpVar *, n);
     kb->priv_base = NEW_ARRAY(a, ImpVar *, n);
     kb->priv_kbytes = NEW_ARRAY(a, ImpVar *, n);
+    kb->priv_local = NEW_ARRAY(a, ImpVar *, n);
     for (int i = 0; i < g->nfree; i++) {
         Var *v = g->free[i];
         if (v->type.kind == TK_ARRAY || v == g->tid || v == g->nthreads) continue;
@@ -115,8 +122,12 @@ void kb_free_vars(ImpLower *L, Kb *kb, ImpExp *nthreads, SrcLoc loc) {
             kb_param(kb, kb_var(L, kb, v), imp_read(a, lw_var(L, v)));
             continue;
         }
-        /* nthreads copies of the block, one per work-item */
         ImpVar *bytes = kb->priv_bytes[i] = gl_let(L, "priv_bytes", PT_I64, imp_memsize(a, lw_var(L, v)));
+        if (!nthreads) { /* one copy per work-group, in local memory (8-byte aligned) */
+            kb->priv_local[i] = kb_local(L, kb, v->name, PT_I64, gl_div_up(L, imp_read(a, bytes), gl_i64(L, 8)));
+            continue;
+        }
+        /* nthreads copies of the block, one per work-item */
         ImpVar *m = kb->priv_copies[i] = imp_block(L->ip, "priv", IMP_SPACE_DEVICE);
         imp_decl(L->b, m, NULL);
         ImpStm *al = imp_add(L->b, IMP_ALLOC);
@@ -142,6 +153,10 @@ void kb_prologue(ImpLower *L, Kb *kb, Sym *tid) {
     const SegInfo *g = kb->g;
     if (g->tid) lw_declare(L, g->tid, imp_sym(L->a, tid));
     for (int i = 0; i < g->nfree; i++) {
+        if (kb->priv_local[i]) {
+            L->vars[g->free[i]->id] = lw_new_var(L, g->free[i], IMP_SPACE_LOCAL);
+            lw_declare(L, g->free[i], imp_read(L->a, kb->priv_local[i]));
+        }
         if (!kb->priv_base[i]) continue;
         ImpStm *d = imp_add(L->b, IMP_DECL);
         d->var = lw_var(L, g->free[i]);
@@ -492,5 +507,6 @@ void lw_seg(ImpLower *L, const Stm *s) {
     case SEG_RED: gl_seg_red(L, s); return;
     case SEG_SCAN: gl_seg_scan(L, s); return;
     case SEG_HIST: gl_seg_hist(L, s); return;
+    case SEG_GROUP: gl_seg_group(L, s); return;
     }
 }

@@ -38,6 +38,7 @@ typedef struct Kb {
      * and the block of all copies (host), and a sliced block's base and
      * copy size (kernel parameters) */
     ImpVar **priv_bytes, **priv_copies, **priv_base, **priv_kbytes;
+    ImpVar **priv_local; /* a private block's local array (one copy per group) */
 } Kb;
 
 /* Starts kernel name ("segred") for segmented operation g. */
@@ -50,16 +51,19 @@ ImpVar *kb_scalar(ImpLower *L, Kb *kb, const char *name, PrimType t, ImpExp *arg
 ImpVar *kb_block(ImpLower *L, Kb *kb, const char *name, ImpVar *mem);
 /* A new local array of count (a host i64 expression) elements of type t. */
 ImpVar *kb_local(ImpLower *L, Kb *kb, const char *name, PrimType t, ImpExp *count);
+/* n local arrays name<j> of count elements of types ts. */
+ImpVar **gl_locals(ImpLower *L, Kb *kb, const char *name, const PrimType *ts, int n, ImpExp *count);
 /* Host: g's free variables as parameters: scalars and blocks as they
  * are, private blocks (SegInfo.private_mem) as nthreads copies, allocated
- * here (a failure reported at loc), and SegInfo.nthreads set to nthreads
- * when g has interleaved blocks. */
+ * here (a failure reported at loc), or with nthreads NULL as local arrays
+ * (a copy per work-group), and SegInfo.nthreads set to nthreads when g
+ * has interleaved blocks. */
 void kb_free_vars(ImpLower *L, Kb *kb, ImpExp *nthreads, SrcLoc loc);
 /* Makes the kernel's body the code being lowered / returns to the host. */
 void kb_enter(ImpLower *L, Kb *kb);
 void kb_leave(ImpLower *L, Kb *kb);
 /* Kernel: binds SegInfo.tid to the work-item's number tid, and each
- * sliced private block to the work-item's copy. */
+ * sliced private block to the work-item's copy (or its local array). */
 void kb_prologue(ImpLower *L, Kb *kb, Sym *tid);
 /* Host: launches the kernel on groups work-groups of size work-items. */
 void kb_launch(ImpLower *L, Kb *kb, ImpExp *groups, ImpExp *size);
@@ -170,6 +174,22 @@ typedef void (*GlCombine)(ImpLower *L, ImpExp **vals, void *ctx);
  * element (its values are undefined; the run fails). */
 void gl_strided(ImpLower *L, GlStride st, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter,
                 const PrimType *ts, int nv, GlCombine combine, void *ctx);
+/* Element i of SOAC s (lambda lam over arrs, iterator iter) in a scope of
+ * its own, which a failure ends: its first nv results (types ts) into new
+ * variables, which it returns (a Screma's map outputs are written at its
+ * row). */
+ImpVar **gl_element(ImpLower *L, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter, ImpExp *i,
+                    const PrimType *ts, int nv);
+/* Opens `for i < hi - lo` over the work-item's contiguous chunk [lo, hi)
+ * of the elements of st (chunks of ceil(n / stride), the work-item's
+ * start-th); *i gets the element of the iteration, lo + the counter
+ * (close with lw_leave into the returned statement's body). */
+ImpStm *gl_for_chunk(ImpLower *L, LwNest *n, GlStride st, ImpExp **i);
+/* The reduction Screma rs over the elements of st: each work-item folds
+ * its elements (strided and unrolled when the operators commute, else a
+ * contiguous chunk in order) into accumulators, then tree t leaves the
+ * result in the local arrays locs at its position 0. */
+void gl_group_reduce(ImpLower *L, const Stm *rs, GlStride st, GlTree t, ImpVar **locs);
 
 /* The second kernel of a reduction with ops (values of types gl_op_types)
  * whose first kernel left groups partial results of each value, in order,
@@ -197,6 +217,7 @@ void gl_outer_levels(ImpLower *L, const SegInfo *g, int n);
 void gl_seg_map(ImpLower *L, const Stm *s, int depth);
 
 void gl_seg_red(ImpLower *L, const Stm *s);
+void gl_seg_group(ImpLower *L, const Stm *s);
 void gl_seg_scan(ImpLower *L, const Stm *s);
 void gl_seg_hist(ImpLower *L, const Stm *s);
 void gl_seg_map_tiled(ImpLower *L, const Stm *s);

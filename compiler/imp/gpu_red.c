@@ -50,10 +50,7 @@ static void res_vals(ImpLower *L, const Body *b, void *ctx) {
     if (x->s->e->kind == IE_SCREMA) lw_map_outputs(L, x->s, b, x->nv);
 }
 
-/* Element i of SOAC s (lambda lam over arrs, iterator iter) in a scope of
- * its own, which a failure ends: its first nv results (types ts) into new
- * variables, which it returns. */
-static ImpVar **element(ImpLower *L, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter, ImpExp *i,
+ImpVar **gl_element(ImpLower *L, const Stm *s, const Lambda *lam, Var **arrs, const Var *iter, ImpExp *i,
                         const PrimType *ts, int nv) {
     ImpVar **vals = gl_lets(L, "v", ts, nv, NULL);
     LwNest n;
@@ -76,14 +73,14 @@ void gl_strided(ImpLower *L, GlStride st, const Stm *s, const Lambda *lam, Var *
     ImpVar **vals[GL_UNROLL];
     for (int u = 0; u < GL_UNROLL; u++) {
         ImpExp *i = gl_op(L, OP_ADD, imp_read(a, i0), gl_op(L, OP_MUL, gl_i64(L, u), st.stride));
-        vals[u] = element(L, s, lam, arrs, iter, i, ts, nv);
+        vals[u] = gl_element(L, s, lam, arrs, iter, i, ts, nv);
     }
     for (int u = 0; u < GL_UNROLL; u++) combine(L, gl_reads(L, vals[u], nv), ctx);
     imp_assign(L->b, i0, gl_op(L, OP_ADD, imp_read(a, i0), gl_op(L, OP_MUL, gl_i64(L, GL_UNROLL), st.stride)));
     w->body = lw_leave(L, &n);
     /* the rest, one by one */
     w = gl_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, i0), st.n));
-    combine(L, gl_reads(L, element(L, s, lam, arrs, iter, imp_read(a, i0), ts, nv), nv), ctx);
+    combine(L, gl_reads(L, gl_element(L, s, lam, arrs, iter, imp_read(a, i0), ts, nv), nv), ctx);
     imp_assign(L->b, i0, gl_op(L, OP_ADD, imp_read(a, i0), st.stride));
     w->body = lw_leave(L, &n);
 }
@@ -104,10 +101,7 @@ static void combine_reds(ImpLower *L, ImpExp **vals, void *ctx) {
     gl_apply(L, r->ops, r->nops, gl_reads(L, r->accs, nv), vals, r->accs);
 }
 
-/* Opens `for i < hi - lo` over the work-item's contiguous chunk [lo, hi)
- * of the elements of st (chunks of ceil(n / stride), the work-item's
- * start-th); *i gets the element of the iteration, lo + the counter. */
-static ImpStm *for_chunk(ImpLower *L, LwNest *n, GlStride st, ImpExp **i) {
+ImpStm *gl_for_chunk(ImpLower *L, LwNest *n, GlStride st, ImpExp **i) {
     Arena *a = L->a;
     ImpExp *chunk = gl_div_up(L, st.n, st.stride);
     ImpVar *lo = gl_let(L, "lo", PT_I64, gl_op(L, OP_MUL, st.start, chunk));
@@ -118,11 +112,7 @@ static ImpStm *for_chunk(ImpLower *L, LwNest *n, GlStride st, ImpExp **i) {
     return f;
 }
 
-/* The reduction Screma rs over the elements of st: each work-item folds
- * its elements (strided and unrolled when the operators commute, else a
- * contiguous chunk in order) into accumulators, then tree t leaves the
- * result in the local arrays locs at its position 0. */
-static void group_reduce(ImpLower *L, const Stm *rs, GlStride st, GlTree t, ImpVar **locs) {
+void gl_group_reduce(ImpLower *L, const Stm *rs, GlStride st, GlTree t, ImpVar **locs) {
     const Screma *sc = &rs->e->screma;
     int nv;
     PrimType *ts = gl_op_types(L, sc->reds, sc->nreds, &nv);
@@ -132,19 +122,12 @@ static void group_reduce(ImpLower *L, const Stm *rs, GlStride st, GlTree t, ImpV
     } else {
         LwNest n;
         ImpExp *i;
-        ImpStm *f = for_chunk(L, &n, st, &i);
-        combine_reds(L, gl_reads(L, element(L, rs, sc->map, sc->arrs, sc->iter, i, ts, nv), nv), &r);
+        ImpStm *f = gl_for_chunk(L, &n, st, &i);
+        combine_reds(L, gl_reads(L, gl_element(L, rs, sc->map, sc->arrs, sc->iter, i, ts, nv), nv), &r);
         f->body = lw_leave(L, &n);
     }
     gl_stores(L, locs, ts, nv, t.ix, gl_reads(L, r.accs, nv));
     gl_tree(L, sc->reds, sc->nreds, locs, ts, nv, t);
-}
-
-/* The local arrays of a group's tree: count values of each of ts. */
-static ImpVar **tree_locals(ImpLower *L, Kb *kb, const PrimType *ts, int nv, ImpExp *count) {
-    ImpVar **locs = NEW_ARRAY(L->a, ImpVar *, nv + 1);
-    for (int j = 0; j < nv; j++) locs[j] = kb_local(L, kb, arena_printf(L->a, "loc%d", j), ts[j], count);
-    return locs;
 }
 
 /* The blocks mems as parameters of kb. */
@@ -178,7 +161,7 @@ void gl_red_final(ImpLower *L, const Stm *s, const SegOp *ops, int nops, ImpVar 
     kb_free_vars(L, &kb, size, s->loc);
     ImpVar *ngroups = kb_scalar(L, &kb, "ngroups", PT_I64, groups);
     ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
-    ImpVar **locs = tree_locals(L, &kb, ts, nv, size);
+    ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, size);
     ImpVar *kres = kb_block(L, &kb, "res", res);
 
     kb_enter(L, &kb);
@@ -188,7 +171,7 @@ void gl_red_final(ImpLower *L, const Stm *s, const SegOp *ops, int nops, ImpVar 
     GlStride st = {imp_read(a, ltid), imp_read(a, lsize), imp_read(a, ngroups)};
     LwNest cn;
     ImpExp *i;
-    ImpStm *f = for_chunk(L, &cn, st, &i);
+    ImpStm *f = gl_for_chunk(L, &cn, st, &i);
     combine_reds(L, gl_loads(L, kparts, ts, nv, i), &r);
     f->body = lw_leave(L, &cn);
     gl_stores(L, locs, ts, nv, imp_read(a, ltid), gl_reads(L, r.accs, nv));
@@ -223,7 +206,7 @@ static void seg_red(ImpLower *L, const Stm *s) {
     kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
     ImpVar *kn = kb_scalar(L, &kb, "n", PT_I64, imp_read(a, n));
     ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
-    ImpVar **locs = tree_locals(L, &kb, ts, nv, imp_read(a, size));
+    ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
 
     kb_enter(L, &kb);
     ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *nthreads = thread(L, "nthreads", IMP_GLOBAL_SIZE);
@@ -231,7 +214,7 @@ static void seg_red(ImpLower *L, const Stm *s) {
     kb_prologue(L, &kb, gl_sym(L, tid));
     GlStride st = {imp_read(a, tid), imp_read(a, nthreads), imp_read(a, kn)};
     GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
-    group_reduce(L, s, st, t, locs);
+    gl_group_reduce(L, s, st, t, locs);
     LwNest in;
     ImpStm *first = gl_if(L, &in, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
     gl_stores(L, kparts, ts, nv, imp_thread(a, IMP_GROUP_ID), gl_loads(L, locs, ts, nv, gl_i64(L, 0)));
@@ -309,7 +292,7 @@ static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min) {
     kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
     ImpVar *knseg = kb_scalar(L, &kb, "nseg", PT_I64, imp_read(a, nseg));
     ImpVar *klanes = kb_scalar(L, &kb, "lanes", PT_I64, imp_read(a, lanes));
-    ImpVar **locs = tree_locals(L, &kb, ts, nv, imp_read(a, size));
+    ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
 
     kb_enter(L, &kb);
     ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *ltid = thread(L, "ltid", IMP_LOCAL_ID);
@@ -331,7 +314,7 @@ static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min) {
     region->body = lw_leave(L, &rn);
     GlStride st = {imp_read(a, lane), imp_read(a, klanes), imp_read(a, m)};
     GlTree t = {imp_read(a, ltid), imp_read(a, lane), imp_read(a, klanes)};
-    group_reduce(L, rs, st, t, locs);
+    gl_group_reduce(L, rs, st, t, locs);
     ImpExp *lead = imp_op2(a, OP_LAND, PT_BOOL, imp_read(a, ok), imp_op2(a, OP_EQ, PT_I64, imp_read(a, lane), gl_i64(L, 0)));
     segment_suffix(L, s, at, gl_loads(L, locs, ts, nv, imp_read(a, ltid)), lead);
     kb_leave(L, &kb);
@@ -409,7 +392,7 @@ static void segred_groups(ImpLower *L, const Stm *s) {
     ImpVar *km = kb_scalar(L, &kb, "m", PT_I64, imp_read(a, m));
     ImpVar *kgps = kb_scalar(L, &kb, "gps", PT_I64, imp_read(a, gps));
     ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
-    ImpVar **locs = tree_locals(L, &kb, ts, nv, imp_read(a, size));
+    ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
 
     kb_enter(L, &kb);
     ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
@@ -422,7 +405,7 @@ static void segred_groups(ImpLower *L, const Stm *s) {
     ImpExp *start = gl_op(L, OP_ADD, gl_op(L, OP_MUL, imp_read(a, part), imp_read(a, lsize)), imp_read(a, ltid));
     GlStride st = {start, gl_op(L, OP_MUL, imp_read(a, kgps), imp_read(a, lsize)), imp_read(a, km)};
     GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
-    group_reduce(L, rs, st, t, locs);
+    gl_group_reduce(L, rs, st, t, locs);
     ImpStm *split = gl_if(L, &in, imp_op2(a, OP_GT, PT_I64, imp_read(a, kgps), gl_i64(L, 1)));
     LwNest first;
     ImpStm *lead = gl_if(L, &first, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));

@@ -598,13 +598,6 @@ static int value_bytes(const PrimType *ts, int n) {
     return bytes;
 }
 
-/* n local arrays name<j> of count elements of types ts. */
-static ImpVar **locals(ImpLower *L, Kb *kb, const char *name, const PrimType *ts, int n, ImpExp *count) {
-    ImpVar **ms = NEW_ARRAY(L->a, ImpVar *, n + 1);
-    for (int j = 0; j < n; j++) ms[j] = kb_local(L, kb, arena_printf(L->a, "%s%d", name, j), ts[j], count);
-    return ms;
-}
-
 /* A SegScan: the scan kernel, and when the Screma also reduces, the
  * second kernel of a reduction over the scan groups' partial results. A
  * segmented scan scans all the elements of its nest at once, with
@@ -656,14 +649,14 @@ void gl_seg_scan(ImpLower *L, const Stm *s) {
     for (int j = 0; j < k.nr; j++) k.parts[j] = kb_block(L, &kb, arena_printf(a, "part%d", j), parts[j]);
     /* Padded (pad): g * SCAN_ELEMS slots and one more per 32. */
     ImpExp *slots = imp_sym(a, sym_add(a, sym_mul(a, g, sym_const(a, SCAN_ELEMS + SCAN_ELEMS / 32)), sym_const(a, 1)));
-    k.loc = locals(L, &kb, "loc", lts, nloc, slots);
-    k.tot = locals(L, &kb, "tot", k.ts, k.nv, rd(L, size));
-    k.red = locals(L, &kb, "red", k.rts, k.nr, rd(L, size));
+    k.loc = gl_locals(L, &kb, "loc", lts, nloc, slots);
+    k.tot = gl_locals(L, &kb, "tot", k.ts, k.nv, rd(L, size));
+    k.red = gl_locals(L, &kb, "red", k.rts, k.nr, rd(L, size));
     PrimType u8 = PT_U8;
-    if (k.seg) k.totf = locals(L, &kb, "totf", &u8, 1, rd(L, size))[0];
+    if (k.seg) k.totf = gl_locals(L, &kb, "totf", &u8, 1, rd(L, size))[0];
     k.grp_l = kb_local(L, &kb, "grp", PT_I64, gl_i64(L, 1));
-    k.prefix = locals(L, &kb, "prefix", k.ts, k.nv, gl_i64(L, 1));
-    k.lbv = locals(L, &kb, "lbv", k.ts, k.nv, gl_i64(L, LOOKBACK));
+    k.prefix = gl_locals(L, &kb, "prefix", k.ts, k.nv, gl_i64(L, 1));
+    k.lbv = gl_locals(L, &kb, "lbv", k.ts, k.nv, gl_i64(L, LOOKBACK));
     k.lbf = kb_local(L, &kb, "lbf", PT_U32, gl_i64(L, LOOKBACK + 1));
     if (k.seg) {
         k.prefixf = kb_local(L, &kb, "prefixf", PT_U8, gl_i64(L, 1));

@@ -103,12 +103,12 @@ ImpExp *imp_thread(Arena *a, ImpThread t) {
 }
 
 int imp_tune_arity(ImpTune t) {
-    static const int arity[] = {0, 1, 2, 3, 3};
+    static const int arity[] = {0, 1, 2, 3, 3, 1};
     return arity[t];
 }
 
 const char *imp_tune_name(ImpTune t) {
-    static const char *const names[] = {"group_size", "group_size", "num_groups", "lanes", "groups_per_segment"};
+    static const char *const names[] = {"group_size", "group_size", "num_groups", "lanes", "groups_per_segment", "group_size"};
     return names[t];
 }
 
@@ -141,6 +141,8 @@ int imp_exp_nargs(const ImpExp *e) {
 }
 
 ImpExp *imp_local_budget(Arena *a) { return exp_new(a, IX_LOCAL_BUDGET, PT_I64); }
+
+ImpExp *imp_max_group(Arena *a) { return exp_new(a, IX_MAX_GROUP, PT_I64); }
 ImpExp *imp_num_threads(Arena *a) { return exp_new(a, IX_NUM_THREADS, PT_I64); }
 
 ImpExp *imp_memsize(Arena *a, ImpVar *mem) {
@@ -158,6 +160,7 @@ PrimType imp_exp_type(const ImpExp *e) {
     case IX_TUNING:
     case IX_MEMSIZE:
     case IX_LOCAL_BUDGET:
+    case IX_MAX_GROUP:
     case IX_NUM_THREADS: return PT_I64;
     case IX_THRESHOLD: return PT_BOOL;
     case IX_SYM:

@@ -135,6 +135,8 @@ typedef enum ImpExpKind {
     IX_MEMSIZE, /* host code: the size in bytes of device block var */
     IX_LOCAL_BUDGET, /* host code: the bytes of local memory a work-group
                         may use for arrays the lowering sizes at run time */
+    IX_MAX_GROUP, /* host code (GPU): the most work-items a work-group of
+                     the device may have */
     IX_THRESHOLD, /* host code (GPU): the bool args[0] >= the value of tuning
                      threshold thr (an IR Threshold: name, default, tree) */
     IX_NUM_THREADS,  /* entry code (multicore): the number of threads that
@@ -166,6 +168,10 @@ typedef enum ImpTune {
     IMP_TUNE_SEGMENT_GROUPS,  /* "groups_per_segment": work-groups per
                                  segment for args[0] segments of args[1]
                                  elements in groups of args[2] */
+    IMP_TUNE_GROUP_WIDTH,     /* "group_size" of an intra-group kernel whose
+                                 widest operation has args[0] elements: that
+                                 many work-items, at most as many as the
+                                 device and the kernel allow */
 } ImpTune;
 
 /* How many arguments tuning parameter t takes, and its name's suffix. */
@@ -442,6 +448,7 @@ ImpExp *imp_threshold(Arena *a, const Threshold *thr, ImpExp *p);
  * IX_THRESHOLD; 0 for the others). */
 int imp_exp_nargs(const ImpExp *e);
 ImpExp *imp_local_budget(Arena *a);
+ImpExp *imp_max_group(Arena *a);
 ImpExp *imp_num_threads(Arena *a);
 /* The type of e's value. */
 PrimType imp_exp_type(const ImpExp *e);

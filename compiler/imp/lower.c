@@ -186,6 +186,7 @@ static int identity_operand(const IrExp *e) {
 
 void lw_stm(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
+    if (L->group && lw_group_stm(L, s)) return;
     switch (e->kind) {
     case IE_SUBEXP: lw_declare(L, s->pat[0], s->pat[0]->type.kind == TK_ARRAY ? NULL : lw_se(L, e->se)); break;
     case IE_OP: {
@@ -207,7 +208,13 @@ void lw_stm(ImpLower *L, const Stm *s) {
     case IE_ASSERT: lw_assert(L, s); break;
     case IE_ALLOC: lw_alloc(L, s); break;
     case IE_APPLY: lw_apply(L, s); break;
-    case IE_THRESHOLD: lw_declare(L, s->pat[0], imp_threshold(L->a, e->thr, lw_se(L, e->args[0]))); break;
+    case IE_THRESHOLD: {
+        ImpExp *x = imp_threshold(L->a, e->thr, lw_se(L, e->args[0]));
+        if (e->thr->fits_group)
+            x = imp_op2(L->a, OP_LAND, PT_BOOL, x, imp_op2(L->a, OP_LE, PT_I64, lw_se(L, e->args[0]), imp_max_group(L->a)));
+        lw_declare(L, s->pat[0], x);
+        break;
+    }
     case IE_INDEX:
     case IE_UPDATE:
     case IE_FLAT_UPDATE:

@@ -40,6 +40,8 @@ typedef struct ImpLower {
                          reassociated (ImpExp.reassoc) */
     const Stm **alloc_of; /* by IR Var id: the allocation that bound the block */
     ImpSpace space;   /* the space of the blocks made for IR Vars */
+    struct GlGroup *group; /* while the group level of an intra-group kernel
+                              is lowered: its state (gpu_group.c), else NULL */
 } ImpLower;
 
 /* What to do with a body's results, lowered before its last releases. */
@@ -153,5 +155,10 @@ bool lw_uses_private(ImpLower *L, const Stm *s);
 /* ---- gpu.c ---- */
 /* A host-level SOAC of a program at STAGE_GPU, as its SegInfo says. */
 void lw_seg(ImpLower *L, const Stm *s);
+/* At the group level of an intra-group kernel (L->group): lowers s, a
+ * statement the work-group runs together (a SOAC, an array statement
+ * that writes memory), and returns true; false for the others, which
+ * every work-item runs alike. */
+bool lw_group_stm(ImpLower *L, const Stm *s);
 
 #endif

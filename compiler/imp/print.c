@@ -74,6 +74,7 @@ static const char *exp_str(Printer *P, const ImpExp *e) {
                             exps_str(P, e->args, imp_tune_arity(e->tune)));
     case IX_MEMSIZE: return arena_printf(&P->a, "memsize(%s)", vname(P, e->var));
     case IX_LOCAL_BUDGET: return "local_budget";
+    case IX_MAX_GROUP: return "max_group";
     case IX_NUM_THREADS: return "num_threads";
     case IX_THRESHOLD: return arena_printf(&P->a, "threshold(%s; %s)", e->thr->name, exp_str(P, e->args[0]));
     }

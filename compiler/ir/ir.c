@@ -486,6 +486,7 @@ static bool print_simple_exp(Buf *out, const IrExp *e) {
         print_ses(out, e->args, e->nargs);
         buf_printf(out, ") /* >= %lld", (long long)e->thr->dflt);
         if (e->thr->parent) buf_printf(out, ", under %s %s", e->thr->parent->name, e->thr->branch ? "true" : "false");
+        if (e->thr->fits_group) buf_puts(out, ", fits a work-group");
         buf_puts(out, " */");
         return true;
     default: return false;
@@ -900,6 +901,19 @@ bool ir_segops_scalar(const SegOp *ops, int n) {
     return true;
 }
 
+bool ir_each_group_soac(const Body *b, bool (*f)(void *ctx, const Stm *s), void *ctx) {
+    for (int i = 0; i < b->nstms; i++) {
+        const Stm *s = b->stms[i];
+        const IrExp *e = s->e;
+        bool ok = true;
+        if (e->kind == IE_IF) ok = ir_each_group_soac(e->tbody, f, ctx) && ir_each_group_soac(e->fbody, f, ctx);
+        else if (e->kind == IE_LOOP) ok = ir_each_group_soac(e->loop.body, f, ctx);
+        else if (e->kind == IE_SCREMA || e->kind == IE_SCATTER || e->kind == IE_HIST) ok = f(ctx, s);
+        if (!ok) return false;
+    }
+    return true;
+}
+
 bool ir_segop_known_commutative(const SegOp *op) {
     for (int j = 0; j < op->k; j++) {
         switch (ir_lambda_binop(op->op, j, op->k)) {
@@ -912,7 +926,7 @@ bool ir_segop_known_commutative(const SegOp *op) {
 }
 
 const char *ir_seg_name(SegKind k) {
-    static const char *const names[] = {"SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host"};
+    static const char *const names[] = {"SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "SegGroup"};
     return names[k];
 }
 
@@ -924,6 +938,7 @@ static void print_exp(Printer *pr, const IrExp *e) {
         buf_puts(pr->out, "] ");
     }
     if (e->kind == IE_ALLOC && e->per_iter) buf_puts(pr->out, "per-element ");
+    if (e->intra && !e->seg) buf_puts(pr->out, "intra-group ");
     if (print_simple_exp(pr->out, e)) return;
     switch (e->kind) {
     case IE_IF:

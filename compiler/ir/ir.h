@@ -164,6 +164,9 @@ typedef enum SegKind {
     SEG_SEQ,  /* one work-item runs the SOAC sequentially (array operators) */
     SEG_HOST, /* not a kernel: runs on the host over mapped device memory
                  (the SOAC allocates memory of varying size per element) */
+    SEG_GROUP, /* intra-group: a work-group per element of a map, which runs
+                  the parallel operations of the element's body with its
+                  work-items, the element's arrays in local memory */
 } SegKind;
 
 /* How the work-items of a kernel share a block they each need a copy of
@@ -176,6 +179,14 @@ typedef enum PrivMem {
                          in the block say where (lmad_interleave by
                          SegInfo.nthreads and tid) */
 } PrivMem;
+
+/* Versions of a map that the program rules out (IrExp.pin), by Futhark's
+ * attribute #[incremental_flattening(no_outer)], (no_intra), or
+ * (only_inner) for both: pass distribute then makes no such version. */
+typedef enum PinFlags {
+    PIN_NO_OUTER = 1, /* the map as written, one work-item per element */
+    PIN_NO_INTRA = 2, /* the intra-group version */
+} PinFlags;
 
 typedef struct SegInfo {
     SegKind kind;
@@ -254,6 +265,8 @@ typedef struct Threshold {
     int64_t dflt;
     const struct Threshold *parent;
     bool branch;
+    bool fits_group; /* an intra-group version's: also requires args[0] (its
+                        work-group size) to be at most the device's largest */
 } Threshold;
 
 struct IrExp {
@@ -292,6 +305,9 @@ struct IrExp {
     bool per_iter;    /* IE_ALLOC: hoisted out of a SOAC lambda; each element
                          (work-item) uses the block for itself */
     SegInfo *seg;     /* STAGE_GPU, host-level SOACs: how it runs */
+    bool intra;       /* IE_SCREMA, host level: the intra-group version of a
+                         map (pass distribute), a SEG_GROUP where it can be */
+    unsigned pin;     /* IE_SCREMA: the versions the program rules out (PinFlags) */
     Fun *fn;          /* IE_APPLY: the called function, one of Prog.defs */
     const Threshold *thr; /* IE_THRESHOLD */
 };
@@ -516,6 +532,11 @@ Op ir_lambda_binop(const Lambda *l, int j, int k);
 bool ir_stm_cheap(const Stm *s);
 /* Whether every parameter of the operators ops[0..n) is a scalar. */
 bool ir_segops_scalar(const SegOp *ops, int n);
+/* Calls f on each SOAC at the group level of body b (the level that the
+ * work-items of an intra-group version's work-group run together): b's
+ * statements and those of the ifs and loops among them, not inside SOAC
+ * lambdas. Stops when f returns false, and returns whether none did. */
+bool ir_each_group_soac(const Body *b, bool (*f)(void *ctx, const Stm *s), void *ctx);
 /* Whether every result of op is a commutative primitive op (+, *, min,
  * max, bit and logical and/or/xor, ==, !=) of its accumulator and element:
  * a known-commutative operator that reduce need not be told about. */

@@ -1336,6 +1336,21 @@ static bool attr_unsafe(const Exp *e) {
     return false;
 }
 
+/* The versions e's attributes #[incremental_flattening(...)] rule out
+ * (PinFlags) that l->pin does not already. */
+static unsigned attr_pin(const Lower *l, const Exp *e) {
+    static const struct {
+        const char *arg;
+        unsigned pin;
+    } args[] = {{"no_outer", PIN_NO_OUTER}, {"no_intra", PIN_NO_INTRA}, {"only_inner", PIN_NO_OUTER | PIN_NO_INTRA}};
+    unsigned pin = 0;
+    for (int i = 0; i < e->nattrs; i++)
+        for (size_t j = 0; j < sizeof args / sizeof args[0]; j++)
+            if (!strcmp(e->attrs[i].text, arena_printf(l->a, "incremental_flattening(%s)", args[j].arg)))
+                pin |= args[j].pin;
+    return pin & ~l->pin;
+}
+
 SVal *lower_exp(Lower *l, Env *env, Exp *e) {
     /* #[unsafe] e: e (and what is inlined into it) without the checks
      * --unsafe omits (bounds, division, coercions, assertions) */
@@ -1346,6 +1361,13 @@ SVal *lower_exp(Lower *l, Env *env, Exp *e) {
         l->opts = &unsafe;
         SVal *v = lower_exp(l, env, e);
         l->opts = safe;
+        return v;
+    }
+    unsigned pin = attr_pin(l, e);
+    if (pin) {
+        l->pin |= pin;
+        SVal *v = lower_exp(l, env, e);
+        l->pin &= ~pin;
         return v;
     }
     SrcLoc outer = l->user_loc;

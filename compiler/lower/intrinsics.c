@@ -141,6 +141,7 @@ static SubExp *ses_of(Lower *l, Var **vs, int n) {
 static Var **emit_screma(Lower *l, Screma *sc, Type *rtypes, int nres, SrcLoc loc) {
     IrExp *e = lower_new_exp(l, IE_SCREMA);
     e->screma = *sc;
+    e->pin = l->pin;
     Var **pat = fresh_vars(l, rtypes, nres);
     lower_emit(l, e, pat, nres, loc);
     return pat;

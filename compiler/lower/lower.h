@@ -85,6 +85,9 @@ typedef struct Lower {
     SrcLoc user_loc;     /* the innermost expression of user code being lowered */
     VEC(Outline *) outlines; /* functions considered for outlining (outline.c) */
     VEC(Fun *) defs;         /* the outlined ones, callees first */
+    unsigned pin;            /* IrExp.pin of the Scremas made (PinFlags): those of
+                                #[incremental_flattening(...)] around the
+                                expression being lowered */
 } Lower;
 
 /* Inlining deeper than this means (mutual) recursion that cannot be

@@ -76,6 +76,11 @@
  * and in one work-item per row at 2^20 rows of 16. */
 #define DIST_OUTER_THRESHOLD (1 << 18)
 
+/* The default threshold of an intra-group version's work-group size: a
+ * group smaller than a warp (32 work-items on NVIDIA's devices) leaves
+ * lanes idle, where the distributed version keeps them busy. */
+#define DIST_INTRA_THRESHOLD 32
+
 typedef struct Dist {
     Prog *p;
     Arena *a;
@@ -414,52 +419,151 @@ static void splice(Dist *D, Body *host, int at, StmVec *with) {
     D->changed = true;
 }
 
-/* Host statement s becomes two versions (incremental flattening, seed
- * 002 ch. 7): outer, the map run as it was (one work-item per element of
- * its nest, the stages sequential in it), and dist, the statements of its
- * distributed stages (binding dist_pat instead of s's pattern), chosen at
- * run time by comparing the outer version's parallelism with a threshold:
- *   let c = threshold main.suff_outer_par_K (P)
- *   let pat = if c then outer else dist
- * Returns the statements that replace s. */
-static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, const StmVec *dist) {
-    StmVec r = {0};
-    SubExp par = outer_parallelism(D, outer, &r);
+/* A threshold named NAME_K (K: the function's count) under the threshold
+ * being distributed, if any, comparing p, and the statement binding it. */
+static Stm *threshold(Dist *D, const char *name, int64_t dflt, SubExp p, const Threshold *parent, SrcLoc loc) {
     Threshold *t = NEW(D->a, Threshold);
-    t->name = arena_printf(D->a, "%s.suff_outer_par_%d", D->fun, D->nthresholds++);
-    t->dflt = DIST_OUTER_THRESHOLD;
-    t->parent = D->parent;
-    t->branch = D->branch;
+    t->name = arena_printf(D->a, "%s.%s_%d", D->fun, name, D->nthresholds++);
+    t->dflt = dflt;
+    t->parent = parent ? parent : D->parent;
+    t->branch = parent ? false : D->branch;
     IrExp *ce = NEW(D->a, IrExp);
     ce->kind = IE_THRESHOLD;
     ce->thr = t;
     ce->nargs = 1;
     ce->args = NEW_ARRAY(D->a, SubExp, 1);
-    ce->args[0] = par;
-    Var *c = ir_var(D->p, "suff_outer_par", type_prim(PT_BOOL));
-    vec_push(&r, ir_stm1(D->a, c, ce, s->loc));
+    ce->args[0] = p;
+    return ir_stm1(D->a, ir_var(D->p, name, type_prim(PT_BOOL)), ce, loc);
+}
+
+/* A body of the n statements stms whose results are the n Vars res. */
+static Body *body_of(Dist *D, Stm *const *stms, int n, Var *const *res, int nres) {
+    Body *b = NEW(D->a, Body);
+    b->nstms = n;
+    b->stms = NEW_ARRAY(D->a, Stm *, n + 1);
+    COPY_ARRAY(b->stms, stms, n);
+    b->nres = nres;
+    b->res = NEW_ARRAY(D->a, SubExp, nres + 1);
+    for (int i = 0; i < nres; i++) b->res[i] = se_var(res[i]);
+    return b;
+}
+
+/* let pat = if c (the Var a threshold statement binds) then t else f */
+static Stm *version_if(Dist *D, const Stm *c, Body *t, Body *f, Var **pat, int npat, SrcLoc loc) {
     IrExp *e = NEW(D->a, IrExp);
     e->kind = IE_IF;
-    e->cond = se_var(c);
-    e->nret = s->npat;
-    e->ret = NEW_ARRAY(D->a, Type, s->npat + 1);
-    e->tbody = NEW(D->a, Body);
-    e->tbody->nstms = 1;
-    e->tbody->stms = NEW_ARRAY(D->a, Stm *, 1);
-    e->tbody->stms[0] = outer;
-    e->fbody = NEW(D->a, Body);
-    e->fbody->nstms = dist->len;
-    e->fbody->stms = NEW_ARRAY(D->a, Stm *, dist->len + 1);
-    COPY_ARRAY(e->fbody->stms, dist->items, dist->len);
-    e->tbody->nres = e->fbody->nres = s->npat;
-    e->tbody->res = NEW_ARRAY(D->a, SubExp, s->npat + 1);
-    e->fbody->res = NEW_ARRAY(D->a, SubExp, s->npat + 1);
-    for (int i = 0; i < s->npat; i++) {
-        e->ret[i] = pat[i]->type;
-        e->tbody->res[i] = se_var(outer->pat[i]);
-        e->fbody->res[i] = se_var(dist_pat[i]);
+    e->cond = se_var(c->pat[0]);
+    e->nret = npat;
+    e->ret = NEW_ARRAY(D->a, Type, npat + 1);
+    for (int i = 0; i < npat; i++) e->ret[i] = pat[i]->type;
+    e->tbody = t;
+    e->fbody = f;
+    return ir_stm(D->a, pat, npat, e, loc);
+}
+
+/* The work-group size of an intra-group version: the width of the widest
+ * parallel operation at the group level (ir_each_group_soac) of a map's
+ * body, each a Screma of scalar operators and of a width that is the same
+ * for every element, which builds no array inside (its work-items would
+ * each need memory of their own: kernels.c takes no such SegGroup). */
+typedef struct GroupWidth {
+    Dist *D;
+    StmVec *out; /* where the statements computing it go */
+    SubExp w;
+    bool any;
+    SrcLoc loc;
+} GroupWidth;
+
+/* Whether a statement inside a SOAC builds an array (not a view): each
+ * work-item would need memory of its own for it. */
+typedef struct Builds {
+    const Stm *soac;
+    bool found;
+} Builds;
+
+static void builds_stm(IrWalk *w, Stm *s) {
+    Builds *b = w->ctx;
+    IrExpKind k = s->e->kind;
+    if (s == b->soac || k == IE_INDEX || k == IE_FLAT_INDEX || k == IE_RESHAPE || k == IE_REARRANGE) return;
+    for (int i = 0; i < s->npat; i++) b->found |= s->pat[i]->type.kind == TK_ARRAY;
+}
+
+static bool group_width(void *ctx, const Stm *s) {
+    GroupWidth *g = ctx;
+    const Screma *sc = &s->e->screma;
+    if (s->e->kind != IE_SCREMA || !invariant(g->D, sc->w) || !ir_segops_scalar(sc->scans, sc->nscans) ||
+        !ir_segops_scalar(sc->reds, sc->nreds))
+        return false;
+    Builds b = {s, false};
+    IrWalk w = {NULL, NULL, builds_stm, &b};
+    ir_walk_stm(&w, (Stm *)s);
+    if (b.found) return false;
+    g->w = g->any ? ir_emit_op2(g->D->p, g->out, OP_MAX, PT_I64, g->w, sc->w, "intra_par", g->loc) : sc->w;
+    g->any = true;
+    return true;
+}
+
+/* Host statement s becomes up to three versions (incremental flattening,
+ * seed 002 ch. 7): outer, the map run as it was (one work-item per
+ * element of its nest, the stages sequential in it); intra, a copy of it
+ * whose elements each get a work-group that runs the element's parallel
+ * operations (when their widths are the same for every element); and
+ * dist, the statements of its distributed stages (binding dist_pat
+ * instead of s's pattern). Thresholds choose at run time, comparing the
+ * outer version's parallelism P and the intra-group version's work-group
+ * size G:
+ *   let c = threshold main.suff_outer_par_K (P)
+ *   let pat = if c then outer
+ *             else let ci = threshold main.suff_intra_par_K+1 (G)
+ *                  in if ci then intra else dist
+ * where ci also requires G to fit the device's work-groups. A version the
+ * program rules out (IrExp.pin: #[incremental_flattening(no_outer)] or
+ * (no_intra)) is left out with its threshold. Returns the statements that
+ * replace s; *dist_parent gets the threshold whose false branch dist is
+ * (NULL: none), *dist_b the body of dist. */
+static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, const StmVec *dist,
+                       const Threshold **dist_parent, Body **dist_b) {
+    StmVec r = {0}, in = {0};
+    Body *fb = *dist_b = body_of(D, dist->items, dist->len, dist_pat, s->npat);
+    *dist_parent = NULL;
+    Stm *c = NULL;
+    if (!(s->e->pin & PIN_NO_OUTER)) {
+        c = threshold(D, "suff_outer_par", DIST_OUTER_THRESHOLD, outer_parallelism(D, outer, &r), NULL, s->loc);
+        vec_push(&r, c);
+        *dist_parent = c->e->thr;
     }
-    vec_push(&r, ir_stm(D->a, pat, s->npat, e, s->loc));
+    GroupWidth g = {D, &in, {0}, false, s->loc};
+    if (!(s->e->pin & PIN_NO_INTRA) && is_map(outer->e) &&
+        ir_each_group_soac(outer->e->screma.map->body, group_width, &g) && g.any) {
+        Stm *intra = ir_clone_stm(D->p, outer);
+        intra->e->intra = true;
+        Stm *ci = threshold(D, "suff_intra_par", DIST_INTRA_THRESHOLD, g.w, c ? c->e->thr : NULL, s->loc);
+        ((Threshold *)ci->e->thr)->fits_group = true;
+        vec_push(&in, ci);
+        Var **ipat = pat;
+        if (c) {
+            ipat = NEW_ARRAY(D->a, Var *, s->npat + 1);
+            for (int i = 0; i < s->npat; i++) ipat[i] = ir_var(D->p, pat[i]->name, pat[i]->type);
+        }
+        vec_push(&in, version_if(D, ci, body_of(D, &intra, 1, intra->pat, s->npat), fb, ipat, s->npat, s->loc));
+        fb = body_of(D, in.items, in.len, ipat, s->npat);
+        *dist_parent = ci->e->thr;
+    } else {
+        in.len = 0;
+    }
+    if (c) {
+        vec_push(&r, version_if(D, c, body_of(D, &outer, 1, outer->pat, s->npat), fb, pat, s->npat, s->loc));
+    } else {
+        /* no threshold above: the statements of the one branch left */
+        for (int i = 0; i < fb->nstms; i++) vec_push(&r, fb->stms[i]);
+        for (int i = 0; fb == *dist_b && i < s->npat; i++) {
+            IrExp *e = NEW(D->a, IrExp);
+            e->kind = IE_SUBEXP;
+            e->se = se_var(dist_pat[i]);
+            vec_push(&r, ir_stm1(D->a, pat[i], e, s->loc));
+        }
+    }
+    vec_free(&in);
     return r;
 }
 
@@ -534,7 +638,9 @@ static bool dist_map(Dist *D, Body *host, int at, bool version) {
         vec_push(&out, ir_copy_stm(D->a, s->pat[r], se_var(first), s->loc));
     }
     if (version) {
-        StmVec v = versions(D, s, outer, pat, s->pat, &out);
+        const Threshold *parent;
+        Body *db;
+        StmVec v = versions(D, s, outer, pat, s->pat, &out, &parent, &db);
         vec_free(&out);
         out = v;
     }
@@ -697,14 +803,17 @@ static bool dist_interchange(Dist *D, Body *host, int at) {
         dpat[r] = ir_var(D->p, s->pat[r]->name, s->pat[r]->type);
         vec_push(&out, ir_copy_stm(a, dpat[r], se_var(rpat[from[r]]), s->loc));
     }
-    StmVec v = versions(D, s, outer, s->pat, dpat, &out);
+    const Threshold *dist_parent;
+    Body *db;
+    StmVec v = versions(D, s, outer, s->pat, dpat, &out, &dist_parent, &db);
     vec_free(&out);
-    Stm *vif = v.items[v.len - 1];
     const Threshold *saved = D->parent;
     bool saved_branch = D->branch;
-    D->parent = v.items[v.len - 2]->e->thr; /* the distributed branch's thresholds are under it */
-    D->branch = false;
-    dist_body(D, vif->e->fbody);
+    if (dist_parent) { /* the distributed branch's thresholds are under it */
+        D->parent = dist_parent;
+        D->branch = false;
+    }
+    dist_body(D, db);
     D->parent = saved, D->branch = saved_branch;
     splice(D, host, at, &v);
     return true;

@@ -486,6 +486,7 @@ static Stm *fuse_into_screma(Fuse *F, const Stm *p, const Stm *c, const bool *ke
     add_results(&B, cs->map, c->pat, cp.nscan + cp.nred, c->npat, NULL);
     IrExp *e = NEW(a, IrExp);
     e->kind = IE_SCREMA;
+    e->pin = p->e->pin | c->e->pin;
     Screma *s = &e->screma;
     s->w = w;
     s->narrs = B.arrs.len;

@@ -632,6 +632,83 @@ static SegKind classify(const Stm *s) {
     return SEG_MAP;
 }
 
+/* ---- Intra-group versions ------------------------------------------------------ */
+
+/* Whether a SOAC at the group level of intra-group version s runs with the
+ * work-items of a work-group: a Screma of scalar operators whose width is
+ * bound outside s (the host sizes the group by it). */
+typedef struct GroupCheck {
+    Lambda *lam; /* the map's */
+    int n;       /* SOACs seen */
+} GroupCheck;
+
+static bool group_soac_ok(void *ctx, const Stm *st) {
+    GroupCheck *c = ctx;
+    const Screma *sc = &st->e->screma;
+    c->n++;
+    return st->e->kind == IE_SCREMA && ir_segops_scalar(sc->scans, sc->nscans) &&
+           ir_segops_scalar(sc->reds, sc->nreds) && !(sc->w.is_var && ir_lambda_binds(c->lam, sc->w.v));
+}
+
+/* Whether s, an intra-group version (IrExp.intra) of a map, can be a
+ * SEG_GROUP: a map whose group level has a SOAC, each one that
+ * group_soac_ok takes. */
+static bool group_ok(const Stm *s, SegKind kind) {
+    if (!s->e->intra || kind != SEG_MAP || s->e->kind != IE_SCREMA) return false;
+    GroupCheck c = {s->e->screma.map, 0};
+    return ir_each_group_soac(c.lam->body, group_soac_ok, &c) && c.n > 0;
+}
+
+/* The blocks of the arrays that a SEG_GROUP's work-items bind one by one
+ * (inside the lambdas of its group-level SOACs: thread) and of those its
+ * work-group binds together (group). */
+typedef struct GroupBlocks {
+    char *group, *thread;
+} GroupBlocks;
+
+static void thread_bind(IrWalk *w, Var *v) {
+    GroupBlocks *gb = w->ctx;
+    if (v->type.kind == TK_ARRAY && v->mem) gb->thread[v->mem->mem->id] = 1;
+}
+
+static void group_blocks(GroupBlocks *gb, Body *b) {
+    for (int i = 0; i < b->nstms; i++) {
+        Stm *s = b->stms[i];
+        IrExp *e = s->e;
+        for (int j = 0; j < s->npat; j++) {
+            Var *v = s->pat[j];
+            if (v->type.kind == TK_ARRAY && v->mem) gb->group[v->mem->mem->id] = 1;
+            if (v->type.kind == TK_MEM) gb->group[v->id] = 1;
+        }
+        if (e->kind == IE_IF) {
+            group_blocks(gb, e->tbody);
+            group_blocks(gb, e->fbody);
+        } else if (e->kind == IE_LOOP) {
+            for (int j = 0; j < e->loop.nparams; j++) {
+                Var *v = e->loop.params[j];
+                if (v->type.kind == TK_MEM) gb->group[v->id] = 1;
+            }
+            group_blocks(gb, e->loop.body);
+        } else if (e->kind == IE_SCREMA || e->kind == IE_SCATTER || e->kind == IE_HIST) {
+            IrWalk w = {thread_bind, NULL, NULL, gb};
+            ir_walk_stm(&w, s);
+        }
+    }
+}
+
+/* Whether every per-element block of SEG_GROUP s holds arrays of its
+ * work-group, of which the group needs one copy: an array that each
+ * work-item binds in a block of its own (a private array inside a
+ * group-level SOAC's lambda) would need a copy per work-item. */
+static bool group_blocks_ok(KCtx *k, Stm *s) {
+    size_t n = (size_t)k->p->next_var_id + 1;
+    GroupBlocks gb = {arena_alloc(k->a, n), arena_alloc(k->a, n)};
+    group_blocks(&gb, s->e->screma.map->body);
+    for (size_t id = 0; id < n; id++)
+        if (gb.thread[id] && !gb.group[id] && k->alloc_of[id] && k->alloc_of[id]->e->per_iter) return false;
+    return true;
+}
+
 /* Classifies the host-level SOACs of b (entering host-level ifs and
  * loops) and inserts before each the copies that coalesce its reads. */
 static void kern_body(KCtx *k, Body *b) {
@@ -645,7 +722,8 @@ static void kern_body(KCtx *k, Body *b) {
         } else if (e->kind == IE_LOOP) {
             kern_body(k, e->loop.body);
         } else if (e->kind == IE_SCREMA || e->kind == IE_SCATTER || e->kind == IE_HIST) {
-            e->seg = new_seg(k, classify(s), s);
+            SegKind kind = classify(s);
+            e->seg = new_seg(k, group_ok(s, kind) ? SEG_GROUP : kind, s);
             int n;
             Stm **pre = coalesce_inputs(k->p, s, &n);
             for (int j = 0; j < n; j++) vec_push(&out, pre[j]);
@@ -668,8 +746,9 @@ static void kern_free(KCtx *k, Body *b) {
         } else if (e->kind == IE_LOOP) {
             kern_free(k, e->loop.body);
         } else if (e->seg) {
+            if (e->seg->kind == SEG_GROUP && !group_blocks_ok(k, b->stms[i])) e->seg = new_seg(k, SEG_MAP, b->stms[i]);
             free_vars(k, b->stms[i], e->seg);
-            expand_private(k, b->stms[i], e->seg);
+            if (e->seg->kind != SEG_GROUP) expand_private(k, b->stms[i], e->seg);
         }
     }
 }

@@ -295,7 +295,7 @@ static bool tune_exhaustive(Tuner *T) {
     double best = INFINITY;
     for (long long s = 0; s < settings; s++) {
         double score = 0;
-        for (int j = 0; j < nd; j++) score += us[nd * s + j] / least[j];
+        for (int j = 0; j < nd; j++) score += us[nd * s + j] / (least[j] > 1 ? least[j] : 1); /* µs resolution */
         if (score < best) {
             best = score;
             for (int i = 0; i < n; i++) T->thr.items[i].value = values[n * s + i];

@@ -21,7 +21,7 @@ typedef enum SKind {
     SK_SCREMA, SK_SCAN, SK_REDUCE, SK_SCATTER, SK_HIST, SK_LOOP, SK_IF, SK_BINOP, SK_UNOP, SK_CONV,
     SK_SUBEXP, SK_INDEX, SK_UPDATE, SK_FLAT_INDEX, SK_FLAT_UPDATE, SK_IOTA, SK_REPLICATE, SK_SCRATCH, SK_RESHAPE, SK_REARRANGE,
     SK_CONCAT, SK_COPY, SK_ARRAYLIT, SK_ASSERT, SK_ALLOC, SK_APPLY, SK_THRESHOLD,
-    SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_TILED, SK_KERNEL, SK_PRIVATE,
+    SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_SEGGROUP, SK_TILED, SK_KERNEL, SK_PRIVATE,
     SK_INTERLEAVED, SK_COUNT
 } SKind;
 
@@ -29,7 +29,7 @@ static const char *const struct_names[SK_COUNT] = {
     "Screma", "Scan", "Reduce", "Scatter", "Hist", "Loop", "If", "BinOp", "UnOp", "Conv",
     "SubExp", "Index", "Update", "FlatIndex", "FlatUpdate", "Iota", "Replicate", "Scratch", "Reshape", "Rearrange",
     "Concat", "Copy", "ArrayLit", "Assert", "Alloc", "Apply", "Threshold",
-    "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "Tiled", "Kernel", "Private",
+    "SegMap", "SegRed", "SegScan", "SegHist", "SegSeq", "Host", "SegGroup", "Tiled", "Kernel", "Private",
     "Interleaved",
 };
 
@@ -51,7 +51,7 @@ static int seg_kernels(const SegInfo *g) {
  * the kernels it launches, and its blocks that each work-item needs a
  * copy of (and how many of them are interleaved). */
 static void struct_seg(int *counts, const SegInfo *g) {
-    static const SKind kinds[] = {SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST};
+    static const SKind kinds[] = {SK_SEGMAP, SK_SEGRED, SK_SEGSCAN, SK_SEGHIST, SK_SEGSEQ, SK_HOST, SK_SEGGROUP};
     counts[kinds[g->kind]]++;
     counts[SK_TILED] += g->tile != NULL;
     counts[SK_KERNEL] += seg_kernels(g);

@@ -1,5 +1,5 @@
 -- A row softmax whose map has two versions (threshold
--- main.suff_outer_par_0) and two datasets: tests/autotune/run.sh tunes
+-- main.suff_outer_par_0; the attribute rules out the intra-group one) and two datasets: tests/autotune/run.sh tunes
 -- it. Each run compares the threshold once, so the tuner makes one
 -- baseline run and one run per dataset.
 -- ==
@@ -14,4 +14,4 @@ def softmax [m] (xs: [m]f32) : [m]f32 =
   let s = reduce (+) 0 es
   in map (/ s) es
 
-def main [n][m] (xss: [n][m]f32) : [n][m]f32 = map softmax xss
+def main [n][m] (xss: [n][m]f32) : [n][m]f32 = #[incremental_flattening(no_intra)] map softmax xss

@@ -7,9 +7,11 @@
 -- The map also has its interchanged version (issue 18: a host loop over
 -- the centres of a SegMap over all points, chosen below threshold
 -- main.suff_outer_par_0), which reads the points as they are.
+-- The map also has an intra-group version (a SegGroup: a work-group per
+-- element, under its own threshold main.suff_intra_par_N).
 -- ==
 -- structure mem { Copy 0 }
--- structure gpu { Threshold 1 SegMap 2 Copy 1 Kernel 2 }
+-- structure gpu { Threshold 2 SegMap 2 SegGroup 1 Copy 1 Kernel 3 }
 -- input { [[0f32, 0f32, 1f32], [5f32, 5f32, 5f32], [9f32, 8f32, 9f32], [2f32, 2f32, 2f32]]
 --         [[0f32, 0f32, 0f32], [4f32, 4f32, 4f32], [9f32, 9f32, 9f32]] }
 -- output { [0i64, 1i64, 2i64, 0i64] }

@@ -5,8 +5,10 @@
 -- array parameter has sizes known only at run time: coalesce_loop.fut.)
 -- The second SegMap is the interchanged version's (a host loop over the
 -- centres; issue 18), which copies nothing either.
+-- The map also has an intra-group version (a SegGroup: a work-group per
+-- element, under its own threshold main.suff_intra_par_N).
 -- ==
--- structure gpu { Threshold 1 SegMap 2 Copy 0 }
+-- structure gpu { Threshold 2 SegMap 2 SegGroup 1 Copy 0 }
 -- input { [0f32, 0f32, 5f32, 5f32, 1f32, 4f32] [[0f32, 1f32], [4f32, 4f32]] }
 -- output { [0i64, 1i64, 1i64] }
 

@@ -15,9 +15,11 @@
 -- as written, one work-item per row running the stages in order),
 -- chosen at run time when the rows reach threshold
 -- <entry>.suff_outer_par_N (issue 18's multi-versioning): a SegMap of one kernel per entry point, Threshold 2.
+-- Each entry also has an intra-group version (a SegGroup: a work-group per
+-- element, under its own threshold main.suff_intra_par_N).
 -- ==
 -- entry: main
--- structure gpu { Threshold 2 SegRed 5 SegMap 3 Kernel 8 }
+-- structure gpu { Threshold 4 SegRed 5 SegMap 3 SegGroup 2 Kernel 10 }
 -- input { [[3i64, 1i64, 4i64, 1i64, 5i64], [9i64, 2i64, 6i64, 5i64, 3i64], [0i64, 0i64, 0i64, 0i64, 0i64]] }
 -- output { [[297i64, 303i64, 294i64, 303i64, 291i64], [550i64, 571i64, 559i64, 562i64, 568i64], [0i64, 0i64, 0i64, 0i64, 0i64]] }
 -- input { [[7i64]] }

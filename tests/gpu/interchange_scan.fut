@@ -9,8 +9,10 @@
 -- its loop may overwrite (it was copied twice: once into row-major order,
 -- and that copy again for double buffering): Copy 2 (3 before). Expected
 -- values from a sequential reference (Python).
+-- The map also has an intra-group version (a SegGroup: a work-group per
+-- element, under its own threshold main.suff_intra_par_N).
 -- ==
--- structure gpu { Threshold 1 SegMap 1 SegScan 1 Kernel 2 Copy 2 }
+-- structure gpu { Threshold 2 SegMap 1 SegScan 1 SegGroup 1 Kernel 3 Copy 4 }
 -- input { [[1, 2, 3], [4, 5, 6]] 2 }
 -- output { [[1i32, 4i32, 10i32], [6i32, 18i32, 37i32]] }
 -- input { [[7]] 5 }

@@ -66,53 +66,78 @@ expect "load source" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --load-open
 expect "load source, malloc perturbed" 0 '^\[30i32, 10i32\]$' \
     sh -c "echo '$in' | MALLOC_PERTURB_=165 $exe --load-opencl $work/k.cl"
 # Thresholds of multi-versioned code: both maps of versions.fut keep
-# their outer version, chosen when the rows reach the threshold.
+# their outer version, chosen when the rows reach the threshold, and get
+# an intra-group version, chosen below it when the rows are wide enough
+# (here they are not).
 vexe=$work/versions
 if "$futhorc" opencl $here/versions.fut -o "$vexe" >"$work/cc.log" 2>&1; then
     vin='[[1f32, 2f32], [0f32, 0f32], [3f32, 3f32]] [[1, 5], [2, 2], [-1, 4]]'
     vout='^\[\[0\.268941[0-9]*f32, 0\.731058[0-9]*f32\], \[0\.5f32, 0\.5f32\], \[0\.5f32, 0\.5f32\]\]
 \[\[4i32, 0i32\], \[0i32, 0i32\], \[5i32, 0i32\]\]$'
     expect "thresholds listed with their defaults" 0 '^main\.suff_outer_par_0 \(threshold 262144 \(\)\)$' "$vexe" --print-params
-    expect "a second threshold" 0 '^main\.suff_outer_par_1 \(threshold 262144 \(\)\)$' "$vexe" --print-params
+    expect "a second threshold" 0 '^main\.suff_outer_par_2 \(threshold 262144 \(\)\)$' "$vexe" --print-params
+    expect "an intra-group threshold" 0 '^main\.suff_intra_par_3 \(threshold 32 \(!main\.suff_outer_par_2\)\)$' \
+        "$vexe" --print-params
+    expect "intra-group versions with their thresholds at 0" 0 \
+        'suff_outer_par_0 <= 3: false\. .*suff_intra_par_1 <= 2: true\. .*suff_intra_par_3 <= 2: true\.' \
+        sh -c "echo '$vin' | $vexe -L --param main.suff_intra_par_1=0 --param main.suff_intra_par_3=0 2>&1 | tr '\n' ' '"
     expect "distributed by default" 0 'Compared main\.suff_outer_par_0 <= 3: false\.' sh -c "echo '$vin' | $vexe -L"
-    expect "outer versions with --default-threshold" 0 'Compared main\.suff_outer_par_1 <= 3: true\.' \
+    expect "outer versions with --default-threshold" 0 'Compared main\.suff_outer_par_2 <= 3: true\.' \
         sh -c "echo '$vin' | $vexe -L --default-threshold=3"
-    expect "a threshold set to 0" 0 'suff_outer_par_0 <= 3: true\..*suff_outer_par_1 <= 3: false\.' \
+    expect "a threshold set to 0" 0 'suff_outer_par_0 <= 3: true\..*suff_outer_par_2 <= 3: false\.' \
         sh -c "echo '$vin' | $vexe -L --param main.suff_outer_par_0=0 2>&1 | tr '\n' ' '"
     expect "results of the distributed versions" 0 "$vout" sh -c "echo '$vin' | $vexe"
     expect "results of the outer versions" 0 "$vout" sh -c "echo '$vin' | $vexe --default-threshold 0"
+    expect "results of the intra-group versions" 0 "$vout" \
+        sh -c "echo '$vin' | $vexe --param main.suff_intra_par_1=0 --param main.suff_intra_par_3=0"
     expect "a bad --default-threshold" 1 'expects a non-negative integer' sh -c "echo '$vin' | $vexe --default-threshold -1"
     printf 'tuning_param_class main.suff_outer_par_0\nset_tuning_param main.suff_outer_par_0 0\nset_tuning_param nope 1\n' |
         "$vexe" --server >"$work/server.out" 2>&1
-    printf 'tuning_params main\n' | "$vexe" --server 2>&1 | grep -c '^main\.suff_outer_par_[01]$' >>"$work/server.out"
-    if [ "$(tr '\n' ' ' <"$work/server.out")" = "%%% OK threshold %%% OK %%% OK %%% FAILURE Unknown tuning parameter: nope %%% OK 2 " ]; then
+    printf 'tuning_params main\n' | "$vexe" --server 2>&1 | grep -cE '^main\.suff_(outer|intra)_par_[0-3]$' >>"$work/server.out"
+    if [ "$(tr '\n' ' ' <"$work/server.out")" = "%%% OK threshold %%% OK %%% OK %%% FAILURE Unknown tuning parameter: nope %%% OK 4 " ]; then
         pass
     else
         fail "the server's tuning parameters:"
         sed 's/^/    /' "$work/server.out"
     fi
-    printf 'main.suff_outer_par_1=2\n' >"$work/vtuning"
-    expect "a threshold from a tuning file" 0 'suff_outer_par_0 <= 3: false\..*suff_outer_par_1 <= 3: true\.' \
+    printf 'main.suff_outer_par_2=2\n' >"$work/vtuning"
+    expect "a threshold from a tuning file" 0 'suff_outer_par_0 <= 3: false\..*suff_outer_par_2 <= 3: true\.' \
         sh -c "echo '$vin' | $vexe -L --tuning $work/vtuning 2>&1 | tr '\n' ' '"
 else
     fail "compiling versions.fut"
     cat "$work/cc.log"
 fi
 # A tree of thresholds: the interchanged loop's map is distributed in the
-# false branch of the first threshold; the leaf between the two.
+# false branch of the intra-group threshold under the first threshold's
+# false branch; the leaf between them.
 texe=$work/tree
 if "$futhorc" opencl tests/gpu/interchange_stages.fut -o "$texe" >"$work/cc.log" 2>&1; then
     tin='[[1f32, 2f32, 3f32], [4f32, 0f32, 1f32]] 3i64'
     expect "a threshold under another's false branch" 0 \
-        '^main\.suff_outer_par_1 \(threshold 262144 \(!main\.suff_outer_par_0\)\)$' "$texe" --print-params
+        '^main\.suff_outer_par_2 \(threshold 262144 \(!main\.suff_outer_par_0 !main\.suff_intra_par_1\)\)$' "$texe" --print-params
     expect "the inner threshold compared once per iteration" 0 \
-        '^Compared main\.suff_outer_par_0 <= 2: false\. (Compared main\.suff_outer_par_1 <= 2: true\. ){3}' \
-        sh -c "echo '$tin' | $texe -L --param main.suff_outer_par_1=0 2>&1 >/dev/null | tr '\n' ' '"
+        '^Compared main\.suff_outer_par_0 <= 2: false\. Compared main\.suff_intra_par_1 <= 3: false\. (Compared main\.suff_outer_par_2 <= 2: true\. ){3}' \
+        sh -c "echo '$tin' | $texe -L --param main.suff_outer_par_2=0 2>&1 >/dev/null | tr '\n' ' '"
     expect "results of the interchanged loop's outer map" 0 \
         '^\[\[0\.25f32, 0\.375f32, 0\.5f32\], \[2f32, 1\.5f32, 1\.625f32\]\]' \
-        sh -c "echo '$tin' | $texe --param main.suff_outer_par_1=0"
+        sh -c "echo '$tin' | $texe --param main.suff_outer_par_2=0"
 else
     fail "compiling interchange_stages.fut"
+    cat "$work/cc.log"
+fi
+# Intra-group kernels in groups narrower than their rows (each work-item
+# then takes a chunk of several elements): every one in groups of 7.
+gexe=$work/intra
+if "$futhorc" opencl tests/gpu/intra_group.fut -o "$gexe" >"$work/cc.log" 2>&1; then
+    opts=()
+    for p in $("$gexe" --print-params | grep -E '^seggroup(_global)?_[0-9]+\.group_size$'); do
+        opts+=(-p --param -p "$p=7")
+    done
+    expect "intra-group kernels listed" 0 '^seggroup_[0-9]+\.group_size$' "$gexe" --print-params
+    expect "intra-group kernels in groups of 7" 0 '^15 passed, 0 failed$' \
+        "$futhorc" test --backend=opencl "${opts[@]}" tests/gpu/intra_group.fut
+else
+    fail "compiling intra_group.fut"
     cat "$work/cc.log"
 fi
 echo '__kernel void broken(' >"$work/broken.cl"

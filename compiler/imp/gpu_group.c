@@ -1,0 +1,397 @@
+/* SegGroup (the intra-group version of a map, seed 002 ch. 7) as Imp
+ * kernels (gpu.h): a work-group per element of the map, whose work-items
+ * run the element's body together. The body's code at the group level
+ * (its statements and those of the ifs and loops among them) runs in
+ * every work-item alike, but for
+ *   - its SOACs, whose elements the work-items share: a map's strided, a
+ *     reduction's strided or in chunks and then a tree in local memory
+ *     (gpu_red.c), a scan's in chunks, each scanned into the outputs,
+ *     then the chunks' totals scanned in local memory and added to the
+ *     chunks after the first;
+ *   - array statements that write memory (copies, fills, iotas, in-place
+ *     updates): a copy's elements and a fill's or an iota's rows are
+ *     shared, anything else is done by the group's first work-item;
+ * each between barriers, so that what one writes the others read after.
+ * Every value the group level binds is the same in all the work-items
+ * (reductions leave their results in local memory for all), so that
+ * they take the same branches and meet the same barriers.
+ *
+ * The element's arrays live in the per-element blocks that the memory
+ * pass hoisted out of the map (SegInfo.private_mem, sliced): a work-group
+ * needs one copy of each, in local memory when they fit (with the trees'
+ * local arrays) in the local memory a group may use, else in global
+ * memory (a slice per group); a kernel of each kind is built and the
+ * host picks one at run time. The group's size is the width of its
+ * widest SOAC, at most the largest work-group the device and the kernel
+ * allow (wider SOACs then give each work-item several elements), and a
+ * tuning parameter (<kernel>.group_size). */
+#include "gpu.h"
+
+/* The state of the group level being lowered (ImpLower.group). */
+typedef struct GlGroup {
+    Kb *kb;
+    ImpVar *ltid;      /* kernel: the work-item's number in its group */
+    ImpVar *size;      /* kernel: the group's size */
+    ImpVar *host_size; /* host: the same (the size of local arrays) */
+} GlGroup;
+
+static ImpExp *ltid(ImpLower *L, const GlGroup *g) { return imp_read(L->a, g->ltid); }
+
+static ImpExp *gsize(ImpLower *L, const GlGroup *g) { return imp_read(L->a, g->size); }
+
+/* A barrier that also orders global memory: the element's arrays may be
+ * there (and its results are). */
+static void barrier(ImpLower *L) { imp_add(L->b, IMP_BARRIER)->global = true; }
+
+/* Opens `for k < ceil((n - ltid) / size)` (close with lw_leave into the
+ * returned statement's body) and gives the element of the iteration, ltid
+ * + k * size: a work-item's share of n elements, strided. */
+static ImpStm *for_strided(ImpLower *L, const GlGroup *g, LwNest *nest, ImpExp *n, ImpExp **elem) {
+    ImpVar *k = lw_fresh(L, "k", IMP_SCALAR, PT_I64);
+    ImpStm *f = lw_for(L, nest, k, gl_div_up(L, gl_op(L, OP_SUB, n, ltid(L, g)), gsize(L, g)));
+    *elem = gl_op(L, OP_ADD, ltid(L, g), gl_op(L, OP_MUL, imp_read(L->a, k), gsize(L, g)));
+    return f;
+}
+
+/* ---- Array statements ------------------------------------------------------------------- */
+
+/* Copy c with its elements shared by the group's work-items (the flat
+ * element index, innermost dimension fastest). */
+static void group_copy(ImpLower *L, const GlGroup *g, const ImpStm *c) {
+    Arena *a = L->a;
+    const Lmad *dl = c->dst_lmad, *sl = c->src_lmad;
+    int r = dl->rank;
+    Sym *total = sym_const(a, 1);
+    for (int d = 0; d < r; d++) total = sym_mul(a, total, dl->dims[d].shape);
+    LwNest n;
+    ImpExp *e;
+    ImpStm *f = for_strided(L, g, &n, imp_sym(a, total), &e);
+    Sym *x = gl_sym(L, gl_let(L, "e", PT_I64, e));
+    Sym **idx = NEW_ARRAY(a, Sym *, r + 1);
+    for (int d = r - 1; d > 0; d--) {
+        Sym *w = dl->dims[d].shape;
+        Sym *q = gl_sym(L, gl_let(L, "q", PT_I64, imp_sym(a, sym_div(a, x, w))));
+        idx[d] = sym_sub(a, x, sym_mul(a, q, w));
+        x = q;
+    }
+    if (r > 0) idx[0] = x;
+    imp_store(L->b, c->dst, c->t, imp_sym(a, lmad_index(a, dl, idx)),
+              imp_load(a, c->src, c->t, imp_sym(a, lmad_index(a, sl, idx))));
+    f->body = lw_leave(L, &n);
+}
+
+/* Loop f (whose iterations are independent: a fill's or an iota's) with
+ * its iterations shared by the group's work-items. */
+static void group_for(ImpLower *L, const GlGroup *g, const ImpStm *f) {
+    LwNest n;
+    ImpExp *e;
+    ImpStm *loop = for_strided(L, g, &n, f->bound, &e);
+    imp_decl(L->b, f->var, e);
+    for (int i = 0; i < f->body.n; i++) vec_push(&L->b->stms, f->body.stms[i]);
+    loop->body = lw_leave(L, &n);
+}
+
+/* Appends code c (an array statement's, lowered as for one work-item)
+ * between barriers: its copies and loops shared by the work-items, the
+ * rest done by the first. */
+static void spread(ImpLower *L, const GlGroup *g, ImpCode c) {
+    LwNest one;
+    ImpStm *solo = NULL;
+    barrier(L);
+    for (int i = 0; i < c.n; i++) {
+        ImpStm *st = c.stms[i];
+        if (st->kind != IMP_COPY && st->kind != IMP_FOR) {
+            if (!solo) solo = gl_if(L, &one, imp_op2(L->a, OP_EQ, PT_I64, ltid(L, g), gl_i64(L, 0)));
+            vec_push(&L->b->stms, st);
+            continue;
+        }
+        if (solo) solo->body = lw_leave(L, &one);
+        solo = NULL;
+        if (st->kind == IMP_COPY) group_copy(L, g, st);
+        else group_for(L, g, st);
+    }
+    if (solo) solo->body = lw_leave(L, &one);
+    barrier(L);
+}
+
+/* The map's results (an LwResFn, ctx the map): written to its outputs at
+ * the group's element. */
+static void group_results(ImpLower *L, const Body *b, void *ctx) {
+    LwNest n;
+    lw_enter(L, &n);
+    lw_map_outputs(L, ctx, b, 0);
+    spread(L, L->group, lw_leave(L, &n));
+}
+
+/* ---- SOACs -------------------------------------------------------------------------------- */
+
+static void no_combine(ImpLower *L, ImpExp **vals, void *ctx) {
+    (void)L, (void)vals, (void)ctx;
+}
+
+/* Stores vals (nv of types ts) into scan outputs of s at element i, or loads them. */
+static void store_scanned(ImpLower *L, const Stm *s, ImpVar *i, ImpExp **vals, int nv) {
+    Sym *ix = gl_sym(L, i);
+    for (int j = 0; j < nv; j++) {
+        const Var *out = s->pat[j];
+        imp_store(L->b, lw_var(L, out->mem->mem), out->type.elem, lw_offset(L, out->mem->ixfun, &ix), vals[j]);
+    }
+}
+
+static ImpExp **load_scanned(ImpLower *L, const Stm *s, ImpVar *i, int nv) {
+    Sym *ix = gl_sym(L, i);
+    ImpExp **r = NEW_ARRAY(L->a, ImpExp *, nv + 1);
+    for (int j = 0; j < nv; j++)
+        r[j] = lw_elem(L, s->pat[j], &ix);
+    return r;
+}
+
+/* Inclusive scan of the group's values in the local arrays locs with ops
+ * (each step combines a value with the one s before it, s doubling). */
+static void scan_locals(ImpLower *L, const GlGroup *g, const SegOp *ops, int nops, ImpVar **locs, const PrimType *ts, int nv) {
+    Arena *a = L->a;
+    ImpVar *s = gl_let(L, "s", PT_I64, gl_i64(L, 1));
+    LwNest n, in;
+    ImpStm *w = gl_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, s), gsize(L, g)));
+    ImpExp *has = imp_op2(a, OP_LE, PT_I64, imp_read(a, s), ltid(L, g));
+    ImpVar **t = gl_lets(L, "t", ts, nv, NULL);
+    gl_barrier(L);
+    ImpStm *st = gl_if(L, &in, has);
+    gl_apply(L, ops, nops, gl_loads(L, locs, ts, nv, gl_op(L, OP_SUB, ltid(L, g), imp_read(a, s))),
+             gl_loads(L, locs, ts, nv, ltid(L, g)), t);
+    st->body = lw_leave(L, &in);
+    gl_barrier(L);
+    st = gl_if(L, &in, has);
+    gl_stores(L, locs, ts, nv, ltid(L, g), gl_reads(L, t, nv));
+    st->body = lw_leave(L, &in);
+    imp_assign(L->b, s, gl_op(L, OP_MUL, imp_read(a, s), gl_i64(L, 2)));
+    w->body = lw_leave(L, &n);
+    gl_barrier(L);
+}
+
+/* Reduces the work-items' accumulators accs (nv values of types ts) with
+ * ops through a tree in new local arrays, and declares pat (the
+ * reduction's results) to the result in every work-item. */
+static void tree_results(ImpLower *L, const GlGroup *g, const SegOp *ops, int nops, ImpVar **accs, const PrimType *ts, int nv,
+                         Var *const *pat) {
+    ImpVar **locs = gl_locals(L, g->kb, "red", ts, nv, imp_read(L->a, g->host_size));
+    gl_stores(L, locs, ts, nv, ltid(L, g), gl_reads(L, accs, nv));
+    gl_tree(L, ops, nops, locs, ts, nv, (GlTree){ltid(L, g), ltid(L, g), gsize(L, g)});
+    for (int j = 0; j < nv; j++) lw_declare(L, pat[j], imp_load(L->a, locs[j], ts[j], gl_i64(L, 0)));
+}
+
+/* A Screma with scans (and maybe reductions) over the elements of st: each
+ * work-item scans its chunk into the outputs (reducing it too), the
+ * chunks' totals are scanned, and each chunk but the first combines its
+ * outputs with the total before it. */
+static void group_scan(ImpLower *L, const GlGroup *g, const Stm *s, GlStride st) {
+    Arena *a = L->a;
+    const Screma *sc = &s->e->screma;
+    int nsv, nrv;
+    PrimType *sts = gl_op_types(L, sc->scans, sc->nscans, &nsv), *rts = gl_op_types(L, sc->reds, sc->nreds, &nrv);
+    PrimType *ts = NEW_ARRAY(a, PrimType, nsv + nrv + 1);
+    COPY_ARRAY(ts, sts, nsv);
+    COPY_ARRAY(ts + nsv, rts, nrv);
+    ImpVar **sacc = gl_lets(L, "sacc", sts, nsv, gl_neutrals(L, sc->scans, sc->nscans, nsv));
+    ImpVar **racc = gl_lets(L, "racc", rts, nrv, gl_neutrals(L, sc->reds, sc->nreds, nrv));
+    LwNest n;
+    ImpExp *i;
+    ImpStm *f = gl_for_chunk(L, &n, st, &i);
+    ImpVar *iv = gl_let(L, "i", PT_I64, i);
+    ImpVar **v = gl_element(L, s, sc->map, sc->arrs, sc->iter, imp_read(a, iv), ts, nsv + nrv);
+    gl_apply(L, sc->scans, sc->nscans, gl_reads(L, sacc, nsv), gl_reads(L, v, nsv), sacc);
+    store_scanned(L, s, iv, gl_reads(L, sacc, nsv), nsv);
+    if (nrv) gl_apply(L, sc->reds, sc->nreds, gl_reads(L, racc, nrv), gl_reads(L, v + nsv, nrv), racc);
+    f->body = lw_leave(L, &n);
+
+    ImpVar **tot = gl_locals(L, g->kb, "tot", sts, nsv, imp_read(a, g->host_size));
+    gl_stores(L, tot, sts, nsv, ltid(L, g), gl_reads(L, sacc, nsv));
+    scan_locals(L, g, sc->scans, sc->nscans, tot, sts, nsv);
+
+    LwNest pn;
+    ImpStm *p = gl_if(L, &pn, imp_op2(a, OP_LT, PT_I64, gl_i64(L, 0), ltid(L, g)));
+    ImpVar **pre = gl_lets(L, "pre", sts, nsv, gl_loads(L, tot, sts, nsv, gl_op(L, OP_SUB, ltid(L, g), gl_i64(L, 1))));
+    f = gl_for_chunk(L, &n, st, &i);
+    iv = gl_let(L, "i", PT_I64, i);
+    ImpVar **r = gl_lets(L, "r", sts, nsv, NULL);
+    gl_apply(L, sc->scans, sc->nscans, gl_reads(L, pre, nsv), load_scanned(L, s, iv, nsv), r);
+    store_scanned(L, s, iv, gl_reads(L, r, nsv), nsv);
+    f->body = lw_leave(L, &n);
+    p->body = lw_leave(L, &pn);
+    if (nrv) tree_results(L, g, sc->reds, sc->nreds, racc, rts, nrv, s->pat + nsv);
+}
+
+/* A Screma at the group level, its elements shared by the work-items
+ * (each lowered as a work-item's own code: L->group is NULL meanwhile). */
+static void group_screma(ImpLower *L, const Stm *s) {
+    const Screma *sc = &s->e->screma;
+    GlGroup *g = L->group;
+    GlStride st = {ltid(L, g), gsize(L, g), lw_se(L, sc->w)};
+    int nrv;
+    PrimType *rts = gl_op_types(L, sc->reds, sc->nreds, &nrv);
+    L->group = NULL;
+    barrier(L);
+    if (sc->nscans) {
+        group_scan(L, g, s, st);
+    } else if (nrv) {
+        ImpVar **locs = gl_locals(L, g->kb, "red", rts, nrv, imp_read(L->a, g->host_size));
+        gl_group_reduce(L, s, st, (GlTree){st.start, st.start, st.stride}, locs);
+        for (int j = 0; j < nrv; j++) lw_declare(L, s->pat[j], imp_load(L->a, locs[j], rts[j], gl_i64(L, 0)));
+    } else {
+        gl_strided(L, st, s, sc->map, sc->arrs, sc->iter, NULL, 0, no_combine, NULL);
+    }
+    barrier(L);
+    L->group = g;
+}
+
+bool lw_group_stm(ImpLower *L, const Stm *s) {
+    switch (s->e->kind) {
+    case IE_SCREMA: group_screma(L, s); return true;
+    case IE_UPDATE:
+    case IE_FLAT_UPDATE:
+    case IE_IOTA:
+    case IE_REPLICATE:
+    case IE_COPY:
+    case IE_CONCAT:
+    case IE_ARRAYLIT: {
+        LwNest n;
+        lw_enter(L, &n);
+        lw_array_stm(L, s);
+        spread(L, L->group, lw_leave(L, &n));
+        return true;
+    }
+    default: return false;
+    }
+}
+
+/* ---- The kernels -------------------------------------------------------------------------- */
+
+/* The blocks of a SegGroup that are local arrays in its local kernel: its
+ * private blocks, and the blocks bound inside it (by ifs and loops) that
+ * can be nothing else. mixed: a block bound inside may be a local array
+ * or a global one, which no one variable of OpenCL C can hold. */
+typedef struct Spaces {
+    char *local; /* by Var id */
+    VEC(Var *) bound; /* the blocks bound inside that are local */
+    bool changed, mixed;
+} Spaces;
+
+static bool se_local(const Spaces *sp, SubExp se) { return se.is_var && sp->local[se.v->id]; }
+
+/* One source of block v is local (a) and another (b), or not. */
+static void join(Spaces *sp, Var *v, bool a, bool b) {
+    sp->mixed |= a != b;
+    if ((a || b) && !sp->local[v->id]) {
+        sp->local[v->id] = 1;
+        sp->changed = true;
+        vec_push(&sp->bound, v);
+    }
+}
+
+static void spaces_stm(IrWalk *w, Stm *s) {
+    Spaces *sp = w->ctx;
+    const IrExp *e = s->e;
+    for (int j = 0; j < s->npat; j++) {
+        if (s->pat[j]->type.kind != TK_MEM) continue;
+        if (e->kind == IE_IF) {
+            join(sp, s->pat[j], se_local(sp, e->tbody->res[j]), se_local(sp, e->fbody->res[j]));
+        } else if (e->kind == IE_LOOP) {
+            bool init = se_local(sp, e->loop.inits[j]), next = se_local(sp, e->loop.body->res[j]);
+            join(sp, e->loop.params[j], init, next);
+            join(sp, s->pat[j], init, next);
+        }
+    }
+}
+
+static bool local_spaces(ImpLower *L, const Stm *s, Spaces *sp) {
+    const SegInfo *g = s->e->seg;
+    sp->local = arena_alloc(L->a, (size_t)L->p->next_var_id + 1);
+    for (int i = 0; i < g->nfree; i++)
+        if (g->free[i]->type.kind == TK_MEM && g->private_mem[i]) sp->local[g->free[i]->id] = 1;
+    IrWalk w = {NULL, NULL, spaces_stm, sp};
+    do {
+        sp->changed = sp->mixed = false;
+        ir_walk_stm(&w, (Stm *)s);
+    } while (sp->changed);
+    return !sp->mixed;
+}
+
+/* The group's size (the widest group-level SOAC) and the bytes of the
+ * local arrays of its reductions and scans per work-item. */
+typedef struct Width {
+    ImpLower *L;
+    ImpExp *w;
+    int64_t bytes;
+} Width;
+
+static bool width_of(void *ctx, const Stm *s) {
+    Width *x = ctx;
+    const Screma *sc = &s->e->screma;
+    ImpExp *w = lw_se(x->L, sc->w);
+    x->w = x->w ? imp_op2(x->L->a, OP_MAX, PT_I64, x->w, w) : w;
+    int ns, nr;
+    const PrimType *sts = gl_op_types(x->L, sc->scans, sc->nscans, &ns), *rts = gl_op_types(x->L, sc->reds, sc->nreds, &nr);
+    for (int j = 0; j < ns; j++) x->bytes += prim_size(sts[j]);
+    for (int j = 0; j < nr; j++) x->bytes += prim_size(rts[j]);
+    return true;
+}
+
+/* The kernel over the map's n elements in groups of (about) w work-items,
+ * with the private blocks in local memory (sp) or, sp NULL, in global
+ * memory. */
+static void group_kernel(ImpLower *L, const Stm *s, ImpVar *n, ImpVar *w, const Spaces *sp) {
+    const SegInfo *g = s->e->seg;
+    const Screma *sc = &s->e->screma;
+    Arena *a = L->a;
+    Kb kb;
+    kb_begin(L, &kb, sp ? "seggroup" : "seggroup_global", g);
+    ImpExp *wanted = imp_read(a, w);
+    ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_WIDTH, &wanted));
+    kb_free_vars(L, &kb, sp ? NULL : imp_read(a, n), s->loc);
+    ImpVar *ksize = kb_scalar(L, &kb, "group_size", PT_I64, imp_read(a, size));
+    kb_enter(L, &kb);
+    ImpVar *gid = gl_let(L, "gid", PT_I64, imp_thread(a, IMP_GROUP_ID));
+    GlGroup grp = {&kb, gl_let(L, "ltid", PT_I64, imp_thread(a, IMP_LOCAL_ID)), ksize, size};
+    for (int i = 0; sp && i < sp->bound.len; i++) L->vars[sp->bound.items[i]->id] = lw_new_var(L, sp->bound.items[i], IMP_SPACE_LOCAL);
+    kb_prologue(L, &kb, gl_sym(L, gid));
+    lw_declare(L, sc->iter, imp_read(a, gid));
+    lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
+    L->group = &grp;
+    lw_body(L, sc->map->body, group_results, (void *)s, NULL, 0);
+    L->group = NULL;
+    kb_leave(L, &kb);
+    kb_launch(L, &kb, imp_read(a, n), imp_read(a, size));
+    kb_release(L, &kb);
+}
+
+void gl_seg_group(ImpLower *L, const Stm *s) {
+    const SegInfo *g = s->e->seg;
+    Arena *a = L->a;
+    Width x = {L, NULL, 0};
+    ir_each_group_soac(s->e->screma.map->body, width_of, &x);
+    ImpVar *n = gl_let(L, "n", PT_I64, lw_se(L, s->e->screma.w));
+    ImpVar *w = gl_let(L, "width", PT_I64, imp_op2(a, OP_MAX, PT_I64, x.w, gl_i64(L, 1)));
+    Spaces sp = {0};
+    if (!local_spaces(L, s, &sp)) {
+        group_kernel(L, s, n, w, NULL);
+        vec_free(&sp.bound);
+        return;
+    }
+    /* local memory: the private blocks (8-byte aligned) and the trees of
+     * the largest group */
+    ImpExp *most = imp_op2(a, OP_MIN, PT_I64, imp_read(a, w), imp_max_group(a));
+    ImpExp *bytes = gl_op(L, OP_MUL, most, gl_i64(L, x.bytes));
+    for (int i = 0; i < g->nfree; i++)
+        if (g->free[i]->type.kind == TK_MEM && g->private_mem[i]) {
+            ImpExp *words = gl_div_up(L, imp_memsize(a, lw_var(L, g->free[i])), gl_i64(L, 8));
+            bytes = gl_op(L, OP_ADD, bytes, gl_op(L, OP_MUL, words, gl_i64(L, 8)));
+        }
+    LwNest t, f;
+    ImpStm *st = gl_if(L, &t, imp_op2(a, OP_LE, PT_I64, bytes, imp_local_budget(a)));
+    group_kernel(L, s, n, w, &sp);
+    st->body = lw_leave(L, &t);
+    lw_enter(L, &f);
+    group_kernel(L, s, n, w, NULL);
+    st->orelse = lw_leave(L, &f);
+    vec_free(&sp.bound);
+}
