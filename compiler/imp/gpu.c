@@ -124,7 +124,8 @@ void kb_free_vars(ImpLower *L, Kb *kb, ImpExp *nthreads, SrcLoc loc) {
         }
         ImpVar *bytes = kb->priv_bytes[i] = gl_let(L, "priv_bytes", PT_I64, imp_memsize(a, lw_var(L, v)));
         if (!nthreads) { /* one copy per work-group, in local memory (8-byte aligned) */
-            kb->priv_local[i] = kb_local(L, kb, v->name, PT_I64, gl_div_up(L, imp_read(a, bytes), gl_i64(L, 8)));
+            ImpExp *words = gl_div_up(L, imp_read(a, bytes), gl_i64(L, 8)); /* at least one: OpenCL has no empty ones */
+            kb->priv_local[i] = kb_local(L, kb, v->name, PT_I64, imp_op2(a, OP_MAX, PT_I64, words, gl_i64(L, 1)));
             continue;
         }
         /* nthreads copies of the block, one per work-item */

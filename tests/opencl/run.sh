@@ -125,11 +125,19 @@ else
     fail "compiling interchange_stages.fut"
     cat "$work/cc.log"
 fi
-# Intra-group kernels in groups narrower than their rows (each work-item
-# then takes a chunk of several elements): every one in groups of 7.
+# Intra-group versions on every case (the outer versions' thresholds at
+# 2^40, the intra-group ones' at 0: rows of 0 and of 5 elements too), by
+# default and in groups of 7, narrower than most rows (each work-item
+# then takes a chunk of several elements).
 gexe=$work/intra
 if "$futhorc" opencl tests/gpu/intra_group.fut -o "$gexe" >"$work/cc.log" 2>&1; then
     opts=()
+    for p in $("$gexe" --print-params | grep -Eo '^[a-z_]+\.suff_outer_par_[0-9]+'); do
+        opts+=(-p --param -p "$p=1099511627776")
+    done
+    for p in $("$gexe" --print-params | grep -Eo '^[a-z_]+\.suff_intra_par_[0-9]+'); do opts+=(-p --param -p "$p=0"); done
+    expect "intra-group versions forced" 0 '^15 passed, 0 failed$' \
+        "$futhorc" test --backend=opencl "${opts[@]}" tests/gpu/intra_group.fut
     for p in $("$gexe" --print-params | grep -E '^seggroup(_global)?_[0-9]+\.group_size$'); do
         opts+=(-p --param -p "$p=7")
     done
