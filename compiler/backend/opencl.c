@@ -147,7 +147,8 @@ static const char *h_exp(CPrint *C, const ImpExp *e) {
         case IMP_TUNE_LANES:
             return arena_printf(C->a, "rt_cl_lanes(%d, %s, %s, %s)", *P, a0, cp_exp(C, e->args[1]), cp_exp(C, e->args[2]));
         case IMP_TUNE_GROUP_WIDTH:
-            return arena_printf(C->a, "rt_cl_group_width(%d, %d, %s)", *P, kernel_id(C, e->kernel), a0);
+            return arena_printf(C->a, "rt_cl_group_width(%d, %d, %s, %s)", *P, kernel_id(C, e->kernel), a0,
+                                cp_exp(C, e->args[1]));
         case IMP_TUNE_SEGMENT_GROUPS:
             return arena_printf(C->a, "rt_cl_segment_groups(%d, %s, %s, %s)", *P, a0, cp_exp(C, e->args[1]),
                                 cp_exp(C, e->args[2]));

@@ -21,10 +21,10 @@
  * needs one copy of each, in local memory when they fit (with the trees'
  * local arrays) in the local memory a group may use, else in global
  * memory (a slice per group); a kernel of each kind is built and the
- * host picks one at run time. The group's size is the width of its
- * widest SOAC, at most the largest work-group the device and the kernel
- * allow (wider SOACs then give each work-item several elements), and a
- * tuning parameter (<kernel>.group_size). */
+ * host picks one at run time. The group's size is chosen at run time from
+ * the width of its widest SOAC and the number of elements
+ * (runtime/opencl.h's rt_cl_group_width: a work-item per few elements of
+ * the widest SOAC), and is a tuning parameter (<kernel>.group_size). */
 #include "gpu.h"
 
 /* The state of the group level being lowered (ImpLower.group). */
@@ -146,27 +146,40 @@ static ImpExp **load_scanned(ImpLower *L, const Stm *s, ImpVar *i, int nv) {
     return r;
 }
 
-/* Inclusive scan of the group's values in the local arrays locs with ops
- * (each step combines a value with the one s before it, s doubling). */
-static void scan_locals(ImpLower *L, const GlGroup *g, const SegOp *ops, int nops, ImpVar **locs, const PrimType *ts, int nv) {
+/* Inclusive scan of the group's values in the local arrays locs with ops:
+ * each step combines a value with the one s before it (s doubling) into
+ * the other of two arrays, so that a step needs one barrier. Returns the
+ * arrays (locs or new ones) that hold the result. */
+static ImpVar **scan_locals(ImpLower *L, const GlGroup *g, const SegOp *ops, int nops, ImpVar **locs,
+                            const PrimType *ts, int nv) {
     Arena *a = L->a;
+    ImpVar **other = gl_locals(L, g->kb, "tot_next", ts, nv, imp_read(a, g->host_size));
+    ImpVar **cur = NEW_ARRAY(a, ImpVar *, nv + 1), **next = NEW_ARRAY(a, ImpVar *, nv + 1);
+    for (int j = 0; j < nv; j++) {
+        imp_decl(L->b, cur[j] = imp_block(L->ip, "cur", IMP_SPACE_LOCAL), imp_read(a, locs[j]));
+        imp_decl(L->b, next[j] = imp_block(L->ip, "next", IMP_SPACE_LOCAL), imp_read(a, other[j]));
+    }
     ImpVar *s = gl_let(L, "s", PT_I64, gl_i64(L, 1));
-    LwNest n, in;
+    LwNest n, in, out;
+    gl_barrier(L);
     ImpStm *w = gl_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, s), gsize(L, g)));
-    ImpExp *has = imp_op2(a, OP_LE, PT_I64, imp_read(a, s), ltid(L, g));
-    ImpVar **t = gl_lets(L, "t", ts, nv, NULL);
-    gl_barrier(L);
-    ImpStm *st = gl_if(L, &in, has);
-    gl_apply(L, ops, nops, gl_loads(L, locs, ts, nv, gl_op(L, OP_SUB, ltid(L, g), imp_read(a, s))),
-             gl_loads(L, locs, ts, nv, ltid(L, g)), t);
+    ImpVar **t = gl_lets(L, "t", ts, nv, gl_loads(L, cur, ts, nv, ltid(L, g)));
+    ImpStm *st = gl_if(L, &in, imp_op2(a, OP_LE, PT_I64, imp_read(a, s), ltid(L, g)));
+    gl_apply(L, ops, nops, gl_loads(L, cur, ts, nv, gl_op(L, OP_SUB, ltid(L, g), imp_read(a, s))), gl_reads(L, t, nv), t);
     st->body = lw_leave(L, &in);
+    gl_stores(L, next, ts, nv, ltid(L, g), gl_reads(L, t, nv));
     gl_barrier(L);
-    st = gl_if(L, &in, has);
-    gl_stores(L, locs, ts, nv, ltid(L, g), gl_reads(L, t, nv));
-    st->body = lw_leave(L, &in);
+    st = gl_scope(L, &out);
+    for (int j = 0; j < nv; j++) {
+        ImpVar *tmp = imp_block(L->ip, "tmp", IMP_SPACE_LOCAL);
+        imp_decl(L->b, tmp, imp_read(a, cur[j]));
+        imp_assign(L->b, cur[j], imp_read(a, next[j]));
+        imp_assign(L->b, next[j], imp_read(a, tmp));
+    }
+    st->body = lw_leave(L, &out);
     imp_assign(L->b, s, gl_op(L, OP_MUL, imp_read(a, s), gl_i64(L, 2)));
     w->body = lw_leave(L, &n);
-    gl_barrier(L);
+    return cur;
 }
 
 /* Reduces the work-items' accumulators accs (nv values of types ts) with
@@ -206,7 +219,7 @@ static void group_scan(ImpLower *L, const GlGroup *g, const Stm *s, GlStride st)
 
     ImpVar **tot = gl_locals(L, g->kb, "tot", sts, nsv, imp_read(a, g->host_size));
     gl_stores(L, tot, sts, nsv, ltid(L, g), gl_reads(L, sacc, nsv));
-    scan_locals(L, g, sc->scans, sc->nscans, tot, sts, nsv);
+    tot = scan_locals(L, g, sc->scans, sc->nscans, tot, sts, nsv);
 
     LwNest pn;
     ImpStm *p = gl_if(L, &pn, imp_op2(a, OP_LT, PT_I64, gl_i64(L, 0), ltid(L, g)));
@@ -345,8 +358,8 @@ static void group_kernel(ImpLower *L, const Stm *s, ImpVar *n, ImpVar *w, const 
     Arena *a = L->a;
     Kb kb;
     kb_begin(L, &kb, sp ? "seggroup" : "seggroup_global", g);
-    ImpExp *wanted = imp_read(a, w);
-    ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_WIDTH, &wanted));
+    ImpExp *args[] = {imp_read(a, w), imp_read(a, n)};
+    ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_WIDTH, args));
     kb_free_vars(L, &kb, sp ? NULL : imp_read(a, n), s->loc);
     ImpVar *ksize = kb_scalar(L, &kb, "group_size", PT_I64, imp_read(a, size));
     kb_enter(L, &kb);

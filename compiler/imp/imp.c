@@ -103,7 +103,7 @@ ImpExp *imp_thread(Arena *a, ImpThread t) {
 }
 
 int imp_tune_arity(ImpTune t) {
-    static const int arity[] = {0, 1, 2, 3, 3, 1};
+    static const int arity[] = {0, 1, 2, 3, 3, 2};
     return arity[t];
 }
 

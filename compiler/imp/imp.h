@@ -169,9 +169,10 @@ typedef enum ImpTune {
                                  segment for args[0] segments of args[1]
                                  elements in groups of args[2] */
     IMP_TUNE_GROUP_WIDTH,     /* "group_size" of an intra-group kernel whose
-                                 widest operation has args[0] elements: that
-                                 many work-items, at most as many as the
-                                 device and the kernel allow */
+                                 widest operation has args[0] elements, in
+                                 args[1] work-groups: a work-item per few
+                                 elements, at most as many as the device
+                                 and the kernel allow */
 } ImpTune;
 
 /* How many arguments tuning parameter t takes, and its name's suffix. */
