@@ -1,9 +1,10 @@
 -- The thesis's mapscan (seed 002 §5.1): each row is scanned 64 times in a
--- loop. Two versions so far (issue 18): the outer one (a work-item per
--- row runs the loop) and the interchanged one (a host loop of 64
--- segmented scans over all rows), chosen by main.suff_outer_par_0. The
--- thesis's third, intra-group version (a row per work-group in local
--- memory) is not built yet.
+-- loop. Three versions (issue 18): the outer one (a work-item per row
+-- runs the loop), the intra-group one (a work-group per row, the row in
+-- local memory: when the row fits a work-group) and the interchanged one
+-- (a host loop of 64 segmented scans over all rows), chosen by
+-- main.suff_outer_par_0 and main.suff_intra_par_1;
+-- bench/tune/versions.sh times each.
 -- ==
 -- random input { [16][1048576]i32 }
 -- random input { [1024][16384]i32 }

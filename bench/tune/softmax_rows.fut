@@ -1,11 +1,12 @@
 -- Row softmax at five shapes of 2^24 elements (bench/RESULTS.md): its map
--- over rows has two versions (issue 18), the outer one (a work-item per
--- row) and the distributed one (segmented reductions and a map over all
--- elements), chosen by threshold main.suff_outer_par_0. Short rows in
--- their millions are faster in the outer version, long rows need the
--- distributed one. `futhorc autotune` tunes the threshold on these
--- datasets; `futhorc bench -p --default-threshold=0` (outer) and
--- `=1099511627776` (distributed) time each version alone.
+-- over rows has three versions (issue 18), the outer one (a work-item per
+-- row), the intra-group one (a work-group per row, the row in local
+-- memory) and the distributed one (segmented reductions and a map over
+-- all elements), chosen by thresholds main.suff_outer_par_0 and
+-- main.suff_intra_par_1. Short rows in their millions are faster in the
+-- outer version, rows of hundreds in the intra-group one, long rows need
+-- the distributed one. `futhorc autotune` tunes the thresholds on these
+-- datasets; bench/tune/versions.sh times each version alone.
 -- ==
 -- random input { [4][4194304]f32 }
 -- random input { [64][262144]f32 }

@@ -157,6 +157,24 @@ static void lw_alloc(ImpLower *L, const Stm *s) {
     st->loc = s->loc;
 }
 
+/* A threshold's comparison; an intra-group version's is made (and logged)
+ * only when the work-group fits the device. */
+static void lw_threshold(ImpLower *L, const Stm *s) {
+    const IrExp *e = s->e;
+    ImpExp *x = imp_threshold(L->a, e->thr, lw_se(L, e->args[0]));
+    if (!e->thr->fits_group) {
+        lw_declare(L, s->pat[0], x);
+        return;
+    }
+    lw_declare(L, s->pat[0], imp_const(L->a, prim_bool(false)));
+    ImpStm *st = imp_add(L->b, IMP_IF);
+    st->cond = imp_op2(L->a, OP_LE, PT_I64, lw_se(L, e->args[0]), imp_max_group(L->a));
+    LwNest n;
+    lw_enter(L, &n);
+    imp_assign(L->b, lw_var(L, s->pat[0]), x);
+    st->body = lw_leave(L, &n);
+}
+
 static void lw_apply(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     ImpStm *st = imp_add(L->b, IMP_CALL);
@@ -208,13 +226,7 @@ void lw_stm(ImpLower *L, const Stm *s) {
     case IE_ASSERT: lw_assert(L, s); break;
     case IE_ALLOC: lw_alloc(L, s); break;
     case IE_APPLY: lw_apply(L, s); break;
-    case IE_THRESHOLD: {
-        ImpExp *x = imp_threshold(L->a, e->thr, lw_se(L, e->args[0]));
-        if (e->thr->fits_group)
-            x = imp_op2(L->a, OP_LAND, PT_BOOL, x, imp_op2(L->a, OP_LE, PT_I64, lw_se(L, e->args[0]), imp_max_group(L->a)));
-        lw_declare(L, s->pat[0], x);
-        break;
-    }
+    case IE_THRESHOLD: lw_threshold(L, s); break;
     case IE_INDEX:
     case IE_UPDATE:
     case IE_FLAT_UPDATE:
