@@ -175,6 +175,7 @@ ImpProg *imp_lower(const Prog *p, bool parallel) {
                   .space = gpu ? IMP_SPACE_DEVICE : IMP_SPACE_HOST};
     L.vars = NEW_ARRAY(a, ImpVar *, p->next_var_id + 1);
     L.alloc_of = NEW_ARRAY(a, const Stm *, p->next_var_id + 1);
+    L.thr_of = NEW_ARRAY(a, const Threshold *, p->next_var_id + 1);
     L.mark = calloc((size_t)p->next_var_id + 1, sizeof(int));
     if (!L.mark) ICE("out of memory");
     L.funs = NEW_ARRAY(a, ImpFun *, p->ndefs + 1);
@@ -183,7 +184,10 @@ ImpProg *imp_lower(const Prog *p, bool parallel) {
     ip->nfuns = p->ndefs;
     ip->nentries = p->nfuns;
     ip->entries = NEW_ARRAY(a, ImpEntry *, p->nfuns + 1);
-    for (int i = 0; i < p->nfuns; i++) ip->entries[i] = lower_entry(&L, p->funs[i]);
+    for (int i = 0; i < p->nfuns; i++) {
+        L.entry = p->funs[i];
+        ip->entries[i] = lower_entry(&L, p->funs[i]);
+    }
     free(L.mark);
     imp_narrow(ip);
     imp_half(ip);

@@ -73,6 +73,11 @@ void kb_release(ImpLower *L, Kb *kb);
 
 /* ---- Small code ------------------------------------------------------------------- */
 
+/* Host: the comparison p >= a new threshold <entry>.name_K of default
+ * dflt (a choice between versions of a kernel), under the threshold whose
+ * branch is being lowered; *made (unless NULL) gets it. */
+ImpExp *gl_threshold(ImpLower *L, const char *name, int64_t dflt, ImpExp *p, const Threshold **made);
+
 /* A new variable of type t declared to value (or undefined, NULL) in the
  * current code. */
 ImpVar *gl_let(ImpLower *L, const char *name, PrimType t, ImpExp *value);

@@ -428,24 +428,33 @@ static void segred_groups(ImpLower *L, const Stm *s) {
     kb_release(L, &kb);
 }
 
-/* A regular segmented reduction, by the width of its segments. */
+/* A regular segmented reduction, by the width of its segments: thresholds
+ * <entry>.seg_lanes_K (default SEGRED_GROUP_MIN: wider segments get
+ * lanes of a work-group, narrower ones a work-item each) and, under its
+ * true branch, <entry>.seg_groups_K+1 (default SEGRED_LANES_BELOW:
+ * wider segments get whole work-groups), which futhorc autotune tunes
+ * like the versions' thresholds. */
 static void segred(ImpLower *L, const Stm *s) {
     const SegInfo *g = s->e->seg;
     const Screma *rc = &g->levels[g->depth - 1]->e->screma;
     Arena *a = L->a;
     ImpVar *w = gl_let(L, "width", PT_I64, lw_se(L, rc->w));
+    const Threshold *parent = L->thr_parent, *lanes;
+    bool branch = L->thr_branch;
     LwNest n, m;
-    ImpStm *shortseg = gl_if(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, w), gl_i64(L, SEGRED_GROUP_MIN)));
-    gl_seg_map(L, s, g->depth - 1);
-    shortseg->body = lw_leave(L, &n);
-    lw_enter(L, &n);
-    ImpStm *medium = gl_if(L, &m, imp_op2(a, OP_LT, PT_I64, imp_read(a, w), gl_i64(L, SEGRED_LANES_BELOW)));
-    segred_lanes(L, s, gl_op(L, OP_DIV, imp_read(a, w), gl_i64(L, SEG_MIN_ITEMS)));
-    medium->body = lw_leave(L, &m);
-    lw_enter(L, &m);
+    ImpStm *wide = gl_if(L, &n, gl_threshold(L, "seg_lanes", SEGRED_GROUP_MIN, imp_read(a, w), &lanes));
+    L->thr_parent = lanes, L->thr_branch = true;
+    ImpStm *whole = gl_if(L, &m, gl_threshold(L, "seg_groups", SEGRED_LANES_BELOW, imp_read(a, w), NULL));
+    L->thr_parent = parent, L->thr_branch = branch;
     segred_groups(L, s);
-    medium->orelse = lw_leave(L, &m);
-    shortseg->orelse = lw_leave(L, &n);
+    whole->body = lw_leave(L, &m);
+    lw_enter(L, &m);
+    segred_lanes(L, s, gl_op(L, OP_DIV, imp_read(a, w), gl_i64(L, SEG_MIN_ITEMS)));
+    whole->orelse = lw_leave(L, &m);
+    wide->body = lw_leave(L, &n);
+    lw_enter(L, &n);
+    gl_seg_map(L, s, g->depth - 1);
+    wide->orelse = lw_leave(L, &n);
 }
 
 void gl_seg_red(ImpLower *L, const Stm *s) {

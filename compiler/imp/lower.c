@@ -80,12 +80,20 @@ static void res_assign(ImpLower *L, const Body *b, void *ctx) {
     }
 }
 
+/* An if; on a threshold's comparison, the thresholds its branches make
+ * (gl_threshold) are under that threshold. */
 static void lw_if(ImpLower *L, const Stm *s) {
     for (int i = 0; i < s->npat; i++) lw_declare(L, s->pat[i], NULL);
     ImpStm *st = imp_add(L->b, IMP_IF);
-    st->cond = lw_se(L, s->e->cond);
+    SubExp c = s->e->cond;
+    st->cond = lw_se(L, c);
+    const Threshold *parent = L->thr_parent, *t = c.is_var ? L->thr_of[c.v->id] : NULL;
+    bool branch = L->thr_branch;
+    if (t) L->thr_parent = t, L->thr_branch = true;
     st->body = lw_code(L, s->e->tbody, res_assign, (void *)s);
+    L->thr_branch = false;
     st->orelse = lw_code(L, s->e->fbody, res_assign, (void *)s);
+    L->thr_parent = parent, L->thr_branch = branch;
 }
 
 /* Result handler of loop bodies: the new parameter values go through
@@ -162,6 +170,7 @@ static void lw_alloc(ImpLower *L, const Stm *s) {
 static void lw_threshold(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
     ImpExp *x = imp_threshold(L->a, e->thr, lw_se(L, e->args[0]));
+    L->thr_of[s->pat[0]->id] = e->thr;
     if (!e->thr->fits_group) {
         lw_declare(L, s->pat[0], x);
         return;

@@ -42,6 +42,15 @@ typedef struct ImpLower {
     ImpSpace space;   /* the space of the blocks made for IR Vars */
     struct GlGroup *group; /* while the group level of an intra-group kernel
                               is lowered: its state (gpu_group.c), else NULL */
+    /* Thresholds (GPU host code): the entry point being lowered (their
+     * names' prefix), the threshold each bool Var compares (by IR Var
+     * id), the threshold whose branch is being lowered (parent, branch),
+     * and how many the lowering made (gl_threshold numbers them). */
+    const Fun *entry;
+    const Threshold **thr_of;
+    const Threshold *thr_parent;
+    bool thr_branch;
+    int nthresholds;
 } ImpLower;
 
 /* What to do with a body's results, lowered before its last releases. */

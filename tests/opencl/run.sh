@@ -90,6 +90,17 @@ if "$futhorc" opencl $here/versions.fut -o "$vexe" >"$work/cc.log" 2>&1; then
     expect "results of the outer versions" 0 "$vout" sh -c "echo '$vin' | $vexe --default-threshold 0"
     expect "results of the intra-group versions" 0 "$vout" \
         sh -c "echo '$vin' | $vexe --param main.suff_intra_par_1=0 --param main.suff_intra_par_3=0"
+    # The segmented reductions' strategies: thresholds on the segments'
+    # width under the distributed version's branch.
+    expect "a segmented reduction's thresholds" 0 \
+        '^main\.seg_groups_1 \(threshold 2048 \(!main\.suff_outer_par_0 !main\.suff_intra_par_1 main\.seg_lanes_0\)\)$' \
+        "$vexe" --print-params
+    expect "segments in whole work-groups" 0 'Compared main\.seg_lanes_0 <= 2: true\. Compared main\.seg_groups_1 <= 2: true\.' \
+        sh -c "echo '$vin' | $vexe -L --param main.seg_lanes_0=0 --param main.seg_groups_1=0 2>&1 | tr '\n' ' '"
+    expect "results of segments in work-groups" 0 "$vout" \
+        sh -c "echo '$vin' | $vexe --param main.seg_lanes_0=0 --param main.seg_groups_1=0"
+    expect "results of segments in lanes" 0 "$vout" \
+        sh -c "echo '$vin' | $vexe --param main.seg_lanes_0=0 --param main.seg_lanes_2=0"
     expect "a bad --default-threshold" 1 'expects a non-negative integer' sh -c "echo '$vin' | $vexe --default-threshold -1"
     printf 'tuning_param_class main.suff_outer_par_0\nset_tuning_param main.suff_outer_par_0 0\nset_tuning_param nope 1\n' |
         "$vexe" --server >"$work/server.out" 2>&1
