@@ -27,12 +27,23 @@
  * the widest SOAC), and is a tuning parameter (<kernel>.group_size). */
 #include "gpu.h"
 
+/* A local array of the group's trees and scans, of a group's size of
+ * values of type t, which the group-level operations share (each uses it
+ * between its barriers): the one using it last is the epoch-th. */
+typedef struct GlScratch {
+    ImpVar *mem;
+    PrimType t;
+    int epoch;
+} GlScratch;
+
 /* The state of the group level being lowered (ImpLower.group). */
 typedef struct GlGroup {
     Kb *kb;
     ImpVar *ltid;      /* kernel: the work-item's number in its group */
     ImpVar *size;      /* kernel: the group's size */
     ImpVar *host_size; /* host: the same (the size of local arrays) */
+    VEC(GlScratch) scratch;
+    int epoch;         /* the group-level operation being lowered */
 } GlGroup;
 
 static ImpExp *ltid(ImpLower *L, const GlGroup *g) { return imp_read(L->a, g->ltid); }
@@ -41,7 +52,32 @@ static ImpExp *gsize(ImpLower *L, const GlGroup *g) { return imp_read(L->a, g->s
 
 /* A barrier that also orders global memory: the element's arrays may be
  * there (and its results are). */
-static void barrier(ImpLower *L) { imp_add(L->b, IMP_BARRIER)->global = true; }
+static void barrier(ImpLower *L) {
+    if (L->b->stms.len && L->b->stms.items[L->b->stms.len - 1]->kind == IMP_BARRIER) {
+        L->b->stms.items[L->b->stms.len - 1]->global = true; /* one barrier ends an operation and starts the next */
+        return;
+    }
+    imp_add(L->b, IMP_BARRIER)->global = true;
+}
+
+/* n local arrays of the group's size, of types ts, for the operation
+ * being lowered: arrays of the pool that no other of its calls took. */
+static ImpVar **scratch(ImpLower *L, GlGroup *g, const PrimType *ts, int n) {
+    ImpVar **r = NEW_ARRAY(L->a, ImpVar *, n + 1);
+    for (int j = 0; j < n; j++) {
+        GlScratch *x = NULL;
+        for (int i = 0; i < g->scratch.len && !x; i++)
+            if (g->scratch.items[i].t == ts[j] && g->scratch.items[i].epoch != g->epoch) x = &g->scratch.items[i];
+        if (!x) {
+            GlScratch fresh = {kb_local(L, g->kb, "scratch", ts[j], imp_read(L->a, g->host_size)), ts[j], 0};
+            vec_push(&g->scratch, fresh);
+            x = &g->scratch.items[g->scratch.len - 1];
+        }
+        x->epoch = g->epoch;
+        r[j] = x->mem;
+    }
+    return r;
+}
 
 /* Opens `for k < ceil((n - ltid) / size)` (close with lw_leave into the
  * returned statement's body) and gives the element of the iteration, ltid
@@ -150,10 +186,10 @@ static ImpExp **load_scanned(ImpLower *L, const Stm *s, ImpVar *i, int nv) {
  * each step combines a value with the one s before it (s doubling) into
  * the other of two arrays, so that a step needs one barrier. Returns the
  * arrays (locs or new ones) that hold the result. */
-static ImpVar **scan_locals(ImpLower *L, const GlGroup *g, const SegOp *ops, int nops, ImpVar **locs,
+static ImpVar **scan_locals(ImpLower *L, GlGroup *g, const SegOp *ops, int nops, ImpVar **locs,
                             const PrimType *ts, int nv) {
     Arena *a = L->a;
-    ImpVar **other = gl_locals(L, g->kb, "tot_next", ts, nv, imp_read(a, g->host_size));
+    ImpVar **other = scratch(L, g, ts, nv);
     ImpVar **cur = NEW_ARRAY(a, ImpVar *, nv + 1), **next = NEW_ARRAY(a, ImpVar *, nv + 1);
     for (int j = 0; j < nv; j++) {
         imp_decl(L->b, cur[j] = imp_block(L->ip, "cur", IMP_SPACE_LOCAL), imp_read(a, locs[j]));
@@ -185,9 +221,9 @@ static ImpVar **scan_locals(ImpLower *L, const GlGroup *g, const SegOp *ops, int
 /* Reduces the work-items' accumulators accs (nv values of types ts) with
  * ops through a tree in new local arrays, and declares pat (the
  * reduction's results) to the result in every work-item. */
-static void tree_results(ImpLower *L, const GlGroup *g, const SegOp *ops, int nops, ImpVar **accs, const PrimType *ts, int nv,
+static void tree_results(ImpLower *L, GlGroup *g, const SegOp *ops, int nops, ImpVar **accs, const PrimType *ts, int nv,
                          Var *const *pat) {
-    ImpVar **locs = gl_locals(L, g->kb, "red", ts, nv, imp_read(L->a, g->host_size));
+    ImpVar **locs = scratch(L, g, ts, nv);
     gl_stores(L, locs, ts, nv, ltid(L, g), gl_reads(L, accs, nv));
     gl_tree(L, ops, nops, locs, ts, nv, (GlTree){ltid(L, g), ltid(L, g), gsize(L, g)});
     for (int j = 0; j < nv; j++) lw_declare(L, pat[j], imp_load(L->a, locs[j], ts[j], gl_i64(L, 0)));
@@ -197,7 +233,7 @@ static void tree_results(ImpLower *L, const GlGroup *g, const SegOp *ops, int no
  * work-item scans its chunk into the outputs (reducing it too), the
  * chunks' totals are scanned, and each chunk but the first combines its
  * outputs with the total before it. */
-static void group_scan(ImpLower *L, const GlGroup *g, const Stm *s, GlStride st) {
+static void group_scan(ImpLower *L, GlGroup *g, const Stm *s, GlStride st) {
     Arena *a = L->a;
     const Screma *sc = &s->e->screma;
     int nsv, nrv;
@@ -217,7 +253,7 @@ static void group_scan(ImpLower *L, const GlGroup *g, const Stm *s, GlStride st)
     if (nrv) gl_apply(L, sc->reds, sc->nreds, gl_reads(L, racc, nrv), gl_reads(L, v + nsv, nrv), racc);
     f->body = lw_leave(L, &n);
 
-    ImpVar **tot = gl_locals(L, g->kb, "tot", sts, nsv, imp_read(a, g->host_size));
+    ImpVar **tot = scratch(L, g, sts, nsv);
     gl_stores(L, tot, sts, nsv, ltid(L, g), gl_reads(L, sacc, nsv));
     tot = scan_locals(L, g, sc->scans, sc->nscans, tot, sts, nsv);
 
@@ -243,11 +279,12 @@ static void group_screma(ImpLower *L, const Stm *s) {
     int nrv;
     PrimType *rts = gl_op_types(L, sc->reds, sc->nreds, &nrv);
     L->group = NULL;
+    g->epoch++;
     barrier(L);
     if (sc->nscans) {
         group_scan(L, g, s, st);
     } else if (nrv) {
-        ImpVar **locs = gl_locals(L, g->kb, "red", rts, nrv, imp_read(L->a, g->host_size));
+        ImpVar **locs = scratch(L, g, rts, nrv);
         gl_group_reduce(L, s, st, (GlTree){st.start, st.start, st.stride}, locs);
         for (int j = 0; j < nrv; j++) lw_declare(L, s->pat[j], imp_load(L->a, locs[j], rts[j], gl_i64(L, 0)));
     } else {
@@ -329,12 +366,13 @@ static bool local_spaces(ImpLower *L, const Stm *s, Spaces *sp) {
     return !sp->mixed;
 }
 
-/* The group's size (the widest group-level SOAC) and the bytes of the
- * local arrays of its reductions and scans per work-item. */
+/* The group's size (the widest group-level SOAC) and the local arrays of
+ * its reductions and scans (the scratch pool): most of each type that one
+ * operation uses. */
 typedef struct Width {
     ImpLower *L;
     ImpExp *w;
-    int64_t bytes;
+    int most[PT_COUNT];
 } Width;
 
 static bool width_of(void *ctx, const Stm *s) {
@@ -342,10 +380,12 @@ static bool width_of(void *ctx, const Stm *s) {
     const Screma *sc = &s->e->screma;
     ImpExp *w = lw_se(x->L, sc->w);
     x->w = x->w ? imp_op2(x->L->a, OP_MAX, PT_I64, x->w, w) : w;
-    int ns, nr;
+    int ns, nr, uses[PT_COUNT] = {0};
     const PrimType *sts = gl_op_types(x->L, sc->scans, sc->nscans, &ns), *rts = gl_op_types(x->L, sc->reds, sc->nreds, &nr);
-    for (int j = 0; j < ns; j++) x->bytes += prim_size(sts[j]);
-    for (int j = 0; j < nr; j++) x->bytes += prim_size(rts[j]);
+    for (int j = 0; j < ns; j++) uses[sts[j]] += 2; /* the chunks' totals, and the other array of their scan */
+    for (int j = 0; j < nr; j++) uses[rts[j]]++;
+    for (int t = 0; t < PT_COUNT; t++)
+        if (uses[t] > x->most[t]) x->most[t] = uses[t];
     return true;
 }
 
@@ -364,7 +404,7 @@ static void group_kernel(ImpLower *L, const Stm *s, ImpVar *n, ImpVar *w, const 
     ImpVar *ksize = kb_scalar(L, &kb, "group_size", PT_I64, imp_read(a, size));
     kb_enter(L, &kb);
     ImpVar *gid = gl_let(L, "gid", PT_I64, imp_thread(a, IMP_GROUP_ID));
-    GlGroup grp = {&kb, gl_let(L, "ltid", PT_I64, imp_thread(a, IMP_LOCAL_ID)), ksize, size};
+    GlGroup grp = {.kb = &kb, .ltid = gl_let(L, "ltid", PT_I64, imp_thread(a, IMP_LOCAL_ID)), .size = ksize, .host_size = size};
     for (int i = 0; sp && i < sp->bound.len; i++) L->vars[sp->bound.items[i]->id] = lw_new_var(L, sp->bound.items[i], IMP_SPACE_LOCAL);
     kb_prologue(L, &kb, gl_sym(L, gid));
     lw_declare(L, sc->iter, imp_read(a, gid));
@@ -372,6 +412,7 @@ static void group_kernel(ImpLower *L, const Stm *s, ImpVar *n, ImpVar *w, const 
     L->group = &grp;
     lw_body(L, sc->map->body, group_results, (void *)s, NULL, 0);
     L->group = NULL;
+    vec_free(&grp.scratch);
     kb_leave(L, &kb);
     kb_launch(L, &kb, imp_read(a, n), imp_read(a, size));
     kb_release(L, &kb);
@@ -380,7 +421,7 @@ static void group_kernel(ImpLower *L, const Stm *s, ImpVar *n, ImpVar *w, const 
 void gl_seg_group(ImpLower *L, const Stm *s) {
     const SegInfo *g = s->e->seg;
     Arena *a = L->a;
-    Width x = {L, NULL, 0};
+    Width x = {L, NULL, {0}};
     ir_each_group_soac(s->e->screma.map->body, width_of, &x);
     ImpVar *n = gl_let(L, "n", PT_I64, lw_se(L, s->e->screma.w));
     ImpVar *w = gl_let(L, "width", PT_I64, imp_op2(a, OP_MAX, PT_I64, x.w, gl_i64(L, 1)));
@@ -393,7 +434,9 @@ void gl_seg_group(ImpLower *L, const Stm *s) {
     /* local memory: the private blocks (8-byte aligned) and the trees of
      * the largest group */
     ImpExp *most = imp_op2(a, OP_MIN, PT_I64, imp_read(a, w), imp_max_group(a));
-    ImpExp *bytes = gl_op(L, OP_MUL, most, gl_i64(L, x.bytes));
+    int64_t per = 0;
+    for (int t = 0; t < PT_COUNT; t++) per += (int64_t)x.most[t] * prim_size((PrimType)t);
+    ImpExp *bytes = gl_op(L, OP_MUL, most, gl_i64(L, per));
     for (int i = 0; i < g->nfree; i++)
         if (g->free[i]->type.kind == TK_MEM && g->private_mem[i]) {
             ImpExp *words = gl_div_up(L, imp_memsize(a, lw_var(L, g->free[i])), gl_i64(L, 8));
