@@ -472,6 +472,7 @@ typedef struct GroupWidth {
     SubExp w;
     bool any;
     SrcLoc loc;
+    int n; /* the operations seen */
 } GroupWidth;
 
 /* Whether a statement inside a SOAC builds an array (not a view): each
@@ -500,6 +501,7 @@ static bool group_width(void *ctx, const Stm *s) {
     if (b.found) return false;
     g->w = g->any ? ir_emit_op2(g->D->p, g->out, OP_MAX, PT_I64, g->w, sc->w, "intra_par", g->loc) : sc->w;
     g->any = true;
+    g->n++;
     return true;
 }
 
@@ -532,7 +534,7 @@ static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, c
         vec_push(&r, c);
         *dist_parent = c->e->thr;
     }
-    GroupWidth g = {D, &in, {0}, false, s->loc};
+    GroupWidth g = {D, &in, {0}, false, s->loc, 0};
     if (!(s->e->pin & PIN_NO_INTRA) && is_map(outer->e) &&
         ir_each_group_soac(outer->e->screma.map->body, group_width, &g) && g.any) {
         Stm *intra = ir_clone_stm(D->p, outer);
@@ -819,6 +821,54 @@ static bool dist_interchange(Dist *D, Body *host, int at) {
     return true;
 }
 
+/* A host-level map that is not distributed (its stages cannot be: a scan
+ * fused with a reduction, array operations between them) whose element
+ * has two or more parallel operations at the group level (one alone over
+ * a row is a segmented operation already) gets an intra-group version
+ * beside the map as written (versions above):
+ *   let c = if threshold main.suff_outer_par_K (P) then false
+ *           else threshold main.suff_intra_par_K+1 (G)
+ *   let pat = if c then intra else outer
+ * Returns whether it did. */
+static bool dist_intra(Dist *D, Body *host, int at) {
+    Stm *s = host->stms[at];
+    if (!is_map(s->e) || (s->e->pin & PIN_NO_INTRA)) return false;
+    StmVec r = {0};
+    GroupWidth g = {D, &r, {0}, false, s->loc, 0};
+    if (!ir_each_group_soac(s->e->screma.map->body, group_width, &g) || g.n < 2) {
+        vec_free(&r);
+        return false;
+    }
+    Stm *outer = ir_clone_stm(D->p, s), *intra = ir_clone_stm(D->p, s);
+    intra->e->intra = true;
+    Stm *c = NULL;
+    if (!(s->e->pin & PIN_NO_OUTER)) {
+        c = threshold(D, "suff_outer_par", DIST_OUTER_THRESHOLD, outer_parallelism(D, outer, &r), NULL, s->loc);
+        vec_push(&r, c);
+    }
+    Stm *ci = threshold(D, "suff_intra_par", DIST_INTRA_THRESHOLD, g.w, c ? c->e->thr : NULL, s->loc);
+    ((Threshold *)ci->e->thr)->fits_group = true;
+    if (c) { /* the intra-group threshold is compared in the outer one's false branch only */
+        IrExp *e = NEW(D->a, IrExp);
+        e->kind = IE_IF;
+        e->cond = se_var(c->pat[0]);
+        e->nret = 1;
+        e->ret = NEW_ARRAY(D->a, Type, 1);
+        e->ret[0] = type_prim(PT_BOOL);
+        e->tbody = NEW(D->a, Body);
+        e->tbody->nres = 1;
+        e->tbody->res = NEW_ARRAY(D->a, SubExp, 1);
+        e->tbody->res[0] = se_bool(false);
+        e->fbody = body_of(D, &ci, 1, ci->pat, 1);
+        ci = ir_stm1(D->a, ir_var(D->p, "intra", type_prim(PT_BOOL)), e, s->loc);
+    }
+    vec_push(&r, ci);
+    vec_push(&r, version_if(D, ci, body_of(D, &intra, 1, intra->pat, s->npat), body_of(D, &outer, 1, outer->pat, s->npat),
+                            s->pat, s->npat, s->loc));
+    splice(D, host, at, &r);
+    return true;
+}
+
 /* Distributes the host-level maps of b (entering host-level loops and ifs). */
 static void dist_body(Dist *D, Body *b) {
     for (int k = 0; k < b->nstms; k++) {
@@ -832,7 +882,7 @@ static void dist_body(Dist *D, Body *b) {
         } else if (e->kind == IE_SCREMA && !e->screma.nscans) {
             mark_nest(D, s);
             int before = b->nstms;
-            if (dist_map(D, b, k, true) || dist_interchange(D, b, k)) k += b->nstms - before;
+            if (dist_map(D, b, k, true) || dist_interchange(D, b, k) || dist_intra(D, b, k)) k += b->nstms - before;
         }
     }
 }

@@ -2,12 +2,15 @@
 -- operations together in one work-group (a SegGroup), chosen when the
 -- rows (32 elements or more) do not reach the outer version's threshold
 -- and reach main.suff_intra_par_N. One entry point per shape of the
--- group level; the shorter rows take the distributed versions.
+-- group level; the shorter rows take the distributed versions. A map that
+-- is not distributed (fused: a scan and a reduction of the same row fuse
+-- into one operation) gets an intra-group version too, and so do the
+-- maps of scan_reduce's and updates' interchanged loops.
 -- Expected values from the C backend (auto output). tests/run.sh runs
 -- these with every threshold at 0 (outer versions) and at 2^40
 -- (distributed) too.
 -- ==
--- structure gpu { Threshold 12 SegGroup 6 }
+-- structure gpu { Threshold 18 SegGroup 9 }
 -- entry: softmax_rows
 -- random input { [7][100]f32 } auto output
 -- random input { [3][1000]f32 } auto output
@@ -23,6 +26,10 @@
 -- entry: scan_reduce
 -- random input { [5][200]i32 } auto output
 -- random input { [3][57]i32 } auto output
+-- ==
+-- entry: fused
+-- random input { [5][200]i32 } auto output
+-- random input { [7][9]i32 } auto output
 -- ==
 -- entry: affine
 -- random input { [4][150]i32 [4][150]i32 } auto output
@@ -51,6 +58,11 @@ entry scan_reduce [m][n] (xss: [m][n]i32) : [m][n]i32 =
                  let s = scan (+) 0 row
                  let t = reduce (+) 0 (map (* 2) row)
                  in map (\x -> (x + t) % 10007) s) xss
+
+entry fused [m][n] (xss: [m][n]i32) : [m][n]i32 =
+  map (\row -> let s = scan (+) 0 row
+               let t = reduce (+) 0 (map (* 2) row)
+               in map (+ t) s) xss
 
 -- A non-commutative reduction (composition of affine maps), then a map.
 entry affine [m][n] (ass: [m][n]i32) (bss: [m][n]i32) : [m][n]i32 =

@@ -9,11 +9,11 @@
 -- has its interchanged version (issue 18: a host loop of a SegMap over
 -- all rows, chosen below threshold kept.suff_outer_par_0); in `owned` the
 -- initial copy is a map, which interchange does not move.
--- The map also has an intra-group version (a SegGroup: a work-group per
--- element, under its own threshold main.suff_intra_par_N).
+-- Both maps also have an intra-group version (a SegGroup: a work-group per
+-- element, under its own threshold <entry>.suff_intra_par_N).
 -- ==
 -- entry: owned kept
--- structure gpu { Threshold 2 SegMap 3 SegGroup 1 Host 0 }
+-- structure gpu { Threshold 4 SegMap 3 SegGroup 2 Host 0 }
 -- input { [[1f32, 2f32, 3f32], [4f32, 5f32, 6f32]] 3 }
 -- output { [[24f32, 16f32, 8f32], [48f32, 40f32, 32f32]] }
 -- input { [[1f32, 2f32, 3f32], [4f32, 5f32, 6f32]] 0 }
