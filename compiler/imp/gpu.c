@@ -170,11 +170,7 @@ void kb_prologue(ImpLower *L, Kb *kb, Sym *tid) {
 /* ---- Small code ------------------------------------------------------------------------ */
 
 ImpExp *gl_threshold(ImpLower *L, const char *name, int64_t dflt, ImpExp *p, const Threshold **made) {
-    Threshold *t = NEW(L->a, Threshold);
-    t->name = arena_printf(L->a, "%s.%s_%d", L->entry->name, name, L->nthresholds++);
-    t->dflt = dflt;
-    t->parent = L->thr_parent;
-    t->branch = L->thr_branch;
+    Threshold *t = ir_threshold(L->a, L->entry->name, name, L->nthresholds++, dflt, L->thr_parent, L->thr_branch);
     if (made) *made = t;
     return imp_threshold(L->a, t, p);
 }

@@ -10,7 +10,9 @@
  *                width of their segments;
  *   gpu_scan.c   SegScan: one pass with decoupled look-back;
  *   gpu_hist.c   SegHist: atomic updates, in local memory when they fit;
- *   gpu_tiled.c  the tiled SegMaps (matrix products; n-body).
+ *   gpu_tiled.c  the tiled SegMaps (matrix products; n-body);
+ *   gpu_group.c  SegGroup: intra-group versions, a work-group per element
+ *                of a map (its group-level code: lw_group_stm).
  * Kernel code is written with the variables of the kernel (kb_enter makes
  * L->vars the kernel's table); lw_* functions of lower.h lower IR code
  * into it as into host code. */

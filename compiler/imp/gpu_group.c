@@ -165,7 +165,8 @@ static void no_combine(ImpLower *L, ImpExp **vals, void *ctx) {
     (void)L, (void)vals, (void)ctx;
 }
 
-/* Stores vals (nv of types ts) into scan outputs of s at element i, or loads them. */
+/* Stores vals into the first nv outputs of s (its scans') at element i, or
+ * loads them. */
 static void store_scanned(ImpLower *L, const Stm *s, ImpVar *i, ImpExp **vals, int nv) {
     Sym *ix = gl_sym(L, i);
     for (int j = 0; j < nv; j++) {
@@ -218,15 +219,21 @@ static ImpVar **scan_locals(ImpLower *L, GlGroup *g, const SegOp *ops, int nops,
     return cur;
 }
 
+/* Declares pat (a reduction's nv results, of types ts) in every work-item
+ * to the values its tree left at position 0 of locs. */
+static void tree_declare(ImpLower *L, Var *const *pat, ImpVar **locs, const PrimType *ts, int nv) {
+    for (int j = 0; j < nv; j++) lw_declare(L, pat[j], imp_load(L->a, locs[j], ts[j], gl_i64(L, 0)));
+}
+
 /* Reduces the work-items' accumulators accs (nv values of types ts) with
- * ops through a tree in new local arrays, and declares pat (the
+ * ops through a tree in local arrays of the pool, and declares pat (the
  * reduction's results) to the result in every work-item. */
 static void tree_results(ImpLower *L, GlGroup *g, const SegOp *ops, int nops, ImpVar **accs, const PrimType *ts, int nv,
                          Var *const *pat) {
     ImpVar **locs = scratch(L, g, ts, nv);
     gl_stores(L, locs, ts, nv, ltid(L, g), gl_reads(L, accs, nv));
     gl_tree(L, ops, nops, locs, ts, nv, (GlTree){ltid(L, g), ltid(L, g), gsize(L, g)});
-    for (int j = 0; j < nv; j++) lw_declare(L, pat[j], imp_load(L->a, locs[j], ts[j], gl_i64(L, 0)));
+    tree_declare(L, pat, locs, ts, nv);
 }
 
 /* A Screma with scans (and maybe reductions) over the elements of st: each
@@ -286,7 +293,7 @@ static void group_screma(ImpLower *L, const Stm *s) {
     } else if (nrv) {
         ImpVar **locs = scratch(L, g, rts, nrv);
         gl_group_reduce(L, s, st, (GlTree){st.start, st.start, st.stride}, locs);
-        for (int j = 0; j < nrv; j++) lw_declare(L, s->pat[j], imp_load(L->a, locs[j], rts[j], gl_i64(L, 0)));
+        tree_declare(L, s->pat, locs, rts, nrv);
     } else {
         gl_strided(L, st, s, sc->map, sc->arrs, sc->iter, NULL, 0, no_combine, NULL);
     }

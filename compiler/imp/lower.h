@@ -161,7 +161,7 @@ void lw_par_soac(ImpLower *L, const Stm *s);
  * its iterations would share if they ran at once). */
 bool lw_uses_private(ImpLower *L, const Stm *s);
 
-/* ---- gpu.c ---- */
+/* ---- gpu.c, gpu_group.c ---- */
 /* A host-level SOAC of a program at STAGE_GPU, as its SegInfo says. */
 void lw_seg(ImpLower *L, const Stm *s);
 /* At the group level of an intra-group kernel (L->group): lowers s, a

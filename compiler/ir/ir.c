@@ -901,6 +901,16 @@ bool ir_segops_scalar(const SegOp *ops, int n) {
     return true;
 }
 
+Threshold *ir_threshold(Arena *a, const char *fun, const char *name, int k, int64_t dflt, const Threshold *parent,
+                        bool branch) {
+    Threshold *t = NEW(a, Threshold);
+    t->name = arena_printf(a, "%s.%s_%d", fun, name, k);
+    t->dflt = dflt;
+    t->parent = parent;
+    t->branch = branch;
+    return t;
+}
+
 bool ir_each_group_soac(const Body *b, bool (*f)(void *ctx, const Stm *s), void *ctx) {
     for (int i = 0; i < b->nstms; i++) {
         const Stm *s = b->stms[i];

@@ -269,6 +269,11 @@ typedef struct Threshold {
                         work-group size) to be at most the device's largest */
 } Threshold;
 
+/* A new threshold named "<fun>.<name>_<k>" of default dflt, in branch
+ * branch of parent (NULL: a root). */
+Threshold *ir_threshold(Arena *a, const char *fun, const char *name, int k, int64_t dflt, const Threshold *parent,
+                        bool branch);
+
 struct IrExp {
     IrExpKind kind;
     SubExp se;        /* IE_SUBEXP, IE_REPLICATE element, IE_UPDATE and IE_FLAT_UPDATE value */

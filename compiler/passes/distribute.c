@@ -419,14 +419,15 @@ static void splice(Dist *D, Body *host, int at, StmVec *with) {
     D->changed = true;
 }
 
-/* A threshold named NAME_K (K: the function's count) under the threshold
- * being distributed, if any, comparing p, and the statement binding it. */
-static Stm *threshold(Dist *D, const char *name, int64_t dflt, SubExp p, const Threshold *parent, SrcLoc loc) {
-    Threshold *t = NEW(D->a, Threshold);
-    t->name = arena_printf(D->a, "%s.%s_%d", D->fun, name, D->nthresholds++);
-    t->dflt = dflt;
-    t->parent = parent ? parent : D->parent;
-    t->branch = parent ? false : D->branch;
+/* A threshold named NAME_K (K: the function's count) under parent's false
+ * branch, or without parent under the threshold being distributed, if
+ * any, comparing p (an intra-group version's with fits_group), and the
+ * statement binding it. */
+static Stm *threshold(Dist *D, const char *name, int64_t dflt, SubExp p, const Threshold *parent, bool fits_group,
+                      SrcLoc loc) {
+    Threshold *t = ir_threshold(D->a, D->fun, name, D->nthresholds++, dflt, parent ? parent : D->parent,
+                                parent ? false : D->branch);
+    t->fits_group = fits_group;
     IrExp *ce = NEW(D->a, IrExp);
     ce->kind = IE_THRESHOLD;
     ce->thr = t;
@@ -469,10 +470,9 @@ static Stm *version_if(Dist *D, const Stm *c, Body *t, Body *f, Var **pat, int n
 typedef struct GroupWidth {
     Dist *D;
     StmVec *out; /* where the statements computing it go */
-    SubExp w;
-    bool any;
+    SubExp w;   /* with n > 0 */
     SrcLoc loc;
-    int n; /* the operations seen */
+    int n;      /* the operations seen */
 } GroupWidth;
 
 /* Whether a statement inside a SOAC builds an array (not a view): each
@@ -499,9 +499,7 @@ static bool group_width(void *ctx, const Stm *s) {
     IrWalk w = {NULL, NULL, builds_stm, &b};
     ir_walk_stm(&w, (Stm *)s);
     if (b.found) return false;
-    g->w = g->any ? ir_emit_op2(g->D->p, g->out, OP_MAX, PT_I64, g->w, sc->w, "intra_par", g->loc) : sc->w;
-    g->any = true;
-    g->n++;
+    g->w = g->n++ ? ir_emit_op2(g->D->p, g->out, OP_MAX, PT_I64, g->w, sc->w, "intra_par", g->loc) : sc->w;
     return true;
 }
 
@@ -530,17 +528,16 @@ static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, c
     *dist_parent = NULL;
     Stm *c = NULL;
     if (!(s->e->pin & PIN_NO_OUTER)) {
-        c = threshold(D, "suff_outer_par", DIST_OUTER_THRESHOLD, outer_parallelism(D, outer, &r), NULL, s->loc);
+        c = threshold(D, "suff_outer_par", DIST_OUTER_THRESHOLD, outer_parallelism(D, outer, &r), NULL, false, s->loc);
         vec_push(&r, c);
         *dist_parent = c->e->thr;
     }
-    GroupWidth g = {D, &in, {0}, false, s->loc, 0};
+    GroupWidth g = {D, &in, {0}, s->loc, 0};
     if (!(s->e->pin & PIN_NO_INTRA) && is_map(outer->e) &&
-        ir_each_group_soac(outer->e->screma.map->body, group_width, &g) && g.any) {
+        ir_each_group_soac(outer->e->screma.map->body, group_width, &g) && g.n) {
         Stm *intra = ir_clone_stm(D->p, outer);
         intra->e->intra = true;
-        Stm *ci = threshold(D, "suff_intra_par", DIST_INTRA_THRESHOLD, g.w, c ? c->e->thr : NULL, s->loc);
-        ((Threshold *)ci->e->thr)->fits_group = true;
+        Stm *ci = threshold(D, "suff_intra_par", DIST_INTRA_THRESHOLD, g.w, c ? c->e->thr : NULL, true, s->loc);
         vec_push(&in, ci);
         Var **ipat = pat;
         if (c) {
@@ -551,7 +548,7 @@ static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, c
         fb = body_of(D, in.items, in.len, ipat, s->npat);
         *dist_parent = ci->e->thr;
     } else {
-        in.len = 0;
+        in.len = 0; /* the width's statements, if any: unused */
     }
     if (c) {
         vec_push(&r, version_if(D, c, body_of(D, &outer, 1, outer->pat, s->npat), fb, pat, s->npat, s->loc));
@@ -834,7 +831,7 @@ static bool dist_intra(Dist *D, Body *host, int at) {
     Stm *s = host->stms[at];
     if (!is_map(s->e) || (s->e->pin & PIN_NO_INTRA)) return false;
     StmVec r = {0};
-    GroupWidth g = {D, &r, {0}, false, s->loc, 0};
+    GroupWidth g = {D, &r, {0}, s->loc, 0};
     if (!ir_each_group_soac(s->e->screma.map->body, group_width, &g) || g.n < 2) {
         vec_free(&r);
         return false;
@@ -843,11 +840,10 @@ static bool dist_intra(Dist *D, Body *host, int at) {
     intra->e->intra = true;
     Stm *c = NULL;
     if (!(s->e->pin & PIN_NO_OUTER)) {
-        c = threshold(D, "suff_outer_par", DIST_OUTER_THRESHOLD, outer_parallelism(D, outer, &r), NULL, s->loc);
+        c = threshold(D, "suff_outer_par", DIST_OUTER_THRESHOLD, outer_parallelism(D, outer, &r), NULL, false, s->loc);
         vec_push(&r, c);
     }
-    Stm *ci = threshold(D, "suff_intra_par", DIST_INTRA_THRESHOLD, g.w, c ? c->e->thr : NULL, s->loc);
-    ((Threshold *)ci->e->thr)->fits_group = true;
+    Stm *ci = threshold(D, "suff_intra_par", DIST_INTRA_THRESHOLD, g.w, c ? c->e->thr : NULL, true, s->loc);
     if (c) { /* the intra-group threshold is compared in the outer one's false branch only */
         IrExp *e = NEW(D->a, IrExp);
         e->kind = IE_IF;
