@@ -60,6 +60,16 @@ typedef struct rt_cl_threshold_info {
     int parent, branch;
 } rt_cl_threshold_info;
 
+/* A kernel with variants (compiler/imp/imp.h, ImpKernel.head): tuning
+ * parameter param picks which of its count variants, kernels[0] to
+ * kernels[count - 1], the program is built with (by defining
+ * RT_VARIANT_<param>); described says what each one is. */
+typedef struct rt_cl_variant_info {
+    int param, count;
+    const int *kernels;
+    const char *described;
+} rt_cl_variant_info;
+
 /* What the generated program tells the runtime. */
 typedef struct rt_cl_program_info {
     const char *source;              /* OpenCL C of every kernel */
@@ -71,6 +81,8 @@ typedef struct rt_cl_program_info {
     int nparams;
     const rt_cl_threshold_info *thresholds; /* the parameters that are thresholds */
     int nthresholds;
+    const rt_cl_variant_info *variants;     /* the parameters that choose variants */
+    int nvariants;
 } rt_cl_program_info;
 
 typedef struct rt_dblock {
@@ -437,21 +449,67 @@ static unsigned char *rt_cl_slurp(const char *path, size_t *len) {
     return b;
 }
 
-/* Builds the program from source with the OpenCL C standard it is written
- * in, RT_NVIDIA defined on NVIDIA devices (prelude.cl's atomics) and the
- * user's build options; false after an error. */
-static bool rt_cl_build_source(rt_ctx *ctx) {
+/* ---- Building ----------------------------------------------------------------- */
+
+static int64_t rt_cl_param(int i, int64_t dflt) {
+    return i >= 0 && rt_cl.param_values && rt_cl.param_values[i] > 0 ? rt_cl.param_values[i] : dflt;
+}
+
+/* The variant info of parameter i, or NULL when it chooses no variant. */
+static const rt_cl_variant_info *rt_cl_variant_of(const rt_cl_program_info *prog, int i) {
+    for (int k = 0; k < prog->nvariants; k++)
+        if (prog->variants[k].param == i) return &prog->variants[k];
+    return NULL;
+}
+
+/* The variant that parameter i chooses (1 unless set; rt_cl_variants
+ * checked it when the program was built). */
+static int64_t rt_cl_variant(int i) { return rt_cl_param(i, 1); }
+
+/* The options the program is built with (malloc'd; NULL after an error):
+ * the OpenCL C standard it is written in, RT_NVIDIA on NVIDIA devices
+ * (prelude.cl's atomics), the variant of each kernel with variants, and
+ * the user's build options. */
+static char *rt_cl_options(rt_ctx *ctx) {
     const char *user = rt_cl.build_options ? rt_cl.build_options : "";
     char vendor[RT_CL_NAME_MAX] = "";
     clGetDeviceInfo(rt_cl.device, CL_DEVICE_VENDOR, sizeof vendor - 1, vendor, NULL);
-    char *opts = malloc(strlen(user) + 48);
+    size_t size = strlen(user) + 48 + (size_t)rt_cl.prog->nvariants * 48;
+    char *opts = malloc(size);
     if (!opts) {
         rt_error(ctx, "out of memory");
-        return false;
+        return NULL;
     }
-    sprintf(opts, "-cl-std=CL1.2%s %s", strstr(vendor, "NVIDIA") ? " -DRT_NVIDIA" : "", user);
+    int n = sprintf(opts, "-cl-std=CL1.2%s", strstr(vendor, "NVIDIA") ? " -DRT_NVIDIA" : "");
+    for (int k = 0; k < rt_cl.prog->nvariants; k++) {
+        const rt_cl_variant_info *v = &rt_cl.prog->variants[k];
+        int64_t x = rt_cl_variant(v->param);
+        if (x > v->count) {
+            rt_error(ctx, "tuning parameter %s is %lld, but its variants are 1 to %d (see --print-params)",
+                     rt_cl.prog->params[v->param], (long long)x, v->count);
+            free(opts);
+            return NULL;
+        }
+        n += sprintf(opts + n, " -DRT_VARIANT_%d=%d", v->param, (int)x);
+    }
+    sprintf(opts + n, " %s", user);
+    return opts;
+}
+
+/* Whether kernel k is in the program as built: not a variant other than
+ * the one its parameter chooses. */
+static bool rt_cl_kernel_built(int k) {
+    for (int i = 0; i < rt_cl.prog->nvariants; i++) {
+        const rt_cl_variant_info *v = &rt_cl.prog->variants[i];
+        for (int x = 0; x < v->count; x++)
+            if (v->kernels[x] == k) return x + 1 == rt_cl_variant(v->param);
+    }
+    return true;
+}
+
+/* Builds the program from source with options opts; false after an error. */
+static bool rt_cl_build_source(rt_ctx *ctx, const char *opts) {
     cl_int e = clBuildProgram(rt_cl.program, 1, &rt_cl.device, opts, NULL, NULL);
-    free(opts);
     if (e == CL_SUCCESS) return true;
     char *log = malloc(RT_CL_LOG_MAX);
     size_t n = 0;
@@ -463,61 +521,62 @@ static bool rt_cl_build_source(rt_ctx *ctx) {
 }
 
 /* Builds the program from the cache file when it holds a binary for this
- * device, else from source (writing the cache). The cache is not used for
- * source other than the program's own. Source loaded from a file is its
- * len bytes (the file is not a C string). */
+ * device built with the same options (the file is the options, a zero
+ * byte, then the binary), else from source (writing the cache). The cache
+ * is not used for source other than the program's own. Source loaded from
+ * a file is its len bytes (the file is not a C string). */
 static int rt_cl_build(rt_ctx *ctx) {
     cl_int e = CL_SUCCESS;
     const char *src = rt_cl.source ? rt_cl.source : rt_cl.prog->source;
+    char *opts = rt_cl_options(ctx);
+    if (!opts) return 1;
     unsigned char *loaded = NULL;
-    size_t len = 0;
+    size_t len = 0, olen = strlen(opts) + 1;
     if (rt_cl.load_file) {
         loaded = rt_cl_slurp(rt_cl.load_file, &len);
         if (!loaded) {
             rt_error(ctx, "cannot read OpenCL source from %s", rt_cl.load_file);
+            free(opts);
             return 1;
         }
         src = (const char *)loaded;
     }
     bool from_cache = false, cacheable = rt_cl.cache_file && !loaded && !rt_cl.source;
     if (cacheable) {
-        size_t blen;
-        unsigned char *bin = rt_cl_slurp(rt_cl.cache_file, &blen);
-        if (bin) {
-            const unsigned char *bins[1] = {bin};
+        size_t flen;
+        unsigned char *file = rt_cl_slurp(rt_cl.cache_file, &flen);
+        if (file && flen > olen && !memcmp(file, opts, olen)) {
+            const unsigned char *bins[1] = {file + olen};
+            size_t blen = flen - olen;
             cl_int st;
             rt_cl.program = clCreateProgramWithBinary(rt_cl.context, 1, &rt_cl.device, &blen, bins, &st, &e);
             if (e == CL_SUCCESS && st == CL_SUCCESS &&
                 clBuildProgram(rt_cl.program, 1, &rt_cl.device, "", NULL, NULL) == CL_SUCCESS)
                 from_cache = true;
             else if (rt_cl.program) clReleaseProgram(rt_cl.program), rt_cl.program = NULL;
-            free(bin);
         }
+        free(file);
     }
+    int rc = 0;
     if (!from_cache) {
         size_t slen = loaded ? len : strlen(src);
         rt_cl.program = clCreateProgramWithSource(rt_cl.context, 1, &src, &slen, &e);
-        if (e != CL_SUCCESS) {
-            free(loaded);
-            return rt_cl_fail(ctx, "clCreateProgramWithSource", e);
-        }
-        if (!rt_cl_build_source(ctx)) {
-            free(loaded);
-            return 1;
-        }
-        if (cacheable) {
+        if (e != CL_SUCCESS) rc = rt_cl_fail(ctx, "clCreateProgramWithSource", e);
+        else if (!rt_cl_build_source(ctx, opts)) rc = 1;
+        else if (cacheable) {
             size_t blen = 0;
             clGetProgramInfo(rt_cl.program, CL_PROGRAM_BINARY_SIZES, sizeof blen, &blen, NULL);
             unsigned char *bin = blen ? malloc(blen) : NULL;
             if (bin && clGetProgramInfo(rt_cl.program, CL_PROGRAM_BINARIES, sizeof bin, &bin, NULL) == CL_SUCCESS) {
                 FILE *f = fopen(rt_cl.cache_file, "wb");
-                if (f) fwrite(bin, 1, blen, f), fclose(f);
+                if (f) fwrite(opts, 1, olen, f), fwrite(bin, 1, blen, f), fclose(f);
             }
             free(bin);
         }
     }
     free(loaded);
-    return 0;
+    free(opts);
+    return rc;
 }
 
 /* Sets up the device on first use (a library that was given its command
@@ -558,22 +617,19 @@ static int rt_cl_setup(rt_ctx *ctx) {
         rt_error(ctx, "out of memory");
         return 1;
     }
-    for (int k = 0; k < nk; k++) {
-        rt_cl.kernels[k] = clCreateKernel(rt_cl.program, rt_cl.prog->kernels[k], &e);
-        if (e != CL_SUCCESS) return rt_cl_fail(ctx, rt_cl.prog->kernels[k], e);
-    }
     rt_cl.fail = clCreateBuffer(rt_cl.context, CL_MEM_READ_WRITE, sizeof(int64_t) * (1 + RT_CL_FAIL_ARGS), NULL, &e);
     if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clCreateBuffer", e);
-    for (int k = 0; k < nk; k++) clSetKernelArg(rt_cl.kernels[k], 0, sizeof(cl_mem), &rt_cl.fail);
+    for (int k = 0; k < nk; k++) {
+        if (!rt_cl_kernel_built(k)) continue;
+        rt_cl.kernels[k] = clCreateKernel(rt_cl.program, rt_cl.prog->kernels[k], &e);
+        if (e != CL_SUCCESS) return rt_cl_fail(ctx, rt_cl.prog->kernels[k], e);
+        clSetKernelArg(rt_cl.kernels[k], 0, sizeof(cl_mem), &rt_cl.fail);
+    }
     rt_cl.ready = true;
     return 0;
 }
 
 /* ---- Tuning ------------------------------------------------------------------- */
-
-static int64_t rt_cl_param(int i, int64_t dflt) {
-    return i >= 0 && rt_cl.param_values && rt_cl.param_values[i] > 0 ? rt_cl.param_values[i] : dflt;
-}
 
 /* The threshold info of parameter i, or NULL when it is no threshold. */
 static const rt_cl_threshold_info *rt_cl_threshold_of(const rt_cl_program_info *prog, int i) {
@@ -607,7 +663,9 @@ static bool rt_cl_threshold(int i, int64_t p, int64_t dflt) {
  * ("!name" for a false branch), outermost first. */
 static void rt_cl_print_param(FILE *f, const rt_cl_program_info *prog, int i) {
     const rt_cl_threshold_info *t = rt_cl_threshold_of(prog, i);
+    const rt_cl_variant_info *v = rt_cl_variant_of(prog, i);
     fputs(prog->params[i], f);
+    if (v) fprintf(f, " (variant 1 of %d: %s)", v->count, v->described);
     if (!t) {
         fputc('\n', f);
         return;
@@ -1294,18 +1352,13 @@ static void rt_cl_report(FILE *f) {
 
 /* Releases the device and everything made for it, also after a setup that
  * failed half-way; the options stay. */
-static void rt_cl_release_all(void) {
-    rt_cl_drop_free();
-    free(rt_cl.free_list);
-    rt_cl.free_list = NULL;
-    rt_cl.cap_free = 0;
+/* Releases the built program and its kernels (the next rt_cl_setup
+ * builds it again). */
+static void rt_cl_release_program(void) {
     for (int k = 0; rt_cl.kernels && k < rt_cl.prog->nkernels; k++)
         if (rt_cl.kernels[k]) clReleaseKernel(rt_cl.kernels[k]);
     if (rt_cl.fail) clReleaseMemObject(rt_cl.fail);
-    rt_cl_drop_span();
     if (rt_cl.program) clReleaseProgram(rt_cl.program);
-    if (rt_cl.queue) clReleaseCommandQueue(rt_cl.queue);
-    if (rt_cl.context) clReleaseContext(rt_cl.context);
     free(rt_cl.kernels);
     free(rt_cl.kernel_ms);
     free(rt_cl.kernel_runs);
@@ -1314,9 +1367,20 @@ static void rt_cl_release_all(void) {
     rt_cl.kernel_runs = NULL;
     rt_cl.fail = NULL;
     rt_cl.program = NULL;
+    rt_cl.ready = false;
+}
+
+static void rt_cl_release_all(void) {
+    rt_cl_drop_free();
+    free(rt_cl.free_list);
+    rt_cl.free_list = NULL;
+    rt_cl.cap_free = 0;
+    rt_cl_drop_span();
+    rt_cl_release_program();
+    if (rt_cl.queue) clReleaseCommandQueue(rt_cl.queue);
+    if (rt_cl.context) clReleaseContext(rt_cl.context);
     rt_cl.queue = NULL;
     rt_cl.context = NULL;
-    rt_cl.ready = false;
 }
 
 static void rt_cl_finish_all(void) {
@@ -1326,11 +1390,18 @@ static void rt_cl_finish_all(void) {
     rt_cl.param_values = NULL;
 }
 
-/* The server's set_tuning_param and tuning_param_class. */
+/* The server's set_tuning_param and tuning_param_class. A new variant
+ * of a kernel releases the program built with the old one: the next call
+ * builds it again. */
 static bool rt_cl_backend_set_param(const char *name, int64_t value) {
     int i = rt_cl_param_index(name, strlen(name));
     if (i < 0 || !rt_cl.param_values) return false;
+    int64_t was = rt_cl_param(i, 1);
     rt_cl.param_values[i] = value;
+    if (rt_cl.ready && rt_cl_variant_of(rt_cl.prog, i) && rt_cl_param(i, 1) != was) {
+        clFinish(rt_cl.queue);
+        rt_cl_release_program();
+    }
     return true;
 }
 

@@ -65,12 +65,13 @@ typedef struct HostPrint {
     bool finished;        /* the entry has waited for the device */
     VEC(const Threshold *) thr; /* the thresholds compared, in order of registration */
     VEC(int) thr_param;   /* the same: its tuning parameter */
+    VEC(const ImpKernel *) heads; /* the kernels with variants, in order of registration */
 } HostPrint;
 
 /* A kernel's tuning parameters by name: a slot per name (the group size
  * of a scan is its group_size). */
-enum { TUNE_SLOTS = 4 };
-static const int tune_slot[] = {0, 0, 1, 2, 3, 0};
+enum { TUNE_SLOTS = 5 };
+static const int tune_slot[] = {0, 0, 1, 2, 3, 0, 4};
 
 /* The number of Imp kernel k in the kernel table (registered on first use). */
 static int kernel_id(CPrint *C, const ImpKernel *k) {
@@ -102,6 +103,19 @@ static void threshold_table(Buf *out, HostPrint *H) {
                    t->parent ? threshold_param(H, t->parent) : -1, t->branch);
     }
     buf_puts(out, H->thr.len ? "};\n" : "{0, 0, -1, 0}};\n");
+}
+
+/* The tuning parameter P of head, a kernel with variants: the first use
+ * registers its variants (their kernels, in order) for the table. */
+static int variant_param(CPrint *C, const ImpKernel *head, int P) {
+    HostPrint *H = C->ctx;
+    for (int i = 0; i < H->heads.len; i++)
+        if (H->heads.items[i] == head) return P;
+    vec_push(&H->heads, head);
+    for (int v = 1; v <= head->nvariants; v++)
+        for (int i = 0; i < C->p->nkernels; i++)
+            if (C->p->kernels[i]->head == head && C->p->kernels[i]->variant == v) kernel_id(C, C->p->kernels[i]);
+    return P;
 }
 
 /* "{a, b, c}" of an LMAD's strides or shape (at least one entry). */
@@ -152,6 +166,7 @@ static const char *h_exp(CPrint *C, const ImpExp *e) {
         case IMP_TUNE_SEGMENT_GROUPS:
             return arena_printf(C->a, "rt_cl_segment_groups(%d, %s, %s, %s)", *P, a0, cp_exp(C, e->args[1]),
                                 cp_exp(C, e->args[2]));
+        case IMP_TUNE_VARIANT: return arena_printf(C->a, "rt_cl_variant(%d)", variant_param(C, e->kernel, *P));
         }
         ICE("OpenCL backend: an unknown tuning parameter");
     }
@@ -332,7 +347,13 @@ static void h_launch(CPrint *C, const ImpStm *s) {
             cp_line(C, "if (rt_cl_arg(ctx, %d, %d, (size_t)(%s) * sizeof(%s), NULL)) goto fail;", id, arg++,
                     cp_exp(C, k->locals[j].count), ctype(k->locals[j].t));
     cp_line(C, "if (rt_cl_launch(ctx, %d, %s, %s)) goto fail;", id, cp_exp(C, s->groups), cp_exp(C, s->group_size));
-    cl_print_kernel(H->cl, C->a, C->p, k, H->cl->kernels.items[id]);
+    const char *only = NULL;
+    if (k->variant) {
+        int P = H->params[k->head->index * TUNE_SLOTS + tune_slot[IMP_TUNE_VARIANT]];
+        only = k->variant == 1 ? arena_printf(C->a, "!defined(RT_VARIANT_%d) || RT_VARIANT_%d == 1", P, P)
+                               : arena_printf(C->a, "RT_VARIANT_%d == %d", P, k->variant);
+    }
+    cl_print_kernel(H->cl, C->a, C->p, k, H->cl->kernels.items[id], only);
 }
 
 /* ---- Host code: statements ----------------------------------------------------------- */
@@ -453,6 +474,30 @@ static void string_table(Buf *out, const char *name, const char *const *items, i
     buf_puts(out, "};\n");
 }
 
+/* The table of kernels with variants (rt_cl_variant_info) as
+ * futhorc_cl_variants, each with its variants' kernel numbers. */
+static void variant_table(Buf *out, CPrint *C) {
+    HostPrint *H = C->ctx;
+    for (int h = 0; h < H->heads.len; h++) {
+        const ImpKernel *head = H->heads.items[h];
+        buf_printf(out, "static const int futhorc_cl_variants_%d[] = {", h);
+        for (int v = 1; v <= head->nvariants; v++)
+            for (int i = 0; i < C->p->nkernels; i++)
+                if (C->p->kernels[i]->head == head && C->p->kernels[i]->variant == v)
+                    buf_printf(out, "%s%d", v > 1 ? ", " : "", H->kernel_id[i]);
+        buf_puts(out, "};\n");
+    }
+    buf_puts(out, "static const rt_cl_variant_info futhorc_cl_variants[] = {");
+    for (int h = 0; h < H->heads.len; h++) {
+        const ImpKernel *head = H->heads.items[h];
+        buf_printf(out, "%s{%d, %d, futhorc_cl_variants_%d, ", h ? ", " : "",
+                   H->params[head->index * TUNE_SLOTS + tune_slot[IMP_TUNE_VARIANT]], head->nvariants, h);
+        c_literal(out, head->described);
+        buf_puts(out, "}");
+    }
+    buf_puts(out, H->heads.len ? "};\n" : "{0, 0, NULL, NULL}};\n");
+}
+
 void emit_opencl_entries(Buf *out, const ImpProg *ip, bool linked_rt) {
     Arena a = {0};
     ClEmit cl;
@@ -490,10 +535,12 @@ void emit_opencl_entries(Buf *out, const ImpProg *ip, bool linked_rt) {
     string_table(out, "futhorc_cl_failures", cl.fails.items, cl.fails.len);
     string_table(out, "futhorc_cl_params", cl.params.items, cl.params.len);
     threshold_table(out, &H);
+    variant_table(out, &C);
     buf_printf(out,
                "static const rt_cl_program_info futhorc_cl_info = {futhorc_cl_source, futhorc_cl_kernels, %d, "
-               "futhorc_cl_failures, %d, futhorc_cl_params, %d, futhorc_cl_thresholds, %d};\n\n",
-               cl.kernels.len, cl.fails.len, cl.params.len, H.thr.len);
+               "futhorc_cl_failures, %d, futhorc_cl_params, %d, futhorc_cl_thresholds, %d, futhorc_cl_variants, "
+               "%d};\n\n",
+               cl.kernels.len, cl.fails.len, cl.params.len, H.thr.len, H.heads.len);
     buf_free(&src);
     buf_free(&cl.src);
     vec_free(&cl.kernels);
@@ -501,6 +548,7 @@ void emit_opencl_entries(Buf *out, const ImpProg *ip, bool linked_rt) {
     vec_free(&cl.params);
     vec_free(&H.thr);
     vec_free(&H.thr_param);
+    vec_free(&H.heads);
     cp_fini(&C);
     arena_free(&a);
 }

@@ -31,8 +31,9 @@ int cl_new_failure(ClEmit *cl, const char *fmt);
 /* ---- Imp kernels (opencl_kernel.c) ---- */
 
 /* Appends kernel k of p, whose name in the kernel table is name, to cl's
- * source as OpenCL C. */
-void cl_print_kernel(ClEmit *cl, Arena *a, const ImpProg *p, const ImpKernel *k, const char *name);
+ * source as OpenCL C; with only (a preprocessor condition: a variant's),
+ * the source is compiled only where only holds. */
+void cl_print_kernel(ClEmit *cl, Arena *a, const ImpProg *p, const ImpKernel *k, const char *name, const char *only);
 /* Whether local array l is declared in its kernel (a constant size)
  * rather than sized by the launch. */
 bool cl_local_static(const ImpLocal *l);

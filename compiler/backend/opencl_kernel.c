@@ -146,7 +146,7 @@ static const CTarget kernel_target = {k_block_decl, k_base, k_stm, k_exp};
 
 bool cl_local_static(const ImpLocal *l) { return l->count->kind == IX_CONST; }
 
-void cl_print_kernel(ClEmit *cl, Arena *a, const ImpProg *p, const ImpKernel *k, const char *name) {
+void cl_print_kernel(ClEmit *cl, Arena *a, const ImpProg *p, const ImpKernel *k, const char *name, const char *only) {
     Buf body = {0}, params = {0};
     CPrint C;
     KernelPrint KP = {.cl = cl};
@@ -176,9 +176,10 @@ void cl_print_kernel(ClEmit *cl, Arena *a, const ImpProg *p, const ImpKernel *k,
     cp_line(&C, "rt_next: ;");
     const char *attrs =
         k->fixed_group_size ? arena_printf(a, "__attribute__((reqd_work_group_size(%d, 1, 1))) ", k->fixed_group_size) : "";
+    if (only) buf_printf(&cl->src, "\n#if %s", only);
     buf_printf(&cl->src, "\n__kernel %svoid %s(__global long *rt_fail%s) {\n", attrs, name, params.data ? params.data : "");
     buf_puts(&cl->src, body.data ? body.data : "");
-    buf_puts(&cl->src, "}\n");
+    buf_puts(&cl->src, only ? "}\n#endif\n" : "}\n");
     buf_free(&body);
     buf_free(&params);
     vec_free(&KP.skips);

@@ -7,44 +7,66 @@
  * in local memory for its elements. */
 #include "gpu.h"
 
-/* A tiled group is TILE_SIDE_Y x TILE_SIDE_X work-items, each computing
- * TILE_REG x TILE_REG points of the space in registers; a group's block
- * is tile_block(0) x tile_block(1) points. Its rows and columns read
- * TILE_K elements of their reduction's rows at a time from local memory,
- * where the group stages them: every element read from global memory
- * serves a whole row or column of the block, and every local read
- * TILE_REG points. A work-item's points in one direction are runs of
- * TILE_RUN neighbours, side * TILE_RUN apart, so that neighbouring
- * work-items read neighbouring local words (no bank conflicts) and a run
- * can be one vector load. Staged rows are padded by TILE_PAD elements
- * against bank conflicts when they are stored. Sizes for a GPU with 64K
- * registers and 48 KiB+ of local memory per compute unit (NVIDIA, AMD):
- * 256 work-items, 34 KiB of local memory per f32 matrix product (two
- * stages). On an H100 ptxas gives each work-item 231 registers, so one
- * group runs per multiprocessor (fewer registers by unrolling less, or
- * stages of 8 or 32, were slower; groups of 16 x 8 or 8 x 16 work-items,
- * blocks of 128 x 64 or 64 x 128, took 255 registers and 6.0 / 5.8 ms
- * against 4.9 ms for 4096^3). */
-#define TILE_SIDE_Y 16
-#define TILE_SIDE_X 16
-#define TILE_REG 8
+/* A tiled group is sy x sx work-items (TileCfg), each computing ry x rx
+ * points of the space in registers; a group's block is tile_block(0) x
+ * tile_block(1) points. Its rows and columns read k elements of their
+ * reduction's rows at a time from local memory, where the group stages
+ * them: every element read from global memory serves a whole row or
+ * column of the block, and every local read ry or rx points. A
+ * work-item's points in one direction are runs of TILE_RUN neighbours,
+ * side * TILE_RUN apart, so that neighbouring work-items read neighbouring
+ * local words (no bank conflicts) and a run can be one vector load.
+ * Staged rows are padded by TILE_PAD elements against bank conflicts when
+ * they are stored.
+ *
+ * The configurations are variants of one kernel (ImpKernel.variant): the
+ * tuning parameter <kernel>.variant picks the one the program is built
+ * with (RaijinCL's tuned kernels, seed 004). The first is the default:
+ * sizes for a GPU with 64K registers and 48 KiB+ of local memory per
+ * compute unit (NVIDIA, AMD): 256 work-items, 34 KiB of local memory per
+ * f32 matrix product (two stages). On an H200 ptxas gives each of its
+ * work-items 239 registers, so one group runs per multiprocessor (capping
+ * them at 128 or 160 with -cl-nv-maxrregcount spilled and took 4096^3
+ * from 3.83 to 5.0 ms). There 4096^3 took 3.82 ms with the first, 4.12
+ * with stages of 8 (165 registers), 4.20 and 4.15 with blocks of 128 x 64
+ * and 64 x 128 (127 registers, two groups per multiprocessor), 4.95 with
+ * 64 x 64; the smaller ones pay where the large blocks leave
+ * multiprocessors idle (PoCL, small products). Groups of 8 x 16 with
+ * blocks of 64 x 128 (255 registers, 4.16 ms) and stages of 32 (6.12 ms
+ * for 64 x 64) were no variant worth keeping. Variants whose local arrays
+ * exceed TILE_LOCAL_MAX bytes for the inputs' types are left out. */
+typedef struct TileCfg {
+    int sy, sx; /* work-items of a group along rows and columns */
+    int ry, rx; /* points of a work-item along rows and columns (multiples of TILE_RUN) */
+    int k;      /* elements of a stage along the reduction */
+} TileCfg;
+
+static const TileCfg tile_cfgs[] = {
+    {16, 16, 8, 8, 16}, {16, 16, 8, 8, 8}, {16, 16, 8, 4, 16}, {16, 16, 4, 8, 16}, {16, 16, 4, 4, 16}, {8, 8, 4, 4, 16},
+};
 #define TILE_RUN 4
-#define TILE_K 16
 #define TILE_PAD 4
-#define TILE_THREADS (TILE_SIDE_Y * TILE_SIDE_X)
+#define TILE_LOCAL_MAX (48 * 1024)
 /* Inputs of fewer elements than this have every in-bounds LMAD index,
  * and each term of it, in the range of a 32-bit int. */
 #define TILE_NARROW_MAX 2147483647LL
 
-/* Points of a group's block along level l (0: rows, 1: columns). */
-static int tile_block(int l) { return (l ? TILE_SIDE_X : TILE_SIDE_Y) * TILE_REG; }
+static int tile_threads(const TileCfg *c) { return c->sy * c->sx; }
+
+/* Work-items of a group and points of a work-item along level l (0:
+ * rows, 1: columns). */
+static int tile_side(const TileCfg *c, int l) { return l ? c->sx : c->sy; }
+static int tile_reg(const TileCfg *c, int l) { return l ? c->rx : c->ry; }
+
+/* Points of a group's block along level l. */
+static int tile_block(const TileCfg *c, int l) { return tile_side(c, l) * tile_reg(c, l); }
 
 /* Elements of one stage of an input of level l in local memory; there
  * are two stages per input, one computed on while the next is stored. */
-static int tile_stage(int l) { return TILE_K * (tile_block(l) + TILE_PAD); }
+static int tile_stage(const TileCfg *c, int l) { return c->k * (tile_block(c, l) + TILE_PAD); }
 
 /* Elements of a stage of an input of level l that each work-item loads. */
-static int tile_per(int l) { return tile_block(l) * TILE_K / TILE_THREADS; }
+static int tile_per(const TileCfg *c, int l) { return tile_block(c, l) * c->k / tile_threads(c); }
 
 /* The kernel being written: the work-item's place (i32: ltid, its
  * coordinates ty and tx, the stage at), its group's first row and column
@@ -53,6 +75,7 @@ static int tile_per(int l) { return tile_block(l) * TILE_K / TILE_THREADS; }
  * level[j]) its local array tiles[j] and registers regs[j][e]; per point
  * (r, c) of the work-item, the accumulators accs[r][c] (nv values). */
 typedef struct Tile {
+    const TileCfg *c;
     const SegInfo *g;
     const Screma *rc;
     const int *level;
@@ -72,7 +95,7 @@ static ImpExp *ix32(ImpLower *L, Sym *x) { return imp_conv(L->a, PT_I32, PT_I64,
 /* The offset in a group's block of a work-item's point r along level l
  * (its coordinate ty or tx). */
 static Sym *tile_offset(ImpLower *L, const Tile *T, int l, int r) {
-    int side = l ? TILE_SIDE_X : TILE_SIDE_Y;
+    int side = tile_side(T->c, l);
     Sym *t = gl_sym(L, l ? T->tx : T->ty);
     return sym_add(L->a, sym_const(L->a, (r / TILE_RUN) * side * TILE_RUN + r % TILE_RUN),
                    sym_mul(L->a, t, sym_const(L->a, TILE_RUN)));
@@ -90,9 +113,9 @@ static bool tile_along_k(const Var *arr) {
  * work-item's element e. */
 static void tile_place(ImpLower *L, const Tile *T, int j, int e, ImpVar **kk, ImpVar **rr) {
     Arena *a = L->a;
-    ImpExp *x = imp_sym32(a, sym_add(a, gl_sym(L, T->ltid), sym_const(a, e * TILE_THREADS)));
+    ImpExp *x = imp_sym32(a, sym_add(a, gl_sym(L, T->ltid), sym_const(a, e * tile_threads(T->c))));
     bool along_k = tile_along_k(T->rc->arrs[j]);
-    ImpExp *w = i32(L, along_k ? TILE_K : tile_block(T->level[j]));
+    ImpExp *w = i32(L, along_k ? T->c->k : tile_block(T->c, T->level[j]));
     ImpVar *in = gl_let(L, along_k ? "kk" : "rr", PT_I32, imp_op2(a, OP_REM, PT_I32, x, w));
     ImpVar *across = gl_let(L, along_k ? "rr" : "kk", PT_I32, imp_op2(a, OP_QUOT, PT_I32, x, w));
     *kk = along_k ? in : across;
@@ -100,7 +123,7 @@ static void tile_place(ImpLower *L, const Tile *T, int j, int e, ImpVar **kk, Im
 }
 
 /* Loads the work-item's share of a stage of input j into its registers:
- * tile_block rows times TILE_K elements from k0, zero outside the input,
+ * tile_block rows times k elements from k0, zero outside the input,
  * with 32-bit addresses when narrow. */
 static void tile_fetch_input(ImpLower *L, const Tile *T, int j, Sym *k0, bool narrow) {
     Arena *a = L->a;
@@ -111,7 +134,7 @@ static void tile_fetch_input(ImpLower *L, const Tile *T, int j, Sym *k0, bool na
     Sym *base = gl_sym(L, l ? T->x0 : T->y0);
     PrimType t = arr->type.elem;
     PrimValue zero = prim_class(t) == PC_FLOAT ? prim_float(t, 0) : prim_int(t, 0);
-    for (int e = 0; e < tile_per(l); e++) {
+    for (int e = 0; e < tile_per(T->c, l); e++) {
         LwNest sn;
         ImpStm *sc = gl_scope(L, &sn);
         ImpVar *kk, *rr;
@@ -155,11 +178,11 @@ static void tile_fetch(ImpLower *L, const Tile *T, Sym *k0) {
 static void tile_store(ImpLower *L, const Tile *T, int j) {
     Arena *a = L->a;
     int l = T->level[j];
-    for (int e = 0; e < tile_per(l); e++) {
+    for (int e = 0; e < tile_per(T->c, l); e++) {
         ImpVar *kk, *rr;
         tile_place(L, T, j, e, &kk, &rr);
-        Sym *at = sym_add(a, sym_mul(a, gl_sym(L, T->at), sym_const(a, tile_stage(l))),
-                          sym_add(a, sym_mul(a, gl_sym(L, kk), sym_const(a, tile_block(l) + TILE_PAD)), gl_sym(L, rr)));
+        Sym *at = sym_add(a, sym_mul(a, gl_sym(L, T->at), sym_const(a, tile_stage(T->c, l))),
+                          sym_add(a, sym_mul(a, gl_sym(L, kk), sym_const(a, tile_block(T->c, l) + TILE_PAD)), gl_sym(L, rr)));
         imp_store(L->b, T->tiles[j], T->rc->arrs[j]->type.elem, ix32(L, at), imp_read(a, T->regs[j][e]));
     }
 }
@@ -193,14 +216,14 @@ static void tile_fold(ImpLower *L, const Tile *T, ImpExp *bound, bool unroll) {
     for (int j = 0; j < rc->narrs; j++) {
         int l = T->level[j];
         PrimType t = rc->arrs[j]->type.elem;
-        Sym *row = sym_add(a, sym_mul(a, gl_sym(L, T->at), sym_const(a, tile_stage(l))),
-                           sym_mul(a, gl_sym(L, kk), sym_const(a, tile_block(l) + TILE_PAD)));
-        f[j] = NEW_ARRAY(a, ImpVar *, TILE_REG);
-        for (int r = 0; r < TILE_REG; r++)
+        Sym *row = sym_add(a, sym_mul(a, gl_sym(L, T->at), sym_const(a, tile_stage(T->c, l))),
+                           sym_mul(a, gl_sym(L, kk), sym_const(a, tile_block(T->c, l) + TILE_PAD)));
+        f[j] = NEW_ARRAY(a, ImpVar *, tile_reg(T->c, l));
+        for (int r = 0; r < tile_reg(T->c, l); r++)
             f[j][r] = gl_let(L, "f", t, imp_load(a, T->tiles[j], t, ix32(L, sym_add(a, row, tile_offset(L, T, l, r)))));
     }
-    for (int r = 0; r < TILE_REG; r++)
-        for (int c = 0; c < TILE_REG; c++) {
+    for (int r = 0; r < T->c->ry; r++)
+        for (int c = 0; c < T->c->rx; c++) {
             LwNest sn;
             ImpStm *sc = gl_scope(L, &sn);
             for (int j = 0; j < rc->narrs; j++) lw_declare(L, rc->map->params[j], imp_read(a, f[j][T->level[j] ? c : r]));
@@ -221,8 +244,8 @@ static void tile_steps(ImpLower *L, Tile *T) {
     const Screma *rc = T->rc;
     T->regs = NEW_ARRAY(a, ImpVar **, rc->narrs + 1);
     for (int j = 0; j < rc->narrs; j++) {
-        T->regs[j] = NEW_ARRAY(a, ImpVar *, tile_per(T->level[j]));
-        for (int e = 0; e < tile_per(T->level[j]); e++) T->regs[j][e] = gl_let(L, "g", rc->arrs[j]->type.elem, NULL);
+        T->regs[j] = NEW_ARRAY(a, ImpVar *, tile_per(T->c, T->level[j]));
+        for (int e = 0; e < tile_per(T->c, T->level[j]); e++) T->regs[j][e] = gl_let(L, "g", rc->arrs[j]->type.elem, NULL);
     }
     tile_fetch(L, T, sym_const(a, 0));
     T->at = gl_let(L, "at", PT_I32, i32(L, 0));
@@ -232,12 +255,13 @@ static void tile_steps(ImpLower *L, Tile *T) {
     Sym *wk = ir_se_sym(a, rc->w);
     LwNest n;
     ImpStm *w = gl_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, k0), imp_sym(a, wk)));
-    tile_fetch(L, T, sym_add(a, gl_sym(L, k0), sym_const(a, TILE_K)));
-    ImpExp *left = imp_op2(a, OP_MIN, PT_I64, imp_sym(a, sym_sub(a, wk, gl_sym(L, k0))), gl_i64(L, TILE_K));
+    int kd = T->c->k;
+    tile_fetch(L, T, sym_add(a, gl_sym(L, k0), sym_const(a, kd)));
+    ImpExp *left = imp_op2(a, OP_MIN, PT_I64, imp_sym(a, sym_sub(a, wk, gl_sym(L, k0))), gl_i64(L, kd));
     ImpVar *kn = gl_let(L, "kn", PT_I32, imp_conv(a, PT_I64, PT_I32, left));
     LwNest fn;
-    ImpStm *full = gl_if(L, &fn, imp_op2(a, OP_EQ, PT_I32, imp_read(a, kn), i32(L, TILE_K)));
-    tile_fold(L, T, i32(L, TILE_K), true);
+    ImpStm *full = gl_if(L, &fn, imp_op2(a, OP_EQ, PT_I32, imp_read(a, kn), i32(L, kd)));
+    tile_fold(L, T, i32(L, kd), true);
     full->body = lw_leave(L, &fn);
     lw_enter(L, &fn);
     tile_fold(L, T, imp_read(a, kn), false);
@@ -245,7 +269,7 @@ static void tile_steps(ImpLower *L, Tile *T) {
     imp_assign(L->b, T->at, imp_sym32(a, sym_sub(a, sym_const(a, 1), gl_sym(L, T->at))));
     for (int j = 0; j < rc->narrs; j++) tile_store(L, T, j);
     gl_barrier(L);
-    imp_assign(L->b, k0, imp_sym(a, sym_add(a, gl_sym(L, k0), sym_const(a, TILE_K))));
+    imp_assign(L->b, k0, imp_sym(a, sym_add(a, gl_sym(L, k0), sym_const(a, kd))));
     w->body = lw_leave(L, &n);
 }
 
@@ -259,8 +283,8 @@ static void tile_points(ImpLower *L, const Tile *T) {
     Body rest = *in->map->body;
     rest.stms++;
     rest.nstms--;
-    for (int r = 0; r < TILE_REG; r++)
-        for (int c = 0; c < TILE_REG; c++) {
+    for (int r = 0; r < T->c->ry; r++)
+        for (int c = 0; c < T->c->rx; c++) {
             Sym *y = sym_add(a, gl_sym(L, T->y0), tile_offset(L, T, 0, r));
             Sym *x = sym_add(a, gl_sym(L, T->x0), tile_offset(L, T, 1, c));
             ImpExp *iny = imp_op2(a, OP_LT, PT_I64, imp_sym(a, y), lw_se(L, gl_level_width(outer)));
@@ -277,22 +301,21 @@ static void tile_points(ImpLower *L, const Tile *T) {
         }
 }
 
-/* A block-tiled SegMap (SegInfo.tile): one group of TILE_THREADS
- * work-items (a fixed size, so that the target may give each work-item
- * the registers its accumulators need) per tile_block(0) x tile_block(1)
- * block of the two-level space, with the map-reduce's accumulators in
- * registers; then each point runs the rest of the inner body and stores
- * its results. The accumulation may contract a multiply and an add into
- * one fused operation (ImpKernel.contract): the order of the reduction
- * is kept, its rounding may differ from the C backend's. */
-void gl_seg_map_tiled(ImpLower *L, const Stm *s) {
+/* The kernel kb of a block-tiled SegMap s in configuration c: one group
+ * of sy x sx work-items (a fixed size, so that the target may give each
+ * work-item the registers its accumulators need) per tile_block(c, 0) x
+ * tile_block(c, 1) block of the two-level space, with the map-reduce's
+ * accumulators in registers; then each point runs the rest of the inner
+ * body and stores its results. The accumulation may contract a multiply
+ * and an add into one fused operation (ImpKernel.contract): the order of
+ * the reduction is kept, its rounding may differ from the C backend's. */
+static void tile_kernel(ImpLower *L, const Stm *s, Kb *kb, const TileCfg *c) {
     const SegInfo *g = s->e->seg;
     const Screma *rc = &g->tile->e->screma;
     Arena *a = L->a;
-    Kb kb;
-    kb_begin(L, &kb, "segmap_tiled", g);
-    kb.k->fixed_group_size = TILE_THREADS;
-    kb.k->contract = true;
+    int threads = tile_threads(c);
+    kb->k->fixed_group_size = threads;
+    kb->k->contract = true;
     /* Host: 32-bit indices when every input is small enough. */
     ImpExp *narrow = NULL;
     for (int j = 0; j < rc->narrs; j++) {
@@ -302,40 +325,89 @@ void gl_seg_map_tiled(ImpLower *L, const Stm *s) {
         narrow = narrow ? imp_op2(a, OP_LAND, PT_BOOL, narrow, small) : small;
     }
     Sym *wy = ir_se_sym(a, gl_level_width(g->levels[0])), *wx = ir_se_sym(a, gl_level_width(g->levels[1]));
-    ImpExp *gx = gl_div_up(L, imp_sym(a, wx), gl_i64(L, tile_block(1)));
-    ImpExp *gy = gl_div_up(L, imp_sym(a, wy), gl_i64(L, tile_block(0)));
+    ImpExp *gx = gl_div_up(L, imp_sym(a, wx), gl_i64(L, tile_block(c, 1)));
+    ImpExp *gy = gl_div_up(L, imp_sym(a, wy), gl_i64(L, tile_block(c, 0)));
     ImpVar *groups = gl_let(L, "groups", PT_I64, gl_op(L, OP_MUL, gx, gy));
-    kb_free_vars(L, &kb, imp_sym(a, sym_mul(a, gl_sym(L, groups), sym_const(a, TILE_THREADS))), s->loc);
-    Tile T = {.g = g, .rc = rc, .level = g->tile_level};
-    T.narrow = kb_scalar(L, &kb, "narrow", PT_BOOL, narrow);
+    kb_free_vars(L, kb, imp_sym(a, sym_mul(a, gl_sym(L, groups), sym_const(a, threads))), s->loc);
+    Tile T = {.c = c, .g = g, .rc = rc, .level = g->tile_level};
+    T.narrow = kb_scalar(L, kb, "narrow", PT_BOOL, narrow);
     T.tiles = NEW_ARRAY(a, ImpVar *, rc->narrs + 1);
     for (int j = 0; j < rc->narrs; j++)
-        T.tiles[j] = kb_local(L, &kb, "tile", rc->arrs[j]->type.elem, gl_i64(L, 2 * tile_stage(g->tile_level[j])));
+        T.tiles[j] = kb_local(L, kb, "tile", rc->arrs[j]->type.elem, gl_i64(L, 2 * tile_stage(c, g->tile_level[j])));
 
-    kb_enter(L, &kb);
+    kb_enter(L, kb);
     T.ltid = gl_let(L, "ltid", PT_I32, imp_conv(a, PT_I64, PT_I32, imp_thread(a, IMP_LOCAL_ID)));
-    T.ty = gl_let(L, "ty", PT_I32, imp_op2(a, OP_QUOT, PT_I32, imp_read(a, T.ltid), i32(L, TILE_SIDE_X)));
-    T.tx = gl_let(L, "tx", PT_I32, imp_op2(a, OP_REM, PT_I32, imp_read(a, T.ltid), i32(L, TILE_SIDE_X)));
+    T.ty = gl_let(L, "ty", PT_I32, imp_op2(a, OP_QUOT, PT_I32, imp_read(a, T.ltid), i32(L, c->sx)));
+    T.tx = gl_let(L, "tx", PT_I32, imp_op2(a, OP_REM, PT_I32, imp_read(a, T.ltid), i32(L, c->sx)));
     ImpVar *gid = gl_let(L, "gid", PT_I64, imp_thread(a, IMP_GROUP_ID));
     Sym *kgx = gl_sym(L, gl_let(L, "gx", PT_I64, gx));
     ImpVar *by = gl_let(L, "by", PT_I64, imp_sym(a, sym_div(a, gl_sym(L, gid), kgx)));
     Sym *bx = sym_sub(a, gl_sym(L, gid), sym_mul(a, gl_sym(L, by), kgx));
-    T.y0 = gl_let(L, "y0", PT_I64, imp_sym(a, sym_mul(a, gl_sym(L, by), sym_const(a, tile_block(0)))));
-    T.x0 = gl_let(L, "x0", PT_I64, imp_sym(a, sym_mul(a, bx, sym_const(a, tile_block(1)))));
-    kb_prologue(L, &kb, sym_add(a, sym_mul(a, gl_sym(L, gid), sym_const(a, TILE_THREADS)), gl_sym(L, T.ltid)));
+    T.y0 = gl_let(L, "y0", PT_I64, imp_sym(a, sym_mul(a, gl_sym(L, by), sym_const(a, tile_block(c, 0)))));
+    T.x0 = gl_let(L, "x0", PT_I64, imp_sym(a, sym_mul(a, bx, sym_const(a, tile_block(c, 1)))));
+    kb_prologue(L, kb, sym_add(a, sym_mul(a, gl_sym(L, gid), sym_const(a, threads)), gl_sym(L, T.ltid)));
     PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &T.nv);
-    T.accs = NEW_ARRAY(a, ImpVar ***, TILE_REG);
-    for (int r = 0; r < TILE_REG; r++) {
-        T.accs[r] = NEW_ARRAY(a, ImpVar **, TILE_REG);
-        for (int c = 0; c < TILE_REG; c++)
-            T.accs[r][c] = gl_lets(L, "acc", ts, T.nv, gl_neutrals(L, rc->reds, rc->nreds, T.nv));
+    T.accs = NEW_ARRAY(a, ImpVar ***, c->ry);
+    for (int r = 0; r < c->ry; r++) {
+        T.accs[r] = NEW_ARRAY(a, ImpVar **, c->rx);
+        for (int x = 0; x < c->rx; x++) T.accs[r][x] = gl_lets(L, "acc", ts, T.nv, gl_neutrals(L, rc->reds, rc->nreds, T.nv));
     }
     tile_steps(L, &T);
     tile_points(L, &T);
-    kb_leave(L, &kb);
+    kb_leave(L, kb);
 
-    kb_launch(L, &kb, imp_read(a, groups), gl_i64(L, TILE_THREADS));
-    kb_release(L, &kb);
+    kb_launch(L, kb, imp_read(a, groups), gl_i64(L, threads));
+    kb_release(L, kb);
+}
+
+/* The bytes of configuration c's local arrays for reduction rc (inputs
+ * of levels level). */
+static int64_t tile_local_bytes(const TileCfg *c, const Screma *rc, const int *level) {
+    int64_t bytes = 0;
+    for (int j = 0; j < rc->narrs; j++) bytes += 2 * tile_stage(c, level[j]) * prim_size(rc->arrs[j]->type.elem);
+    return bytes;
+}
+
+/* A block-tiled SegMap: a variant of the kernel per configuration of
+ * tile_cfgs whose local arrays fit in TILE_LOCAL_MAX bytes (or, if none
+ * does, the one that needs the least), launched after a test of the
+ * variant the program was built with. */
+void gl_seg_map_tiled(ImpLower *L, const Stm *s) {
+    const SegInfo *g = s->e->seg;
+    Arena *a = L->a;
+    int n = 0, ncfgs = (int)(sizeof tile_cfgs / sizeof *tile_cfgs), least = 0;
+    const TileCfg **cs = NEW_ARRAY(a, const TileCfg *, ncfgs);
+    int64_t *bytes = NEW_ARRAY(a, int64_t, ncfgs);
+    for (int i = 0; i < ncfgs; i++) {
+        bytes[i] = tile_local_bytes(&tile_cfgs[i], &g->tile->e->screma, g->tile_level);
+        if (bytes[i] <= TILE_LOCAL_MAX) cs[n++] = &tile_cfgs[i];
+        if (bytes[i] < bytes[least]) least = i;
+    }
+    if (n == 0) cs[n++] = &tile_cfgs[least];
+    Kb *kbs = NEW_ARRAY(a, Kb, n);
+    Buf d = {0};
+    for (int i = 0; i < n; i++) {
+        kb_begin(L, &kbs[i], "segmap_tiled", g);
+        kbs[i].k->head = kbs[0].k;
+        kbs[i].k->variant = i + 1;
+        buf_printf(&d, "%s%d = block %dx%d, stage %d, group %dx%d", i ? "; " : "", i + 1, tile_block(cs[i], 0),
+                   tile_block(cs[i], 1), cs[i]->k, cs[i]->sy, cs[i]->sx);
+    }
+    kbs[0].k->nvariants = n;
+    kbs[0].k->described = arena_strdup(a, d.data);
+    buf_free(&d);
+    ImpVar *v = gl_let(L, "variant", PT_I64, imp_tuning(a, kbs[0].k, IMP_TUNE_VARIANT, NULL));
+    LwNest *nests = NEW_ARRAY(a, LwNest, n);
+    ImpStm **ifs = NEW_ARRAY(a, ImpStm *, n);
+    for (int i = 0; i < n; i++) {
+        if (i < n - 1) ifs[i] = gl_if(L, &nests[i], imp_op2(a, OP_EQ, PT_I64, imp_read(a, v), gl_i64(L, i + 1)));
+        tile_kernel(L, s, &kbs[i], cs[i]);
+        if (i < n - 1) {
+            ifs[i]->body = lw_leave(L, &nests[i]);
+            lw_enter(L, &nests[i]);
+        }
+    }
+    for (int i = n - 2; i >= 0; i--) ifs[i]->orelse = lw_leave(L, &nests[i]);
 }
 
 /* ---- 1-D tiling ------------------------------------------------------------------------ */

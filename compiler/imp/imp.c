@@ -103,12 +103,13 @@ ImpExp *imp_thread(Arena *a, ImpThread t) {
 }
 
 int imp_tune_arity(ImpTune t) {
-    static const int arity[] = {0, 1, 2, 3, 3, 2};
+    static const int arity[] = {0, 1, 2, 3, 3, 2, 0};
     return arity[t];
 }
 
 const char *imp_tune_name(ImpTune t) {
-    static const char *const names[] = {"group_size", "group_size", "num_groups", "lanes", "groups_per_segment", "group_size"};
+    static const char *const names[] = {"group_size", "group_size", "num_groups", "lanes", "groups_per_segment",
+                                        "group_size", "variant"};
     return names[t];
 }
 

@@ -173,6 +173,9 @@ typedef enum ImpTune {
                                  args[1] work-groups: a work-item per few
                                  elements, at most as many as the device
                                  and the kernel allow */
+    IMP_TUNE_VARIANT,         /* "variant": which of the kernel's variants
+                                 (1 to its nvariants) the program is built
+                                 with */
 } ImpTune;
 
 /* How many arguments tuning parameter t takes, and its name's suffix. */
@@ -397,6 +400,14 @@ struct ImpKernel {
                              work-items (the target may compile for it) */
     bool contract;        /* float multiplications may fuse into additions
                              (one rounding instead of two) */
+    /* Variants: kernels of one operation of which a target builds only one,
+     * the one that the tuning parameter IMP_TUNE_VARIANT of the first (the
+     * head) names; host code launches it after testing that parameter.
+     * variant: 1 to the head's nvariants (0: not a variant); described: a
+     * line on each variant, for the parameter's description. */
+    ImpKernel *head;
+    int variant, nvariants;
+    const char *described;
 };
 
 typedef struct ImpProg {

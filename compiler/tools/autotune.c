@@ -76,6 +76,13 @@ typedef struct Thr {
     bool broken;    /* the datasets' intervals did not meet */
 } Thr;
 
+/* A parameter that picks one of a kernel's variants (1 to count). */
+typedef struct Variant {
+    const char *name;
+    int count;
+    int value; /* what is written */
+} Variant;
+
 typedef struct Dataset {
     const SpecCase *c;
     const char *in, *tmp, *label;
@@ -86,6 +93,8 @@ typedef struct Tuner {
     Bencher b;
     const char *path, *exe;
     VEC(Thr) thr;
+    VEC(Variant) var;
+    int *var_values; /* the variants of the runs (NULL: the defaults) */
     VEC(Dataset) ds;
     bool exhaustive;
     int executions; /* runs of the program (each: a warm-up and b.runs timed runs) */
@@ -93,8 +102,9 @@ typedef struct Tuner {
 
 /* ---- Thresholds ----------------------------------------------------------------- */
 
-/* Reads the thresholds from `exe --print-params`: lines
- * "NAME (threshold DEFAULT (ANCESTORS))"; false after a message. */
+/* Reads the thresholds and the variant parameters from `exe
+ * --print-params`: lines "NAME (threshold DEFAULT (ANCESTORS))" and
+ * "NAME (variant 1 of COUNT: ...)"; false after a message. */
 static bool tune_read_params(Tuner *T) {
     const char *out = spec_tmp(&T->b.work, "params");
     char *argv[] = {(char *)T->exe, "--print-params", NULL};
@@ -110,6 +120,11 @@ static bool tune_read_params(Tuner *T) {
         if (next) *next++ = 0;
         char name[512];
         long long dflt;
+        int count;
+        if (sscanf(line, "%511s (variant 1 of %d:", name, &count) == 2 && count > 0) {
+            Variant v = {.name = arena_strdup(&T->b.arena, name), .count = count, .value = 1};
+            vec_push(&T->var, v);
+        }
         if (sscanf(line, "%511s (threshold %lld", name, &dflt) != 2) continue;
         Thr t = {.name = arena_strdup(&T->b.arena, name), .dflt = dflt, .lb = 0, .ub = TUNE_INF};
         vec_push(&T->thr, t);
@@ -155,14 +170,18 @@ static void tune_read_log(Tuner *T, const char *log) {
 /* ---- Runs ------------------------------------------------------------------------ */
 
 /* The mean runtime (µs) of dataset d with the thresholds at values (NULL:
- * their defaults); with log, the P values compared are recorded. A run
- * that fails (a version out of local memory, a wrong result) counts as
- * infinitely slow, with a note. */
+ * their defaults) and the variants T->var_values; with log, the P values
+ * compared are recorded. A run that fails (a version out of local memory,
+ * a wrong result) counts as infinitely slow, with a note. */
 static double tune_run(Tuner *T, Dataset *d, const int64_t *values, bool log) {
     SpecStrings extra = {0};
     for (int i = 0; values && i < T->thr.len; i++) {
         vec_push(&extra, "--param");
         vec_push(&extra, arena_printf(&T->b.arena, "%s=%lld", T->thr.items[i].name, (long long)values[i]));
+    }
+    for (int i = 0; T->var_values && i < T->var.len; i++) {
+        vec_push(&extra, "--param");
+        vec_push(&extra, arena_printf(&T->b.arena, "%s=%d", T->var.items[i].name, T->var_values[i]));
     }
     if (log) vec_push(&extra, "-L");
     BenchData r = {0};
@@ -259,6 +278,40 @@ static void tune_all(Tuner *T) {
     }
 }
 
+/* The variants (RaijinCL's search, seed 004): with the thresholds at
+ * values, each variant parameter in turn tries each of its variants on
+ * every dataset, keeping the others at their best so far; the variant of
+ * least total relative time wins (each dataset's time divided by its
+ * least, as --exhaustive does), and it replaces the current one only if
+ * that is more than TUNE_NOISE slower. count x datasets runs each. */
+static void tune_variants(Tuner *T, const int64_t *values) {
+    int nd = T->ds.len;
+    T->var_values = NEW_ARRAY(&T->b.arena, int, T->var.len + 1);
+    for (int i = 0; i < T->var.len; i++) T->var_values[i] = T->var.items[i].value;
+    for (int i = 0; i < T->var.len; i++) {
+        Variant *v = &T->var.items[i];
+        double *us = NEW_ARRAY(&T->b.arena, double, v->count * nd + 1), *least = NEW_ARRAY(&T->b.arena, double, nd + 1);
+        for (int j = 0; j < nd; j++) least[j] = INFINITY;
+        for (int x = 0; x < v->count; x++) {
+            T->var_values[i] = x + 1;
+            for (int j = 0; j < nd; j++) {
+                us[x * nd + j] = tune_run(T, &T->ds.items[j], values, false);
+                if (us[x * nd + j] < least[j]) least[j] = us[x * nd + j];
+            }
+        }
+        double *score = NEW_ARRAY(&T->b.arena, double, v->count);
+        int fastest = 0, now = v->value - 1;
+        for (int x = 0; x < v->count; x++) {
+            score[x] = 0;
+            for (int j = 0; j < nd; j++)
+                if (isfinite(least[j])) score[x] += us[x * nd + j] / (least[j] > 1 ? least[j] : 1); /* µs resolution */
+            printf("  %s=%d: mean relative time %.3f\n", v->name, x + 1, score[x] / nd);
+            if (score[x] < score[fastest]) fastest = x;
+        }
+        v->value = T->var_values[i] = score[now] > score[fastest] * (1 + TUNE_NOISE) ? fastest + 1 : now + 1;
+    }
+}
+
 /* --exhaustive: every combination of the values that make a difference
  * (each P value any baseline compared, and infinity) on every dataset;
  * the combination of least total relative time (each dataset's time
@@ -331,21 +384,24 @@ static bool tune_write(Tuner *T, const char *file) {
         return false;
     }
     for (int i = 0; i < T->thr.len; i++) fprintf(f, "%s=%lld\n", T->thr.items[i].name, (long long)T->thr.items[i].value);
+    for (int i = 0; i < T->var.len; i++) fprintf(f, "%s=%d\n", T->var.items[i].name, T->var.items[i].value);
     return fclose(f) == 0;
 }
 
-/* Times every dataset with the defaults and with the tuned values. */
-static void tune_check(Tuner *T) {
-    int64_t *values = NEW_ARRAY(&T->b.arena, int64_t, T->thr.len + 1);
-    for (int i = 0; i < T->thr.len; i++) values[i] = T->thr.items[i].value;
+/* Times every dataset with the defaults and with the tuned values (the
+ * thresholds' values, and T->var_values). */
+static void tune_check(Tuner *T, const int64_t *values) {
     printf("\n%-40s %12s %12s\n", "dataset", "default \xce\xbcs", "tuned \xce\xbcs");
+    int *variants = T->var_values;
     for (int j = 0; j < T->ds.len; j++) {
         Dataset *d = &T->ds.items[j];
+        T->var_values = NULL;
         d->default_us = tune_run(T, d, NULL, false);
+        T->var_values = variants;
         d->tuned_us = tune_run(T, d, values, false);
         printf("%-40s %12.0f %12.0f\n", d->label, d->default_us, d->tuned_us);
         if (d->tuned_us > d->default_us * (1 + TUNE_NOISE))
-            fprintf(stderr, "futhorc autotune: warning: %s is slower with the tuned thresholds\n", d->label);
+            fprintf(stderr, "futhorc autotune: warning: %s is slower with the tuned parameters\n", d->label);
     }
 }
 
@@ -363,20 +419,30 @@ static int tune_program(Tuner *T, const char *out_file) {
     if (f.error) fprintf(stderr, "futhorc autotune: %s: %s\n", T->path, f.error);
     else if ((why = bench_compile(&T->b, T->path, T->exe))) fprintf(stderr, "futhorc autotune: %s\n", why);
     else if (tune_read_params(T) && tune_datasets(T, &f)) {
-        if (!T->thr.len) printf("%s has no thresholds: nothing to tune.\n", T->path), rc = 0;
+        if (!T->thr.len && !T->var.len) printf("%s has no thresholds: nothing to tune.\n", T->path), rc = 0;
         else if (!T->ds.len) fprintf(stderr, "futhorc autotune: %s has no datasets to tune on\n", T->path);
         else {
             printf("Tuning %d threshold%s on %d dataset%s.\n", T->thr.len, T->thr.len == 1 ? "" : "s", T->ds.len,
                    T->ds.len == 1 ? "" : "s");
-            tune_all(T);
+            if (T->thr.len) tune_all(T);
             printf("Tuner: %d runs.\n", T->executions);
-            if (!T->exhaustive || tune_exhaustive(T)) {
+            if (!T->thr.len || !T->exhaustive || tune_exhaustive(T)) {
+                int64_t *values = NEW_ARRAY(&T->b.arena, int64_t, T->thr.len + 1);
                 for (int i = 0; i < T->thr.len; i++) {
                     const Thr *t = &T->thr.items[i];
+                    values[i] = t->value;
                     printf("%s=%lld (optimal interval [%lld, %lld], default %lld)\n", t->name, (long long)t->value,
                            (long long)t->lb, (long long)t->ub, (long long)t->dflt);
                 }
-                tune_check(T);
+                if (T->var.len) {
+                    int before = T->executions;
+                    printf("Tuning %d variant parameter%s.\n", T->var.len, T->var.len == 1 ? "" : "s");
+                    tune_variants(T, values);
+                    printf("Variants: %d runs.\n", T->executions - before);
+                    for (int i = 0; i < T->var.len; i++)
+                        printf("%s=%d (of %d)\n", T->var.items[i].name, T->var.items[i].value, T->var.items[i].count);
+                }
+                tune_check(T, values);
                 if (tune_write(T, out_file)) printf("Wrote %s.\n", out_file), rc = 0;
             }
         }
@@ -459,7 +525,7 @@ int tool_autotune(int argc, char **argv, const char *futhorc_path) {
     }
     spec_work_free(&b->work);
     for (int i = 0; i < T.thr.len; i++) vec_free(&T.thr.items[i].ps), vec_free(&T.thr.items[i].all_ps);
-    vec_free(&T.thr), vec_free(&T.ds), vec_free(&b->copts), vec_free(&b->popts), vec_free(&b->exclude);
+    vec_free(&T.thr), vec_free(&T.var), vec_free(&T.ds), vec_free(&b->copts), vec_free(&b->popts), vec_free(&b->exclude);
     arena_free(&b->arena);
     return rc;
 }

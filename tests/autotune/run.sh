@@ -3,7 +3,8 @@
 # OpenCL device (PoCL in CI): which runs the tuner makes, the tuning file
 # it writes and its values inside the intervals it reports, the
 # exhaustive search's run count, that futhorc bench and futhorc test
-# pass PROG.fut.tuning to the program, and bad uses. Which version is
+# pass PROG.fut.tuning to the program, the variants of tiled kernels, and
+# bad uses. Which version is
 # faster is measured on the GPU (bench/tune, bench/RESULTS.md), not here:
 # timings on a shared CPU are noise. Ends with "autotune: N passed, N
 # failed".
@@ -57,6 +58,22 @@ fi
 "$futhorc" autotune -r 1 --exhaustive --tuning=.ex "$work/rows.fut" >"$work/ex.log" 2>&1
 check "exhaustive: 2 P values and infinity on 2 datasets" '^Exhaustive search: 3 settings x 2 datasets = 6 runs' "$work/ex.log"
 check "exhaustive: its file" '^main\.suff_outer_par_0=[0-9]+$' "$work/rows.fut.ex"
+
+# Variant parameters (the tiled kernel's configurations): each variant on
+# each dataset, one of them written.
+cp $here/tiles.fut "$work/"
+if "$futhorc" autotune -r 1 "$work/tiles.fut" >"$work/tiles.log" 2>&1; then pass; else fail "autotune tiles.fut"; cat "$work/tiles.log"; fi
+check "a variant parameter" '^Tuning 1 variant parameter\.$' "$work/tiles.log"
+read -r name value count < <(sed -n 's/^\([a-z_0-9]*\.variant\)=\([0-9]*\) (of \([0-9]*\))$/\1 \2 \3/p' "$work/tiles.log")
+runs=$(sed -n 's/^Variants: \([0-9]*\) runs\.$/\1/p' "$work/tiles.log")
+if [ -n "$count" ] && [ "$count" -ge 2 ] && [ "$runs" = $((2 * count)) ] && [ "$value" -ge 1 ] && [ "$value" -le "$count" ]; then
+    pass
+else
+    fail "variants: $name=$value of $count in $runs runs (want each of them on 2 datasets)"
+fi
+check "the variant in the tuning file" "^$name=$value\$" "$work/tiles.fut.tuning"
+expect_run "tuned variant used by futhorc test" 0 "2 passed, 0 failed" \
+    sh -c "'$futhorc' test --backend=opencl '$work/tiles.fut' | tail -n 1"
 
 echo 'def main (x: i32) = x + 1' >"$work/plain.fut"
 expect_run "nothing to tune" 0 "Compiling $work/plain.fut...

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # Tests of the OpenCL runtime of generated programs (runtime/opencl.h) on
 # whatever OpenCL device is installed (PoCL in CI): device listing and
-# selection errors, tuning parameters and thresholds, -P profiles, --dump-opencl and
+# selection errors, tuning parameters, thresholds and kernel variants, -P profiles, --dump-opencl and
 # --load-opencl, the program cache, -t device times, failures inside
 # kernels reported with their source location, copies that transpose run
 # as the tiled transpose, and that --library makes a library
@@ -158,6 +158,45 @@ if "$futhorc" opencl tests/gpu/intra_group.fut -o "$gexe" >"$work/cc.log" 2>&1; 
 else
     fail "compiling intra_group.fut"
     cat "$work/cc.log"
+fi
+# Variants of a block-tiled kernel (<kernel>.variant): listed with what
+# each is, every one gives the results of tiled_odd.fut and tiled_matmul.fut
+# (sizes no multiple of any block or stage), a value out of range is an
+# error, and the program cache holds the variant it was built with.
+for prog in tiled_odd tiled_matmul; do
+    texe=$work/$prog
+    if ! "$futhorc" opencl tests/gpu/$prog.fut -o "$texe" >"$work/cc.log" 2>&1; then
+        fail "compiling $prog.fut"
+        cat "$work/cc.log"
+        continue
+    fi
+    read -r vparam count < <("$texe" --print-params | sed -n 's/^\(segmap_tiled_[0-9]*\.variant\) (variant 1 of \([0-9]*\): 1 = block 128x128, stage 16, group 16x16; 2 = .*)$/\1 \2/p')
+    if [ -n "$count" ] && [ "$count" -ge 2 ]; then pass; else fail "$prog: variants listed"; "$texe" --print-params; continue; fi
+    for v in $(seq 1 "$count"); do
+        expect "$prog: variant $v" 0 '^[1-9] passed, 0 failed$' \
+            "$futhorc" test --backend=opencl -p --param -p "$vparam=$v" tests/gpu/$prog.fut
+    done
+done
+if [ -n "$vparam" ]; then
+    first=${vparam%.variant}
+    first=${first#segmap_tiled_}
+    tin=tests/gpu/data/matmul_3x33x130.in
+    expect "a variant out of range" 1 "tuning parameter $vparam is 99, but its variants are 1 to $count" \
+        sh -c "'$texe' --param $vparam=99 < $tin"
+    expect "variant 2 cached" 0 "segmap_tiled_$((first + 1)) +1 " \
+        sh -c "'$texe' --param $vparam=2 --cache-file '$work/vcache' -P < $tin"
+    expect "variant 3 rebuilt despite the cache" 0 "segmap_tiled_$((first + 2)) +1 " \
+        sh -c "'$texe' --param $vparam=3 --cache-file '$work/vcache' -P < $tin"
+    expect "dumped variants" 0 "^#if RT_VARIANT_[0-9]+ == $count\$" \
+        sh -c "'$texe' --dump-opencl /dev/stdout"
+    # A server switching variants between calls rebuilds the program.
+    "$futhorc" dataset -b <$tin >"$work/tin.bin"
+    printf '%s\n' "restore $work/tin.bin a [][]f32 b [][]f32" "call main o1 a b" "set_tuning_param $vparam 4" \
+        "call main o2 a b" "store $work/o1.bin o1" "store $work/o2.bin o2" | "$texe" --server >"$work/vserver.out" 2>&1
+    if [ "$(grep -c '^%%% OK' "$work/vserver.out")" = 7 ] && cmp -s "$work/o1.bin" "$work/o2.bin"; then pass; else
+        fail "a server switching variants"
+        sed 's/^/    /' "$work/vserver.out" | head -20
+    fi
 fi
 echo '__kernel void broken(' >"$work/broken.cl"
 expect "build log" 1 'building the OpenCL program failed.*build log' \
