@@ -43,6 +43,7 @@ typedef struct TileCfg {
 
 static const TileCfg tile_cfgs[] = {
     {16, 16, 8, 8, 16}, {16, 16, 8, 8, 8}, {16, 16, 8, 4, 16}, {16, 16, 4, 8, 16}, {16, 16, 4, 4, 16}, {8, 8, 4, 4, 16},
+    {8, 16, 16, 8, 16}, {16, 8, 8, 16, 16}, {8, 16, 16, 8, 8}, {16, 8, 8, 16, 8},
 };
 #define TILE_RUN 4
 #define TILE_PAD 4
@@ -71,18 +72,18 @@ static int tile_per(const TileCfg *c, int l) { return tile_block(c, l) * c->k / 
 /* The kernel being written: the work-item's place (i32: ltid, its
  * coordinates ty and tx, the stage at), its group's first row and column
  * (i64: y0, x0), whether the host found every input small enough for
- * 32-bit indices (narrow), whether the group's block lies inside the
- * space (inside), and per input j of the reduction (of level
- * level[j]) its local array tiles[j] and registers regs[j][e]; per point
+ * 32-bit indices (narrow), and per input j of the reduction (of level
+ * level[j]) its local array tiles[j], registers regs[j][e] and, when
+ * narrow, the index ix[j][e] of element e's row at element 0; per point
  * (r, c) of the work-item, the accumulators accs[r][c] (nv values). */
 typedef struct Tile {
     const TileCfg *c;
     const SegInfo *g;
     const Screma *rc;
     const int *level;
-    ImpVar *ltid, *ty, *tx, *at, *y0, *x0, *narrow, *inside;
+    ImpVar *ltid, *ty, *tx, *at, *y0, *x0, *narrow;
     ImpVar **tiles;
-    ImpVar ***regs;
+    ImpVar ***regs, ***ix;
     ImpVar ****accs;
     int nv;
 } Tile;
@@ -123,39 +124,71 @@ static void tile_place(ImpLower *L, const Tile *T, int j, int e, ImpVar **kk, Im
     *rr = along_k ? across : in;
 }
 
-/* Loads the work-item's share of a stage of input j into its registers:
- * tile_block rows times k elements from k0, with 32-bit addresses when
- * narrow. Checked: zero outside the input; else the caller knows that
- * every element is inside. */
-static void tile_fetch_input(ImpLower *L, const Tile *T, int j, Sym *k0, bool narrow, bool checked) {
+/* Binds the level iterator of element e of input j's stage to the row it
+ * loads, clamped to the input's last row (the input is not empty): what
+ * the group computes from rows past the end is what it computes for some
+ * point inside the space, and no point outside is stored. Returns the
+ * element's position kk in its row's stage. */
+static ImpVar *tile_row(ImpLower *L, const Tile *T, int j, int e) {
     Arena *a = L->a;
-    const Var *arr = T->rc->arrs[j];
     int l = T->level[j];
     const Stm *ls = T->g->levels[l];
-    const Var *iter = gl_level_iter(ls);
-    Sym *base = gl_sym(L, l ? T->x0 : T->y0);
+    ImpVar *kk, *rr;
+    tile_place(L, T, j, e, &kk, &rr);
+    Sym *row = sym_add(a, gl_sym(L, l ? T->x0 : T->y0), gl_sym(L, rr));
+    Sym *last = sym_sub(a, ir_se_sym(a, gl_level_width(ls)), sym_const(a, 1));
+    lw_declare(L, gl_level_iter(ls), gl_op(L, OP_MIN, imp_sym(a, row), imp_sym(a, last)));
+    return kk;
+}
+
+/* Declares T->ix (narrow: each loaded element's index at stage 0),
+ * computed once before the loop. */
+static void tile_indices(ImpLower *L, Tile *T) {
+    Arena *a = L->a;
+    const Screma *rc = T->rc;
+    T->ix = NEW_ARRAY(a, ImpVar **, rc->narrs + 1);
+    for (int j = 0; j < rc->narrs; j++) {
+        T->ix[j] = NEW_ARRAY(a, ImpVar *, tile_per(T->c, T->level[j]));
+        for (int e = 0; e < tile_per(T->c, T->level[j]); e++) T->ix[j][e] = gl_let(L, "ix", PT_I32, i32(L, 0));
+    }
+    LwNest n;
+    ImpStm *narrow = gl_if(L, &n, imp_read(a, T->narrow));
+    for (int j = 0; j < rc->narrs; j++)
+        for (int e = 0; e < tile_per(T->c, T->level[j]); e++) {
+            LwNest sn;
+            ImpStm *sc = gl_scope(L, &sn);
+            Sym *k = gl_sym(L, tile_row(L, T, j, e));
+            imp_assign(L->b, T->ix[j][e], imp_sym32(a, lmad_index(a, rc->arrs[j]->mem->ixfun, &k)));
+            sc->body = lw_leave(L, &sn);
+        }
+    narrow->body = lw_leave(L, &n);
+}
+
+/* Loads the work-item's share of a stage of input j into its registers:
+ * tile_block rows times k elements from k0, with 32-bit addresses when
+ * narrow (from T->ix unless clamped). Rows past the input's end are
+ * clamped to its last one (tile_row), and when clamped elements past the
+ * reduction's end to its last one: no staged element past the end is
+ * folded (tile_steps). */
+static void tile_fetch_input(ImpLower *L, const Tile *T, int j, Sym *k0, bool narrow, bool clamped) {
+    Arena *a = L->a;
+    const Var *arr = T->rc->arrs[j];
+    Sym *last = sym_sub(a, ir_se_sym(a, T->rc->w), sym_const(a, 1));
     PrimType t = arr->type.elem;
-    PrimValue zero = prim_class(t) == PC_FLOAT ? prim_float(t, 0) : prim_int(t, 0);
-    for (int e = 0; e < tile_per(T->c, l); e++) {
+    for (int e = 0; e < tile_per(T->c, T->level[j]); e++) {
+        if (narrow && !clamped) {
+            Sym *at = sym_add(a, gl_sym(L, T->ix[j][e]), sym_mul(a, k0, arr->mem->ixfun->dims[0].stride));
+            imp_assign(L->b, T->regs[j][e], imp_load(a, lw_var(L, arr->mem->mem), t, ix32(L, at)));
+            continue;
+        }
         LwNest sn;
         ImpStm *sc = gl_scope(L, &sn);
-        ImpVar *kk, *rr;
-        tile_place(L, T, j, e, &kk, &rr);
-        lw_declare(L, iter, imp_sym(a, sym_add(a, base, gl_sym(L, rr))));
-        ImpVar *kg = gl_let(L, "kg", PT_I64, imp_sym(a, sym_add(a, k0, gl_sym(L, kk))));
-        ImpVar *reg = T->regs[j][e];
-        LwNest in;
-        ImpStm *inside = NULL;
-        if (checked) {
-            imp_assign(L->b, reg, imp_const(a, zero));
-            ImpExp *rows = imp_op2(a, OP_LT, PT_I64, imp_read(a, lw_var(L, iter)), lw_se(L, gl_level_width(ls)));
-            ImpExp *cols = imp_op2(a, OP_LT, PT_I64, imp_read(a, kg), lw_se(L, T->rc->w));
-            inside = gl_if(L, &in, imp_op2(a, OP_LAND, PT_BOOL, rows, cols));
-        }
+        ImpVar *kk = tile_row(L, T, j, e);
+        ImpExp *at = imp_sym(a, sym_add(a, k0, gl_sym(L, kk)));
+        ImpVar *kg = gl_let(L, "kg", PT_I64, clamped ? gl_op(L, OP_MIN, at, imp_sym(a, last)) : at);
         Sym *k = gl_sym(L, kg);
-        if (narrow) imp_assign(L->b, reg, imp_load(a, lw_var(L, arr->mem->mem), t, ix32(L, lmad_index(a, arr->mem->ixfun, &k))));
-        else imp_assign(L->b, reg, lw_elem(L, arr, &k));
-        if (checked) inside->body = lw_leave(L, &in);
+        if (narrow) imp_assign(L->b, T->regs[j][e], imp_load(a, lw_var(L, arr->mem->mem), t, ix32(L, lmad_index(a, arr->mem->ixfun, &k))));
+        else imp_assign(L->b, T->regs[j][e], lw_elem(L, arr, &k));
         sc->body = lw_leave(L, &sn);
     }
 }
@@ -165,29 +198,17 @@ static void tile_fetch_input(ImpLower *L, const Tile *T, int j, Sym *k0, bool na
  * loaded while the previous one is being computed on. The addresses are
  * computed in 32 bits when the host found every input small enough
  * (narrow, uniform): on an H100 that took matmul from 4.85 to 3.89 ms.
- * The tests are taken once around all the loads of each path, so that
- * each path's loads are issued together (a test per element between them
- * took matmul from 3.89 to 4.62 ms on an H200). With full (a uniform
- * condition: the stage lies inside the inputs), the narrow loads of a
- * block inside the space need no bounds checks: on an H200 that took
- * matmul from 3.82 to 3.46 ms. */
-static void tile_fetch(ImpLower *L, const Tile *T, Sym *k0, ImpExp *full) {
-    Arena *a = L->a;
-    LwNest fn, n;
-    ImpStm *fast = NULL;
-    if (full) {
-        fast = gl_if(L, &fn, imp_op2(a, OP_LAND, PT_BOOL, imp_op2(a, OP_LAND, PT_BOOL, imp_read(a, T->narrow), imp_read(a, T->inside)), full));
-        for (int j = 0; j < T->rc->narrs; j++) tile_fetch_input(L, T, j, k0, true, false);
-        fast->body = lw_leave(L, &fn);
-        lw_enter(L, &fn);
-    }
-    ImpStm *narrow = gl_if(L, &n, imp_read(a, T->narrow));
-    for (int j = 0; j < T->rc->narrs; j++) tile_fetch_input(L, T, j, k0, true, true);
+ * The test of narrow is taken once around all the loads of both paths,
+ * so that each path's loads are issued together (a test per element
+ * between them took matmul from 3.89 to 4.62 ms on an H200). */
+static void tile_fetch(ImpLower *L, const Tile *T, Sym *k0, bool clamped) {
+    LwNest n;
+    ImpStm *narrow = gl_if(L, &n, imp_read(L->a, T->narrow));
+    for (int j = 0; j < T->rc->narrs; j++) tile_fetch_input(L, T, j, k0, true, clamped);
     narrow->body = lw_leave(L, &n);
     lw_enter(L, &n);
-    for (int j = 0; j < T->rc->narrs; j++) tile_fetch_input(L, T, j, k0, false, true);
+    for (int j = 0; j < T->rc->narrs; j++) tile_fetch_input(L, T, j, k0, false, clamped);
     narrow->orelse = lw_leave(L, &n);
-    if (full) fast->orelse = lw_leave(L, &fn);
 }
 
 /* Stores the registers of input j into stage at of its local array:
@@ -251,44 +272,59 @@ static void tile_fold(ImpLower *L, const Tile *T, ImpExp *bound, bool unroll) {
     loop->body = lw_leave(L, &n);
 }
 
-/* The kernel's steps over the reduction, one barrier each: load the next
- * stage of every input into registers, fold the current one (in local
- * memory) into each point's accumulators, and store the next one in the
- * other half of local memory. The stage loop's counter k0 is an i64, the
- * fold's an i32 (a full stage's fold unrolled). */
+/* One step over the reduction from k0 (the loop's counter), ending in a
+ * barrier: load the next stage of every input into registers (clamped or
+ * not), fold kn elements of the current one (in local memory) into each
+ * point's accumulators (unrolled or not), and store the next one in the
+ * other half of local memory. */
+static void tile_step(ImpLower *L, Tile *T, ImpVar *k0, bool clamped, ImpExp *kn, bool unroll) {
+    Arena *a = L->a;
+    int kd = T->c->k;
+    tile_fetch(L, T, sym_add(a, gl_sym(L, k0), sym_const(a, kd)), clamped);
+    tile_fold(L, T, kn, unroll);
+    imp_assign(L->b, T->at, imp_sym32(a, sym_sub(a, sym_const(a, 1), gl_sym(L, T->at))));
+    for (int j = 0; j < T->rc->narrs; j++) tile_store(L, T, j);
+    gl_barrier(L);
+    imp_assign(L->b, k0, imp_sym(a, sym_add(a, gl_sym(L, k0), sym_const(a, kd))));
+}
+
+/* The kernel's steps over the reduction of width w, one barrier each:
+ * after the first stage (clamped), a loop of steps whose next stage lies
+ * inside the inputs (nothing clamped; a full stage's fold unrolled), then
+ * at most two whose next stage does not (clamped; a fold of what is left
+ * of w, not unrolled). The stage loops' counter k0 is an i64, the folds'
+ * an i32. Splitting the loop so took matmul from 3.82 to ... ms on an
+ * H200 (a bounds test per loaded element, or a clamp, in every step cost
+ * registers and instructions). */
 static void tile_steps(ImpLower *L, Tile *T) {
     Arena *a = L->a;
     const Screma *rc = T->rc;
     T->regs = NEW_ARRAY(a, ImpVar **, rc->narrs + 1);
     for (int j = 0; j < rc->narrs; j++) {
         T->regs[j] = NEW_ARRAY(a, ImpVar *, tile_per(T->c, T->level[j]));
-        for (int e = 0; e < tile_per(T->c, T->level[j]); e++) T->regs[j][e] = gl_let(L, "g", rc->arrs[j]->type.elem, NULL);
+        PrimType t = rc->arrs[j]->type.elem;
+        ImpExp *zero = imp_const(a, prim_class(t) == PC_FLOAT ? prim_float(t, 0) : prim_int(t, 0));
+        for (int e = 0; e < tile_per(T->c, T->level[j]); e++) T->regs[j][e] = gl_let(L, "g", t, zero);
     }
-    tile_fetch(L, T, sym_const(a, 0), NULL);
+    tile_indices(L, T);
+    Sym *wk = ir_se_sym(a, rc->w);
+    int kd = T->c->k;
+    LwNest fn;
+    ImpStm *any = gl_if(L, &fn, imp_op2(a, OP_LT, PT_I64, gl_i64(L, 0), imp_sym(a, wk))); /* clamping needs an element */
+    tile_fetch(L, T, sym_const(a, 0), true);
+    any->body = lw_leave(L, &fn);
     T->at = gl_let(L, "at", PT_I32, i32(L, 0));
     for (int j = 0; j < rc->narrs; j++) tile_store(L, T, j);
     gl_barrier(L);
     ImpVar *k0 = gl_let(L, "k0", PT_I64, gl_i64(L, 0));
-    Sym *wk = ir_se_sym(a, rc->w);
     LwNest n;
-    ImpStm *w = gl_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, k0), imp_sym(a, wk)));
-    int kd = T->c->k;
-    ImpExp *next_full = imp_op2(a, OP_LE, PT_I64, imp_sym(a, sym_add(a, gl_sym(L, k0), sym_const(a, 2 * kd))), imp_sym(a, wk));
-    tile_fetch(L, T, sym_add(a, gl_sym(L, k0), sym_const(a, kd)), next_full);
+    ImpStm *inner = gl_while(L, &n, imp_op2(a, OP_LE, PT_I64, imp_sym(a, sym_add(a, gl_sym(L, k0), sym_const(a, 2 * kd))), imp_sym(a, wk)));
+    tile_step(L, T, k0, false, i32(L, kd), true);
+    inner->body = lw_leave(L, &n);
+    ImpStm *last = gl_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, k0), imp_sym(a, wk)));
     ImpExp *left = imp_op2(a, OP_MIN, PT_I64, imp_sym(a, sym_sub(a, wk, gl_sym(L, k0))), gl_i64(L, kd));
-    ImpVar *kn = gl_let(L, "kn", PT_I32, imp_conv(a, PT_I64, PT_I32, left));
-    LwNest fn;
-    ImpStm *full = gl_if(L, &fn, imp_op2(a, OP_EQ, PT_I32, imp_read(a, kn), i32(L, kd)));
-    tile_fold(L, T, i32(L, kd), true);
-    full->body = lw_leave(L, &fn);
-    lw_enter(L, &fn);
-    tile_fold(L, T, imp_read(a, kn), false);
-    full->orelse = lw_leave(L, &fn);
-    imp_assign(L->b, T->at, imp_sym32(a, sym_sub(a, sym_const(a, 1), gl_sym(L, T->at))));
-    for (int j = 0; j < rc->narrs; j++) tile_store(L, T, j);
-    gl_barrier(L);
-    imp_assign(L->b, k0, imp_sym(a, sym_add(a, gl_sym(L, k0), sym_const(a, kd))));
-    w->body = lw_leave(L, &n);
+    tile_step(L, T, k0, true, imp_conv(a, PT_I64, PT_I32, left), false);
+    last->body = lw_leave(L, &n);
 }
 
 /* Each point (r, c) of the work-item inside the space: the rest of the
@@ -363,9 +399,6 @@ static void tile_kernel(ImpLower *L, const Stm *s, Kb *kb, const TileCfg *c) {
     Sym *bx = sym_sub(a, gl_sym(L, gid), sym_mul(a, gl_sym(L, by), kgx));
     T.y0 = gl_let(L, "y0", PT_I64, imp_sym(a, sym_mul(a, gl_sym(L, by), sym_const(a, tile_block(c, 0)))));
     T.x0 = gl_let(L, "x0", PT_I64, imp_sym(a, sym_mul(a, bx, sym_const(a, tile_block(c, 1)))));
-    ImpExp *iny = imp_op2(a, OP_LE, PT_I64, imp_sym(a, sym_add(a, gl_sym(L, T.y0), sym_const(a, tile_block(c, 0)))), imp_sym(a, wy));
-    ImpExp *inx = imp_op2(a, OP_LE, PT_I64, imp_sym(a, sym_add(a, gl_sym(L, T.x0), sym_const(a, tile_block(c, 1)))), imp_sym(a, wx));
-    T.inside = gl_let(L, "inside", PT_BOOL, imp_op2(a, OP_LAND, PT_BOOL, iny, inx));
     kb_prologue(L, kb, sym_add(a, sym_mul(a, gl_sym(L, gid), sym_const(a, threads)), gl_sym(L, T.ltid)));
     PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &T.nv);
     T.accs = NEW_ARRAY(a, ImpVar ***, c->ry);
