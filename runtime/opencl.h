@@ -63,9 +63,9 @@ typedef struct rt_cl_threshold_info {
 /* A kernel with variants (compiler/imp/imp.h, ImpKernel.head): tuning
  * parameter param picks which of its count variants, kernels[0] to
  * kernels[count - 1], the program is built with (by defining
- * RT_VARIANT_<param>); described says what each one is. */
+ * RT_VARIANT_<param>; dflt when unset); described says what each one is. */
 typedef struct rt_cl_variant_info {
-    int param, count;
+    int param, count, dflt;
     const int *kernels;
     const char *described;
 } rt_cl_variant_info;
@@ -462,9 +462,9 @@ static const rt_cl_variant_info *rt_cl_variant_of(const rt_cl_program_info *prog
     return NULL;
 }
 
-/* The variant that parameter i chooses (1 unless set; rt_cl_variants
+/* The variant that parameter i chooses (dflt unless set; rt_cl_options
  * checked it when the program was built). */
-static int64_t rt_cl_variant(int i) { return rt_cl_param(i, 1); }
+static int64_t rt_cl_variant(int i, int dflt) { return rt_cl_param(i, dflt); }
 
 /* The options the program is built with (malloc'd; NULL after an error):
  * the OpenCL C standard it is written in, RT_NVIDIA on NVIDIA devices
@@ -483,7 +483,7 @@ static char *rt_cl_options(rt_ctx *ctx) {
     int n = sprintf(opts, "-cl-std=CL1.2%s", strstr(vendor, "NVIDIA") ? " -DRT_NVIDIA" : "");
     for (int k = 0; k < rt_cl.prog->nvariants; k++) {
         const rt_cl_variant_info *v = &rt_cl.prog->variants[k];
-        int64_t x = rt_cl_variant(v->param);
+        int64_t x = rt_cl_variant(v->param, v->dflt);
         if (x > v->count) {
             rt_error(ctx, "tuning parameter %s is %lld, but its variants are 1 to %d (see --print-params)",
                      rt_cl.prog->params[v->param], (long long)x, v->count);
@@ -502,7 +502,7 @@ static bool rt_cl_kernel_built(int k) {
     for (int i = 0; i < rt_cl.prog->nvariants; i++) {
         const rt_cl_variant_info *v = &rt_cl.prog->variants[i];
         for (int x = 0; x < v->count; x++)
-            if (v->kernels[x] == k) return x + 1 == rt_cl_variant(v->param);
+            if (v->kernels[x] == k) return x + 1 == rt_cl_variant(v->param, v->dflt);
     }
     return true;
 }
@@ -665,7 +665,7 @@ static void rt_cl_print_param(FILE *f, const rt_cl_program_info *prog, int i) {
     const rt_cl_threshold_info *t = rt_cl_threshold_of(prog, i);
     const rt_cl_variant_info *v = rt_cl_variant_of(prog, i);
     fputs(prog->params[i], f);
-    if (v) fprintf(f, " (variant 1 of %d: %s)", v->count, v->described);
+    if (v) fprintf(f, " (variant %d of %d: %s)", v->dflt, v->count, v->described);
     if (!t) {
         fputc('\n', f);
         return;
@@ -1396,9 +1396,10 @@ static void rt_cl_finish_all(void) {
 static bool rt_cl_backend_set_param(const char *name, int64_t value) {
     int i = rt_cl_param_index(name, strlen(name));
     if (i < 0 || !rt_cl.param_values) return false;
-    int64_t was = rt_cl_param(i, 1);
+    const rt_cl_variant_info *v = rt_cl_variant_of(rt_cl.prog, i);
+    int64_t was = v ? rt_cl_variant(i, v->dflt) : 0;
     rt_cl.param_values[i] = value;
-    if (rt_cl.ready && rt_cl_variant_of(rt_cl.prog, i) && rt_cl_param(i, 1) != was) {
+    if (rt_cl.ready && v && rt_cl_variant(i, v->dflt) != was) {
         clFinish(rt_cl.queue);
         rt_cl_release_program();
     }

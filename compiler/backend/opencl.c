@@ -166,7 +166,8 @@ static const char *h_exp(CPrint *C, const ImpExp *e) {
         case IMP_TUNE_SEGMENT_GROUPS:
             return arena_printf(C->a, "rt_cl_segment_groups(%d, %s, %s, %s)", *P, a0, cp_exp(C, e->args[1]),
                                 cp_exp(C, e->args[2]));
-        case IMP_TUNE_VARIANT: return arena_printf(C->a, "rt_cl_variant(%d)", variant_param(C, e->kernel, *P));
+        case IMP_TUNE_VARIANT:
+            return arena_printf(C->a, "rt_cl_variant(%d, %d)", variant_param(C, e->kernel, *P), e->kernel->variant_default);
         }
         ICE("OpenCL backend: an unknown tuning parameter");
     }
@@ -350,8 +351,9 @@ static void h_launch(CPrint *C, const ImpStm *s) {
     const char *only = NULL;
     if (k->variant) {
         int P = H->params[k->head->index * TUNE_SLOTS + tune_slot[IMP_TUNE_VARIANT]];
-        only = k->variant == 1 ? arena_printf(C->a, "!defined(RT_VARIANT_%d) || RT_VARIANT_%d == 1", P, P)
-                               : arena_printf(C->a, "RT_VARIANT_%d == %d", P, k->variant);
+        only = k->variant == k->head->variant_default
+                   ? arena_printf(C->a, "!defined(RT_VARIANT_%d) || RT_VARIANT_%d == %d", P, P, k->variant)
+                   : arena_printf(C->a, "RT_VARIANT_%d == %d", P, k->variant);
     }
     cl_print_kernel(H->cl, C->a, C->p, k, H->cl->kernels.items[id], only);
 }
@@ -490,12 +492,13 @@ static void variant_table(Buf *out, CPrint *C) {
     buf_puts(out, "static const rt_cl_variant_info futhorc_cl_variants[] = {");
     for (int h = 0; h < H->heads.len; h++) {
         const ImpKernel *head = H->heads.items[h];
-        buf_printf(out, "%s{%d, %d, futhorc_cl_variants_%d, ", h ? ", " : "",
-                   H->params[head->index * TUNE_SLOTS + tune_slot[IMP_TUNE_VARIANT]], head->nvariants, h);
+        buf_printf(out, "%s{%d, %d, %d, futhorc_cl_variants_%d, ", h ? ", " : "",
+                   H->params[head->index * TUNE_SLOTS + tune_slot[IMP_TUNE_VARIANT]], head->nvariants,
+                   head->variant_default, h);
         c_literal(out, head->described);
         buf_puts(out, "}");
     }
-    buf_puts(out, H->heads.len ? "};\n" : "{0, 0, NULL, NULL}};\n");
+    buf_puts(out, H->heads.len ? "};\n" : "{0, 0, 0, NULL, NULL}};\n");
 }
 
 void emit_opencl_entries(Buf *out, const ImpProg *ip, bool linked_rt) {

@@ -27,27 +27,37 @@
  * f32 matrix product (two stages). On an H200 ptxas gives each of its
  * work-items 239 registers, so one group runs per multiprocessor (capping
  * them at 128 or 160 with -cl-nv-maxrregcount spilled and took 4096^3
- * from 3.83 to 5.0 ms). There 4096^3 took 3.82 ms with the first, 4.12
- * with stages of 8 (165 registers), 4.20 and 4.15 with blocks of 128 x 64
- * and 64 x 128 (127 registers, two groups per multiprocessor), 4.95 with
- * 64 x 64; the smaller ones pay where the large blocks leave
- * multiprocessors idle (PoCL, small products). Groups of 8 x 16 with
- * blocks of 64 x 128 (255 registers, 4.16 ms) and stages of 32 (6.12 ms
- * for 64 x 64) were no variant worth keeping. Variants whose local arrays
- * exceed TILE_LOCAL_MAX bytes for the inputs' types are left out. */
+ * from 3.83 to 5.0 ms). With the steps of tile_steps, 4096^3 took 3.42
+ * ms with the first, 3.45 with stages of 8 (160 registers), 3.30 with
+ * groups of 16 x 8 work-items of 8 x 16 points each (252 registers, two
+ * groups per multiprocessor) and 3.23 with groups of 8 x 16 of 16 x 8
+ * points and steps in two parts (cuBLAS: 2.73-2.78 ms); 4.2-4.5 with
+ * blocks of 128 x 64 or 64 x 128 (127 registers), 4.6-5.2 with 64 x 64
+ * or 32 x 32, which pay where large blocks leave multiprocessors idle (a
+ * product of 256 x 8192 by 8192 x 256 took 838 us with the first, 230
+ * with blocks of 32 x 32). Blocks of 128 x 128 with stages of 16 and 8 x
+ * 16 points per work-item spilled (255 registers; 4.9-5.5 ms), stages of
+ * 32 did not fit or were slow (6.1 ms for 64 x 64). Variants whose local
+ * arrays exceed TILE_LOCAL_MAX bytes for the inputs' types are left out. */
 typedef struct TileCfg {
     int sy, sx; /* work-items of a group along rows and columns */
     int ry, rx; /* points of a work-item along rows and columns (multiples of TILE_RUN) */
     int k;      /* elements of a stage along the reduction */
+    int parts;  /* a full step's loads, folds and stores in parts (tile_step) */
 } TileCfg;
 
 static const TileCfg tile_cfgs[] = {
-    {16, 16, 8, 8, 16}, {16, 16, 8, 8, 8}, {16, 16, 8, 4, 16}, {16, 16, 4, 8, 16}, {16, 16, 4, 4, 16}, {8, 8, 4, 4, 16},
-    {8, 16, 16, 8, 16}, {16, 8, 8, 16, 16}, {8, 16, 16, 8, 8}, {16, 8, 8, 16, 8},
+    {16, 16, 8, 8, 16, 1}, {16, 16, 8, 8, 8, 1}, {16, 16, 8, 4, 16, 1}, {16, 16, 4, 8, 16, 1},
+    {16, 16, 4, 4, 16, 1}, {8, 8, 4, 4, 16, 1},   {8, 16, 16, 8, 8, 2}, {16, 8, 8, 16, 8, 1},
 };
 #define TILE_RUN 4
 #define TILE_PAD 4
 #define TILE_LOCAL_MAX (48 * 1024)
+/* Points of a space from which the large blocks' variants are taken by
+ * default (128 blocks of 128 x 128: about one per multiprocessor of a
+ * large GPU), and the most points of a small variant's block by default. */
+#define TILE_LARGE_POINTS (INT64_C(1) << 21)
+#define TILE_SMALL_BLOCK (64 * 64)
 /* Inputs of fewer elements than this have every in-bounds LMAD index,
  * and each term of it, in the range of a 32-bit int. */
 #define TILE_NARROW_MAX 2147483647LL
@@ -88,6 +98,13 @@ typedef struct Tile {
     int nv;
 } Tile;
 
+/* Part i of n of a stage: the elements e of a work-item's share of per
+ * with per * i / n <= e < per * (i + 1) / n, and its elements kk along
+ * the reduction with k * i / n <= kk < k * (i + 1) / n. */
+typedef struct Part {
+    int i, n;
+} Part;
+static const Part TILE_WHOLE = {0, 1};
 static ImpExp *i32(ImpLower *L, int c) { return imp_const(L->a, prim_int(PT_I32, c)); }
 
 /* An element index x computed in 32-bit arithmetic (local arrays, and
@@ -170,12 +187,13 @@ static void tile_indices(ImpLower *L, Tile *T) {
  * clamped to its last one (tile_row), and when clamped elements past the
  * reduction's end to its last one: no staged element past the end is
  * folded (tile_steps). */
-static void tile_fetch_input(ImpLower *L, const Tile *T, int j, Sym *k0, bool narrow, bool clamped) {
+static void tile_fetch_input(ImpLower *L, const Tile *T, int j, Sym *k0, bool narrow, bool clamped, Part part) {
     Arena *a = L->a;
     const Var *arr = T->rc->arrs[j];
     Sym *last = sym_sub(a, ir_se_sym(a, T->rc->w), sym_const(a, 1));
     PrimType t = arr->type.elem;
-    for (int e = 0; e < tile_per(T->c, T->level[j]); e++) {
+    int per = tile_per(T->c, T->level[j]);
+    for (int e = per * part.i / part.n; e < per * (part.i + 1) / part.n; e++) {
         if (narrow && !clamped) {
             Sym *at = sym_add(a, gl_sym(L, T->ix[j][e]), sym_mul(a, k0, arr->mem->ixfun->dims[0].stride));
             imp_assign(L->b, T->regs[j][e], imp_load(a, lw_var(L, arr->mem->mem), t, ix32(L, at)));
@@ -201,27 +219,29 @@ static void tile_fetch_input(ImpLower *L, const Tile *T, int j, Sym *k0, bool na
  * The test of narrow is taken once around all the loads of both paths,
  * so that each path's loads are issued together (a test per element
  * between them took matmul from 3.89 to 4.62 ms on an H200). */
-static void tile_fetch(ImpLower *L, const Tile *T, Sym *k0, bool clamped) {
+static void tile_fetch(ImpLower *L, const Tile *T, Sym *k0, bool clamped, Part part) {
     LwNest n;
     ImpStm *narrow = gl_if(L, &n, imp_read(L->a, T->narrow));
-    for (int j = 0; j < T->rc->narrs; j++) tile_fetch_input(L, T, j, k0, true, clamped);
+    for (int j = 0; j < T->rc->narrs; j++) tile_fetch_input(L, T, j, k0, true, clamped, part);
     narrow->body = lw_leave(L, &n);
     lw_enter(L, &n);
-    for (int j = 0; j < T->rc->narrs; j++) tile_fetch_input(L, T, j, k0, false, clamped);
+    for (int j = 0; j < T->rc->narrs; j++) tile_fetch_input(L, T, j, k0, false, clamped, part);
     narrow->orelse = lw_leave(L, &n);
 }
 
-/* Stores the registers of input j into stage at of its local array:
- * element (row rr, kk) at [kk][rr]. */
-static void tile_store(ImpLower *L, const Tile *T, int j) {
+/* Stores part of the registers of every input j into stage half of its
+ * local array: element (row rr, kk) at [kk][rr]. */
+static void tile_store(ImpLower *L, const Tile *T, Sym *half, Part part) {
     Arena *a = L->a;
-    int l = T->level[j];
-    for (int e = 0; e < tile_per(T->c, l); e++) {
-        ImpVar *kk, *rr;
-        tile_place(L, T, j, e, &kk, &rr);
-        Sym *at = sym_add(a, sym_mul(a, gl_sym(L, T->at), sym_const(a, tile_stage(T->c, l))),
-                          sym_add(a, sym_mul(a, gl_sym(L, kk), sym_const(a, tile_block(T->c, l) + TILE_PAD)), gl_sym(L, rr)));
-        imp_store(L->b, T->tiles[j], T->rc->arrs[j]->type.elem, ix32(L, at), imp_read(a, T->regs[j][e]));
+    for (int j = 0; j < T->rc->narrs; j++) {
+        int l = T->level[j], per = tile_per(T->c, l);
+        for (int e = per * part.i / part.n; e < per * (part.i + 1) / part.n; e++) {
+            ImpVar *kk, *rr;
+            tile_place(L, T, j, e, &kk, &rr);
+            Sym *at = sym_add(a, sym_mul(a, half, sym_const(a, tile_stage(T->c, l))),
+                              sym_add(a, sym_mul(a, gl_sym(L, kk), sym_const(a, tile_block(T->c, l) + TILE_PAD)), gl_sym(L, rr)));
+            imp_store(L->b, T->tiles[j], T->rc->arrs[j]->type.elem, ix32(L, at), imp_read(a, T->regs[j][e]));
+        }
     }
 }
 
@@ -240,10 +260,10 @@ static void fold_res(ImpLower *L, const Body *b, void *ctx) {
     gl_apply(L, f->rc->reds, f->rc->nreds, gl_reads(L, f->accs, f->nv), vals, f->accs);
 }
 
-/* A loop over element kk (an i32 counter, below bound) of stage at:
- * reads each work-item's elements of it from local memory and folds them
- * into its points' accumulators. */
-static void tile_fold(ImpLower *L, const Tile *T, ImpExp *bound, bool unroll) {
+/* A loop over elements first + kk (kk an i32 counter below bound) of
+ * stage at: reads each work-item's elements of it from local memory and
+ * folds them into its points' accumulators. */
+static void tile_fold(ImpLower *L, const Tile *T, int first, ImpExp *bound, bool unroll) {
     Arena *a = L->a;
     const Screma *rc = T->rc;
     ImpVar *kk = lw_fresh(L, "kk", IMP_SCALAR, PT_I32);
@@ -255,7 +275,7 @@ static void tile_fold(ImpLower *L, const Tile *T, ImpExp *bound, bool unroll) {
         int l = T->level[j];
         PrimType t = rc->arrs[j]->type.elem;
         Sym *row = sym_add(a, sym_mul(a, gl_sym(L, T->at), sym_const(a, tile_stage(T->c, l))),
-                           sym_mul(a, gl_sym(L, kk), sym_const(a, tile_block(T->c, l) + TILE_PAD)));
+                           sym_mul(a, sym_add(a, gl_sym(L, kk), sym_const(a, first)), sym_const(a, tile_block(T->c, l) + TILE_PAD)));
         f[j] = NEW_ARRAY(a, ImpVar *, tile_reg(T->c, l));
         for (int r = 0; r < tile_reg(T->c, l); r++)
             f[j][r] = gl_let(L, "f", t, imp_load(a, T->tiles[j], t, ix32(L, sym_add(a, row, tile_offset(L, T, l, r)))));
@@ -276,14 +296,22 @@ static void tile_fold(ImpLower *L, const Tile *T, ImpExp *bound, bool unroll) {
  * barrier: load the next stage of every input into registers (clamped or
  * not), fold kn elements of the current one (in local memory) into each
  * point's accumulators (unrolled or not), and store the next one in the
- * other half of local memory. */
-static void tile_step(ImpLower *L, Tile *T, ImpVar *k0, bool clamped, ImpExp *kn, bool unroll) {
+ * other half of local memory. In parts (kn = k: a full stage), the loads
+ * and the stores of part i of the next stage come before and after the
+ * fold of part i of the current one: fewer registers hold loads in
+ * flight. */
+static void tile_step(ImpLower *L, Tile *T, ImpVar *k0, bool clamped, ImpExp *kn, bool unroll, int parts) {
     Arena *a = L->a;
     int kd = T->c->k;
-    tile_fetch(L, T, sym_add(a, gl_sym(L, k0), sym_const(a, kd)), clamped);
-    tile_fold(L, T, kn, unroll);
-    imp_assign(L->b, T->at, imp_sym32(a, sym_sub(a, sym_const(a, 1), gl_sym(L, T->at))));
-    for (int j = 0; j < T->rc->narrs; j++) tile_store(L, T, j);
+    Sym *next = sym_add(a, gl_sym(L, k0), sym_const(a, kd)), *other = sym_sub(a, sym_const(a, 1), gl_sym(L, T->at));
+    for (int i = 0; i < parts; i++) {
+        Part part = {i, parts};
+        tile_fetch(L, T, next, clamped, part);
+        if (parts == 1) tile_fold(L, T, 0, kn, unroll);
+        else tile_fold(L, T, kd * i / parts, i32(L, kd * (i + 1) / parts - kd * i / parts), unroll);
+        tile_store(L, T, other, part);
+    }
+    imp_assign(L->b, T->at, imp_sym32(a, other));
     gl_barrier(L);
     imp_assign(L->b, k0, imp_sym(a, sym_add(a, gl_sym(L, k0), sym_const(a, kd))));
 }
@@ -293,9 +321,11 @@ static void tile_step(ImpLower *L, Tile *T, ImpVar *k0, bool clamped, ImpExp *kn
  * inside the inputs (nothing clamped; a full stage's fold unrolled), then
  * at most two whose next stage does not (clamped; a fold of what is left
  * of w, not unrolled). The stage loops' counter k0 is an i64, the folds'
- * an i32. Splitting the loop so took matmul from 3.82 to ... ms on an
- * H200 (a bounds test per loaded element, or a clamp, in every step cost
- * registers and instructions). */
+ * an i32. On an H200 matmul 4096^3 took 3.82 ms with a bounds test per
+ * loaded element in every step, 3.74 with a clamp instead, 3.45 with a
+ * path without either for the steps of blocks inside the space, and 3.42
+ * split so, its loads' indices computed before the loop (the first
+ * variant; 3.30 for the one of blocks of 16 x 8 work-items). */
 static void tile_steps(ImpLower *L, Tile *T) {
     Arena *a = L->a;
     const Screma *rc = T->rc;
@@ -311,19 +341,19 @@ static void tile_steps(ImpLower *L, Tile *T) {
     int kd = T->c->k;
     LwNest fn;
     ImpStm *any = gl_if(L, &fn, imp_op2(a, OP_LT, PT_I64, gl_i64(L, 0), imp_sym(a, wk))); /* clamping needs an element */
-    tile_fetch(L, T, sym_const(a, 0), true);
+    tile_fetch(L, T, sym_const(a, 0), true, TILE_WHOLE);
     any->body = lw_leave(L, &fn);
     T->at = gl_let(L, "at", PT_I32, i32(L, 0));
-    for (int j = 0; j < rc->narrs; j++) tile_store(L, T, j);
+    tile_store(L, T, sym_const(a, 0), TILE_WHOLE);
     gl_barrier(L);
     ImpVar *k0 = gl_let(L, "k0", PT_I64, gl_i64(L, 0));
     LwNest n;
     ImpStm *inner = gl_while(L, &n, imp_op2(a, OP_LE, PT_I64, imp_sym(a, sym_add(a, gl_sym(L, k0), sym_const(a, 2 * kd))), imp_sym(a, wk)));
-    tile_step(L, T, k0, false, i32(L, kd), true);
+    tile_step(L, T, k0, false, i32(L, kd), true, T->c->parts);
     inner->body = lw_leave(L, &n);
     ImpStm *last = gl_while(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, k0), imp_sym(a, wk)));
     ImpExp *left = imp_op2(a, OP_MIN, PT_I64, imp_sym(a, sym_sub(a, wk, gl_sym(L, k0))), gl_i64(L, kd));
-    tile_step(L, T, k0, true, imp_conv(a, PT_I64, PT_I32, left), false);
+    tile_step(L, T, k0, true, imp_conv(a, PT_I64, PT_I32, left), false, 1);
     last->body = lw_leave(L, &n);
 }
 
@@ -422,32 +452,23 @@ static int64_t tile_local_bytes(const TileCfg *c, const Screma *rc, const int *l
     return bytes;
 }
 
-/* A block-tiled SegMap: a variant of the kernel per configuration of
- * tile_cfgs whose local arrays fit in TILE_LOCAL_MAX bytes (or, if none
- * does, the one that needs the least), launched after a test of the
- * variant the program was built with. */
-void gl_seg_map_tiled(ImpLower *L, const Stm *s) {
-    const SegInfo *g = s->e->seg;
+/* The variants of a block-tiled SegMap s, one per configuration cs[i]
+ * (n of them), launched after a test of the variant the program was
+ * built with (dflt unless its tuning parameter says otherwise). */
+static void tile_variants(ImpLower *L, const Stm *s, const TileCfg **cs, int n, int dflt) {
     Arena *a = L->a;
-    int n = 0, ncfgs = (int)(sizeof tile_cfgs / sizeof *tile_cfgs), least = 0;
-    const TileCfg **cs = NEW_ARRAY(a, const TileCfg *, ncfgs);
-    int64_t *bytes = NEW_ARRAY(a, int64_t, ncfgs);
-    for (int i = 0; i < ncfgs; i++) {
-        bytes[i] = tile_local_bytes(&tile_cfgs[i], &g->tile->e->screma, g->tile_level);
-        if (bytes[i] <= TILE_LOCAL_MAX) cs[n++] = &tile_cfgs[i];
-        if (bytes[i] < bytes[least]) least = i;
-    }
-    if (n == 0) cs[n++] = &tile_cfgs[least];
     Kb *kbs = NEW_ARRAY(a, Kb, n);
     Buf d = {0};
     for (int i = 0; i < n; i++) {
-        kb_begin(L, &kbs[i], "segmap_tiled", g);
+        kb_begin(L, &kbs[i], "segmap_tiled", s->e->seg);
         kbs[i].k->head = kbs[0].k;
         kbs[i].k->variant = i + 1;
         buf_printf(&d, "%s%d = block %dx%d, stage %d, group %dx%d", i ? "; " : "", i + 1, tile_block(cs[i], 0),
                    tile_block(cs[i], 1), cs[i]->k, cs[i]->sy, cs[i]->sx);
+        if (cs[i]->parts > 1) buf_printf(&d, ", steps in %d parts", cs[i]->parts);
     }
     kbs[0].k->nvariants = n;
+    kbs[0].k->variant_default = dflt;
     kbs[0].k->described = arena_strdup(a, d.data);
     buf_free(&d);
     ImpVar *v = gl_let(L, "variant", PT_I64, imp_tuning(a, kbs[0].k, IMP_TUNE_VARIANT, NULL));
@@ -462,6 +483,38 @@ void gl_seg_map_tiled(ImpLower *L, const Stm *s) {
         }
     }
     for (int i = n - 2; i >= 0; i--) ifs[i]->orelse = lw_leave(L, &nests[i]);
+}
+
+/* A block-tiled SegMap: the configurations of tile_cfgs whose local
+ * arrays fit in TILE_LOCAL_MAX bytes (or, if none does, the one that
+ * needs the least) are its variants, twice: a space of at least the
+ * threshold <entry>.tile_large_N points (TILE_LARGE_POINTS by default)
+ * takes one of the first set (by default the first configuration),
+ * smaller ones one of the second (by default the first whose blocks have
+ * at most TILE_SMALL_BLOCK points), so that a product whose large blocks
+ * would leave the device idle has a choice of its own. */
+void gl_seg_map_tiled(ImpLower *L, const Stm *s) {
+    const SegInfo *g = s->e->seg;
+    Arena *a = L->a;
+    int n = 0, ncfgs = (int)(sizeof tile_cfgs / sizeof *tile_cfgs), least = 0, small = 0;
+    const TileCfg **cs = NEW_ARRAY(a, const TileCfg *, ncfgs);
+    int64_t *bytes = NEW_ARRAY(a, int64_t, ncfgs);
+    for (int i = 0; i < ncfgs; i++) {
+        bytes[i] = tile_local_bytes(&tile_cfgs[i], &g->tile->e->screma, g->tile_level);
+        if (bytes[i] <= TILE_LOCAL_MAX) cs[n++] = &tile_cfgs[i];
+        if (bytes[i] < bytes[least]) least = i;
+    }
+    if (n == 0) cs[n++] = &tile_cfgs[least];
+    for (int i = n - 1; i >= 0; i--)
+        if (tile_block(cs[i], 0) * tile_block(cs[i], 1) <= TILE_SMALL_BLOCK) small = i;
+    Sym *points = sym_mul(a, ir_se_sym(a, gl_level_width(g->levels[0])), ir_se_sym(a, gl_level_width(g->levels[1])));
+    LwNest t;
+    ImpStm *large = gl_if(L, &t, gl_threshold(L, "tile_large", TILE_LARGE_POINTS, imp_sym(a, points), NULL));
+    tile_variants(L, s, cs, n, 1);
+    large->body = lw_leave(L, &t);
+    lw_enter(L, &t);
+    tile_variants(L, s, cs, n, small + 1);
+    large->orelse = lw_leave(L, &t);
 }
 
 /* ---- 1-D tiling ------------------------------------------------------------------------ */

@@ -403,10 +403,11 @@ struct ImpKernel {
     /* Variants: kernels of one operation of which a target builds only one,
      * the one that the tuning parameter IMP_TUNE_VARIANT of the first (the
      * head) names; host code launches it after testing that parameter.
-     * variant: 1 to the head's nvariants (0: not a variant); described: a
-     * line on each variant, for the parameter's description. */
+     * variant: 1 to the head's nvariants (0: not a variant), of which
+     * variant_default is built unless the parameter says otherwise;
+     * described: a line on each variant, for the parameter's description. */
     ImpKernel *head;
-    int variant, nvariants;
+    int variant, nvariants, variant_default;
     const char *described;
 };
 

@@ -104,7 +104,7 @@ typedef struct Tuner {
 
 /* Reads the thresholds and the variant parameters from `exe
  * --print-params`: lines "NAME (threshold DEFAULT (ANCESTORS))" and
- * "NAME (variant 1 of COUNT: ...)"; false after a message. */
+ * "NAME (variant DEFAULT of COUNT: ...)"; false after a message. */
 static bool tune_read_params(Tuner *T) {
     const char *out = spec_tmp(&T->b.work, "params");
     char *argv[] = {(char *)T->exe, "--print-params", NULL};
@@ -120,9 +120,9 @@ static bool tune_read_params(Tuner *T) {
         if (next) *next++ = 0;
         char name[512];
         long long dflt;
-        int count;
-        if (sscanf(line, "%511s (variant 1 of %d:", name, &count) == 2 && count > 0) {
-            Variant v = {.name = arena_strdup(&T->b.arena, name), .count = count, .value = 1};
+        int dvar, count;
+        if (sscanf(line, "%511s (variant %d of %d:", name, &dvar, &count) == 3 && dvar >= 1 && dvar <= count) {
+            Variant v = {.name = arena_strdup(&T->b.arena, name), .count = count, .value = dvar};
             vec_push(&T->var, v);
         }
         if (sscanf(line, "%511s (threshold %lld", name, &dflt) != 2) continue;

@@ -59,19 +59,24 @@ fi
 check "exhaustive: 2 P values and infinity on 2 datasets" '^Exhaustive search: 3 settings x 2 datasets = 6 runs' "$work/ex.log"
 check "exhaustive: its file" '^main\.suff_outer_par_0=[0-9]+$' "$work/rows.fut.ex"
 
-# Variant parameters (the tiled kernel's configurations): each variant on
-# each dataset, one of them written.
+# Variant parameters (the tiled kernel's configurations, a set for large
+# spaces and one for small ones): each variant on each dataset, after the
+# threshold between the sets; one of each written.
 cp $here/tiles.fut "$work/"
 if "$futhorc" autotune -r 1 "$work/tiles.fut" >"$work/tiles.log" 2>&1; then pass; else fail "autotune tiles.fut"; cat "$work/tiles.log"; fi
-check "a variant parameter" '^Tuning 1 variant parameter\.$' "$work/tiles.log"
-read -r name value count < <(sed -n 's/^\([a-z_0-9]*\.variant\)=\([0-9]*\) (of \([0-9]*\))$/\1 \2 \3/p' "$work/tiles.log")
+check "the threshold between the sets" '^Tuning 1 threshold on 2 datasets\.$' "$work/tiles.log"
+check "two variant parameters" '^Tuning 2 variant parameters\.$' "$work/tiles.log"
+sed -n 's/^\([a-z_0-9]*\.variant\)=\([0-9]*\) (of \([0-9]*\))$/\1 \2 \3/p' "$work/tiles.log" >"$work/tiles.vars"
 runs=$(sed -n 's/^Variants: \([0-9]*\) runs\.$/\1/p' "$work/tiles.log")
-if [ -n "$count" ] && [ "$count" -ge 2 ] && [ "$runs" = $((2 * count)) ] && [ "$value" -ge 1 ] && [ "$value" -le "$count" ]; then
-    pass
-else
-    fail "variants: $name=$value of $count in $runs runs (want each of them on 2 datasets)"
+total=0
+while read -r name value count; do
+    total=$((total + 2 * count))
+    if [ "$value" -ge 1 ] && [ "$value" -le "$count" ]; then pass; else fail "variant $name=$value of $count"; fi
+    check "$name in the tuning file" "^$name=$value\$" "$work/tiles.fut.tuning"
+done <"$work/tiles.vars"
+if [ "$(wc -l <"$work/tiles.vars")" = 2 ] && [ "$runs" = "$total" ]; then pass; else
+    fail "variants: $runs runs, want each variant of each parameter on 2 datasets ($total)"
 fi
-check "the variant in the tuning file" "^$name=$value\$" "$work/tiles.fut.tuning"
 expect_run "tuned variant used by futhorc test" 0 "2 passed, 0 failed" \
     sh -c "'$futhorc' test --backend=opencl '$work/tiles.fut' | tail -n 1"
 

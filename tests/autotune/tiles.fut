@@ -1,6 +1,7 @@
--- A block-tiled matrix product: its kernel has variants (tile sizes,
--- work-group shapes, register blocking), which the tuner tries in turn on
--- both datasets.
+-- A block-tiled matrix product: its kernel has two sets of variants (tile
+-- sizes, work-group shapes, register blocking), one for large spaces and
+-- one for small ones, with a threshold between them; the tuner tunes the
+-- threshold, then tries each variant of each set on both datasets.
 -- ==
 -- random input { [40][30]i32 [30][50]i32 }
 -- random input { [70][20]i32 [20][9]i32 }

@@ -159,10 +159,15 @@ else
     fail "compiling intra_group.fut"
     cat "$work/cc.log"
 fi
-# Variants of a block-tiled kernel (<kernel>.variant): listed with what
-# each is, every one gives the results of tiled_odd.fut and tiled_matmul.fut
-# (sizes no multiple of any block or stage), a value out of range is an
-# error, and the program cache holds the variant it was built with.
+# Variants of a block-tiled kernel (<kernel>.variant): two sets, the
+# large blocks' and the small blocks' (the threshold <entry>.tile_large_N
+# picks one), each listed with its default and what each variant is.
+# Forced into each set (every threshold at 0, or at 2^40), the default
+# variants give the results of tiled_odd.fut (sizes no multiple of any
+# block or stage) and tiled_matmul.fut, and every variant of the first set
+# (both sets have the same ones) those of tiled_odd.fut; a value out of range
+# is an error, and the program cache holds the variant it was built with.
+never=1099511627776
 for prog in tiled_odd tiled_matmul; do
     texe=$work/$prog
     if ! "$futhorc" opencl tests/gpu/$prog.fut -o "$texe" >"$work/cc.log" 2>&1; then
@@ -170,13 +175,25 @@ for prog in tiled_odd tiled_matmul; do
         cat "$work/cc.log"
         continue
     fi
-    read -r vparam count < <("$texe" --print-params | sed -n 's/^\(segmap_tiled_[0-9]*\.variant\) (variant 1 of \([0-9]*\): 1 = block 128x128, stage 16, group 16x16; 2 = .*)$/\1 \2/p')
-    if [ -n "$count" ] && [ "$count" -ge 2 ]; then pass; else fail "$prog: variants listed"; "$texe" --print-params; continue; fi
-    for v in $(seq 1 "$count"); do
-        expect "$prog: variant $v" 0 '^[1-9] passed, 0 failed$' \
-            "$futhorc" test --backend=opencl -p --param -p "$vparam=$v" tests/gpu/$prog.fut
+    "$texe" --print-params | sed -n 's/^\(segmap_tiled_[0-9]*\.variant\) (variant \([0-9]*\) of \([0-9]*\): 1 = block 128x128, stage 16, group 16x16; 2 = .*)$/\1 \2 \3/p' >"$work/vparams"
+    if [ "$(cut -d' ' -f2 "$work/vparams" | tr '\n' ' ')" = "1 5 " ]; then pass; else
+        fail "$prog: two sets of variants listed, defaults 1 and 5"
+        "$texe" --print-params
+        continue
+    fi
+    for set in 1 2; do
+        read -r vparam dflt count < <(sed -n "${set}p" "$work/vparams")
+        threshold=0
+        [ "$set" = 2 ] && threshold=$never
+        variants=$dflt
+        [ "$prog$set" = tiled_odd1 ] && variants=$(seq 1 "$count")
+        for v in $variants; do
+            expect "$prog: set $set, variant $v" 0 '^[1-9] passed, 0 failed$' \
+                "$futhorc" test --backend=opencl -p --default-threshold=$threshold -p --param -p "$vparam=$v" tests/gpu/$prog.fut
+        done
     done
 done
+read -r vparam dflt count < <(head -n 1 "$work/vparams")
 if [ -n "$vparam" ]; then
     first=${vparam%.variant}
     first=${first#segmap_tiled_}
@@ -184,15 +201,16 @@ if [ -n "$vparam" ]; then
     expect "a variant out of range" 1 "tuning parameter $vparam is 99, but its variants are 1 to $count" \
         sh -c "'$texe' --param $vparam=99 < $tin"
     expect "variant 2 cached" 0 "segmap_tiled_$((first + 1)) +1 " \
-        sh -c "'$texe' --param $vparam=2 --cache-file '$work/vcache' -P < $tin"
+        sh -c "'$texe' --default-threshold=0 --param $vparam=2 --cache-file '$work/vcache' -P < $tin"
     expect "variant 3 rebuilt despite the cache" 0 "segmap_tiled_$((first + 2)) +1 " \
-        sh -c "'$texe' --param $vparam=3 --cache-file '$work/vcache' -P < $tin"
+        sh -c "'$texe' --default-threshold=0 --param $vparam=3 --cache-file '$work/vcache' -P < $tin"
     expect "dumped variants" 0 "^#if RT_VARIANT_[0-9]+ == $count\$" \
         sh -c "'$texe' --dump-opencl /dev/stdout"
     # A server switching variants between calls rebuilds the program.
     "$futhorc" dataset -b <$tin >"$work/tin.bin"
     printf '%s\n' "restore $work/tin.bin a [][]f32 b [][]f32" "call main o1 a b" "set_tuning_param $vparam 4" \
-        "call main o2 a b" "store $work/o1.bin o1" "store $work/o2.bin o2" | "$texe" --server >"$work/vserver.out" 2>&1
+        "call main o2 a b" "store $work/o1.bin o1" "store $work/o2.bin o2" |
+        "$texe" --server --default-threshold=0 >"$work/vserver.out" 2>&1
     if [ "$(grep -c '^%%% OK' "$work/vserver.out")" = 7 ] && cmp -s "$work/o1.bin" "$work/o2.bin"; then pass; else
         fail "a server switching variants"
         sed 's/^/    /' "$work/vserver.out" | head -20
