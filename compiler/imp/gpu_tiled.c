@@ -454,11 +454,13 @@ static int64_t tile_local_bytes(const TileCfg *c, const Screma *rc, const int *l
 
 /* The variants of a block-tiled SegMap s, one per configuration cs[i]
  * (n of them), launched after a test of the variant the program was
- * built with (dflt unless its tuning parameter says otherwise). */
-static void tile_variants(ImpLower *L, const Stm *s, const TileCfg **cs, int n, int dflt) {
+ * built with (dflt unless its tuning parameter says otherwise); where
+ * says where they are used. */
+static void tile_variants(ImpLower *L, const Stm *s, const TileCfg **cs, int n, int dflt, const char *where) {
     Arena *a = L->a;
     Kb *kbs = NEW_ARRAY(a, Kb, n);
     Buf d = {0};
+    buf_printf(&d, "%s: ", where);
     for (int i = 0; i < n; i++) {
         kb_begin(L, &kbs[i], "segmap_tiled", s->e->seg);
         kbs[i].k->head = kbs[0].k;
@@ -509,11 +511,12 @@ void gl_seg_map_tiled(ImpLower *L, const Stm *s) {
         if (tile_block(cs[i], 0) * tile_block(cs[i], 1) <= TILE_SMALL_BLOCK) small = i;
     Sym *points = sym_mul(a, ir_se_sym(a, gl_level_width(g->levels[0])), ir_se_sym(a, gl_level_width(g->levels[1])));
     LwNest t;
-    ImpStm *large = gl_if(L, &t, gl_threshold(L, "tile_large", TILE_LARGE_POINTS, imp_sym(a, points), NULL));
-    tile_variants(L, s, cs, n, 1);
+    const Threshold *thr;
+    ImpStm *large = gl_if(L, &t, gl_threshold(L, "tile_large", TILE_LARGE_POINTS, imp_sym(a, points), &thr));
+    tile_variants(L, s, cs, n, 1, arena_printf(a, "spaces of at least %s points", thr->name));
     large->body = lw_leave(L, &t);
     lw_enter(L, &t);
-    tile_variants(L, s, cs, n, small + 1);
+    tile_variants(L, s, cs, n, small + 1, arena_printf(a, "spaces of fewer than %s points", thr->name));
     large->orelse = lw_leave(L, &t);
 }
 

@@ -175,7 +175,7 @@ for prog in tiled_odd tiled_matmul; do
         cat "$work/cc.log"
         continue
     fi
-    "$texe" --print-params | sed -n 's/^\(segmap_tiled_[0-9]*\.variant\) (variant \([0-9]*\) of \([0-9]*\): 1 = block 128x128, stage 16, group 16x16; 2 = .*)$/\1 \2 \3/p' >"$work/vparams"
+    "$texe" --print-params | sed -n 's/^\(segmap_tiled_[0-9]*\.variant\) (variant \([0-9]*\) of \([0-9]*\): spaces of [a-z ]* main\.tile_large_[0-9]* points: 1 = block 128x128, stage 16, group 16x16; 2 = .*)$/\1 \2 \3/p' >"$work/vparams"
     if [ "$(cut -d' ' -f2 "$work/vparams" | tr '\n' ' ')" = "1 5 " ]; then pass; else
         fail "$prog: two sets of variants listed, defaults 1 and 5"
         "$texe" --print-params
