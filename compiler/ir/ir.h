@@ -181,11 +181,16 @@ typedef enum PrivMem {
 } PrivMem;
 
 /* Versions of a map that the program rules out (IrExp.pin), by Futhark's
- * attribute #[incremental_flattening(no_outer)], (no_intra), or
- * (only_inner) for both: pass distribute then makes no such version. */
+ * attribute #[incremental_flattening(...)] (or #[flattening(...)]):
+ * no_outer, no_intra, only_inner (both), only_intra (the intra-group
+ * version alone where one can be made, else only_inner) and
+ * sequential_inner (the map as written alone): pass distribute then makes
+ * no such version. */
 typedef enum PinFlags {
-    PIN_NO_OUTER = 1, /* the map as written, one work-item per element */
-    PIN_NO_INTRA = 2, /* the intra-group version */
+    PIN_NO_OUTER = 1,   /* the map as written, one work-item per element */
+    PIN_NO_INTRA = 2,   /* the intra-group version */
+    PIN_ONLY_INTRA = 4, /* every version but the intra-group one */
+    PIN_NO_DIST = 8,    /* the distributed version */
 } PinFlags;
 
 typedef struct SegInfo {

@@ -1336,18 +1336,24 @@ static bool attr_unsafe(const Exp *e) {
     return false;
 }
 
-/* The versions e's attributes #[incremental_flattening(...)] rule out
- * (PinFlags) that l->pin does not already. */
+/* The versions e's attributes #[incremental_flattening(...)] (or, as
+ * Futhark now spells them, #[flattening(...)]) rule out (PinFlags) that
+ * l->pin does not already. */
 static unsigned attr_pin(const Lower *l, const Exp *e) {
     static const struct {
         const char *arg;
         unsigned pin;
-    } args[] = {{"no_outer", PIN_NO_OUTER}, {"no_intra", PIN_NO_INTRA}, {"only_inner", PIN_NO_OUTER | PIN_NO_INTRA}};
+    } args[] = {{"no_outer", PIN_NO_OUTER},
+                {"no_intra", PIN_NO_INTRA},
+                {"only_inner", PIN_NO_OUTER | PIN_NO_INTRA},
+                {"only_intra", PIN_ONLY_INTRA},
+                {"sequential_inner", PIN_NO_INTRA | PIN_NO_DIST}};
+    static const char *const spellings[] = {"incremental_flattening(%s)", "flattening(%s)"};
     unsigned pin = 0;
     for (int i = 0; i < e->nattrs; i++)
         for (size_t j = 0; j < sizeof args / sizeof args[0]; j++)
-            if (!strcmp(e->attrs[i].text, arena_printf(l->a, "incremental_flattening(%s)", args[j].arg)))
-                pin |= args[j].pin;
+            for (int k = 0; k < 2; k++)
+                if (!strcmp(e->attrs[i].text, arena_printf(l->a, spellings[k], args[j].arg))) pin |= args[j].pin;
     return pin & ~l->pin;
 }
 

@@ -518,7 +518,9 @@ static bool group_width(void *ctx, const Stm *s) {
  *                  in if ci then intra else dist
  * where ci also requires G to fit the device's work-groups. A version the
  * program rules out (IrExp.pin: #[incremental_flattening(no_outer)] or
- * (no_intra)) is left out with its threshold. Returns the statements that
+ * (no_intra)) is left out with its threshold; with (only_intra) the
+ * intra-group version is all there is where one can be made (it runs
+ * whatever the widths: its work-items stride over them). Returns the statements that
  * replace s; *dist_parent gets the threshold whose false branch dist is
  * (NULL: none), *dist_b the body of dist. */
 static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, const StmVec *dist,
@@ -527,14 +529,22 @@ static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, c
     Body *fb = *dist_b = body_of(D, dist->items, dist->len, dist_pat, s->npat);
     *dist_parent = NULL;
     Stm *c = NULL;
-    if (!(s->e->pin & PIN_NO_OUTER)) {
+    GroupWidth g = {D, &in, {0}, s->loc, 0};
+    bool intra_ok = !(s->e->pin & PIN_NO_INTRA) && is_map(outer->e) &&
+                    ir_each_group_soac(outer->e->screma.map->body, group_width, &g) && g.n;
+    if (intra_ok && (s->e->pin & PIN_ONLY_INTRA)) {
+        vec_free(&in); /* the width's statements: unused */
+        outer->e->intra = true;
+        vec_push(&r, outer);
+        for (int i = 0; i < s->npat; i++) vec_push(&r, ir_copy_stm(D->a, pat[i], se_var(outer->pat[i]), s->loc));
+        return r;
+    }
+    if (!(s->e->pin & (PIN_NO_OUTER | PIN_ONLY_INTRA))) {
         c = threshold(D, "suff_outer_par", DIST_OUTER_THRESHOLD, outer_parallelism(D, outer, &r), NULL, false, s->loc);
         vec_push(&r, c);
         *dist_parent = c->e->thr;
     }
-    GroupWidth g = {D, &in, {0}, s->loc, 0};
-    if (!(s->e->pin & PIN_NO_INTRA) && is_map(outer->e) &&
-        ir_each_group_soac(outer->e->screma.map->body, group_width, &g) && g.n) {
+    if (intra_ok) {
         Stm *intra = ir_clone_stm(D->p, outer);
         intra->e->intra = true;
         Stm *ci = threshold(D, "suff_intra_par", DIST_INTRA_THRESHOLD, g.w, c ? c->e->thr : NULL, true, s->loc);
@@ -555,12 +565,7 @@ static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, c
     } else {
         /* no threshold above: the statements of the one branch left */
         for (int i = 0; i < fb->nstms; i++) vec_push(&r, fb->stms[i]);
-        for (int i = 0; fb == *dist_b && i < s->npat; i++) {
-            IrExp *e = NEW(D->a, IrExp);
-            e->kind = IE_SUBEXP;
-            e->se = se_var(dist_pat[i]);
-            vec_push(&r, ir_stm1(D->a, pat[i], e, s->loc));
-        }
+        for (int i = 0; fb == *dist_b && i < s->npat; i++) vec_push(&r, ir_copy_stm(D->a, pat[i], se_var(dist_pat[i]), s->loc));
     }
     vec_free(&in);
     return r;
@@ -836,6 +841,11 @@ static bool dist_intra(Dist *D, Body *host, int at) {
         vec_free(&r);
         return false;
     }
+    if (s->e->pin & PIN_ONLY_INTRA) { /* the intra-group version alone */
+        vec_free(&r);
+        s->e->intra = true;
+        return true;
+    }
     Stm *outer = ir_clone_stm(D->p, s), *intra = ir_clone_stm(D->p, s);
     intra->e->intra = true;
     Stm *c = NULL;
@@ -878,7 +888,8 @@ static void dist_body(Dist *D, Body *b) {
         } else if (e->kind == IE_SCREMA && !e->screma.nscans) {
             mark_nest(D, s);
             int before = b->nstms;
-            if (dist_map(D, b, k, true) || dist_interchange(D, b, k) || dist_intra(D, b, k)) k += b->nstms - before;
+            if (!(e->pin & PIN_NO_DIST) && (dist_map(D, b, k, true) || dist_interchange(D, b, k) || dist_intra(D, b, k)))
+                k += b->nstms - before;
         }
     }
 }
