@@ -6,7 +6,8 @@
  *
  * The program is compiled with the opencl backend; `--print-params` lists
  * its thresholds with the branches of the thresholds above them (parents
- * come first), and a run with -L logs each comparison ("Compared NAME <=
+ * come first) and its variant parameters (tune_variants: tried after the
+ * thresholds), and a run with -L logs each comparison ("Compared NAME <=
  * P: true."), which gives the degrees of parallelism P a dataset compares.
  *
  * The algorithm is the thesis's (TuneProgram with size-variant branches):
@@ -458,9 +459,10 @@ static int tune_program(Tuner *T, const char *out_file) {
 
 static void tune_usage(void) {
     printf("Usage: futhorc autotune [OPTIONS] PROG.fut\n"
-           "Sets the thresholds of the program's multi-versioned code from timings on\n"
-           "the datasets of its -- == test blocks and writes them to PROG.fut.tuning,\n"
-           "which futhorc bench and futhorc test then use.\n\n"
+           "Sets the thresholds of the program's multi-versioned code, then the variants\n"
+           "of its tiled kernels, from timings on the datasets of its -- == test blocks\n"
+           "and writes them to PROG.fut.tuning, which futhorc bench and futhorc test\n"
+           "then use.\n\n"
            "Options:\n"
            "  -r N, --runs=N                 timed runs per measurement (default %d)\n"
            "  --backend=NAME                 the backend (only opencl has thresholds)\n"
