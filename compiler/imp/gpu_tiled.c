@@ -158,16 +158,27 @@ static ImpVar *tile_row(ImpLower *L, const Tile *T, int j, int e) {
     return kk;
 }
 
+/* A variable per input j and element e of its share of a stage, zero at
+ * first: an i32 index, or else of the input's element type. */
+static ImpVar ***tile_vars(ImpLower *L, const Tile *T, const char *name, bool index) {
+    Arena *a = L->a;
+    const Screma *rc = T->rc;
+    ImpVar ***vs = NEW_ARRAY(a, ImpVar **, rc->narrs + 1);
+    for (int j = 0; j < rc->narrs; j++) {
+        PrimType t = index ? PT_I32 : rc->arrs[j]->type.elem;
+        ImpExp *zero = imp_const(a, prim_class(t) == PC_FLOAT ? prim_float(t, 0) : prim_int(t, 0));
+        vs[j] = NEW_ARRAY(a, ImpVar *, tile_per(T->c, T->level[j]));
+        for (int e = 0; e < tile_per(T->c, T->level[j]); e++) vs[j][e] = gl_let(L, name, t, zero);
+    }
+    return vs;
+}
+
 /* Declares T->ix (narrow: each loaded element's index at stage 0),
  * computed once before the loop. */
 static void tile_indices(ImpLower *L, Tile *T) {
     Arena *a = L->a;
     const Screma *rc = T->rc;
-    T->ix = NEW_ARRAY(a, ImpVar **, rc->narrs + 1);
-    for (int j = 0; j < rc->narrs; j++) {
-        T->ix[j] = NEW_ARRAY(a, ImpVar *, tile_per(T->c, T->level[j]));
-        for (int e = 0; e < tile_per(T->c, T->level[j]); e++) T->ix[j][e] = gl_let(L, "ix", PT_I32, i32(L, 0));
-    }
+    T->ix = tile_vars(L, T, "ix", true);
     LwNest n;
     ImpStm *narrow = gl_if(L, &n, imp_read(a, T->narrow));
     for (int j = 0; j < rc->narrs; j++)
@@ -329,13 +340,7 @@ static void tile_step(ImpLower *L, Tile *T, ImpVar *k0, bool clamped, ImpExp *kn
 static void tile_steps(ImpLower *L, Tile *T) {
     Arena *a = L->a;
     const Screma *rc = T->rc;
-    T->regs = NEW_ARRAY(a, ImpVar **, rc->narrs + 1);
-    for (int j = 0; j < rc->narrs; j++) {
-        T->regs[j] = NEW_ARRAY(a, ImpVar *, tile_per(T->c, T->level[j]));
-        PrimType t = rc->arrs[j]->type.elem;
-        ImpExp *zero = imp_const(a, prim_class(t) == PC_FLOAT ? prim_float(t, 0) : prim_int(t, 0));
-        for (int e = 0; e < tile_per(T->c, T->level[j]); e++) T->regs[j][e] = gl_let(L, "g", t, zero);
-    }
+    T->regs = tile_vars(L, T, "g", false);
     tile_indices(L, T);
     Sym *wk = ir_se_sym(a, rc->w);
     int kd = T->c->k;
