@@ -280,6 +280,10 @@ Size tc_size_resolve(Size s);
 bool tc_size_same(Size a, Size b);
 Exp *tc_size_term(Exp *e);
 Size tc_exp_size(Exp *e);
+/* The size an expression of an integer type other than i64 gives a
+ * dependent parameter of that type: a term of that type (a literal, a
+ * name, an operator or an application over them), or unknown. */
+Size tc_int_size(Exp *e);
 Ty *tc_zonk(Ty *t);
 bool tc_is_prim(Ty *t, PrimType p);
 

@@ -314,6 +314,14 @@ static Size arg_size(Exp *arg) {
     return tc_exp_size(arg);
 }
 
+/* What an argument gives a dependent parameter: arg_size, or for a
+ * parameter of another integer type (which sizes mention only inside
+ * applications, [i64.u32 (1u32 << n)]) a term of that type. */
+static Size dependent_size(Exp *arg) {
+    Ty *t = arg->ty ? tc_head(arg->ty) : NULL;
+    return t && t->kind == TY_PRIM && prim_is_int(t->prim) && t->prim != PT_I64 ? tc_int_size(arg) : arg_size(arg);
+}
+
 /* Arguments quoted in messages are cut to this many characters, so that
  * a long lambda does not swamp the message. */
 enum { ARG_TEXT_MAX = 40 };
@@ -347,7 +355,7 @@ static Ty *apply_arg(SrcLoc loc, Ty *fty, Exp *arg, Ty *argty, const char *fname
                             : arena_printf(tc.a, "Cannot apply function to \"%s\" (invalid type).", exp_text(arg));
     tc_unify_in(arg->loc, h->param, argty, mode, ctx);
     Ty *res = h->result;
-    if (h->pname) res = tc_subst_pname(res, h->pname, h->var, arg_size(arg));
+    if (h->pname) res = tc_subst_pname(res, h->pname, h->var, dependent_size(arg));
     return res;
 }
 

@@ -289,7 +289,7 @@ static Exp *size_binop(Exp *orig, Exp *l, Exp *r) {
         e->e1 = l;
         e->e2 = r;
     }
-    if (l->kind != EX_INT || r->kind != EX_INT) return e;
+    if (l->kind != EX_INT || r->kind != EX_INT || !tc_is_prim(orig->ty, PT_I64)) return e;
     int64_t x = (int64_t)l->ivalue, y = (int64_t)r->ivalue;
     Exp *c = NULL;
     if (strcmp(orig->op, "+") == 0) c = int_leaf(x + y);
@@ -308,7 +308,48 @@ static bool literal_constant(Exp *e, int64_t *value) {
     return true;
 }
 
-/* f a b as a size term: f a top-level function, the arguments size terms. */
+static Exp *apply_term(Exp *e);
+
+/* An argument of a size term's application: a size term, or a term of
+ * another integer type: a literal, a name, a built-in operator or a
+ * function applied to such terms (i64.u32 (1u32 << n)). */
+static Exp *arg_term(Exp *a) {
+    Exp *h = tc_size_term(a);
+    Ty *t = a->ty ? tc_head(a->ty) : NULL;
+    if (h || !t || t->kind != TY_PRIM || !prim_is_int(t->prim)) return h;
+    switch (a->kind) {
+    case EX_INT:
+        h = size_node(EX_INT);
+        h->ivalue = a->ivalue;
+        h->has_suffix = true;
+        h->suffix = t->prim;
+        break;
+    case EX_VAR:
+        if (a->ref.kind != REF_LOCAL || a->ref.uid <= 0 || a->ref.nvar_parts || a->name.nparts != 1) return NULL;
+        h = var_leaf(a->ref.uid, a->name.parts[0]);
+        break;
+    case EX_BINOP: {
+        if (a->ref.kind != REF_NONE) return NULL;
+        Exp *l = arg_term(a->e1), *r = l ? arg_term(a->e2) : NULL;
+        if (!r) return NULL;
+        h = size_node(EX_BINOP);
+        h->loc = a->loc;
+        h->op = a->op;
+        h->e1 = l;
+        h->e2 = r;
+        break;
+    }
+    case EX_APPLY:
+        h = apply_term(a);
+        break;
+    default:
+        return NULL;
+    }
+    if (h) h->ty = a->ty;
+    return h;
+}
+
+/* f a b as a size term: f a top-level function, the arguments arg_terms. */
 static Exp *apply_term(Exp *e) {
     Ref *f = &e->e1->ref;
     if (e->e1->kind != EX_VAR || (f->kind != REF_GLOBAL && f->kind != REF_NUMERIC) || f->nvar_parts) return NULL;
@@ -317,15 +358,8 @@ static Exp *apply_term(Exp *e) {
     c->e1 = e->e1;
     c->nelems = e->nelems;
     c->elems = NEW_ARRAY(tc.a, Exp *, e->nelems);
-    for (int i = 0; i < e->nelems; i++) {
-        /* an argument may be a name of any integer type (i64.i32 n) */
-        Exp *a = e->elems[i], *h = tc_size_term(a);
-        Ty *t = a->ty ? tc_head(a->ty) : NULL;
-        if (!h && a->kind == EX_VAR && a->ref.kind == REF_LOCAL && a->ref.uid > 0 && !a->ref.nvar_parts &&
-            a->name.nparts == 1 && t && t->kind == TY_PRIM && prim_is_int(t->prim))
-            h = var_leaf(a->ref.uid, a->name.parts[0]);
-        if (!(c->elems[i] = h)) return NULL;
-    }
+    for (int i = 0; i < e->nelems; i++)
+        if (!(c->elems[i] = arg_term(e->elems[i]))) return NULL;
     return c;
 }
 
@@ -372,6 +406,13 @@ Exp *tc_size_term(Exp *e) {
 Size tc_exp_size(Exp *e) {
     Exp *t = tc_size_term(e);
     return t ? exp_size(t) : tc_size_any();
+}
+
+Size tc_int_size(Exp *e) {
+    Exp *t = arg_term(e);
+    if (!t || t->kind == EX_VAR) return t ? exp_size(t) : tc_size_any();
+    Size s = {.kind = SZ_EXP, .exp = t};
+    return s;
 }
 
 static Size map_size(Size s, Size (*f)(Size, void *), void *ctx);
