@@ -518,9 +518,9 @@ static bool group_width(void *ctx, const Stm *s) {
  *                  in if ci then intra else dist
  * where ci also requires G to fit the device's work-groups. A version the
  * program rules out (IrExp.pin: #[incremental_flattening(no_outer)] or
- * (no_intra)) is left out with its threshold; with (only_intra) the
- * intra-group version is all there is where one can be made (it runs
- * whatever the widths: its work-items stride over them). Returns the statements that
+ * (no_intra)) is left out with its threshold; (only_intra), where no
+ * intra-group version can be made (only_intra above), leaves the
+ * distributed version alone. Returns the statements that
  * replace s; *dist_parent gets the threshold whose false branch dist is
  * (NULL: none), *dist_b the body of dist. */
 static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, const StmVec *dist,
@@ -532,13 +532,6 @@ static StmVec versions(Dist *D, Stm *s, Stm *outer, Var **pat, Var **dist_pat, c
     GroupWidth g = {D, &in, {0}, s->loc, 0};
     bool intra_ok = !(s->e->pin & PIN_NO_INTRA) && is_map(outer->e) &&
                     ir_each_group_soac(outer->e->screma.map->body, group_width, &g) && g.n;
-    if (intra_ok && (s->e->pin & PIN_ONLY_INTRA)) {
-        vec_free(&in); /* the width's statements: unused */
-        outer->e->intra = true;
-        vec_push(&r, outer);
-        for (int i = 0; i < s->npat; i++) vec_push(&r, ir_copy_stm(D->a, pat[i], se_var(outer->pat[i]), s->loc));
-        return r;
-    }
     if (!(s->e->pin & (PIN_NO_OUTER | PIN_ONLY_INTRA))) {
         c = threshold(D, "suff_outer_par", DIST_OUTER_THRESHOLD, outer_parallelism(D, outer, &r), NULL, false, s->loc);
         vec_push(&r, c);
@@ -841,11 +834,6 @@ static bool dist_intra(Dist *D, Body *host, int at) {
         vec_free(&r);
         return false;
     }
-    if (s->e->pin & PIN_ONLY_INTRA) { /* the intra-group version alone */
-        vec_free(&r);
-        s->e->intra = true;
-        return true;
-    }
     Stm *outer = ir_clone_stm(D->p, s), *intra = ir_clone_stm(D->p, s);
     intra->e->intra = true;
     Stm *c = NULL;
@@ -855,24 +843,34 @@ static bool dist_intra(Dist *D, Body *host, int at) {
     }
     Stm *ci = threshold(D, "suff_intra_par", DIST_INTRA_THRESHOLD, g.w, c ? c->e->thr : NULL, true, s->loc);
     if (c) { /* the intra-group threshold is compared in the outer one's false branch only */
-        IrExp *e = NEW(D->a, IrExp);
-        e->kind = IE_IF;
-        e->cond = se_var(c->pat[0]);
-        e->nret = 1;
-        e->ret = NEW_ARRAY(D->a, Type, 1);
-        e->ret[0] = type_prim(PT_BOOL);
-        e->tbody = NEW(D->a, Body);
-        e->tbody->nres = 1;
-        e->tbody->res = NEW_ARRAY(D->a, SubExp, 1);
-        e->tbody->res[0] = se_bool(false);
-        e->fbody = body_of(D, &ci, 1, ci->pat, 1);
-        ci = ir_stm1(D->a, ir_var(D->p, "intra", type_prim(PT_BOOL)), e, s->loc);
+        Body *never = NEW(D->a, Body);
+        never->nres = 1;
+        never->res = NEW_ARRAY(D->a, SubExp, 1);
+        never->res[0] = se_bool(false);
+        Var **intra_c = NEW_ARRAY(D->a, Var *, 1); /* the statement keeps it */
+        intra_c[0] = ir_var(D->p, "intra", type_prim(PT_BOOL));
+        ci = version_if(D, c, never, body_of(D, &ci, 1, ci->pat, 1), intra_c, 1, s->loc);
     }
     vec_push(&r, ci);
     vec_push(&r, version_if(D, ci, body_of(D, &intra, 1, intra->pat, s->npat), body_of(D, &outer, 1, outer->pat, s->npat),
                             s->pat, s->npat, s->loc));
     splice(D, host, at, &r);
     return true;
+}
+
+/* With #[incremental_flattening(only_intra)], host-level map s becomes its
+ * intra-group version alone, as in Futhark, wherever one can be made (its
+ * element has parallel operations at the group level that build no arrays;
+ * the version runs whatever their widths: its work-items stride over
+ * them), and nothing else is tried on it. Returns whether it did. */
+static bool only_intra(Dist *D, Stm *s) {
+    if (!(s->e->pin & PIN_ONLY_INTRA) || (s->e->pin & PIN_NO_INTRA) || !is_map(s->e)) return false;
+    StmVec w = {0}; /* the width's statements: unused */
+    GroupWidth g = {D, &w, {0}, s->loc, 0};
+    bool made = ir_each_group_soac(s->e->screma.map->body, group_width, &g) && g.n;
+    vec_free(&w);
+    if (made) s->e->intra = true;
+    return made;
 }
 
 /* Distributes the host-level maps of b (entering host-level loops and ifs). */
@@ -888,7 +886,8 @@ static void dist_body(Dist *D, Body *b) {
         } else if (e->kind == IE_SCREMA && !e->screma.nscans) {
             mark_nest(D, s);
             int before = b->nstms;
-            if (!(e->pin & PIN_NO_DIST) && (dist_map(D, b, k, true) || dist_interchange(D, b, k) || dist_intra(D, b, k)))
+            if (!(e->pin & PIN_NO_DIST) && !only_intra(D, s) &&
+                (dist_map(D, b, k, true) || dist_interchange(D, b, k) || dist_intra(D, b, k)))
                 k += b->nstms - before;
         }
     }
