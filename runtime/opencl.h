@@ -1350,8 +1350,6 @@ static void rt_cl_report(FILE *f) {
     fprintf(f, "peak device memory: %lld bytes\n", (long long)rt_cl.mem_peak);
 }
 
-/* Releases the device and everything made for it, also after a setup that
- * failed half-way; the options stay. */
 /* Releases the built program and its kernels (the next rt_cl_setup
  * builds it again). */
 static void rt_cl_release_program(void) {
@@ -1370,6 +1368,8 @@ static void rt_cl_release_program(void) {
     rt_cl.ready = false;
 }
 
+/* Releases the device and everything made for it, also after a setup that
+ * failed half-way; the options stay. */
 static void rt_cl_release_all(void) {
     rt_cl_drop_free();
     free(rt_cl.free_list);

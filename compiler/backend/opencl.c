@@ -105,6 +105,18 @@ static void threshold_table(Buf *out, HostPrint *H) {
     buf_puts(out, H->thr.len ? "};\n" : "{0, 0, -1, 0}};\n");
 }
 
+/* Variant v of head, a kernel with variants of program p. */
+static const ImpKernel *variant_of(const ImpProg *p, const ImpKernel *head, int v) {
+    for (int i = 0; i < p->nkernels; i++)
+        if (p->kernels[i]->head == head && p->kernels[i]->variant == v) return p->kernels[i];
+    ICE("OpenCL backend: kernel %s has no variant %d", head->name, v);
+}
+
+/* The tuning parameter that chooses head's variant (registered). */
+static int head_param(const HostPrint *H, const ImpKernel *head) {
+    return H->params[head->index * TUNE_SLOTS + tune_slot[IMP_TUNE_VARIANT]];
+}
+
 /* The tuning parameter P of head, a kernel with variants: the first use
  * registers its variants (their kernels, in order) for the table. */
 static int variant_param(CPrint *C, const ImpKernel *head, int P) {
@@ -112,9 +124,7 @@ static int variant_param(CPrint *C, const ImpKernel *head, int P) {
     for (int i = 0; i < H->heads.len; i++)
         if (H->heads.items[i] == head) return P;
     vec_push(&H->heads, head);
-    for (int v = 1; v <= head->nvariants; v++)
-        for (int i = 0; i < C->p->nkernels; i++)
-            if (C->p->kernels[i]->head == head && C->p->kernels[i]->variant == v) kernel_id(C, C->p->kernels[i]);
+    for (int v = 1; v <= head->nvariants; v++) kernel_id(C, variant_of(C->p, head, v));
     return P;
 }
 
@@ -350,7 +360,7 @@ static void h_launch(CPrint *C, const ImpStm *s) {
     cp_line(C, "if (rt_cl_launch(ctx, %d, %s, %s)) goto fail;", id, cp_exp(C, s->groups), cp_exp(C, s->group_size));
     const char *only = NULL;
     if (k->variant) {
-        int P = H->params[k->head->index * TUNE_SLOTS + tune_slot[IMP_TUNE_VARIANT]];
+        int P = head_param(H, k->head);
         only = k->variant == k->head->variant_default
                    ? arena_printf(C->a, "!defined(RT_VARIANT_%d) || RT_VARIANT_%d == %d", P, P, k->variant)
                    : arena_printf(C->a, "RT_VARIANT_%d == %d", P, k->variant);
@@ -484,17 +494,14 @@ static void variant_table(Buf *out, CPrint *C) {
         const ImpKernel *head = H->heads.items[h];
         buf_printf(out, "static const int futhorc_cl_variants_%d[] = {", h);
         for (int v = 1; v <= head->nvariants; v++)
-            for (int i = 0; i < C->p->nkernels; i++)
-                if (C->p->kernels[i]->head == head && C->p->kernels[i]->variant == v)
-                    buf_printf(out, "%s%d", v > 1 ? ", " : "", H->kernel_id[i]);
+            buf_printf(out, "%s%d", v > 1 ? ", " : "", H->kernel_id[variant_of(C->p, head, v)->index]);
         buf_puts(out, "};\n");
     }
     buf_puts(out, "static const rt_cl_variant_info futhorc_cl_variants[] = {");
     for (int h = 0; h < H->heads.len; h++) {
         const ImpKernel *head = H->heads.items[h];
-        buf_printf(out, "%s{%d, %d, %d, futhorc_cl_variants_%d, ", h ? ", " : "",
-                   H->params[head->index * TUNE_SLOTS + tune_slot[IMP_TUNE_VARIANT]], head->nvariants,
-                   head->variant_default, h);
+        buf_printf(out, "%s{%d, %d, %d, futhorc_cl_variants_%d, ", h ? ", " : "", head_param(H, head),
+                   head->nvariants, head->variant_default, h);
         c_literal(out, head->described);
         buf_puts(out, "}");
     }

@@ -310,6 +310,12 @@ static bool literal_constant(Exp *e, int64_t *value) {
 
 static Exp *apply_term(Exp *e);
 
+/* A leaf for e, a plain local name, or NULL. */
+static Exp *local_leaf(Exp *e) {
+    if (e->ref.kind != REF_LOCAL || e->ref.uid <= 0 || e->ref.nvar_parts || e->name.nparts != 1) return NULL;
+    return var_leaf(e->ref.uid, e->name.parts[0]);
+}
+
 /* An argument of a size term's application: a size term, or a term of
  * another integer type: a literal, a name, a built-in operator or a
  * function applied to such terms (i64.u32 (1u32 << n)). */
@@ -325,8 +331,7 @@ static Exp *arg_term(Exp *a) {
         h->suffix = t->prim;
         break;
     case EX_VAR:
-        if (a->ref.kind != REF_LOCAL || a->ref.uid <= 0 || a->ref.nvar_parts || a->name.nparts != 1) return NULL;
-        h = var_leaf(a->ref.uid, a->name.parts[0]);
+        h = local_leaf(a);
         break;
     case EX_BINOP: {
         if (a->ref.kind != REF_NONE) return NULL;
@@ -381,8 +386,7 @@ Exp *tc_size_term(Exp *e) {
             g->ref = e->ref;
             return g;
         }
-        if (e->ref.kind != REF_LOCAL || e->ref.uid <= 0 || e->ref.nvar_parts || e->name.nparts != 1) return NULL;
-        return var_leaf(e->ref.uid, e->name.parts[0]);
+        return local_leaf(e);
     case EX_APPLY:
         return apply_term(e);
     case EX_BINOP: {
@@ -410,8 +414,9 @@ Size tc_exp_size(Exp *e) {
 
 Size tc_int_size(Exp *e) {
     Exp *t = arg_term(e);
-    if (!t || t->kind == EX_VAR) return t ? exp_size(t) : tc_size_any();
-    Size s = {.kind = SZ_EXP, .exp = t};
+    if (!t) return tc_size_any();
+    if (t->kind == EX_VAR) return exp_size(t); /* a name */
+    Size s = {.kind = SZ_EXP, .exp = t};      /* a literal keeps its type (no SZ_CONST) */
     return s;
 }
 

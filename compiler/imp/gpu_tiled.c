@@ -105,6 +105,11 @@ typedef struct Part {
     int i, n;
 } Part;
 static const Part TILE_WHOLE = {0, 1};
+
+/* The first of part p's items of count, and the one after its last. */
+static int part_start(Part p, int count) { return count * p.i / p.n; }
+static int part_end(Part p, int count) { return count * (p.i + 1) / p.n; }
+
 static ImpExp *i32(ImpLower *L, int c) { return imp_const(L->a, prim_int(PT_I32, c)); }
 
 /* An element index x computed in 32-bit arithmetic (local arrays, and
@@ -204,7 +209,7 @@ static void tile_fetch_input(ImpLower *L, const Tile *T, int j, Sym *k0, bool na
     Sym *last = sym_sub(a, ir_se_sym(a, T->rc->w), sym_const(a, 1));
     PrimType t = arr->type.elem;
     int per = tile_per(T->c, T->level[j]);
-    for (int e = per * part.i / part.n; e < per * (part.i + 1) / part.n; e++) {
+    for (int e = part_start(part, per); e < part_end(part, per); e++) {
         if (narrow && !clamped) {
             Sym *at = sym_add(a, gl_sym(L, T->ix[j][e]), sym_mul(a, k0, arr->mem->ixfun->dims[0].stride));
             imp_assign(L->b, T->regs[j][e], imp_load(a, lw_var(L, arr->mem->mem), t, ix32(L, at)));
@@ -246,7 +251,7 @@ static void tile_store(ImpLower *L, const Tile *T, Sym *half, Part part) {
     Arena *a = L->a;
     for (int j = 0; j < T->rc->narrs; j++) {
         int l = T->level[j], per = tile_per(T->c, l);
-        for (int e = per * part.i / part.n; e < per * (part.i + 1) / part.n; e++) {
+        for (int e = part_start(part, per); e < part_end(part, per); e++) {
             ImpVar *kk, *rr;
             tile_place(L, T, j, e, &kk, &rr);
             Sym *at = sym_add(a, sym_mul(a, half, sym_const(a, tile_stage(T->c, l))),
@@ -319,7 +324,7 @@ static void tile_step(ImpLower *L, Tile *T, ImpVar *k0, bool clamped, ImpExp *kn
         Part part = {i, parts};
         tile_fetch(L, T, next, clamped, part);
         if (parts == 1) tile_fold(L, T, 0, kn, unroll);
-        else tile_fold(L, T, kd * i / parts, i32(L, kd * (i + 1) / parts - kd * i / parts), unroll);
+        else tile_fold(L, T, part_start(part, kd), i32(L, part_end(part, kd) - part_start(part, kd)), unroll);
         tile_store(L, T, other, part);
     }
     imp_assign(L->b, T->at, imp_sym32(a, other));

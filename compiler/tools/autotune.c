@@ -81,7 +81,7 @@ typedef struct Thr {
 typedef struct Variant {
     const char *name;
     int count;
-    int value; /* what is written */
+    int value; /* what runs with tuned values take, and what is written */
 } Variant;
 
 typedef struct Dataset {
@@ -95,7 +95,6 @@ typedef struct Tuner {
     const char *path, *exe;
     VEC(Thr) thr;
     VEC(Variant) var;
-    int *var_values; /* the variants of the runs (NULL: the defaults) */
     VEC(Dataset) ds;
     bool exhaustive;
     int executions; /* runs of the program (each: a warm-up and b.runs timed runs) */
@@ -170,19 +169,20 @@ static void tune_read_log(Tuner *T, const char *log) {
 
 /* ---- Runs ------------------------------------------------------------------------ */
 
-/* The mean runtime (µs) of dataset d with the thresholds at values (NULL:
- * their defaults) and the variants T->var_values; with log, the P values
- * compared are recorded. A run that fails (a version out of local memory,
- * a wrong result) counts as infinitely slow, with a note. */
+/* The mean runtime (µs) of dataset d with the thresholds at values and
+ * the variants at theirs (values NULL: every parameter at its default);
+ * with log, the P values compared are recorded. A run that fails (a
+ * version out of local memory, a wrong result) counts as infinitely slow,
+ * with a note. */
 static double tune_run(Tuner *T, Dataset *d, const int64_t *values, bool log) {
     SpecStrings extra = {0};
     for (int i = 0; values && i < T->thr.len; i++) {
         vec_push(&extra, "--param");
         vec_push(&extra, arena_printf(&T->b.arena, "%s=%lld", T->thr.items[i].name, (long long)values[i]));
     }
-    for (int i = 0; T->var_values && i < T->var.len; i++) {
+    for (int i = 0; values && i < T->var.len; i++) {
         vec_push(&extra, "--param");
-        vec_push(&extra, arena_printf(&T->b.arena, "%s=%d", T->var.items[i].name, T->var_values[i]));
+        vec_push(&extra, arena_printf(&T->b.arena, "%s=%d", T->var.items[i].name, T->var.items[i].value));
     }
     if (log) vec_push(&extra, "-L");
     BenchData r = {0};
@@ -279,6 +279,9 @@ static void tune_all(Tuner *T) {
     }
 }
 
+/* A time relative to the least of its dataset (at µs resolution). */
+static double tune_relative(double us, double least) { return us / (least > 1 ? least : 1); }
+
 /* The variants (RaijinCL's search, seed 004): with the thresholds at
  * values, each variant parameter in turn tries each of its variants on
  * every dataset, keeping the others at their best so far; the variant of
@@ -287,29 +290,28 @@ static void tune_all(Tuner *T) {
  * that is more than TUNE_NOISE slower. count x datasets runs each. */
 static void tune_variants(Tuner *T, const int64_t *values) {
     int nd = T->ds.len;
-    T->var_values = NEW_ARRAY(&T->b.arena, int, T->var.len + 1);
-    for (int i = 0; i < T->var.len; i++) T->var_values[i] = T->var.items[i].value;
     for (int i = 0; i < T->var.len; i++) {
         Variant *v = &T->var.items[i];
+        int now = v->value - 1;
         double *us = NEW_ARRAY(&T->b.arena, double, v->count * nd + 1), *least = NEW_ARRAY(&T->b.arena, double, nd + 1);
         for (int j = 0; j < nd; j++) least[j] = INFINITY;
         for (int x = 0; x < v->count; x++) {
-            T->var_values[i] = x + 1;
+            v->value = x + 1;
             for (int j = 0; j < nd; j++) {
                 us[x * nd + j] = tune_run(T, &T->ds.items[j], values, false);
                 if (us[x * nd + j] < least[j]) least[j] = us[x * nd + j];
             }
         }
         double *score = NEW_ARRAY(&T->b.arena, double, v->count);
-        int fastest = 0, now = v->value - 1;
+        int fastest = 0;
         for (int x = 0; x < v->count; x++) {
             score[x] = 0;
             for (int j = 0; j < nd; j++)
-                if (isfinite(least[j])) score[x] += us[x * nd + j] / (least[j] > 1 ? least[j] : 1); /* µs resolution */
+                if (isfinite(least[j])) score[x] += tune_relative(us[x * nd + j], least[j]);
             printf("  %s=%d: mean relative time %.3f\n", v->name, x + 1, score[x] / nd);
             if (score[x] < score[fastest]) fastest = x;
         }
-        v->value = T->var_values[i] = score[now] > score[fastest] * (1 + TUNE_NOISE) ? fastest + 1 : now + 1;
+        v->value = score[now] > score[fastest] * (1 + TUNE_NOISE) ? fastest + 1 : now + 1;
     }
 }
 
@@ -349,7 +351,7 @@ static bool tune_exhaustive(Tuner *T) {
     double best = INFINITY;
     for (long long s = 0; s < settings; s++) {
         double score = 0;
-        for (int j = 0; j < nd; j++) score += us[nd * s + j] / (least[j] > 1 ? least[j] : 1); /* µs resolution */
+        for (int j = 0; j < nd; j++) score += tune_relative(us[nd * s + j], least[j]);
         if (score < best) {
             best = score;
             for (int i = 0; i < n; i++) T->thr.items[i].value = values[n * s + i];
@@ -390,15 +392,12 @@ static bool tune_write(Tuner *T, const char *file) {
 }
 
 /* Times every dataset with the defaults and with the tuned values (the
- * thresholds' values, and T->var_values). */
+ * thresholds' values, and the variants'). */
 static void tune_check(Tuner *T, const int64_t *values) {
     printf("\n%-40s %12s %12s\n", "dataset", "default \xce\xbcs", "tuned \xce\xbcs");
-    int *variants = T->var_values;
     for (int j = 0; j < T->ds.len; j++) {
         Dataset *d = &T->ds.items[j];
-        T->var_values = NULL;
         d->default_us = tune_run(T, d, NULL, false);
-        T->var_values = variants;
         d->tuned_us = tune_run(T, d, values, false);
         printf("%-40s %12.0f %12.0f\n", d->label, d->default_us, d->tuned_us);
         if (d->tuned_us > d->default_us * (1 + TUNE_NOISE))
