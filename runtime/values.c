@@ -432,9 +432,11 @@ static bool rtv_read_empty(rt_reader *r, rt_type t, bool typed, rt_value *out, c
         rtv_skip_space(r);
         int64_t d = 0;
         while (r->pos < r->len && isdigit(r->buf[r->pos])) {
-            if (d > (INT64_MAX - 9) / 10)
+            int digit = r->buf[r->pos] - '0';
+            if (d > (INT64_MAX - digit) / 10) /* every dimension the binary format allows fits */
                 return rtv_text_fail(r, r->pos, err, errlen, "dimension is too large");
-            d = d * 10 + (r->buf[r->pos++] - '0');
+            d = d * 10 + digit;
+            r->pos++;
         }
         rtv_skip_space(r);
         if (r->pos >= r->len || r->buf[r->pos] != ']')
