@@ -395,7 +395,9 @@ static void bench_program(Bencher *b, const char *path, const SpecFile *f) {
         if (bench_runnable(b, f->cases.items[i])) vec_push(&cs, f->cases.items[i]);
     const char *exe = spec_tmp(&b->work, "prog");
     const char *cerr = cs.len ? bench_compile(b, path, exe) : NULL;
-    b->tuning = spec_tuning_file(&b->arena, b->backend, path, b->tuning_ext);
+    const char *why;
+    b->tuning = cerr ? NULL : spec_tuning_for(&b->work, b->backend, path, b->tuning_ext, exe, &why);
+    if (!cerr && why) printf("%s: no tuning file: %s\n", path, why);
     for (int i = 0; i < cs.len; i++) {
         bool seen = false;
         for (int j = 0; j < i; j++) seen = seen || !strcmp(cs.items[j]->entry, cs.items[i]->entry);

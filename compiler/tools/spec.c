@@ -510,6 +510,36 @@ char *spec_load(SpecWork *w, const char *path, size_t *len, const char **why) {
     return text;
 }
 
+/* Whether text holds a line whose first word (up to a space) is name. */
+static bool names_param(const char *text, const char *name, size_t n) {
+    for (const char *l = text; *l; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l))
+        if (!strncmp(l, name, n) && (l[n] == ' ' || l[n] == '\n' || l[n] == '\0')) return true;
+    return false;
+}
+
+const char *spec_tuning_for(SpecWork *w, const char *backend, const char *path, const char *ext, const char *exe,
+                            const char **why) {
+    const char *f = spec_tuning_file(w->arena, backend, path, ext);
+    *why = NULL;
+    if (!f) return NULL;
+    const char *out = spec_tmp(w, "params"), *err = spec_tmp(w, "paramserr");
+    char *argv[] = {(char *)exe, "--print-params", NULL};
+    int status = -1;
+    pid_t pid = spec_spawn(argv, NULL, out, err);
+    bool ran = pid >= 0 && waitpid(pid, &status, 0) >= 0 && status == 0;
+    char *params = ran ? util_read_file(out, NULL) : NULL, *lines = params ? util_read_file(f, NULL) : NULL;
+    unlink(out), unlink(err);
+    for (char *l = lines; l && *l && !*why; l = strchr(l, '\n') ? strchr(l, '\n') + 1 : l + strlen(l)) {
+        size_t n = strcspn(l, "=\n");
+        const char *name = l + strspn(l, " \t");
+        if (l[n] == '=' && strncmp(name, "--", 2) && !names_param(params, name, (size_t)(l + n - name)))
+            *why = arena_printf(w->arena, "%s names '%.*s', which is not a tuning parameter of the program", f,
+                                (int)(l + n - name), name);
+    }
+    free(params), free(lines);
+    return *why ? NULL : f;
+}
+
 /* The file of random data for the types text, generated once per run. */
 static const char *random_file(SpecWork *w, const char *types, const char **why) {
     for (int i = 0; i < w->random_keys.len; i++)

@@ -122,6 +122,14 @@ const char *spec_dir_of(Arena *a, const char *path);
  * parameters (opencl); else NULL (also for ext NULL: --no-tuning). */
 const char *spec_tuning_file(Arena *a, const char *backend, const char *path, const char *ext);
 
+/* The tuning file of the program at path (spec_tuning_file), compiled as
+ * exe, or NULL with *why set when the file names a parameter that exe
+ * does not list (--print-params): a tuning file written for another
+ * compiler, such as Futhark's in futhark-benchmarks, which the program
+ * would reject. */
+const char *spec_tuning_for(SpecWork *w, const char *backend, const char *path, const char *ext, const char *exe,
+                            const char **why);
+
 /* Starts argv in its own process group with stdin from in (or /dev/null)
  * and stdout/stderr into the files out and err; the pid, or -1. */
 pid_t spec_spawn(char *const *argv, const char *in, const char *out, const char *err);

@@ -72,6 +72,8 @@ struct TestProg {
     Buf report; /* failures (and passes with -v), printed in file order */
     int npassed, nfailed;
     int pending; /* tasks not finished */
+    bool tuning_known; /* tuning: its tuning file, once looked up (test_tuning) */
+    const char *tuning;
 };
 
 /* A child process to run: compiling a program (run == NULL) or one run. */
@@ -355,6 +357,19 @@ static char **test_compile_argv(Tester *t, TestProg *p, bool ref) {
     return argv;
 }
 
+/* The tuning file p's runs take, looked up once it is compiled: none when
+ * the file names parameters p does not have (a note in p's report says
+ * so). */
+static const char *test_tuning(Tester *t, TestProg *p) {
+    if (!p->tuning_known) {
+        const char *why;
+        p->tuning = spec_tuning_for(&t->work, t->backend, p->path, t->tuning_ext, p->exe, &why);
+        if (why) buf_printf(&p->report, "NOTE %s: no tuning file: %s\n", p->path, why);
+        p->tuning_known = true;
+    }
+    return p->tuning;
+}
+
 /* The command line of a run: the program on the case's stdin, or for script
  * input `futhorc script` applying the entry point to the script's value.
  * Auto output compares binary values; the reference run takes no program
@@ -363,7 +378,7 @@ static char **test_run_argv(Tester *t, Task *k, const char **why) {
     const SpecCase *c = k->run->c;
     const char *exe = k->ref ? k->prog->ref_exe : k->prog->exe;
     int npopts = k->ref ? 0 : t->popts.len;
-    const char *tuning = k->ref ? NULL : spec_tuning_file(&t->arena, t->backend, k->prog->path, t->tuning_ext);
+    const char *tuning = k->ref ? NULL : test_tuning(t, k->prog);
     char **argv = NEW_ARRAY(&t->arena, char *, npopts + 12);
     int n = 0;
     if (c->in_kind == SPEC_IN_SCRIPT) {

@@ -38,11 +38,20 @@ check "default and tuned times" '^main:#0 .* +[0-9]+ +[0-9]+$' "$work/rows.log"
 check "bench uses the tuning file" "\(using $work/rows\.fut\.tuning\):" "$work/bench.log"
 "$futhorc" bench --backend=opencl -r 1 --no-tuning "$work/rows.fut" >"$work/bench.log" 2>&1
 check "bench --no-tuning" '\(no tuning file\):' "$work/bench.log"
-# futhorc test passes the file to the program: a file naming no parameter
-# of it makes every run fail, --no-tuning and the c backend ignore it.
-echo "bogus=1" >"$work/rows.fut.tuning"
+# futhorc test passes the file to the program: a bad value in it makes
+# every run fail; --no-tuning and the c backend ignore it. A file naming a
+# parameter the program does not have (one written for another compiler,
+# such as Futhark's in futhark-benchmarks) is left out, with a note.
+echo "main.suff_outer_par_0=x" >"$work/rows.fut.tuning"
 "$futhorc" test --backend=opencl "$work/rows.fut" >"$work/test.log" 2>&1
-check "test uses the tuning file" "unknown tuning parameter 'bogus'" "$work/test.log"
+check "test uses the tuning file" "rows\.fut\.tuning expects a non-negative integer, not 'x'" "$work/test.log"
+printf 'main.suff_outer_par_0=1\nbogus=1\n' >"$work/rows.fut.tuning"
+"$futhorc" test --backend=opencl "$work/rows.fut" >"$work/test.log" 2>&1
+check "test leaves out a foreign tuning file" "^NOTE .*rows\.fut: no tuning file: .*rows\.fut\.tuning names 'bogus', which is not a tuning parameter of the program$" "$work/test.log"
+check "and runs without it" "^3 passed, 0 failed$" "$work/test.log"
+"$futhorc" bench --backend=opencl -r 1 "$work/rows.fut" >"$work/bench.log" 2>&1
+check "bench too" "no tuning file: .*names 'bogus'" "$work/bench.log"
+echo "main.suff_outer_par_0=x" >"$work/rows.fut.tuning"
 expect_run "test --no-tuning" 0 "3 passed, 0 failed" sh -c "'$futhorc' test --backend=opencl --no-tuning '$work/rows.fut' | tail -n 1"
 expect_run "test on c without it" 0 "3 passed, 0 failed" sh -c "'$futhorc' test '$work/rows.fut' | tail -n 1"
 
