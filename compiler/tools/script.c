@@ -273,6 +273,7 @@ static void skip(Parser *p) {
 }
 
 static ScriptVal *syntax(Parser *p, const char *what) {
+    if (p->s->error) return NULL; /* a part failed for its own reason, which stands */
     int line = 1, col = 1;
     for (size_t i = 0; i < p->pos; i++) p->text[i] == '\n' ? (line++, col = 1) : col++;
     fail(p->s, "expression:%d:%d: expected %s", line, col, what);

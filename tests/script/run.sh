@@ -98,6 +98,10 @@ check "unknown builtin" 1 "" "$p" '$frobnicate "x"'
 err "unknown builtin" "unknown builtin \\\$frobnicate"
 check "missing file" 1 "" "$p" "at (\$loaddata \"$work/none.in\") 0"
 err "missing file" "none.in"
+# inside a tuple (futhark-benchmarks' script inputs): the builtin's own
+# message, not a syntax error at the position after it
+check "missing file in a tuple" 1 "" "$p" "sum_pair ((3i64, \$loaddata \"$work/none.in\"))"
+err "missing file in a tuple" "^futhorc script: \\\$load: cannot read .*none\.in: No such file"
 check "no expression" 1 "" "$p"
 printf 'entry f (x: i32) : bool = x\n' >"$work/bad.fut"
 check "a program that does not compile" 1 "" "$work/bad.fut" "f 1"
