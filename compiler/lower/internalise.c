@@ -1309,9 +1309,31 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     ICE("unknown expression kind %d", e->kind);
 }
 
+/* Whether pattern p binds no name: wildcards, and tuples and records of
+ * them (no ascription, which would check a size). */
+static bool pat_binds_nothing(const Pat *p) {
+    switch (p->kind) {
+    case P_WILD: return true;
+    case P_TUPLE:
+        for (int i = 0; i < p->nelems; i++)
+            if (!pat_binds_nothing(p->elems[i])) return false;
+        return true;
+    case P_RECORD:
+        for (int i = 0; i < p->nfields; i++)
+            if (!pat_binds_nothing(p->fields[i].pat)) return false;
+        return true;
+    default: return false;
+    }
+}
+
 /* Lowers the bound part of one link of a chain of lets; returns the
- * environment of its body. */
+ * environment of its body. A let whose pattern binds nothing is dead and
+ * is left out, with the assertions and checks inside it: Futhark's dead
+ * code elimination removes an assertion whose result is unused
+ * (`let _ = assert c ()`), and programs rely on it (futhark-benchmarks'
+ * poseidon asserts on its inputs so). */
 static Env *lower_let_link(Lower *l, Env *env, Exp *e) {
+    if (e->kind == EX_LET && !e->ntparams && pat_binds_nothing(e->pat)) return env;
     if (e->kind == EX_LET) return lower_bind_pat(l, env, e->pat, lower_exp(l, env, e->e1));
     if (e->kind == EX_LETFUN) {
         SVal *f = sv_fun(l, FK_LOCAL);
