@@ -393,15 +393,23 @@ static Stm *final_reduction(Dist *D, const Stm *s, const Split *S, const Inputs 
     return ir_stm(D->a, s->pat, nv, e, s->loc);
 }
 
+/* Whether statement k of b is its last but for transpositions (of its
+ * results: kernel extraction's perfect nests). */
+static bool last_but_rearranges(const Body *b, int k) {
+    for (int i = k + 1; i < b->nstms; i++)
+        if (b->stms[i]->e->kind != IE_REARRANGE) return false;
+    return true;
+}
+
 /* The degree of parallelism of s run with one work-item per element of
  * its nest of maps (the width of s, times the widths of the maps nested
- * alone in its body that are the same for every element), as an i64
- * SubExp whose statements are appended to out. */
+ * alone at the end of its body that are the same for every element), as
+ * an i64 SubExp whose statements are appended to out. */
 static SubExp outer_parallelism(Dist *D, const Stm *s, StmVec *out) {
     SubExp p = s->e->screma.w;
     for (const Body *b = s->e->screma.map->body;;) {
         int k = sole_inner_map(b);
-        if (k < 0 || !invariant(D, b->stms[k]->e->screma.w)) return p;
+        if (k < 0 || !last_but_rearranges(b, k) || !invariant(D, b->stms[k]->e->screma.w)) return p;
         p = ir_emit_op2(D->p, out, OP_MUL, PT_I64, p, b->stms[k]->e->screma.w, "outer_par", s->loc);
         b = b->stms[k]->e->screma.map->body;
     }
@@ -580,9 +588,15 @@ static bool dist_map(Dist *D, Body *host, int at, bool version) {
      * inner map is distributed, else once distribution is certain. */
     Stm *outer = version && inner >= 0 ? ir_clone_stm(D->p, s) : NULL;
     bool forced = inner >= 0 && dist_map(D, b, inner, false);
-    int nst = 0;
+    int nst = 0, tail = -1;
     bool *stage = NEW_ARRAY(D->a, bool, b->nstms + 1);
     for (int k = 0; k < b->nstms; k++) nst += stage[k] = is_stage(D, b->stms[k]);
+    /* A map whose one stage is an inner map followed by statements (a nest
+     * that is not perfect: crystal's frames, then a pixel of each) splits
+     * after that map: the statements after it are a stage of their own. */
+    for (int k = 0; nst == 1 && !nv && k < b->nstms - 1; k++)
+        if (stage[k]) tail = is_map(b->stms[k]->e) && !last_but_rearranges(b, k) ? k + 1 : -1;
+    if (tail >= 0) nst = 2;
     if (nst < (nv ? 1 : 2)) return false;
 
     int n = D->p->next_var_id + 1;
@@ -599,19 +613,19 @@ static bool dist_map(Dist *D, Body *host, int at, bool version) {
     bool row = false;
     /* A statement joins the next stage (or the last). */
     for (int k = 0, before = 0; k < b->nstms; before += stage[k++]) {
-        stage_at[k] = before < nst ? before : nst - 1;
+        stage_at[k] = tail >= 0 ? k >= tail : before < nst ? before : nst - 1;
         for (int j = 0; j < b->stms[k]->npat; j++) S.binder[b->stms[k]->pat[j]->id] = stage_at[k] + 1;
     }
     bool all_segmentable = true;
     for (int k = 0; k < b->nstms; k++) {
         if (!stage[k]) {
-            all_segmentable &= ir_stm_cheap(b->stms[k]);
+            all_segmentable &= (tail >= 0 && k >= tail) || ir_stm_cheap(b->stms[k]);
             continue;
         }
         row |= reads_row(&S, b->stms[k]);
         all_segmentable &= segmentable(b->stms[k]);
     }
-    if ((!forced && (!row || !all_segmentable)) || !split_ok(&S, s, stage_at, nst)) return false;
+    if ((!forced && (!(row || tail >= 0) || !all_segmentable)) || !split_ok(&S, s, stage_at, nst)) return false;
 
     Var **pat = s->pat;
     if (version && !outer) outer = ir_clone_stm(D->p, s);

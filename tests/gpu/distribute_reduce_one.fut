@@ -14,9 +14,14 @@
 -- Each entry point also keeps the outer version (the flat SegRed above,
 -- two kernels), chosen at run time when the rows reach threshold
 -- <entry>.suff_outer_par_N (issue 18's multi-versioning): Threshold 2.
+-- In big, the map that tabulates the matrix's rows and the vector's
+-- elements (fused) is not a perfect nest (a row, then a scalar): it is
+-- distributed too, into the rows (one work-item per element of the
+-- matrix) and the scalars, with its outer and intra-group versions
+-- (Threshold 2, SegMap 2, SegGroup 1 more).
 -- ==
 -- entry: main
--- structure gpu { Threshold 2 SegMap 1 SegRed 6 Kernel 11 }
+-- structure gpu { Threshold 4 SegMap 3 SegRed 6 SegGroup 1 Kernel 14 }
 -- input { [[1i64, 2i64, 3i64], [4i64, 5i64, 6i64]] [1i64, 0i64, -1i64] }
 -- output { [-2i64, -2i64] 8i64 }
 -- input { empty([0][3]i64) [1i64, 2i64, 3i64] }
