@@ -12,7 +12,7 @@
 # checks count constructs of Futhark's own IR, which futhorc's is not:
 # their results are ignored. Files with no other check (or no test block)
 # are not comparable and are left out. Files using automatic differentiation (vjp,
-# jvp; not part of the language issue) are counted apart. Prints the
+# jvp, vjp2, jvp2, mjp; not part of the language issue) are counted apart. Prints the
 # counts; writes to OUT_DIR (default a temporary folder, printed) the
 # files passing (pass.txt) and failing (fail.txt, each with the first line
 # of its first failure) and the whole log (log.txt).
@@ -34,7 +34,7 @@ awk '
     END { for (f in st) print f "\t" st[f] "\t" why[f] }
 ' "$out/log.txt" | sort >"$out/files.tsv"
 
-ad() { grep -qE '\b(vjp|jvp)\b' "$1"; }
+ad() { grep -qE '\b(jvp2?|vjp2?|mjp)\b' "$1"; }
 : >"$out/pass.txt"
 : >"$out/fail.txt"
 : >"$out/ad.txt"
