@@ -97,7 +97,7 @@ static inline void rt_pool_link_(rt_pool *p, rt_block *b) {
 
 /* A fresh block of bytes bytes with one reference, or NULL when out of memory. */
 static inline rt_block *rt_block_new(rt_pool *p, int64_t bytes) {
-    if (bytes < 0 || (uint64_t)bytes > SIZE_MAX - sizeof(rt_block) - 16) return NULL;
+    if (bytes < 0 || (uint64_t)bytes > (uint64_t)PTRDIFF_MAX - sizeof(rt_block) - 16) return NULL; /* malloc takes at most PTRDIFF_MAX */
     rt_block *b = p->cache ? rt_cache_take_(p->cache, bytes) : NULL;
     if (!b) {
         b = malloc(sizeof(rt_block) + (size_t)(bytes > 0 ? bytes : 1));
