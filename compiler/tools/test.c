@@ -618,9 +618,13 @@ static void test_prepare(Tester *t, TestProg *p) {
         if (t->verbose) buf_printf(&p->report, "SKIP %s: no test block\n", p->path);
         return;
     }
-    if (spec_file_has_tag(&p->spec, "disable") || spec_file_has_tag(&p->spec, "notest")) {
+    /* A program tagged no_<backend> is left out on that backend, as
+     * Futhark's test runner does (finpar's InterestCalib: no_opencl). */
+    const char *no_backend = arena_printf(&t->arena, "no_%s", t->backend);
+    if (spec_file_has_tag(&p->spec, "disable") || spec_file_has_tag(&p->spec, "notest") ||
+        spec_file_has_tag(&p->spec, no_backend)) {
         p->nskipped += p->runs.len + p->structs.len + (p->runs.len == 0 && p->nskipped == 0);
-        if (t->verbose) buf_printf(&p->report, "SKIP %s: tagged disable or notest\n", p->path);
+        if (t->verbose) buf_printf(&p->report, "SKIP %s: tagged disable, notest or %s\n", p->path, no_backend);
         return;
     }
     for (int i = 0; i < p->structs.len && !p->spec.compile_regex; i++)
