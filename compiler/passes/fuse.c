@@ -887,15 +887,24 @@ static void fuse_body(Fuse *F, Body *b);
 
 static void fuse_lambda(Fuse *F, Lambda *l) { fuse_body(F, l->body); }
 
-/* Fuses inside the bodies nested in statement s. */
+static void fuse_ops(Fuse *F, SegOp *ops, int n) {
+    for (int i = 0; i < n; i++) fuse_lambda(F, ops[i].op);
+}
+
+/* Fuses inside the bodies nested in statement s, operators included (an
+ * operator may map and reduce small arrays: poseidon's field arithmetic). */
 static void fuse_nested(Fuse *F, Stm *s) {
     IrExp *e = s->e;
     switch (e->kind) {
     case IE_IF: fuse_body(F, e->tbody), fuse_body(F, e->fbody); break;
     case IE_LOOP: fuse_body(F, e->loop.body); break;
-    case IE_SCREMA: fuse_lambda(F, e->screma.map); break;
+    case IE_SCREMA:
+        fuse_lambda(F, e->screma.map);
+        fuse_ops(F, e->screma.scans, e->screma.nscans);
+        fuse_ops(F, e->screma.reds, e->screma.nreds);
+        break;
     case IE_SCATTER: fuse_lambda(F, e->scatter.lam); break;
-    case IE_HIST: fuse_lambda(F, e->hist.lam); break;
+    case IE_HIST: fuse_lambda(F, e->hist.lam), fuse_ops(F, &e->hist.op, 1); break;
     default: break;
     }
 }
