@@ -43,7 +43,8 @@
  *    index in C's lambda, or a reduction result, is not ready while C runs).
  * Vertical fusion is tried before the rewrite through reshapes and that
  * before horizontal fusion, to a fixed point per body, innermost bodies
- * first; every fusion removes one SOAC, and every rewrite through reshapes
+ * first (the bodies of loops, branches, SOAC lambdas and operators);
+ * every fusion removes one SOAC, and every rewrite through reshapes
  * removes the reshapes of a SOAC's results (the nest's results are read
  * directly), so it terminates.
  * The fused lambda binds C's parameters with `let p = r` statements instead
