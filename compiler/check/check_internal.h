@@ -284,6 +284,14 @@ Size tc_exp_size(Exp *e);
  * dependent parameter of that type: a term of that type (a literal, a
  * name, an operator or an application over them), or unknown. */
 Size tc_int_size(Exp *e);
+/* Size terms (size_terms.c): a size's expression (NULL when unknown) and
+ * back; a size with its name leaves mapped through f; structural
+ * equality of terms, and whether two applications have one callee. */
+Exp *tc_size_as_exp(Size s);
+Size tc_term_size(Exp *e);
+Size tc_map_size(Size s, Size (*f)(Size, void *), void *ctx);
+bool tc_exp_same(Exp *a, Exp *b);
+bool tc_same_callee(Exp *a, Exp *b);
 Ty *tc_zonk(Ty *t);
 bool tc_is_prim(Ty *t, PrimType p);
 

@@ -1,4 +1,5 @@
-/* Types during inference: construction, type and size variables,
+/* Types during inference: construction, type and size variables (size
+ * terms are in size_terms.c),
  * unification with constraints (overloaded primitives, equality, record
  * fields, sum constructors), substitution (instantiation of schemes and type abbreviations),
  * resolution of variables (zonking); show.c prints them for messages. */
@@ -203,317 +204,6 @@ static SVar *svar_of(Size s) { return &tc.svars.items[-s.uid - 1]; }
 /* (After checking, when the table is gone, no size is one: check_type_text.) */
 static bool is_svar(Size s) { return s.kind == SZ_VAR && s.uid < 0 && -s.uid - 1 < tc.svars.len; }
 
-/* ---- Size expressions ------------------------------------------------------ */
-
-/* A size expression (SZ_EXP) is a checked i64 expression of integer
- * literals, local i64 names (EX_VAR, REF_LOCAL, uid > 0), top-level
- * constants (EX_VAR, REF_GLOBAL: a module's "def n = ...", a parameter's
- * "val n : i64") and the arithmetic operators below. During inference a leaf may also be an unknown size
- * variable: an EX_VAR whose ref.uid is the variable's (negative) uid;
- * zonking makes a size with such a leaf that is still unbound unknown. */
-static const char *const size_ops[] = {"+", "-", "*", "/", "%", "//", "%%", "**"};
-
-static bool is_size_op(const char *op) {
-    for (size_t i = 0; i < sizeof size_ops / sizeof size_ops[0]; i++)
-        if (op && strcmp(op, size_ops[i]) == 0) return true;
-    return false;
-}
-
-static Exp *size_node(ExpKind k) {
-    Exp *e = NEW(tc.a, Exp);
-    e->kind = k;
-    e->ty = tc_prim(PT_I64);
-    return e;
-}
-
-static Exp *int_leaf(int64_t c) {
-    Exp *e = size_node(EX_INT);
-    e->ivalue = (uint64_t)c;
-    e->has_suffix = true;
-    e->suffix = PT_I64;
-    return e;
-}
-
-static Exp *var_leaf(int uid, const char *name) {
-    Exp *e = size_node(EX_VAR);
-    e->name.parts = NEW_ARRAY(tc.a, const char *, 1);
-    e->name.parts[0] = name ? name : "?";
-    e->name.nparts = 1;
-    e->ref.kind = REF_LOCAL;
-    e->ref.uid = uid;
-    return e;
-}
-
-/* The expression of a size (NULL for an unknown size). */
-static Exp *size_exp(Size s) {
-    switch (s.kind) {
-    case SZ_CONST: {
-        if (s.c < 0) return NULL;
-        Exp *e = int_leaf(s.c);
-        e->e1 = s.exp;
-        return e;
-    }
-    case SZ_VAR:
-        return var_leaf(s.uid, s.name);
-    case SZ_EXP:
-        return s.exp;
-    case SZ_ANY:
-        break;
-    }
-    return NULL;
-}
-
-/* The size an expression denotes: literals and names become SZ_CONST and
- * SZ_VAR, anything else SZ_EXP. A literal folded from an expression keeps
- * that expression (e1) as the constant's exp. */
-static Size exp_size(Exp *e) {
-    if (e->kind == EX_INT) {
-        Size c = tc_size_const((int64_t)e->ivalue);
-        c.exp = e->e1;
-        return c;
-    }
-    if (e->kind == EX_VAR && e->ref.kind != REF_GLOBAL) return tc_size_var(e->ref.uid, e->name.parts[0]);
-    Size s = {.kind = SZ_EXP, .exp = e};
-    return s;
-}
-
-/* l op r, with + - * of two literals folded into a literal that keeps
- * l op r as its e1: [8 * 6] is [48], yet n * m still matches it (n = 8,
- * m = 6) as in Futhark, where size expressions are not evaluated. */
-static Exp *size_binop(Exp *orig, Exp *l, Exp *r) {
-    Exp *e = orig;
-    if (l != orig->e1 || r != orig->e2) {
-        e = size_node(EX_BINOP);
-        e->loc = orig->loc;
-        e->op = orig->op;
-        e->e1 = l;
-        e->e2 = r;
-    }
-    if (l->kind != EX_INT || r->kind != EX_INT || !tc_is_prim(orig->ty, PT_I64)) return e;
-    int64_t x = (int64_t)l->ivalue, y = (int64_t)r->ivalue;
-    Exp *c = NULL;
-    if (strcmp(orig->op, "+") == 0) c = int_leaf(x + y);
-    if (strcmp(orig->op, "*") == 0) c = int_leaf(x * y);
-    if (strcmp(orig->op, "-") == 0 && x >= y) c = int_leaf(x - y);
-    if (!c) return e;
-    c->e1 = e;
-    return c;
-}
-
-/* Whether e names a top-level constant defined as an integer literal. */
-static bool literal_constant(Exp *e, int64_t *value) {
-    Decl *d = e->ref.kind == REF_GLOBAL && !e->ref.nvar_parts ? e->ref.decl : NULL;
-    if (!d || d->nparams || d->ntparams || !d->body || d->body->kind != EX_INT) return false;
-    *value = (int64_t)d->body->ivalue;
-    return true;
-}
-
-static Exp *apply_term(Exp *e);
-
-/* A leaf for e, a plain local name, or NULL. */
-static Exp *local_leaf(Exp *e) {
-    if (e->ref.kind != REF_LOCAL || e->ref.uid <= 0 || e->ref.nvar_parts || e->name.nparts != 1) return NULL;
-    return var_leaf(e->ref.uid, e->name.parts[0]);
-}
-
-/* An argument of a size term's application: a size term, or a term of
- * another integer type: a literal, a name, a built-in operator or a
- * function applied to such terms (i64.u32 (1u32 << n)). */
-static Exp *arg_term(Exp *a) {
-    Exp *h = tc_size_term(a);
-    Ty *t = a->ty ? tc_head(a->ty) : NULL;
-    if (h || !t || t->kind != TY_PRIM || !prim_is_int(t->prim)) return h;
-    switch (a->kind) {
-    case EX_INT:
-        h = size_node(EX_INT);
-        h->ivalue = a->ivalue;
-        h->has_suffix = true;
-        h->suffix = t->prim;
-        break;
-    case EX_VAR:
-        h = local_leaf(a);
-        break;
-    case EX_BINOP: {
-        if (a->ref.kind != REF_NONE) return NULL;
-        Exp *l = arg_term(a->e1), *r = l ? arg_term(a->e2) : NULL;
-        if (!r) return NULL;
-        h = size_node(EX_BINOP);
-        h->loc = a->loc;
-        h->op = a->op;
-        h->e1 = l;
-        h->e2 = r;
-        break;
-    }
-    case EX_APPLY:
-        h = apply_term(a);
-        break;
-    default:
-        return NULL;
-    }
-    if (h) h->ty = a->ty;
-    return h;
-}
-
-/* f a b as a size term: f a top-level function, the arguments arg_terms. */
-static Exp *apply_term(Exp *e) {
-    Ref *f = &e->e1->ref;
-    if (e->e1->kind != EX_VAR || (f->kind != REF_GLOBAL && f->kind != REF_NUMERIC) || f->nvar_parts) return NULL;
-    Exp *c = size_node(EX_APPLY);
-    c->loc = e->loc;
-    c->e1 = e->e1;
-    c->nelems = e->nelems;
-    c->elems = NEW_ARRAY(tc.a, Exp *, e->nelems);
-    for (int i = 0; i < e->nelems; i++)
-        if (!(c->elems[i] = arg_term(e->elems[i]))) return NULL;
-    return c;
-}
-
-/* A copy of the checked expression e as a size expression, or NULL if e is
- * not one (it then denotes an unknown size). */
-Exp *tc_size_term(Exp *e) {
-    if (!e || !e->ty || !tc_is_prim(e->ty, PT_I64)) return NULL;
-    int64_t c;
-    switch (e->kind) {
-    case EX_INT:
-        return int_leaf((int64_t)e->ivalue);
-    case EX_VAR:
-        if (literal_constant(e, &c)) return int_leaf(c);
-        if (e->ref.kind == REF_GLOBAL && !e->ref.nvar_parts && e->ref.decl && !e->ref.decl->nparams &&
-            !e->ref.decl->ntparams) {
-            Exp *g = size_node(EX_VAR);
-            g->loc = e->loc;
-            g->name = e->name;
-            g->ref = e->ref;
-            return g;
-        }
-        return local_leaf(e);
-    case EX_APPLY:
-        return apply_term(e);
-    case EX_BINOP: {
-        if (e->ref.kind != REF_NONE || !is_size_op(e->op)) return NULL;
-        Exp *l = tc_size_term(e->e1), *r = l ? tc_size_term(e->e2) : NULL;
-        if (!r) return NULL;
-        Exp *c = size_node(EX_BINOP);
-        c->loc = e->loc;
-        c->op = e->op;
-        c->e1 = l;
-        c->e2 = r;
-        return size_binop(c, l, r);
-    }
-    default:
-        return NULL;
-    }
-}
-
-/* The size of a checked expression used as a size: a literal, a name or a
- * size expression; unknown otherwise. */
-Size tc_exp_size(Exp *e) {
-    Exp *t = tc_size_term(e);
-    return t ? exp_size(t) : tc_size_any();
-}
-
-Size tc_int_size(Exp *e) {
-    Exp *t = arg_term(e);
-    if (!t) return tc_size_any();
-    if (t->kind == EX_VAR) return exp_size(t); /* a name */
-    Size s = {.kind = SZ_EXP, .exp = t};      /* a literal keeps its type (no SZ_CONST) */
-    return s;
-}
-
-static Size map_size(Size s, Size (*f)(Size, void *), void *ctx);
-
-/* e with each name leaf replaced through map_size; sets *any when a leaf
- * becomes unknown. */
-static Exp *map_size_exp(Exp *e, Size (*f)(Size, void *), void *ctx, bool *any) {
-    if (*any) return e;
-    if (e->kind == EX_VAR) {
-        Size v = map_size(tc_size_var(e->ref.uid, e->name.parts[0]), f, ctx);
-        if (v.kind == SZ_VAR && v.uid == e->ref.uid) return e;
-        Exp *x = size_exp(v);
-        if (!x) *any = true;
-        return x ? x : e;
-    }
-    if (e->kind == EX_BINOP) {
-        Exp *l = map_size_exp(e->e1, f, ctx, any);
-        Exp *r = map_size_exp(e->e2, f, ctx, any);
-        return *any ? e : size_binop(e, l, r);
-    }
-    if (e->kind == EX_APPLY) {
-        Exp **args = NEW_ARRAY(tc.a, Exp *, e->nelems);
-        bool same = true;
-        for (int i = 0; i < e->nelems; i++) {
-            args[i] = map_size_exp(e->elems[i], f, ctx, any);
-            same &= args[i] == e->elems[i];
-        }
-        if (*any || same) return e;
-        Exp *c = size_node(EX_APPLY);
-        *c = *e;
-        c->elems = args;
-        return c;
-    }
-    return e;
-}
-
-/* s with bound size variables resolved (also inside size expressions) and
- * every other name (or variable) leaf v replaced by f(v). */
-static Size map_size(Size s, Size (*f)(Size, void *), void *ctx) {
-    s = tc_size_head(s);
-    if (s.kind != SZ_EXP) return f(s, ctx);
-    bool any = false;
-    Exp *e = map_size_exp(s.exp, f, ctx, &any);
-    return any ? tc_size_any() : exp_size(e);
-}
-
-static Size keep_size(Size s, void *ctx) {
-    (void)ctx;
-    return s;
-}
-
-/* s with bound size variables resolved, also inside size expressions. */
-Size tc_size_resolve(Size s) { return map_size(s, keep_size, NULL); }
-
-/* Whether size terms a and b apply the same function to as many arguments. */
-static bool same_callee(Exp *a, Exp *b) {
-    return a->kind == EX_APPLY && b->kind == EX_APPLY && a->e1->ref.decl == b->e1->ref.decl &&
-           a->nelems == b->nelems;
-}
-
-static bool exp_same(Exp *a, Exp *b) {
-    if (a->kind != b->kind) return false;
-    switch (a->kind) {
-    case EX_INT:
-        return a->ivalue == b->ivalue;
-    case EX_VAR:
-        return a->ref.uid == b->ref.uid && a->ref.decl == b->ref.decl;
-    case EX_BINOP:
-        return strcmp(a->op, b->op) == 0 && exp_same(a->e1, b->e1) && exp_same(a->e2, b->e2);
-    case EX_APPLY:
-        if (!same_callee(a, b)) return false;
-        for (int i = 0; i < a->nelems; i++)
-            if (!exp_same(a->elems[i], b->elems[i])) return false;
-        return true;
-    default:
-        return false;
-    }
-}
-
-/* Whether two sizes are known to be the same. */
-bool tc_size_same(Size a, Size b) {
-    a = tc_size_resolve(a);
-    b = tc_size_resolve(b);
-    if (a.kind != b.kind) return false;
-    switch (a.kind) {
-    case SZ_CONST:
-        return a.c == b.c;
-    case SZ_VAR:
-        return a.uid == b.uid;
-    case SZ_EXP:
-        return exp_same(a.exp, b.exp);
-    case SZ_ANY:
-        break;
-    }
-    return false;
-}
 
 /* ---- Resolution ------------------------------------------------------------ */
 
@@ -583,7 +273,7 @@ static Ty *map_ty(Ty *t, Size (*fsize)(Size, void *), void *ctx) {
         break;
     case TY_ARRAY: {
         Size *dims = NEW_ARRAY(tc.a, Size, t->rank);
-        for (int i = 0; i < t->rank; i++) dims[i] = map_size(t->dims[i], fsize, ctx);
+        for (int i = 0; i < t->rank; i++) dims[i] = tc_map_size(t->dims[i], fsize, ctx);
         r = tc_array(map_ty(t->elem, fsize, ctx), dims, t->rank);
         break;
     }
@@ -614,7 +304,7 @@ static Ty *map_ty(Ty *t, Size (*fsize)(Size, void *), void *ctx) {
         r->elems = NEW_ARRAY(tc.a, Ty *, t->n);
         for (int i = 0; i < t->n; i++) r->elems[i] = map_ty(t->elems[i], fsize, ctx);
         r->dims = NEW_ARRAY(tc.a, Size, t->rank);
-        for (int i = 0; i < t->rank; i++) r->dims[i] = map_size(t->dims[i], fsize, ctx);
+        for (int i = 0; i < t->rank; i++) r->dims[i] = tc_map_size(t->dims[i], fsize, ctx);
         break;
     }
     default:
@@ -637,7 +327,7 @@ Ty *tc_zonk(Ty *t) {
 }
 
 /* s with bound size variables resolved and unknown ones SZ_ANY. */
-Size tc_zonk_size(Size s) { return map_size(s, zonk_size, NULL); }
+Size tc_zonk_size(Size s) { return tc_map_size(s, zonk_size, NULL); }
 
 static Size forget_size(Size s, void *ctx) {
     int mark = *(int *)ctx;
@@ -727,7 +417,7 @@ static bool size_mentions(Size s, int uid);
 /* Matches size expressions a and b structurally, binding the unknown size
  * variables among their leaves when bind is set. */
 static bool match_size_exp(Exp *a, Exp *b, bool bind) {
-    Size sa = tc_size_resolve(exp_size(a)), sb = tc_size_resolve(exp_size(b));
+    Size sa = tc_size_resolve(tc_term_size(a)), sb = tc_size_resolve(tc_term_size(b));
     if (is_svar(sb) && !is_svar(sa)) {
         Size t = sa;
         sa = sb;
@@ -749,8 +439,8 @@ static bool match_size_exp(Exp *a, Exp *b, bool bind) {
     Exp *x = sa.kind == SZ_EXP || sa.kind == SZ_CONST ? sa.exp : NULL;
     Exp *y = sb.kind == SZ_EXP || sb.kind == SZ_CONST ? sb.exp : NULL;
     if (!x || !y) return false;
-    if (x->kind == EX_VAR || y->kind == EX_VAR) return exp_same(x, y);
-    if (same_callee(x, y)) {
+    if (x->kind == EX_VAR || y->kind == EX_VAR) return tc_exp_same(x, y);
+    if (tc_same_callee(x, y)) {
         for (int i = 0; i < x->nelems; i++)
             if (!match_size_exp(x->elems[i], y->elems[i], bind)) return false;
         return true;
@@ -813,7 +503,7 @@ static Exp *size_offset(Size s, int64_t *off) {
         *off = s.c;
         return NULL;
     }
-    Exp *e = size_exp(s);
+    Exp *e = tc_size_as_exp(s);
     if (e && e->kind == EX_BINOP && e->e2->kind == EX_INT && (strcmp(e->op, "+") == 0 || strcmp(e->op, "-") == 0)) {
         *off = strcmp(e->op, "+") == 0 ? (int64_t)e->e2->ivalue : -(int64_t)e->e2->ivalue;
         return e->e1;
@@ -831,7 +521,7 @@ static bool sizes_differ(Size a, Size b) {
     int64_t oa, ob;
     Exp *ta = size_offset(a, &oa), *tb = size_offset(b, &ob);
     if (!ta || !tb) return false; /* constants against expressions: unknown */
-    return oa != ob && exp_same(ta, tb);
+    return oa != ob && tc_exp_same(ta, tb);
 }
 
 static bool unify_size(Size a, Size b, int mode) {
@@ -862,7 +552,7 @@ static bool unify_size(Size a, Size b, int mode) {
     if (a.kind == SZ_EXP || b.kind == SZ_EXP) {
         /* n + m against k + (n - k): the parts must match; size expressions
          * that do not match are not known to differ */
-        Exp *x = size_exp(a), *y = size_exp(b);
+        Exp *x = tc_size_as_exp(a), *y = tc_size_as_exp(b);
         if (x && y && match_size_exp(x, y, false)) {
             match_size_exp(x, y, true);
             return true;
@@ -1465,7 +1155,7 @@ static Ty *subst_rec(Ty *t, const Subst *s) {
     switch (h->kind) {
     case TY_ARRAY: {
         Size *dims = NEW_ARRAY(tc.a, Size, h->rank);
-        for (int i = 0; i < h->rank; i++) dims[i] = map_size(h->dims[i], subst_size, (void *)s);
+        for (int i = 0; i < h->rank; i++) dims[i] = tc_map_size(h->dims[i], subst_size, (void *)s);
         r = tc_array(subst_rec(h->elem, s), dims, h->rank);
         break;
     }
@@ -1495,7 +1185,7 @@ static Ty *subst_rec(Ty *t, const Subst *s) {
         r->elems = NEW_ARRAY(tc.a, Ty *, h->n);
         for (int i = 0; i < h->n; i++) r->elems[i] = subst_rec(h->elems[i], s);
         r->dims = NEW_ARRAY(tc.a, Size, h->rank);
-        for (int i = 0; i < h->rank; i++) r->dims[i] = map_size(h->dims[i], subst_size, (void *)s);
+        for (int i = 0; i < h->rank; i++) r->dims[i] = tc_map_size(h->dims[i], subst_size, (void *)s);
         break;
     default:
         r = h;
