@@ -628,6 +628,15 @@ int ir_stm_uses(Stm *s, const Var *v) {
     return u.n;
 }
 
+void ir_each_consumed(const Stm *s, void (*f)(void *ctx, const Var *v), void *ctx) {
+    const IrExp *e = s->e;
+    if (ir_is_update(e)) f(ctx, e->arr);
+    for (int i = 0; e->kind == IE_SCATTER && i < e->scatter.ndests; i++) f(ctx, e->scatter.dests[i]);
+    for (int i = 0; e->kind == IE_HIST && i < e->hist.op.k; i++) f(ctx, e->hist.dests[i]);
+    for (int i = 0; e->kind == IE_LOOP && i < e->loop.nparams; i++)
+        if (e->loop.params[i]->type.unique && e->loop.inits[i].is_var) f(ctx, e->loop.inits[i].v);
+}
+
 int ir_body_uses(Body *b, const Var *v) {
     UseCount u = {v, 0};
     IrWalk w = {NULL, uc_use, NULL, &u};

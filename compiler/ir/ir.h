@@ -490,6 +490,9 @@ void ir_walk_lambda(IrWalk *w, Lambda *l);
  * and lambdas included. */
 int ir_stm_uses(Stm *s, const Var *v);
 int ir_body_uses(Body *b, const Var *v);
+/* Calls f on each Var statement s consumes: an in-place update's array,
+ * Scatter or Hist destinations, unique loop parameters' initial values. */
+void ir_each_consumed(const Stm *s, void (*f)(void *ctx, const Var *v), void *ctx);
 /* Whether IE_OP e is an integer op that can fail or whose run-time
  * meaning depends on a check: division by a non-constant or zero, pow. */
 bool ir_op_may_fail(const IrExp *e);

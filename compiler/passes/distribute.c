@@ -167,23 +167,12 @@ static void check_bind(IrWalk *w, Var *v) {
     }
 }
 
-/* Calls f on each Var statement s consumes: an in-place update's array,
- * Scatter or Hist destinations, unique loop parameters' initial values. */
-static void each_consumed(const Stm *s, void (*f)(void *ctx, const Var *v), void *ctx) {
-    const IrExp *e = s->e;
-    if (ir_is_update(e)) f(ctx, e->arr);
-    for (int i = 0; e->kind == IE_SCATTER && i < e->scatter.ndests; i++) f(ctx, e->scatter.dests[i]);
-    for (int i = 0; e->kind == IE_HIST && i < e->hist.op.k; i++) f(ctx, e->hist.dests[i]);
-    for (int i = 0; e->kind == IE_LOOP && i < e->loop.nparams; i++)
-        if (e->loop.params[i]->type.unique && e->loop.inits[i].is_var) f(ctx, e->loop.inits[i].v);
-}
-
 static void check_consumed(void *ctx, const Var *v) {
     Split *S = ctx;
     if (of_other_stage(S, v, S->cur)) S->bad = true;
 }
 
-static void check_stm(IrWalk *w, Stm *s) { each_consumed(s, check_consumed, w->ctx); }
+static void check_stm(IrWalk *w, Stm *s) { ir_each_consumed(s, check_consumed, w->ctx); }
 
 /* Marks the values a stage uses from another (earlier) stage as needed. */
 static void need_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
@@ -689,7 +678,7 @@ static void consumes_one(void *ctx, const Var *v) {
     for (int j = 0; j < c->n; j++) c->found |= c->vs[j] == v;
 }
 
-static void consumes_stm(IrWalk *w, Stm *s) { each_consumed(s, consumes_one, w->ctx); }
+static void consumes_stm(IrWalk *w, Stm *s) { ir_each_consumed(s, consumes_one, w->ctx); }
 
 /* Whether b, or a body nested in it, consumes one of the n Vars vs. */
 static bool consumes_any(Body *b, Var *const *vs, int n) {

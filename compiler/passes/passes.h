@@ -62,6 +62,13 @@ void pass_carry(Prog *p);
  * nests of the stages. The rules are at the top of distribute.c. */
 void pass_distribute(Prog *p);
 
+/* flatten.c: STAGE_SOACS -> STAGE_SOACS, GPU pipeline only. A host-level
+ * map whose elements build arrays of lengths bound in its body (irregular
+ * nested parallelism) becomes operations over the flat concatenation of
+ * those arrays with segment descriptors (regularity-identifying
+ * flattening); the rules are at the top of flatten.c. */
+void pass_flatten(Prog *p);
+
 /* kernels.c: STAGE_MEM -> STAGE_GPU. Decides how each host-level SOAC runs
  * on a GPU (SegMap over a flattened map nest, SegRed, SegScan, SegHist,
  * one work-item, or the host), gives SegMaps transposed copies of the
