@@ -1074,10 +1074,17 @@ static rt_dblock *rt_cl_upload(rt_ctx *ctx, rt_dpool *p, const void *data, int64
     return b;
 }
 
-/* Reads or writes size bytes at element offset off (elements of size bytes). */
+/* Reads or writes size bytes at element offset off (elements of size bytes).
+ * A read is followed by the read of the failure record (one wait: the
+ * queue is in order), so that host code never goes on with a value a
+ * kernel computed after another failed (a size read back would be
+ * garbage: an allocation of that size, a loop of that count). */
 static int rt_cl_read(rt_ctx *ctx, rt_dblock *b, int64_t off, int64_t size, void *dst) {
-    cl_int e = clEnqueueReadBuffer(rt_cl.queue, b->mem, CL_TRUE, (size_t)(off * size), (size_t)size, dst, 0, NULL, NULL);
-    return e != CL_SUCCESS ? rt_cl_fail(ctx, "clEnqueueReadBuffer", e) : 0;
+    cl_int e = clEnqueueReadBuffer(rt_cl.queue, b->mem, CL_FALSE, (size_t)(off * size), (size_t)size, dst, 0, NULL, NULL);
+    if (e != CL_SUCCESS) return rt_cl_fail(ctx, "clEnqueueReadBuffer", e);
+    if (!rt_cl_sync(ctx)) return 0;
+    clFinish(rt_cl.queue); /* the read into dst is done before dst goes away */
+    return 1;
 }
 
 static int rt_cl_write(rt_ctx *ctx, rt_dblock *b, int64_t off, int64_t bytes, const void *src) {

@@ -101,6 +101,8 @@ static bool body_var(const Flat *F, const Var *v) { return v->id < F->nvars && F
  * a value of one element. */
 static bool top_var(const Flat *F, const Var *v) { return body_var(F, v) && F->stage[v->id] != NESTED; }
 
+static bool inner_arr(const Flat *F, const Var *v) { return body_var(F, v) && F->level[v->id] == L_INNER; }
+
 static bool irregular_type(const Flat *F, Type t) {
     for (int d = 0; t.kind == TK_ARRAY && d < t.rank; d++)
         if (t.shape[d].is_var && body_var(F, t.shape[d].v)) return true;
@@ -599,6 +601,97 @@ static void lift_screma(Flat *F, Stm *st, Desc *d) {
     for (; at < npat; at++, v++) set_flat(F, st->pat[v], pat[at]);
 }
 
+/* An element of inner array x at index i of its segment, in the
+ * prologue of the lambda being lifted (which has a segment parameter). */
+static SubExp inner_elem(Flat *F, Var *x, SubExp i) {
+    Var *sg = seg_param(F, F->cur);
+    SubExp off = se_var(emit_index(F, &F->prologue, F->desc[x->id]->offsets, se_var(sg)));
+    SubExp at = ir_emit_op2(F->p, &F->prologue, OP_ADD, PT_I64, off, i, "at", F->loc);
+    return se_var(emit_index(F, &F->prologue, F->flat[x->id], at));
+}
+
+/* The lambda of the lifted statement (the prologue, returning r) as a map
+ * over the positions of d, binding st's inner result. */
+static void emit_positions_map(Flat *F, Stm *st, Desc *d, SubExp r) {
+    Lambda *lam = lambda_new(F, F->params.items, F->params.len, body_new(F, &F->prologue, &r, 1));
+    Var *pat[1] = {NULL};
+    vec_push(&F->out, map_stm(F, se_var(d->total), F->arrs.items, F->arrs.len, lam, pat));
+    set_flat(F, st->pat[0], pat[0]);
+}
+
+/* A slice x[start:+len*stride] of an inner array: each position reads its
+ * element of x's segment. */
+static void lift_slice(Flat *F, Stm *st, Desc *d) {
+    DimSlice *sl = &st->e->slice[0];
+    reset_build(F);
+    F->cur = d;
+    Var *pos = pos_param(F, d);
+    SubExp start = inner_se(F, sl->start), stride = inner_se(F, sl->stride);
+    SubExp i = ir_emit_op2(F->p, &F->prologue, OP_MUL, PT_I64, se_var(pos), stride, "i", F->loc);
+    i = ir_emit_op2(F->p, &F->prologue, OP_ADD, PT_I64, start, i, "i", F->loc);
+    emit_positions_map(F, st, d, inner_elem(F, st->e->arr, i));
+}
+
+/* Element pos of piece x of a concatenation in segment seg: of an inner
+ * array's segment, of the element's row of an expanded array, or of an
+ * array bound outside the map. */
+static SubExp piece_elem(Flat *F, StmVec *out, Var *x, SubExp seg, SubExp pos) {
+    if (inner_arr(F, x)) {
+        SubExp off = se_var(emit_index(F, out, F->desc[x->id]->offsets, seg));
+        SubExp at = ir_emit_op2(F->p, out, OP_ADD, PT_I64, off, pos, "at", F->loc);
+        return se_var(emit_index(F, out, F->flat[x->id], at));
+    }
+    if (!top_var(F, x)) return se_var(emit_index(F, out, x, pos));
+    IrExp *e = exp_new(F, IE_INDEX);
+    e->arr = lifted_of(F, x);
+    e->nslice = 2;
+    e->slice = NEW_ARRAY(F->a, DimSlice, 2);
+    e->slice[0].index = seg;
+    e->slice[1].index = pos;
+    return se_var(emit1(F, out, x->name, type_prim(x->type.elem), e));
+}
+
+/* Inner arrays (or arrays of one length, of the element or bound outside
+ * the map) concatenated: a position reads the piece it falls in. */
+static SubExp concat_elem(Flat *F, StmVec *out, Var **arrs, int n, SubExp seg, SubExp pos) {
+    Var *x = arrs[0];
+    if (n == 1) return piece_elem(F, out, x, seg, pos);
+    SubExp len = inner_arr(F, x) ? se_var(emit_index(F, out, F->desc[x->id]->sizes, seg))
+                                 : inner_se(F, x->type.shape[0]);
+    SubExp here = ir_emit_op2(F->p, out, OP_LT, PT_I64, pos, len, "here", F->loc);
+    StmVec t = {0}, f = {0};
+    SubExp v = piece_elem(F, &t, x, seg, pos);
+    SubExp rest = ir_emit_op2(F->p, &f, OP_SUB, PT_I64, pos, len, "pos", F->loc);
+    SubExp w = concat_elem(F, &f, arrs + 1, n - 1, seg, rest);
+    IrExp *e = exp_new(F, IE_IF);
+    e->cond = here;
+    e->tbody = body_new(F, &t, &v, 1);
+    e->fbody = body_new(F, &f, &w, 1);
+    e->nret = 1;
+    e->ret = NEW(F->a, Type);
+    e->ret[0] = type_prim(x->type.elem);
+    vec_free(&t);
+    vec_free(&f);
+    return se_var(emit1(F, out, "x", type_prim(x->type.elem), e));
+}
+
+static void lift_concat(Flat *F, Stm *st, Desc *d) {
+    reset_build(F);
+    F->cur = d;
+    Var *pos = pos_param(F, d);
+    Var *sg = seg_param(F, d);
+    emit_positions_map(F, st, d, concat_elem(F, &F->prologue, st->e->arrs, st->e->narrs, se_var(sg), se_var(pos)));
+}
+
+/* A copy of an inner array: a copy of its flat array. */
+static void lift_copy(Flat *F, Stm *st) {
+    IrExp *e = exp_new(F, IE_COPY);
+    Var *flat = F->flat[st->e->arr->id];
+    e->arr = flat;
+    F->desc[st->pat[0]->id] = F->desc[st->e->arr->id];
+    set_flat(F, st->pat[0], emit1(F, &F->out, st->pat[0]->name, flat->type, e));
+}
+
 /* An iota or replicate of an inner length: a map over the positions. */
 static void lift_fill(Flat *F, Stm *st, Desc *d) {
     IrExp *e = st->e;
@@ -628,10 +721,7 @@ static void lift_fill(Flat *F, Stm *st, Desc *d) {
     } else {
         r = inner_se(F, e->se);
     }
-    Lambda *lam = lambda_new(F, F->params.items, F->params.len, body_new(F, &F->prologue, &r, 1));
-    Var *pat[1] = {NULL};
-    vec_push(&F->out, map_stm(F, se_var(d->total), F->arrs.items, F->arrs.len, lam, pat));
-    set_flat(F, x, pat[0]);
+    emit_positions_map(F, st, d, r);
 }
 
 /* x with [i] = v, x inner: one element per segment scattered into the
@@ -844,10 +934,23 @@ static int inner_kind(Flat *F, Stm *s, bool *ok) {
         }
         return 1;
     }
+    case IE_INDEX:
+    case IE_COPY:
+        if (!irr) return 0;
+        *ok = inner_arr(F, e->arr) && e->arr->type.rank == 1 && s->pat[0]->type.rank == 1 &&
+              (e->kind == IE_COPY ||
+               (e->nslice == 1 && e->slice[0].is_slice && outer_se(F, e->slice[0].start) &&
+                outer_se(F, e->slice[0].stride)));
+        break;
+    case IE_CONCAT:
+        if (!irr) return 0;
+        *ok = s->pat[0]->type.rank == 1;
+        for (int i = 0; i < e->narrs; i++) *ok = *ok && e->arrs[i]->type.rank == 1;
+        break;
     default:
+        if (irr) *ok = false; /* another array of a body-bound size */
         break;
     }
-    if (irr) *ok = false; /* another array of a body-bound size */
     return irr ? 1 : 0;
 }
 
@@ -858,7 +961,8 @@ static Var *inner_len(Stm *s) {
     if (e->kind == IE_REPLICATE) return e->shape[0].v;
     if (e->kind == IE_SCREMA) return e->screma.w.v;
     if (e->kind == IE_SCRATCH) return e->type.shape[0].v;
-    return NULL;
+    Type t = s->npat ? s->pat[0]->type : type_prim(PT_BOOL); /* a slice, copy or concatenation */
+    return t.kind == TK_ARRAY && t.shape[0].is_var ? t.shape[0].v : NULL;
 }
 
 typedef struct Uses {
@@ -952,7 +1056,7 @@ static bool flatten_map(Flat *F, Body *host, int at) {
             builds |= t->e->kind == IE_UPDATE || t->e->kind == IE_SCATTER ||
                       (t->e->kind == IE_SCREMA && t->npat > t->e->screma.nreds);
             st++;
-            Var *len = inner_len(t);
+            Var *len = sup ? inner_len(t) : NULL;
             for (int j = 0; j < t->npat; j++) {
                 Var *x = t->pat[j];
                 if (x->type.kind != TK_ARRAY) continue;
@@ -1007,9 +1111,14 @@ static bool flatten_map(Flat *F, Body *host, int at) {
             Desc *d = desc_of(F, inner_len(t));
             for (int j = 0; j < t->npat; j++)
                 if (t->pat[j]->type.kind == TK_ARRAY) F->desc[t->pat[j]->id] = d;
-            if (t->e->kind == IE_SCREMA) lift_screma(F, t, d);
-            else if (t->e->kind == IE_SCRATCH) lift_scratch(F, t, d);
-            else lift_fill(F, t, d);
+            switch (t->e->kind) {
+            case IE_SCREMA: lift_screma(F, t, d); break;
+            case IE_SCRATCH: lift_scratch(F, t, d); break;
+            case IE_INDEX: lift_slice(F, t, d); break;
+            case IE_CONCAT: lift_concat(F, t, d); break;
+            case IE_COPY: lift_copy(F, t); break;
+            default: lift_fill(F, t, d); break;
+            }
         }
         emit_stage(F, b, lo, b->nstms);
         for (int r = 0; r < b->nres; r++) {
