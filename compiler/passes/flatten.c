@@ -53,8 +53,19 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* The most maps one run of the pass flattens (each level of nesting one
+ * more): a bound on the work, whatever the program. */
+#define MAX_FLATTENED 64
+
 /* What a Var of the map's body is. */
-enum { L_NONE, L_OUTER, L_INNER };
+enum {
+    L_NONE,
+    L_OUTER, /* a value of one element */
+    L_INNER, /* an array of a length bound in the body: flat, with a descriptor */
+    L_VIEW,  /* a slice of an array bound outside the map whose length is bound
+                in the body (a segment a lifted map reads): made again where
+                it is used, never expanded */
+};
 
 /* The segments of the arrays of one body-bound length. */
 typedef struct Desc {
@@ -77,11 +88,13 @@ typedef struct Flat {
     int *last_use;       /* by Var id: the last top-level statement using it (nstms: a result) */
     Var **lifted;        /* by Var id, outer: its expanded [w] array once bound */
     Var **len;           /* by Var id, inner: its length (a Var of the body) */
+    Stm **def;           /* by Var id, view: the statement binding it */
     Var **flat;          /* by Var id, inner: its flat array */
     Desc **desc;         /* by Var id, inner: the segments of its length */
     Desc *descs;
     StmVec out;          /* the statements replacing the map */
     bool changed;
+    int nflat;           /* maps flattened so far */
     /* Building one stage or lifted lambda: */
     Var **repl;          /* by Var id: its Var there */
     VEC(Var *) params;
@@ -349,6 +362,8 @@ static Var *lifted_of(Flat *F, Var *v) {
     return F->lifted[v->id];
 }
 
+static Var *remat_view(Flat *F, Var *x, IrUseFn use);
+
 /* A use in a stage (F->lo..hi): a value of the body bound outside the
  * stage becomes a parameter of the stage's map (its expanded array the
  * input), an inner array the segment of its flat array. */
@@ -358,7 +373,9 @@ static void stage_use(void *ctx, SubExp *se, Var **vp, IrUseKind k) {
     Var *x = se ? se->v : *vp;
     if (!top_var(F, x) || (F->stage[x->id] >= F->lo && F->stage[x->id] < F->hi)) return;
     if (!F->repl[x->id]) {
-        if (F->level[x->id] == L_OUTER) {
+        if (F->level[x->id] == L_VIEW) {
+            F->repl[x->id] = remat_view(F, x, stage_use);
+        } else if (F->level[x->id] == L_OUTER) {
             Var *p = ir_var(F->p, x->name, x->type);
             F->repl[x->id] = p;
             vec_push(&F->params, p);
@@ -376,6 +393,29 @@ static void stage_use(void *ctx, SubExp *se, Var **vp, IrUseKind k) {
     }
     if (se) se->v = F->repl[x->id];
     else *vp = F->repl[x->id];
+}
+
+/* View x made again in the prologue of the code being built, its operands
+ * substituted by use (stage_use or inner_use). */
+static Var *remat_view(Flat *F, Var *x, IrUseFn use) {
+    const IrExp *d = F->def[x->id]->e;
+    IrExp *e = exp_new(F, IE_INDEX);
+    e->arr = d->arr;
+    e->nslice = d->nslice;
+    e->slice = NEW_ARRAY(F->a, DimSlice, d->nslice);
+    COPY_ARRAY(e->slice, d->slice, d->nslice);
+    for (int i = 0; i < e->nslice; i++) {
+        DimSlice *sl = &e->slice[i];
+        ir_uses_se(&sl->index, use, F);
+        ir_uses_se(&sl->start, use, F);
+        ir_uses_se(&sl->len, use, F);
+        ir_uses_se(&sl->stride, use, F);
+    }
+    Type t = x->type;
+    t.shape = NEW_ARRAY(F->a, SubExp, t.rank);
+    COPY_ARRAY(t.shape, x->type.shape, t.rank);
+    ir_uses_type(&t, use, F);
+    return emit1(F, &F->prologue, x->name, t, e);
 }
 
 static void reset_build(Flat *F) {
@@ -401,7 +441,7 @@ static void emit_stage(Flat *F, Body *b, int lo, int hi) {
     for (int k = lo; k < hi; k++)
         for (int j = 0; j < b->stms[k]->npat; j++) {
             Var *x = b->stms[k]->pat[j];
-            if (F->last_use[x->id] < hi) continue;
+            if (F->last_use[x->id] < hi || F->level[x->id] == L_VIEW) continue;
             vec_push(&res, se_var(x));
             Type t = x->type;
             int r = t.kind == TK_ARRAY ? t.rank : 0;
@@ -444,7 +484,9 @@ static void inner_use(void *ctx, SubExp *se, Var **vp, IrUseKind k) {
     if (!top_var(F, x)) return;
     if (!F->repl[x->id]) {
         Var *sg = seg_param(F, F->cur);
-        if (F->level[x->id] == L_OUTER) {
+        if (F->level[x->id] == L_VIEW) {
+            F->repl[x->id] = remat_view(F, x, inner_use);
+        } else if (F->level[x->id] == L_OUTER) {
             F->repl[x->id] = emit_index(F, &F->prologue, lifted_of(F, x), se_var(sg));
         } else {
             Desc *d = F->desc[x->id];
@@ -855,11 +897,18 @@ static void no_top_use(void *ctx, SubExp *se, Var **vp, IrUseKind k) {
     if (top_var(c->F, x)) c->bad = true;
 }
 
-static bool scalar_lambda(Check *c, Lambda *l) {
+/* Whether l's parameters and results are scalars (its body may run nested
+ * parallel code: lifted, it becomes a flat map that flattening takes again). */
+static bool prim_lambda(const Lambda *l) {
     for (int i = 0; i < l->nparams; i++)
         if (l->params[i]->type.kind != TK_PRIM) return false;
     for (int i = 0; i < l->nret; i++)
         if (l->ret[i].kind != TK_PRIM) return false;
+    return true;
+}
+
+static bool scalar_lambda(Check *c, Lambda *l) {
+    if (!prim_lambda(l)) return false;
     IrWalk w = {NULL, NULL, scalar_stm, c};
     ir_walk_lambda(&w, l);
     return !c->bad;
@@ -923,7 +972,7 @@ static int inner_kind(Flat *F, Stm *s, bool *ok) {
         for (int i = 0; i < sc->narrs; i++)
             if (!body_var(F, sc->arrs[i]) || F->level[sc->arrs[i]->id] != L_INNER || F->len[sc->arrs[i]->id] != sc->w.v)
                 *ok = false;
-        *ok = *ok && scalar_lambda(&c, sc->map);
+        *ok = *ok && (sc->nscans + sc->nreds ? scalar_lambda(&c, sc->map) : prim_lambda(sc->map));
         for (int i = 0; *ok && i < sc->nscans + sc->nreds; i++) {
             SegOp *o = i < sc->nscans ? &sc->scans[i] : &sc->reds[i - sc->nscans];
             *ok = scalar_lambda(&c, o->op);
@@ -935,6 +984,20 @@ static int inner_kind(Flat *F, Stm *s, bool *ok) {
         return 1;
     }
     case IE_INDEX:
+        if (irr && !body_var(F, e->arr)) {
+            bool view = s->npat == 1;
+            for (int i = 0; i < e->nslice; i++) {
+                const DimSlice *sl = &e->slice[i];
+                view &= outer_se(F, sl->index) && outer_se(F, sl->start) && outer_se(F, sl->len) &&
+                        outer_se(F, sl->stride);
+            }
+            if (view) {
+                F->level[s->pat[0]->id] = L_VIEW;
+                F->def[s->pat[0]->id] = s;
+                return 0;
+            }
+        }
+        /* fall through */
     case IE_COPY:
         if (!irr) return 0;
         *ok = inner_arr(F, e->arr) && e->arr->type.rank == 1 && s->pat[0]->type.rank == 1 &&
@@ -975,6 +1038,8 @@ static void note_use(void *ctx, SubExp *se, Var **vp, IrUseKind k) {
     Uses *u = ctx;
     Var *x = se ? se->v : *vp;
     if (body_var(u->F, x) && u->F->last_use[x->id] < u->cur) u->F->last_use[x->id] = u->cur;
+    /* A view is made again where it is used, from its operands. */
+    if (body_var(u->F, x) && u->F->level[x->id] == L_VIEW) ir_uses_stm(u->F->def[x->id], note_use, u);
 }
 
 static void bind_var(IrWalk *w, Var *v) {
@@ -1014,12 +1079,70 @@ static bool is_result(const Body *b, const Var *v) {
 
 /* ---- Flattening one map -------------------------------------------------------------- */
 
+static void finds_soac(IrWalk *w, Stm *s) {
+    IrExpKind k = s->e->kind;
+    if (k == IE_SCREMA || k == IE_SCATTER || k == IE_HIST || k == IE_LOOP) *(bool *)w->ctx = true;
+}
+
+/* A Screma of the body of a body-bound width that scans or reduces and
+ * whose map runs nested parallel code is split into its map and a Screma
+ * of the scans and reductions over the map's results (an identity map),
+ * so that the map is lifted on its own. Returns whether it split any. */
+static bool split_nested(Flat *F, Body *b) {
+    StmVec out = {0};
+    bool any = false;
+    for (int k = 0; k < b->nstms; k++) {
+        Stm *t = b->stms[k];
+        Screma *sc = &t->e->screma;
+        bool nested = false;
+        if (t->e->kind == IE_SCREMA && (sc->nscans || sc->nreds) && sc->w.is_var && prim_lambda(sc->map)) {
+            IrWalk w = {NULL, NULL, finds_soac, &nested};
+            ir_walk_lambda(&w, sc->map);
+        }
+        if (!nested) {
+            vec_push(&out, t);
+            continue;
+        }
+        any = true;
+        Lambda *m = sc->map;
+        int nin = 0;
+        for (int i = 0; i < sc->nscans; i++) nin += sc->scans[i].k;
+        for (int i = 0; i < sc->nreds; i++) nin += sc->reds[i].k;
+        Var **res = NEW_ARRAY(F->a, Var *, m->nret + 1);
+        for (int i = 0; i < m->nret; i++) res[i] = NULL;
+        vec_push(&out, map_stm(F, sc->w, sc->arrs, sc->narrs, m, res));
+        Var **ps = NEW_ARRAY(F->a, Var *, nin + 1);
+        SubExp *rs = NEW_ARRAY(F->a, SubExp, nin + 1);
+        for (int i = 0; i < nin; i++) {
+            ps[i] = ir_var(F->p, "x", m->ret[i]);
+            rs[i] = se_var(ps[i]);
+        }
+        IrExp *e = exp_new(F, IE_SCREMA);
+        e->screma = *sc;
+        e->screma.arrs = res;
+        e->screma.narrs = nin;
+        e->screma.map = lambda_new(F, ps, nin, body_new(F, NULL, rs, nin));
+        vec_push(&out, ir_stm(F->a, t->pat, nin, e, t->loc));
+        for (int i = nin; i < m->nret; i++) vec_push(&out, ir_copy_stm(F->a, t->pat[i], se_var(res[i]), t->loc));
+    }
+    if (any) {
+        b->nstms = out.len;
+        b->stms = vec_to_arena(F->a, &out);
+    }
+    vec_free(&out);
+    return any;
+}
+
 static bool flatten_map(Flat *F, Body *host, int at) {
     Stm *s = host->stms[at];
     Screma *sc = &s->e->screma;
     if (sc->nscans || sc->nreds) return false;
     Lambda *lam = sc->map;
     Body *b = lam->body;
+    F->loc = s->loc;
+    Stm **saved = b->stms;
+    int nsaved = b->nstms;
+    bool split = split_nested(F, b);
     int n = F->p->next_var_id;
     F->nvars = n;
     F->level = calloc((size_t)n, 1);
@@ -1030,11 +1153,11 @@ static bool flatten_map(Flat *F, Body *host, int at) {
     F->desc = calloc((size_t)n, sizeof(Desc *));
     F->repl = calloc((size_t)n, sizeof(Var *));
     F->len = calloc((size_t)n, sizeof(Var *));
+    F->def = calloc((size_t)n, sizeof(Stm *));
     int *kind = calloc((size_t)b->nstms + 1, sizeof(int));
     int *stage_of = calloc((size_t)b->nstms + 1, sizeof(int));
     F->descs = NULL;
     F->w = sc->w;
-    F->loc = s->loc;
     for (int i = 0; i < n; i++) F->stage[i] = NESTED, F->last_use[i] = -1;
     for (int i = 0; i < lam->nparams; i++) {
         F->level[lam->params[i]->id] = L_OUTER;
@@ -1143,6 +1266,9 @@ static bool flatten_map(Flat *F, Body *host, int at) {
         host->stms = stms;
         host->nstms += m - 1;
         F->changed = true;
+    } else if (split) {
+        b->stms = saved;
+        b->nstms = nsaved;
     }
     free(F->level);
     free(F->stage);
@@ -1152,6 +1278,7 @@ static bool flatten_map(Flat *F, Body *host, int at) {
     free(F->desc);
     free(F->repl);
     free(F->len);
+    free(F->def);
     free(kind);
     free(stage_of);
     return ok && any;
@@ -1165,9 +1292,11 @@ static void flatten_body(Flat *F, Body *b) {
             flatten_body(F, e->fbody);
         } else if (e->kind == IE_LOOP) {
             flatten_body(F, e->loop.body);
-        } else if (e->kind == IE_SCREMA) {
-            int before = b->nstms;
-            if (flatten_map(F, b, k)) k += b->nstms - before;
+        } else if (e->kind == IE_SCREMA && F->nflat < MAX_FLATTENED && flatten_map(F, b, k)) {
+            /* The new statements are looked at too: a lifted map whose
+             * function ran nested parallel code may be flattened again. */
+            F->nflat++;
+            k--;
         }
     }
 }
