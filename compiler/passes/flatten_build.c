@@ -1,0 +1,748 @@
+/* Pass flatten's builders (flatten.h): the descriptors of inner lengths,
+ * the maps over the elements that run the code between inner statements
+ * (stages), and the lifted inner statements. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "flatten.h"
+
+/* ---- Small builders ------------------------------------------------------------- */
+
+IrExp *fl_exp_new(Flat *F, IrExpKind k) {
+    IrExp *e = NEW(F->a, IrExp);
+    e->kind = k;
+    return e;
+}
+
+Type fl_arr_type(Flat *F, PrimType t, SubExp n) { return type_array(F->a, t, 1, &n); }
+
+Var *fl_emit1(Flat *F, StmVec *out, const char *name, Type t, IrExp *e) {
+    Var *v = ir_var(F->p, name, t);
+    vec_push(out, ir_stm1(F->a, v, e, F->loc));
+    return v;
+}
+
+/* let v = arr[i] (a scalar). */
+Var *fl_emit_index(Flat *F, StmVec *out, Var *arr, SubExp i) {
+    IrExp *e = fl_exp_new(F, IE_INDEX);
+    e->arr = arr;
+    e->nslice = 1;
+    e->slice = NEW(F->a, DimSlice);
+    e->slice->index = i;
+    return fl_emit1(F, out, arr->name, type_row(arr->type), e);
+}
+
+Body *fl_body_new(Flat *F, StmVec *stms, SubExp *res, int nres) {
+    Body *b = NEW(F->a, Body);
+    b->nstms = stms ? stms->len : 0;
+    b->stms = b->nstms ? vec_to_arena(F->a, stms) : NEW_ARRAY(F->a, Stm *, 1);
+    b->nres = nres;
+    b->res = NEW_ARRAY(F->a, SubExp, nres + 1);
+    COPY_ARRAY(b->res, res, nres);
+    return b;
+}
+
+Lambda *fl_lambda_new(Flat *F, Var **params, int nparams, Body *body) {
+    Lambda *l = NEW(F->a, Lambda);
+    l->nparams = nparams;
+    l->params = NEW_ARRAY(F->a, Var *, nparams + 1);
+    COPY_ARRAY(l->params, params, nparams);
+    l->body = body;
+    l->nret = body->nres;
+    l->ret = NEW_ARRAY(F->a, Type, body->nres + 1);
+    for (int i = 0; i < body->nres; i++) l->ret[i] = subexp_type(body->res[i]);
+    return l;
+}
+
+/* screma(n, arrs) map lam, binding pat[i] (a fresh array where NULL; pat
+ * is copied). */
+Stm *fl_map_stm(Flat *F, SubExp n, Var **arrs, int narrs, Lambda *lam, Var **pat) {
+    IrExp *e = fl_exp_new(F, IE_SCREMA);
+    e->screma.w = n;
+    e->screma.narrs = narrs;
+    e->screma.arrs = NEW_ARRAY(F->a, Var *, narrs + 1);
+    COPY_ARRAY(e->screma.arrs, arrs, narrs);
+    e->screma.map = lam;
+    Var **vs = NEW_ARRAY(F->a, Var *, lam->nret + 1);
+    for (int i = 0; i < lam->nret; i++) {
+        if (!pat[i]) pat[i] = ir_var(F->p, "flat", fl_arr_type(F, lam->ret[i].elem, n));
+        vs[i] = pat[i];
+    }
+    return ir_stm(F->a, vs, lam->nret, e, F->loc);
+}
+
+/* An i64 identity lambda (one parameter, returned). */
+Lambda *fl_identity(Flat *F, PrimType t) {
+    Var *x = ir_var(F->p, "x", type_prim(t));
+    SubExp r = se_var(x);
+    return fl_lambda_new(F, &x, 1, fl_body_new(F, NULL, &r, 1));
+}
+
+/* `let x = if a then n else o` (scalars of type t) appended to out. */
+SubExp fl_select(Flat *F, StmVec *out, SubExp a, SubExp n, SubExp o, Type t) {
+    IrExp *e = fl_exp_new(F, IE_IF);
+    e->cond = a;
+    e->tbody = fl_body_new(F, NULL, &n, 1);
+    e->fbody = fl_body_new(F, NULL, &o, 1);
+    e->nret = 1;
+    e->ret = NEW(F->a, Type);
+    e->ret[0] = t;
+    return se_var(fl_emit1(F, out, "x", t, e));
+}
+
+/* The operator of the offsets' scan: a + b of non-negative sizes, or -1
+ * once the sum passes 2^63-1 (or an operand is -1), so that an overflow
+ * cannot wrap to a valid total. Associative on non-negative values. */
+static SegOp sum_op(Flat *F) {
+    Var *x = ir_var(F->p, "x", type_prim(PT_I64)), *y = ir_var(F->p, "y", type_prim(PT_I64));
+    StmVec s = {0};
+    SubExp sum = ir_emit_op2(F->p, &s, OP_ADD, PT_I64, se_var(x), se_var(y), "sum", F->loc);
+    SubExp xn = ir_emit_op2(F->p, &s, OP_LT, PT_I64, se_var(x), se_i64(0), "neg", F->loc);
+    SubExp yn = ir_emit_op2(F->p, &s, OP_LT, PT_I64, se_var(y), se_i64(0), "neg", F->loc);
+    SubExp sn = ir_emit_op2(F->p, &s, OP_LT, PT_I64, sum, se_i64(0), "neg", F->loc);
+    SubExp bad = ir_emit_op2(F->p, &s, OP_LOR, PT_BOOL, xn, yn, "bad", F->loc);
+    bad = ir_emit_op2(F->p, &s, OP_LOR, PT_BOOL, bad, sn, "bad", F->loc);
+    SubExp rs = fl_select(F, &s, bad, se_i64(-1), sum, type_prim(PT_I64));
+    Var *ps[2] = {x, y};
+    SegOp op = {fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &rs, 1)), NEW(F->a, SubExp), 1, true};
+    op.neutral[0] = se_i64(0);
+    vec_free(&s);
+    return op;
+}
+
+/* The i64 add operator with neutral 0. */
+static SegOp add_op(Flat *F) {
+    Var *x = ir_var(F->p, "x", type_prim(PT_I64)), *y = ir_var(F->p, "y", type_prim(PT_I64));
+    StmVec s = {0};
+    SubExp r = ir_emit_op2(F->p, &s, OP_ADD, PT_I64, se_var(x), se_var(y), "sum", F->loc);
+    Var *ps[2] = {x, y};
+    SegOp op = {fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &r, 1)), NEW(F->a, SubExp), 1, true};
+    op.neutral[0] = se_i64(0);
+    vec_free(&s);
+    return op;
+}
+
+/* An inclusive scan of arr (i64) with op. */
+static Var *emit_scan(Flat *F, SubExp n, Var *arr, SegOp op, const char *name) {
+    IrExp *e = fl_exp_new(F, IE_SCREMA);
+    e->screma.w = n;
+    e->screma.narrs = 1;
+    e->screma.arrs = NEW(F->a, Var *);
+    e->screma.arrs[0] = arr;
+    e->screma.nscans = 1;
+    e->screma.scans = NEW(F->a, SegOp);
+    e->screma.scans[0] = op;
+    e->screma.map = fl_identity(F, PT_I64);
+    return fl_emit1(F, &F->out, name, fl_arr_type(F, PT_I64, n), e);
+}
+
+/* ---- Descriptors -------------------------------------------------------------- */
+
+
+/* The segments of length len: offsets by a scan of the sizes, the total
+ * (checked not to have overflowed). */
+Desc *fl_desc_of(Flat *F, Var *len) {
+    for (Desc *d = F->descs; d; d = d->next)
+        if (d->size == len) return d;
+    Desc *d = NEW(F->a, Desc);
+    d->size = len;
+    d->sizes = fl_lifted_of(F, len);
+    Var *incl = emit_scan(F, F->w, d->sizes, sum_op(F), "incl");
+    /* total = w == 0 ? 0 : incl[w-1] */
+    SubExp empty = ir_emit_op2(F->p, &F->out, OP_EQ, PT_I64, F->w, se_i64(0), "empty", F->loc);
+    StmVec last = {0};
+    SubExp wm1 = ir_emit_op2(F->p, &last, OP_SUB, PT_I64, F->w, se_i64(1), "last", F->loc);
+    SubExp t = se_var(fl_emit_index(F, &last, incl, wm1));
+    SubExp zero = se_i64(0);
+    IrExp *e = fl_exp_new(F, IE_IF);
+    e->cond = empty;
+    e->tbody = fl_body_new(F, NULL, &zero, 1);
+    e->fbody = fl_body_new(F, &last, &t, 1);
+    e->nret = 1;
+    e->ret = NEW(F->a, Type);
+    e->ret[0] = type_prim(PT_I64);
+    vec_free(&last);
+    d->total = fl_emit1(F, &F->out, "total", type_prim(PT_I64), e);
+    SubExp ok = ir_emit_op2(F->p, &F->out, OP_LE, PT_I64, se_i64(0), se_var(d->total), "ok", F->loc);
+    IrExp *as = fl_exp_new(F, IE_ASSERT);
+    as->cond = ok;
+    as->msg = "The lengths of the arrays built by a map add up to more than 2^63-1 elements.";
+    vec_push(&F->out, ir_stm(F->a, NULL, 0, as, F->loc));
+    /* offsets = incl - sizes */
+    Var *a = ir_var(F->p, "incl", type_prim(PT_I64)), *b = ir_var(F->p, "size", type_prim(PT_I64));
+    StmVec s = {0};
+    SubExp o = ir_emit_op2(F->p, &s, OP_SUB, PT_I64, se_var(a), se_var(b), "offset", F->loc);
+    Var *ps[2] = {a, b}, *ins[2] = {incl, d->sizes}, *pat[1] = {NULL};
+    vec_push(&F->out, fl_map_stm(F, F->w, ins, 2, fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &o, 1)), pat));
+    vec_free(&s);
+    d->offsets = pat[0];
+    d->offsets->name = "offsets";
+    d->next = F->descs;
+    F->descs = d;
+    return d;
+}
+
+/* The segment and the index in it of each flat position: a histogram of
+ * the segments' starts (an empty segment starts where the next one does,
+ * and one at the end, at total, is left out), whose inclusive prefix sums
+ * minus one are the segments. */
+void fl_desc_positions(Flat *F, Desc *d) {
+    if (d->seg) return;
+    SubExp total = se_var(d->total);
+    IrExp *r = fl_exp_new(F, IE_REPLICATE);
+    r->nshape = 1;
+    r->shape = NEW(F->a, SubExp);
+    r->shape[0] = total;
+    r->se = se_i64(0);
+    Var *zeros = fl_emit1(F, &F->out, "starts", fl_arr_type(F, PT_I64, total), r);
+    Var *o = ir_var(F->p, "offset", type_prim(PT_I64));
+    SubExp hres[2] = {se_var(o), se_i64(1)};
+    IrExp *h = fl_exp_new(F, IE_HIST);
+    h->hist.w = F->w;
+    h->hist.narrs = 1;
+    h->hist.arrs = NEW(F->a, Var *);
+    h->hist.arrs[0] = d->offsets;
+    h->hist.lam = fl_lambda_new(F, &o, 1, fl_body_new(F, NULL, hres, 2));
+    h->hist.dest_w = total;
+    h->hist.dests = NEW(F->a, Var *);
+    h->hist.dests[0] = zeros;
+    h->hist.op = add_op(F);
+    Var *starts = fl_emit1(F, &F->out, "starts", fl_arr_type(F, PT_I64, total), h);
+    Var *incl = emit_scan(F, total, starts, add_op(F), "segs");
+    /* seg = incl - 1; pos = i - offsets[seg] */
+    IrExp *io = fl_exp_new(F, IE_IOTA);
+    io->n = total;
+    io->start = se_i64(0);
+    io->step = se_i64(1);
+    io->t = PT_I64;
+    Var *iota = fl_emit1(F, &F->out, "flat_index", fl_arr_type(F, PT_I64, total), io);
+    Var *c = ir_var(F->p, "segs", type_prim(PT_I64)), *i = ir_var(F->p, "i", type_prim(PT_I64));
+    StmVec s = {0};
+    SubExp sg = ir_emit_op2(F->p, &s, OP_SUB, PT_I64, se_var(c), se_i64(1), "seg", F->loc);
+    SubExp off = se_var(fl_emit_index(F, &s, d->offsets, sg));
+    SubExp res[2] = {sg, ir_emit_op2(F->p, &s, OP_SUB, PT_I64, se_var(i), off, "pos", F->loc)};
+    Var *ps[2] = {c, i}, *ins[2] = {incl, iota}, *pat[2] = {NULL, NULL};
+    vec_push(&F->out, fl_map_stm(F, total, ins, 2, fl_lambda_new(F, ps, 2, fl_body_new(F, &s, res, 2)), pat));
+    vec_free(&s);
+    d->seg = pat[0];
+    d->seg->name = "seg";
+    d->pos = pat[1];
+    d->pos->name = "pos";
+}
+
+/* flat[off : len]: one element's segment of a flat array. */
+static IrExp *segment(Flat *F, Var *flat, SubExp off, SubExp len) {
+    IrExp *e = fl_exp_new(F, IE_INDEX);
+    e->arr = flat;
+    e->nslice = 1;
+    e->slice = NEW(F->a, DimSlice);
+    *e->slice = (DimSlice){true, {0}, off, len, se_i64(1)};
+    return e;
+}
+
+/* ---- Expanded values ------------------------------------------------------------ */
+
+/* The expanded [w] array of an outer value v (bound by now). */
+Var *fl_lifted_of(Flat *F, Var *v) {
+    if (!F->lifted[v->id]) ICE("flatten: %s has no expanded array", v->name);
+    return F->lifted[v->id];
+}
+
+static Var *remat_view(Flat *F, Var *x, IrUseFn use);
+
+/* A use in a stage (F->lo..hi): a value of the body bound outside the
+ * stage becomes a parameter of the stage's map (its expanded array the
+ * input), an inner array the segment of its flat array. */
+static void stage_use(void *ctx, SubExp *se, Var **vp, IrUseKind k) {
+    (void)k;
+    Flat *F = ctx;
+    Var *x = se ? se->v : *vp;
+    if (!top_var(F, x) || (F->stage[x->id] >= F->lo && F->stage[x->id] < F->hi)) return;
+    if (!F->repl[x->id]) {
+        if (F->level[x->id] == L_VIEW) {
+            F->repl[x->id] = remat_view(F, x, stage_use);
+        } else if (F->level[x->id] == L_OUTER) {
+            Var *p = ir_var(F->p, x->name, x->type);
+            F->repl[x->id] = p;
+            vec_push(&F->params, p);
+            vec_push(&F->arrs, fl_lifted_of(F, x));
+        } else {
+            Desc *d = F->desc[x->id];
+            SubExp len = se_var(d->size);
+            stage_use(F, &len, NULL, k);
+            Var *off = ir_var(F->p, "offset", type_prim(PT_I64));
+            vec_push(&F->params, off);
+            vec_push(&F->arrs, d->offsets);
+            F->repl[x->id] = fl_emit1(F, &F->prologue, x->name, fl_arr_type(F, x->type.elem, len),
+                                   segment(F, F->flat[x->id], se_var(off), len));
+        }
+    }
+    if (se) se->v = F->repl[x->id];
+    else *vp = F->repl[x->id];
+}
+
+/* View x made again in the prologue of the code being built, its operands
+ * substituted by use (stage_use or inner_use). */
+static Var *remat_view(Flat *F, Var *x, IrUseFn use) {
+    const IrExp *d = F->def[x->id]->e;
+    IrExp *e = fl_exp_new(F, IE_INDEX);
+    e->arr = d->arr;
+    e->nslice = d->nslice;
+    e->slice = NEW_ARRAY(F->a, DimSlice, d->nslice);
+    COPY_ARRAY(e->slice, d->slice, d->nslice);
+    for (int i = 0; i < e->nslice; i++) {
+        DimSlice *sl = &e->slice[i];
+        ir_uses_se(&sl->index, use, F);
+        ir_uses_se(&sl->start, use, F);
+        ir_uses_se(&sl->len, use, F);
+        ir_uses_se(&sl->stride, use, F);
+    }
+    Type t = x->type;
+    t.shape = NEW_ARRAY(F->a, SubExp, t.rank);
+    COPY_ARRAY(t.shape, x->type.shape, t.rank);
+    ir_uses_type(&t, use, F);
+    return fl_emit1(F, &F->prologue, x->name, t, e);
+}
+
+static void reset_build(Flat *F) {
+    memset(F->repl, 0, sizeof(Var *) * (size_t)F->nvars);
+    F->params.len = F->arrs.len = F->prologue.len = 0;
+    F->seg_param = NULL;
+}
+
+/* Statements [lo, hi) of body b as a map over the elements, returning the
+ * values bound there that later statements or the results use (each
+ * expanded into its [w] array). */
+void fl_emit_stage(Flat *F, Body *b, int lo, int hi) {
+    if (lo == hi) return;
+    reset_build(F);
+    F->lo = lo;
+    F->hi = hi;
+    for (int k = lo; k < hi; k++) ir_uses_stm(b->stms[k], stage_use, F);
+    StmVec stms = {0};
+    for (int i = 0; i < F->prologue.len; i++) vec_push(&stms, F->prologue.items[i]);
+    for (int k = lo; k < hi; k++) vec_push(&stms, b->stms[k]);
+    VEC(SubExp) res = {0};
+    VEC(Var *) pat = {0};
+    for (int k = lo; k < hi; k++)
+        for (int j = 0; j < b->stms[k]->npat; j++) {
+            Var *x = b->stms[k]->pat[j];
+            if (F->last_use[x->id] < hi || F->level[x->id] == L_VIEW) continue;
+            vec_push(&res, se_var(x));
+            Type t = x->type;
+            int r = t.kind == TK_ARRAY ? t.rank : 0;
+            SubExp *shape = NEW_ARRAY(F->a, SubExp, r + 1);
+            shape[0] = F->w;
+            for (int d = 0; d < r; d++) shape[d + 1] = t.shape[d];
+            Var *l = ir_var(F->p, x->name, type_array(F->a, t.elem, r + 1, shape));
+            F->lifted[x->id] = l;
+            vec_push(&pat, l);
+        }
+    Lambda *lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &stms, res.items, res.len));
+    Var **pv = NEW_ARRAY(F->a, Var *, pat.len + 1);
+    COPY_ARRAY(pv, pat.items, pat.len);
+    vec_push(&F->out, fl_map_stm(F, F->w, F->arrs.items, F->arrs.len, lam, pv));
+    vec_free(&stms);
+    vec_free(&res);
+    vec_free(&pat);
+}
+
+/* ---- Lifting inner statements ------------------------------------------------------ */
+
+/* The segment parameter of the lambda being lifted (an input of seg). */
+static Var *seg_param(Flat *F, Desc *d) {
+    if (!F->seg_param) {
+        fl_desc_positions(F, d);
+        F->seg_param = ir_var(F->p, "seg", type_prim(PT_I64));
+        vec_push(&F->params, F->seg_param);
+        vec_push(&F->arrs, d->seg);
+    }
+    return F->seg_param;
+}
+
+/* In a lifted lambda: an outer value is read from its expanded array at
+ * the element's segment, an inner array is the segment of its flat array
+ * (the segments of all lengths are numbered by element). */
+static void inner_use(void *ctx, SubExp *se, Var **vp, IrUseKind k) {
+    (void)k;
+    Flat *F = ctx;
+    Var *x = se ? se->v : *vp;
+    if (!top_var(F, x)) return;
+    if (!F->repl[x->id]) {
+        Var *sg = seg_param(F, F->cur);
+        if (F->level[x->id] == L_VIEW) {
+            F->repl[x->id] = remat_view(F, x, inner_use);
+        } else if (F->level[x->id] == L_OUTER) {
+            F->repl[x->id] = fl_emit_index(F, &F->prologue, fl_lifted_of(F, x), se_var(sg));
+        } else {
+            Desc *d = F->desc[x->id];
+            SubExp off = se_var(fl_emit_index(F, &F->prologue, d->offsets, se_var(sg)));
+            SubExp len = se_var(fl_emit_index(F, &F->prologue, d->sizes, se_var(sg)));
+            F->repl[x->id] = fl_emit1(F, &F->prologue, x->name, fl_arr_type(F, x->type.elem, len),
+                                   segment(F, F->flat[x->id], off, len));
+        }
+    }
+    if (se) se->v = F->repl[x->id];
+    else *vp = F->repl[x->id];
+}
+
+/* An outer SubExp (a constant or an outer scalar) inside a lifted lambda. */
+static SubExp inner_se(Flat *F, SubExp se) {
+    if (se.is_var) inner_use(F, &se, NULL, IR_USE_OTHER);
+    return se;
+}
+
+/* The positions' parameter of the lambda being lifted. */
+static Var *pos_param(Flat *F, Desc *d) {
+    fl_desc_positions(F, d);
+    Var *p = ir_var(F->p, "pos", type_prim(PT_I64));
+    vec_push(&F->params, p);
+    vec_push(&F->arrs, d->pos);
+    return p;
+}
+
+/* The segmented version of op: (flag, values) pairs; a flagged element
+ * starts over. */
+static SegOp seg_op(Flat *F, SegOp op) {
+    Lambda *l = op.op;
+    Var *f1 = ir_var(F->p, "flag", type_prim(PT_BOOL)), *f2 = ir_var(F->p, "flag", type_prim(PT_BOOL));
+    int k = op.k;
+    Var **ps = NEW_ARRAY(F->a, Var *, 2 * k + 2);
+    ps[0] = f1;
+    COPY_ARRAY(ps + 1, l->params, k);
+    ps[k + 1] = f2;
+    COPY_ARRAY(ps + k + 2, l->params + k, k);
+    StmVec s = {0};
+    SubExp f = ir_emit_op2(F->p, &s, OP_LOR, PT_BOOL, se_var(f1), se_var(f2), "flag", F->loc);
+    SubExp *bs = NEW_ARRAY(F->a, SubExp, k);
+    for (int i = 0; i < k; i++) bs[i] = se_var(l->params[k + i]);
+    IrExp *e = fl_exp_new(F, IE_IF);
+    e->cond = se_var(f2);
+    e->tbody = fl_body_new(F, NULL, bs, k);
+    e->fbody = l->body;
+    e->nret = k;
+    e->ret = l->ret;
+    Var **rs = NEW_ARRAY(F->a, Var *, k);
+    SubExp *res = NEW_ARRAY(F->a, SubExp, k + 1);
+    res[0] = f;
+    for (int i = 0; i < k; i++) {
+        rs[i] = ir_var(F->p, "x", l->ret[i]);
+        res[i + 1] = se_var(rs[i]);
+    }
+    vec_push(&s, ir_stm(F->a, rs, k, e, F->loc));
+    SegOp r = {fl_lambda_new(F, ps, 2 * k + 2, fl_body_new(F, &s, res, k + 1)), NEW_ARRAY(F->a, SubExp, k + 1), k + 1,
+               false};
+    r.neutral[0] = se_bool(false);
+    COPY_ARRAY(r.neutral + 1, op.neutral, k);
+    vec_free(&s);
+    return r;
+}
+
+/* The flat array of an inner Var x, bound to v. */
+void fl_set_flat(Flat *F, Var *x, Var *v) {
+    v->name = x->name;
+    F->flat[x->id] = v;
+}
+
+/* An inner Screma over the flat arrays (see the top of the file). */
+void fl_lift_screma(Flat *F, Stm *st, Desc *d) {
+    Screma *sc = &st->e->screma;
+    reset_build(F);
+    F->cur = d;
+    SubExp total = se_var(d->total);
+    for (int i = 0; i < sc->narrs; i++) {
+        vec_push(&F->params, sc->map->params[i]);
+        vec_push(&F->arrs, F->flat[sc->arrs[i]->id]);
+    }
+    ir_uses_lambda(sc->map, inner_use, F);
+    int nops = sc->nscans + sc->nreds;
+    SegOp *ops = NEW_ARRAY(F->a, SegOp, nops + 1);
+    for (int i = 0; i < nops; i++) {
+        SegOp *o = i < sc->nscans ? &sc->scans[i] : &sc->reds[i - sc->nscans];
+        ops[i] = seg_op(F, *o);
+    }
+    StmVec stms = {0};
+    VEC(SubExp) res = {0};
+    if (nops) {
+        Var *pos = pos_param(F, d);
+        SubExp flag = ir_emit_op2(F->p, &F->prologue, OP_EQ, PT_I64, se_var(pos), se_i64(0), "flag", F->loc);
+        Body *mb = sc->map->body;
+        int at = 0;
+        for (int i = 0; i < nops; i++) {
+            vec_push(&res, flag);
+            for (int j = 0; j < ops[i].k - 1; j++) vec_push(&res, mb->res[at++]);
+        }
+        for (; at < mb->nres; at++) vec_push(&res, mb->res[at]);
+    } else {
+        for (int i = 0; i < sc->map->body->nres; i++) vec_push(&res, sc->map->body->res[i]);
+    }
+    for (int i = 0; i < F->prologue.len; i++) vec_push(&stms, F->prologue.items[i]);
+    for (int i = 0; i < sc->map->body->nstms; i++) vec_push(&stms, sc->map->body->stms[i]);
+    Lambda *lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &stms, res.items, res.len));
+    vec_free(&stms);
+    vec_free(&res);
+    /* The new Screma binds each op's flags and values, then the map's results. */
+    IrExp *e = fl_exp_new(F, IE_SCREMA);
+    e->screma.w = total;
+    e->screma.narrs = F->arrs.len;
+    e->screma.arrs = vec_to_arena(F->a, &F->arrs);
+    e->screma.map = lam;
+    e->screma.scans = ops;
+    e->screma.nscans = nops;
+    int npat = lam->nret;
+    Var **pat = NEW_ARRAY(F->a, Var *, npat + 1);
+    for (int i = 0; i < npat; i++) pat[i] = ir_var(F->p, "flat", fl_arr_type(F, lam->ret[i].elem, total));
+    vec_push(&F->out, ir_stm(F->a, pat, npat, e, F->loc));
+    /* Scans' values are flat arrays, reductions' the last of each segment. */
+    int at = 0, v = 0;
+    for (int i = 0; i < nops; i++) {
+        at++;
+        for (int j = 0; j < ops[i].k - 1; j++, at++, v++) {
+            Var *x = st->pat[v];
+            if (i < sc->nscans) {
+                fl_set_flat(F, x, pat[at]);
+                continue;
+            }
+            /* x = size == 0 ? neutral : scanned[offset + size - 1] */
+            Var *off = ir_var(F->p, "offset", type_prim(PT_I64)), *sz = ir_var(F->p, "size", type_prim(PT_I64));
+            StmVec s = {0}, last = {0};
+            SubExp empty = ir_emit_op2(F->p, &s, OP_EQ, PT_I64, se_var(sz), se_i64(0), "empty", F->loc);
+            SubExp end = ir_emit_op2(F->p, &last, OP_ADD, PT_I64, se_var(off), se_var(sz), "end", F->loc);
+            end = ir_emit_op2(F->p, &last, OP_SUB, PT_I64, end, se_i64(1), "last", F->loc);
+            SubExp r = se_var(fl_emit_index(F, &last, pat[at], end));
+            IrExp *ie = fl_exp_new(F, IE_IF);
+            ie->cond = empty;
+            ie->tbody = fl_body_new(F, NULL, &ops[i].neutral[j + 1], 1);
+            ie->fbody = fl_body_new(F, &last, &r, 1);
+            ie->nret = 1;
+            ie->ret = NEW(F->a, Type);
+            ie->ret[0] = x->type;
+            SubExp xr = se_var(fl_emit1(F, &s, x->name, x->type, ie));
+            Var *ps[2] = {off, sz}, *ins[2] = {d->offsets, d->sizes}, *lp[1] = {NULL};
+            vec_push(&F->out, fl_map_stm(F, F->w, ins, 2, fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &xr, 1)), lp));
+            lp[0]->name = x->name;
+            F->lifted[x->id] = lp[0];
+            vec_free(&s);
+            vec_free(&last);
+        }
+    }
+    for (; at < npat; at++, v++) fl_set_flat(F, st->pat[v], pat[at]);
+}
+
+/* An element of inner array x at index i of its segment, in the
+ * prologue of the lambda being lifted (which has a segment parameter). */
+static SubExp inner_elem(Flat *F, Var *x, SubExp i) {
+    Var *sg = seg_param(F, F->cur);
+    SubExp off = se_var(fl_emit_index(F, &F->prologue, F->desc[x->id]->offsets, se_var(sg)));
+    SubExp at = ir_emit_op2(F->p, &F->prologue, OP_ADD, PT_I64, off, i, "at", F->loc);
+    return se_var(fl_emit_index(F, &F->prologue, F->flat[x->id], at));
+}
+
+/* The lambda of the lifted statement (the prologue, returning r) as a map
+ * over the positions of d, binding st's inner result. */
+static void emit_positions_map(Flat *F, Stm *st, Desc *d, SubExp r) {
+    Lambda *lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &F->prologue, &r, 1));
+    Var *pat[1] = {NULL};
+    vec_push(&F->out, fl_map_stm(F, se_var(d->total), F->arrs.items, F->arrs.len, lam, pat));
+    fl_set_flat(F, st->pat[0], pat[0]);
+}
+
+/* A slice x[start:+len*stride] of an inner array: each position reads its
+ * element of x's segment. */
+void fl_lift_slice(Flat *F, Stm *st, Desc *d) {
+    DimSlice *sl = &st->e->slice[0];
+    reset_build(F);
+    F->cur = d;
+    Var *pos = pos_param(F, d);
+    SubExp start = inner_se(F, sl->start), stride = inner_se(F, sl->stride);
+    SubExp i = ir_emit_op2(F->p, &F->prologue, OP_MUL, PT_I64, se_var(pos), stride, "i", F->loc);
+    i = ir_emit_op2(F->p, &F->prologue, OP_ADD, PT_I64, start, i, "i", F->loc);
+    emit_positions_map(F, st, d, inner_elem(F, st->e->arr, i));
+}
+
+/* Element pos of piece x of a concatenation in segment seg: of an inner
+ * array's segment, of the element's row of an expanded array, or of an
+ * array bound outside the map. */
+static SubExp piece_elem(Flat *F, StmVec *out, Var *x, SubExp seg, SubExp pos) {
+    if (inner_arr(F, x)) {
+        SubExp off = se_var(fl_emit_index(F, out, F->desc[x->id]->offsets, seg));
+        SubExp at = ir_emit_op2(F->p, out, OP_ADD, PT_I64, off, pos, "at", F->loc);
+        return se_var(fl_emit_index(F, out, F->flat[x->id], at));
+    }
+    if (!top_var(F, x)) return se_var(fl_emit_index(F, out, x, pos));
+    IrExp *e = fl_exp_new(F, IE_INDEX);
+    e->arr = fl_lifted_of(F, x);
+    e->nslice = 2;
+    e->slice = NEW_ARRAY(F->a, DimSlice, 2);
+    e->slice[0].index = seg;
+    e->slice[1].index = pos;
+    return se_var(fl_emit1(F, out, x->name, type_prim(x->type.elem), e));
+}
+
+/* Inner arrays (or arrays of one length, of the element or bound outside
+ * the map) concatenated: a position reads the piece it falls in. */
+static SubExp concat_elem(Flat *F, StmVec *out, Var **arrs, int n, SubExp seg, SubExp pos) {
+    Var *x = arrs[0];
+    if (n == 1) return piece_elem(F, out, x, seg, pos);
+    SubExp len = inner_arr(F, x) ? se_var(fl_emit_index(F, out, F->desc[x->id]->sizes, seg))
+                                 : inner_se(F, x->type.shape[0]);
+    SubExp here = ir_emit_op2(F->p, out, OP_LT, PT_I64, pos, len, "here", F->loc);
+    StmVec t = {0}, f = {0};
+    SubExp v = piece_elem(F, &t, x, seg, pos);
+    SubExp rest = ir_emit_op2(F->p, &f, OP_SUB, PT_I64, pos, len, "pos", F->loc);
+    SubExp w = concat_elem(F, &f, arrs + 1, n - 1, seg, rest);
+    IrExp *e = fl_exp_new(F, IE_IF);
+    e->cond = here;
+    e->tbody = fl_body_new(F, &t, &v, 1);
+    e->fbody = fl_body_new(F, &f, &w, 1);
+    e->nret = 1;
+    e->ret = NEW(F->a, Type);
+    e->ret[0] = type_prim(x->type.elem);
+    vec_free(&t);
+    vec_free(&f);
+    return se_var(fl_emit1(F, out, "x", type_prim(x->type.elem), e));
+}
+
+void fl_lift_concat(Flat *F, Stm *st, Desc *d) {
+    reset_build(F);
+    F->cur = d;
+    Var *pos = pos_param(F, d);
+    Var *sg = seg_param(F, d);
+    emit_positions_map(F, st, d, concat_elem(F, &F->prologue, st->e->arrs, st->e->narrs, se_var(sg), se_var(pos)));
+}
+
+/* A copy of an inner array: a copy of its flat array. */
+void fl_lift_copy(Flat *F, Stm *st) {
+    IrExp *e = fl_exp_new(F, IE_COPY);
+    Var *flat = F->flat[st->e->arr->id];
+    e->arr = flat;
+    F->desc[st->pat[0]->id] = F->desc[st->e->arr->id];
+    fl_set_flat(F, st->pat[0], fl_emit1(F, &F->out, st->pat[0]->name, flat->type, e));
+}
+
+/* An iota or replicate of an inner length: a map over the positions. */
+void fl_lift_fill(Flat *F, Stm *st, Desc *d) {
+    IrExp *e = st->e;
+    reset_build(F);
+    F->cur = d;
+    Var *x = st->pat[0];
+    PrimType t = x->type.elem;
+    if (e->kind == IE_IOTA && t == PT_I64 && !e->start.is_var && e->start.c.v.i == 0 && !e->step.is_var &&
+        e->step.c.v.i == 1) {
+        fl_desc_positions(F, d);
+        fl_set_flat(F, x, d->pos);
+        return;
+    }
+    SubExp r;
+    if (e->kind == IE_IOTA) {
+        Var *pos = pos_param(F, d);
+        SubExp start = inner_se(F, e->start), step = inner_se(F, e->step);
+        IrExp *c = fl_exp_new(F, IE_CONV);
+        c->t = PT_I64;
+        c->to = t;
+        c->nargs = 1;
+        c->args = NEW(F->a, SubExp);
+        c->args[0] = se_var(pos);
+        SubExp i = t == PT_I64 ? se_var(pos) : se_var(fl_emit1(F, &F->prologue, "i", type_prim(t), c));
+        SubExp m = ir_emit_op2(F->p, &F->prologue, OP_MUL, t, i, step, "x", F->loc);
+        r = ir_emit_op2(F->p, &F->prologue, OP_ADD, t, start, m, "x", F->loc);
+    } else {
+        r = inner_se(F, e->se);
+    }
+    emit_positions_map(F, st, d, r);
+}
+
+/* x with [i] = v, x inner: one element per segment scattered into the
+ * flat array. */
+void fl_lift_update(Flat *F, Stm *st) {
+    IrExp *e = st->e;
+    Desc *d = F->desc[e->arr->id];
+    reset_build(F);
+    Var *off = ir_var(F->p, "offset", type_prim(PT_I64));
+    vec_push(&F->params, off);
+    vec_push(&F->arrs, d->offsets);
+    SubExp ses[2] = {e->slice[0].index, e->se};
+    for (int i = 0; i < 2; i++)
+        if (ses[i].is_var && body_var(F, ses[i].v)) {
+            Var *p = ir_var(F->p, ses[i].v->name, ses[i].v->type);
+            vec_push(&F->params, p);
+            vec_push(&F->arrs, fl_lifted_of(F, ses[i].v));
+            ses[i] = se_var(p);
+        }
+    StmVec s = {0};
+    SubExp res[2] = {ir_emit_op2(F->p, &s, OP_ADD, PT_I64, se_var(off), ses[0], "at", F->loc), ses[1]};
+    IrExp *sc = fl_exp_new(F, IE_SCATTER);
+    sc->scatter.w = F->w;
+    sc->scatter.narrs = F->arrs.len;
+    sc->scatter.arrs = vec_to_arena(F->a, &F->arrs);
+    sc->scatter.lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &s, res, 2));
+    sc->scatter.ndests = 1;
+    sc->scatter.dests = NEW(F->a, Var *);
+    sc->scatter.dests[0] = F->flat[e->arr->id];
+    vec_free(&s);
+    Var *x = st->pat[0];
+    Var *v = fl_emit1(F, &F->out, x->name, F->flat[e->arr->id]->type, sc);
+    F->desc[x->id] = d;
+    fl_set_flat(F, x, v);
+}
+
+/* off + idx if 0 <= idx < len, else -1 (a scatter ignores it). */
+static SubExp checked_index(Flat *F, StmVec *out, SubExp idx, SubExp len, SubExp off) {
+    SubExp lo = ir_emit_op2(F->p, out, OP_LE, PT_I64, se_i64(0), idx, "in", F->loc);
+    SubExp hi = ir_emit_op2(F->p, out, OP_LT, PT_I64, idx, len, "in", F->loc);
+    SubExp in = ir_emit_op2(F->p, out, OP_LAND, PT_BOOL, lo, hi, "in", F->loc);
+    SubExp at = ir_emit_op2(F->p, out, OP_ADD, PT_I64, off, idx, "at", F->loc);
+    return fl_select(F, out, in, at, se_i64(-1), type_prim(PT_I64));
+}
+
+/* A scatter of inner arrays into inner destinations (a filter's last
+ * step): over the flat positions of its inputs, each index moved into the
+ * destination's segment of the same element, or dropped when outside it. */
+void fl_lift_scatter(Flat *F, Stm *st) {
+    Scatter *sc = &st->e->scatter;
+    Lambda *l = sc->lam;
+    Desc *d = fl_desc_of(F, sc->w.v);
+    reset_build(F);
+    F->cur = d;
+    for (int i = 0; i < sc->narrs; i++) {
+        vec_push(&F->params, l->params[i]);
+        vec_push(&F->arrs, F->flat[sc->arrs[i]->id]);
+    }
+    ir_uses_lambda(l, inner_use, F);
+    Var *sg = seg_param(F, d);
+    StmVec stms = {0};
+    for (int i = 0; i < F->prologue.len; i++) vec_push(&stms, F->prologue.items[i]);
+    for (int i = 0; i < l->body->nstms; i++) vec_push(&stms, l->body->stms[i]);
+    int nd = sc->ndests;
+    SubExp *res = NEW_ARRAY(F->a, SubExp, 2 * nd);
+    Var **dests = NEW_ARRAY(F->a, Var *, nd), **pat = NEW_ARRAY(F->a, Var *, nd);
+    for (int j = 0; j < nd; j++) {
+        Desc *dd = F->desc[sc->dests[j]->id];
+        SubExp len = se_var(fl_emit_index(F, &stms, dd->sizes, se_var(sg)));
+        SubExp off = se_var(fl_emit_index(F, &stms, dd->offsets, se_var(sg)));
+        res[j] = checked_index(F, &stms, l->body->res[j], len, off);
+        res[nd + j] = l->body->res[nd + j];
+        dests[j] = F->flat[sc->dests[j]->id];
+        pat[j] = ir_var(F->p, st->pat[j]->name, dests[j]->type);
+    }
+    IrExp *e = fl_exp_new(F, IE_SCATTER);
+    e->scatter.w = se_var(d->total);
+    e->scatter.narrs = F->arrs.len;
+    e->scatter.arrs = vec_to_arena(F->a, &F->arrs);
+    e->scatter.lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &stms, res, 2 * nd));
+    e->scatter.ndests = nd;
+    e->scatter.dests = dests;
+    vec_free(&stms);
+    vec_push(&F->out, ir_stm(F->a, pat, nd, e, F->loc));
+    for (int j = 0; j < nd; j++) {
+        F->desc[st->pat[j]->id] = F->desc[sc->dests[j]->id];
+        fl_set_flat(F, st->pat[j], pat[j]);
+    }
+}
+
+/* An uninitialised inner array: one of the total length. */
+void fl_lift_scratch(Flat *F, Stm *st, Desc *d) {
+    IrExp *e = fl_exp_new(F, IE_SCRATCH);
+    e->type = fl_arr_type(F, st->pat[0]->type.elem, se_var(d->total));
+    fl_set_flat(F, st->pat[0], fl_emit1(F, &F->out, st->pat[0]->name, e->type, e));
+}
