@@ -532,10 +532,36 @@ static void flat_nested_end(Flat *G) {
     vec_free(&G->prologue);
 }
 
+/* Code that an element past its own count may not run: the lifted body
+ * runs for every element in each iteration, and its results are only
+ * kept for the elements still iterating; an assertion, a division that can
+ * fail, an index or slice at a position that is not a constant (which a
+ * bounds check the simplifier proved from the count no longer guards), or
+ * an in-place update would fail, read outside an array or overwrite
+ * values the other elements keep. */
+static void unsafe_stm(IrWalk *w, Stm *s) {
+    const IrExp *e = s->e;
+    bool *bad = w->ctx;
+    if (e->kind == IE_ASSERT || (e->kind == IE_OP && ir_op_may_fail(e))) *bad = true;
+    if (ir_is_index(e) || ir_is_update(e)) {
+        if (e->kind == IE_FLAT_INDEX || e->kind == IE_FLAT_UPDATE) *bad = true;
+        for (int i = 0; i < e->nslice; i++) {
+            const DimSlice *sl = &e->slice[i];
+            if (sl->index.is_var || sl->start.is_var || sl->len.is_var || sl->stride.is_var) *bad = true;
+        }
+    }
+    if (e->kind == IE_SCATTER || e->kind == IE_HIST || ir_is_update(e)) *bad = true;
+    for (int i = 0; e->kind == IE_LOOP && i < e->loop.nparams; i++)
+        if (e->loop.params[i]->type.unique && e->loop.params[i]->type.kind == TK_ARRAY) *bad = true;
+}
+
 /* Whether loop st can be lifted: a for loop whose count is a value of the
  * element (or the same for all), whose array parameters are inner arrays
  * of a length bound before it, and whose body can be lifted, returning
- * inner arrays of those lengths. */
+ * inner arrays of those lengths. When the count differs between elements,
+ * the body must also be safe to run past an element's count (unsafe_stm)
+ * and build its arrays of lengths bound before the loop (an element past
+ * its count could compute a negative length). */
 static bool loop_ok(Flat *F, Stm *st) {
     const Loop *L = &st->e->loop;
     if (L->kind != IR_LOOP_FOR || !outer_se(F, L->bound)) return false;
@@ -561,6 +587,17 @@ static bool loop_ok(Flat *F, Stm *st) {
             ok = r.is_var && inner_arr(&G, r.v) && G.len[r.v->id] == t.shape[0].v;
         else
             ok = outer_se(&G, r);
+    }
+    if (ok && L->bound.is_var && top_var(F, L->bound.v)) {
+        bool bad = false;
+        IrWalk w = {NULL, NULL, unsafe_stm, &bad};
+        ir_walk_body(&w, L->body);
+        for (int k = 0; k < L->body->nstms && !bad; k++)
+            for (int j = 0; j < L->body->stms[k]->npat; j++) {
+                Var *x = L->body->stms[k]->pat[j];
+                if (inner_arr(&G, x) && G.stage[G.len[x->id]->id] != -1) bad = true;
+            }
+        ok = !bad;
     }
     flat_nested_end(&G);
     return ok;
