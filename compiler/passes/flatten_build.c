@@ -533,9 +533,29 @@ void fl_lift_screma(Flat *F, Stm *st, Desc *d) {
  * prologue of the lambda being lifted (which has a segment parameter). */
 static SubExp inner_elem(Flat *F, Var *x, SubExp i) {
     Var *sg = seg_param(F, F->cur);
-    SubExp off = se_var(fl_emit_index(F, &F->prologue, F->desc[x->id]->offsets, se_var(sg)));
-    SubExp at = ir_emit_op2(F->p, &F->prologue, OP_ADD, PT_I64, off, i, "at", F->loc);
-    return se_var(fl_emit_index(F, &F->prologue, F->flat[x->id], at));
+    Desc *d = F->desc[x->id];
+    StmVec *out = &F->prologue;
+    SubExp off = se_var(fl_emit_index(F, out, d->offsets, se_var(sg)));
+    SubExp len = se_var(fl_emit_index(F, out, d->sizes, se_var(sg)));
+    /* The bounds check of i ran in another kernel: if it failed there (the
+     * run fails), i may lie outside the segment, and is not read. */
+    SubExp lo = ir_emit_op2(F->p, out, OP_LE, PT_I64, se_i64(0), i, "in", F->loc);
+    SubExp hi = ir_emit_op2(F->p, out, OP_LT, PT_I64, i, len, "in", F->loc);
+    SubExp in = ir_emit_op2(F->p, out, OP_LAND, PT_BOOL, lo, hi, "in", F->loc);
+    StmVec t = {0};
+    SubExp at = ir_emit_op2(F->p, &t, OP_ADD, PT_I64, off, i, "at", F->loc);
+    SubExp v = se_var(fl_emit_index(F, &t, F->flat[x->id], at));
+    PrimType et = x->type.elem;
+    SubExp zero = se_const(prim_convert(prim_int(PT_I64, 0), et));
+    IrExp *e = fl_exp_new(F, IE_IF);
+    e->cond = in;
+    e->tbody = fl_body_new(F, &t, &v, 1);
+    e->fbody = fl_body_new(F, NULL, &zero, 1);
+    e->nret = 1;
+    e->ret = NEW(F->a, Type);
+    e->ret[0] = type_prim(et);
+    vec_free(&t);
+    return se_var(fl_emit1(F, out, x->name, type_prim(et), e));
 }
 
 /* The lambda of the lifted statement (the prologue, returning r) as a map
