@@ -564,7 +564,7 @@ static void unsafe_stm(IrWalk *w, Stm *s) {
  * its count could compute a negative length). */
 static bool loop_ok(Flat *F, Stm *st) {
     const Loop *L = &st->e->loop;
-    if (L->kind != IR_LOOP_FOR || !outer_se(F, L->bound)) return false;
+    if (L->kind == IR_LOOP_FOR ? !outer_se(F, L->bound) : !L->cond) return false;
     for (int j = 0; j < L->nparams; j++) {
         Type t = L->params[j]->type;
         SubExp init = L->inits[j];
@@ -588,7 +588,7 @@ static bool loop_ok(Flat *F, Stm *st) {
         else
             ok = outer_se(&G, r);
     }
-    if (ok && L->bound.is_var && top_var(F, L->bound.v)) {
+    if (ok && (L->kind == IR_LOOP_WHILE || (L->bound.is_var && top_var(F, L->bound.v)))) {
         bool bad = false;
         IrWalk w = {NULL, NULL, unsafe_stm, &bad};
         ir_walk_body(&w, L->body);
@@ -615,33 +615,41 @@ static Var *expanded(Flat *G, StmVec *out, SubExp x) {
     return fl_emit1(G, out, "x", fl_arr_type(G, subexp_type(x).elem, G->w), e);
 }
 
+/* The reduction by op (commutative, of neutral ne) of the [w] array arr
+ * of type t, into out. */
+static SubExp reduce_all(Flat *F, StmVec *out, Var *arr, Op op, PrimType t, SubExp ne, const char *name) {
+    Var *x = ir_var(F->p, "x", type_prim(t)), *y = ir_var(F->p, "y", type_prim(t));
+    StmVec s = {0};
+    SubExp m = ir_emit_op2(F->p, &s, op, t, se_var(x), se_var(y), name, F->loc);
+    Var *ps[2] = {x, y};
+    IrExp *e = fl_exp_new(F, IE_SCREMA);
+    e->screma.w = F->w;
+    e->screma.narrs = 1;
+    e->screma.arrs = NEW(F->a, Var *);
+    e->screma.arrs[0] = arr;
+    e->screma.nreds = 1;
+    e->screma.reds = NEW(F->a, SegOp);
+    e->screma.reds[0] = (SegOp){fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &m, 1)), NEW(F->a, SubExp), 1, true};
+    e->screma.reds[0].neutral[0] = ne;
+    e->screma.map = fl_identity(F, t);
+    vec_free(&s);
+    return se_var(fl_emit1(F, out, name, type_prim(t), e));
+}
+
 static void lift_loop(Flat *F, Stm *st) {
     Loop *L = &st->e->loop;
     int np = L->nparams;
-    /* The count: the largest of the elements' counts. */
+    bool is_while = L->kind == IR_LOOP_WHILE;
+    /* A for loop's count: the largest of the elements' counts. A while
+     * loop goes on while some element's condition holds. */
     SubExp bound = L->bound;
-    bool varies = bound.is_var && top_var(F, bound.v);
-    if (varies) {
-        Var *x = ir_var(F->p, "x", type_prim(PT_I64)), *y = ir_var(F->p, "y", type_prim(PT_I64));
-        StmVec s = {0};
-        SubExp m = ir_emit_op2(F->p, &s, OP_MAX, PT_I64, se_var(x), se_var(y), "max", F->loc);
-        Var *ps[2] = {x, y};
-        IrExp *e = fl_exp_new(F, IE_SCREMA);
-        e->screma.w = F->w;
-        e->screma.narrs = 1;
-        e->screma.arrs = NEW(F->a, Var *);
-        e->screma.arrs[0] = fl_lifted_of(F, bound.v);
-        e->screma.nreds = 1;
-        e->screma.reds = NEW(F->a, SegOp);
-        e->screma.reds[0] = (SegOp){fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &m, 1)), NEW(F->a, SubExp), 1, true};
-        e->screma.reds[0].neutral[0] = se_i64(0);
-        e->screma.map = fl_identity(F, PT_I64);
-        vec_free(&s);
-        bound = se_var(fl_emit1(F, &F->out, "count", type_prim(PT_I64), e));
-    }
-    /* The host loop's parameters and their initial values. */
-    Var **hp = NEW_ARRAY(F->a, Var *, np + 1), **pat = NEW_ARRAY(F->a, Var *, np + 1);
-    SubExp *inits = NEW_ARRAY(F->a, SubExp, np + 1);
+    bool varies = is_while || (bound.is_var && top_var(F, bound.v));
+    if (varies && !is_while) bound = reduce_all(F, &F->out, fl_lifted_of(F, bound.v), OP_MAX, PT_I64, se_i64(0), "count");
+    /* The host loop's parameters and their initial values (and a while
+     * loop's: whether some element goes on). */
+    Var **hp = NEW_ARRAY(F->a, Var *, np + 2), **pat = NEW_ARRAY(F->a, Var *, np + 2);
+    SubExp *inits = NEW_ARRAY(F->a, SubExp, np + 2);
+    int cond = -1;
     for (int j = 0; j < np; j++) {
         Var *x = L->params[j];
         if (x->type.kind == TK_PRIM) {
@@ -655,6 +663,12 @@ static void lift_loop(Flat *F, Stm *st) {
         }
         hp[j]->type.unique = x->type.unique;
         pat[j] = ir_var(F->p, st->pat[j]->name, hp[j]->type);
+        if (is_while && x == L->cond) cond = j;
+    }
+    if (is_while) {
+        hp[np] = ir_var(F->p, "go", type_prim(PT_BOOL));
+        pat[np] = ir_var(F->p, "go", type_prim(PT_BOOL));
+        inits[np] = reduce_all(F, &F->out, inits[cond].v, OP_LOR, PT_BOOL, se_bool(false), "go");
     }
     /* The body, lifted over the elements. */
     Flat G = flat_nested(F, st->loc);
@@ -669,8 +683,8 @@ static void lift_loop(Flat *F, Stm *st) {
     bool any, builds;
     if (!classify(&G, L->body, true, &any, &builds)) ICE("flatten: a loop checked before cannot be lifted");
     emit_body(&G, L->body);
-    Var *act = NULL;
-    if (varies) { /* act: whether the element still iterates */
+    Var *act = is_while ? hp[cond] : NULL;
+    if (varies && !is_while) { /* act: whether the element still iterates */
         Var *b = ir_var(F->p, "count", type_prim(PT_I64));
         StmVec s = {0};
         SubExp a = ir_emit_op2(F->p, &s, OP_LT, PT_I64, se_var(L->i), se_var(b), "active", F->loc);
@@ -679,7 +693,7 @@ static void lift_loop(Flat *F, Stm *st) {
         vec_free(&s);
         act = ap[0];
     }
-    SubExp *res = NEW_ARRAY(F->a, SubExp, np + 1);
+    SubExp *res = NEW_ARRAY(F->a, SubExp, np + 2);
     for (int j = 0; j < np; j++) {
         SubExp r = L->body->res[j];
         Type t = L->params[j]->type;
@@ -705,15 +719,18 @@ static void lift_loop(Flat *F, Stm *st) {
         }
         res[j] = se_var(nv);
     }
+    if (is_while) res[np] = reduce_all(F, &G.out, res[cond].v, OP_LOR, PT_BOOL, se_bool(false), "go");
+    int nh = np + is_while;
     IrExp *e = fl_exp_new(F, IE_LOOP);
     e->loop.params = hp;
     e->loop.inits = inits;
-    e->loop.nparams = np;
-    e->loop.kind = IR_LOOP_FOR;
+    e->loop.nparams = nh;
+    e->loop.kind = L->kind;
     e->loop.i = L->i;
     e->loop.bound = bound;
-    e->loop.body = fl_body_new(F, &G.out, res, np);
-    vec_push(&F->out, ir_stm(F->a, pat, np, e, st->loc));
+    e->loop.cond = is_while ? hp[np] : NULL;
+    e->loop.body = fl_body_new(F, &G.out, res, nh);
+    vec_push(&F->out, ir_stm(F->a, pat, nh, e, st->loc));
     for (int j = 0; j < np; j++) {
         Var *x = st->pat[j];
         if (x->type.kind == TK_PRIM) {

@@ -922,8 +922,8 @@ static void test_lower_gpu_segred(void **state) {
 
 /* A reduction whose operator takes arrays runs in one work-item (SegSeq):
  * its scalar result comes back through a device block; an allocating map
- * that flattening leaves alone (a while loop carrying an array of the
- * element's length) runs on the host over its blocks lent to it (SegHost). */
+ * that flattening leaves alone (a loop whose count differs between
+ * elements, carrying an array it indexes at its counter) runs on the host over its blocks lent to it (SegHost). */
 static void test_lower_gpu_seq_host(void **state) {
     (void)state;
     Prog *p;
@@ -940,9 +940,9 @@ static void test_lower_gpu_seq_host(void **state) {
     assert_non_null(strstr(text, "res_"));
     free(text);
     unit_free(p);
-    ip = lowered_at("entry main (ns: []i64) : []i64 =\n"
-                    "  map (\\n -> let (xs, _) = loop (xs, j) = (iota n, 0) while j < 2 do (map (+ 1) xs, j + 1)\n"
-                    "             in reduce (+) 0 xs) ns\n",
+    ip = lowered_at("entry main [k] (ns: [k]i64) (cs: [k]i64) : [k]i64 =\n"
+                    "  map2 (\\n c -> let (s, _) = loop (s, ys) = (0, iota n) for i < c do (s + ys[i], map (+ 1) ys)\n"
+                    "                in s) ns cs\n",
                     STAGE_GPU, &p);
     c = &ip->entries[0]->body;
     assert_true(count(c, IMP_MAP) > 0);
