@@ -121,11 +121,17 @@ static int inner_kind(Flat *F, Stm *s, bool *ok) {
         *ok = e->nshape == 1 && e->shape[0].is_var && body_var(F, e->shape[0].v) &&
               subexp_type(e->se).kind == TK_PRIM && outer_se(F, e->se);
         return 1;
-    case IE_UPDATE:
-        if (!body_var(F, e->arr) || F->level[e->arr->id] != L_INNER) break;
-        *ok = e->nslice == 1 && !e->slice[0].is_slice && outer_se(F, e->slice[0].index) &&
-              subexp_type(e->se).kind == TK_PRIM && outer_se(F, e->se);
+    case IE_UPDATE: {
+        if (!inner_arr(F, e->arr)) break;
+        const DimSlice *sl = &e->slice[0];
+        Type vt = subexp_type(e->se);
+        if (e->nslice != 1 || e->arr->type.rank != 1) *ok = false;
+        else if (!sl->is_slice) *ok = vt.kind == TK_PRIM && outer_se(F, sl->index) && outer_se(F, e->se);
+        else /* a slice: of an inner array, or of one of a length the same for all elements */
+            *ok = outer_se(F, sl->start) && outer_se(F, sl->stride) && e->se.is_var && vt.rank == 1 &&
+                  (inner_arr(F, e->se.v) || (!irregular_type(F, vt) && F->level[e->se.v->id] != L_VIEW));
         return 1;
+    }
     case IE_SCRATCH:
         if (!irr) return 0;
         *ok = e->type.rank == 1 && e->type.shape[0].is_var && top_var(F, e->type.shape[0].v);
@@ -658,7 +664,7 @@ static void lift_loop(Flat *F, Stm *st) {
         } else {
             Var *init = L->inits[j].v;
             fl_desc_positions(F, F->desc[init->id]);
-            inits[j] = se_var(F->flat[init->id]);
+            inits[j] = se_var(x->type.unique ? fl_owned(F, F->flat[init->id]) : F->flat[init->id]);
             hp[j] = ir_var(F->p, x->name, F->flat[init->id]->type);
         }
         hp[j]->type.unique = x->type.unique;

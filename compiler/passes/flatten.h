@@ -101,6 +101,9 @@ void fl_desc_positions(Flat *F, Desc *d);
 /* Top-level statements [lo, hi) of b as a map over the elements, the
  * values later code uses expanded. */
 void fl_emit_stage(Flat *F, Body *b, int lo, int hi);
+/* Flat array v, or a copy of it when a descriptor holds it (for code
+ * that consumes it). */
+Var *fl_owned(Flat *F, Var *v);
 /* Inner Var x's flat array is v. */
 void fl_set_flat(Flat *F, Var *x, Var *v);
 /* The lifted forms of inner statements (of length d where given), into

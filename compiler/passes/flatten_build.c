@@ -674,36 +674,17 @@ void fl_lift_fill(Flat *F, Stm *st, Desc *d) {
 
 /* x with [i] = v, x inner: one element per segment scattered into the
  * flat array. */
-void fl_lift_update(Flat *F, Stm *st) {
-    IrExp *e = st->e;
-    Desc *d = F->desc[e->arr->id];
-    reset_build(F);
-    Var *off = ir_var(F->p, "offset", type_prim(PT_I64));
-    vec_push(&F->params, off);
-    vec_push(&F->arrs, d->offsets);
-    SubExp ses[2] = {e->slice[0].index, e->se};
-    for (int i = 0; i < 2; i++)
-        if (ses[i].is_var && body_var(F, ses[i].v)) {
-            Var *p = ir_var(F->p, ses[i].v->name, ses[i].v->type);
-            vec_push(&F->params, p);
-            vec_push(&F->arrs, fl_lifted_of(F, ses[i].v));
-            ses[i] = se_var(p);
+/* Flat array v, or a copy of it when it is a descriptor's array (an
+ * iota of the positions is that array itself), for code that consumes
+ * it (a scatter into it, a loop that updates it). */
+Var *fl_owned(Flat *F, Var *v) {
+    for (Desc *d = F->descs; d; d = d->next)
+        if (v == d->pos || v == d->seg) {
+            IrExp *e = fl_exp_new(F, IE_COPY);
+            e->arr = v;
+            return fl_emit1(F, &F->out, v->name, v->type, e);
         }
-    StmVec s = {0};
-    SubExp res[2] = {ir_emit_op2(F->p, &s, OP_ADD, PT_I64, se_var(off), ses[0], "at", F->loc), ses[1]};
-    IrExp *sc = fl_exp_new(F, IE_SCATTER);
-    sc->scatter.w = F->w;
-    sc->scatter.narrs = F->arrs.len;
-    sc->scatter.arrs = vec_to_arena(F->a, &F->arrs);
-    sc->scatter.lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &s, res, 2));
-    sc->scatter.ndests = 1;
-    sc->scatter.dests = NEW(F->a, Var *);
-    sc->scatter.dests[0] = F->flat[e->arr->id];
-    vec_free(&s);
-    Var *x = st->pat[0];
-    Var *v = fl_emit1(F, &F->out, x->name, F->flat[e->arr->id]->type, sc);
-    F->desc[x->id] = d;
-    fl_set_flat(F, x, v);
+    return v;
 }
 
 /* off + idx if 0 <= idx < len, else -1 (a scatter ignores it). */
@@ -713,6 +694,110 @@ static SubExp checked_index(Flat *F, StmVec *out, SubExp idx, SubExp len, SubExp
     SubExp in = ir_emit_op2(F->p, out, OP_LAND, PT_BOOL, lo, hi, "in", F->loc);
     SubExp at = ir_emit_op2(F->p, out, OP_ADD, PT_I64, off, idx, "at", F->loc);
     return fl_select(F, out, in, at, se_i64(-1), type_prim(PT_I64));
+}
+
+/* Value x (a constant, a value of the body or bound outside the map) of
+ * element seg, read into out. */
+static SubExp at_seg(Flat *F, StmVec *out, SubExp x, SubExp seg) {
+    return x.is_var && top_var(F, x.v) ? se_var(fl_emit_index(F, out, fl_lifted_of(F, x.v), seg)) : x;
+}
+
+/* The scatter into x's flat array of the lambda being built (its
+ * prologue then res), over n, binding st's result. */
+static void emit_update(Flat *F, Stm *st, SubExp n, SubExp at, SubExp v) {
+    IrExp *e = st->e;
+    SubExp res[2] = {at, v};
+    IrExp *sc = fl_exp_new(F, IE_SCATTER);
+    sc->scatter.w = n;
+    sc->scatter.narrs = F->arrs.len;
+    sc->scatter.arrs = vec_to_arena(F->a, &F->arrs);
+    sc->scatter.lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &F->prologue, res, 2));
+    sc->scatter.ndests = 1;
+    sc->scatter.dests = NEW(F->a, Var *);
+    sc->scatter.dests[0] = fl_owned(F, F->flat[e->arr->id]);
+    Var *x = st->pat[0];
+    Var *r = fl_emit1(F, &F->out, x->name, F->flat[e->arr->id]->type, sc);
+    F->desc[x->id] = F->desc[e->arr->id];
+    fl_set_flat(F, x, r);
+}
+
+/* x with [i] = v or x with [start:len:stride] = vs, x inner: a scatter
+ * into x's flat array, of one element per segment, of each flat position
+ * of inner vs, or of each element of an array vs of one length L (every
+ * element's, or bound outside the map); an index outside the element's
+ * segment writes nothing (a failed bounds check ran in another kernel). */
+void fl_lift_update(Flat *F, Stm *st) {
+    IrExp *e = st->e;
+    Desc *dx = F->desc[e->arr->id];
+    const DimSlice *sl = &e->slice[0];
+    StmVec *out = &F->prologue;
+    reset_build(F);
+    if (!sl->is_slice) {
+        Var *ps[2] = {ir_var(F->p, "offset", type_prim(PT_I64)), ir_var(F->p, "size", type_prim(PT_I64))};
+        Var *ins[2] = {dx->offsets, dx->sizes};
+        for (int i = 0; i < 2; i++) {
+            vec_push(&F->params, ps[i]);
+            vec_push(&F->arrs, ins[i]);
+        }
+        /* the element's index and value, from their expanded arrays */
+        SubExp ses[2] = {sl->index, e->se};
+        for (int i = 0; i < 2; i++)
+            if (ses[i].is_var && top_var(F, ses[i].v)) {
+                Var *p = ir_var(F->p, ses[i].v->name, ses[i].v->type);
+                vec_push(&F->params, p);
+                vec_push(&F->arrs, fl_lifted_of(F, ses[i].v));
+                ses[i] = se_var(p);
+            }
+        emit_update(F, st, F->w, checked_index(F, out, ses[0], se_var(ps[1]), se_var(ps[0])), ses[1]);
+        return;
+    }
+    Var *vs = e->se.v;
+    SubExp seg, pos, v;
+    SubExp n;
+    if (inner_arr(F, vs)) {
+        Desc *dv = F->desc[vs->id];
+        F->cur = dv;
+        Var *val = ir_var(F->p, "v", type_prim(vs->type.elem));
+        vec_push(&F->params, val);
+        vec_push(&F->arrs, F->flat[vs->id]);
+        seg = se_var(seg_param(F, dv));
+        pos = se_var(pos_param(F, dv));
+        v = se_var(val);
+        n = se_var(dv->total);
+    } else {
+        /* every element's vs has length L: positions t < w * L */
+        SubExp L = vs->type.shape[0];
+        n = ir_emit_op2(F->p, &F->out, OP_SIZE_MUL, PT_I64, F->w, L, "n", F->loc);
+        IrExp *io = fl_exp_new(F, IE_IOTA);
+        io->n = n;
+        io->start = se_i64(0);
+        io->step = se_i64(1);
+        io->t = PT_I64;
+        Var *t = ir_var(F->p, "t", type_prim(PT_I64));
+        vec_push(&F->params, t);
+        vec_push(&F->arrs, fl_emit1(F, &F->out, "t", fl_arr_type(F, PT_I64, n), io));
+        seg = ir_emit_op2(F->p, out, OP_QUOT, PT_I64, se_var(t), L, "seg", F->loc);
+        pos = ir_emit_op2(F->p, out, OP_REM, PT_I64, se_var(t), L, "pos", F->loc);
+        if (top_var(F, vs)) {
+            IrExp *r = fl_exp_new(F, IE_RESHAPE);
+            r->arr = fl_lifted_of(F, vs);
+            r->nshape = 1;
+            r->shape = NEW(F->a, SubExp);
+            r->shape[0] = n;
+            Var *val = ir_var(F->p, "v", type_prim(vs->type.elem));
+            vec_push(&F->params, val);
+            vec_push(&F->arrs, fl_emit1(F, &F->out, vs->name, fl_arr_type(F, vs->type.elem, n), r));
+            v = se_var(val);
+        } else {
+            v = se_var(fl_emit_index(F, out, vs, pos));
+        }
+    }
+    SubExp start = at_seg(F, out, sl->start, seg), stride = at_seg(F, out, sl->stride, seg);
+    SubExp i = ir_emit_op2(F->p, out, OP_MUL, PT_I64, pos, stride, "i", F->loc);
+    i = ir_emit_op2(F->p, out, OP_ADD, PT_I64, start, i, "i", F->loc);
+    SubExp off = se_var(fl_emit_index(F, out, dx->offsets, seg));
+    SubExp len = se_var(fl_emit_index(F, out, dx->sizes, seg));
+    emit_update(F, st, n, checked_index(F, out, i, len, off), v);
 }
 
 /* A scatter of inner arrays into inner destinations (a filter's last
@@ -742,7 +827,7 @@ void fl_lift_scatter(Flat *F, Stm *st) {
         SubExp off = se_var(fl_emit_index(F, &stms, dd->offsets, se_var(sg)));
         res[j] = checked_index(F, &stms, l->body->res[j], len, off);
         res[nd + j] = l->body->res[nd + j];
-        dests[j] = F->flat[sc->dests[j]->id];
+        dests[j] = fl_owned(F, F->flat[sc->dests[j]->id]);
         pat[j] = ir_var(F->p, st->pat[j]->name, dests[j]->type);
     }
     IrExp *e = fl_exp_new(F, IE_SCATTER);
