@@ -752,10 +752,31 @@ static void lift_loop(Flat *F, Stm *st) {
 
 /* ---- Flattening one map -------------------------------------------------------------- */
 
+/* Whether a top-level statement of lam's body binds an array whose shape
+ * mentions a parameter or a value the body binds before it: a cheap test
+ * that leaves regular maps alone before any per-map state is made. */
+static bool builds_irregular(const Lambda *lam) {
+    const Body *b = lam->body;
+    for (int k = 0; k < b->nstms; k++)
+        for (int j = 0; j < b->stms[k]->npat; j++) {
+            Type t = b->stms[k]->pat[j]->type;
+            for (int d = 0; t.kind == TK_ARRAY && d < t.rank; d++) {
+                if (!t.shape[d].is_var) continue;
+                const Var *v = t.shape[d].v;
+                for (int i = 0; i < lam->nparams; i++)
+                    if (lam->params[i] == v) return true;
+                for (int i = 0; i < k; i++)
+                    for (int q = 0; q < b->stms[i]->npat; q++)
+                        if (b->stms[i]->pat[q] == v) return true;
+            }
+        }
+    return false;
+}
+
 static bool flatten_map(Flat *F, Body *host, int at) {
     Stm *s = host->stms[at];
     Screma *sc = &s->e->screma;
-    if (sc->nscans || sc->nreds) return false;
+    if (sc->nscans || sc->nreds || !builds_irregular(sc->map)) return false;
     Lambda *lam = sc->map;
     Body *b = lam->body;
     F->loc = s->loc;
