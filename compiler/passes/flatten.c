@@ -45,9 +45,9 @@
  * hold arrays, loops or SOACs, a neutral element bound in the body, an
  * outer statement that binds an array of a body-bound size other than
  * these, or that consumes a value of another stage; a map with scans or
- * reductions of its own. Sizes are checked to be non-negative by the
- * body's own assertions before they are summed; a total past 2^63-1 fails
- * with an error instead of wrapping. */
+ * reductions of its own. A negative length (an iota's is checked by the
+ * body's own assertion, a replicate's is not) or a total past 2^63-1
+ * fails with an error instead of wrapping. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -104,6 +104,25 @@ static bool outer_se(const Flat *F, SubExp se) {
 /* The inner kind of top-level statement s: 1 when it is one (and is
  * supported: *ok), 0 when it is outer. */
 static bool loop_ok(Flat *F, Stm *s);
+
+/* A copy of view statement s whose operands and type later rewriting in
+ * place (a stage's substitution of its statements) leaves as they are:
+ * the view is made again from it where it is used. */
+static Stm *view_copy(Flat *F, const Stm *s) {
+    Stm *c = NEW(F->a, Stm);
+    *c = *s;
+    c->e = fl_exp_new(F, IE_INDEX);
+    *c->e = *s->e;
+    c->e->slice = NEW_ARRAY(F->a, DimSlice, s->e->nslice);
+    COPY_ARRAY(c->e->slice, s->e->slice, s->e->nslice);
+    Var *x = NEW(F->a, Var);
+    *x = *s->pat[0];
+    x->type.shape = NEW_ARRAY(F->a, SubExp, x->type.rank);
+    COPY_ARRAY(x->type.shape, s->pat[0]->type.shape, x->type.rank);
+    c->pat = NEW(F->a, Var *);
+    c->pat[0] = x;
+    return c;
+}
 
 static int inner_kind(Flat *F, Stm *s, bool *ok) {
     IrExp *e = s->e;
@@ -183,7 +202,7 @@ static int inner_kind(Flat *F, Stm *s, bool *ok) {
             }
             if (view) {
                 F->level[s->pat[0]->id] = L_VIEW;
-                F->def[s->pat[0]->id] = s;
+                F->def[s->pat[0]->id] = view_copy(F, s);
                 return 0;
             }
         }
@@ -255,6 +274,7 @@ typedef struct Consume {
 
 static void consumed(void *ctx, const Var *v) {
     Consume *c = ctx;
+    if (v->type.kind == TK_PRIM) return; /* a unique scalar loop parameter: a copy */
     if (top_var(c->F, v) && (c->F->stage[v->id] < 0 || c->stage_of_stm[c->F->stage[v->id]] != c->st)) c->bad = true;
 }
 
@@ -544,7 +564,7 @@ static void flat_nested_end(Flat *G) {
  * fail, an index or slice at a position that is not a constant (which a
  * bounds check the simplifier proved from the count no longer guards), or
  * an in-place update would fail, read outside an array or overwrite
- * values the other elements keep. */
+ * values the other elements keep; a loop may not end. */
 static void unsafe_stm(IrWalk *w, Stm *s) {
     const IrExp *e = s->e;
     bool *bad = w->ctx;
@@ -556,9 +576,8 @@ static void unsafe_stm(IrWalk *w, Stm *s) {
             if (sl->index.is_var || sl->start.is_var || sl->len.is_var || sl->stride.is_var) *bad = true;
         }
     }
-    if (e->kind == IE_SCATTER || e->kind == IE_HIST || ir_is_update(e)) *bad = true;
-    for (int i = 0; e->kind == IE_LOOP && i < e->loop.nparams; i++)
-        if (e->loop.params[i]->type.unique && e->loop.params[i]->type.kind == TK_ARRAY) *bad = true;
+    /* a loop: its count (or condition) may never end for such an element */
+    if (e->kind == IE_SCATTER || e->kind == IE_HIST || e->kind == IE_LOOP || ir_is_update(e)) *bad = true;
 }
 
 /* Whether loop st can be lifted: a for loop whose count is a value of the
@@ -667,7 +686,7 @@ static void lift_loop(Flat *F, Stm *st) {
             inits[j] = se_var(x->type.unique ? fl_owned(F, F->flat[init->id]) : F->flat[init->id]);
             hp[j] = ir_var(F->p, x->name, F->flat[init->id]->type);
         }
-        hp[j]->type.unique = x->type.unique;
+        hp[j]->type.unique = x->type.unique && x->type.kind == TK_ARRAY; /* a scalar's is a copy */
         pat[j] = ir_var(F->p, st->pat[j]->name, hp[j]->type);
         if (is_while && x == L->cond) cond = j;
     }
@@ -680,11 +699,15 @@ static void lift_loop(Flat *F, Stm *st) {
     Flat G = flat_nested(F, st->loc);
     flat_begin(&G, F->w, L->body);
     loop_setup(F, &G, st, hp);
+    /* The loop body's descriptors are copies: what it adds to them (the
+     * positions, made in the body) stays in the body. */
     for (Desc *d = F->descs; d; d = d->next) {
         Desc *c = NEW(F->a, Desc);
         *c = *d;
         c->next = G.descs;
         G.descs = c;
+        for (int i = 0; i < G.nvars; i++)
+            if (G.desc[i] == d) G.desc[i] = c;
     }
     bool any, builds;
     if (!classify(&G, L->body, true, &any, &builds)) ICE("flatten: a loop checked before cannot be lifted");

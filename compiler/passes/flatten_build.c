@@ -166,7 +166,7 @@ Desc *fl_desc_of(Flat *F, Var *len) {
     SubExp ok = ir_emit_op2(F->p, &F->out, OP_LE, PT_I64, se_i64(0), se_var(d->total), "ok", F->loc);
     IrExp *as = fl_exp_new(F, IE_ASSERT);
     as->cond = ok;
-    as->msg = "The lengths of the arrays built by a map add up to more than 2^63-1 elements.";
+    as->msg = "The lengths of the arrays built by a map are negative or add up to more than 2^63-1 elements.";
     vec_push(&F->out, ir_stm(F->a, NULL, 0, as, F->loc));
     /* offsets = incl - sizes */
     Var *a = ir_var(F->p, "incl", type_prim(PT_I64)), *b = ir_var(F->p, "size", type_prim(PT_I64));
@@ -297,9 +297,9 @@ static Var *remat_view(Flat *F, Var *x, IrUseFn use) {
         ir_uses_se(&sl->len, use, F);
         ir_uses_se(&sl->stride, use, F);
     }
-    Type t = x->type;
+    Type t = F->def[x->id]->pat[0]->type;
     t.shape = NEW_ARRAY(F->a, SubExp, t.rank);
-    COPY_ARRAY(t.shape, x->type.shape, t.rank);
+    COPY_ARRAY(t.shape, F->def[x->id]->pat[0]->type.shape, t.rank);
     ir_uses_type(&t, use, F);
     return fl_emit1(F, &F->prologue, x->name, t, e);
 }
@@ -590,6 +590,11 @@ static SubExp piece_elem(Flat *F, StmVec *out, Var *x, SubExp seg, SubExp pos) {
         return se_var(fl_emit_index(F, out, F->flat[x->id], at));
     }
     if (!top_var(F, x)) return se_var(fl_emit_index(F, out, x, pos));
+    if (F->level[x->id] == L_VIEW) { /* the element's slice of an array bound outside */
+        SubExp v = se_var(x);
+        inner_use(F, &v, NULL, IR_USE_READ);
+        return se_var(fl_emit_index(F, out, v.v, pos));
+    }
     IrExp *e = fl_exp_new(F, IE_INDEX);
     e->arr = fl_lifted_of(F, x);
     e->nslice = 2;
