@@ -18,22 +18,34 @@
  *      in map (\n off -> let xs = xs_flat[off:n] in xs[n-1]) ns offsets
  *
  * The body's top-level statements are of two kinds:
- * - inner: an iota or replicate of a body-bound length, a Screma over
- *   inner arrays (or of a body-bound width) whose lambdas are scalar code,
- *   an in-place update of one element of an inner array. They are lifted:
- *   an iota or replicate becomes a map over the flat positions; a Screma's
- *   map runs over the flat arrays (a value of the body it reads is read
- *   from its expanded array at the position's segment); its scans and
- *   reductions become segmented scans of (flag, value) pairs whose
+ * - inner: an iota, replicate or scratch of a body-bound length; a Screma
+ *   over inner arrays (or of a body-bound width) whose map returns
+ *   scalars; a scatter into inner arrays; an update of one element or of a
+ *   slice of an inner array; a slice, copy or concatenation of inner
+ *   arrays; a for or while loop carrying inner arrays. They are lifted
+ *   (flatten_build.c): an iota or replicate becomes a map over the flat
+ *   positions; a Screma's map runs over the flat arrays (a value of the
+ *   body it reads is read from its expanded array at the position's
+ *   segment, an inner array as the segment of its flat array); its scans
+ *   and reductions become segmented scans of (flag, value) pairs whose
  *   operator restarts at a flagged element, and a reduction's result is
  *   the last element of each segment's scan (the neutral element for an
- *   empty segment); an update becomes a scatter of one element per
- *   segment;
+ *   empty segment); a scatter or update becomes a scatter into the
+ *   element's segment of the flat array (an index outside it writes
+ *   nothing); a slice or concatenation a map over its result's positions;
+ *   a loop a host loop over the flat arrays whose body is the loop's body
+ *   lifted in turn (lift_loop below);
  * - outer: everything else. Consecutive outer statements run as a map
  *   over the elements (a stage), as the original body did; where one uses
  *   an inner array, it reads the array's segment, a slice of the flat
  *   array. A value a stage binds and later code uses is expanded into an
- *   array of one row per element.
+ *   array of one row per element; a slice of an array bound outside the
+ *   map (a view) is not expanded but made again where it is used.
+ *
+ * A Screma whose map runs parallel code of its own (nested SOACs) and
+ * that scans or reduces is first split into its map and a Screma of the
+ * scans and reductions; the lifted map (over all positions) is looked at
+ * again by the pass, which thus flattens nested levels one after another.
  *
  * Work is then proportional to the total number of elements, whatever the
  * lengths: one long segment among short ones no longer runs in one
@@ -41,13 +53,16 @@
  * other and with the segmented scans).
  *
  * Not flattened (the map stays as it was): a body whose inner arrays are
- * results of the map (irregular results), an inner Screma whose lambdas
- * hold arrays, loops or SOACs, a neutral element bound in the body, an
- * outer statement that binds an array of a body-bound size other than
- * these, or that consumes a value of another stage; a map with scans or
- * reductions of its own. A negative length (an iota's is checked by the
- * body's own assertion, a replicate's is not) or a total past 2^63-1
- * fails with an error instead of wrapping. */
+ * results of the map (irregular results), an inner Screma whose operators
+ * or results are not scalars or read values of the body, a neutral element
+ * bound in the body, an outer statement that binds an array of a
+ * body-bound size other than these (an if choosing between inner arrays,
+ * a replicate of rows), or that consumes a value of another stage, a loop
+ * whose count differs between elements whose body is unsafe to run past
+ * an element's count (unsafe_stm); a map with scans or reductions of its
+ * own. A negative length (an iota's is checked by the body's own
+ * assertion, a replicate's is not) or a total past 2^63-1 fails with an
+ * error instead of wrapping. */
 #include <stdlib.h>
 #include <string.h>
 
