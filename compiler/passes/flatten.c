@@ -73,7 +73,6 @@
 typedef struct Check {
     Flat *F;
     bool bad;
-    int cur; /* the top-level statement being checked */
 } Check;
 
 /* An inner statement's lambdas may read inner arrays (each element's
@@ -144,7 +143,7 @@ static int inner_kind(Flat *F, Stm *s, bool *ok) {
     bool irr = false;
     for (int j = 0; j < s->npat; j++) irr |= irregular_type(F, s->pat[j]->type);
     *ok = true;
-    Check c = {F, false, 0};
+    Check c = {F, false};
     switch (e->kind) {
     case IE_IOTA:
         if (!irr) return 0;
@@ -658,22 +657,7 @@ static Var *expanded(Flat *G, StmVec *out, SubExp x) {
 /* The reduction by op (commutative, of neutral ne) of the [w] array arr
  * of type t, into out. */
 static SubExp reduce_all(Flat *F, StmVec *out, Var *arr, Op op, PrimType t, SubExp ne, const char *name) {
-    Var *x = ir_var(F->p, "x", type_prim(t)), *y = ir_var(F->p, "y", type_prim(t));
-    StmVec s = {0};
-    SubExp m = ir_emit_op2(F->p, &s, op, t, se_var(x), se_var(y), name, F->loc);
-    Var *ps[2] = {x, y};
-    IrExp *e = fl_exp_new(F, IE_SCREMA);
-    e->screma.w = F->w;
-    e->screma.narrs = 1;
-    e->screma.arrs = NEW(F->a, Var *);
-    e->screma.arrs[0] = arr;
-    e->screma.nreds = 1;
-    e->screma.reds = NEW(F->a, SegOp);
-    e->screma.reds[0] = (SegOp){fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &m, 1)), NEW(F->a, SubExp), 1, true};
-    e->screma.reds[0].neutral[0] = ne;
-    e->screma.map = fl_identity(F, t);
-    vec_free(&s);
-    return se_var(fl_emit1(F, out, name, type_prim(t), e));
+    return se_var(fl_emit_soac1(F, out, F->w, arr, fl_binop(F, op, t, ne), false, t, name));
 }
 
 static void lift_loop(Flat *F, Stm *st) {
@@ -755,7 +739,7 @@ static void lift_loop(Flat *F, Stm *st) {
                 w = se_var(d->total);
                 sg = d->seg;
             }
-            SubExp x = fl_select(F, &s, av, se_var(n), se_var(o), type_prim(t.elem));
+            SubExp x = fl_if(F, &s, av, NULL, se_var(n), NULL, se_var(o), type_prim(t.elem));
             Var *ps[3] = {a, n, o}, *ins[3] = {t.kind == TK_ARRAY ? sg : act, nv, hp[j]}, *mp[1] = {NULL};
             vec_push(&G.out, fl_map_stm(F, w, ins, 3, fl_lambda_new(F, ps, 3, fl_body_new(F, &s, &x, 1)), mp));
             vec_free(&s);
@@ -784,7 +768,6 @@ static void lift_loop(Flat *F, Stm *st) {
             fl_set_flat(F, x, pat[j]);
         }
     }
-    F->changed |= G.changed;
     flat_nested_end(&G);
 }
 

@@ -81,7 +81,7 @@ static inline bool irregular_type(const Flat *F, Type t) {
 /* Builders of IR: an expression of kind k; the type [n]t; `let v = e`
  * appended to out; `let v = arr[i]`; a body of stms returning res; a
  * lambda (its result types from the body); a map over n elements of arrs
- * binding pat (fresh arrays where NULL); an identity lambda of one t. */
+ * binding pat (fresh arrays where NULL). */
 IrExp *fl_exp_new(Flat *F, IrExpKind k);
 Type fl_arr_type(Flat *F, PrimType t, SubExp n);
 Var *fl_emit1(Flat *F, StmVec *out, const char *name, Type t, IrExp *e);
@@ -89,9 +89,14 @@ Var *fl_emit_index(Flat *F, StmVec *out, Var *arr, SubExp i);
 Body *fl_body_new(Flat *F, StmVec *stms, SubExp *res, int nres);
 Lambda *fl_lambda_new(Flat *F, Var **params, int nparams, Body *body);
 Stm *fl_map_stm(Flat *F, SubExp n, Var **arrs, int narrs, Lambda *lam, Var **pat);
-Lambda *fl_identity(Flat *F, PrimType t);
-/* `let x = if a then n else o` (scalars of type t) appended to out. */
-SubExp fl_select(Flat *F, StmVec *out, SubExp a, SubExp n, SubExp o, Type t);
+/* `let x = if a then {ts; n} else {fs; o}` appended to out (ts, fs:
+ * the branches' statements, or NULL). */
+SubExp fl_if(Flat *F, StmVec *out, SubExp a, StmVec *ts, SubExp n, StmVec *fs, SubExp o, Type t);
+/* The commutative binary operator op of type t with neutral ne. */
+SegOp fl_binop(Flat *F, Op op, PrimType t, SubExp ne);
+/* An inclusive scan (scan) or a reduction of the n elements of arr (of t)
+ * by op, into out. */
+Var *fl_emit_soac1(Flat *F, StmVec *out, SubExp n, Var *arr, SegOp op, bool scan, PrimType t, const char *name);
 /* The expanded [w] array of outer value v (an ICE if it has none). */
 Var *fl_lifted_of(Flat *F, Var *v);
 /* The descriptor of the inner arrays of length len (made on first use,

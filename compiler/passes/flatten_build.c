@@ -71,23 +71,74 @@ Stm *fl_map_stm(Flat *F, SubExp n, Var **arrs, int narrs, Lambda *lam, Var **pat
     return ir_stm(F->a, vs, lam->nret, e, F->loc);
 }
 
-/* An i64 identity lambda (one parameter, returned). */
-Lambda *fl_identity(Flat *F, PrimType t) {
+/* An identity lambda of one t (its parameter, returned). */
+static Lambda *identity(Flat *F, PrimType t) {
     Var *x = ir_var(F->p, "x", type_prim(t));
     SubExp r = se_var(x);
     return fl_lambda_new(F, &x, 1, fl_body_new(F, NULL, &r, 1));
 }
 
-/* `let x = if a then n else o` (scalars of type t) appended to out. */
-SubExp fl_select(Flat *F, StmVec *out, SubExp a, SubExp n, SubExp o, Type t) {
+/* `let x = if a then {ts; n} else {fs; o}` (a value of type t) appended
+ * to out; ts and fs (NULL: none) are the branches' statements. */
+SubExp fl_if(Flat *F, StmVec *out, SubExp a, StmVec *ts, SubExp n, StmVec *fs, SubExp o, Type t) {
     IrExp *e = fl_exp_new(F, IE_IF);
     e->cond = a;
-    e->tbody = fl_body_new(F, NULL, &n, 1);
-    e->fbody = fl_body_new(F, NULL, &o, 1);
+    e->tbody = fl_body_new(F, ts, &n, 1);
+    e->fbody = fl_body_new(F, fs, &o, 1);
     e->nret = 1;
     e->ret = NEW(F->a, Type);
     e->ret[0] = t;
     return se_var(fl_emit1(F, out, "x", t, e));
+}
+
+/* The binary operator op of type t with neutral ne, commutative. */
+SegOp fl_binop(Flat *F, Op op, PrimType t, SubExp ne) {
+    Var *x = ir_var(F->p, "x", type_prim(t)), *y = ir_var(F->p, "y", type_prim(t));
+    StmVec s = {0};
+    SubExp r = ir_emit_op2(F->p, &s, op, t, se_var(x), se_var(y), "x", F->loc);
+    Var *ps[2] = {x, y};
+    SegOp o = {fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &r, 1)), NEW(F->a, SubExp), 1, true};
+    o.neutral[0] = ne;
+    vec_free(&s);
+    return o;
+}
+
+/* An inclusive scan (scan) or a reduction of the n elements of arr (of t)
+ * by op, into out: the scan's array or the reduction's value. */
+Var *fl_emit_soac1(Flat *F, StmVec *out, SubExp n, Var *arr, SegOp op, bool scan, PrimType t, const char *name) {
+    IrExp *e = fl_exp_new(F, IE_SCREMA);
+    e->screma.w = n;
+    e->screma.narrs = 1;
+    e->screma.arrs = NEW(F->a, Var *);
+    e->screma.arrs[0] = arr;
+    SegOp *o = NEW(F->a, SegOp);
+    *o = op;
+    if (scan) {
+        e->screma.scans = o;
+        e->screma.nscans = 1;
+    } else {
+        e->screma.reds = o;
+        e->screma.nreds = 1;
+    }
+    e->screma.map = identity(F, t);
+    return fl_emit1(F, out, name, scan ? fl_arr_type(F, t, n) : type_prim(t), e);
+}
+
+/* iota n (i64) into out. */
+static Var *emit_iota(Flat *F, StmVec *out, SubExp n, const char *name) {
+    IrExp *e = fl_exp_new(F, IE_IOTA);
+    e->n = n;
+    e->start = se_i64(0);
+    e->step = se_i64(1);
+    e->t = PT_I64;
+    return fl_emit1(F, out, name, fl_arr_type(F, PT_I64, n), e);
+}
+
+/* Whether 0 <= i < len, into out. */
+static SubExp in_range(Flat *F, StmVec *out, SubExp i, SubExp len) {
+    SubExp lo = ir_emit_op2(F->p, out, OP_LE, PT_I64, se_i64(0), i, "in", F->loc);
+    SubExp hi = ir_emit_op2(F->p, out, OP_LT, PT_I64, i, len, "in", F->loc);
+    return ir_emit_op2(F->p, out, OP_LAND, PT_BOOL, lo, hi, "in", F->loc);
 }
 
 /* The operator of the offsets' scan: a + b of non-negative sizes, or -1
@@ -102,7 +153,7 @@ static SegOp sum_op(Flat *F) {
     SubExp sn = ir_emit_op2(F->p, &s, OP_LT, PT_I64, sum, se_i64(0), "neg", F->loc);
     SubExp bad = ir_emit_op2(F->p, &s, OP_LOR, PT_BOOL, xn, yn, "bad", F->loc);
     bad = ir_emit_op2(F->p, &s, OP_LOR, PT_BOOL, bad, sn, "bad", F->loc);
-    SubExp rs = fl_select(F, &s, bad, se_i64(-1), sum, type_prim(PT_I64));
+    SubExp rs = fl_if(F, &s, bad, NULL, se_i64(-1), NULL, sum, type_prim(PT_I64));
     Var *ps[2] = {x, y};
     SegOp op = {fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &rs, 1)), NEW(F->a, SubExp), 1, true};
     op.neutral[0] = se_i64(0);
@@ -110,34 +161,7 @@ static SegOp sum_op(Flat *F) {
     return op;
 }
 
-/* The i64 add operator with neutral 0. */
-static SegOp add_op(Flat *F) {
-    Var *x = ir_var(F->p, "x", type_prim(PT_I64)), *y = ir_var(F->p, "y", type_prim(PT_I64));
-    StmVec s = {0};
-    SubExp r = ir_emit_op2(F->p, &s, OP_ADD, PT_I64, se_var(x), se_var(y), "sum", F->loc);
-    Var *ps[2] = {x, y};
-    SegOp op = {fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &r, 1)), NEW(F->a, SubExp), 1, true};
-    op.neutral[0] = se_i64(0);
-    vec_free(&s);
-    return op;
-}
-
-/* An inclusive scan of arr (i64) with op. */
-static Var *emit_scan(Flat *F, SubExp n, Var *arr, SegOp op, const char *name) {
-    IrExp *e = fl_exp_new(F, IE_SCREMA);
-    e->screma.w = n;
-    e->screma.narrs = 1;
-    e->screma.arrs = NEW(F->a, Var *);
-    e->screma.arrs[0] = arr;
-    e->screma.nscans = 1;
-    e->screma.scans = NEW(F->a, SegOp);
-    e->screma.scans[0] = op;
-    e->screma.map = fl_identity(F, PT_I64);
-    return fl_emit1(F, &F->out, name, fl_arr_type(F, PT_I64, n), e);
-}
-
 /* ---- Descriptors -------------------------------------------------------------- */
-
 
 /* The segments of length len: offsets by a scan of the sizes, the total
  * (checked not to have overflowed). */
@@ -147,22 +171,15 @@ Desc *fl_desc_of(Flat *F, Var *len) {
     Desc *d = NEW(F->a, Desc);
     d->size = len;
     d->sizes = fl_lifted_of(F, len);
-    Var *incl = emit_scan(F, F->w, d->sizes, sum_op(F), "incl");
+    Var *incl = fl_emit_soac1(F, &F->out, F->w, d->sizes, sum_op(F), true, PT_I64, "incl");
     /* total = w == 0 ? 0 : incl[w-1] */
     SubExp empty = ir_emit_op2(F->p, &F->out, OP_EQ, PT_I64, F->w, se_i64(0), "empty", F->loc);
     StmVec last = {0};
     SubExp wm1 = ir_emit_op2(F->p, &last, OP_SUB, PT_I64, F->w, se_i64(1), "last", F->loc);
     SubExp t = se_var(fl_emit_index(F, &last, incl, wm1));
-    SubExp zero = se_i64(0);
-    IrExp *e = fl_exp_new(F, IE_IF);
-    e->cond = empty;
-    e->tbody = fl_body_new(F, NULL, &zero, 1);
-    e->fbody = fl_body_new(F, &last, &t, 1);
-    e->nret = 1;
-    e->ret = NEW(F->a, Type);
-    e->ret[0] = type_prim(PT_I64);
+    d->total = fl_if(F, &F->out, empty, NULL, se_i64(0), &last, t, type_prim(PT_I64)).v;
+    d->total->name = "total";
     vec_free(&last);
-    d->total = fl_emit1(F, &F->out, "total", type_prim(PT_I64), e);
     SubExp ok = ir_emit_op2(F->p, &F->out, OP_LE, PT_I64, se_i64(0), se_var(d->total), "ok", F->loc);
     IrExp *as = fl_exp_new(F, IE_ASSERT);
     as->cond = ok;
@@ -206,16 +223,11 @@ void fl_desc_positions(Flat *F, Desc *d) {
     h->hist.dest_w = total;
     h->hist.dests = NEW(F->a, Var *);
     h->hist.dests[0] = zeros;
-    h->hist.op = add_op(F);
+    h->hist.op = fl_binop(F, OP_ADD, PT_I64, se_i64(0));
     Var *starts = fl_emit1(F, &F->out, "starts", fl_arr_type(F, PT_I64, total), h);
-    Var *incl = emit_scan(F, total, starts, add_op(F), "segs");
+    Var *incl = fl_emit_soac1(F, &F->out, total, starts, fl_binop(F, OP_ADD, PT_I64, se_i64(0)), true, PT_I64, "segs");
     /* seg = incl - 1; pos = i - offsets[seg] */
-    IrExp *io = fl_exp_new(F, IE_IOTA);
-    io->n = total;
-    io->start = se_i64(0);
-    io->step = se_i64(1);
-    io->t = PT_I64;
-    Var *iota = fl_emit1(F, &F->out, "flat_index", fl_arr_type(F, PT_I64, total), io);
+    Var *iota = emit_iota(F, &F->out, total, "flat_index");
     Var *c = ir_var(F->p, "segs", type_prim(PT_I64)), *i = ir_var(F->p, "i", type_prim(PT_I64));
     StmVec s = {0};
     SubExp sg = ir_emit_op2(F->p, &s, OP_SUB, PT_I64, se_var(c), se_i64(1), "seg", F->loc);
@@ -510,14 +522,7 @@ void fl_lift_screma(Flat *F, Stm *st, Desc *d) {
             SubExp end = ir_emit_op2(F->p, &last, OP_ADD, PT_I64, se_var(off), se_var(sz), "end", F->loc);
             end = ir_emit_op2(F->p, &last, OP_SUB, PT_I64, end, se_i64(1), "last", F->loc);
             SubExp r = se_var(fl_emit_index(F, &last, pat[at], end));
-            IrExp *ie = fl_exp_new(F, IE_IF);
-            ie->cond = empty;
-            ie->tbody = fl_body_new(F, NULL, &ops[i].neutral[j + 1], 1);
-            ie->fbody = fl_body_new(F, &last, &r, 1);
-            ie->nret = 1;
-            ie->ret = NEW(F->a, Type);
-            ie->ret[0] = x->type;
-            SubExp xr = se_var(fl_emit1(F, &s, x->name, x->type, ie));
+            SubExp xr = fl_if(F, &s, empty, NULL, ops[i].neutral[j + 1], &last, r, x->type);
             Var *ps[2] = {off, sz}, *ins[2] = {d->offsets, d->sizes}, *lp[1] = {NULL};
             vec_push(&F->out, fl_map_stm(F, F->w, ins, 2, fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &xr, 1)), lp));
             lp[0]->name = x->name;
@@ -539,23 +544,14 @@ static SubExp inner_elem(Flat *F, Var *x, SubExp i) {
     SubExp len = se_var(fl_emit_index(F, out, d->sizes, se_var(sg)));
     /* The bounds check of i ran in another kernel: if it failed there (the
      * run fails), i may lie outside the segment, and is not read. */
-    SubExp lo = ir_emit_op2(F->p, out, OP_LE, PT_I64, se_i64(0), i, "in", F->loc);
-    SubExp hi = ir_emit_op2(F->p, out, OP_LT, PT_I64, i, len, "in", F->loc);
-    SubExp in = ir_emit_op2(F->p, out, OP_LAND, PT_BOOL, lo, hi, "in", F->loc);
+    SubExp in = in_range(F, out, i, len);
     StmVec t = {0};
     SubExp at = ir_emit_op2(F->p, &t, OP_ADD, PT_I64, off, i, "at", F->loc);
     SubExp v = se_var(fl_emit_index(F, &t, F->flat[x->id], at));
     PrimType et = x->type.elem;
-    SubExp zero = se_const(prim_convert(prim_int(PT_I64, 0), et));
-    IrExp *e = fl_exp_new(F, IE_IF);
-    e->cond = in;
-    e->tbody = fl_body_new(F, &t, &v, 1);
-    e->fbody = fl_body_new(F, NULL, &zero, 1);
-    e->nret = 1;
-    e->ret = NEW(F->a, Type);
-    e->ret[0] = type_prim(et);
+    SubExp r = fl_if(F, out, in, &t, v, NULL, se_const(prim_convert(prim_int(PT_I64, 0), et)), type_prim(et));
     vec_free(&t);
-    return se_var(fl_emit1(F, out, x->name, type_prim(et), e));
+    return r;
 }
 
 /* The lambda of the lifted statement (the prologue, returning r) as a map
@@ -616,16 +612,10 @@ static SubExp concat_elem(Flat *F, StmVec *out, Var **arrs, int n, SubExp seg, S
     SubExp v = piece_elem(F, &t, x, seg, pos);
     SubExp rest = ir_emit_op2(F->p, &f, OP_SUB, PT_I64, pos, len, "pos", F->loc);
     SubExp w = concat_elem(F, &f, arrs + 1, n - 1, seg, rest);
-    IrExp *e = fl_exp_new(F, IE_IF);
-    e->cond = here;
-    e->tbody = fl_body_new(F, &t, &v, 1);
-    e->fbody = fl_body_new(F, &f, &w, 1);
-    e->nret = 1;
-    e->ret = NEW(F->a, Type);
-    e->ret[0] = type_prim(x->type.elem);
+    SubExp r = fl_if(F, out, here, &t, v, &f, w, type_prim(x->type.elem));
     vec_free(&t);
     vec_free(&f);
-    return se_var(fl_emit1(F, out, "x", type_prim(x->type.elem), e));
+    return r;
 }
 
 void fl_lift_concat(Flat *F, Stm *st, Desc *d) {
@@ -677,8 +667,6 @@ void fl_lift_fill(Flat *F, Stm *st, Desc *d) {
     emit_positions_map(F, st, d, r);
 }
 
-/* x with [i] = v, x inner: one element per segment scattered into the
- * flat array. */
 /* Flat array v, or a copy of it when it is a descriptor's array (an
  * iota of the positions is that array itself), for code that consumes
  * it (a scatter into it, a loop that updates it). */
@@ -694,11 +682,9 @@ Var *fl_owned(Flat *F, Var *v) {
 
 /* off + idx if 0 <= idx < len, else -1 (a scatter ignores it). */
 static SubExp checked_index(Flat *F, StmVec *out, SubExp idx, SubExp len, SubExp off) {
-    SubExp lo = ir_emit_op2(F->p, out, OP_LE, PT_I64, se_i64(0), idx, "in", F->loc);
-    SubExp hi = ir_emit_op2(F->p, out, OP_LT, PT_I64, idx, len, "in", F->loc);
-    SubExp in = ir_emit_op2(F->p, out, OP_LAND, PT_BOOL, lo, hi, "in", F->loc);
+    SubExp in = in_range(F, out, idx, len);
     SubExp at = ir_emit_op2(F->p, out, OP_ADD, PT_I64, off, idx, "at", F->loc);
-    return fl_select(F, out, in, at, se_i64(-1), type_prim(PT_I64));
+    return fl_if(F, out, in, NULL, at, NULL, se_i64(-1), type_prim(PT_I64));
 }
 
 /* Value x (a constant, a value of the body or bound outside the map) of
@@ -773,14 +759,9 @@ void fl_lift_update(Flat *F, Stm *st) {
         /* every element's vs has length L: positions t < w * L */
         SubExp L = vs->type.shape[0];
         n = ir_emit_op2(F->p, &F->out, OP_SIZE_MUL, PT_I64, F->w, L, "n", F->loc);
-        IrExp *io = fl_exp_new(F, IE_IOTA);
-        io->n = n;
-        io->start = se_i64(0);
-        io->step = se_i64(1);
-        io->t = PT_I64;
         Var *t = ir_var(F->p, "t", type_prim(PT_I64));
         vec_push(&F->params, t);
-        vec_push(&F->arrs, fl_emit1(F, &F->out, "t", fl_arr_type(F, PT_I64, n), io));
+        vec_push(&F->arrs, emit_iota(F, &F->out, n, "t"));
         seg = ir_emit_op2(F->p, out, OP_QUOT, PT_I64, se_var(t), L, "seg", F->loc);
         pos = ir_emit_op2(F->p, out, OP_REM, PT_I64, se_var(t), L, "pos", F->loc);
         if (top_var(F, vs)) {
