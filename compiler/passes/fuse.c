@@ -30,6 +30,17 @@
  *    the map may move down to the reshape as P does below (the reshape's
  *    size check comes first). The simplifier has folded chains of reshapes
  *    (flatten of a flatten) into one, so any rank works.
+ *  - Flattened map nests: a nest of two maps whose result only a reshape
+ *    to one dimension reads (`flatten (map (\x -> map (g x) as) xs)`),
+ *    that reshape an input of a SOAC, becomes one map over the flat
+ *    positions t, element (t / d, t mod d), when the outer lambda's other
+ *    statements are cheap scalar code (they run again for each inner
+ *    element) and neither lambda asserts. The nest's result is then never
+ *    stored: the flat map fuses into the SOAC, and reads the outer arrays
+ *    by index instead of joining their producer (k-means: the slots
+ *    c * d + j of each point's centre c, 8 bytes per coordinate, are
+ *    computed inside the reduce_by_index of the sums, not written by the
+ *    assignment map and read back).
  *  - Width equality: the same variable or constant, or sizes an enclosing
  *    assertion `assert(eq.i64(a, b))` before the fused statement proves equal.
  *  - Legality: the fused statement replaces P and C at C's position (P moves
@@ -41,10 +52,11 @@
  *    contains an assertion (it may guard C) and none reads what C consumes.
  *    C may use P's outputs only through its input arrays (an output read by
  *    index in C's lambda, or a reduction result, is not ready while C runs).
- * Vertical fusion is tried before the rewrite through reshapes and that
- * before horizontal fusion, to a fixed point per body, innermost bodies
+ * Flattening nests is tried first (before the nest's map joins its
+ * producer vertically), then vertical fusion, the rewrite through reshapes
+ * and horizontal fusion, to a fixed point per body, innermost bodies
  * first (the bodies of loops, branches, SOAC lambdas and operators);
- * every fusion removes one SOAC, and every rewrite through reshapes
+ * every fusion and flattening removes one SOAC, every rewrite through reshapes
  * removes the reshapes of a SOAC's results (the nest's results are read
  * directly), so it terminates.
  * The fused lambda binds C's parameters with `let p = r` statements instead
@@ -857,6 +869,140 @@ static bool try_reshape_nest(Fuse *F, Body *b) {
     return false;
 }
 
+/* ---- Flattened map nests ------------------------------------------------------------ */
+
+/* The inner map of P when P is a two-level nest whose flattened result is
+ * worth computing element by element: P = map (\ps -> stms; map g as) xs
+ * returns the inner map's one scalar-element result, the other statements
+ * of its lambda are cheap and bind scalars (recomputed for each inner
+ * element), the inner width and arrays are not bound inside the lambda,
+ * and neither lambda asserts. Else NULL. */
+static Stm *flat_nest_inner(const Stm *p) {
+    const Screma *s = &p->e->screma;
+    if (s->nscans || s->nreds || p->npat != 1 || s->map->nret != 1 || ir_lambda_has_assert(s->map)) return NULL;
+    Body *ob = s->map->body;
+    if (ob->nstms == 0) return NULL;
+    Stm *in = ob->stms[ob->nstms - 1];
+    if (in->e->kind != IE_SCREMA || in->npat != 1 || !ob->res[0].is_var || ob->res[0].v != in->pat[0]) return NULL;
+    const Screma *is = &in->e->screma;
+    if (is->nscans || is->nreds || is->map->nret != 1 || is->map->ret[0].kind != TK_PRIM) return NULL;
+    for (int i = 0; i < ob->nstms - 1; i++) {
+        const Stm *t = ob->stms[i];
+        if (!ir_stm_cheap(t)) return NULL;
+        for (int j = 0; j < t->npat; j++)
+            if (t->pat[j]->type.kind != TK_PRIM) return NULL;
+    }
+    if (is->w.is_var && ir_lambda_binds(s->map, is->w.v)) return NULL;
+    return in;
+}
+
+/* The index of the one statement of b that uses P's output (stms[pi]), when
+ * it is a reshape of it to one dimension whose result a SOAC reads and P
+ * may move down to it; else -1. */
+static int flat_nest_reshape(Fuse *F, Body *b, int pi) {
+    Stm *p = b->stms[pi];
+    count_outside_uses(F, b, pi, -1);
+    if (F->cnt[p->pat[0]->id] != 1) return -1;
+    for (int ci = pi + 1; ci < b->nstms; ci++) {
+        if (reshaped_output(p, b->stms[ci]) != 0) continue;
+        if (b->stms[ci]->e->nshape != 1 || !reshape_feeds_soac(F, b, p, ci) || !may_move_down(F, b, pi, ci)) return -1;
+        return ci;
+    }
+    return -1;
+}
+
+/* let v = arr[i] into out. */
+static void emit_row(Fuse *F, StmVec *out, Var *v, Var *arr, SubExp i, SrcLoc loc) {
+    IrExp *e = NEW(F->p->arena, IrExp);
+    e->kind = IE_INDEX;
+    e->arr = arr;
+    e->nslice = 1;
+    e->slice = NEW(F->p->arena, DimSlice);
+    e->slice->index = i;
+    vec_push(out, ir_stm1(F->p->arena, v, e, loc));
+}
+
+/* Rewrites the nest P (stms[pi]) whose result only reshape R (stms[ci])
+ * flattens into one map over the flat positions t < N of R's shape, at R:
+ * element (t / d, t mod d) of the nest is the inner lambda's result for
+ * the outer element i = t / d (its parameters bound to xs[i], the outer
+ * statements run again for each t) and the inner element j = t mod d (its
+ * parameters bound to as[j], or to start + j * step for an i64 iota). The flat map then fuses with R's consumer
+ * like any map, and the nest's result is never stored. */
+static void flatten_nest(Fuse *F, Body *b, int pi, int ci) {
+    Arena *a = F->p->arena;
+    Stm *p = b->stms[pi], *r = b->stms[ci], *in = flat_nest_inner(p);
+    const Screma *os = &p->e->screma, *is = &in->e->screma;
+    Lambda *ol = os->map, *il = is->map;
+    SubExp N = r->e->shape[0];
+    Var *flat = ir_var(F->p, "flat", type_array(a, PT_I64, 1, &N));
+    IrExp *ie = NEW(a, IrExp);
+    *ie = (IrExp){.kind = IE_IOTA, .n = N, .start = se_i64(0), .step = se_i64(1), .t = PT_I64};
+    Stm *iota = ir_stm1(a, flat, ie, r->loc);
+    StmVec out = {0};
+    Var *t = ir_var(F->p, "t", type_prim(PT_I64));
+    SubExp i = ir_emit_op2(F->p, &out, OP_QUOT, PT_I64, se_var(t), is->w, "i", p->loc);
+    SubExp j = ir_emit_op2(F->p, &out, OP_REM, PT_I64, se_var(t), is->w, "j", p->loc);
+    for (int k = 0; k < ol->nparams; k++) emit_row(F, &out, ol->params[k], os->arrs[k], i, p->loc);
+    for (int k = 0; k < ol->body->nstms - 1; k++) vec_push(&out, ol->body->stms[k]);
+    for (int k = 0; k < il->nparams; k++) {
+        Stm *d = is->arrs[k]->id < F->nvars ? F->def[is->arrs[k]->id] : NULL;
+        if (d && d->e->kind == IE_IOTA && d->e->t == PT_I64) {
+            SubExp x = ir_emit_op2(F->p, &out, OP_MUL, PT_I64, j, d->e->step, "x", in->loc);
+            x = ir_emit_op2(F->p, &out, OP_ADD, PT_I64, d->e->start, x, "x", in->loc);
+            vec_push(&out, ir_copy_stm(a, il->params[k], x, in->loc));
+        } else {
+            emit_row(F, &out, il->params[k], is->arrs[k], j, in->loc);
+        }
+    }
+    for (int k = 0; k < il->body->nstms; k++) vec_push(&out, il->body->stms[k]);
+    Lambda *l = NEW(a, Lambda);
+    l->nparams = 1;
+    l->params = NEW(a, Var *);
+    l->params[0] = t;
+    l->nret = 1;
+    l->ret = NEW(a, Type);
+    l->ret[0] = il->ret[0];
+    l->body = NEW(a, Body);
+    l->body->nstms = out.len;
+    l->body->stms = vec_to_arena(a, &out);
+    l->body->nres = 1;
+    l->body->res = NEW(a, SubExp);
+    l->body->res[0] = il->body->res[0];
+    vec_free(&out);
+    IrExp *e = NEW(a, IrExp);
+    e->kind = IE_SCREMA;
+    Var **arrs = NEW(a, Var *);
+    arrs[0] = flat;
+    e->screma = (Screma){.w = N, .arrs = arrs, .narrs = 1, .map = l};
+    Stm *m = ir_stm1(a, r->pat[0], e, p->loc);
+    Stm **stms = NEW_ARRAY(a, Stm *, b->nstms + 1);
+    int n = 0;
+    for (int k = 0; k < b->nstms; k++) {
+        if (k == ci) stms[n++] = iota, stms[n++] = m;
+        else if (k != pi) stms[n++] = b->stms[k];
+    }
+    b->stms = stms;
+    b->nstms = n;
+    fuse_grow(F);
+    F->def[flat->id] = iota;
+    F->def[r->pat[0]->id] = m;
+}
+
+/* One two-level map nest in b flattened into the SOAC that reads its
+ * flattened result, if any qualifies. */
+static bool try_flatten_nest(Fuse *F, Body *b) {
+    for (int pi = 0; pi < b->nstms; pi++) {
+        if (b->stms[pi]->e->kind != IE_SCREMA || !flat_nest_inner(b->stms[pi])) continue;
+        int ci = flat_nest_reshape(F, b, pi);
+        if (ci >= 0) {
+            flatten_nest(F, b, pi, ci);
+            return true;
+        }
+    }
+    return false;
+}
+
 /* Fuses the independent Scremas stms[ai] and stms[bi] if legal. */
 static bool try_horizontal_pair(Fuse *F, Body *b, int ai, int bi) {
     Stm *x = b->stms[ai], *y = b->stms[bi];
@@ -921,7 +1067,7 @@ static void fuse_body(Fuse *F, Body *b) {
     F->eqs.len = base;
     for (bool changed = true; changed;) {
         push_body_eqs(F, b, 0, b->nstms, false);
-        changed = try_vertical(F, b) || try_reshape_nest(F, b) || try_horizontal(F, b);
+        changed = try_flatten_nest(F, b) || try_vertical(F, b) || try_reshape_nest(F, b) || try_horizontal(F, b);
         F->changed |= changed;
         F->eqs.len = base;
     }
