@@ -1166,12 +1166,30 @@ static int rt_cl_launch(rt_ctx *ctx, int k, int64_t groups, int64_t group) {
     return rt_cl_launch_nd(ctx, k, 1, &groups, &group);
 }
 
-/* The side of the square tiles of the built-in transpose of elements of
- * esize bytes (runtime/kernels.cl's RT_BUILTINS): 64 (16.6 KiB of local
- * memory for 4-byte elements; an 8192^2 f32 transpose on an H200 took
- * 0.216-0.222 ms with tiles of 32, 0.195 with 64), 32 for 8-byte elements (so
- * that a tile fits a device with 32 KiB of local memory). */
-static int64_t rt_cl_transpose_side(int esize) { return esize == 8 ? 32 : 64; }
+/* The tile of the built-in transpose (runtime/kernels.cl's RT_BUILTINS)
+ * of a rows x cols array of esize-byte elements (rows along the source's
+ * contiguous dimension): 2^ti x 2^tj elements. Square, of side S = 64 for
+ * elements of 4 bytes or fewer (16.6 KiB of local memory for 4-byte
+ * elements; an 8192^2 f32 transpose on an H200 took 0.216-0.222 ms with
+ * tiles of 32, 0.195 with 64) and 32 for 8-byte elements (so that a tile
+ * fits a device with 32 KiB of local memory), unless the array is less
+ * high or wide than S: then as high (wide) as the array, at least 8, with
+ * as many elements as the square. A [2^20][16] f32 array (k-means'
+ * points, made column-major) used 16 of a square tile's 64 rows (81 us
+ * on an H100); its tiles are now 16 x 256. */
+static void rt_cl_transpose_tile(int esize, int64_t rows, int64_t cols, int *ti, int *tj) {
+    int s = esize == 8 ? 5 : 6, lo = 3, hi = 2 * s - 3;
+    *ti = s;
+    if (rows < ((int64_t)1 << s) || cols < ((int64_t)1 << s)) {
+        int64_t small = rows < cols ? rows : cols;
+        int k = lo;
+        while (k < s && ((int64_t)1 << k) < small) k++;
+        *ti = rows < cols ? k : 2 * s - k;
+    }
+    if (*ti < lo) *ti = lo;
+    if (*ti > hi) *ti = hi;
+    *tj = 2 * s - *ti;
+}
 
 /* Index of the built-in kernel named name (the generated program lists
  * them first, by element size: rt_copy_1 ... ). */
@@ -1269,9 +1287,12 @@ static int rt_cl_copy(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, cons
         if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_mem_arg(ctx, k, 2, src)) return 1;
         for (int i = 0; i < 6; i++)
             if (rt_cl_arg(ctx, k, 3 + i, sizeof(int64_t), &a[i])) return 1;
-        int64_t side = rt_cl_transpose_side(esize);
-        const int64_t groups[2] = {rt_cl_groups_for(shape[0], side), rt_cl_groups_for(shape[1], side)},
-                      group[2] = {side, 256 / side};
+        int ti, tj;
+        rt_cl_transpose_tile(esize, shape[0], shape[1], &ti, &tj);
+        if (rt_cl_arg(ctx, k, 9, sizeof ti, &ti) || rt_cl_arg(ctx, k, 10, sizeof tj, &tj)) return 1;
+        const int64_t groups[2] = {rt_cl_groups_for(shape[0], (int64_t)1 << ti),
+                                   rt_cl_groups_for(shape[1], (int64_t)1 << tj)},
+                      group[2] = {256, 1};
         return rt_cl_launch_nd(ctx, k, 2, groups, group);
     }
     int k = rt_cl_builtin("rt_copy", esize);
