@@ -191,5 +191,6 @@ ImpProg *imp_lower(const Prog *p, bool parallel) {
     free(L.mark);
     imp_narrow(ip);
     imp_half(ip);
+    imp_regcache(ip);
     return ip;
 }

@@ -504,6 +504,10 @@ ImpProg *imp_lower(const Prog *p, bool parallel);
 /* Narrows for loops whose iterations past a point (a guard on the counter)
  * do nothing: they stop there (narrow.c). */
 void imp_narrow(ImpProg *p);
+/* Loads a kernel loop repeats in every iteration (an element's row, read
+ * again for each centre) are made once into scalar variables before it,
+ * when the row is short (regcache.c). */
+void imp_regcache(ImpProg *p);
 /* Rewrites f16 arithmetic as f32 arithmetic rounded to half precision,
  * f16 values staying half bits in memory and at entry points (half.c). */
 void imp_half(ImpProg *p);

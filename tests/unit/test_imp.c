@@ -952,6 +952,48 @@ static void test_lower_gpu_seq_host(void **state) {
     unit_free(p);
 }
 
+/* Variables named "reg" that kernel k declares (regcache.c's copies of
+ * cached elements). */
+static int count_regs(const ImpCode *c) {
+    int n = 0;
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        n += s->kind == IMP_DECL && !strcmp(s->var->name, "reg");
+        n += count_regs(&s->body) + count_regs(&s->orelse);
+    }
+    return n;
+}
+
+/* A kernel loop over centres that reads its point's row again for each
+ * is cached (regcache.c): versions for rows of 8, 16 and 32 elements
+ * (each one loop over the centres, the row in as many variables), then
+ * the loop as it was (with its inner loop): five loops. Not when the row
+ * index changes with the centre, nor when the loop may fail (a bounds
+ * check of an index read from an array). */
+static void test_regcache(void **state) {
+    (void)state;
+    const char *src[] = {
+        "entry main [n][k][d] (ps: [n][d]f32) (cs: [k][d]f32) : [n]f32 =\n"
+        "  map (\\p -> loop acc = 0 for c < k do acc + f32.sum (map2 (*) p cs[c])) ps\n",
+        "entry main [n][k][d] (ps: [n][d]f32) (cs: [k][d]f32) : [n]f32 =\n"
+        "  map (\\p -> loop acc = 0 for c < k do acc + f32.sum (map (\\j -> p[(j + c) % d] * cs[c][j]) (iota d))) ps\n",
+        "entry main [n][k][d] (ps: [n][d]f32) (cs: [k][d]f32) (is: [d]i64) : [n]f32 =\n"
+        "  map (\\p -> loop acc = 0 for c < k do acc + f32.sum (map (\\j -> p[j] * cs[c][is[j]]) (iota d))) ps\n",
+    };
+    for (int k = 0; k < 3; k++) {
+        Prog *p;
+        ImpProg *ip = lowered_at(src[k], STAGE_GPU, &p);
+        int loops = 0, regs = 0;
+        for (int i = 0; i < ip->nkernels; i++) {
+            const ImpCode *body = &ip->kernels[i]->body;
+            if (count(body, IMP_FOR) > loops) loops = count(body, IMP_FOR), regs = count_regs(body);
+        }
+        assert_int_equal(loops, k == 0 ? 5 : 2);
+        assert_int_equal(regs, k == 0 ? 8 + 16 + 32 : 0);
+        unit_free(p);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builder_and_printer), cmocka_unit_test(test_expressions),
@@ -962,7 +1004,7 @@ int main(void) {
         cmocka_unit_test(test_lower_copies),        cmocka_unit_test(test_gpu_printer),        cmocka_unit_test(test_gpu_group_forms),
         cmocka_unit_test(test_gpu_check_rejects),   cmocka_unit_test(test_lower_gpu_map),
         cmocka_unit_test(test_lower_gpu_host),      cmocka_unit_test(test_lower_gpu_segred),
-        cmocka_unit_test(test_lower_gpu_seq_host),
+        cmocka_unit_test(test_lower_gpu_seq_host), cmocka_unit_test(test_regcache),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
