@@ -57,27 +57,15 @@
         return (U)r;                                                                               \
     }
 
-/* x / y or x % y (op) for y != 0 (and, signed, y != -1). A GPU divides
- * 64-bit integers in a long software routine (k-means' flat index t / d
- * and t mod d in a histogram: 107 us against 63 with 32-bit division on
- * an H100), so on OpenCL devices operands that are both in [0, 2^32),
- * as sizes and indices nearly always are, take the 32-bit division. */
-#ifdef __OPENCL_VERSION__
-#define RT_DIVIDE(T, x, y, op)                                                                     \
-    (sizeof(T) == 8 && (((ulong)(x) | (ulong)(y)) >> 32) == 0 ? (T)((uint)(x)op(uint)(y)) : (T)((x)op(y)))
-#else
-#define RT_DIVIDE(T, x, y, op) ((T)((x)op(y)))
-#endif
-
 /* Division by zero is checked by the program's assertions; here it gives 0
  * so that unchecked (--unsafe) code does not trap. */
 #define RT_SIGNED(N, T, U, W, B)                                                                   \
     RT_INT_COMMON(N, T, U, W, B)                                                                   \
-    RT_INLINE T rt_quot_##N(T x, T y) { return y == 0 ? 0 : y == -1 ? rt_neg_##N(x) : RT_DIVIDE(T, x, y, /); } \
-    RT_INLINE T rt_rem_##N(T x, T y) { return y == 0 || y == -1 ? 0 : RT_DIVIDE(T, x, y, %); }     \
+    RT_INLINE T rt_quot_##N(T x, T y) { return y == 0 ? 0 : y == -1 ? rt_neg_##N(x) : (T)(x / y); }     \
+    RT_INLINE T rt_rem_##N(T x, T y) { return y == 0 || y == -1 ? 0 : (T)(x % y); }                \
     RT_INLINE T rt_div_##N(T x, T y) {                                                             \
         T q = rt_quot_##N(x, y);                                                                   \
-        return ((x < 0) != (y < 0) && rt_rem_##N(x, y) != 0) ? (T)(q - 1) : q;                     \
+        return (y != 0 && y != -1 && x % y != 0 && ((x < 0) != (y < 0))) ? (T)(q - 1) : q;         \
     }                                                                                              \
     RT_INLINE T rt_mod_##N(T x, T y) {                                                             \
         T r = rt_rem_##N(x, y);                                                                    \
@@ -90,8 +78,8 @@
 
 #define RT_UNSIGNED(N, T, W, B)                                                                    \
     RT_INT_COMMON(N, T, T, W, B)                                                                   \
-    RT_INLINE T rt_quot_##N(T x, T y) { return y == 0 ? 0 : RT_DIVIDE(T, x, y, /); }               \
-    RT_INLINE T rt_rem_##N(T x, T y) { return y == 0 ? 0 : RT_DIVIDE(T, x, y, %); }                \
+    RT_INLINE T rt_quot_##N(T x, T y) { return y == 0 ? 0 : (T)(x / y); }                          \
+    RT_INLINE T rt_rem_##N(T x, T y) { return y == 0 ? 0 : (T)(x % y); }                           \
     RT_INLINE T rt_div_##N(T x, T y) { return rt_quot_##N(x, y); }                                 \
     RT_INLINE T rt_mod_##N(T x, T y) { return rt_rem_##N(x, y); }                                  \
     RT_INLINE T rt_shr_##N(T x, T y) { return rt_lshr_##N(x, y); }                                 \
