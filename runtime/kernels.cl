@@ -42,12 +42,29 @@ static inline long rt_lmad_offset(long off, long8 strides, long8 shape, int r, l
         dst[off + i * stride] = (T)((ulong)start + (ulong)i * (ulong)step);                        \
     }                                                                                              \
     /* dst(i, j) = src(i, j) over rows x cols where src's column is contiguous */                  \
-    /* (stride 1 along i) and dst's row is: tiles of 2^ti x 2^tj = S x S elements */               \
-    /* through local memory (padded: a column's elements lie in different banks), */              \
-    /* so that both the reads and the writes are coalesced; a skinny array gets */                \
-    /* tiles as high or as wide as it is, so that no work-item idles */                          \
-    /* (runtime/opencl.h's rt_cl_transpose_tile). Groups of 256 work-items. */                   \
+    /* (stride 1 along i) and dst's row is: S x S tiles through local memory so */                 \
+    /* that both the reads and the writes are coalesced, in groups of S x 256/S */                 \
+    /* work-items (runtime/opencl.h's rt_cl_transpose_side gives S). */                            \
     __kernel void rt_transpose_##E(__global long *rt_fail, __global T *dst, __global const T *src, \
+                                   long doff, long drow, long soff, long scol, long rows,          \
+                                   long cols) {                                                    \
+        __local T tile[S][S + 1];                                                                  \
+        long i0 = get_group_id(0) * S, j0 = get_group_id(1) * S;                                   \
+        int tx = get_local_id(0), ty = get_local_id(1);                                            \
+        for (int k = 0; k < S; k += 256 / S) {                                                     \
+            long i = i0 + tx, j = j0 + ty + k;                                                     \
+            if (i < rows && j < cols) tile[ty + k][tx] = src[soff + i + j * scol];                 \
+        }                                                                                          \
+        barrier(CLK_LOCAL_MEM_FENCE);                                                              \
+        for (int k = 0; k < S; k += 256 / S) {                                                     \
+            long i = i0 + ty + k, j = j0 + tx;                                                     \
+            if (i < rows && j < cols) dst[doff + i * drow + j] = tile[tx][ty + k];                 \
+        }                                                                                          \
+    } \
+    /* The same for an array less high or wide than S: tiles of 2^ti x 2^tj = */                 \
+    /* S x S elements, as high or as wide as the array, so that no work-item */                   \
+    /* idles (runtime/opencl.h's rt_cl_transpose_tile); groups of 256. */                         \
+    __kernel void rt_transpose_skinny_##E(__global long *rt_fail, __global T *dst, __global const T *src, \
                                    long doff, long drow, long soff, long scol, long rows,          \
                                    long cols, int ti, int tj) {                                    \
         __local T tile[S * S + S * S / 8];                                                         \

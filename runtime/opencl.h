@@ -1166,17 +1166,21 @@ static int rt_cl_launch(rt_ctx *ctx, int k, int64_t groups, int64_t group) {
     return rt_cl_launch_nd(ctx, k, 1, &groups, &group);
 }
 
-/* The tile of the built-in transpose (runtime/kernels.cl's RT_BUILTINS)
- * of a rows x cols array of esize-byte elements (rows along the source's
- * contiguous dimension): 2^ti x 2^tj elements. Square, of side S = 64 for
- * elements of 4 bytes or fewer (16.6 KiB of local memory for 4-byte
- * elements; an 8192^2 f32 transpose on an H200 took 0.216-0.222 ms with
- * tiles of 32, 0.195 with 64) and 32 for 8-byte elements (so that a tile
- * fits a device with 32 KiB of local memory), unless the array is less
- * high or wide than S: then as high (wide) as the array, at least 8, with
- * as many elements as the square. A [2^20][16] f32 array (k-means'
- * points, made column-major) used 16 of a square tile's 64 rows (81 us
- * on an H100); its tiles are now 16 x 256. */
+/* The side of the square tiles of the built-in transpose of elements of
+ * esize bytes (runtime/kernels.cl's RT_BUILTINS): 64 (16.6 KiB of local
+ * memory for 4-byte elements; an 8192^2 f32 transpose on an H200 took
+ * 0.216-0.222 ms with tiles of 32, 0.195 with 64), 32 for 8-byte elements (so
+ * that a tile fits a device with 32 KiB of local memory). */
+static int64_t rt_cl_transpose_side(int esize) { return esize == 8 ? 32 : 64; }
+
+/* The tile of the built-in transpose of a skinny array (rt_transpose_skinny,
+ * for a rows x cols array less high or wide than the square tile's side S,
+ * rows along the source's contiguous dimension): 2^ti x 2^tj elements,
+ * as many as the square, as high (wide) as the array, at least 8. A
+ * [2^20][16] f32 array (k-means' points, made column-major) used 16 of a
+ * square tile's 64 rows: 85 us on an H200, 58 us with tiles of 16 x 256.
+ * Square arrays keep the square kernel, whose loops have constant steps
+ * (the skinny kernel on 8192^2 f32: 0.161 -> 0.19 ms). */
 static void rt_cl_transpose_tile(int esize, int64_t rows, int64_t cols, int *ti, int *tj) {
     int s = esize == 8 ? 5 : 6, lo = 3, hi = 2 * s - 3;
     *ti = s;
@@ -1195,9 +1199,9 @@ static void rt_cl_transpose_tile(int esize, int64_t rows, int64_t cols, int *ti,
  * them first, by element size: rt_copy_1 ... ). */
 static int rt_cl_builtin(const char *base, int esize) {
     static const int sizes[] = {1, 2, 4, 8};
-    static const char *const bases[] = {"rt_copy", "rt_fill", "rt_iota", "rt_transpose"};
+    static const char *const bases[] = {"rt_copy", "rt_fill", "rt_iota", "rt_transpose", "rt_transpose_skinny"};
     int b = 0, s = 0;
-    while (b < 4 && strcmp(bases[b], base)) b++;
+    while (b < 5 && strcmp(bases[b], base)) b++;
     while (s < 4 && sizes[s] != esize) s++;
     return b * 4 + s;
 }
@@ -1282,11 +1286,18 @@ static int rt_cl_copy(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, cons
         ds[1] = t[0], ss[1] = t[1], shape[1] = t[2];
     }
     if (r == 2 && ds[1] == 1 && ss[0] == 1) {
-        int k = rt_cl_builtin("rt_transpose", esize);
+        int64_t side = rt_cl_transpose_side(esize);
+        bool square = shape[0] >= side && shape[1] >= side;
+        int k = rt_cl_builtin(square ? "rt_transpose" : "rt_transpose_skinny", esize);
         int64_t a[] = {doff, ds[0], soff, ss[1], shape[0], shape[1]};
         if (rt_cl_mem_arg(ctx, k, 1, dst) || rt_cl_mem_arg(ctx, k, 2, src)) return 1;
         for (int i = 0; i < 6; i++)
             if (rt_cl_arg(ctx, k, 3 + i, sizeof(int64_t), &a[i])) return 1;
+        if (square) {
+            const int64_t groups[2] = {rt_cl_groups_for(shape[0], side), rt_cl_groups_for(shape[1], side)},
+                          group[2] = {side, 256 / side};
+            return rt_cl_launch_nd(ctx, k, 2, groups, group);
+        }
         int ti, tj;
         rt_cl_transpose_tile(esize, shape[0], shape[1], &ti, &tj);
         if (rt_cl_arg(ctx, k, 9, sizeof ti, &ti) || rt_cl_arg(ctx, k, 10, sizeof tj, &tj)) return 1;

@@ -33,7 +33,7 @@
 #include "../util/embedded.h"
 
 /* Built-in kernels (runtime/kernels.cl), listed first in this order. */
-static const char *const builtin_bases[] = {"rt_copy", "rt_fill", "rt_iota", "rt_transpose"};
+static const char *const builtin_bases[] = {"rt_copy", "rt_fill", "rt_iota", "rt_transpose", "rt_transpose_skinny"};
 static const int builtin_sizes[] = {1, 2, 4, 8};
 
 /* ---- Tables ---------------------------------------------------------------------- */
@@ -512,7 +512,7 @@ void emit_opencl_entries(Buf *out, const ImpProg *ip, bool linked_rt) {
     Arena a = {0};
     ClEmit cl;
     memset(&cl, 0, sizeof cl);
-    for (int b = 0; b < 4; b++)
+    for (int b = 0; b < 5; b++)
         for (int s = 0; s < 4; s++) vec_push(&cl.kernels, arena_printf(&a, "%s_%d", builtin_bases[b], builtin_sizes[s]));
     cl.kernel_fns = arena_alloc(&a, (size_t)ip->nfuns + 1);
     HostPrint H = {.cl = &cl};

@@ -227,10 +227,16 @@ expect "cache read" 0 '^\[30i32, 10i32\]$' sh -c "echo '$in' | $exe --cache-file
 expect "device time" 0 '^[0-9]+$' sh -c "echo '$in' | $exe -r 2 -t /dev/stdout -n"
 expect "help lists OpenCL options" 0 '--list-devices' "$exe" --help
 # Coalescing by layout: both inputs of coalesce_views.fut are copied with
-# the tiled transpose, the rank-3 one after its inner dimensions merge.
+# the tiled transpose (of skinny arrays, as they are small), the rank-3 one
+# after its inner dimensions merge.
 cv_in='3i64 [[1i32, 2i32, 3i32, 4i32], [5i32, 6i32, 7i32, 8i32]] [[[1i32, 0i32], [0i32, 1i32]], [[2i32, 3i32], [4i32, 5i32]]]'
-expect "transposed copies" 0 'rt_transpose_4 +2 ' \
+expect "transposed copies" 0 'rt_transpose_skinny_4 +2 ' \
     sh -c "'$futhorc' opencl tests/gpu/coalesce_views.fut -o '$work/cv' && echo '$cv_in' | '$work/cv' -P"
+# Arrays at least as high and wide as the square tile take the square
+# kernel, skinny ones the kernel of tiles shaped like them.
+"$futhorc" opencl tests/gpu/transpose_skinny.fut -o "$work/ts" >"$work/cc.log" 2>&1 || fail "compiling transpose_skinny.fut"
+expect "square transpose" 0 'rt_transpose_4 +1 ' sh -c "echo '64i64 70i64' | '$work/ts' -P"
+expect "skinny transpose" 0 'rt_transpose_skinny_4 +1 ' sh -c "echo '12i64 70i64' | '$work/ts' -P"
 # Libraries are tested by tests/library/run.sh; here only that one is made.
 expect "library" 0 '#define FUTHARK_BACKEND_opencl' \
     sh -c "'$futhorc' opencl --library $here/kernel_fail.fut -o '$work/lib' && cat '$work/lib.h'"
