@@ -297,11 +297,26 @@ static void mark_escaping(char *esc, const Body *b, bool top) {
     for (int i = 0; i < b->nstms; i++) mark_escaping_exp(esc, b->stms[i]->e);
 }
 
-/* Whether s only computes an i64 from invariant operands without traps. */
+/* Whether s only computes an i64 from invariant operands without traps
+ * (a division only by a constant other than 0: n / 2 pairs). */
 static bool hoistable_arith(const Stm *s, const char *variant) {
     const IrExp *e = s->e;
     if (e->kind != IE_OP || e->t != PT_I64) return false;
-    if (e->op != OP_ADD && e->op != OP_SUB && e->op != OP_MUL && e->op != OP_SIZE_MUL) return false;
+    switch (e->op) {
+    case OP_ADD:
+    case OP_SUB:
+    case OP_MUL:
+    case OP_SIZE_MUL:
+    case OP_MIN:
+    case OP_MAX: break;
+    case OP_DIV:
+    case OP_QUOT:
+    case OP_MOD:
+    case OP_REM:
+        if (ir_op_may_fail(e)) return false;
+        break;
+    default: return false;
+    }
     for (int i = 0; i < e->nargs; i++)
         if (!invariant(variant, e->args[i])) return false;
     return true;
