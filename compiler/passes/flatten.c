@@ -46,6 +46,9 @@
  * that scans or reduces is first split into its map and a Screma of the
  * scans and reductions; the lifted map (over all positions) is looked at
  * again by the pass, which thus flattens nested levels one after another.
+ * An if choosing between inner arrays of one length bound before it is
+ * first replaced by both branches and a map selecting element by element,
+ * when both branches may run for every element (split_ifs).
  *
  * Work is then proportional to the total number of elements, whatever the
  * lengths: one long segment among short ones no longer runs in one
@@ -56,8 +59,9 @@
  * results of the map (irregular results), an inner Screma whose operators
  * or results are not scalars or read values of the body, a neutral element
  * bound in the body, an outer statement that binds an array of a
- * body-bound size other than these (an if choosing between inner arrays,
- * a replicate of rows), or that consumes a value of another stage, a loop
+ * body-bound size other than these (an if choosing between inner arrays
+ * whose branches may not run for every element, a replicate of rows), or
+ * that consumes a value of another stage, a loop
  * whose count differs between elements whose body is unsafe to run past
  * an element's count (unsafe_stm); a map with scans or reductions of its
  * own. A negative length (an iota's is checked by the body's own
@@ -356,6 +360,144 @@ static bool split_nested(Flat *F, Body *b) {
         e->screma.map = fl_lambda_new(F, ps, nin, fl_body_new(F, NULL, rs, nin));
         vec_push(&out, ir_stm(F->a, t->pat, nin, e, t->loc));
         for (int i = nin; i < m->nret; i++) vec_push(&out, ir_copy_stm(F->a, t->pat[i], se_var(res[i]), t->loc));
+    }
+    if (any) {
+        b->nstms = out.len;
+        b->stms = vec_to_arena(F->a, &out);
+    }
+    vec_free(&out);
+    return any;
+}
+
+/* Whether the statements of b may all run where the program would not run
+ * them (both branches of an if, for every element): no operation that
+ * may fail, no read by index (its bounds check may have been proved from
+ * the branch's condition), nothing consumed, no loop; SOACs and ifs whose
+ * bodies are such too. Assertions only at the top (branch: split_ifs
+ * guards them by the branch's condition), and there every array bound
+ * has length len, the if's (so that one built for an element that takes
+ * the other branch is no longer than the result: a length that is
+ * negative there fails in either branch). */
+static bool speculable_body(const Body *b, bool branch, SubExp len);
+
+static bool speculable_lambda(const Lambda *l) { return speculable_body(l->body, false, se_i64(0)); }
+
+static bool speculable_body(const Body *b, bool branch, SubExp len) {
+    for (int k = 0; k < b->nstms; k++) {
+        const Stm *t = b->stms[k];
+        const IrExp *e = t->e;
+        for (int j = 0; branch && j < t->npat; j++) {
+            Type ty = t->pat[j]->type;
+            if (ty.kind == TK_ARRAY && (ty.rank != 1 || !se_same(ty.shape[0], len))) return false;
+        }
+        switch (e->kind) {
+        case IE_SUBEXP:
+        case IE_CONV:
+        case IE_IOTA:
+        case IE_REPLICATE:
+        case IE_RESHAPE:
+        case IE_REARRANGE:
+        case IE_COPY:
+        case IE_CONCAT:
+        case IE_ARRAYLIT: break;
+        case IE_ASSERT:
+            if (!branch) return false;
+            break;
+        case IE_OP:
+            if (ir_op_may_fail(e)) return false;
+            break;
+        case IE_IF:
+            if (!speculable_body(e->tbody, false, len) || !speculable_body(e->fbody, false, len)) return false;
+            break;
+        case IE_SCREMA:
+            if (!speculable_lambda(e->screma.map)) return false;
+            for (int i = 0; i < e->screma.nscans; i++)
+                if (!speculable_lambda(e->screma.scans[i].op)) return false;
+            for (int i = 0; i < e->screma.nreds; i++)
+                if (!speculable_lambda(e->screma.reds[i].op)) return false;
+            break;
+        default: return false;
+        }
+    }
+    return true;
+}
+
+/* The statements of branch b into out, each assertion guarded by the
+ * branch's condition (g: the condition, or its negation for the else
+ * branch): it fails only for elements that take the branch. */
+static void guarded_branch(Flat *F, StmVec *out, const Body *b, SubExp g) {
+    for (int k = 0; k < b->nstms; k++) {
+        Stm *t = b->stms[k];
+        if (t->e->kind != IE_ASSERT) {
+            vec_push(out, t);
+            continue;
+        }
+        SubExp ng = ir_emit_op2(F->p, out, OP_EQ, PT_BOOL, g, se_bool(false), "skip", t->loc);
+        IrExp *e = fl_exp_new(F, IE_ASSERT);
+        *e = *t->e;
+        e->cond = ir_emit_op2(F->p, out, OP_LOR, PT_BOOL, ng, t->e->cond, "ok", t->loc);
+        vec_push(out, ir_stm(F->a, t->pat, t->npat, e, t->loc));
+    }
+}
+
+/* Whether SubExp se is bound by one of s's results (an existential size). */
+static bool bound_by(const Stm *s, SubExp se) {
+    for (int j = 0; se.is_var && j < s->npat; j++)
+        if (s->pat[j] == se.v) return true;
+    return false;
+}
+
+/* An if of the body that chooses between arrays of a length the body binds
+ * (`if n > 5 then iota n else replicate n 7`) is replaced by both
+ * branches' statements and, for each array result, a map selecting
+ * element by element (`map2 (\a b -> if c then a else b) xs ys`), which
+ * flattening lifts like any other; scalar results keep an if of their
+ * own. Only when both branches may run for every element (speculable_body;
+ * their assertions guarded by the branch's condition) and the array
+ * results are one-dimensional, of one length bound before the if.
+ * Returns whether it replaced any. */
+static bool split_ifs(Flat *F, Body *b) {
+    StmVec out = {0};
+    bool any = false;
+    for (int k = 0; k < b->nstms; k++) {
+        Stm *t = b->stms[k];
+        IrExp *e = t->e;
+        bool ok = e->kind == IE_IF;
+        SubExp len = se_i64(0);
+        int arrays = 0;
+        for (int j = 0; ok && j < t->npat; j++) {
+            Type ty = t->pat[j]->type;
+            if (ty.kind == TK_MEM) ok = false;
+            if (ty.kind != TK_ARRAY) continue;
+            ok = ty.rank == 1 && !bound_by(t, ty.shape[0]) && (!arrays || se_same(ty.shape[0], len));
+            len = ty.shape[0];
+            arrays++;
+        }
+        if (!ok || !arrays || !speculable_body(e->tbody, true, len) || !speculable_body(e->fbody, true, len)) {
+            vec_push(&out, t);
+            continue;
+        }
+        any = true;
+        guarded_branch(F, &out, e->tbody, e->cond);
+        SubExp nc = ir_emit_op2(F->p, &out, OP_EQ, PT_BOOL, e->cond, se_bool(false), "other", t->loc);
+        guarded_branch(F, &out, e->fbody, nc);
+        for (int j = 0; j < t->npat; j++) {
+            Var *x = t->pat[j];
+            SubExp a = e->tbody->res[j], o = e->fbody->res[j];
+            if (x->type.kind != TK_ARRAY) {
+                StmVec none = {0};
+                SubExp r = fl_if(F, &out, e->cond, &none, a, &none, o, x->type);
+                vec_push(&out, ir_copy_stm(F->a, x, r, t->loc));
+                continue;
+            }
+            Type et = type_prim(x->type.elem);
+            Var *ps[2] = {ir_var(F->p, "a", et), ir_var(F->p, "b", et)};
+            StmVec s = {0};
+            SubExp r = fl_if(F, &s, e->cond, NULL, se_var(ps[0]), NULL, se_var(ps[1]), et);
+            Var *arrs[2] = {a.v, o.v}, *pat[1] = {x};
+            vec_push(&out, fl_map_stm(F, x->type.shape[0], arrs, 2, fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &r, 1)), pat));
+            vec_free(&s);
+        }
     }
     if (any) {
         b->nstms = out.len;
@@ -804,6 +946,7 @@ static bool flatten_map(Flat *F, Body *host, int at) {
     Stm **saved = b->stms;
     int nsaved = b->nstms;
     bool split = split_nested(F, b);
+    split |= split_ifs(F, b);
     flat_begin(F, sc->w, b);
     for (int i = 0; i < lam->nparams; i++) {
         F->level[lam->params[i]->id] = L_OUTER;
