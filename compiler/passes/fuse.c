@@ -41,12 +41,6 @@
  *    c * d + j of each point's centre c, 8 bytes per coordinate, are
  *    computed inside the reduce_by_index of the sums, not written by the
  *    assignment map and read back).
- *  - Masked reductions: a reduction whose map gives the operator's
- *    neutral element past a bound on an index from iota (`if j <= i then
- *    a * x else 0`) runs over the prefix of its inputs up to the bound
- *    instead, without the if, when nothing before the if nor the operator
- *    may fail (masked_prefix): a triangular product written with a mask
- *    reads only the triangle.
  *  - Width equality: the same variable or constant, or sizes an enclosing
  *    assertion `assert(eq.i64(a, b))` before the fused statement proves equal.
  *  - Legality: the fused statement replaces P and C at C's position (P moves
@@ -58,12 +52,11 @@
  *    contains an assertion (it may guard C) and none reads what C consumes.
  *    C may use P's outputs only through its input arrays (an output read by
  *    index in C's lambda, or a reduction result, is not ready while C runs).
- * Masked reductions are rewritten first, then nests flattened (before
- * the nest's map joins its producer vertically), then vertical fusion, the rewrite through reshapes
+ * Flattening nests is tried first (before the nest's map joins its
+ * producer vertically), then vertical fusion, the rewrite through reshapes
  * and horizontal fusion, to a fixed point per body, innermost bodies
  * first (the bodies of loops, branches, SOAC lambdas and operators);
- * every fusion and flattening removes one SOAC, every masked reduction
- * loses its if, every rewrite through reshapes
+ * every fusion and flattening removes one SOAC, every rewrite through reshapes
  * removes the reshapes of a SOAC's results (the nest's results are read
  * directly), so it terminates.
  * The fused lambda binds C's parameters with `let p = r` statements instead
@@ -1014,138 +1007,6 @@ static bool try_flatten_nest(Fuse *F, Body *b) {
     return false;
 }
 
-/* ---- Masked reductions ---------------------------------------------------------------- */
-
-/* The index of the if whose result the one result of body b is, through
- * copies after it (a fused lambda binds the consumer's parameters so), or
- * -1 when b does something else after the if. */
-static int masked_if(const Body *b) {
-    if (!b->res[0].is_var) return -1;
-    const Var *v = b->res[0].v;
-    for (int i = b->nstms - 1; i >= 0; i--) {
-        const Stm *t = b->stms[i];
-        if (t->npat != 1 || t->pat[0] != v) return -1;
-        if (t->e->kind == IE_IF) return i;
-        if (t->e->kind != IE_SUBEXP || !t->e->se.is_var) return -1;
-        v = t->e->se.v;
-    }
-    return -1;
-}
-
-/* Whether reduction st's map gives the neutral element past a bound on an
- * index j < w from iota w: the map's body ends in `if j <= x then e else
- * ne` (or j < x, x >= j, x > j; masked_if) with x not bound in it, and nothing before
- * the if, nor the operator, may fail (those elements are then never
- * computed). Then the prefix length *kp = max(0, min(w, x + 1)) (x for <)
- * is computed into out, and *jp is j's parameter index. */
-static bool masked_prefix(Fuse *F, const Stm *st, StmVec *out, int *jp, SubExp *kp) {
-    const Screma *sc = &st->e->screma;
-    if (sc->nscans || sc->nreds != 1 || sc->reds[0].k != 1 || sc->map->nret != 1 || st->npat != 1) return false;
-    if (ir_lambda_has_assert(sc->reds[0].op)) return false;
-    const Lambda *l = sc->map;
-    const Body *b = l->body;
-    int at = masked_if(b);
-    if (at < 0) return false;
-    const Stm *ifs = b->stms[at];
-    if (ifs->e->fbody->nstms || !se_same(ifs->e->fbody->res[0], sc->reds[0].neutral[0])) return false;
-    const SubExp c = ifs->e->cond;
-    const Stm *cd = NULL;
-    for (int i = 0; i < at; i++) {
-        const IrExp *e = b->stms[i]->e;
-        if (ir_exp_has_assert(e) || (e->kind == IE_OP && ir_op_may_fail(e)) || !ir_stm_cheap(b->stms[i])) return false;
-        if (c.is_var && b->stms[i]->npat == 1 && b->stms[i]->pat[0] == c.v) cd = b->stms[i];
-    }
-    if (!cd || cd->e->kind != IE_OP || cd->e->t != PT_I64) return false;
-    Op op = cd->e->op;
-    bool flip = op == OP_GE || op == OP_GT, le = op == OP_LE || op == OP_GE;
-    if (op != OP_LE && op != OP_LT && !flip) return false;
-    SubExp j = cd->e->args[flip], x = cd->e->args[!flip];
-    if (!j.is_var || (x.is_var && ir_lambda_binds((Lambda *)l, x.v))) return false;
-    *jp = -1;
-    for (int i = 0; i < l->nparams && i < sc->narrs; i++) {
-        if (l->params[i] != j.v) continue;
-        const Stm *d = sc->arrs[i]->id < F->nvars ? F->def[sc->arrs[i]->id] : NULL;
-        if (d && d->e->kind == IE_IOTA && d->e->t == PT_I64 && se_same(d->e->start, se_i64(0)) &&
-            se_same(d->e->step, se_i64(1)))
-            *jp = i;
-    }
-    if (*jp < 0) return false;
-    SubExp k = le ? ir_emit_op2(F->p, out, OP_ADD, PT_I64, x, se_i64(1), "k", st->loc) : x;
-    k = ir_emit_op2(F->p, out, OP_MIN, PT_I64, sc->w, k, "k", st->loc);
-    k = ir_emit_op2(F->p, out, OP_MAX, PT_I64, k, se_i64(0), "k", st->loc);
-    *kp = k;
-    return true;
-}
-
-/* Rewrites the masked reduction stms[at] of b (masked_prefix, out holding
- * k's statements) as the same reduction over the first k elements: its inputs sliced (the iota of j
- * an iota of k), its map without the if. A triangular matrix-vector
- * product written with a mask then reads only the triangle. */
-static void reduce_prefix(Fuse *F, Body *b, int at, StmVec *out, int jp, SubExp k) {
-    Arena *a = F->p->arena;
-    Stm *st = b->stms[at];
-    Screma *sc = &st->e->screma;
-    Var **arrs = NEW_ARRAY(a, Var *, sc->narrs + 1);
-    for (int i = 0; i < sc->narrs; i++) {
-        Var *x = sc->arrs[i];
-        IrExp *e = NEW(a, IrExp);
-        Type t = x->type;
-        SubExp *shape = NEW_ARRAY(a, SubExp, t.rank);
-        COPY_ARRAY(shape, t.shape, t.rank);
-        shape[0] = k;
-        if (i == jp) {
-            *e = (IrExp){.kind = IE_IOTA, .n = k, .start = se_i64(0), .step = se_i64(1), .t = PT_I64};
-        } else {
-            e->kind = IE_INDEX;
-            e->arr = x;
-            e->nslice = 1;
-            e->slice = NEW(a, DimSlice);
-            *e->slice = (DimSlice){.is_slice = true, .start = se_i64(0), .len = k, .stride = se_i64(1)};
-        }
-        arrs[i] = ir_var(F->p, x->name, type_array(a, t.elem, t.rank, shape));
-        vec_push(out, ir_stm1(a, arrs[i], e, st->loc));
-    }
-    Body *lb = sc->map->body;
-    int fi = masked_if(lb);
-    Stm *ifs = lb->stms[fi];
-    Body *tb = ifs->e->tbody;
-    Stm **stms = NEW_ARRAY(a, Stm *, lb->nstms + tb->nstms + 1);
-    COPY_ARRAY(stms, lb->stms, fi);
-    COPY_ARRAY(stms + fi, tb->stms, tb->nstms);
-    stms[fi + tb->nstms] = ir_copy_stm(a, ifs->pat[0], tb->res[0], ifs->loc);
-    COPY_ARRAY(stms + fi + tb->nstms + 1, lb->stms + fi + 1, lb->nstms - fi - 1);
-    lb->stms = stms;
-    lb->nstms += tb->nstms;
-    sc->w = k;
-    sc->arrs = arrs;
-    Stm **all = NEW_ARRAY(a, Stm *, b->nstms + out->len);
-    COPY_ARRAY(all, b->stms, at);
-    COPY_ARRAY(all + at, out->items, out->len);
-    COPY_ARRAY(all + at + out->len, b->stms + at, b->nstms - at);
-    b->stms = all;
-    b->nstms += out->len;
-    fuse_grow(F);
-    for (int i = 0; i < b->nstms; i++)
-        for (int q = 0; q < b->stms[i]->npat; q++) F->def[b->stms[i]->pat[q]->id] = b->stms[i];
-}
-
-/* One masked reduction of b rewritten over its prefix, if any. */
-static bool try_masked_prefix(Fuse *F, Body *b) {
-    for (int at = 0; at < b->nstms; at++) {
-        if (b->stms[at]->e->kind != IE_SCREMA) continue;
-        StmVec out = {0};
-        int jp;
-        SubExp k;
-        if (masked_prefix(F, b->stms[at], &out, &jp, &k)) {
-            reduce_prefix(F, b, at, &out, jp, k);
-            vec_free(&out);
-            return true;
-        }
-        vec_free(&out);
-    }
-    return false;
-}
-
 /* Fuses the independent Scremas stms[ai] and stms[bi] if legal. */
 static bool try_horizontal_pair(Fuse *F, Body *b, int ai, int bi) {
     Stm *x = b->stms[ai], *y = b->stms[bi];
@@ -1210,7 +1071,7 @@ static void fuse_body(Fuse *F, Body *b) {
     F->eqs.len = base;
     for (bool changed = true; changed;) {
         push_body_eqs(F, b, 0, b->nstms, false);
-        changed = try_masked_prefix(F, b) || try_flatten_nest(F, b) || try_vertical(F, b) || try_reshape_nest(F, b) || try_horizontal(F, b);
+        changed = try_flatten_nest(F, b) || try_vertical(F, b) || try_reshape_nest(F, b) || try_horizontal(F, b);
         F->changed |= changed;
         F->eqs.len = base;
     }

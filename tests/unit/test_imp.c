@@ -741,18 +741,17 @@ static void test_lower_scatter(void **state) {
 }
 
 /* A loop whose iterations past a guard on the counter add zero stops
- * there (narrow.c): the loop of a masked triangular product written as a
- * loop is bounded by min(n - 1, i) + 1; one whose iterations past it add
- * 1 is not. (A masked reduction is rewritten over its prefix before Imp,
- * by fusion's masked_prefix.) */
+ * there (narrow.c): the inner loop of a masked triangular product is
+ * bounded by min(n - 1, i) + 1; one whose iterations past it add 1 is
+ * not. */
 static void test_narrow(void **state) {
     (void)state;
     const char *src[] = {"entry main [n] (a: [n][n]i32) (x: [n]i32) : [n]i32 =\n"
-                         "  map2 (\\i row -> loop acc = 0 for j < n do\n"
-                         "                      acc + (if j <= i then row[j] * x[j] else 0)) (iota n) a\n",
+                         "  map2 (\\i row -> reduce (+) 0 (map3 (\\j aij xj -> if j <= i then aij * xj else 0)\n"
+                         "                                       (iota n) row x)) (iota n) a\n",
                          "entry main [n] (a: [n][n]i32) (x: [n]i32) : [n]i32 =\n"
-                         "  map2 (\\i row -> loop acc = 0 for j < n do\n"
-                         "                      acc + (if j <= i then row[j] * x[j] else 1)) (iota n) a\n"};
+                         "  map2 (\\i row -> reduce (+) 0 (map3 (\\j aij xj -> if j <= i then aij * xj else 1)\n"
+                         "                                       (iota n) row x)) (iota n) a\n"};
     for (int k = 0; k < 2; k++) {
         Prog *p;
         ImpProg *ip = lowered(src[k], &p);
