@@ -8,28 +8,18 @@
  * bytes that fit in a work-group's local memory are first combined in a
  * sub-histogram of the group there, which the group then adds into the
  * destination (contention in local memory is cheaper, and each group
- * updates each global bucket once). A group keeps up to HIST_COPIES
- * copies of its sub-histogram when local memory holds them, one for each
- * warp of 32 work-items (warp w updates copy w mod copies), so that fewer
- * work-items contend for one bucket; the copies are combined at the end
- * (a histogram's operator is commutative). Indices outside the buckets
- * are ignored. */
+ * updates each global bucket once). Indices outside the buckets are
+ * ignored. */
 #include "gpu.h"
-
-/* Copies of the sub-histogram a group keeps at most (one per warp of 32
- * work-items), and the work-items of a warp. */
-#define HIST_COPIES 8
-#define HIST_WARP 32
 
 /* The kernel being written: the histogram, its bucket type t, the
  * number of buckets (bins), and for a local sub-histogram (lh, else
- * NULL) whether the host found that it fits (use_local), its number of
- * copies, the work-item's place in its group (ltid, lsize) and the
- * offset of its copy in lh (mine). */
+ * NULL) whether the host found that it fits (use_local) and the
+ * work-item's place in its group (ltid, lsize). */
 typedef struct HistK {
     const Hist *h;
     PrimType t;
-    ImpVar *bins, *use_local, *copies, *lh, *ltid, *lsize, *mine;
+    ImpVar *bins, *use_local, *lh, *ltid, *lsize;
 } HistK;
 
 /* The atomic operation that combines a value into a bucket of type t as
@@ -122,7 +112,7 @@ static void combine_hist(ImpLower *L, ImpExp **vals, void *ctx) {
     }
     LwNest ln;
     ImpStm *local = gl_if(L, &ln, imp_read(a, H->use_local));
-    atomic_update(L, &H->h->op, H->t, H->lh, gl_op(L, OP_ADD, imp_read(a, H->mine), imp_read(a, b)), vals[1]);
+    atomic_update(L, &H->h->op, H->t, H->lh, imp_read(a, b), vals[1]);
     local->body = lw_leave(L, &ln);
     lw_enter(L, &ln);
     global_update(L, H, b, vals[1]);
@@ -130,12 +120,12 @@ static void combine_hist(ImpLower *L, ImpExp **vals, void *ctx) {
     in->body = lw_leave(L, &n);
 }
 
-/* Opens the loop of a group's work-items over the first count elements
- * of the sub-histogram (b = ltid, ltid + lsize, ... below count);
- * close_buckets closes it. */
-static ImpVar *open_buckets(ImpLower *L, const HistK *H, ImpExp *count, LwNest *n, ImpStm **w) {
+/* Opens the loop of a group's work-items over the buckets of the
+ * sub-histogram (b = ltid, ltid + lsize, ... below bins); close_buckets
+ * closes it. */
+static ImpVar *open_buckets(ImpLower *L, const HistK *H, LwNest *n, ImpStm **w) {
     ImpVar *b = gl_let(L, "b", PT_I64, imp_read(L->a, H->ltid));
-    *w = gl_while(L, n, imp_op2(L->a, OP_LT, PT_I64, imp_read(L->a, b), count));
+    *w = gl_while(L, n, imp_op2(L->a, OP_LT, PT_I64, imp_read(L->a, b), imp_read(L->a, H->bins)));
     return b;
 }
 
@@ -144,34 +134,18 @@ static void close_buckets(ImpLower *L, const HistK *H, LwNest *n, ImpStm *w, Imp
     w->body = lw_leave(L, n);
 }
 
-/* Kernel: when the sub-histogram is used, the buckets of its copies set
- * to the operator's neutral element before the strided loop (begin), or
- * combined and added into the destination after it (!begin). The
- * condition is uniform: the whole group meets the barriers. */
+/* Kernel: when the sub-histogram is used, its buckets set to the
+ * operator's neutral element before the strided loop (begin) or added
+ * into the destination after it (!begin). The condition is uniform: the
+ * whole group meets the barriers. */
 static void sub_histogram(ImpLower *L, const HistK *H, bool begin) {
     Arena *a = L->a;
     LwNest n, bn;
     ImpStm *st = gl_if(L, &n, imp_read(a, H->use_local)), *w;
     if (!begin) gl_barrier(L);
-    ImpExp *count = begin ? gl_op(L, OP_MUL, imp_read(a, H->copies), imp_read(a, H->bins)) : imp_read(a, H->bins);
-    ImpVar *b = open_buckets(L, H, count, &bn, &w);
-    if (begin) {
-        imp_store(L->b, H->lh, H->t, imp_read(a, b), lw_se(L, H->h->op.neutral[0]));
-    } else {
-        /* Copy c (1 <= c < HIST_COPIES) when there is one: unrolled (a
-         * loop over the copies here made PoCL run the kernel wrongly,
-         * updating global buckets out of bounds). */
-        ImpVar *acc = gl_let(L, "acc", H->t, imp_load(a, H->lh, H->t, imp_read(a, b)));
-        for (int c = 1; c < HIST_COPIES; c++) {
-            LwNest cn;
-            ImpStm *ci = gl_if(L, &cn, imp_op2(a, OP_LT, PT_I64, gl_i64(L, c), imp_read(a, H->copies)));
-            ImpExp *at = gl_op(L, OP_ADD, gl_op(L, OP_MUL, gl_i64(L, c), imp_read(a, H->bins)), imp_read(a, b));
-            ImpExp *x = imp_read(a, acc), *y = imp_load(a, H->lh, H->t, at);
-            gl_apply(L, &H->h->op, 1, &x, &y, &acc);
-            ci->body = lw_leave(L, &cn);
-        }
-        global_update(L, H, b, imp_read(a, acc));
-    }
+    ImpVar *b = open_buckets(L, H, &bn, &w);
+    if (begin) imp_store(L->b, H->lh, H->t, imp_read(a, b), lw_se(L, H->h->op.neutral[0]));
+    else global_update(L, H, b, imp_load(a, H->lh, H->t, imp_read(a, b)));
     close_buckets(L, H, &bn, w, b);
     if (begin) gl_barrier(L);
     st->body = lw_leave(L, &n);
@@ -194,22 +168,16 @@ void gl_seg_hist(ImpLower *L, const Stm *s) {
     ImpExp *tune[2] = {imp_read(a, n), imp_read(a, size)};
     ImpVar *groups = gl_let(L, "groups", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_NUM_GROUPS, tune));
     bool local = prim_size(H.t) == 4;
-    ImpVar *use_local = NULL, *count = NULL, *copies = NULL;
+    ImpVar *use_local = NULL, *count = NULL;
     if (local) {
         ImpExp *some = imp_op2(a, OP_GT, PT_I64, imp_read(a, bins), gl_i64(L, 0));
         ImpExp *bytes = gl_op(L, OP_MUL, imp_read(a, bins), gl_i64(L, prim_size(H.t)));
         ImpExp *fit = imp_op2(a, OP_LE, PT_I64, bytes, imp_local_budget(a));
         use_local = gl_let(L, "use_local", PT_BOOL, imp_op2(a, OP_LAND, PT_BOOL, some, fit));
         count = gl_let(L, "local_count", PT_I64, gl_i64(L, 1));
-        copies = gl_let(L, "copies", PT_I64, gl_i64(L, 1));
         LwNest cn;
         ImpStm *all = gl_if(L, &cn, imp_read(a, use_local));
-        /* As many copies as fit, at most one per warp and HIST_COPIES. */
-        ImpExp *fits = gl_op(L, OP_DIV, imp_local_budget(a), bytes);
-        ImpExp *warps = gl_op(L, OP_DIV, imp_read(a, size), gl_i64(L, HIST_WARP));
-        ImpExp *most = imp_op2(a, OP_MIN, PT_I64, fits, imp_op2(a, OP_MIN, PT_I64, warps, gl_i64(L, HIST_COPIES)));
-        imp_assign(L->b, copies, imp_op2(a, OP_MAX, PT_I64, most, gl_i64(L, 1)));
-        imp_assign(L->b, count, gl_op(L, OP_MUL, imp_read(a, copies), imp_read(a, bins)));
+        imp_assign(L->b, count, imp_read(a, bins));
         all->body = lw_leave(L, &cn);
     }
     kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
@@ -217,7 +185,6 @@ void gl_seg_hist(ImpLower *L, const Stm *s) {
     H.bins = kb_scalar(L, &kb, "bins", PT_I64, imp_read(a, bins));
     if (local) {
         H.use_local = kb_scalar(L, &kb, "use_local", PT_BOOL, imp_read(a, use_local));
-        H.copies = kb_scalar(L, &kb, "copies", PT_I64, imp_read(a, copies));
         H.lh = kb_local(L, &kb, "sub", H.t, imp_read(a, count));
     }
 
@@ -228,9 +195,6 @@ void gl_seg_hist(ImpLower *L, const Stm *s) {
     if (local) {
         H.ltid = gl_let(L, "ltid", PT_I64, imp_thread(a, IMP_LOCAL_ID));
         H.lsize = gl_let(L, "lsize", PT_I64, imp_thread(a, IMP_LOCAL_SIZE));
-        ImpExp *warp = gl_op(L, OP_DIV, imp_read(a, H.ltid), gl_i64(L, HIST_WARP));
-        ImpExp *copy = imp_op2(a, OP_REM, PT_I64, warp, imp_read(a, H.copies));
-        H.mine = gl_let(L, "mine", PT_I64, gl_op(L, OP_MUL, copy, imp_read(a, H.bins)));
         sub_histogram(L, &H, true);
     }
     PrimType ts[2] = {PT_I64, H.t};
