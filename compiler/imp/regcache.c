@@ -2,8 +2,9 @@
  * iteration (imp_regcache, imp.h).
  *
  * In kernel code, a for loop L whose body runs an inner for loop J
- * (counter j, a bound D that L does not change) reading a device block at
- * an index that depends on j and on nothing else L changes reads the same
+ * (counter j, a bound D that L does not change) reading a device block
+ * that L does not change (or bind) at an index that depends on j and on
+ * nothing else L changes reads the same
  * D elements in each of its iterations: k-means' assignment reads the
  * point's coordinates again for each centre, an all-pairs kernel its own
  * element's row for each partner. When D is at most a cap (8, 16 or 32,
@@ -77,9 +78,10 @@ static bool has_effects(const ImpCode *c) {
     return false;
 }
 
-/* Collects the device loads of e whose index L does not change but for j. */
+/* Collects the device loads of e whose block and index L does not change
+ * but for j (a loop may swap the blocks it reads, or bind them inside). */
 static void find_loads(Cache *C, ImpExp *e) {
-    if (e->kind == IX_LOAD && e->var->space == IMP_SPACE_DEVICE && !variant(C, e->index)) {
+    if (e->kind == IX_LOAD && e->var->space == IMP_SPACE_DEVICE && !C->inside[e->var->id] && !variant(C, e->index)) {
         for (int i = 0; i < C->nloads; i++)
             if (C->loads[i] == e) return;
         if (C->nloads < REGCACHE_MAX_LOADS) C->loads[C->nloads++] = e;

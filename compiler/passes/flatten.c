@@ -374,22 +374,30 @@ static bool split_nested(Flat *F, Body *b) {
  * may fail, no read by index (its bounds check may have been proved from
  * the branch's condition), nothing consumed, no loop; SOACs and ifs whose
  * bodies are such too. Assertions only at the top (branch: split_ifs
- * guards them by the branch's condition), and there every array bound
- * has length len, the if's (so that one built for an element that takes
- * the other branch is no longer than the result: a length that is
- * negative there fails in either branch). */
+ * guards them by the branch's condition). Every array bound, in nested
+ * bodies too, has length len, the if's, or constant dimensions (so that
+ * one built for an element that takes the other branch is no longer than
+ * the result: a length that is negative there fails in either branch, and
+ * a long one cannot make the untaken branch cost more than the taken). */
 static bool speculable_body(const Body *b, bool branch, SubExp len);
 
-static bool speculable_lambda(const Lambda *l) { return speculable_body(l->body, false, se_i64(0)); }
+static bool speculable_lambda(const Lambda *l, SubExp len) { return speculable_body(l->body, false, len); }
+
+/* Whether array type ty has length len or only constant dimensions. */
+static bool bounded_array(Type ty, SubExp len) {
+    if (ty.kind != TK_ARRAY) return true;
+    if (ty.rank == 1 && se_same(ty.shape[0], len)) return true;
+    for (int d = 0; d < ty.rank; d++)
+        if (ty.shape[d].is_var) return false;
+    return true;
+}
 
 static bool speculable_body(const Body *b, bool branch, SubExp len) {
     for (int k = 0; k < b->nstms; k++) {
         const Stm *t = b->stms[k];
         const IrExp *e = t->e;
-        for (int j = 0; branch && j < t->npat; j++) {
-            Type ty = t->pat[j]->type;
-            if (ty.kind == TK_ARRAY && (ty.rank != 1 || !se_same(ty.shape[0], len))) return false;
-        }
+        for (int j = 0; j < t->npat; j++)
+            if (!bounded_array(t->pat[j]->type, len)) return false;
         switch (e->kind) {
         case IE_SUBEXP:
         case IE_CONV:
@@ -410,11 +418,11 @@ static bool speculable_body(const Body *b, bool branch, SubExp len) {
             if (!speculable_body(e->tbody, false, len) || !speculable_body(e->fbody, false, len)) return false;
             break;
         case IE_SCREMA:
-            if (!speculable_lambda(e->screma.map)) return false;
+            if (!speculable_lambda(e->screma.map, len)) return false;
             for (int i = 0; i < e->screma.nscans; i++)
-                if (!speculable_lambda(e->screma.scans[i].op)) return false;
+                if (!speculable_lambda(e->screma.scans[i].op, len)) return false;
             for (int i = 0; i < e->screma.nreds; i++)
-                if (!speculable_lambda(e->screma.reds[i].op)) return false;
+                if (!speculable_lambda(e->screma.reds[i].op, len)) return false;
             break;
         default: return false;
         }

@@ -876,7 +876,7 @@ static bool try_reshape_nest(Fuse *F, Body *b) {
  * returns the inner map's one scalar-element result, the other statements
  * of its lambda are cheap and bind scalars (recomputed for each inner
  * element), the inner width and arrays are not bound inside the lambda,
- * and neither lambda asserts. Else NULL. */
+ * and neither lambda asserts, nor a function either calls. Else NULL. */
 static Stm *flat_nest_inner(const Stm *p) {
     const Screma *s = &p->e->screma;
     if (s->nscans || s->nreds || p->npat != 1 || s->map->nret != 1 || ir_lambda_has_assert(s->map)) return NULL;
@@ -888,7 +888,7 @@ static Stm *flat_nest_inner(const Stm *p) {
     if (is->nscans || is->nreds || is->map->nret != 1 || is->map->ret[0].kind != TK_PRIM) return NULL;
     for (int i = 0; i < ob->nstms - 1; i++) {
         const Stm *t = ob->stms[i];
-        if (!ir_stm_cheap(t)) return NULL;
+        if (!ir_stm_cheap(t) || (t->e->kind == IE_APPLY && ir_body_has_assert(t->e->fn->body))) return NULL;
         for (int j = 0; j < t->npat; j++)
             if (t->pat[j]->type.kind != TK_PRIM) return NULL;
     }

@@ -1,7 +1,9 @@
 -- Register caching (compiler/imp/regcache.c): each point's row, read again for every centre, is loaded once into
 -- registers when d <= 32 (versions for 8, 16 and 32 coordinates, copies past half the cap guarded); the loop runs
 -- as written for longer rows, and nothing is loaded when there are no centres. Rows of 0, 1, 8, 9, 16, 17, 32 and 33
--- coordinates; a second entry reads the row at an index that changes with the centre, which is not cached.
+-- coordinates; a second entry reads the row at an index that changes with the centre, which is not cached, and two
+-- whose loop reads a block it swaps with another in each iteration, or binds in its body: not cached either (the
+-- elements loaded before the loop would be the first block's, or the block not yet declared).
 -- ==
 -- input { 0i64 3i64 4i64 }
 -- output { [0i64, 0i64, 0i64, 0i64] }
@@ -21,6 +23,12 @@
 -- output { [0i64, 1i64, 2i64, 3i64, 4i64, 0i64] }
 -- input { 16i64 0i64 3i64 }
 -- output { [0i64, 0i64, 0i64] }
+-- entry: swapped
+-- input { [1f32, 2f32] [10f32, 20f32] [1f32, 2f32] 2i64 }
+-- output { [31.5f32, 63f32] }
+-- entry: chosen
+-- input { [1f32, 2f32] [10f32, 20f32] [1f32, 2f32] 2i64 }
+-- output { [31.5f32, 63f32] }
 -- entry: shifted
 -- input { 8i64 3i64 4i64 }
 -- output { [0i64, 1i64, 2i64, 0i64] }
@@ -50,3 +58,13 @@ entry shifted (d: i64) (k: i64) (n: i64) : [n]i64 =
                     in if dc < best_d then (c, dc) else (best, best_d)
                 in best)
          (grid n k d)
+
+entry swapped [n] (xs: [n]f32) (ys: [n]f32) (ps: []f32) (m: i64) : []f32 =
+  map (\p -> let (_, _, s) = loop (a, b, s) = (xs, ys, 0f32) for _c < m do
+                 (b, a, s * 0.5 + f32.sum (map (\x -> x * p) a))
+             in s) ps
+
+entry chosen [n] (xs: [n]f32) (ys: [n]f32) (ps: []f32) (m: i64) : []f32 =
+  map (\p -> loop s = 0f32 for c < m do
+                 let a = if c % 2 == 0 then xs else ys
+                 in s * 0.5 + f32.sum (map (\x -> x * p) a)) ps
