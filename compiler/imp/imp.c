@@ -323,6 +323,20 @@ static void fw_code(FreeWalk *w, const ImpCode *c) {
     for (int i = 0; i < c->n; i++) fw_stm(w, c->stms[i]);
 }
 
+bool imp_exp_varies(const ImpExp *e, const char *set) {
+    switch (e->kind) {
+    case IX_CONST: return false;
+    case IX_VAR: return set[e->var->id];
+    case IX_SYM: return sym_reads_any(e->sym, set);
+    case IX_OP:
+    case IX_CONV:
+        for (int i = 0; i < imp_exp_nargs(e); i++)
+            if (imp_exp_varies(e->args[i], set)) return true;
+        return false;
+    default: return true;
+    }
+}
+
 void imp_mark_vars(const ImpCode *c, bool decls, bool assigns, char *set) {
     for (int i = 0; i < c->n; i++) {
         const ImpStm *s = c->stms[i];

@@ -479,6 +479,10 @@ ImpCode imp_finish(ImpBuilder *b);
  * declare (the variables an IMP_PARFOR's body takes from outside), in the
  * order of their first uses; Syms' variables count. */
 void imp_free_vars(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx);
+/* Whether e may change where the variables of set (by id) change: it
+ * reads one of them, or memory (a load, or anything but constants,
+ * variables, Syms, operations and conversions). */
+bool imp_exp_varies(const ImpExp *e, const char *set);
 /* Sets set[id] for each scalar variable code c declares (IMP_DECL, and the
  * counters of its for loops) when decls, and assigns (IMP_ASSIGN) when
  * assigns, nested code included. */

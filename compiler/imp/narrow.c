@@ -37,19 +37,7 @@ typedef struct Narrow {
 
 /* Whether e reads a variable of the loop's body (or an element of memory,
  * which the body may change). */
-static bool variant(const Narrow *N, const ImpExp *e) {
-    switch (e->kind) {
-    case IX_CONST: return false;
-    case IX_VAR: return N->inside[e->var->id];
-    case IX_SYM: return sym_reads_any(e->sym, N->inside);
-    case IX_OP:
-    case IX_CONV:
-        for (int i = 0; i < (e->kind == IX_OP ? op_arity(e->op) : 1); i++)
-            if (variant(N, e->args[i])) return true;
-        return false;
-    default: return true;
-    }
-}
+static bool variant(const Narrow *N, const ImpExp *e) { return imp_exp_varies(e, N->inside); }
 
 static bool is_counter(const Narrow *N, const ImpExp *e) { return e->kind == IX_VAR && N->counter[e->var->id]; }
 

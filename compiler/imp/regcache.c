@@ -43,20 +43,8 @@ typedef struct Cache {
     ImpVar *vars[REGCACHE_MAX_LOADS]; /* the current copy's variables */
 } Cache;
 
-/* Whether e reads a variable L changes (or may change memory). */
-static bool variant(const Cache *C, const ImpExp *e) {
-    switch (e->kind) {
-    case IX_CONST: return false;
-    case IX_VAR: return C->inside[e->var->id];
-    case IX_SYM: return sym_reads_any(e->sym, C->inside);
-    case IX_OP:
-    case IX_CONV:
-        for (int i = 0; i < imp_exp_nargs(e); i++)
-            if (variant(C, e->args[i])) return true;
-        return false;
-    default: return true;
-    }
-}
+/* Whether e reads a variable L changes (or memory). */
+static bool variant(const Cache *C, const ImpExp *e) { return imp_exp_varies(e, C->inside); }
 
 /* Whether code c may store, fail, synchronise or call (anything that
  * may change memory or stop before a load). */

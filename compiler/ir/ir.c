@@ -667,6 +667,22 @@ bool ir_op_may_fail(const IrExp *e) {
     }
 }
 
+bool ir_exp_speculable_leaf(const IrExp *e) {
+    switch (e->kind) {
+    case IE_OP: return !ir_op_may_fail(e);
+    case IE_SUBEXP:
+    case IE_CONV:
+    case IE_IOTA:
+    case IE_REPLICATE:
+    case IE_RESHAPE:
+    case IE_REARRANGE:
+    case IE_CONCAT:
+    case IE_COPY:
+    case IE_ARRAYLIT: return true;
+    default: return false;
+    }
+}
+
 bool ir_lambda_binds(Lambda *l, const Var *v) {
     BindsVar bv = {v, false};
     IrWalk w = {bv_bind, NULL, NULL, &bv};

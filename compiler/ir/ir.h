@@ -496,6 +496,11 @@ void ir_each_consumed(const Stm *s, void (*f)(void *ctx, const Var *v), void *ct
 /* Whether IE_OP e is an integer op that can fail or whose run-time
  * meaning depends on a check: division by a non-constant or zero, pow. */
 bool ir_op_may_fail(const IrExp *e);
+/* Whether e may run where the program would not run it, by its kind
+ * alone: a copy, conversion, iota, replicate, reshape, rearrangement,
+ * concatenation, array copy or literal, or an operation that cannot fail
+ * (SOACs, branches, loops and reads by index need a look inside). */
+bool ir_exp_speculable_leaf(const IrExp *e);
 /* Whether l binds v (its parameters or its body, nested bodies and
  * lambdas included). */
 bool ir_lambda_binds(Lambda *l, const Var *v);

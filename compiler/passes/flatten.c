@@ -398,21 +398,10 @@ static bool speculable_body(const Body *b, bool branch, SubExp len) {
         const IrExp *e = t->e;
         for (int j = 0; j < t->npat; j++)
             if (!bounded_array(t->pat[j]->type, len)) return false;
+        if (ir_exp_speculable_leaf(e)) continue;
         switch (e->kind) {
-        case IE_SUBEXP:
-        case IE_CONV:
-        case IE_IOTA:
-        case IE_REPLICATE:
-        case IE_RESHAPE:
-        case IE_REARRANGE:
-        case IE_COPY:
-        case IE_CONCAT:
-        case IE_ARRAYLIT: break;
         case IE_ASSERT:
             if (!branch) return false;
-            break;
-        case IE_OP:
-            if (ir_op_may_fail(e)) return false;
             break;
         case IE_IF:
             if (!speculable_body(e->tbody, false, len) || !speculable_body(e->fbody, false, len)) return false;

@@ -189,18 +189,9 @@ static bool segops_speculable(const Simp *s, const SegOp *ops, int n) {
 
 /* Whether e may run even where the program would not run it. */
 static bool exp_speculable(const Simp *s, const IrExp *e) {
+    if (ir_exp_speculable_leaf(e)) return true;
     switch (e->kind) {
-    case IE_OP: return !ir_op_may_fail(e);
     case IE_INDEX: return index_in_bounds(s, e);
-    case IE_SUBEXP:
-    case IE_CONV:
-    case IE_IOTA:
-    case IE_REPLICATE:
-    case IE_RESHAPE:
-    case IE_REARRANGE:
-    case IE_CONCAT:
-    case IE_COPY:
-    case IE_ARRAYLIT: return true;
     case IE_IF: return body_speculable(s, e->tbody) && body_speculable(s, e->fbody);
     case IE_LOOP: return e->loop.kind == IR_LOOP_FOR && body_speculable(s, e->loop.body);
     case IE_APPLY: return body_speculable(s, e->fn->body);
