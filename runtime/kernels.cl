@@ -60,13 +60,13 @@ static inline long rt_lmad_offset(long off, long8 strides, long8 shape, int r, l
             long i = i0 + ty + k, j = j0 + tx;                                                     \
             if (i < rows && j < cols) dst[doff + i * drow + j] = tile[tx][ty + k];                 \
         }                                                                                          \
-    } \
+    }                                                                                              \
     /* The same for an array less high or wide than S: tiles of 2^ti x 2^tj = */                 \
     /* S x S elements, as high or as wide as the array, so that no work-item */                   \
     /* idles (runtime/opencl.h's rt_cl_transpose_tile); groups of 256. */                         \
-    __kernel void rt_transpose_skinny_##E(__global long *rt_fail, __global T *dst, __global const T *src, \
-                                   long doff, long drow, long soff, long scol, long rows,          \
-                                   long cols, int ti, int tj) {                                    \
+    __kernel void rt_transpose_skinny_##E(__global long *rt_fail, __global T *dst,                \
+                                          __global const T *src, long doff, long drow, long soff,  \
+                                          long scol, long rows, long cols, int ti, int tj) {       \
         __local T tile[S * S + S * S / 8];                                                         \
         long i0 = (long)get_group_id(0) << ti, j0 = (long)get_group_id(1) << tj;                   \
         int mi = (1 << ti) - 1, mj = (1 << tj) - 1;                                                \

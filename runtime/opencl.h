@@ -1182,16 +1182,11 @@ static int64_t rt_cl_transpose_side(int esize) { return esize == 8 ? 32 : 64; }
  * Square arrays keep the square kernel, whose loops have constant steps
  * (the skinny kernel on 8192^2 f32: 0.161 -> 0.19 ms). */
 static void rt_cl_transpose_tile(int esize, int64_t rows, int64_t cols, int *ti, int *tj) {
-    int s = esize == 8 ? 5 : 6, lo = 3, hi = 2 * s - 3;
-    *ti = s;
-    if (rows < ((int64_t)1 << s) || cols < ((int64_t)1 << s)) {
-        int64_t small = rows < cols ? rows : cols;
-        int k = lo;
-        while (k < s && ((int64_t)1 << k) < small) k++;
-        *ti = rows < cols ? k : 2 * s - k;
-    }
-    if (*ti < lo) *ti = lo;
-    if (*ti > hi) *ti = hi;
+    int s = 0, k = 3;
+    while (((int64_t)1 << s) < rt_cl_transpose_side(esize)) s++;
+    int64_t small = rows < cols ? rows : cols;
+    while (k < s && ((int64_t)1 << k) < small) k++;
+    *ti = rows < cols ? k : 2 * s - k;
     *tj = 2 * s - *ti;
 }
 
@@ -1200,10 +1195,11 @@ static void rt_cl_transpose_tile(int esize, int64_t rows, int64_t cols, int *ti,
 static int rt_cl_builtin(const char *base, int esize) {
     static const int sizes[] = {1, 2, 4, 8};
     static const char *const bases[] = {"rt_copy", "rt_fill", "rt_iota", "rt_transpose", "rt_transpose_skinny"};
+    const int nbases = (int)(sizeof bases / sizeof *bases), nsizes = (int)(sizeof sizes / sizeof *sizes);
     int b = 0, s = 0;
-    while (b < 5 && strcmp(bases[b], base)) b++;
-    while (s < 4 && sizes[s] != esize) s++;
-    return b * 4 + s;
+    while (b < nbases && strcmp(bases[b], base)) b++;
+    while (s < nsizes && sizes[s] != esize) s++;
+    return b * nsizes + s;
 }
 
 /* Sets a long8 argument from up to 8 values (the rest 0). */

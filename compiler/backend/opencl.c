@@ -512,8 +512,9 @@ void emit_opencl_entries(Buf *out, const ImpProg *ip, bool linked_rt) {
     Arena a = {0};
     ClEmit cl;
     memset(&cl, 0, sizeof cl);
-    for (int b = 0; b < 5; b++)
-        for (int s = 0; s < 4; s++) vec_push(&cl.kernels, arena_printf(&a, "%s_%d", builtin_bases[b], builtin_sizes[s]));
+    for (size_t b = 0; b < sizeof builtin_bases / sizeof *builtin_bases; b++)
+        for (size_t s = 0; s < sizeof builtin_sizes / sizeof *builtin_sizes; s++)
+            vec_push(&cl.kernels, arena_printf(&a, "%s_%d", builtin_bases[b], builtin_sizes[s]));
     cl.kernel_fns = arena_alloc(&a, (size_t)ip->nfuns + 1);
     HostPrint H = {.cl = &cl};
     H.kernel_id = NEW_ARRAY(&a, int, ip->nkernels + 1);

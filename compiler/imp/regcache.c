@@ -21,6 +21,7 @@
  * is in a statement of J's body itself (not under a branch), so that L's
  * first iteration loads every element for j < D, and the elements are
  * loaded only when L runs at least once. */
+#include <stdlib.h>
 #include <string.h>
 
 #include "imp.h"
@@ -232,11 +233,12 @@ static void cache_code(Cache *C, ImpCode *c) {
     }
 }
 
+/* One table for every kernel: the variables a rewrite makes are never
+ * looked at again (the rewritten loop is not, nor are they in other code). */
 void imp_regcache(ImpProg *p) {
-    Cache C = {p, p->arena, 0, NULL, {0}, 0, {0}};
-    for (int i = 0; i < p->nkernels; i++) {
-        C.nids = p->next_id + 1;
-        C.inside = arena_alloc(p->arena, (size_t)C.nids);
-        cache_code(&C, &p->kernels[i]->body);
-    }
+    Cache C = {p, p->arena, p->next_id + 1, NULL, {0}, 0, {0}};
+    C.inside = malloc((size_t)C.nids);
+    if (!C.inside) ICE("imp_regcache: out of memory");
+    for (int i = 0; i < p->nkernels; i++) cache_code(&C, &p->kernels[i]->body);
+    free(C.inside);
 }

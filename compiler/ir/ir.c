@@ -80,6 +80,16 @@ Stm *ir_copy_stm(Arena *a, Var *dst, SubExp src, SrcLoc loc) {
     return ir_stm1(a, dst, e, loc);
 }
 
+Stm *ir_index_stm(Arena *a, Var *dst, Var *arr, SubExp i, SrcLoc loc) {
+    IrExp *e = NEW(a, IrExp);
+    e->kind = IE_INDEX;
+    e->arr = arr;
+    e->nslice = 1;
+    e->slice = NEW(a, DimSlice);
+    e->slice->index = i;
+    return ir_stm1(a, dst, e, loc);
+}
+
 SubExp ir_size_bytes(Prog *p, StmVec *out, Type t, SrcLoc loc) {
     SubExp n = se_i64(prim_size(t.elem));
     for (int i = 0; i < t.rank; i++) {

@@ -430,6 +430,9 @@ Stm *ir_stm(Arena *a, Var **pat, int npat, IrExp *e, SrcLoc loc);
 Stm *ir_stm1(Arena *a, Var *v, IrExp *e, SrcLoc loc);
 /* let dst = src. */
 Stm *ir_copy_stm(Arena *a, Var *dst, SubExp src, SrcLoc loc);
+/* `let dst = arr[i]`: row i of arr (its element when arr has rank 1), no
+ * bounds check. */
+Stm *ir_index_stm(Arena *a, Var *dst, Var *arr, SubExp i, SrcLoc loc);
 /* A deep copy of s (STAGE_SOACS) in which every Var that s binds, its
  * pattern included, is a fresh one (compiler/ir/clone.c). */
 Stm *ir_clone_stm(Prog *p, const Stm *s);

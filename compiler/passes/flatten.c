@@ -419,20 +419,19 @@ static bool speculable_body(const Body *b, bool branch, SubExp len) {
     return true;
 }
 
-/* The statements of branch b into out, each assertion guarded by the
- * branch's condition (g: the condition, or its negation for the else
- * branch): it fails only for elements that take the branch. */
-static void guarded_branch(Flat *F, StmVec *out, const Body *b, SubExp g) {
+/* The statements of branch b into out, each assertion holding too where
+ * skip does (skip: the branch is not taken), so that it fails only for
+ * elements that take the branch. */
+static void guarded_branch(Flat *F, StmVec *out, const Body *b, SubExp skip) {
     for (int k = 0; k < b->nstms; k++) {
         Stm *t = b->stms[k];
         if (t->e->kind != IE_ASSERT) {
             vec_push(out, t);
             continue;
         }
-        SubExp ng = ir_emit_op2(F->p, out, OP_EQ, PT_BOOL, g, se_bool(false), "skip", t->loc);
         IrExp *e = fl_exp_new(F, IE_ASSERT);
         *e = *t->e;
-        e->cond = ir_emit_op2(F->p, out, OP_LOR, PT_BOOL, ng, t->e->cond, "ok", t->loc);
+        e->cond = ir_emit_op2(F->p, out, OP_LOR, PT_BOOL, skip, t->e->cond, "ok", t->loc);
         vec_push(out, ir_stm(F->a, t->pat, t->npat, e, t->loc));
     }
 }
@@ -464,7 +463,6 @@ static bool split_ifs(Flat *F, Body *b) {
         int arrays = 0;
         for (int j = 0; ok && j < t->npat; j++) {
             Type ty = t->pat[j]->type;
-            if (ty.kind == TK_MEM) ok = false;
             if (ty.kind != TK_ARRAY) continue;
             ok = ty.rank == 1 && !bound_by(t, ty.shape[0]) && (!arrays || se_same(ty.shape[0], len));
             len = ty.shape[0];
@@ -475,15 +473,14 @@ static bool split_ifs(Flat *F, Body *b) {
             continue;
         }
         any = true;
-        guarded_branch(F, &out, e->tbody, e->cond);
         SubExp nc = ir_emit_op2(F->p, &out, OP_EQ, PT_BOOL, e->cond, se_bool(false), "other", t->loc);
-        guarded_branch(F, &out, e->fbody, nc);
+        guarded_branch(F, &out, e->tbody, nc);
+        guarded_branch(F, &out, e->fbody, e->cond);
         for (int j = 0; j < t->npat; j++) {
             Var *x = t->pat[j];
             SubExp a = e->tbody->res[j], o = e->fbody->res[j];
             if (x->type.kind != TK_ARRAY) {
-                StmVec none = {0};
-                SubExp r = fl_if(F, &out, e->cond, &none, a, &none, o, x->type);
+                SubExp r = fl_if(F, &out, e->cond, NULL, a, NULL, o, x->type);
                 vec_push(&out, ir_copy_stm(F->a, x, r, t->loc));
                 continue;
             }
@@ -492,7 +489,8 @@ static bool split_ifs(Flat *F, Body *b) {
             StmVec s = {0};
             SubExp r = fl_if(F, &s, e->cond, NULL, se_var(ps[0]), NULL, se_var(ps[1]), et);
             Var *arrs[2] = {a.v, o.v}, *pat[1] = {x};
-            vec_push(&out, fl_map_stm(F, x->type.shape[0], arrs, 2, fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &r, 1)), pat));
+            Lambda *select = fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &r, 1));
+            vec_push(&out, fl_map_stm(F, x->type.shape[0], arrs, 2, select, pat));
             vec_free(&s);
         }
     }

@@ -24,12 +24,9 @@ Var *fl_emit1(Flat *F, StmVec *out, const char *name, Type t, IrExp *e) {
 
 /* let v = arr[i] (a scalar). */
 Var *fl_emit_index(Flat *F, StmVec *out, Var *arr, SubExp i) {
-    IrExp *e = fl_exp_new(F, IE_INDEX);
-    e->arr = arr;
-    e->nslice = 1;
-    e->slice = NEW(F->a, DimSlice);
-    e->slice->index = i;
-    return fl_emit1(F, out, arr->name, type_row(arr->type), e);
+    Var *v = ir_var(F->p, arr->name, type_row(arr->type));
+    vec_push(out, ir_index_stm(F->a, v, arr, i, F->loc));
+    return v;
 }
 
 Body *fl_body_new(Flat *F, StmVec *stms, SubExp *res, int nres) {

@@ -876,7 +876,8 @@ static bool try_reshape_nest(Fuse *F, Body *b) {
  * returns the inner map's one scalar-element result, the other statements
  * of its lambda are cheap and bind scalars (recomputed for each inner
  * element), the inner width and arrays are not bound inside the lambda,
- * and neither lambda asserts, nor a function either calls. Else NULL. */
+ * and neither lambda asserts, nor a function those statements call.
+ * Else NULL. */
 static Stm *flat_nest_inner(const Stm *p) {
     const Screma *s = &p->e->screma;
     if (s->nscans || s->nreds || p->npat != 1 || s->map->nret != 1 || ir_lambda_has_assert(s->map)) return NULL;
@@ -911,27 +912,17 @@ static int flat_nest_reshape(Fuse *F, Body *b, int pi) {
     return -1;
 }
 
-/* let v = arr[i] into out. */
-static void emit_row(Fuse *F, StmVec *out, Var *v, Var *arr, SubExp i, SrcLoc loc) {
-    IrExp *e = NEW(F->p->arena, IrExp);
-    e->kind = IE_INDEX;
-    e->arr = arr;
-    e->nslice = 1;
-    e->slice = NEW(F->p->arena, DimSlice);
-    e->slice->index = i;
-    vec_push(out, ir_stm1(F->p->arena, v, e, loc));
-}
-
-/* Rewrites the nest P (stms[pi]) whose result only reshape R (stms[ci])
- * flattens into one map over the flat positions t < N of R's shape, at R:
- * element (t / d, t mod d) of the nest is the inner lambda's result for
- * the outer element i = t / d (its parameters bound to xs[i], the outer
- * statements run again for each t) and the inner element j = t mod d (its
- * parameters bound to as[j], or to start + j * step for an i64 iota). The flat map then fuses with R's consumer
- * like any map, and the nest's result is never stored. */
-static void flatten_nest(Fuse *F, Body *b, int pi, int ci) {
+/* Rewrites the nest P (stms[pi]), whose inner map is in and whose result
+ * only reshape R (stms[ci]) flattens, into one map over the flat positions
+ * t < N of R's shape, at R: element (t / d, t mod d) of the nest is the
+ * inner lambda's result for the outer element i = t / d (its parameters
+ * bound to xs[i], the outer statements run again for each t) and the
+ * inner element j = t mod d (its parameters bound to as[j], or to
+ * start + j * step for an i64 iota). The flat map then fuses with R's
+ * consumer like any map, and the nest's result is never stored. */
+static void flatten_nest(Fuse *F, Body *b, int pi, int ci, Stm *in) {
     Arena *a = F->p->arena;
-    Stm *p = b->stms[pi], *r = b->stms[ci], *in = flat_nest_inner(p);
+    Stm *p = b->stms[pi], *r = b->stms[ci];
     const Screma *os = &p->e->screma, *is = &in->e->screma;
     Lambda *ol = os->map, *il = is->map;
     SubExp N = r->e->shape[0];
@@ -947,7 +938,7 @@ static void flatten_nest(Fuse *F, Body *b, int pi, int ci) {
      * H100). */
     SubExp id = ir_emit_op2(F->p, &out, OP_MUL, PT_I64, i, is->w, "j", p->loc);
     SubExp j = ir_emit_op2(F->p, &out, OP_SUB, PT_I64, se_var(t), id, "j", p->loc);
-    for (int k = 0; k < ol->nparams; k++) emit_row(F, &out, ol->params[k], os->arrs[k], i, p->loc);
+    for (int k = 0; k < ol->nparams; k++) vec_push(&out, ir_index_stm(a, ol->params[k], os->arrs[k], i, p->loc));
     for (int k = 0; k < ol->body->nstms - 1; k++) vec_push(&out, ol->body->stms[k]);
     for (int k = 0; k < il->nparams; k++) {
         Stm *d = is->arrs[k]->id < F->nvars ? F->def[is->arrs[k]->id] : NULL;
@@ -956,7 +947,7 @@ static void flatten_nest(Fuse *F, Body *b, int pi, int ci) {
             x = ir_emit_op2(F->p, &out, OP_ADD, PT_I64, d->e->start, x, "x", in->loc);
             vec_push(&out, ir_copy_stm(a, il->params[k], x, in->loc));
         } else {
-            emit_row(F, &out, il->params[k], is->arrs[k], j, in->loc);
+            vec_push(&out, ir_index_stm(a, il->params[k], is->arrs[k], j, in->loc));
         }
     }
     for (int k = 0; k < il->body->nstms; k++) vec_push(&out, il->body->stms[k]);
@@ -997,10 +988,11 @@ static void flatten_nest(Fuse *F, Body *b, int pi, int ci) {
  * flattened result, if any qualifies. */
 static bool try_flatten_nest(Fuse *F, Body *b) {
     for (int pi = 0; pi < b->nstms; pi++) {
-        if (b->stms[pi]->e->kind != IE_SCREMA || !flat_nest_inner(b->stms[pi])) continue;
+        Stm *in = b->stms[pi]->e->kind == IE_SCREMA ? flat_nest_inner(b->stms[pi]) : NULL;
+        if (!in) continue;
         int ci = flat_nest_reshape(F, b, pi);
         if (ci >= 0) {
-            flatten_nest(F, b, pi, ci);
+            flatten_nest(F, b, pi, ci, in);
             return true;
         }
     }

@@ -952,7 +952,7 @@ static void test_lower_gpu_seq_host(void **state) {
     unit_free(p);
 }
 
-/* Variables named "reg" that kernel k declares (regcache.c's copies of
+/* Variables named "reg" that code c declares (regcache.c's copies of
  * cached elements). */
 static int count_regs(const ImpCode *c) {
     int n = 0;
