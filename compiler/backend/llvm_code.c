@@ -105,8 +105,16 @@ LLVMValueRef l_load_elem(L *l, PrimType t, LLVMValueRef ptr) {
     return t == PT_BOOL ? LLVMBuildTrunc(l->b, v, l->i1, "") : v;
 }
 
-void l_store_elem(L *l, PrimType t, LLVMValueRef ptr, LLVMValueRef v) {
-    LLVMBuildStore(l->b, t == PT_BOOL ? LLVMBuildZExt(l->b, v, l->i8, "") : v, ptr);
+void l_store_elem(L *l, PrimType t, LLVMValueRef ptr, LLVMValueRef v, bool stream) {
+    LLVMValueRef st = LLVMBuildStore(l->b, t == PT_BOOL ? LLVMBuildZExt(l->b, v, l->i8, "") : v, ptr);
+    if (stream) l_nontemporal(l, st);
+}
+
+void l_nontemporal(L *l, LLVMValueRef st) {
+    LLVMMetadataRef one = LLVMValueAsMetadata(LLVMConstInt(l->i32, 1, 0));
+    unsigned kind = LLVMGetMDKindIDInContext(l->cx, "nontemporal", 11);
+    LLVMSetMetadata(st, kind, LLVMMetadataAsValue(l->cx, LLVMMDNodeInContext2(l->cx, &one, 1)));
+    l->streams++;
 }
 
 /* ---- Expressions ---- */
@@ -183,9 +191,12 @@ LLVMValueRef l_exp(L *l, const ImpExp *e) {
     case IX_SYM:
         if (e->t == PT_I32) ICE("LLVM backend: a 32-bit Sym in host code");
         return l_sym(l, e->sym);
+    case IX_MEMSIZE: {
+        LLVMValueRef b = l_load(l, l->ptr, l_lookup(l, e->var->id)->slot);
+        return l_call(l, "rtl_block_size", &b, 1);
+    }
     case IX_THREAD:
     case IX_TUNING:
-    case IX_MEMSIZE:
     case IX_THRESHOLD:
     case IX_LOCAL_BUDGET:
     case IX_MAX_GROUP: break;
@@ -456,7 +467,7 @@ static void result(L *l, const ImpStm *s) {
     LLVMValueRef p = l_call(l, "rtl_result", args, 6);
     l_fail_unless(l, LLVMBuildIsNotNull(l->b, p, ""), NULL, NULL);
     if (s->rank == 0) {
-        l_store_elem(l, s->t, p, l_exp(l, s->value));
+        l_store_elem(l, s->t, p, l_exp(l, s->value), false);
         return;
     }
     Sym **dims = NEW_ARRAY(l->a, Sym *, s->rank);
@@ -524,7 +535,11 @@ static LLVMValueRef task_function(L *l, const ImpStm *s, const Captured *c, LLVM
     }
     LVar *tv = l_declare(l, s->var);
     LLVMBuildStore(l->b, LLVMGetParam(fn, 3), tv->slot);
+    int streams = l->streams;
     l_code(l, &s->body);
+    /* streaming stores are weakly ordered: they reach memory before the
+     * task is seen to end (a full fence orders them on x86) */
+    if (l->streams > streams) LLVMBuildFence(l->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 0, 0));
     LLVMPositionBuilderAtEnd(l->b, l->fail);
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 1, 0));
@@ -597,7 +612,7 @@ static void stm(L *l, const ImpStm *s) {
         return;
     case IMP_STORE: {
         LLVMValueRef v = l_exp(l, s->value);
-        l_store_elem(l, s->t, l_elem_ptr(l, s->mem, s->t, l_exp(l, s->index)), v);
+        l_store_elem(l, s->t, l_elem_ptr(l, s->mem, s->t, l_exp(l, s->index)), v, s->stream);
         return;
     }
     case IMP_ALLOC: alloc(l, s); return;

@@ -39,6 +39,7 @@ typedef struct L {
     VEC(LVar) vars;      /* by variable id */
     int next_id;         /* ids of the backend's own variables */
     int in_task;         /* > 0 while a parallel loop's task is built */
+    int streams;         /* streaming stores made so far */
     int lanes;           /* iterations vector code runs at once (llvm_simd.c) */
     bool results_begun;  /* the entry being built wrote a result already */
 } L;
@@ -67,10 +68,14 @@ LVar *l_var_at(L *l, int id);
 LVar *l_lookup(L *l, int id);
 LLVMValueRef l_load(L *l, LLVMTypeRef ty, LLVMValueRef slot);
 /* The address of element index of type t of block mem; loads and stores
- * of an element there (bools are bytes in memory). */
+ * of an element there (bools are bytes in memory; stream: by a streaming
+ * store, l_nontemporal). */
 LLVMValueRef l_elem_ptr(L *l, const ImpVar *mem, PrimType t, LLVMValueRef index);
 LLVMValueRef l_load_elem(L *l, PrimType t, LLVMValueRef ptr);
-void l_store_elem(L *l, PrimType t, LLVMValueRef ptr, LLVMValueRef v);
+void l_store_elem(L *l, PrimType t, LLVMValueRef ptr, LLVMValueRef v, bool stream);
+/* Makes store st a streaming one (LLVM's !nontemporal: its line is
+ * neither read first nor kept in the cache). */
+void l_nontemporal(L *l, LLVMValueRef st);
 LLVMValueRef l_i64(L *l, int64_t c);
 LLVMValueRef l_str(L *l, const char *s);
 /* Expressions: e's value; a Sym's; operation e (IX_OP) on args, and

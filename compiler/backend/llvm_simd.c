@@ -347,11 +347,11 @@ LLVMValueRef vload(V *v, const ImpVar *mem, PrimType t, const ImpExp *e) {
  * run: as vload, a vector store or a scatter (whose lanes store in order,
  * so that where two lanes store to one element the later iteration's
  * value stays, as in the scalar loop). */
-static void vstore(V *v, const ImpVar *mem, PrimType t, const ImpExp *e, LLVMValueRef x) {
+static void vstore(V *v, const ImpVar *mem, PrimType t, const ImpExp *e, LLVMValueRef x, bool stream) {
     L *l = v->l;
     LLVMValueRef ix = vexp(v, e);
     if (!is_vec(ix) && !is_vec(x) && !v->mask) {
-        l_store_elem(l, t, l_elem_ptr(l, mem, t, ix), x);
+        l_store_elem(l, t, l_elem_ptr(l, mem, t, ix), x, stream);
         return;
     }
     LLVMTypeRef et = l_mem_type(l, t), vt = vec_type(v, et);
@@ -361,7 +361,9 @@ static void vstore(V *v, const ImpVar *mem, PrimType t, const ImpExp *e, LLVMVal
     if (is_vec(ix) && exp_stride(v, e) == 1) {
         LLVMValueRef p = LLVMBuildGEP2(l->b, et, base, (LLVMValueRef[]){lane(v, ix, 0)}, 1, "");
         if (!v->mask) {
-            LLVMSetAlignment(LLVMBuildStore(l->b, x, p), (unsigned)prim_size(t));
+            LLVMValueRef st = LLVMBuildStore(l->b, x, p);
+            LLVMSetAlignment(st, (unsigned)prim_size(t));
+            if (stream) l_nontemporal(l, st);
             return;
         }
         LLVMTypeRef ts[] = {vt, l->ptr};
@@ -751,7 +753,7 @@ static void vstm(V *v, const ImpStm *s) {
         return;
     }
     case IMP_ASSIGN: vset(v, s->var->id, vexp(v, s->value)); return;
-    case IMP_STORE: vstore(v, s->mem, s->t, s->index, vexp(v, s->value)); return;
+    case IMP_STORE: vstore(v, s->mem, s->t, s->index, vexp(v, s->value), s->stream); return;
     case IMP_IF: vif(v, s); return;
     case IMP_FOR: vfor(v, s); return;
     case IMP_SCOPE: vcode(v, &s->body); return;

@@ -242,6 +242,7 @@ typedef struct FreeWalk {
     int n;
     void (*fn)(int id, void *ctx);
     void *ctx;
+    bool reads; /* imp_free_reads */
 } FreeWalk;
 
 static void fw_use(int id, void *ctx) {
@@ -314,7 +315,7 @@ static void fw_stm(FreeWalk *w, const ImpStm *s) {
         break;
     default: fw_var(w, s->var); break;
     }
-    if (s->kind != IMP_ARG && s->kind != IMP_MAP) fw_var(w, s->mem);
+    if (s->kind != IMP_ARG && s->kind != IMP_MAP && !(w->reads && s->kind == IMP_STORE)) fw_var(w, s->mem);
     fw_code(w, &s->body);
     fw_code(w, &s->orelse);
 }
@@ -347,10 +348,18 @@ void imp_mark_vars(const ImpCode *c, bool decls, bool assigns, char *set) {
     }
 }
 
-void imp_free_vars(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx) {
-    FreeWalk w = {calloc((size_t)next_id + 1, 1), calloc((size_t)next_id + 1, 1), next_id, fn, ctx};
+static void free_walk(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx, bool reads) {
+    FreeWalk w = {calloc((size_t)next_id + 1, 1), calloc((size_t)next_id + 1, 1), next_id, fn, ctx, reads};
     if (!w.declared || !w.seen) ICE("out of memory");
     fw_code(&w, c);
     free(w.declared);
     free(w.seen);
+}
+
+void imp_free_vars(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx) {
+    free_walk(c, next_id, fn, ctx, false);
+}
+
+void imp_free_reads(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx) {
+    free_walk(c, next_id, fn, ctx, true);
 }

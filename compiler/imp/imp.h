@@ -132,7 +132,9 @@ typedef enum ImpExpKind {
     IX_TUNING,  /* host code: the value of tuning parameter tune of kernel
                    (an i64; the target's default, computed from args as
                    ImpTune says, when the user set none) */
-    IX_MEMSIZE, /* host code: the size in bytes of device block var */
+    IX_MEMSIZE, /* host code: the size in bytes of block var (device
+                   blocks; host blocks in multicore code, at least the
+                   bytes allocated, 0 for a wrapped argument) */
     IX_LOCAL_BUDGET, /* host code: the bytes of local memory a work-group
                         may use for arrays the lowering sizes at run time */
     IX_MAX_GROUP, /* host code (GPU): the most work-items a work-group of
@@ -342,6 +344,10 @@ struct ImpStm {
                              target may run several at once in the lanes
                              of vector registers */
     bool keep;            /* SCOPE */
+    bool stream;          /* STORE: a streaming store (the multicore
+                             backend's): the element goes to memory
+                             without its cache line being read first, and
+                             is not kept in the cache */
     bool global;          /* BARRIER */
     ImpAtomic atomic;     /* ATOMIC */
     ImpExp *expected;     /* ATOMIC (IMP_AT_CMPXCHG) */
@@ -479,6 +485,9 @@ ImpCode imp_finish(ImpBuilder *b);
  * declare (the variables an IMP_PARFOR's body takes from outside), in the
  * order of their first uses; Syms' variables count. */
 void imp_free_vars(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx);
+/* The same, but the block of an IMP_STORE counts only where the code
+ * mentions it otherwise (it reads or passes on those it reports). */
+void imp_free_reads(const ImpCode *c, int next_id, void (*fn)(int id, void *ctx), void *ctx);
 /* Whether e may change where the variables of set (by id) change: it
  * reads one of them, or memory (a load, or anything but constants,
  * variables, Syms, operations and conversions). */

@@ -30,9 +30,25 @@
  *   task, which consecutive elements update in turn (their operator is
  *   commutative, as Futhark requires of histograms). On one thread it is
  *   the sequential loop.
- * SOACs whose operators take arrays run sequentially. */
+ * SOACs whose operators take arrays run sequentially.
+ *
+ * A map's task stores its outputs by streaming stores (ImpStm.stream)
+ * when the blocks it writes take MC_STREAM_BYTES or more: they would not
+ * stay in the cache anyway, and a store that misses it otherwise reads
+ * the line from memory first (a third more traffic for a map of two
+ * inputs, half as much again for a scan). Only a short loop without
+ * loops of its own (MC_STREAM_STMS), whose time goes into memory traffic
+ * rather than arithmetic, and only stores into blocks made outside the
+ * task that the loop does not read nor pass on; the map runs a copy of
+ * its parallel loop with ordinary stores when the blocks are smaller. */
+#include <stdlib.h>
+
 #include "lower.h"
 
+/* Bytes of the blocks a map's task writes from which its stores stream. */
+#define MC_STREAM_BYTES ((int64_t)32 << 20)
+/* The most statements of a task's loop whose stores stream. */
+#define MC_STREAM_STMS 64
 /* Tasks per thread of a parallel loop. */
 #define MC_TASKS_PER_THREAD 8
 /* The fewest iterations of a task (unless the loop has fewer): enough
@@ -305,13 +321,54 @@ static void res_scan_inputs(ImpLower *L, const Body *b, void *ctx) {
     }
 }
 
-/* One parallel pass over the Screma's iterations: each task's scan
- * accumulators start at its element of scan_parts (NULL: neutral), and
- * res handles the body's results; with first, the task's scan
- * accumulators go to scan_parts, else its reduction accumulators to
- * red_parts. */
-static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **scan_parts, ImpVar **red_parts,
-                        bool first) {
+/* Streaming stores (see the top of this file): the blocks (by id) that a
+ * parallel loop reads, passes on or makes itself (its tasks' own blocks
+ * among them) (1), and those it writes by streaming stores (2). */
+typedef struct Streams {
+    ImpLower *L;
+    char *busy;
+    ImpExp *bytes; /* the sizes of the blocks written by streaming stores */
+} Streams;
+
+static void busy_block(int id, void *ctx) { ((Streams *)ctx)->busy[id] = 1; }
+
+/* Makes the stores of c into blocks not busy streaming ones, adding each
+ * block's size to st->bytes once. */
+static void mark_streams(Streams *st, const ImpCode *c) {
+    for (int i = 0; i < c->n; i++) {
+        ImpStm *s = c->stms[i];
+        if (s->kind == IMP_STORE && st->busy[s->mem->id] != 1) {
+            s->stream = true;
+            if (!st->busy[s->mem->id]) {
+                ImpExp *size = imp_memsize(st->L->a, s->mem);
+                st->bytes = st->bytes ? imp_op2(st->L->a, OP_ADD, PT_I64, st->bytes, size) : size;
+                st->busy[s->mem->id] = 2;
+            }
+        }
+        mark_streams(st, &s->body);
+        mark_streams(st, &s->orelse);
+    }
+}
+
+/* Whether c runs no loops and at most MC_STREAM_STMS statements: a loop
+ * whose time goes into memory traffic, not arithmetic. */
+static bool short_code(const ImpCode *c, int *left) {
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        if (--*left < 0 || s->kind == IMP_FOR || s->kind == IMP_WHILE) return false;
+        if (!short_code(&s->body, left) || !short_code(&s->orelse, left)) return false;
+    }
+    return true;
+}
+
+/* One parallel loop over the Screma's iterations: each task's scan
+ * accumulators start at its element of scan_parts (NULL: neutral); with
+ * first, it reduces the scan inputs and leaves the task's scan
+ * accumulators in scan_parts, else it runs the whole body and leaves its
+ * reduction accumulators in red_parts. Returns the loop over a task's
+ * iterations. */
+static ImpStm *pass_tasks(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **scan_parts, ImpVar **red_parts,
+                          bool first) {
     const Screma *sc = &s->e->screma;
     Task t;
     /* The first pass leaves out the last task, whose total no task needs. */
@@ -327,6 +384,41 @@ static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **sca
     if (first) store_accs(L, sc->scans, sc->nscans, x.scan_accs, scan_parts, t.loop->var);
     else store_accs(L, sc->reds, sc->nreds, x.red_accs, red_parts, t.loop->var);
     task_close(L, &t);
+    return f;
+}
+
+/* A pass of pass_tasks. The one that runs the whole body, when its
+ * tasks' loop is short and some of its stores may stream, runs in two
+ * versions: with streaming stores when the blocks they write take
+ * MC_STREAM_BYTES or more, else with ordinary ones; each a parallel loop
+ * (a function of its own for the LLVM backend). */
+static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **scan_parts, ImpVar **red_parts,
+                        bool first) {
+    if (first) {
+        pass_tasks(L, s, c, scan_parts, red_parts, true);
+        return;
+    }
+    LwNest n;
+    lw_enter(L, &n);
+    ImpStm *loop = pass_tasks(L, s, c, scan_parts, red_parts, false);
+    ImpCode streaming = lw_leave(L, &n);
+    int left = MC_STREAM_STMS;
+    Streams st = {L, calloc((size_t)L->ip->next_id + 1, 1), NULL};
+    if (!st.busy) ICE("out of memory");
+    imp_free_reads(&streaming, L->ip->next_id, busy_block, &st);
+    imp_mark_vars(&streaming, true, false, st.busy);
+    if (short_code(&loop->body, &left)) mark_streams(&st, &loop->body);
+    free(st.busy);
+    if (!st.bytes) {
+        for (int i = 0; i < streaming.n; i++) vec_push(&L->b->stms, streaming.stms[i]);
+        return;
+    }
+    ImpStm *big = imp_add(L->b, IMP_IF);
+    big->cond = imp_op2(L->a, OP_GE, PT_I64, st.bytes, imp_i64(L->a, MC_STREAM_BYTES));
+    big->body = streaming;
+    lw_enter(L, &n);
+    pass_tasks(L, s, c, scan_parts, red_parts, false);
+    big->orelse = lw_leave(L, &n);
 }
 
 static void par_screma(ImpLower *L, const Stm *s) {

@@ -168,7 +168,8 @@ static void print_stm(Printer *P, const ImpStm *s) {
         break;
     case IMP_ASSIGN: line(P, "%s = %s", vname(P, s->var), exp_str(P, s->value)); break;
     case IMP_STORE:
-        line(P, "%s.%s[%s] = %s", vname(P, s->mem), prim_name(s->t), exp_str(P, s->index), exp_str(P, s->value));
+        line(P, "%s%s.%s[%s] = %s", s->stream ? "stream " : "", vname(P, s->mem), prim_name(s->t),
+             exp_str(P, s->index), exp_str(P, s->value));
         break;
     case IMP_ALLOC: line(P, "%s = alloc(%s)%s", vname(P, s->mem), exp_str(P, s->size), loc_str(P, s->loc)); break;
     case IMP_RETAIN: line(P, "retain %s", vname(P, s->mem)); break;

@@ -617,12 +617,13 @@ static void test_gpu_check_rejects(void **state) {
 
 /* ---- Lowered programs --------------------------------------------------------- */
 
-/* src through the pipeline to stage and lowered; imp_check must accept it. */
-static ImpProg *lowered_at(const char *src, Stage stage, Prog **out) {
+/* src through the pipeline to stage and lowered (parallel: for the
+ * multicore backend); imp_check must accept it. */
+static ImpProg *lowered_par(const char *src, Stage stage, bool parallel, Prog **out) {
     Prog *p = unit_from_source(src);
     PipelineOpts o = {.verify = true, .last_stage = stage};
     assert_true(pipeline_run(p, &o));
-    ImpProg *ip = imp_lower(p, false);
+    ImpProg *ip = imp_lower(p, parallel);
     assert_non_null(ip);
     assert_int_equal(ip->nentries, p->nfuns);
     assert_true(ip->next_id >= p->next_var_id);
@@ -633,6 +634,7 @@ static ImpProg *lowered_at(const char *src, Stage stage, Prog **out) {
     return ip;
 }
 
+static ImpProg *lowered_at(const char *src, Stage stage, Prog **out) { return lowered_par(src, stage, false, out); }
 static ImpProg *lowered(const char *src, Prog **out) { return lowered_at(src, STAGE_MEM, out); }
 
 /* Statements of kind k in c, nested code included. */
@@ -994,6 +996,50 @@ static void test_regcache(void **state) {
     }
 }
 
+/* Stores in c, streaming ones (stream) or not. */
+static int count_stores(const ImpCode *c, bool stream) {
+    int n = 0;
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        n += s->kind == IMP_STORE && s->stream == stream;
+        n += count_stores(&s->body, stream) + count_stores(&s->orelse, stream);
+    }
+    return n;
+}
+
+/* Multicore streaming stores (mc.c): a map's parallel loop in two
+ * versions (chosen by the blocks' sizes), one writing its outputs by
+ * streaming stores, the other by ordinary ones; so does the second pass
+ * of a scan (its first pass stores only its partial result). Not into a
+ * block the loop reads (a map built in its unique input's block), nor
+ * from a loop with a loop inside (a reduction of each row). */
+static void test_streams(void **state) {
+    (void)state;
+    const struct {
+        const char *src;
+        int streams, plain;
+    } cases[] = {
+        {"entry main [n] (a: [n]f32) (b: [n]f32) : [n]f32 = map2 (\\x y -> 2.5 * x + y) a b\n", 1, 1},
+        {"entry main [n] (a: [n]f32) : ([n]f32, [n]i32) = (map (* 2) a, map i32.f32 a)\n", 2, 2},
+        /* partials: pass 1's and the fold's two (in and after its loop) */
+        {"entry main [n] (a: [n]i32) : [n]i32 = scan (+) 0 a\n", 1, 1 + 2 + 1},
+        {"entry main [n] (a: *[n]f32) : [n]f32 = map (+ 1) a\n", 0, 1},
+        {"entry main [n][m] (a: [n][m]f32) : [n]f32 = map f32.sum a\n", 0, 1},
+    };
+    for (int k = 0; k < 5; k++) {
+        Prog *p;
+        ImpProg *ip = lowered_par(cases[k].src, STAGE_MEM, true, &p);
+        const ImpCode *c = &ip->entries[0]->body;
+        assert_int_equal(count_stores(c, true), cases[k].streams);
+        assert_int_equal(count_stores(c, false), cases[k].plain);
+        assert_int_equal(count(c, IMP_PARFOR), 1 + (cases[k].streams > 0) + (k == 2));
+        char *text = printed(ip);
+        assert_true(!strstr(text, "memsize(") == !cases[k].streams);
+        free(text);
+        unit_free(p);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builder_and_printer), cmocka_unit_test(test_expressions),
@@ -1005,6 +1051,7 @@ int main(void) {
         cmocka_unit_test(test_gpu_check_rejects),   cmocka_unit_test(test_lower_gpu_map),
         cmocka_unit_test(test_lower_gpu_host),      cmocka_unit_test(test_lower_gpu_segred),
         cmocka_unit_test(test_lower_gpu_seq_host), cmocka_unit_test(test_regcache),
+        cmocka_unit_test(test_streams),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
