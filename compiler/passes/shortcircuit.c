@@ -547,13 +547,16 @@ static bool owned(const Sc *s, const Body *b, const Var *xs) {
 }
 
 /* Marks the array parameters of b's loops that are owned (above), before
- * the loops' bodies are planned. */
+ * the loops' bodies are planned: the initial value, and the views of it,
+ * are used neither after the loop nor inside it (where the parameter's
+ * block, being updated, would no longer hold the value). */
 static void own_loop_params(Sc *s, const Body *b) {
     for (int j = 0; j < b->nstms; j++) {
         const IrExp *e = b->stms[j]->e;
         for (int k = 0; e->kind == IE_LOOP && k < e->loop.nparams; k++) {
             SubExp init = e->loop.inits[k];
-            if (is_array(e->loop.params[k]) && init.is_var && owned(s, b, init.v) && dead_after(s, b, init.v, j))
+            if (is_array(e->loop.params[k]) && init.is_var && owned(s, b, init.v) && dead_after(s, b, init.v, j) &&
+                views_dead_after(s, b, init.v, j - 1) && !ir_body_uses(e->loop.body, init.v))
                 s->owned[e->loop.params[k]->id] = 1;
         }
     }

@@ -2,11 +2,13 @@
 -- not unique (the caller keeps it); it is used after the map; the map
 -- reads it again (a rotation, through another element); a reversed view
 -- of it is read alongside; a loop parameter starts as a parameter the
--- caller keeps. Structure counts are the whole program's: five entry
--- points, one block each (an in-place map would leave fewer).
+-- caller keeps; a loop parameter starts as a unique parameter that the
+-- loop's body reads again (the loop's maps must not overwrite it).
+-- Structure counts are the whole program's: six entry points, one block
+-- each (an in-place map would leave fewer).
 -- ==
 -- entry: shared
--- structure mem { Alloc 5 }
+-- structure mem { Alloc 6 }
 -- input { [1i32, 2i32] }
 -- output { [3i32, 4i32] }
 
@@ -30,6 +32,13 @@
 -- input { [1i32, 2i32] 2 }
 -- output { [4i32, 8i32] }
 
+-- ==
+-- entry: loop_reads_init
+-- input { [1i32, 2i32, 3i32, 4i32] 1 }
+-- output { [3i32, 5i32, 7i32, 5i32] }
+-- input { [1i32, 2i32, 3i32, 4i32] 2 }
+-- output { [5i32, 8i32, 11i32, 6i32] }
+
 entry shared [n] (xs: [n]i32) : [n]i32 = map (+2) xs
 
 entry used_after [n] (xs: *[n]i32) : ([n]i32, i32) = (map (+2) xs, xs[0])
@@ -41,3 +50,6 @@ entry reversed [n] (xs: *[n]i32) : [n]i32 = map2 (+) xs (reverse xs)
 
 entry loop_shared [n] (xs: [n]i32) (k: i32) : [n]i32 =
   loop xs for _i < k do map (*2) xs
+
+entry loop_reads_init [n] (xs: *[n]i32) (k: i32) : [n]i32 =
+  loop acc = xs for _i < k do map2 (\a j -> a + xs[(j + 1) % n]) acc (iota n)
