@@ -191,12 +191,9 @@ LLVMValueRef l_exp(L *l, const ImpExp *e) {
     case IX_SYM:
         if (e->t == PT_I32) ICE("LLVM backend: a 32-bit Sym in host code");
         return l_sym(l, e->sym);
-    case IX_MEMSIZE: {
-        LLVMValueRef b = l_load(l, l->ptr, l_lookup(l, e->var->id)->slot);
-        return l_call(l, "rtl_block_size", &b, 1);
-    }
     case IX_THREAD:
     case IX_TUNING:
+    case IX_MEMSIZE:
     case IX_THRESHOLD:
     case IX_LOCAL_BUDGET:
     case IX_MAX_GROUP: break;
@@ -538,7 +535,7 @@ static LLVMValueRef task_function(L *l, const ImpStm *s, const Captured *c, LLVM
     int streams = l->streams;
     l_code(l, &s->body);
     /* streaming stores are weakly ordered: they reach memory before the
-     * task is seen to end (a full fence orders them on x86) */
+     * task is seen to end (a locked instruction on x86) */
     if (l->streams > streams) LLVMBuildFence(l->b, LLVMAtomicOrderingSequentiallyConsistent, 0, "");
     LLVMBuildRet(l->b, LLVMConstInt(l->i32, 0, 0));
     LLVMPositionBuilderAtEnd(l->b, l->fail);

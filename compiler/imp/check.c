@@ -186,6 +186,7 @@ static PrimType check_exp(Checker *C, const ImpExp *e) {
     case IX_MEMSIZE:
         only_entries(C, "IX_MEMSIZE");
         use(C, e->var, IMP_MEM);
+        is_space(C, e->var, IMP_SPACE_DEVICE, "the size of");
         break;
     }
     return imp_exp_type(e);

@@ -132,9 +132,7 @@ typedef enum ImpExpKind {
     IX_TUNING,  /* host code: the value of tuning parameter tune of kernel
                    (an i64; the target's default, computed from args as
                    ImpTune says, when the user set none) */
-    IX_MEMSIZE, /* host code: the size in bytes of block var (device
-                   blocks; host blocks in multicore code, at least the
-                   bytes allocated, 0 for a wrapped argument) */
+    IX_MEMSIZE, /* host code: the size in bytes of device block var */
     IX_LOCAL_BUDGET, /* host code: the bytes of local memory a work-group
                         may use for arrays the lowering sizes at run time */
     IX_MAX_GROUP, /* host code (GPU): the most work-items a work-group of

@@ -33,19 +33,19 @@
  * SOACs whose operators take arrays run sequentially.
  *
  * A map's task stores its outputs by streaming stores (ImpStm.stream)
- * when the blocks it writes take MC_STREAM_BYTES or more: they would not
+ * when the map stores MC_STREAM_BYTES or more in all: they would not
  * stay in the cache anyway, and a store that misses it otherwise reads
  * the line from memory first (a third more traffic for a map of two
  * inputs, half as much again for a scan). Only a short loop without
  * loops of its own (MC_STREAM_STMS), whose time goes into memory traffic
  * rather than arithmetic, and only stores into blocks made outside the
  * task that the loop does not read nor pass on; the map runs a copy of
- * its parallel loop with ordinary stores when the blocks are smaller. */
+ * its parallel loop with ordinary stores when it stores less. */
 #include <stdlib.h>
 
 #include "lower.h"
 
-/* Bytes of the blocks a map's task writes from which its stores stream. */
+/* Bytes a map's parallel loop stores from which its stores stream. */
 #define MC_STREAM_BYTES ((int64_t)32 << 20)
 /* The most statements of a task's loop whose stores stream. */
 #define MC_STREAM_STMS 64
@@ -323,27 +323,21 @@ static void res_scan_inputs(ImpLower *L, const Body *b, void *ctx) {
 
 /* Streaming stores (see the top of this file): the blocks (by id) that a
  * parallel loop reads, passes on or makes itself (its tasks' own blocks
- * among them) (1), and those it writes by streaming stores (2). */
+ * among them). */
 typedef struct Streams {
-    ImpLower *L;
     char *busy;
-    ImpExp *bytes; /* the sizes of the blocks written by streaming stores */
+    int64_t bytes; /* stored by streaming stores in an iteration, at most */
 } Streams;
 
 static void busy_block(int id, void *ctx) { ((Streams *)ctx)->busy[id] = 1; }
 
-/* Makes the stores of c into blocks not busy streaming ones, adding each
- * block's size to st->bytes once. */
+/* Makes the stores of c into blocks not busy streaming ones. */
 static void mark_streams(Streams *st, const ImpCode *c) {
     for (int i = 0; i < c->n; i++) {
         ImpStm *s = c->stms[i];
-        if (s->kind == IMP_STORE && st->busy[s->mem->id] != 1) {
+        if (s->kind == IMP_STORE && !st->busy[s->mem->id]) {
             s->stream = true;
-            if (!st->busy[s->mem->id]) {
-                ImpExp *size = imp_memsize(st->L->a, s->mem);
-                st->bytes = st->bytes ? imp_op2(st->L->a, OP_ADD, PT_I64, st->bytes, size) : size;
-                st->busy[s->mem->id] = 2;
-            }
+            st->bytes += prim_size(s->t);
         }
         mark_streams(st, &s->body);
         mark_streams(st, &s->orelse);
@@ -389,9 +383,10 @@ static ImpStm *pass_tasks(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **s
 
 /* A pass of pass_tasks. The one that runs the whole body, when its
  * tasks' loop is short and some of its stores may stream, runs in two
- * versions: with streaming stores when the blocks they write take
- * MC_STREAM_BYTES or more, else with ordinary ones; each a parallel loop
- * (a function of its own for the LLVM backend). */
+ * versions: with streaming stores when they store MC_STREAM_BYTES or
+ * more in all (the width times the bytes an iteration's streaming stores
+ * write at most), else with ordinary ones; each a parallel loop (a
+ * function of its own for the LLVM backend). */
 static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **scan_parts, ImpVar **red_parts,
                         bool first) {
     if (first) {
@@ -403,7 +398,7 @@ static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **sca
     ImpStm *loop = pass_tasks(L, s, c, scan_parts, red_parts, false);
     ImpCode streaming = lw_leave(L, &n);
     int left = MC_STREAM_STMS;
-    Streams st = {L, calloc((size_t)L->ip->next_id + 1, 1), NULL};
+    Streams st = {calloc((size_t)L->ip->next_id + 1, 1), 0};
     if (!st.busy) ICE("out of memory");
     imp_free_reads(&streaming, L->ip->next_id, busy_block, &st);
     imp_mark_vars(&streaming, true, false, st.busy);
@@ -414,7 +409,8 @@ static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **sca
         return;
     }
     ImpStm *big = imp_add(L->b, IMP_IF);
-    big->cond = imp_op2(L->a, OP_GE, PT_I64, st.bytes, imp_i64(L->a, MC_STREAM_BYTES));
+    ImpExp *written = op2(L, OP_MUL, rd(L, c->w), imp_i64(L->a, st.bytes));
+    big->cond = imp_op2(L->a, OP_GE, PT_I64, written, imp_i64(L->a, MC_STREAM_BYTES));
     big->body = streaming;
     lw_enter(L, &n);
     pass_tasks(L, s, c, scan_parts, red_parts, false);

@@ -30,9 +30,6 @@ RTL unsigned char *rtl_block_data(rt_block *b) { return b->data; }
 RTL rt_block *rtl_block_new(rt_pool *p, int64_t bytes) { return rt_block_new(p, bytes); }
 RTL void rtl_block_retain(rt_block *b) { rt_block_retain(b); }
 RTL void rtl_block_release(rt_block *b) { rt_block_release(b); }
-/* The bytes of a block (IX_MEMSIZE): at least those asked for, 0 for a
- * wrapped argument. */
-RTL int64_t rtl_block_size(const rt_block *b) { return b->cap; }
 
 /* Records that an allocation of bytes made at loc failed (rt_alloc_error:
  * tasks may fail at once). */
