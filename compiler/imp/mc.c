@@ -398,12 +398,15 @@ static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **sca
     ImpStm *loop = pass_tasks(L, s, c, scan_parts, red_parts, false);
     ImpCode streaming = lw_leave(L, &n);
     int left = MC_STREAM_STMS;
-    Streams st = {calloc((size_t)L->ip->next_id + 1, 1), 0};
-    if (!st.busy) ICE("out of memory");
-    imp_free_reads(&streaming, L->ip->next_id, busy_block, &st);
-    imp_mark_vars(&streaming, true, false, st.busy);
-    if (short_code(&loop->body, &left)) mark_streams(&st, &loop->body);
-    free(st.busy);
+    Streams st = {NULL, 0};
+    if (short_code(&loop->body, &left)) {
+        st.busy = calloc((size_t)L->ip->next_id + 1, 1);
+        if (!st.busy) ICE("out of memory");
+        imp_free_reads(&streaming, L->ip->next_id, busy_block, &st);
+        imp_mark_vars(&streaming, true, false, st.busy);
+        mark_streams(&st, &loop->body);
+        free(st.busy);
+    }
     if (!st.bytes) {
         for (int i = 0; i < streaming.n; i++) vec_push(&L->b->stms, streaming.stms[i]);
         return;

@@ -1008,7 +1008,7 @@ static int count_stores(const ImpCode *c, bool stream) {
 }
 
 /* Multicore streaming stores (mc.c): a map's parallel loop in two
- * versions (chosen by the blocks' sizes), one writing its outputs by
+ * versions (chosen by the bytes it stores), one writing its outputs by
  * streaming stores, the other by ordinary ones; so does the second pass
  * of a scan (its first pass stores only its partial result). Not into a
  * block the loop reads (a map built in its unique input's block), nor
