@@ -3,9 +3,9 @@
 -- of equally near centres wins), and each new centre is the mean of the
 -- points assigned to it; an empty cluster divides by max(count, 1) and so
 -- becomes the zero vector.  The assignment is a map over points with a
--- sequential loop over the centres; the centre sums are one reduce_by_index
--- over the flattened (point, dimension) pairs, with index c*d + j, plus a
--- histogram of counts, so every operator is scalar addition.
+-- sequential loop over the centres; the centre sums are a histogram of the
+-- points' rows combined by map2 (+), as futhark-benchmarks' Rodinia k-means
+-- writes it, plus a histogram of counts.
 -- ==
 -- input { [[0.0f32, 0.0f32], [1.0f32, 0.0f32], [10.0f32, 10.0f32], [11.0f32, 12.0f32], [0.0f32, 1.0f32]]
 --         [[0.0f32, 0.5f32], [10.0f32, 11.0f32], [-50.0f32, -50.0f32]] }
@@ -25,7 +25,6 @@ def nearest [k][d] (cs: [k][d]f32) (p: [d]f32) : i64 =
 
 def main [n][d][k] (pts: [n][d]f32) (cs: [k][d]f32) : [k][d]f32 =
   let membership = map (nearest cs) pts
-  let slots = flatten (map (\c -> map (\j -> c * d + j) (iota d)) membership)
-  let sums = reduce_by_index (replicate (k * d) 0) (+) 0 slots (flatten pts)
+  let sums = hist (map2 (+)) (replicate d 0) k membership pts
   let counts = hist (+) 0 k membership (replicate n 1i32)
-  in tabulate_2d k d (\c j -> sums[c * d + j] / f32.i32 (i32.max counts[c] 1))
+  in tabulate_2d k d (\c j -> sums[c, j] / f32.i32 (i32.max counts[c] 1))

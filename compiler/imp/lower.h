@@ -121,6 +121,18 @@ Acc *lw_declare_accs(ImpLower *L, const SegOp *ops, int nops, Var **pat, bool te
 /* Combines the accumulators accs with the values vals through op (or
  * with xvals, expressions, when not NULL: scalar accumulators only). */
 void lw_segop(ImpLower *L, const SegOp *op, const Acc *accs, const SubExp *vals, ImpExp *const *xvals);
+/* Where lw_segop_rows finds element j of accumulator q (an index into
+ * block mems[q]) and of value q (an expression). */
+typedef struct LwRows {
+    ImpVar **mems;
+    ImpExp *(*acc)(ImpLower *L, int q, Sym *j, void *ctx);
+    ImpExp *(*val)(ImpLower *L, int q, Sym *j, void *ctx);
+    void *ctx;
+} LwRows;
+/* Combines len elements of rows of values into rows of accumulators
+ * through an elementwise op (m its map, from ir_elementwise): a loop over
+ * the elements with the scalar operator in its body. */
+void lw_segop_rows(ImpLower *L, const SegOp *op, const Screma *m, const LwRows *r, ImpExp *len);
 /* A Screma's loop body's results (an LwResFn, ctx a ScremaCtx): the
  * scans (writing their outputs), the reductions and the map outputs, all
  * at row iter. */

@@ -461,16 +461,40 @@ static void par_scatter(ImpLower *L, const Stm *s) {
  * is bucket b of destination j (in copy copy of it). */
 typedef struct HistCtx {
     const Hist *h;
+    const Screma *rows; /* the elementwise operator's map, or NULL */
     ImpVar **priv;
-    ImpVar *base, *dw, *lg, *copy;
+    ImpVar *base, *dw, *lg, *copy, *row_len;
+    SubExp ix;
+    const SubExp *vals;
 } HistCtx;
+
+/* With an elementwise operator, element j of bucket ix of the task's
+ * copy is element base + ix * row_len + j of its block. */
+static ImpExp *task_row_acc(ImpLower *L, int q, Sym *j, void *ctx) {
+    (void)q;
+    const HistCtx *x = ctx;
+    ImpExp *row = op2(L, OP_MUL, lw_se(L, x->ix), rd(L, x->row_len));
+    return op2(L, OP_ADD, op2(L, OP_ADD, rd(L, x->base), row), imp_sym(L->a, j));
+}
+
+static ImpExp *task_row_val(ImpLower *L, int q, Sym *j, void *ctx) {
+    return lw_elem(L, ((const HistCtx *)ctx)->vals[q].v, &j);
+}
 
 /* The body's results (an LwResFn): the values combined into the task's
  * bucket when in bounds. */
 static void res_hist_task(ImpLower *L, const Body *b, void *ctx) {
-    const HistCtx *x = ctx;
+    HistCtx *x = ctx;
     LwNest n;
     ImpStm *st = lw_in_bounds(L, &n, b->res[0], rd(L, x->dw));
+    if (x->rows) {
+        x->ix = b->res[0];
+        x->vals = b->res + 1;
+        LwRows r = {x->priv, task_row_acc, task_row_val, x};
+        lw_segop_rows(L, &x->h->op, x->rows, &r, rd(L, x->row_len));
+        st->body = lw_leave(L, &n);
+        return;
+    }
     Acc *accs = NEW_ARRAY(L->a, Acc, x->h->op.k + 1);
     for (int j = 0; j < x->h->op.k; j++) {
         accs[j].mem = x->priv[j];
@@ -481,8 +505,55 @@ static void res_hist_task(ImpLower *L, const Body *b, void *ctx) {
     st->body = lw_leave(L, &n);
 }
 
+/* Combining the tasks' rows: element j of bucket row `bucket` of
+ * destination q, and of that bucket in the copy of task t. */
+typedef struct CombineRows {
+    const Hist *h;
+    ImpVar **priv;
+    ImpVar *t, *per_task, *row_len;
+    Sym *bucket;
+} CombineRows;
+
+static ImpExp *combine_row_acc(ImpLower *L, int q, Sym *j, void *ctx) {
+    const CombineRows *x = ctx;
+    Sym *ix[2] = {x->bucket, j};
+    return lw_offset(L, x->h->dests[q]->mem->ixfun, ix);
+}
+
+static ImpExp *combine_row_val(ImpLower *L, int q, Sym *j, void *ctx) {
+    const CombineRows *x = ctx;
+    ImpExp *row = op2(L, OP_MUL, imp_sym(L->a, x->bucket), rd(L, x->row_len));
+    ImpExp *ix = op2(L, OP_ADD, op2(L, OP_MUL, rd(L, x->t), rd(L, x->per_task)), op2(L, OP_ADD, row, imp_sym(L->a, j)));
+    return imp_load(L->a, x->priv[q], x->h->dests[q]->type.elem, ix);
+}
+
+/* Fills the task's copy of the buckets (from element base of the blocks
+ * priv) with the neutral elements: count elements, or for an elementwise
+ * operator count rows of row_len elements. */
+static void fill_buckets(ImpLower *L, const Hist *h, bool rows, ImpVar **priv, ImpVar *base, ImpVar *count,
+                         ImpVar *row_len) {
+    LwNest n, nj;
+    ImpStm *f = lw_for(L, &n, lw_fresh(L, "b", IMP_SCALAR, PT_I64), rd(L, count));
+    ImpVar *start = let(L, "at", op2(L, OP_ADD, rd(L, base), op2(L, OP_MUL, rd(L, f->var), rd(L, row_len))));
+    ImpStm *fj = rows ? lw_for(L, &nj, lw_fresh(L, "j", IMP_SCALAR, PT_I64), rd(L, row_len)) : NULL;
+    for (int q = 0; q < h->op.k; q++) {
+        ImpExp *at = rd(L, start), *ne;
+        if (rows) {
+            Sym *j = sym_var(L->a, fj->var->id);
+            at = op2(L, OP_ADD, at, rd(L, fj->var));
+            ne = lw_elem(L, h->op.neutral[q].v, &j);
+        } else {
+            ne = lw_se(L, h->op.neutral[q]);
+        }
+        imp_store(L->b, priv[q], h->dests[q]->type.elem, at, ne);
+    }
+    if (rows) fj->body = lw_leave(L, &nj);
+    f->body = lw_leave(L, &n);
+}
+
 static void par_hist(ImpLower *L, const Stm *s) {
     const Hist *h = &s->e->hist;
+    const Screma *rows = ir_elementwise(&h->op);
     int k = h->op.k;
     /* On one thread, the sequential loop into the destination. */
     ImpStm *one = imp_add(L->b, IMP_IF);
@@ -490,17 +561,20 @@ static void par_hist(ImpLower *L, const Stm *s) {
     LwNest branch;
     lw_enter(L, &branch);
     ImpVar *dw = let(L, "buckets", lw_se(L, h->dest_w));
-    ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, dw), imp_i64(L->a, 1)));
+    /* An elementwise operator's buckets are rows of row_len elements. */
+    ImpVar *row_len = let(L, "row_len", rows ? lw_se(L, h->op.op->params[0]->type.shape[0]) : imp_i64(L->a, 1));
+    ImpVar *elems = let(L, "elems", op2(L, OP_MUL, rd(L, dw), rd(L, row_len)));
+    ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, elems), imp_i64(L->a, 1)));
     Chunks c = chunks(L, lw_se(L, h->w), op2(L, OP_MIN, imp_num_threads(L->a), room));
-    /* Few buckets: 2^MC_HIST_LOG_COPIES copies a task, side by side
-     * (bucket b of copy c at b * copies + c), element j updating copy j
-     * mod copies, so that updates of one bucket in a row do not wait for
-     * each other. */
+    /* Few scalar buckets: 2^MC_HIST_LOG_COPIES copies a task, side by
+     * side (bucket b of copy c at b * copies + c), element j updating copy
+     * j mod copies, so that updates of one bucket in a row do not wait for
+     * each other. Rows keep one copy: an update is a loop over the row. */
     ImpExp *few = imp_conv(L->a, PT_BOOL, PT_I64, op2(L, OP_LE, rd(L, dw), imp_i64(L->a, MC_HIST_FEW)));
-    ImpVar *lg = let(L, "lg_copies", op2(L, OP_MUL, few, imp_i64(L->a, MC_HIST_LOG_COPIES)));
+    ImpVar *lg = let(L, "lg_copies", rows ? imp_i64(L->a, 0) : op2(L, OP_MUL, few, imp_i64(L->a, MC_HIST_LOG_COPIES)));
     ImpVar *copies = let(L, "copies", op2(L, OP_SHL, imp_i64(L->a, 1), rd(L, lg)));
     ImpVar *per_task =
-        let(L, "per_task", op2(L, OP_ADD, op2(L, OP_MUL, rd(L, copies), rd(L, dw)), imp_i64(L->a, MC_HIST_PAD)));
+        let(L, "per_task", op2(L, OP_ADD, op2(L, OP_MUL, rd(L, copies), rd(L, elems)), imp_i64(L->a, MC_HIST_PAD)));
     ImpVar **priv = NEW_ARRAY(L->a, ImpVar *, k + 1);
     for (int j = 0; j < k; j++)
         priv[j] = alloc_block(L, "buckets", op2(L, OP_SIZE_MUL, rd(L, c.ntasks), rd(L, per_task)),
@@ -508,15 +582,11 @@ static void par_hist(ImpLower *L, const Stm *s) {
     Task t;
     task_open(L, &t, &c, s, "task", NULL);
     ImpVar *base = let(L, "base", op2(L, OP_MUL, rd(L, t.loop->var), rd(L, per_task)));
+    fill_buckets(L, h, rows, priv, base, rows ? dw : per_task, row_len);
     LwNest n;
-    ImpStm *f = lw_for(L, &n, lw_fresh(L, "b", IMP_SCALAR, PT_I64), rd(L, per_task));
-    for (int j = 0; j < k; j++)
-        imp_store(L->b, priv[j], h->dests[j]->type.elem, op2(L, OP_ADD, rd(L, base), rd(L, f->var)),
-                  lw_se(L, h->op.neutral[j]));
-    f->body = lw_leave(L, &n);
-    f = task_iterations(L, &t, &n, h->iter, false);
+    ImpStm *f = task_iterations(L, &t, &n, h->iter, false);
     ImpVar *copy = let(L, "copy", op2(L, OP_AND, rd(L, f->var), op2(L, OP_SUB, rd(L, copies), imp_i64(L->a, 1))));
-    HistCtx x = {h, priv, base, dw, lg, copy};
+    HistCtx x = {h, rows, priv, base, dw, lg, copy, row_len, {0}, NULL};
     lw_bind_rows(L, h->lam, h->arrs, h->iter);
     lw_body(L, h->lam->body, res_hist_task, &x, NULL, 0);
     f->body = lw_leave(L, &n);
@@ -528,24 +598,31 @@ static void par_hist(ImpLower *L, const Stm *s) {
     task_open(L, &tb, &cb, NULL, "combine", NULL);
     ImpStm *fb = lw_for(L, &n, lw_fresh(L, "j", IMP_SCALAR, PT_I64), rd(L, tb.n));
     Sym *bucket = sym_add(L->a, sym_var(L->a, tb.start->id), sym_var(L->a, fb->var->id));
-    Acc *accs = NEW_ARRAY(L->a, Acc, k + 1);
-    for (int j = 0; j < k; j++) {
-        accs[j].mem = lw_var(L, h->dests[j]->mem->mem);
-        accs[j].index = lw_offset(L, h->dests[j]->mem->ixfun, &bucket);
-    }
     LwNest nt, nc;
     ImpStm *ft = lw_for(L, &nt, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, c.ntasks));
-    ImpStm *fc = lw_for(L, &nc, lw_fresh(L, "c", IMP_SCALAR, PT_I64), rd(L, copies));
-    ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, k + 1);
-    for (int j = 0; j < k; j++) {
-        ImpExp *at = op2(L, OP_ADD, op2(L, OP_SHL, imp_sym(L->a, bucket), rd(L, lg)), rd(L, fc->var));
-        ImpExp *ix = op2(L, OP_ADD, op2(L, OP_MUL, rd(L, ft->var), rd(L, per_task)), at);
-        ImpVar *v = lw_fresh(L, "part", IMP_SCALAR, h->dests[j]->type.elem);
-        imp_decl(L->b, v, imp_load(L->a, priv[j], h->dests[j]->type.elem, ix));
-        vals[j] = rd(L, v);
+    if (rows) {
+        CombineRows cr = {h, priv, ft->var, per_task, row_len, bucket};
+        LwRows r = {NEW_ARRAY(L->a, ImpVar *, k + 1), combine_row_acc, combine_row_val, &cr};
+        for (int j = 0; j < k; j++) r.mems[j] = lw_var(L, h->dests[j]->mem->mem);
+        lw_segop_rows(L, &h->op, rows, &r, rd(L, row_len));
+    } else {
+        Acc *accs = NEW_ARRAY(L->a, Acc, k + 1);
+        for (int j = 0; j < k; j++) {
+            accs[j].mem = lw_var(L, h->dests[j]->mem->mem);
+            accs[j].index = lw_offset(L, h->dests[j]->mem->ixfun, &bucket);
+        }
+        ImpStm *fc = lw_for(L, &nc, lw_fresh(L, "c", IMP_SCALAR, PT_I64), rd(L, copies));
+        ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, k + 1);
+        for (int j = 0; j < k; j++) {
+            ImpExp *at = op2(L, OP_ADD, op2(L, OP_SHL, imp_sym(L->a, bucket), rd(L, lg)), rd(L, fc->var));
+            ImpExp *ix = op2(L, OP_ADD, op2(L, OP_MUL, rd(L, ft->var), rd(L, per_task)), at);
+            ImpVar *v = lw_fresh(L, "part", IMP_SCALAR, h->dests[j]->type.elem);
+            imp_decl(L->b, v, imp_load(L->a, priv[j], h->dests[j]->type.elem, ix));
+            vals[j] = rd(L, v);
+        }
+        lw_segop(L, &h->op, accs, NULL, vals);
+        fc->body = lw_leave(L, &nc);
     }
-    lw_segop(L, &h->op, accs, NULL, vals);
-    fc->body = lw_leave(L, &nc);
     ft->body = lw_leave(L, &nt);
     fb->body = lw_leave(L, &n);
     task_close(L, &tb);
@@ -564,6 +641,6 @@ void lw_par_soac(ImpLower *L, const Stm *s) {
         scalar_ops(e->screma.scans, e->screma.nscans))
         par_screma(L, s);
     else if (e->kind == IE_SCATTER) par_scatter(L, s);
-    else if (e->kind == IE_HIST && scalar_ops(&e->hist.op, 1)) par_hist(L, s);
+    else if (e->kind == IE_HIST && (scalar_ops(&e->hist.op, 1) || ir_elementwise(&e->hist.op))) par_hist(L, s);
     else lw_soac(L, s);
 }

@@ -69,6 +69,37 @@ void lw_segop(ImpLower *L, const SegOp *op, const Acc *accs, const SubExp *vals,
     lw_body(L, op->op->body, res_to_accs, &o, NULL, 0);
 }
 
+/* ---- Elementwise operators ---- */
+
+typedef struct RowsCtx {
+    const Screma *m;
+    const LwRows *r;
+    Sym *j;
+} RowsCtx;
+
+/* The scalar operator's results stored into the accumulators' elements j. */
+static void res_rows(ImpLower *L, const Body *b, void *ctx) {
+    const RowsCtx *x = ctx;
+    for (int q = 0; q < b->nres; q++)
+        imp_store(L->b, x->r->mems[q], x->m->map->ret[q].elem, x->r->acc(L, q, x->j, x->r->ctx), lw_se(L, b->res[q]));
+}
+
+void lw_segop_rows(ImpLower *L, const SegOp *op, const Screma *m, const LwRows *r, ImpExp *len) {
+    LwNest n;
+    ImpStm *f = lw_for(L, &n, lw_var(L, m->iter), len);
+    f->vector = L->parallel;
+    Sym *j = sym_var(L->a, m->iter->id);
+    for (int i = 0; i < m->narrs; i++) {
+        const Var *p = m->map->params[i];
+        int q = ir_param_index(op->op, m->arrs[i]);
+        lw_declare(L, p, q < op->k ? imp_load(L->a, r->mems[q], p->type.elem, r->acc(L, q, j, r->ctx))
+                                   : r->val(L, q - op->k, j, r->ctx));
+    }
+    RowsCtx x = {m, r, j};
+    lw_body(L, m->map->body, res_rows, &x, NULL, 0);
+    f->body = lw_leave(L, &n);
+}
+
 Acc *lw_declare_accs(ImpLower *L, const SegOp *ops, int nops, Var **pat, bool temps) {
     int n = 0;
     for (int j = 0; j < nops; j++) n += ops[j].k;
@@ -181,11 +212,45 @@ void lw_scatter(ImpLower *L, const Stm *s) {
 /* Hist: combines the values with the bucket's current contents. An array
  * bucket is copied into the operator's accumulator place, combined, and
  * copied back. */
+typedef struct BucketRows {
+    Lmad **rows;
+    const SubExp *vals;
+} BucketRows;
+
+static ImpExp *bucket_acc(ImpLower *L, int q, Sym *j, void *ctx) {
+    return lw_offset(L, ((BucketRows *)ctx)->rows[q], &j);
+}
+
+static ImpExp *hist_row_val(ImpLower *L, int q, Sym *j, void *ctx) {
+    return lw_elem(L, ((BucketRows *)ctx)->vals[q].v, &j);
+}
+
+/* Combines the rows vals into the rows ix of h's destinations through
+ * its elementwise operator m. */
+static void hist_rows(ImpLower *L, const Hist *h, const Screma *m, Sym *ix, const SubExp *vals) {
+    int k = h->op.k;
+    BucketRows x = {NEW_ARRAY(L->a, Lmad *, k + 1), NULL};
+    ImpVar **mems = NEW_ARRAY(L->a, ImpVar *, k + 1);
+    for (int q = 0; q < k; q++) {
+        mems[q] = lw_var(L, h->dests[q]->mem->mem);
+        x.rows[q] = lw_row(L, h->dests[q]->mem->ixfun, ix);
+    }
+    x.vals = vals;
+    LwRows r = {mems, bucket_acc, hist_row_val, &x};
+    lw_segop_rows(L, &h->op, m, &r, lw_se(L, h->op.op->params[0]->type.shape[0]));
+}
+
 static void res_hist(ImpLower *L, const Body *b, void *ctx) {
     const Hist *h = ctx;
     Sym *ix = ir_se_sym(L->a, b->res[0]);
     LwNest n;
     ImpStm *st = lw_in_bounds(L, &n, b->res[0], lw_se(L, h->dest_w));
+    const Screma *m = ir_elementwise(&h->op);
+    if (m) {
+        hist_rows(L, h, m, ix, b->res + 1);
+        st->body = lw_leave(L, &n);
+        return;
+    }
     Acc *accs = NEW_ARRAY(L->a, Acc, h->op.k + 1);
     for (int j = 0; j < h->op.k; j++) {
         const Var *d = h->dests[j], *pa = h->op.op->params[j];

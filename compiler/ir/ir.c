@@ -1084,3 +1084,30 @@ bool ir_body_has_assert(const Body *b) {
         if (ir_exp_has_assert(b->stms[i]->e)) return true;
     return false;
 }
+
+int ir_param_index(const Lambda *l, const Var *v) {
+    for (int i = 0; i < l->nparams; i++)
+        if (l->params[i] == v) return i;
+    return -1;
+}
+
+const Screma *ir_elementwise(const SegOp *op) {
+    Lambda *lam = op->op;
+    Body *b = lam->body;
+    if (b->nstms != 1 || b->nres != op->k || b->stms[0]->e->kind != IE_SCREMA) return NULL;
+    const Stm *s = b->stms[0];
+    const Screma *m = &s->e->screma;
+    if (m->nscans || m->nreds || s->npat != op->k || m->narrs != lam->nparams) return NULL;
+    for (int i = 0; i < lam->nparams; i++)
+        if (lam->params[i]->type.kind != TK_ARRAY || lam->params[i]->type.rank != 1 ||
+            ir_body_uses(m->map->body, lam->params[i]) || !m->arrs[i] || ir_param_index(lam, m->arrs[i]) < 0)
+            return NULL;
+    for (int i = 0; i < m->narrs; i++) {
+        if (m->map->params[i]->type.kind == TK_ARRAY) return NULL;
+        for (int j = 0; j < i; j++)
+            if (m->arrs[j] == m->arrs[i]) return NULL;
+    }
+    for (int q = 0; q < op->k; q++)
+        if (!b->res[q].is_var || b->res[q].v != s->pat[q] || m->map->ret[q].kind == TK_ARRAY) return NULL;
+    return m;
+}

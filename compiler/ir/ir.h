@@ -547,6 +547,13 @@ void ir_count_calls(const Prog *p, int *counts);
  * that result is one primitive op of accumulator j and element j
  * (params[j] and params[k + j], in either order), else OP_COUNT. */
 Op ir_lambda_binop(const Lambda *l, int j, int k);
+/* The position of v among l's parameters, or -1. */
+int ir_param_index(const Lambda *l, const Var *v);
+/* The map of op when op applies one map of a scalar function to its
+ * parameters, rows, element by element (Futhark's vectorised operators,
+ * as in hist (map2 (+))), reading each parameter once: a function of
+ * accumulator elements and value elements; else NULL. */
+const Screma *ir_elementwise(const SegOp *op);
 /* Whether s is cheap code that every work-item of a flattened nest may
  * repeat: scalar operations, conversions, indexing, views (reshape,
  * rearrange), assertions, and calls of functions made of such code. */

@@ -980,6 +980,8 @@ static void flatten_body(Flat *F, Body *b) {
             flatten_body(F, e->fbody);
         } else if (e->kind == IE_LOOP) {
             flatten_body(F, e->loop.body);
+        } else if (e->kind == IE_HIST && flatten_hist_rows(F->p, b, k)) {
+            F->changed = true;
         } else if (e->kind == IE_SCREMA && F->nflat < MAX_FLATTENED && flatten_map(F, b, k)) {
             /* The new statements are looked at too: a lifted map whose
              * function ran nested parallel code may be flattened again. */

@@ -122,4 +122,8 @@ void fl_lift_fill(Flat *F, Stm *st, Desc *d);
 void fl_lift_update(Flat *F, Stm *st);
 void fl_lift_scatter(Flat *F, Stm *st);
 
+/* flatten_hist.c: rewrites the histogram stms[at] of b, when its operator
+ * is elementwise, into a histogram of scalars over the flat buckets. */
+bool flatten_hist_rows(Prog *p, Body *b, int at);
+
 #endif

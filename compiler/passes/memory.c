@@ -574,12 +574,15 @@ static void mem_scatter(MemCtx *m, StmVec *out, Stm *s) {
 }
 
 /* A histogram whose buckets are arrays combines through accumulator blocks
- * allocated once: the bucket is copied in, combined, and copied back. */
+ * allocated once: the bucket is copied in, combined, and copied back. They
+ * and the blocks of the values are per-element blocks: a parallel loop's
+ * tasks each need their own. */
 static void mem_hist(MemCtx *m, StmVec *out, Stm *s) {
     Hist *h = &s->e->hist;
     h->iter = new_iter(m);
     elem_inputs(m, h->arrs, &h->narrs, h->lam, h->iter, s->loc);
     mem_soac_params(m, h->lam, h->arrs, h->narrs, h->iter);
+    int first = out->len;
     MemInfo **acc = NEW_ARRAY(m->a, MemInfo *, h->op.k + 1);
     for (int i = 0; i < h->op.k; i++) {
         Var *pa = h->op.op->params[i];
@@ -589,6 +592,8 @@ static void mem_hist(MemCtx *m, StmVec *out, Stm *s) {
     }
     mem_segop(m, out, &h->op, acc, h->lam->body->res + 1, h->lam, h->iter, s->loc);
     mem_lambda_body(m, out, h->lam, h->iter);
+    for (int i = first; i < out->len; i++)
+        if (out->items[i]->e->kind == IE_ALLOC) out->items[i]->e->per_iter = true;
     for (int i = 0; i < s->npat && i < h->op.k; i++) s->pat[i]->mem = h->dests[i]->mem;
 }
 

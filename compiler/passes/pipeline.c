@@ -12,7 +12,7 @@ const Pass pipeline_passes[] = {
      STAGE_SOACS, STAGE_SOACS, pass_fuse, false},
     {"carry", "carry a value a loop computes from its parameters and from its results to the next iteration",
      STAGE_SOACS, STAGE_SOACS, pass_carry, false},
-    {"flatten", "turn maps whose elements build arrays of varying length into segmented operations (GPU only)",
+    {"flatten", "turn maps whose elements build arrays of varying length into segmented operations, histograms of rows into histograms of scalars (GPU only)",
      STAGE_SOACS, STAGE_SOACS, pass_flatten, true},
     {"distribute", "split host-level maps of several parallel stages into one map per stage (GPU only)",
      STAGE_SOACS, STAGE_SOACS, pass_distribute, true},
