@@ -190,6 +190,7 @@ ImpProg *imp_lower(const Prog *p, bool parallel) {
     }
     free(L.mark);
     imp_narrow(ip);
+    if (parallel) imp_jam(ip);
     imp_half(ip);
     imp_regcache(ip);
     return ip;

@@ -515,6 +515,10 @@ ImpProg *imp_lower(const Prog *p, bool parallel);
 /* Narrows for loops whose iterations past a point (a guard on the counter)
  * do nothing: they stop there (narrow.c). */
 void imp_narrow(ImpProg *p);
+/* Runs several iterations of a loop around a reduction (for each centre,
+ * a distance) together: their inner loops as one, their tails in order
+ * (jam.c; the multicore backend). */
+void imp_jam(ImpProg *p);
 /* Loads a kernel loop repeats in every iteration (an element's row, read
  * again for each centre) are made once into scalar variables before it,
  * when the row is short (regcache.c). */

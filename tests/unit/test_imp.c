@@ -1041,6 +1041,33 @@ static void test_streams(void **state) {
     }
 }
 
+/* imp_jam: a loop around a reduction runs four iterations together in
+ * the multicore lowering only, and not when the reduction reads what the
+ * loop carries. */
+static void test_jam(void **state) {
+    (void)state;
+    const char *nearest =
+        "entry main [n][k][d] (ps: [n][d]f32) (cs: [k][d]f32) : [n]i64 =\n"
+        "  map (\\p -> (loop (b, bd) = (0i64, f32.inf) for c < k do\n"
+        "                  let dc = f32.sum (map2 (\\x y -> (x - y) * (x - y)) p cs[c])\n"
+        "                  in if dc < bd then (c, dc) else (b, bd)).0) ps\n";
+    const char *carried = "entry main [k][d] (cs: [k][d]f32) : f32 =\n"
+                          "  loop acc = 1f32 for c < k do acc + f32.sum (map (\\x -> x * acc) cs[c])\n";
+    const struct {
+        const char *src;
+        bool parallel, jammed;
+    } cases[] = {{nearest, true, true}, {nearest, false, false}, {carried, true, false}};
+    for (int k = 0; k < 3; k++) {
+        Prog *p;
+        ImpProg *ip = lowered_par(cases[k].src, STAGE_MEM, cases[k].parallel, &p);
+        char *text = printed(ip);
+        assert_int_equal(strstr(text, "for jam_") != NULL, cases[k].jammed);
+        assert_int_equal(strstr(text, "for rest_") != NULL, cases[k].jammed);
+        free(text);
+        unit_free(p);
+    }
+}
+
 int main(void) {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_builder_and_printer), cmocka_unit_test(test_expressions),
@@ -1052,7 +1079,7 @@ int main(void) {
         cmocka_unit_test(test_gpu_check_rejects),   cmocka_unit_test(test_lower_gpu_map),
         cmocka_unit_test(test_lower_gpu_host),      cmocka_unit_test(test_lower_gpu_segred),
         cmocka_unit_test(test_lower_gpu_seq_host), cmocka_unit_test(test_regcache),
-        cmocka_unit_test(test_streams),
+        cmocka_unit_test(test_streams),             cmocka_unit_test(test_jam),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
