@@ -28,9 +28,11 @@
  *   Where the copies would take too much memory, fewer tasks share the
  *   work (MC_HIST_ELEMS); a histogram of few buckets gets several copies a
  *   task, which consecutive elements update in turn (their operator is
- *   commutative, as Futhark requires of histograms). On one thread it is
- *   the sequential loop.
- * SOACs whose operators take arrays run sequentially.
+ *   commutative, as Futhark requires of histograms), four at a time with
+ *   their copies as constants where the function is short. Buckets that
+ *   are rows combined by an elementwise operator (hist (map2 (+))) are
+ *   rows of the task's copy. On one thread it is the sequential loop.
+ * Other SOACs whose operators take arrays run sequentially.
  *
  * A map's task stores its outputs by streaming stores (ImpStm.stream)
  * when the map stores MC_STREAM_BYTES or more in all: they would not
@@ -463,7 +465,9 @@ typedef struct HistCtx {
     const Hist *h;
     const Screma *rows; /* the elementwise operator's map, or NULL */
     ImpVar **priv;
-    ImpVar *base, *dw, *lg, *copy, *row_len;
+    ImpVar *base, *dw, *row_len, *elems;
+    int lg;             /* log2 of the copies a task */
+    ImpExp *copy;       /* where the copy an element updates starts (lg > 0) */
     SubExp ix;
     const SubExp *vals;
 } HistCtx;
@@ -498,11 +502,67 @@ static void res_hist_task(ImpLower *L, const Body *b, void *ctx) {
     Acc *accs = NEW_ARRAY(L->a, Acc, x->h->op.k + 1);
     for (int j = 0; j < x->h->op.k; j++) {
         accs[j].mem = x->priv[j];
-        ImpExp *at = op2(L, OP_ADD, op2(L, OP_SHL, lw_se(L, b->res[0]), rd(L, x->lg)), rd(L, x->copy));
+        ImpExp *at = lw_se(L, b->res[0]);
+        if (x->copy) at = op2(L, OP_ADD, at, x->copy);
         accs[j].index = op2(L, OP_ADD, rd(L, x->base), at);
     }
     lw_segop(L, &x->h->op, accs, b->res + 1, NULL);
     st->body = lw_leave(L, &n);
+}
+
+/* Element iter (the task's element j) of the histogram, updating copy
+ * copy (NULL: the only one). */
+static void hist_element(ImpLower *L, HistCtx *x, ImpExp *j, ImpExp *copy) {
+    const Hist *h = x->h;
+    x->copy = copy ? op2(L, OP_MUL, copy, rd(L, x->elems)) : NULL;
+    imp_decl(L->b, lw_var(L, h->iter), j);
+    lw_bind_rows(L, h->lam, h->arrs, h->iter);
+    lw_body(L, h->lam->body, res_hist_task, x, NULL, 0);
+}
+
+/* The most statements of a histogram's function that its tasks' loops
+ * run several times over (unrolled by the copies). */
+#define MC_HIST_UNROLL_STMS 16
+
+static bool small_body(const Body *b) {
+    if (b->nstms > MC_HIST_UNROLL_STMS) return false;
+    for (int i = 0; i < b->nstms; i++) {
+        IrExpKind k = b->stms[i]->e->kind;
+        if (k == IE_LOOP || k == IE_SCREMA || k == IE_SCATTER || k == IE_HIST || k == IE_IF || k == IE_APPLY)
+            return false;
+    }
+    return true;
+}
+
+/* The task's elements, each updating copy j mod 2^lg of the buckets.
+ * With copies and a small function, by groups of 2^lg elements, each
+ * with its copy as a constant, then the elements left over. */
+static void hist_elements(ImpLower *L, Task *t, HistCtx *x) {
+    LwNest n;
+    int copies = 1 << x->lg;
+    if (x->lg && small_body(x->h->lam->body)) {
+        ImpStm *g = lw_for(L, &n, lw_fresh(L, "g", IMP_SCALAR, PT_I64),
+                           op2(L, OP_SHR, rd(L, t->n), imp_i64(L->a, x->lg)));
+        ImpExp *first = op2(L, OP_ADD, rd(L, t->start), op2(L, OP_SHL, rd(L, g->var), imp_i64(L->a, x->lg)));
+        ImpVar *g0 = let(L, "first", first);
+        for (int u = 0; u < copies; u++) {
+            LwNest nu;
+            ImpStm *sc = imp_add(L->b, IMP_SCOPE);
+            lw_enter(L, &nu);
+            hist_element(L, x, op2(L, OP_ADD, rd(L, g0), imp_i64(L->a, u)), u ? imp_i64(L->a, u) : NULL);
+            sc->body = lw_leave(L, &nu);
+        }
+        g->body = lw_leave(L, &n);
+        ImpVar *done = let(L, "done", op2(L, OP_AND, rd(L, t->n), imp_i64(L->a, ~(int64_t)(copies - 1))));
+        ImpStm *r = lw_for(L, &n, lw_fresh(L, "r", IMP_SCALAR, PT_I64), op2(L, OP_SUB, rd(L, t->n), rd(L, done)));
+        hist_element(L, x, op2(L, OP_ADD, op2(L, OP_ADD, rd(L, t->start), rd(L, done)), rd(L, r->var)), NULL);
+        r->body = lw_leave(L, &n);
+        return;
+    }
+    ImpStm *f = lw_for(L, &n, lw_fresh(L, "j", IMP_SCALAR, PT_I64), rd(L, t->n));
+    ImpExp *copy = x->lg ? op2(L, OP_AND, rd(L, f->var), imp_i64(L->a, copies - 1)) : NULL;
+    hist_element(L, x, op2(L, OP_ADD, rd(L, t->start), rd(L, f->var)), copy);
+    f->body = lw_leave(L, &n);
 }
 
 /* Combining the tasks' rows: element j of bucket row `bucket` of
@@ -566,10 +626,10 @@ static void par_hist(ImpLower *L, const Stm *s) {
     ImpVar *elems = let(L, "elems", op2(L, OP_MUL, rd(L, dw), rd(L, row_len)));
     ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, elems), imp_i64(L->a, 1)));
     Chunks c = chunks(L, lw_se(L, h->w), op2(L, OP_MIN, imp_num_threads(L->a), room));
-    /* Few scalar buckets: 2^MC_HIST_LOG_COPIES copies a task, side by
-     * side (bucket b of copy c at b * copies + c), element j updating copy
-     * j mod copies, so that updates of one bucket in a row do not wait for
-     * each other. Rows keep one copy: an update is a loop over the row. */
+    /* Few scalar buckets: 2^MC_HIST_LOG_COPIES copies a task, one after
+     * the other, element j updating copy j mod copies, so that updates of
+     * one bucket in a row do not wait for each other. Rows keep one copy:
+     * an update is a loop over the row. */
     ImpExp *few = imp_conv(L->a, PT_BOOL, PT_I64, op2(L, OP_LE, rd(L, dw), imp_i64(L->a, MC_HIST_FEW)));
     ImpVar *lg = let(L, "lg_copies", rows ? imp_i64(L->a, 0) : op2(L, OP_MUL, few, imp_i64(L->a, MC_HIST_LOG_COPIES)));
     ImpVar *copies = let(L, "copies", op2(L, OP_SHL, imp_i64(L->a, 1), rd(L, lg)));
@@ -583,14 +643,24 @@ static void par_hist(ImpLower *L, const Stm *s) {
     task_open(L, &t, &c, s, "task", NULL);
     ImpVar *base = let(L, "base", op2(L, OP_MUL, rd(L, t.loop->var), rd(L, per_task)));
     fill_buckets(L, h, rows, priv, base, rows ? dw : per_task, row_len);
-    LwNest n;
-    ImpStm *f = task_iterations(L, &t, &n, h->iter, false);
-    ImpVar *copy = let(L, "copy", op2(L, OP_AND, rd(L, f->var), op2(L, OP_SUB, rd(L, copies), imp_i64(L->a, 1))));
-    HistCtx x = {h, rows, priv, base, dw, lg, copy, row_len, {0}, NULL};
-    lw_bind_rows(L, h->lam, h->arrs, h->iter);
-    lw_body(L, h->lam->body, res_hist_task, &x, NULL, 0);
-    f->body = lw_leave(L, &n);
+    HistCtx x = {h, rows, priv, base, dw, row_len, elems, 0, NULL, {0}, NULL};
+    if (rows) {
+        hist_elements(L, &t, &x);
+    } else {
+        ImpStm *split = imp_add(L->b, IMP_IF);
+        split->cond = op2(L, OP_NE, rd(L, lg), imp_i64(L->a, 0));
+        LwNest nb;
+        lw_enter(L, &nb);
+        x.lg = MC_HIST_LOG_COPIES;
+        hist_elements(L, &t, &x);
+        split->body = lw_leave(L, &nb);
+        lw_enter(L, &nb);
+        x.lg = 0;
+        hist_elements(L, &t, &x);
+        split->orelse = lw_leave(L, &nb);
+    }
     task_close(L, &t);
+    LwNest n;
 
     /* The tasks' buckets, combined into the destinations bucket by bucket. */
     Chunks cb = chunks(L, rd(L, dw), NULL);
@@ -614,7 +684,7 @@ static void par_hist(ImpLower *L, const Stm *s) {
         ImpStm *fc = lw_for(L, &nc, lw_fresh(L, "c", IMP_SCALAR, PT_I64), rd(L, copies));
         ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, k + 1);
         for (int j = 0; j < k; j++) {
-            ImpExp *at = op2(L, OP_ADD, op2(L, OP_SHL, imp_sym(L->a, bucket), rd(L, lg)), rd(L, fc->var));
+            ImpExp *at = op2(L, OP_ADD, imp_sym(L->a, bucket), op2(L, OP_MUL, rd(L, fc->var), rd(L, elems)));
             ImpExp *ix = op2(L, OP_ADD, op2(L, OP_MUL, rd(L, ft->var), rd(L, per_task)), at);
             ImpVar *v = lw_fresh(L, "part", IMP_SCALAR, h->dests[j]->type.elem);
             imp_decl(L->b, v, imp_load(L->a, priv[j], h->dests[j]->type.elem, ix));
