@@ -22,7 +22,8 @@ typedef struct Lanes {
     V *v;
     const ImpStm *s;
     LLVMValueRef jb;
-    LVar *jv;
+    LLVMValueRef jslot; /* the counter's slot (not its LVar: declarations
+                           made after lanes_begin may move the table) */
 } Lanes;
 
 /* Sets the counter of loop s to jb, jb + 1, ..., jb + lanes - 1. */
@@ -31,7 +32,7 @@ static void lanes_set(L *l, const Lanes *x) {
     LLVMValueRef steps[MAX_LANES];
     for (int k = 0; k < v->lanes; k++) steps[k] = l_i64(l, k);
     LLVMValueRef jb = splat(v, l_load(l, l->i64, x->jb));
-    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, jb, LLVMConstVector(steps, (unsigned)v->lanes), ""), x->jv->slot);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, jb, LLVMConstVector(steps, (unsigned)v->lanes), ""), x->jslot);
 }
 
 /* Iterations jb, jb + 1, ..., jb + lanes - 1 of loop s at once. */
@@ -45,7 +46,7 @@ static void lanes_body(L *l, const void *arg) {
  * again, its counter declared. */
 static Lanes lanes_begin(V *v, const ImpStm *s, LLVMValueRef jb) {
     forget(v);
-    return (Lanes){v, s, jb, vdeclare(v, s->var->id, v->l->i64, s->var->name)};
+    return (Lanes){v, s, jb, vdeclare(v, s->var->id, v->l->i64, s->var->name)->slot};
 }
 
 /* Loop s from the value of slot jb, lanes iterations at a time while they

@@ -241,6 +241,17 @@ static bool same_exp(const ImpExp *x, const ImpExp *y) {
     }
 }
 
+/* Whether code c assigns v. */
+static bool assigns(ImpStm *const *stms, int n, const ImpVar *v) {
+    for (int i = 0; i < n; i++) {
+        const ImpStm *s = stms[i];
+        if ((s->kind == IMP_ASSIGN && s->var == v) || assigns(s->body.stms, s->body.n, v) ||
+            assigns(s->orelse.stms, s->orelse.n, v))
+            return true;
+    }
+    return false;
+}
+
 /* Appends a copy of the inner loop's body to b; a load the body
  * declares that an earlier copy declared too (the same element: nothing
  * in the loop stores) is not made again, the copy reads the earlier
@@ -256,7 +267,9 @@ static void inner_copy(Jam *J, ImpBuilder *b, const ImpCode *body) {
             ImpVar *same = NULL;
             for (int k = 0; k < first && !same; k++) {
                 const ImpStm *t = b->stms.items[k];
-                if (t->kind == IMP_DECL && t->init && same_exp(t->init, e)) same = t->var;
+                if (t->kind == IMP_DECL && t->init && same_exp(t->init, e) &&
+                    !assigns(b->stms.items, b->stms.len, t->var))
+                    same = t->var;
             }
             if (same) {
                 J->to[s->var->id] = same;
