@@ -3,6 +3,7 @@
 -- ==
 -- entry: counts
 -- input { 1000000i64 1000i64 } output { 1000i64 1993i32 1994017i32 }
+-- input { 1000003i64 97i64 } output { 97i64 40000i32 1970003i32 }
 -- input { 0i64 10i64 } output { 10i64 0i32 0i32 }
 -- input { 100i64 0i64 } output { 0i64 0i32 0i32 }
 
@@ -60,3 +61,25 @@ entry pairs (n: i64) (k: i64) (d: i64) : ([]i32, []i32, []i32, []i32) =
                         (\(a, b) (x, y) -> unzip (map4 (\a b x y -> (a + x, i32.max b y)) a b x y))
                         (replicate d 0, replicate d 0) is (zip vs ws))
   in (s[0], s[k - 1], m[1], m[k - 2])
+
+-- A histogram whose function is long (over 16 statements): its tasks
+-- update their four copies one element at a time, the copy j mod 4.
+-- ==
+-- entry: long_fn
+-- input { 500001i64 300i64 } output { 6611i32 4953i32 1980187i32 }
+
+entry long_fn (n: i64) (m: i64) : (i32, i32, i32) =
+  let g (i: i64) =
+    let x = i
+    let x = (x * 3 + 1) % 100003
+    let x = (x * 5 + 2) % 100003
+    let x = (x * 7 + 3) % 100003
+    let x = (x * 9 + 4) % 100003
+    let x = (x * 11 + 5) % 100003
+    let x = (x * 13 + 6) % 100003
+    let x = (x * 15 + 7) % 100003
+    let x = (x * 17 + 8) % 100003
+    let x = (x * 19 + 9) % 100003
+    in x
+  let h = hist (+) 0i32 m (map (\i -> g i % (m + 3) - 1) (iota n)) (map (\i -> i32.i64 (i % 7 + g i % 3)) (iota n))
+  in (h[0], h[m - 1], reduce (+) 0 h)
