@@ -60,8 +60,9 @@ LLVMValueRef l_call(L *l, const char *name, LLVMValueRef *args, int n) {
 /* ---- Variables ---- */
 
 LVar *l_var_at(L *l, int id) {
-    while (l->vars.len <= id) vec_push(&l->vars, ((LVar){0}));
-    return &l->vars.items[id];
+    while (l->vars.len <= id) vec_push(&l->vars, NULL);
+    if (!l->vars.items[id]) l->vars.items[id] = NEW(l->a, LVar);
+    return l->vars.items[id];
 }
 
 LVar *l_declare(L *l, const ImpVar *v) {
@@ -80,7 +81,7 @@ LVar *l_declare(L *l, const ImpVar *v) {
 }
 
 LVar *l_lookup(L *l, int id) {
-    LVar *lv = id < l->vars.len ? &l->vars.items[id] : NULL;
+    LVar *lv = id < l->vars.len ? l->vars.items[id] : NULL;
     if (!lv || !lv->slot) ICE("LLVM backend: variable %d used before its declaration", id);
     return lv;
 }
@@ -502,7 +503,7 @@ typedef struct Saved {
  * pool of its own. */
 static LLVMValueRef task_function(L *l, const ImpStm *s, const Captured *c, LLVMTypeRef et, const int *field) {
     Saved sv = {l->fn, l->ctx, l->pool, l->ins, l->outs, l->entry_bb, l->fail, LLVMGetInsertBlock(l->b), l->fun};
-    LVar *outer = l->vars.items;
+    LVar **outer = l->vars.items;
     int nouter = l->vars.len;
     l->vars.items = NULL;
     l->vars.len = l->vars.cap = 0;
@@ -519,7 +520,7 @@ static LLVMValueRef task_function(L *l, const ImpStm *s, const Captured *c, LLVM
     l->in_task++;
     LLVMValueRef env = LLVMGetParam(fn, 2);
     for (int i = 0; i < c->ids.len; i++) {
-        const LVar *o = &outer[c->ids.items[i]];
+        const LVar *o = outer[c->ids.items[i]];
         LVar *lv = l_var_at(l, c->ids.items[i]);
         lv->ty = o->ty;
         lv->slot = l_slot(l, o->ty, "captured");

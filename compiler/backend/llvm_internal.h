@@ -36,7 +36,8 @@ typedef struct L {
     LLVMValueRef ctx, pool, ins, outs;
     LLVMBasicBlockRef fail;
     const ImpFun *fun;   /* the ImpFun being built, or NULL */
-    VEC(LVar) vars;      /* by variable id */
+    VEC(LVar *) vars;    /* by variable id (NULL: none yet); an LVar
+                            never moves, whatever is declared later */
     int next_id;         /* ids of the backend's own variables */
     int in_task;         /* > 0 while a parallel loop's task is built */
     int streams;         /* streaming stores made so far */

@@ -13,7 +13,7 @@
 static void forget(V *v) {
     for (int id = 0; id < v->l->vars.len && id <= v->l->next_id; id++)
         if (v->inside[id]) {
-            v->l->vars.items[id] = (LVar){0};
+            if (v->l->vars.items[id]) *v->l->vars.items[id] = (LVar){0};
             memset(&v->rowslot[(size_t)id * MAX_ROWS], 0, MAX_ROWS * sizeof(LLVMValueRef));
         }
 }
@@ -22,8 +22,7 @@ typedef struct Lanes {
     V *v;
     const ImpStm *s;
     LLVMValueRef jb;
-    LLVMValueRef jslot; /* the counter's slot (not its LVar: declarations
-                           made after lanes_begin may move the table) */
+    LVar *jv;
 } Lanes;
 
 /* Sets the counter of loop s to jb, jb + 1, ..., jb + lanes - 1. */
@@ -32,7 +31,7 @@ static void lanes_set(L *l, const Lanes *x) {
     LLVMValueRef steps[MAX_LANES];
     for (int k = 0; k < v->lanes; k++) steps[k] = l_i64(l, k);
     LLVMValueRef jb = splat(v, l_load(l, l->i64, x->jb));
-    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, jb, LLVMConstVector(steps, (unsigned)v->lanes), ""), x->jslot);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, jb, LLVMConstVector(steps, (unsigned)v->lanes), ""), x->jv->slot);
 }
 
 /* Iterations jb, jb + 1, ..., jb + lanes - 1 of loop s at once. */
@@ -46,7 +45,7 @@ static void lanes_body(L *l, const void *arg) {
  * again, its counter declared. */
 static Lanes lanes_begin(V *v, const ImpStm *s, LLVMValueRef jb) {
     forget(v);
-    return (Lanes){v, s, jb, vdeclare(v, s->var->id, v->l->i64, s->var->name)->slot};
+    return (Lanes){v, s, jb, vdeclare(v, s->var->id, v->l->i64, s->var->name)};
 }
 
 /* Loop s from the value of slot jb, lanes iterations at a time while they

@@ -586,19 +586,18 @@ static void vfor_loop(V *v, const ImpStm *s) {
         LLVMTypeRef ts[] = {LLVMTypeOf(bound)};
         bound = intrinsic(v, "llvm.vector.reduce.smax", ts, 1, &live, 1);
     }
-    /* The slot, not the LVar: the body's declarations may move the table. */
-    LLVMValueRef slot = vdeclare(v, s->var->id, ty, s->var->name)->slot;
-    LLVMBuildStore(l->b, LLVMConstInt(ty, 0, 0), slot);
+    LVar *lv = vdeclare(v, s->var->id, ty, s->var->name);
+    LLVMBuildStore(l->b, LLVMConstInt(ty, 0, 0), lv->slot);
     LLVMBasicBlockRef head = l_bb(l, "for"), body = l_bb(l, "body"), done = l_bb(l, "done");
     LLVMBuildBr(l->b, head);
     l_enter(l, head);
-    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, l_load(l, ty, slot), bound, ""), body, done);
+    LLVMBuildCondBr(l->b, LLVMBuildICmp(l->b, LLVMIntSLT, l_load(l, ty, lv->slot), bound, ""), body, done);
     l_enter(l, body);
     LLVMValueRef outer = v->mask;
-    if (vbound) v->mask = and_mask(v, LLVMBuildICmp(l->b, LLVMIntSLT, splat(v, l_load(l, ty, slot)), vbound, ""));
+    if (vbound) v->mask = and_mask(v, LLVMBuildICmp(l->b, LLVMIntSLT, splat(v, l_load(l, ty, lv->slot)), vbound, ""));
     vcode(v, &s->body);
     v->mask = outer;
-    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, ty, slot), LLVMConstInt(ty, 1, 0), ""), slot);
+    LLVMBuildStore(l->b, LLVMBuildAdd(l->b, l_load(l, ty, lv->slot), LLVMConstInt(ty, 1, 0), ""), lv->slot);
     LLVMBuildBr(l->b, head);
     l_enter(l, done);
 }

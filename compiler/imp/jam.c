@@ -48,8 +48,6 @@ typedef struct Jam {
 
 static ImpVar *var_of(Jam *J, ImpVar *v) { return v->id < J->nids && J->to[v->id] ? J->to[v->id] : v; }
 
-static Sym *sym_of(Jam *J, Sym *s);
-
 typedef struct SymSub {
     Jam *J;
     Sym *s;
@@ -86,7 +84,8 @@ static ImpExp *exp_of(Jam *J, const ImpExp *e) {
 
 static ImpCode code_of(Jam *J, const ImpCode *c);
 
-/* A copy of s (a statement jam_ok allowed), its declarations new. */
+/* A copy of s (a statement plain allows, or the loop's body), its
+ * declarations new. */
 static ImpStm *stm_of(Jam *J, const ImpStm *s) {
     ImpStm *r = NEW(J->a, ImpStm);
     *r = *s;
@@ -114,9 +113,9 @@ static ImpCode code_of(Jam *J, const ImpCode *c) {
 
 /* ---- Which loops ---- */
 
-/* Whether code c (a tail, or the inner loop's body when inner) does only
- * what a copy may: declarations, assignments, ifs (and, in a tail,
- * assertions), at most n statements in all. */
+/* Whether code c (a tail, or else the inner loop's body) does only what
+ * a copy may: declarations, assignments, ifs (and, in a tail,
+ * assertions), with *n, the statements counted so far, at most JAM_STMS. */
 static bool plain(const ImpCode *c, bool tail, int *n) {
     for (int i = 0; i < c->n; i++) {
         const ImpStm *s = c->stms[i];
@@ -138,26 +137,12 @@ static bool plain(const ImpCode *c, bool tail, int *n) {
     return true;
 }
 
-typedef struct Reads {
-    const char *set;
-    bool any;
-} Reads;
-
-static void read_var(int id, void *ctx) {
-    Reads *r = ctx;
-    r->any |= r->set[id] != 0;
-}
-
 /* Whether e reads a variable of set (a load's block aside). */
 static bool reads(const ImpExp *e, const char *set) {
     if (!e) return false;
     switch (e->kind) {
     case IX_VAR: return set[e->var->id];
-    case IX_SYM: {
-        Reads r = {set, false};
-        sym_vars(e->sym, read_var, &r);
-        return r.any;
-    }
+    case IX_SYM: return sym_reads_any(e->sym, set);
     case IX_LOAD: return reads(e->index, set);
     default:
         for (int i = 0; i < imp_exp_nargs(e); i++)
@@ -203,6 +188,11 @@ static int jam_inner(Jam *J, const ImpStm *s) {
     n = 0;
     ImpCode tail = {b->stms + at + 1, b->n - at - 1};
     if (!plain(&tail, true, &n)) return -1;
+    /* What the body declares (and the counter). */
+    J->nids = J->p->next_id + 1;
+    J->decl = arena_alloc(J->a, (size_t)J->nids);
+    imp_mark_vars(b, true, false, J->decl);
+    J->decl[s->var->id] = 1;
     /* What the loop carries: assigned in its body, declared outside. */
     char *carried = arena_alloc(J->a, (size_t)J->nids);
     imp_mark_vars(b, false, true, carried);
@@ -241,17 +231,6 @@ static bool same_exp(const ImpExp *x, const ImpExp *y) {
     }
 }
 
-/* Whether code c assigns v. */
-static bool assigns(ImpStm *const *stms, int n, const ImpVar *v) {
-    for (int i = 0; i < n; i++) {
-        const ImpStm *s = stms[i];
-        if ((s->kind == IMP_ASSIGN && s->var == v) || assigns(s->body.stms, s->body.n, v) ||
-            assigns(s->orelse.stms, s->orelse.n, v))
-            return true;
-    }
-    return false;
-}
-
 /* Appends a copy of the inner loop's body to b; a load the body
  * declares that an earlier copy declared too (the same element: nothing
  * in the loop stores) is not made again, the copy reads the earlier
@@ -260,6 +239,10 @@ static void inner_copy(Jam *J, ImpBuilder *b, const ImpCode *body) {
     int first = b->stms.len;
     char *assigned = arena_alloc(J->a, (size_t)J->nids);
     imp_mark_vars(body, false, true, assigned);
+    /* What the earlier copies assign (their variables are new). */
+    ImpCode earlier = {b->stms.items, first};
+    char *reassigned = arena_alloc(J->a, (size_t)J->p->next_id + 1);
+    imp_mark_vars(&earlier, false, true, reassigned);
     for (int i = 0; i < body->n; i++) {
         const ImpStm *s = body->stms[i];
         if (s->kind == IMP_DECL && s->init && s->init->kind == IX_LOAD && !assigned[s->var->id]) {
@@ -267,8 +250,7 @@ static void inner_copy(Jam *J, ImpBuilder *b, const ImpCode *body) {
             ImpVar *same = NULL;
             for (int k = 0; k < first && !same; k++) {
                 const ImpStm *t = b->stms.items[k];
-                if (t->kind == IMP_DECL && t->init && same_exp(t->init, e) &&
-                    !assigns(b->stms.items, b->stms.len, t->var))
+                if (t->kind == IMP_DECL && t->init && same_exp(t->init, e) && !reassigned[t->var->id])
                     same = t->var;
             }
             if (same) {
@@ -278,6 +260,11 @@ static void inner_copy(Jam *J, ImpBuilder *b, const ImpCode *body) {
         }
         vec_push(&b->stms, stm_of(J, s));
     }
+}
+
+/* The counter of copy u of the jammed loop q. */
+static Sym *copy_counter(Arena *a, const ImpStm *q, int u) {
+    return sym_add(a, sym_mul(a, sym_var(a, q->var->id), sym_const(a, JAM)), sym_const(a, u));
 }
 
 /* The statements of the loop that replace s (whose inner loop is body
@@ -300,7 +287,7 @@ static void jam_loop(Jam *J, ImpBuilder *out, ImpStm *s, int at) {
     ImpVar ***maps = NEW_ARRAY(a, ImpVar **, JAM);
     for (int u = 0; u < JAM; u++) {
         J->to = maps[u] = NEW_ARRAY(a, ImpVar *, J->nids);
-        J->c = sym_add(a, sym_mul(a, sym_var(a, q->var->id), sym_const(a, JAM)), sym_const(a, u));
+        J->c = copy_counter(a, q, u);
         for (int i = 0; i < at; i++) vec_push(&qb.stms, stm_of(J, b->stms[i]));
         const ImpStm *f = b->stms[at];
         if (!inner) {
@@ -316,7 +303,7 @@ static void jam_loop(Jam *J, ImpBuilder *out, ImpStm *s, int at) {
     vec_push(&qb.stms, inner);
     for (int u = 0; u < JAM; u++) {
         J->to = maps[u];
-        J->c = sym_add(a, sym_mul(a, sym_var(a, q->var->id), sym_const(a, JAM)), sym_const(a, u));
+        J->c = copy_counter(a, q, u);
         for (int i = at + 1; i < b->n; i++) vec_push(&qb.stms, stm_of(J, b->stms[i]));
     }
     q->body = imp_finish(&qb);
@@ -337,13 +324,7 @@ static ImpCode jam_code(Jam *J, const ImpCode *c) {
         s->body = jam_code(J, &s->body);
         s->orelse = jam_code(J, &s->orelse);
         int at = -1;
-        if (s->kind == IMP_FOR && s->var->t == PT_I64 && !s->unroll) {
-            J->nids = J->p->next_id + 1;
-            J->decl = arena_alloc(J->a, (size_t)J->nids);
-            imp_mark_vars(&s->body, true, false, J->decl);
-            J->decl[s->var->id] = 1;
-            at = jam_inner(J, s);
-        }
+        if (s->kind == IMP_FOR && s->var->t == PT_I64 && !s->unroll) at = jam_inner(J, s);
         if (at >= 0) {
             jam_loop(J, &out, s, at);
             changed = true;

@@ -122,10 +122,12 @@ Acc *lw_declare_accs(ImpLower *L, const SegOp *ops, int nops, Var **pat, bool te
  * with xvals, expressions, when not NULL: scalar accumulators only). */
 void lw_segop(ImpLower *L, const SegOp *op, const Acc *accs, const SubExp *vals, ImpExp *const *xvals);
 /* Where lw_segop_rows finds element j of accumulator q (an index into
- * block mems[q]) and of value q (an expression). */
+ * block mems[q]) and of value q: element j of array vals[q] or, when
+ * vals is NULL, the expression val gives. */
 typedef struct LwRows {
     ImpVar **mems;
     ImpExp *(*acc)(ImpLower *L, int q, Sym *j, void *ctx);
+    const SubExp *vals;
     ImpExp *(*val)(ImpLower *L, int q, Sym *j, void *ctx);
     void *ctx;
 } LwRows;

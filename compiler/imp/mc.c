@@ -459,8 +459,9 @@ static void par_scatter(ImpLower *L, const Stm *s) {
 
 /* ---- Hist ---- */
 
-/* A task's buckets: element base + (b << lg) + copy of block priv[j]
- * is bucket b of destination j (in copy copy of it). */
+/* A task's buckets: element base + c * elems + b of block priv[j] is
+ * bucket b of destination j in the task's copy c (for rows, element
+ * base + b * row_len + i is element i of bucket b). */
 typedef struct HistCtx {
     const Hist *h;
     const Screma *rows; /* the elementwise operator's map, or NULL */
@@ -468,8 +469,7 @@ typedef struct HistCtx {
     ImpVar *base, *dw, *row_len, *elems;
     int lg;             /* log2 of the copies a task */
     ImpExp *copy;       /* where the copy an element updates starts (lg > 0) */
-    SubExp ix;
-    const SubExp *vals;
+    SubExp ix;          /* an elementwise operator's bucket */
 } HistCtx;
 
 /* With an elementwise operator, element j of bucket ix of the task's
@@ -481,10 +481,6 @@ static ImpExp *task_row_acc(ImpLower *L, int q, Sym *j, void *ctx) {
     return op2(L, OP_ADD, op2(L, OP_ADD, rd(L, x->base), row), imp_sym(L->a, j));
 }
 
-static ImpExp *task_row_val(ImpLower *L, int q, Sym *j, void *ctx) {
-    return lw_elem(L, ((const HistCtx *)ctx)->vals[q].v, &j);
-}
-
 /* The body's results (an LwResFn): the values combined into the task's
  * bucket when in bounds. */
 static void res_hist_task(ImpLower *L, const Body *b, void *ctx) {
@@ -493,8 +489,7 @@ static void res_hist_task(ImpLower *L, const Body *b, void *ctx) {
     ImpStm *st = lw_in_bounds(L, &n, b->res[0], rd(L, x->dw));
     if (x->rows) {
         x->ix = b->res[0];
-        x->vals = b->res + 1;
-        LwRows r = {x->priv, task_row_acc, task_row_val, x};
+        LwRows r = {x->priv, task_row_acc, b->res + 1, NULL, x};
         lw_segop_rows(L, &x->h->op, x->rows, &r, rd(L, x->row_len));
         st->body = lw_leave(L, &n);
         return;
@@ -643,7 +638,7 @@ static void par_hist(ImpLower *L, const Stm *s) {
     task_open(L, &t, &c, s, "task", NULL);
     ImpVar *base = let(L, "base", op2(L, OP_MUL, rd(L, t.loop->var), rd(L, per_task)));
     fill_buckets(L, h, rows, priv, base, rows ? dw : per_task, row_len);
-    HistCtx x = {h, rows, priv, base, dw, row_len, elems, 0, NULL, {0}, NULL};
+    HistCtx x = {h, rows, priv, base, dw, row_len, elems, 0, NULL, {0}};
     if (rows) {
         hist_elements(L, &t, &x);
     } else {
@@ -672,7 +667,7 @@ static void par_hist(ImpLower *L, const Stm *s) {
     ImpStm *ft = lw_for(L, &nt, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, c.ntasks));
     if (rows) {
         CombineRows cr = {h, priv, ft->var, per_task, row_len, bucket};
-        LwRows r = {NEW_ARRAY(L->a, ImpVar *, k + 1), combine_row_acc, combine_row_val, &cr};
+        LwRows r = {NEW_ARRAY(L->a, ImpVar *, k + 1), combine_row_acc, NULL, combine_row_val, &cr};
         for (int j = 0; j < k; j++) r.mems[j] = lw_var(L, h->dests[j]->mem->mem);
         lw_segop_rows(L, &h->op, rows, &r, rd(L, row_len));
     } else {

@@ -92,8 +92,10 @@ void lw_segop_rows(ImpLower *L, const SegOp *op, const Screma *m, const LwRows *
     for (int i = 0; i < m->narrs; i++) {
         const Var *p = m->map->params[i];
         int q = ir_param_index(op->op, m->arrs[i]);
-        lw_declare(L, p, q < op->k ? imp_load(L->a, r->mems[q], p->type.elem, r->acc(L, q, j, r->ctx))
-                                   : r->val(L, q - op->k, j, r->ctx));
+        ImpExp *x = q < op->k ? imp_load(L->a, r->mems[q], p->type.elem, r->acc(L, q, j, r->ctx))
+                    : r->vals   ? lw_elem(L, r->vals[q - op->k].v, &j)
+                                : r->val(L, q - op->k, j, r->ctx);
+        lw_declare(L, p, x);
     }
     RowsCtx x = {m, r, j};
     lw_body(L, m->map->body, res_rows, &x, NULL, 0);
@@ -209,37 +211,25 @@ void lw_scatter(ImpLower *L, const Stm *s) {
     f->body = lw_leave(L, &n);
 }
 
-/* Hist: combines the values with the bucket's current contents. An array
- * bucket is copied into the operator's accumulator place, combined, and
- * copied back. */
-typedef struct BucketRows {
-    Lmad **rows;
-    const SubExp *vals;
-} BucketRows;
-
-static ImpExp *bucket_acc(ImpLower *L, int q, Sym *j, void *ctx) {
-    return lw_offset(L, ((BucketRows *)ctx)->rows[q], &j);
-}
-
-static ImpExp *hist_row_val(ImpLower *L, int q, Sym *j, void *ctx) {
-    return lw_elem(L, ((BucketRows *)ctx)->vals[q].v, &j);
-}
+static ImpExp *bucket_acc(ImpLower *L, int q, Sym *j, void *ctx) { return lw_offset(L, ((Lmad **)ctx)[q], &j); }
 
 /* Combines the rows vals into the rows ix of h's destinations through
  * its elementwise operator m. */
 static void hist_rows(ImpLower *L, const Hist *h, const Screma *m, Sym *ix, const SubExp *vals) {
     int k = h->op.k;
-    BucketRows x = {NEW_ARRAY(L->a, Lmad *, k + 1), NULL};
+    Lmad **rows = NEW_ARRAY(L->a, Lmad *, k + 1);
     ImpVar **mems = NEW_ARRAY(L->a, ImpVar *, k + 1);
     for (int q = 0; q < k; q++) {
         mems[q] = lw_var(L, h->dests[q]->mem->mem);
-        x.rows[q] = lw_row(L, h->dests[q]->mem->ixfun, ix);
+        rows[q] = lw_row(L, h->dests[q]->mem->ixfun, ix);
     }
-    x.vals = vals;
-    LwRows r = {mems, bucket_acc, hist_row_val, &x};
+    LwRows r = {mems, bucket_acc, vals, NULL, rows};
     lw_segop_rows(L, &h->op, m, &r, lw_se(L, h->op.op->params[0]->type.shape[0]));
 }
 
+/* Hist: combines the values with the bucket's current contents. An array
+ * bucket is copied into the operator's accumulator place, combined, and
+ * copied back, unless the operator is elementwise (hist_rows). */
 static void res_hist(ImpLower *L, const Body *b, void *ctx) {
     const Hist *h = ctx;
     Sym *ix = ir_se_sym(L->a, b->res[0]);

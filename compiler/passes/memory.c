@@ -397,18 +397,12 @@ static void mem_soac_params(MemCtx *m, Lambda *lam, Var **arrs, int narrs, Var *
         if (is_array(lam->params[i])) lam->params[i]->mem = fix_at(m, arrs[i]->mem, iter);
 }
 
-static bool is_param(const Lambda *lam, const Var *v) {
-    for (int i = 0; i < lam->nparams; i++)
-        if (lam->params[i] == v) return true;
-    return false;
-}
-
 /* Gives array parameter p (an operator's element parameter, fed from result
  * v of lambda lam) a place: v's own when v is a row of an input or comes
  * from outside the lambda, else a buffer allocated before the SOAC in which
  * v is built (hinted) or into which it is copied. */
 static void place_elem(MemCtx *m, StmVec *out, Var *p, SubExp v, const Lambda *lam, SrcLoc loc) {
-    if (v.is_var && (is_param(lam, v.v) || !binding_stm(lam->body, v.v)) && v.v->mem) {
+    if (v.is_var && (ir_param_index(lam, v.v) >= 0 || !binding_stm(lam->body, v.v)) && v.v->mem) {
         p->mem = v.v->mem;
         return;
     }
