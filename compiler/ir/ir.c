@@ -73,6 +73,18 @@ SubExp ir_emit_op2(Prog *p, StmVec *out, Op op, PrimType t, SubExp x, SubExp y, 
     return se_var(v);
 }
 
+Stm *ir_iota_stm(Prog *p, const char *name, SubExp n, SrcLoc loc) {
+    IrExp *e = NEW(p->arena, IrExp);
+    *e = (IrExp){.kind = IE_IOTA, .n = n, .start = se_i64(0), .step = se_i64(1), .t = PT_I64};
+    return ir_stm1(p->arena, ir_var(p, name, type_array(p->arena, PT_I64, 1, &n)), e, loc);
+}
+
+void ir_emit_unflatten(Prog *p, StmVec *out, SubExp t, SubExp d, SubExp *i, SubExp *j, SrcLoc loc) {
+    *i = ir_emit_op2(p, out, OP_QUOT, PT_I64, t, d, "i", loc);
+    SubExp id = ir_emit_op2(p, out, OP_MUL, PT_I64, *i, d, "j", loc);
+    *j = ir_emit_op2(p, out, OP_SUB, PT_I64, t, id, "j", loc);
+}
+
 Stm *ir_copy_stm(Arena *a, Var *dst, SubExp src, SrcLoc loc) {
     IrExp *e = NEW(a, IrExp);
     e->kind = IE_SUBEXP;

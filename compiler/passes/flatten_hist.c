@@ -69,9 +69,8 @@ static Lambda *flat_lambda(Prog *p, const Hist *h, SubExp d, SrcLoc loc) {
     int k = h->op.k;
     StmVec out = {0};
     Var *t = ir_var(p, "t", type_prim(PT_I64));
-    SubExp i = ir_emit_op2(p, &out, OP_QUOT, PT_I64, se_var(t), d, "i", loc);
-    SubExp id = ir_emit_op2(p, &out, OP_MUL, PT_I64, i, d, "j", loc);
-    SubExp j = ir_emit_op2(p, &out, OP_SUB, PT_I64, se_var(t), id, "j", loc);
+    SubExp i, j;
+    ir_emit_unflatten(p, &out, se_var(t), d, &i, &j, loc);
     for (int q = 0; q < h->lam->nparams; q++) vec_push(&out, ir_index_stm(a, h->lam->params[q], h->arrs[q], i, loc));
     const Body *lb = h->lam->body;
     for (int q = 0; q < lb->nstms; q++) vec_push(&out, lb->stms[q]);
@@ -144,10 +143,9 @@ bool flatten_hist_rows(Prog *p, Body *b, int at) {
         dests[q] = ir_var(p, "flat_dest", ft);
         vec_push(&out, reshape_stm(p, dests[q], h->dests[q], &buckets, 1, loc));
     }
-    Var *pos = ir_var(p, "flat", type_array(a, PT_I64, 1, &n));
-    IrExp *ie = NEW(a, IrExp);
-    *ie = (IrExp){.kind = IE_IOTA, .n = n, .start = se_i64(0), .step = se_i64(1), .t = PT_I64};
-    vec_push(&out, ir_stm1(a, pos, ie, loc));
+    Stm *iota = ir_iota_stm(p, "flat", n, loc);
+    Var *pos = iota->pat[0];
+    vec_push(&out, iota);
     IrExp *he = NEW(a, IrExp);
     he->kind = IE_HIST;
     Var **arrs = NEW(a, Var *);

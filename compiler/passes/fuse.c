@@ -926,18 +926,12 @@ static void flatten_nest(Fuse *F, Body *b, int pi, int ci, Stm *in) {
     const Screma *os = &p->e->screma, *is = &in->e->screma;
     Lambda *ol = os->map, *il = is->map;
     SubExp N = r->e->shape[0];
-    Var *flat = ir_var(F->p, "flat", type_array(a, PT_I64, 1, &N));
-    IrExp *ie = NEW(a, IrExp);
-    *ie = (IrExp){.kind = IE_IOTA, .n = N, .start = se_i64(0), .step = se_i64(1), .t = PT_I64};
-    Stm *iota = ir_stm1(a, flat, ie, r->loc);
+    Stm *iota = ir_iota_stm(F->p, "flat", N, r->loc);
+    Var *flat = iota->pat[0];
     StmVec out = {0};
     Var *t = ir_var(F->p, "t", type_prim(PT_I64));
-    SubExp i = ir_emit_op2(F->p, &out, OP_QUOT, PT_I64, se_var(t), is->w, "i", p->loc);
-    /* t - i * d rather than t rem d: one division (a GPU divides 64-bit
-     * integers in software; k-means' sums histogram 105 -> 90 us on an
-     * H100). */
-    SubExp id = ir_emit_op2(F->p, &out, OP_MUL, PT_I64, i, is->w, "j", p->loc);
-    SubExp j = ir_emit_op2(F->p, &out, OP_SUB, PT_I64, se_var(t), id, "j", p->loc);
+    SubExp i, j;
+    ir_emit_unflatten(F->p, &out, se_var(t), is->w, &i, &j, p->loc);
     for (int k = 0; k < ol->nparams; k++) vec_push(&out, ir_index_stm(a, ol->params[k], os->arrs[k], i, p->loc));
     for (int k = 0; k < ol->body->nstms - 1; k++) vec_push(&out, ol->body->stms[k]);
     for (int k = 0; k < il->nparams; k++) {
