@@ -330,7 +330,7 @@ struct futhark_context *futhark_context_new(struct futhark_context_config *cfg) 
 #ifdef RTL_MULTICORE
     /* The context's scheduler (without threads, loops run on the caller)
      * and its cache of freed blocks. */
-    ctx->rt.sched = rt_sched_new(cfg->num_threads);
+    ctx->rt.sched = rt_sched_new(cfg->num_threads, false);
     ctx->rt.cache = calloc(1, sizeof(rt_cache));
 #endif
     return ctx;

@@ -43,6 +43,7 @@ typedef struct rtsc_worker {
     pthread_t thread;
     rt_sched *s;
     int tid;
+    int cpu; /* the CPU it is pinned to, or -1 */
 } rtsc_worker;
 
 struct rt_sched {
@@ -137,9 +138,23 @@ static bool rtsc_join(rt_sched *s, uint64_t w) {
     return false;
 }
 
+/* Pins the calling thread to the CPU cpu (-1: leaves it). */
+static void rtsc_pin(int cpu) {
+#if defined(__linux__) && defined(_GNU_SOURCE)
+    if (cpu < 0) return;
+    cpu_set_t one;
+    CPU_ZERO(&one);
+    CPU_SET(cpu, &one);
+    pthread_setaffinity_np(pthread_self(), sizeof one, &one);
+#else
+    (void)cpu;
+#endif
+}
+
 static void *rtsc_worker_main(void *arg) {
     rtsc_worker *me = arg;
     rt_sched *s = me->s;
+    rtsc_pin(me->cpu);
     uint32_t last = 0;
     for (;;) {
         uint64_t w = rtsc_await(s, last);
@@ -175,7 +190,7 @@ static int rtsc_cores(void) {
     return n < 1 ? 1 : n > RTSC_MAX_THREADS ? RTSC_MAX_THREADS : (int)n;
 }
 
-rt_sched *rt_sched_new(int nthreads) {
+rt_sched *rt_sched_new(int nthreads, bool pin) {
     int n = nthreads <= 0 ? rtsc_cores() : nthreads > RTSC_MAX_THREADS ? RTSC_MAX_THREADS : nthreads;
     rt_sched *s = calloc(1, sizeof *s);
     if (!s) return NULL;
@@ -187,8 +202,22 @@ rt_sched *rt_sched_new(int nthreads) {
         return NULL;
     }
     s->nthreads = n;
+    /* With pin, thread k runs on the k'th CPU the process may use (when
+     * there are enough of them). */
+    int cpus[RTSC_MAX_THREADS];
+    int ncpus = 0;
+#if defined(__linux__) && defined(_GNU_SOURCE)
+    cpu_set_t all;
+    if (pin && !sched_getaffinity(0, sizeof all, &all))
+        for (int c = 0; c < CPU_SETSIZE && ncpus < RTSC_MAX_THREADS; c++)
+            if (CPU_ISSET(c, &all)) cpus[ncpus++] = c;
+    if (ncpus < n) ncpus = 0;
+    if (ncpus) rtsc_pin(cpus[0]);
+#else
+    (void)pin;
+#endif
     for (int i = 0; i < n - 1; i++) {
-        s->workers[i] = (rtsc_worker){.s = s, .tid = i + 1};
+        s->workers[i] = (rtsc_worker){.s = s, .tid = i + 1, .cpu = ncpus ? cpus[i + 1] : -1};
         if (pthread_create(&s->workers[i].thread, NULL, rtsc_worker_main, &s->workers[i])) {
             rtsc_stop(s, i);
             rtsc_release(s);
@@ -265,18 +294,38 @@ int rt_parfor(rt_ctx *ctx, int64_t ntasks, rt_task_fn fn, void *env) {
     return rtsc_parallel(s, ctx, ntasks, fn, env);
 }
 
+void rt_signal(int32_t *flag, int32_t value) { __atomic_store_n(flag, value, __ATOMIC_RELEASE); }
+
+int32_t rt_await(rt_ctx *ctx, const int32_t *flag) {
+    rt_sched *s = ctx->sched;
+    int32_t v;
+    for (int i = 1; !(v = __atomic_load_n(flag, __ATOMIC_ACQUIRE)); i++) {
+        if (s && atomic_load_explicit(&s->failed, memory_order_relaxed)) return 0;
+        rtsc_pause();
+        if (i % RTSC_WAIT_SPIN == 0) sched_yield();
+    }
+    return v;
+}
+
 /* ---- The backend of multicore executables ---------------------------------- */
 
 /* --num-threads; 0: all cores. */
 static int rtsc_threads_wanted = 0;
+/* --pin-threads */
+static bool rtsc_pin_wanted = false;
 
 static const char rtsc_help[] =
     "\nMulticore options:\n"
-    "  --num-threads N             run parallel loops on N threads (default: all cores)\n";
+    "  --num-threads N             run parallel loops on N threads (default: all cores)\n"
+    "  --pin-threads               keep each thread on a CPU of its own\n";
 
-/* Takes --num-threads N or --num-threads=N. */
+/* Takes --num-threads N, --num-threads=N or --pin-threads. */
 static int rtsc_option(int argc, char **argv, int *i) {
     const char *a = argv[*i], *opt = "--num-threads", *v;
+    if (!strcmp(a, "--pin-threads")) {
+        rtsc_pin_wanted = true;
+        return 1;
+    }
     size_t n = strlen(opt);
     if (strncmp(a, opt, n) || (a[n] && a[n] != '=')) return 0;
     if (a[n] == '=') v = a + n + 1;
@@ -300,7 +349,7 @@ static int rtsc_option(int argc, char **argv, int *i) {
 static void rtsc_init_ctx(rt_ctx *ctx) {
     static bool warned = false;
     ctx->cache = calloc(1, sizeof(rt_cache)); /* none: blocks are freed */
-    ctx->sched = rt_sched_new(rtsc_threads_wanted);
+    ctx->sched = rt_sched_new(rtsc_threads_wanted, rtsc_pin_wanted);
     if (!ctx->sched && !warned) {
         fprintf(stderr, "Warning: cannot start the scheduler's threads; running on one thread\n");
         warned = true;

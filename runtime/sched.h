@@ -36,9 +36,12 @@
 typedef struct rt_sched rt_sched;
 
 /* A scheduler whose loops run on nthreads threads, the caller included
- * (nthreads <= 0: the number of online CPU cores). NULL when the threads
- * or memory cannot be had. */
-rt_sched *rt_sched_new(int nthreads);
+ * (nthreads <= 0: the number of online CPU cores). With pin (on Linux,
+ * where compiled with _GNU_SOURCE, as the runtime object of executables
+ * is), thread k (the caller is 0) stays on the k'th CPU the process may
+ * run on, when there are that many. NULL when the threads or memory
+ * cannot be had. */
+rt_sched *rt_sched_new(int nthreads, bool pin);
 /* Stops and joins the workers and frees s (NULL: nothing). No loop may be
  * running on s. */
 void rt_sched_free(rt_sched *s);
@@ -58,6 +61,16 @@ typedef int (*rt_task_fn)(rt_ctx *ctx, void *env, int64_t task, int tid);
 int rt_parfor(rt_ctx *ctx, int64_t ntasks, rt_task_fn fn, void *env);
 /* The number of threads rt_parfor may use on ctx: 1 without a scheduler. */
 int rt_num_threads(rt_ctx *ctx);
+
+/* Tasks are handed out in the order of their numbers, and a thread that
+ * took a task runs it to its end before it takes another; so a task may
+ * wait for a lower-numbered task of its loop, which has started, without
+ * a deadlock. rt_signal sets *flag to value (non-zero) once the stores
+ * before it are seen; rt_await waits until *flag is non-zero and returns
+ * it (then those stores are seen), or returns 0 when a task of the
+ * running loop failed meanwhile (the flag may never come). */
+void rt_signal(int32_t *flag, int32_t value);
+int32_t rt_await(rt_ctx *ctx, const int32_t *flag);
 
 /* The backend of multicore executables (rt_the_backend): the option
  * --num-threads N, and a scheduler of that many threads (default: all

@@ -142,6 +142,8 @@ mc=(--backend=multicore)
 for t in 1 7; do
     summarised "multicore, $t threads" "$FUTHORC" test -j "$(nproc)" "${mc[@]}" -p --num-threads=$t tests/multicore
 done
+# Threads pinned to CPUs (as many threads as cores: no pinning past them).
+summarised "multicore, pinned" "$FUTHORC" test -j "$(nproc)" "${mc[@]}" -p --pin-threads tests/multicore
 # Vector code of 8 lanes, as for CPUs without AVX-512 (x86-64-v2 runs on
 # any machine that builds futhorc).
 summarised "multicore, 8 lanes" "$FUTHORC" test -j "$(nproc)" "${mc[@]}" --pass-compiler-option=--target-cpu=x86-64-v2 tests/multicore

@@ -388,7 +388,9 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
     case IMP_LAUNCH:
     case IMP_BARRIER:
     case IMP_ATOMIC:
-    case IMP_PARFOR: ICE("C printer: an Imp statement this target does not print");
+    case IMP_PARFOR:
+    case IMP_AWAIT:
+    case IMP_SIGNAL: ICE("C printer: an Imp statement this target does not print");
     }
     return 1;
 }

@@ -647,6 +647,18 @@ static void stm(L *l, const ImpStm *s) {
     case IMP_RETURN: ret(l, s); return;
     case IMP_ASSERT: l_fail_unless(l, l_exp(l, s->cond), report_assert, s); return;
     case IMP_PARFOR: parfor(l, s); return;
+    case IMP_AWAIT: {
+        LLVMValueRef args[] = {l->ctx, l_elem_ptr(l, s->mem, PT_I32, l_exp(l, s->index))};
+        LLVMValueRef r = l_call(l, "rtl_await", args, 2);
+        l_fail_unless(l, LLVMBuildICmp(l->b, LLVMIntNE, r, LLVMConstInt(l->i32, 0, 0), ""), NULL, NULL);
+        LLVMBuildStore(l->b, r, l_declare(l, s->var)->slot);
+        return;
+    }
+    case IMP_SIGNAL: {
+        LLVMValueRef args[] = {l_elem_ptr(l, s->mem, PT_I32, l_exp(l, s->index)), l_exp(l, s->value)};
+        l_call(l, "rtl_signal", args, 2);
+        return;
+    }
     case IMP_ARG: arg(l, s); return;
     case IMP_RESULT: result(l, s); return;
     case IMP_FILL:

@@ -471,6 +471,19 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
         leave(C, mark);
         break;
     }
+    case IMP_AWAIT:
+    case IMP_SIGNAL:
+        if (!C->par) fail(C, "%s outside a parallel loop", s->kind == IMP_AWAIT ? "IMP_AWAIT" : "IMP_SIGNAL");
+        use(C, s->mem, IMP_MEM);
+        expect(C, s->index, PT_I64, "a flag's index");
+        if (s->kind == IMP_SIGNAL) {
+            expect(C, s->value, PT_I32, "a flag's value");
+            break;
+        }
+        in_range(C, s->var);
+        if (s->var->kind != IMP_SCALAR || s->var->t != PT_I32) fail(C, "the flag %s is not an i32 scalar", vn(C, s->var));
+        declare(C, s->var);
+        break;
     case IMP_WHILE:
         expect(C, s->cond, PT_BOOL, "a while loop's condition");
         C->loops++;

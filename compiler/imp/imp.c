@@ -303,6 +303,7 @@ static void fw_stm(FreeWalk *w, const ImpStm *s) {
     case IMP_DECL:
     case IMP_FOR:
     case IMP_PARFOR:
+    case IMP_AWAIT:
     case IMP_ATOMIC: fw_decl(w, s->var); break;
     case IMP_ARG:
         fw_decl(w, s->var);
@@ -341,7 +342,7 @@ bool imp_exp_varies(const ImpExp *e, const char *set) {
 void imp_mark_vars(const ImpCode *c, bool decls, bool assigns, char *set) {
     for (int i = 0; i < c->n; i++) {
         const ImpStm *s = c->stms[i];
-        bool decl = s->kind == IMP_DECL || s->kind == IMP_FOR;
+        bool decl = s->kind == IMP_DECL || s->kind == IMP_FOR || s->kind == IMP_AWAIT;
         if (s->var && ((decls && decl) || (assigns && s->kind == IMP_ASSIGN))) set[s->var->id] = 1;
         imp_mark_vars(&s->body, decls, assigns, set);
         imp_mark_vars(&s->orelse, decls, assigns, set);

@@ -76,6 +76,10 @@
  * its own element of a block of partial results, which the code after
  * the loop combines in task order), allocates and releases only its own
  * blocks, and may fail (then the loop fails once its started tasks end).
+ * Tasks start in the order of their numbers (none before every lower one
+ * started), so a task may wait for one numbered lower (IMP_AWAIT) to
+ * publish something (IMP_SIGNAL) without a deadlock: a scan's tasks
+ * pass their running totals on that way.
  */
 #ifndef FUTHORC_IMP_H
 #define FUTHORC_IMP_H
@@ -297,6 +301,14 @@ typedef enum ImpStmKind {
     IMP_PARFOR,  /* for each task var < bound (an i64 bound by the loop):
                     body, the tasks run at once on the runtime's threads,
                     in any order (see the header) */
+    IMP_AWAIT,   /* in a task: waits until the i32 element index of host
+                    block mem is non-zero, set by IMP_SIGNAL in a task of the
+                    same loop numbered lower than this one, and declares var
+                    (an i32) to it; the task fails when the loop has failed
+                    meanwhile. The stores that task made before it signalled
+                    are seen after this */
+    IMP_SIGNAL,  /* in a task: sets the i32 element index of block mem to
+                    value (non-zero), once every store before it is seen */
     IMP_ATOMIC,  /* atomically: old = element index of block mem (type t),
                     element = atomic(old, value) (IMP_AT_CMPXCHG: value when
                     old == expected, else old); var, when not NULL, is
@@ -307,7 +319,7 @@ typedef struct ImpFun ImpFun;
 
 struct ImpStm {
     ImpStmKind kind;
-    ImpVar *var;          /* DECL, ASSIGN, FOR and PARFOR (i), scalar ARG, ATOMIC (or NULL) */
+    ImpVar *var;          /* DECL, ASSIGN, FOR and PARFOR (i), scalar ARG, ATOMIC (or NULL), AWAIT */
     ImpExp *init;         /* DECL */
     ImpExp *value;        /* ASSIGN, STORE, scalar RESULT, FILL, IOTA (start), ATOMIC */
     ImpVar *mem;          /* STORE, ALLOC, RETAIN, RELEASE, array ARG and RESULT, MAP, UNMAP, ATOMIC */

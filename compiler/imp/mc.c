@@ -16,14 +16,19 @@
  *   the task's element of a block of partial results; after the loop the
  *   partials are combined in task order, so that an operator need only
  *   be associative.
- * - A scan takes three steps over one chunk per thread: each task but the
- *   last reduces its chunk's scan inputs (its map body, run for that); an
- *   exclusive scan of those partials, sequential, gives each task its
- *   carry-in; then each task runs its chunk again from its carry-in,
- *   writing the scan's outputs, and the map outputs and reductions as
- *   above. On one thread that is one pass.
+ * - A scan is one parallel loop over chunks small enough to stay in a
+ *   core's cache (MC_SCAN_CHUNK), whose tasks pass running totals on in
+ *   order, as the runtime starts them: each task but the last reduces its
+ *   chunk's scan inputs (its map body, run for that), waits for the total
+ *   of the chunks before it (IMP_AWAIT), publishes that total combined
+ *   with its own (IMP_SIGNAL), and runs its chunk again from the total
+ *   before it, writing the scan's outputs, and the map outputs and
+ *   reductions as above. The input is read from memory once, and no task
+ *   waits for all the others. On one thread it is one task, one pass.
  * - A histogram gives each task a private copy of the buckets, filled
- *   with the neutral element; after the loop a second parallel loop, over
+ *   with the neutral element (a task per thread, up to
+ *   MC_TASKS_PER_THREAD where the copies are cheap against the elements'
+ *   updates, so that a late thread's task goes to another); after the loop a second parallel loop, over
  *   the buckets, combines the copies into the destination in task order.
  *   Where the copies would take too much memory, fewer tasks share the
  *   work (MC_HIST_ELEMS); a histogram of few buckets gets several copies a
@@ -51,6 +56,9 @@
 #define MC_STREAM_BYTES ((int64_t)32 << 20)
 /* The most statements of a task's loop whose stores stream. */
 #define MC_STREAM_STMS 64
+/* Iterations of a scan's task, at most (unless a thread would get no
+ * task): its inputs stay in the cache between its two passes. */
+#define MC_SCAN_CHUNK 16384
 /* Tasks per thread of a parallel loop. */
 #define MC_TASKS_PER_THREAD 8
 /* The fewest iterations of a task (unless the loop has fewer): enough
@@ -256,20 +264,6 @@ static PrimType acc_type(const SegOp *ops, int n, int k) {
     ICE("imp_lower: no accumulator %d", k);
 }
 
-/* Fresh scalar accumulators of ops, set to element task of the blocks
- * parts (NULL: to the neutral elements). */
-static Acc *task_accs(ImpLower *L, const SegOp *ops, int nops, ImpVar **parts, ImpVar *task) {
-    if (!parts) return lw_declare_accs(L, ops, nops, NULL, true);
-    int n = acc_count(ops, nops);
-    Acc *accs = NEW_ARRAY(L->a, Acc, n + 1);
-    for (int k = 0; k < n; k++) {
-        PrimType t = acc_type(ops, nops, k);
-        accs[k].var = lw_fresh(L, "acc", IMP_SCALAR, t);
-        imp_decl(L->b, accs[k].var, imp_load(L->a, parts[k], t, rd(L, task)));
-    }
-    return accs;
-}
-
 /* Stores the accumulators accs of ops into element task of parts. */
 static void store_accs(ImpLower *L, const SegOp *ops, int nops, const Acc *accs, ImpVar **parts, ImpVar *task) {
     for (int k = 0; k < acc_count(ops, nops); k++)
@@ -284,35 +278,36 @@ static ImpVar **partials(ImpLower *L, const SegOp *ops, int nops, const Chunks *
     return parts;
 }
 
-/* Folds the partials of ops, task by task, into accs: with exclusive,
- * each partial is replaced by the fold of those before it (the last
- * task's partial, which the first pass of a scan does not make, is not
- * read). */
-static void fold_partials(ImpLower *L, const SegOp *ops, int nops, const Acc *accs, ImpVar **parts, const Chunks *c,
-                          bool exclusive) {
-    LwNest n;
-    ImpExp *last = op2(L, OP_SUB, rd(L, c->ntasks), imp_i64(L->a, 1));
-    ImpStm *f = lw_for(L, &n, lw_fresh(L, "t", IMP_SCALAR, PT_I64), exclusive ? last : rd(L, c->ntasks));
-    int pos = 0;
-    for (int j = 0; j < nops; j++) {
-        ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, ops[j].k + 1);
-        for (int k = 0; k < ops[j].k; k++) {
-            PrimType t = acc_type(ops, nops, pos + k);
-            ImpVar *v = lw_fresh(L, "part", IMP_SCALAR, t);
-            imp_decl(L->b, v, imp_load(L->a, parts[pos + k], t, rd(L, f->var)));
-            vals[k] = rd(L, v);
-            if (exclusive) imp_store(L->b, parts[pos + k], t, rd(L, f->var), imp_read(L->a, accs[pos + k].var));
-        }
-        lw_segop(L, &ops[j], accs + pos, NULL, vals);
-        pos += ops[j].k;
-    }
-    f->body = lw_leave(L, &n);
-    for (int k = 0; exclusive && k < pos; k++)
-        imp_store(L->b, parts[k], acc_type(ops, nops, k), last, imp_read(L->a, accs[k].var));
+/* Folds the values vals (one per accumulator) into accs by the operators
+ * ops, in order: acc = op(acc, val). */
+static void fold_values(ImpLower *L, const SegOp *ops, int nops, const Acc *accs, ImpExp **vals) {
+    for (int j = 0, pos = 0; j < nops; pos += ops[j].k, j++) lw_segop(L, &ops[j], accs + pos, NULL, vals + pos);
 }
 
-/* A scan's first step: the scan inputs of the map body, reduced by the
- * scan operators (an LwResFn; ctx the ScremaCtx). */
+/* Loads element i of the blocks parts, one per accumulator of ops, into
+ * fresh variables; their values. */
+static ImpExp **load_parts(ImpLower *L, const SegOp *ops, int nops, ImpVar **parts, ImpExp *i) {
+    int n = acc_count(ops, nops);
+    ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, n + 1);
+    for (int k = 0; k < n; k++) {
+        PrimType t = acc_type(ops, nops, k);
+        ImpVar *v = lw_fresh(L, "part", IMP_SCALAR, t);
+        imp_decl(L->b, v, imp_load(L->a, parts[k], t, i));
+        vals[k] = rd(L, v);
+    }
+    return vals;
+}
+
+/* Folds the partials of ops, task by task, into accs. */
+static void fold_partials(ImpLower *L, const SegOp *ops, int nops, const Acc *accs, ImpVar **parts, const Chunks *c) {
+    LwNest n;
+    ImpStm *f = lw_for(L, &n, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, c->ntasks));
+    fold_values(L, ops, nops, accs, load_parts(L, ops, nops, parts, rd(L, f->var)));
+    f->body = lw_leave(L, &n);
+}
+
+/* The scan inputs of the map body, reduced by the scan operators (an
+ * LwResFn; ctx the ScremaCtx). */
 static void res_scan_inputs(ImpLower *L, const Body *b, void *ctx) {
     const ScremaCtx *x = ctx;
     const Screma *sc = &x->s->e->screma;
@@ -357,47 +352,143 @@ static bool short_code(const ImpCode *c, int *left) {
     return true;
 }
 
-/* One parallel loop over the Screma's iterations: each task's scan
- * accumulators start at its element of scan_parts (NULL: neutral); with
- * first, it reduces the scan inputs and leaves the task's scan
- * accumulators in scan_parts, else it runs the whole body and leaves its
- * reduction accumulators in red_parts. Returns the loop over a task's
- * iterations. */
-static ImpStm *pass_tasks(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **scan_parts, ImpVar **red_parts,
-                          bool first) {
+/* A scan's running totals, which its tasks pass on in task order by a
+ * decoupled look-back: task t publishes the fold of its own chunk's scan
+ * inputs as element t of aggs[k] (one block per accumulator) with flag 1,
+ * then the fold of all chunks up to its own as element t of incs[k] with
+ * flag 2 (element t of flags). */
+typedef struct Chain {
+    ImpVar **aggs, **incs, *flags;
+} Chain;
+
+static ImpStm *if_open(ImpLower *L, LwNest *n, ImpExp *cond) {
+    ImpStm *s = imp_add(L->b, IMP_IF);
+    s->cond = cond;
+    lw_enter(L, n);
+    return s;
+}
+
+/* Fresh variables set to the values vals, as accumulators. */
+static Acc *acc_copies(ImpLower *L, const SegOp *ops, int nops, ImpExp **vals, const char *name) {
+    int n = acc_count(ops, nops);
+    Acc *accs = NEW_ARRAY(L->a, Acc, n + 1);
+    for (int k = 0; k < n; k++) {
+        accs[k].var = lw_fresh(L, name, IMP_SCALAR, acc_type(ops, nops, k));
+        imp_decl(L->b, accs[k].var, vals[k]);
+    }
+    return accs;
+}
+
+static ImpExp **acc_reads(ImpLower *L, const Acc *accs, int n) {
+    ImpExp **vals = NEW_ARRAY(L->a, ImpExp *, n + 1);
+    for (int k = 0; k < n; k++) vals[k] = rd(L, accs[k].var);
+    return vals;
+}
+
+/* Publishes the values of accs as element task of the blocks parts with
+ * flag value. */
+static void publish(ImpLower *L, const SegOp *ops, int nops, const Acc *accs, ImpVar **parts, ImpVar *flags,
+                    ImpVar *task, int value) {
+    store_accs(L, ops, nops, accs, parts, task);
+    ImpStm *sg = imp_add(L->b, IMP_SIGNAL);
+    sg->mem = flags;
+    sg->index = rd(L, task);
+    sg->value = imp_const(L->a, prim_int(PT_I32, value));
+}
+
+/* The start of a scan's task t: unless t is the last, it reduces its
+ * chunk's scan inputs (the map body, run for them alone) and publishes
+ * that fold; it then looks back, from task t - 1 down, folding the
+ * published folds of chunks until it meets a running total, and
+ * publishes its own. Returns the scan's accumulators set to the running
+ * total before its chunk, from which the task's pass over the chunk
+ * starts. A task waits only for tasks before it to publish their own
+ * chunk's fold, which they do as soon as they have reduced it, not for
+ * the running totals to travel along all tasks before it. */
+static Acc *chain_in(ImpLower *L, const Stm *s, Task *t, const Chunks *c, const Chain *ch) {
+    const Screma *sc = &s->e->screma;
+    const SegOp *ops = sc->scans;
+    int nops = sc->nscans, nacc = acc_count(ops, nops);
+    ImpVar *task = t->loop->var;
+    ImpExp *last = op2(L, OP_SUB, rd(L, c->ntasks), imp_i64(L->a, 1));
+    ScremaCtx x = {s, lw_declare_accs(L, ops, nops, NULL, true), NULL};
+    LwNest n, m;
+    ImpStm *own = if_open(L, &n, imp_op2(L->a, OP_LT, PT_I64, rd(L, task), last));
+    ImpStm *f = task_iterations(L, t, &m, sc->iter, false);
+    lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
+    lw_body(L, sc->map->body, res_scan_inputs, &x, NULL, 0);
+    f->body = lw_leave(L, &m);
+    publish(L, ops, nops, x.scan_accs, ch->aggs, ch->flags, task, 1);
+    own->body = lw_leave(L, &n);
+    Acc *before = lw_declare_accs(L, ops, nops, NULL, true);
+    ImpStm *back = if_open(L, &n, imp_op2(L->a, OP_GT, PT_I64, rd(L, task), imp_i64(L->a, 0)));
+    ImpVar *j = let(L, "look", op2(L, OP_SUB, rd(L, task), imp_i64(L->a, 1)));
+    ImpVar *more = lw_fresh(L, "more", IMP_SCALAR, PT_BOOL);
+    imp_decl(L->b, more, imp_const(L->a, prim_bool(true)));
+    ImpStm *w = imp_add(L->b, IMP_WHILE);
+    w->cond = rd(L, more);
+    lw_enter(L, &m);
+    ImpStm *aw = imp_add(L->b, IMP_AWAIT);
+    aw->var = lw_fresh(L, "flag", IMP_SCALAR, PT_I32);
+    aw->mem = ch->flags;
+    aw->index = rd(L, j);
+    ImpExp *total = imp_op2(L->a, OP_EQ, PT_I32, rd(L, aw->var), imp_const(L->a, prim_int(PT_I32, 2)));
+    Acc *part = lw_declare_accs(L, ops, nops, NULL, true);
+    LwNest q;
+    ImpStm *which = if_open(L, &q, total);
+    ImpExp **inc = load_parts(L, ops, nops, ch->incs, rd(L, j));
+    for (int k = 0; k < nacc; k++) imp_assign(L->b, part[k].var, inc[k]);
+    which->body = lw_leave(L, &q);
+    lw_enter(L, &q);
+    ImpExp **agg = load_parts(L, ops, nops, ch->aggs, rd(L, j));
+    for (int k = 0; k < nacc; k++) imp_assign(L->b, part[k].var, agg[k]);
+    which->orelse = lw_leave(L, &q);
+    fold_values(L, ops, nops, part, acc_reads(L, before, nacc));
+    for (int k = 0; k < nacc; k++) imp_assign(L->b, before[k].var, rd(L, part[k].var));
+    ImpExp *on = imp_op2(L->a, OP_GT, PT_I64, rd(L, j), imp_i64(L->a, 0));
+    ImpExp *fold_only = imp_op2(L->a, OP_NE, PT_I32, rd(L, aw->var), imp_const(L->a, prim_int(PT_I32, 2)));
+    imp_assign(L->b, more, imp_op2(L->a, OP_LAND, PT_BOOL, fold_only, on));
+    imp_assign(L->b, j, op2(L, OP_SUB, rd(L, j), imp_i64(L->a, 1)));
+    w->body = lw_leave(L, &m);
+    back->body = lw_leave(L, &n);
+    ImpStm *pub = if_open(L, &n, imp_op2(L->a, OP_LT, PT_I64, rd(L, task), last));
+    Acc *sum = acc_copies(L, ops, nops, acc_reads(L, before, nacc), "total");
+    fold_values(L, ops, nops, sum, acc_reads(L, x.scan_accs, nacc));
+    publish(L, ops, nops, sum, ch->incs, ch->flags, task, 2);
+    pub->body = lw_leave(L, &n);
+    return before;
+}
+
+/* One parallel loop over the Screma's iterations, each task running the
+ * whole body over its chunk; a scan's tasks start from the running total
+ * of the chunks before theirs (chain_in). Each task leaves its reduction
+ * accumulators in red_parts. Returns the loop over a task's iterations. */
+static ImpStm *pass_tasks(ImpLower *L, const Stm *s, const Chunks *c, const Chain *ch, ImpVar **red_parts) {
     const Screma *sc = &s->e->screma;
     Task t;
-    /* The first pass leaves out the last task, whose total no task needs. */
-    task_open(L, &t, c, s, "task", first ? op2(L, OP_SUB, rd(L, c->ntasks), imp_i64(L->a, 1)) : NULL);
+    task_open(L, &t, c, s, "task", NULL);
     ScremaCtx x = {s, NULL, NULL};
-    x.scan_accs = task_accs(L, sc->scans, sc->nscans, first ? NULL : scan_parts, t.loop->var);
-    if (!first) x.red_accs = task_accs(L, sc->reds, sc->nreds, NULL, t.loop->var);
+    x.scan_accs = ch ? chain_in(L, s, &t, c, ch) : NULL;
+    x.red_accs = lw_declare_accs(L, sc->reds, sc->nreds, NULL, true);
     LwNest n;
     ImpStm *f = task_iterations(L, &t, &n, sc->iter, !sc->nscans && !sc->nreds);
     lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
-    lw_body(L, sc->map->body, first ? res_scan_inputs : lw_res_screma, &x, NULL, 0);
+    lw_body(L, sc->map->body, lw_res_screma, &x, NULL, 0);
     f->body = lw_leave(L, &n);
-    if (first) store_accs(L, sc->scans, sc->nscans, x.scan_accs, scan_parts, t.loop->var);
-    else store_accs(L, sc->reds, sc->nreds, x.red_accs, red_parts, t.loop->var);
+    store_accs(L, sc->reds, sc->nreds, x.red_accs, red_parts, t.loop->var);
     task_close(L, &t);
     return f;
 }
 
-/* A pass of pass_tasks. The one that runs the whole body, when its
- * tasks' loop is short and some of its stores may stream, runs in two
- * versions: with streaming stores when they store MC_STREAM_BYTES or
- * more in all (the width times the bytes an iteration's streaming stores
- * write at most), else with ordinary ones; each a parallel loop (a
- * function of its own for the LLVM backend). */
-static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **scan_parts, ImpVar **red_parts,
-                        bool first) {
-    if (first) {
-        pass_tasks(L, s, c, scan_parts, red_parts, true);
-        return;
-    }
+/* pass_tasks, when its tasks' loop is short and some of its stores may
+ * stream, in two versions: with streaming stores when they store
+ * MC_STREAM_BYTES or more in all (the width times the bytes an
+ * iteration's streaming stores write at most), else with ordinary ones;
+ * each a parallel loop (a function of its own for the LLVM backend). */
+static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, const Chain *ch, ImpVar **red_parts) {
     LwNest n;
     lw_enter(L, &n);
-    ImpStm *loop = pass_tasks(L, s, c, scan_parts, red_parts, false);
+    ImpStm *loop = pass_tasks(L, s, c, ch, red_parts);
     ImpCode streaming = lw_leave(L, &n);
     int left = MC_STREAM_STMS;
     Streams st = {NULL, 0};
@@ -418,28 +509,40 @@ static void screma_pass(ImpLower *L, const Stm *s, const Chunks *c, ImpVar **sca
     big->cond = imp_op2(L->a, OP_GE, PT_I64, written, imp_i64(L->a, MC_STREAM_BYTES));
     big->body = streaming;
     lw_enter(L, &n);
-    pass_tasks(L, s, c, scan_parts, red_parts, false);
+    pass_tasks(L, s, c, ch, red_parts);
     big->orelse = lw_leave(L, &n);
+}
+
+/* The most tasks of a scan of w iterations: one on one thread (a single
+ * pass, no running totals), else one per thread or one per
+ * MC_SCAN_CHUNK iterations, whichever is more. */
+static ImpExp *scan_tasks(ImpLower *L, ImpExp *w) {
+    ImpExp *threads = imp_num_threads(L->a);
+    ImpExp *by_chunk = op2(L, OP_DIV, op2(L, OP_ADD, w, imp_i64(L->a, MC_SCAN_CHUNK - 1)), imp_i64(L->a, MC_SCAN_CHUNK));
+    ImpExp *many = op2(L, OP_MIN, op2(L, OP_SUB, imp_num_threads(L->a), imp_i64(L->a, 1)), imp_i64(L->a, 1));
+    return op2(L, OP_MAX, threads, op2(L, OP_MUL, by_chunk, many));
 }
 
 static void par_screma(ImpLower *L, const Stm *s) {
     const Screma *sc = &s->e->screma;
-    /* A scan's chunks are one per thread: its first pass reads all but
-     * one of them (none on one thread). */
-    Chunks c = chunks(L, lw_se(L, sc->w), sc->nscans ? imp_num_threads(L->a) : NULL);
-    ImpVar **scan_parts = NULL;
+    Chunks c = chunks(L, lw_se(L, sc->w), sc->nscans ? scan_tasks(L, lw_se(L, sc->w)) : NULL);
+    Chain ch = {NULL, NULL, NULL};
     if (sc->nscans) {
-        scan_parts = partials(L, sc->scans, sc->nscans, &c, s->loc);
-        screma_pass(L, s, &c, scan_parts, NULL, true);
-        Acc *carry = lw_declare_accs(L, sc->scans, sc->nscans, NULL, true);
-        fold_partials(L, sc->scans, sc->nscans, carry, scan_parts, &c, true);
+        ch.aggs = partials(L, sc->scans, sc->nscans, &c, s->loc);
+        ch.incs = partials(L, sc->scans, sc->nscans, &c, s->loc);
+        ch.flags = alloc_block(L, "published", rd(L, c.ntasks), PT_I32, s->loc);
+        LwNest n;
+        ImpStm *f = lw_for(L, &n, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, c.ntasks));
+        imp_store(L->b, ch.flags, PT_I32, rd(L, f->var), imp_const(L->a, prim_int(PT_I32, 0)));
+        f->body = lw_leave(L, &n);
     }
     ImpVar **red_parts = partials(L, sc->reds, sc->nreds, &c, s->loc);
-    screma_pass(L, s, &c, scan_parts, red_parts, false);
+    screma_pass(L, s, &c, sc->nscans ? &ch : NULL, red_parts);
     int nscan = acc_count(sc->scans, sc->nscans);
     Acc *accs = lw_declare_accs(L, sc->reds, sc->nreds, s->pat + nscan, false);
-    if (sc->nreds) fold_partials(L, sc->reds, sc->nreds, accs, red_parts, &c, false);
-    for (int k = 0; k < nscan; k++) release(L, scan_parts[k]);
+    if (sc->nreds) fold_partials(L, sc->reds, sc->nreds, accs, red_parts, &c);
+    for (int k = 0; k < nscan; k++) release(L, ch.aggs[k]), release(L, ch.incs[k]);
+    if (sc->nscans) release(L, ch.flags);
     for (int k = 0; k < acc_count(sc->reds, sc->nreds); k++) release(L, red_parts[k]);
 }
 
@@ -619,8 +722,6 @@ static void par_hist(ImpLower *L, const Stm *s) {
     /* An elementwise operator's buckets are rows of row_len elements. */
     ImpVar *row_len = let(L, "row_len", rows ? lw_se(L, h->op.op->params[0]->type.shape[0]) : imp_i64(L->a, 1));
     ImpVar *elems = let(L, "elems", op2(L, OP_MUL, rd(L, dw), rd(L, row_len)));
-    ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, elems), imp_i64(L->a, 1)));
-    Chunks c = chunks(L, lw_se(L, h->w), op2(L, OP_MIN, imp_num_threads(L->a), room));
     /* Few scalar buckets: 2^MC_HIST_LOG_COPIES copies a task, one after
      * the other, element j updating copy j mod copies, so that updates of
      * one bucket in a row do not wait for each other. Rows keep one copy:
@@ -630,6 +731,16 @@ static void par_hist(ImpLower *L, const Stm *s) {
     ImpVar *copies = let(L, "copies", op2(L, OP_SHL, imp_i64(L->a, 1), rd(L, lg)));
     ImpVar *per_task =
         let(L, "per_task", op2(L, OP_ADD, op2(L, OP_MUL, rd(L, copies), rd(L, elems)), imp_i64(L->a, MC_HIST_PAD)));
+    /* A task per thread at least, and up to MC_TASKS_PER_THREAD while
+     * filling and combining the tasks' copies costs at most an eighth of
+     * the elements' updates; never more copies than MC_HIST_ELEMS
+     * elements. */
+    ImpExp *threads = imp_num_threads(L->a);
+    ImpExp *cheap = op2(L, OP_DIV, lw_se(L, h->w), op2(L, OP_MUL, rd(L, per_task), imp_i64(L->a, 8)));
+    ImpExp *most = op2(L, OP_MAX, threads,
+                       op2(L, OP_MIN, cheap, op2(L, OP_MUL, imp_num_threads(L->a), imp_i64(L->a, MC_TASKS_PER_THREAD))));
+    ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, elems), imp_i64(L->a, 1)));
+    Chunks c = chunks(L, lw_se(L, h->w), op2(L, OP_MIN, most, room));
     ImpVar **priv = NEW_ARRAY(L->a, ImpVar *, k + 1);
     for (int j = 0; j < k; j++)
         priv[j] = alloc_block(L, "buckets", op2(L, OP_SIZE_MUL, rd(L, c.ntasks), rd(L, per_task)),

@@ -191,6 +191,13 @@ static void print_stm(Printer *P, const ImpStm *s) {
         nested(P, &s->body);
         line(P, "}");
         break;
+    case IMP_AWAIT:
+        declare(P, s->var);
+        line(P, "%s = await %s.i32[%s]", typed(P, s->var), vname(P, s->mem), exp_str(P, s->index));
+        break;
+    case IMP_SIGNAL:
+        line(P, "signal %s.i32[%s] = %s", vname(P, s->mem), exp_str(P, s->index), exp_str(P, s->value));
+        break;
     case IMP_WHILE:
         line(P, "while %s {", exp_str(P, s->cond));
         nested(P, &s->body);

@@ -128,6 +128,10 @@ RTL int rtl_task(rt_ctx *ctx, void *env, int64_t task, int tid) {
 /* Runs the n tasks of a parallel loop whose environment is env. */
 RTL int rtl_parfor(rt_ctx *ctx, int64_t n, void *env) { return rt_parfor(ctx, n, rtl_task, env); }
 RTL int64_t rtl_num_threads(rt_ctx *ctx) { return rt_num_threads(ctx); }
+/* A task's wait for a lower-numbered one's flag (IMP_AWAIT), and the
+ * setting of a flag (IMP_SIGNAL). */
+RTL int32_t rtl_await(rt_ctx *ctx, const int32_t *flag) { return rt_await(ctx, flag); }
+RTL void rtl_signal(int32_t *flag, int32_t value) { rt_signal(flag, value); }
 
 /* A copy of entry code between LMAD layouts (runtime/llvm/copy.c). */
 RTL void rtl_copy(rt_ctx *ctx, int esz, void *dst, const int64_t *dstr, const void *src, const int64_t *sstr, int rank,

@@ -3,7 +3,7 @@
  * of parallel loops, copies), compiled once
  * when futhorc is built and linked with each program's object, so that no
  * C compiler runs on a program (compiler/backend/llvm.c). */
-#define _POSIX_C_SOURCE 200809L
+#define _GNU_SOURCE /* thread affinity (runtime/sched.c) */
 #include "../rt.h"
 #include "../memory.h"
 #include "../scalar.h"

@@ -30,7 +30,7 @@ static void check_copy(int threads, int esz, int rank, const int64_t *shape, con
     for (int64_t i = 0; i < ssize * esz; i++) src[i] = (unsigned char)(i * 7 + 3);
     memset(dst, 0xee, (size_t)(dsize * esz));
     rt_ctx ctx = {0};
-    ctx.sched = threads > 1 ? rt_sched_new(threads) : NULL;
+    ctx.sched = threads > 1 ? rt_sched_new(threads, false) : NULL;
     rt_lmad_copy(&ctx, esz, dst, dstr, src, sstr, rank, shape);
     rt_sched_free(ctx.sched);
     unsigned char *want = malloc((size_t)(dsize * esz));

@@ -1,7 +1,7 @@
 /* Unit tests of the multicore scheduler (runtime/sched.c): every task of a
  * parallel loop runs exactly once on a thread of the right tid, failures
- * stop the loop and keep one message, nested loops run in place, schedulers
- * come and go, and the backend's --num-threads reaches the context that an
+ * stop the loop and keep one message, nested loops run in place, a task
+ * may wait for an earlier one's flag, schedulers come and go, and the backend's --num-threads reaches the context that an
  * executable's entry point gets. Tasks never call cmocka's assertions
  * (which may not run on other threads): they record what they saw, and the
  * test checks it afterwards. */
@@ -81,7 +81,7 @@ static void assert_each_once(const Seen *s, int64_t ntasks) {
 
 static void test_every_task_once(void **state) {
     for (int i = 0; i < NELEMS(THREADS); i++) {
-        rt_sched *sched = rt_sched_new(THREADS[i]);
+        rt_sched *sched = rt_sched_new(THREADS[i], false);
         assert_non_null(sched);
         assert_int_equal(rt_sched_threads(sched), THREADS[i]);
         rt_ctx ctx = {.sched = sched};
@@ -124,7 +124,7 @@ static void test_no_scheduler(void **state) {
 static void test_failure(void **state) {
     const int64_t n = 100000;
     for (int i = 0; i < NELEMS(THREADS); i++) {
-        rt_sched *sched = rt_sched_new(THREADS[i]);
+        rt_sched *sched = rt_sched_new(THREADS[i], false);
         assert_non_null(sched);
         rt_ctx ctx = {.sched = sched};
         Seen *s = seen_new(n, THREADS[i]);
@@ -157,7 +157,7 @@ static void test_failure(void **state) {
 static void test_concurrent_failures(void **state) {
     const int64_t n = 1000;
     for (int i = 0; i < NELEMS(THREADS); i++) {
-        rt_sched *sched = rt_sched_new(THREADS[i]);
+        rt_sched *sched = rt_sched_new(THREADS[i], false);
         assert_non_null(sched);
         rt_ctx ctx = {.sched = sched};
         Seen *s = seen_new(n, THREADS[i]);
@@ -212,7 +212,7 @@ static int outer_task(rt_ctx *ctx, void *env, int64_t t, int tid) {
  * sums; a failing inner loop fails the outer one. */
 static void test_nested(void **state) {
     for (int i = 0; i < NELEMS(THREADS); i++) {
-        rt_sched *sched = rt_sched_new(THREADS[i]);
+        rt_sched *sched = rt_sched_new(THREADS[i], false);
         assert_non_null(sched);
         rt_ctx ctx = {.sched = sched};
         Nest nest = {.fail_outer = -1};
@@ -230,11 +230,75 @@ static void test_nested(void **state) {
     }
 }
 
+/* A loop whose tasks pass a running total on in order (as a scan's do):
+ * task t waits for task t - 1's flag, adds t to its total and publishes
+ * the sum with flag 2; task fail_at fails before it publishes. */
+typedef struct Relay {
+    int32_t *flags;
+    int64_t *sums;
+    int64_t fail_at;
+    _Atomic int bad_flag; /* a flag other than 2 seen */
+} Relay;
+
+static int relay(rt_ctx *ctx, void *env, int64_t t, int tid) {
+    (void)tid;
+    Relay *r = env;
+    if (t == r->fail_at) {
+        rt_error(ctx, "task %lld failed", (long long)t);
+        return 1;
+    }
+    int64_t before = 0;
+    if (t > 0) {
+        int32_t f = rt_await(ctx, &r->flags[t - 1]);
+        if (!f) return 1; /* the loop failed */
+        if (f != 2) atomic_store(&r->bad_flag, 1);
+        before = r->sums[t - 1];
+    }
+    r->sums[t] = before + t;
+    rt_signal(&r->flags[t], 2);
+    return 0;
+}
+
+/* Every task sees the total of the tasks before it, on any number of
+ * threads (more than the cores too: a waiting task's thread yields), and
+ * a task that fails before it publishes does not leave the later ones
+ * waiting: the loop fails with its message. */
+static void test_await(void **state) {
+    const int64_t n = 100000;
+    for (int i = 0; i < NELEMS(THREADS); i++) {
+        rt_sched *sched = THREADS[i] > 1 ? rt_sched_new(THREADS[i], i % 2 == 1) : NULL;
+        rt_ctx ctx = {.sched = sched};
+        for (int k = 1; k < NELEMS(TASKS); k++) {
+            int64_t m = TASKS[k];
+            Relay r = {calloc((size_t)m, sizeof(int32_t)), calloc((size_t)m, sizeof(int64_t)), -1, 0};
+            assert_non_null(r.flags);
+            assert_non_null(r.sums);
+            assert_int_equal(rt_parfor(&ctx, m, relay, &r), 0);
+            for (int64_t t = 0; t < m; t++)
+                if (r.sums[t] != t * (t + 1) / 2) fail_msg("task %lld: %lld", (long long)t, (long long)r.sums[t]);
+            assert_int_equal(r.bad_flag, 0);
+            free(r.flags);
+            free(r.sums);
+        }
+        Relay r = {calloc((size_t)n, sizeof(int32_t)), calloc((size_t)n, sizeof(int64_t)), FAILING, 0};
+        assert_non_null(r.flags);
+        assert_non_null(r.sums);
+        assert_int_not_equal(rt_parfor(&ctx, n, relay, &r), 0);
+        assert_string_equal(ctx.error, "task 500 failed");
+        assert_int_equal(r.flags[FAILING], 0);
+        free(ctx.error);
+        free(r.flags);
+        free(r.sums);
+        rt_sched_free(sched);
+    }
+}
+
 /* Schedulers made and freed repeatedly, with and without loops run on
- * them; 0 threads means all cores; freeing NULL does nothing. */
+ * them (pinned to CPUs or not); 0 threads means all cores; freeing NULL
+ * does nothing. */
 static void test_new_free(void **state) {
     for (int r = 0; r < ROUNDS; r++) {
-        rt_sched *sched = rt_sched_new(THREADS[r % NELEMS(THREADS)]);
+        rt_sched *sched = rt_sched_new(THREADS[r % NELEMS(THREADS)], r % 2 == 1);
         assert_non_null(sched);
         if (r % 2) {
             rt_ctx ctx = {.sched = sched};
@@ -245,7 +309,7 @@ static void test_new_free(void **state) {
         }
         rt_sched_free(sched);
     }
-    rt_sched *all = rt_sched_new(0);
+    rt_sched *all = rt_sched_new(0, false);
     assert_non_null(all);
     long cores = sysconf(_SC_NPROCESSORS_ONLN);
     assert_int_equal(rt_sched_threads(all), cores < 1 ? 1 : cores);
@@ -268,6 +332,9 @@ static int option(const char *a, ...) {
 
 static void test_num_threads_option(void **state) {
     assert_non_null(strstr(rt_multicore_backend.help, "--num-threads N"));
+    assert_non_null(strstr(rt_multicore_backend.help, "--pin-threads"));
+    assert_int_equal(option("--pin-threadsx", NULL), 0);
+    assert_int_equal(option("--pin-threads", NULL), 1);
     assert_int_equal(option("-t", "times.txt", NULL), 0);
     assert_int_equal(option("--num-threadsx", NULL), 0);
     assert_int_equal(option("--num-threads", NULL), -1);
@@ -341,6 +408,7 @@ int main(void) {
         cmocka_unit_test(test_every_task_once),  cmocka_unit_test(test_no_scheduler),
         cmocka_unit_test(test_failure),          cmocka_unit_test(test_concurrent_failures),
         cmocka_unit_test(test_nested),           cmocka_unit_test(test_new_free),
+        cmocka_unit_test(test_await),
         cmocka_unit_test(test_num_threads_option), cmocka_unit_test(test_server_context),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
