@@ -202,8 +202,10 @@ rt_sched *rt_sched_new(int nthreads, bool pin) {
         return NULL;
     }
     s->nthreads = n;
-    /* With pin, thread k runs on the k'th CPU the process may use (when
-     * there are enough of them). */
+    /* With pin, worker k runs on the k'th CPU the calling thread may use
+     * (when there are enough of them); the calling thread itself is left
+     * where it is (its CPUs are what threads it makes later inherit), and
+     * the system puts it on the 0th, which no worker takes. */
     int cpus[RTSC_MAX_THREADS];
     int ncpus = 0;
 #if defined(__linux__) && defined(_GNU_SOURCE)
@@ -212,7 +214,6 @@ rt_sched *rt_sched_new(int nthreads, bool pin) {
         for (int c = 0; c < CPU_SETSIZE && ncpus < RTSC_MAX_THREADS; c++)
             if (CPU_ISSET(c, &all)) cpus[ncpus++] = c;
     if (ncpus < n) ncpus = 0;
-    if (ncpus) rtsc_pin(cpus[0]);
 #else
     (void)pin;
 #endif

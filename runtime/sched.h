@@ -38,9 +38,9 @@ typedef struct rt_sched rt_sched;
 /* A scheduler whose loops run on nthreads threads, the caller included
  * (nthreads <= 0: the number of online CPU cores). With pin (on Linux,
  * where compiled with _GNU_SOURCE, as the runtime object of executables
- * is), thread k (the caller is 0) stays on the k'th CPU the process may
- * run on, when there are that many. NULL when the threads or memory
- * cannot be had. */
+ * is), worker k (1 to nthreads - 1) stays on the k'th CPU the caller may
+ * run on, when there are that many; the caller is not pinned. NULL when
+ * the threads or memory cannot be had. */
 rt_sched *rt_sched_new(int nthreads, bool pin);
 /* Stops and joins the workers and frees s (NULL: nothing). No loop may be
  * running on s. */

@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # futhorc run (the multicore backend in memory through LLVM's ORC JIT):
 # results of entry points on stdin's values, options that go to the
-# program, run-time and compile-time errors, and multicore's options
-# refused by the other backends. Ends with "jit: N passed, N failed";
+# program, run-time and compile-time errors, multicore's options refused
+# by the other backends, and an executable's --pin-threads. Ends with "jit: N passed, N failed";
 # exits 1 if anything failed.
 #
 #   usage: tests/jit/run.sh      (FUTHORC=path selects another compiler)
@@ -48,6 +48,29 @@ check "no -o" 1 "" "" -o x "$work/p.fut"
 if [ $? = 1 ] && grep -q "options of multicore" "$work/err"; then pass; else
     fail "futhorc c --target-cpu:"; cat "$work/err"; fi
 # A CPU LLVM does not know: futhorc's message, status 1.
+# --pin-threads: while the executable runs, its worker is on one CPU and
+# its main thread keeps the CPUs it started with (Linux, 2 CPUs or more).
+if [ -r /proc/self/status ] && [ "$(nproc)" -ge 2 ]; then
+    cat >"$work/busy.fut" <<'FUT'
+entry main (n: i64) (r: i64) : i64 =
+  loop acc = 0 for k < r do acc + reduce (+) 0 (map (\i -> (i * k) % 7) (iota n))
+FUT
+    "$futhorc" multicore "$work/busy.fut" -o "$work/busy" || fail "futhorc multicore busy.fut"
+    echo "1000000 1000000" | "$work/busy" --pin-threads --num-threads 2 >/dev/null &
+    pid=$!
+    mine=$(grep Cpus_allowed_list /proc/self/status | cut -f2)
+    main="" one=""
+    for _ in $(seq 50); do
+        sleep 0.1
+        main=$(grep Cpus_allowed_list "/proc/$pid/status" 2>/dev/null | cut -f2)
+        one=$(cat /proc/$pid/task/*/status 2>/dev/null | grep Cpus_allowed_list | cut -f2 | grep -Ex '[0-9]+' | head -1)
+        [ -n "$one" ] && break
+    done
+    kill "$pid" 2>/dev/null
+    wait "$pid" 2>/dev/null
+    if [ -n "$one" ] && [ "$main" = "$mine" ]; then pass; else
+        fail "--pin-threads: a worker on CPUs '$one', the main thread on '$main' (started on '$mine')"; fi
+fi
 "$futhorc" multicore --target-cpu=nosuchcpu "$work/p.fut" -o "$work/m" 2>"$work/err"
 if [ $? = 1 ] && grep -q "is --target-cpu a CPU it knows" "$work/err"; then pass; else
     fail "an unknown --target-cpu:"; cat "$work/err"; fi

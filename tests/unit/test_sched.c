@@ -294,8 +294,10 @@ static void test_await(void **state) {
 }
 
 /* Schedulers made and freed repeatedly, with and without loops run on
- * them (pinned to CPUs or not); 0 threads means all cores; freeing NULL
- * does nothing. */
+ * them, asked to pin their threads or not (this build has no pinning: the
+ * runtime objects of the tests lack _GNU_SOURCE; tests/jit/run.sh checks
+ * it in an executable); 0 threads means all cores; freeing NULL does
+ * nothing. */
 static void test_new_free(void **state) {
     for (int r = 0; r < ROUNDS; r++) {
         rt_sched *sched = rt_sched_new(THREADS[r % NELEMS(THREADS)], r % 2 == 1);
