@@ -31,7 +31,8 @@
  * the workers awake, while an idle program soon stops using its cores. */
 #define RTSC_SPIN 4000
 /* Pause instructions the caller spins through, waiting for the last tasks
- * of a loop, before it yields its core now and then (which matters when
+ * of a loop (and a task through, waiting for an earlier task's flag:
+ * rt_await), before it yields its core now and then (which matters when
  * there are more threads than cores). */
 #define RTSC_WAIT_SPIN 2000
 /* The job word: the job's number in the high 32 bits (odd: open), the
@@ -205,7 +206,7 @@ rt_sched *rt_sched_new(int nthreads, bool pin) {
     /* With pin, worker k runs on the k'th CPU the calling thread may use
      * (when there are enough of them); the calling thread itself is left
      * where it is (its CPUs are what threads it makes later inherit), and
-     * the system puts it on the 0th, which no worker takes. */
+     * the 0th is the one no worker takes. */
     int cpus[RTSC_MAX_THREADS];
     int ncpus = 0;
 #if defined(__linux__) && defined(_GNU_SOURCE)
@@ -318,7 +319,7 @@ static bool rtsc_pin_wanted = false;
 static const char rtsc_help[] =
     "\nMulticore options:\n"
     "  --num-threads N             run parallel loops on N threads (default: all cores)\n"
-    "  --pin-threads               keep each thread on a CPU of its own\n";
+    "  --pin-threads               keep each worker thread on a CPU of its own\n";
 
 /* Takes --num-threads N, --num-threads=N or --pin-threads. */
 static int rtsc_option(int argc, char **argv, int *i) {

@@ -72,9 +72,9 @@ int rt_num_threads(rt_ctx *ctx);
 void rt_signal(int32_t *flag, int32_t value);
 int32_t rt_await(rt_ctx *ctx, const int32_t *flag);
 
-/* The backend of multicore executables (rt_the_backend): the option
- * --num-threads N, and a scheduler of that many threads (default: all
- * cores) in the context of every run. */
+/* The backend of multicore executables (rt_the_backend): the options
+ * --num-threads N and --pin-threads, and a scheduler of that many threads
+ * (default: all cores), pinned or not, in the context of every run. */
 extern const rt_backend rt_multicore_backend;
 
 #endif

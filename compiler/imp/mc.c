@@ -18,18 +18,20 @@
  *   be associative.
  * - A scan is one parallel loop over chunks small enough to stay in a
  *   core's cache (MC_SCAN_CHUNK), whose tasks pass running totals on in
- *   order, as the runtime starts them: each task but the last reduces its
- *   chunk's scan inputs (its map body, run for that), waits for the total
- *   of the chunks before it (IMP_AWAIT), publishes that total combined
- *   with its own (IMP_SIGNAL), and runs its chunk again from the total
- *   before it, writing the scan's outputs, and the map outputs and
- *   reductions as above. The input is read from memory once, and no task
- *   waits for all the others. On one thread it is one task, one pass.
+ *   the order the runtime starts them (chain_in): each task but the last
+ *   reduces its chunk's scan inputs (its map body, run for that) and
+ *   publishes that fold (IMP_SIGNAL); it then folds the published values
+ *   of the tasks before it until it meets a running total (IMP_AWAIT),
+ *   publishes its own, and runs its chunk again from the total before
+ *   it, writing the scan's outputs, and the map outputs and reductions as
+ *   above. The input is read from memory once, and no task waits for all
+ *   the others. On one thread it is one task, one pass.
  * - A histogram gives each task a private copy of the buckets, filled
  *   with the neutral element (a task per thread, up to
  *   MC_TASKS_PER_THREAD where the copies are cheap against the elements'
- *   updates, so that a late thread's task goes to another); after the loop a second parallel loop, over
- *   the buckets, combines the copies into the destination in task order.
+ *   updates, so that a late thread's task goes to another); after the
+ *   loop a second parallel loop, over the buckets, combines the copies
+ *   into the destination in task order.
  *   Where the copies would take too much memory, fewer tasks share the
  *   work (MC_HIST_ELEMS); a histogram of few buckets gets several copies a
  *   task, which consecutive elements update in turn (their operator is
@@ -73,6 +75,10 @@
 /* Elements between two tasks' buckets (64 bytes at least), so that no
  * cache line holds buckets of two tasks, wherever the block starts. */
 #define MC_HIST_PAD 64
+/* A histogram gets more tasks than threads only while filling and
+ * combining their copies costs at most 1 / MC_HIST_SETUP_SHARE of the
+ * elements' updates. */
+#define MC_HIST_SETUP_SHARE 8
 
 /* ---- Chunks and tasks ---- */
 
@@ -432,10 +438,12 @@ static Acc *chain_in(ImpLower *L, const Stm *s, Task *t, const Chunks *c, const 
     aw->var = lw_fresh(L, "flag", IMP_SCALAR, PT_I32);
     aw->mem = ch->flags;
     aw->index = rd(L, j);
-    ImpExp *total = imp_op2(L->a, OP_EQ, PT_I32, rd(L, aw->var), imp_const(L->a, prim_int(PT_I32, 2)));
+    /* a running total (flag 2), which ends the look-back */
+    ImpVar *total = lw_fresh(L, "total", IMP_SCALAR, PT_BOOL);
+    imp_decl(L->b, total, imp_op2(L->a, OP_EQ, PT_I32, rd(L, aw->var), imp_const(L->a, prim_int(PT_I32, 2))));
     Acc *part = lw_declare_accs(L, ops, nops, NULL, true);
     LwNest q;
-    ImpStm *which = if_open(L, &q, total);
+    ImpStm *which = if_open(L, &q, rd(L, total));
     ImpExp **inc = load_parts(L, ops, nops, ch->incs, rd(L, j));
     for (int k = 0; k < nacc; k++) imp_assign(L->b, part[k].var, inc[k]);
     which->body = lw_leave(L, &q);
@@ -446,7 +454,7 @@ static Acc *chain_in(ImpLower *L, const Stm *s, Task *t, const Chunks *c, const 
     fold_values(L, ops, nops, part, acc_reads(L, before, nacc));
     for (int k = 0; k < nacc; k++) imp_assign(L->b, before[k].var, rd(L, part[k].var));
     ImpExp *on = imp_op2(L->a, OP_GT, PT_I64, rd(L, j), imp_i64(L->a, 0));
-    ImpExp *fold_only = imp_op2(L->a, OP_NE, PT_I32, rd(L, aw->var), imp_const(L->a, prim_int(PT_I32, 2)));
+    ImpExp *fold_only = imp_op(L->a, OP_NOT, PT_BOOL, (ImpExp *[]){rd(L, total)});
     imp_assign(L->b, more, imp_op2(L->a, OP_LAND, PT_BOOL, fold_only, on));
     imp_assign(L->b, j, op2(L, OP_SUB, rd(L, j), imp_i64(L->a, 1)));
     w->body = lw_leave(L, &m);
@@ -732,11 +740,11 @@ static void par_hist(ImpLower *L, const Stm *s) {
     ImpVar *per_task =
         let(L, "per_task", op2(L, OP_ADD, op2(L, OP_MUL, rd(L, copies), rd(L, elems)), imp_i64(L->a, MC_HIST_PAD)));
     /* A task per thread at least, and up to MC_TASKS_PER_THREAD while
-     * filling and combining the tasks' copies costs at most an eighth of
-     * the elements' updates; never more copies than MC_HIST_ELEMS
-     * elements. */
+     * the copies are cheap (MC_HIST_SETUP_SHARE); never more copies than
+     * MC_HIST_ELEMS elements. */
     ImpExp *threads = imp_num_threads(L->a);
-    ImpExp *cheap = op2(L, OP_DIV, lw_se(L, h->w), op2(L, OP_MUL, rd(L, per_task), imp_i64(L->a, 8)));
+    ImpExp *cheap =
+        op2(L, OP_DIV, lw_se(L, h->w), op2(L, OP_MUL, rd(L, per_task), imp_i64(L->a, MC_HIST_SETUP_SHARE)));
     ImpExp *most = op2(L, OP_MAX, threads,
                        op2(L, OP_MIN, cheap, op2(L, OP_MUL, imp_num_threads(L->a), imp_i64(L->a, MC_TASKS_PER_THREAD))));
     ImpExp *room = op2(L, OP_DIV, imp_i64(L->a, MC_HIST_ELEMS), op2(L, OP_MAX, rd(L, elems), imp_i64(L->a, 1)));
