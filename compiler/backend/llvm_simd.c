@@ -494,6 +494,7 @@ static void vif(V *v, const ImpStm *s) {
 
 typedef struct Used {
     char *used;
+    const char *local; /* by id: declared in the code the loop is in */
     bool more;
 } Used;
 
@@ -511,12 +512,14 @@ static void use_exp(Used *u, const ImpExp *e) {
 }
 
 /* Marks what code c reads, but for the values of declarations and
- * assignments of variables nothing reads. */
+ * assignments of variables nothing reads. A variable declared outside
+ * the code the loop is in (the loop variable of a loop around it) is
+ * read after that code, so its assignments count. */
 static void use_code(Used *u, const ImpCode *c) {
     for (int i = 0; i < c->n; i++) {
         const ImpStm *s = c->stms[i];
         bool set = s->kind == IMP_DECL || s->kind == IMP_ASSIGN;
-        if (!set || u->used[s->var->id]) {
+        if (!set || u->used[s->var->id] || !u->local[s->var->id]) {
             const ImpExp *es[] = {s->init, s->value, s->index, s->cond, s->bound};
             for (size_t k = 0; k < sizeof es / sizeof *es; k++) use_exp(u, es[k]);
             for (int k = 0; s->kind == IMP_ASSERT && k < s->nargs; k++) use_exp(u, s->args[k]);
@@ -532,8 +535,9 @@ static void use_code(Used *u, const ImpCode *c) {
  * their values (Mandelbrot's z, when only the count is wanted). */
 static char *dead_after(V *v, const ImpCode *c, int i) {
     size_t n = (size_t)v->l->next_id + 1;
-    char *dead = arena_alloc(v->l->a, n), *set = arena_alloc(v->l->a, n);
-    Used u = {arena_alloc(v->l->a, n), true};
+    char *dead = arena_alloc(v->l->a, n), *set = arena_alloc(v->l->a, n), *local = arena_alloc(v->l->a, n);
+    imp_mark_vars(c, true, false, local);
+    Used u = {arena_alloc(v->l->a, n), local, true};
     ImpCode tail = {c->stms + i + 1, c->n - i - 1};
     while (u.more) {
         u.more = false;
