@@ -151,6 +151,8 @@ summarised "multicore, 8 lanes" "$FUTHORC" test -j "$(nproc)" "${mc[@]}" --pass-
 # makes (a jammed loop's code once read a freed table of variables).
 summarised "multicore, unsafe" "$FUTHORC" test -j "$(nproc)" "${mc[@]}" --pass-compiler-option=--unsafe \
     tests/multicore/jam*.fut tests/multicore/hist.fut
+# The shape of vector code: uniform counters, registers' worth of lanes.
+summarised "vector code" bash tests/multicore/ir.sh
 # The same programs through the OpenCL backend, on PoCL (a CPU OpenCL
 # device) or whatever OpenCL device is installed; results must agree with
 # the expected outputs exactly as on the C backend.

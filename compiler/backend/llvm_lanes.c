@@ -1,6 +1,6 @@
 /* The loops of vector code (llvm_simd.h): a loop whose iterations go in
- * lanes runs 2 x L.lanes of them at once, then L.lanes, then one at a
- * time; unroll and jam with blocking for matrix products; the choice of
+ * lanes runs 4 or 2 x L.lanes of them at once (simd_regs), then L.lanes,
+ * then one at a time; unroll and jam with blocking for matrix products; the choice of
  * which loops go in lanes (l_simd_for). */
 #include <string.h>
 
@@ -55,14 +55,11 @@ static void lanes_loop(V *v, const ImpStm *s, LLVMValueRef jb, LLVMValueRef boun
     l_loop(v->l, v->l->i64, jb, NULL, bound, v->lanes, lanes_body, &x);
 }
 
-/* Two vector registers' worth of lanes at once (their operations are
+/* Regs vector registers' worth of lanes at once (their operations are
  * independent, which hides the latency of each), then one register's
- * worth for the rest. Measured on the device (16 cores, AVX-512): four
- * registers' worth gains more for compute-bound bodies (matrix
- * multiplication, n-body) but loses more where each lane reads a row of
- * its own (trmv, spmv: more streams than the prefetchers follow). */
-static void simd_loops(V *v, const ImpStm *s, LLVMValueRef jb, LLVMValueRef bound) {
-    v->lanes = 2 * v->l->lanes;
+ * worth for the rest. */
+static void simd_loops(V *v, const ImpStm *s, LLVMValueRef jb, LLVMValueRef bound, int regs) {
+    v->lanes = regs * v->l->lanes;
     lanes_loop(v, s, jb, bound);
     v->lanes = v->l->lanes;
     lanes_loop(v, s, jb, bound);
@@ -482,6 +479,48 @@ static bool row_gathers(V *v, const ImpExp *e, int k) {
     return e->kind == IX_LOAD && row_gathers(v, e->index, k);
 }
 
+/* Whether e loads an element by a gather: an index that changes from
+ * lane to lane by other than one. */
+static bool exp_gathers(V *v, const ImpExp *e) {
+    if (!e) return false;
+    if (e->kind == IX_LOAD && exp_varying(v, e->index) && exp_stride(v, e->index) != 1) return true;
+    for (int i = 0; i < imp_exp_nargs(e); i++)
+        if (exp_gathers(v, e->args[i])) return true;
+    return e->kind == IX_LOAD && exp_gathers(v, e->index);
+}
+
+/* Whether code c has an inner loop (looped: c is in one) that reads or
+ * writes memory other than by vector loads and stores and loads of one
+ * element for all lanes; *loops is set when it has an inner loop. */
+static bool loop_gathers(V *v, const ImpCode *c, bool looped, bool *loops) {
+    for (int i = 0; i < c->n; i++) {
+        const ImpStm *s = c->stms[i];
+        const ImpExp *es[] = {s->init, s->value, s->index, s->cond};
+        for (size_t j = 0; looped && j < sizeof es / sizeof *es; j++)
+            if (exp_gathers(v, es[j])) return true;
+        if (looped && s->kind == IMP_STORE && exp_varying(v, s->index) && exp_stride(v, s->index) != 1) return true;
+        bool loop = s->kind == IMP_FOR || s->kind == IMP_WHILE;
+        *loops |= loop;
+        if (loop_gathers(v, &s->body, looped || loop, loops) || loop_gathers(v, &s->orelse, looped, loops))
+            return true;
+    }
+    return false;
+}
+
+/* How many vector registers' worth of iterations run at once: four where
+ * the body loops over registers alone (Mandelbrot's escape loop, n-body's
+ * sum over the bodies: a chain of dependent operations per lane in every
+ * iteration, whose latency two registers' worth leaves exposed; one
+ * thread, AVX-512: Mandelbrot 39.8 -> 32.5 ms), else two (where each lane
+ * reads a row of its own, as trmv and spmv, four loses: more streams than
+ * the prefetchers follow; measured on the device, 16 cores, AVX-512).
+ * Without AVX-512 (16 registers, not 32) always two: four spill
+ * (Mandelbrot for Haswell 89.7 -> 94.0 ms). */
+static int simd_regs(V *v, const ImpStm *s) {
+    bool loops = false;
+    return v->l->lanes >= 16 && !loop_gathers(v, &s->body, false, &loops) && loops ? 4 : 2;
+}
+
 bool l_simd_for(L *l, const ImpStm *s) {
     if (s->var->t != PT_I64) return false;
     if (jam_for(l, s)) return true;
@@ -504,11 +543,13 @@ bool l_simd_for(L *l, const ImpStm *s) {
      * trmv 7.3 -> 3.0 ms). */
     guess_strides(&v, &s->body);
     if (lanes_read_rows(&v, &s->body, NULL, NULL)) return false;
+    int regs = simd_regs(&v, s);
+    find_uniform(&v, &s->body);
     memset(v.stride, 0, ((size_t)l->next_id + 1) * sizeof(int64_t));
     v.stride[s->var->id] = 1;
     LLVMValueRef bound = l_exp(l, s->bound), jb = l_slot(l, l->i64, "jb");
     LLVMBuildStore(l->b, l_i64(l, 0), jb);
-    simd_loops(&v, s, jb, bound);
+    simd_loops(&v, s, jb, bound, regs);
     scalar_loop(&v, s, l_load(l, l->i64, jb), bound);
     return true;
 }

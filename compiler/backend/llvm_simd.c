@@ -1,6 +1,6 @@
 /* Vector code for the LLVM backend (llvm_internal.h, l_simd_for): a loop
  * whose iterations are independent (the elements of a parallel map, in a
- * task) runs 2 x L.lanes iterations at once (then L.lanes, then one at a
+ * task) runs 4 or 2 x L.lanes iterations at once (then L.lanes, then one at a
  * time for the rest), one in each lane of vector
  * registers, as ISPC and Futhark's multicore ISPC backend do; LLVM's own
  * vectoriser gives up on such loops as soon as their body has a loop or
@@ -41,6 +41,9 @@ V new_v(L *l) {
                .lanes = l->lanes,
                .inside = arena_alloc(l->a, n),
                .uniform = arena_alloc(l->a, n),
+               .lock_of = NEW_ARRAY(l->a, const ImpStm *, n),
+               .locked = arena_alloc(l->a, n),
+               .shadow = NEW_ARRAY(l->a, LLVMValueRef, n),
                .assigned = arena_alloc(l->a, n),
                .stride = arena_alloc(l->a, n * sizeof(int64_t)),
                .ok = true,
@@ -220,10 +223,17 @@ static LLVMValueRef varying_op(V *v, const ImpExp *e, LLVMValueRef *a, int n, bo
 
 /* ---- Syms ---- */
 
+/* The value of variable id: a lockstep variable's shadow in its loop. */
+static LLVMValueRef vread(V *v, int id) {
+    LVar *lv = l_lookup(v->l, id);
+    if (v->locked[id]) return l_load(v->l, LLVMGetElementType(lv->ty), v->shadow[id]);
+    return l_load(v->l, lv->ty, var_slot(v, id));
+}
+
 static void *vs_konst(int64_t c, void *ctx) { return l_i64(((V *)ctx)->l, c); }
 static void *vs_var(int id, void *ctx) {
     V *v = ctx;
-    LLVMValueRef x = l_load(v->l, l_lookup(v->l, id)->ty, var_slot(v, id));
+    LLVMValueRef x = vread(v, id);
     LLVMTypeRef et = is_vec(x) ? LLVMGetElementType(LLVMTypeOf(x)) : LLVMTypeOf(x);
     if (et == v->l->i64) return x;
     return LLVMBuildSExt(v->l->b, x, is_vec(x) ? vec_type(v, v->l->i64) : v->l->i64, "");
@@ -238,7 +248,7 @@ static void *vs_quot(void *x, void *y, void *ctx) { return vs_bin(ctx, x, y, LLV
 static const SymFold vs_fold = {vs_konst, vs_var, vs_add, vs_mul, vs_quot};
 
 /* Whether a variable is varying in the body. */
-bool varying(V *v, int id) { return v->inside[id] && !v->uniform[id]; }
+bool varying(V *v, int id) { return v->inside[id] && !v->uniform[id] && !v->locked[id]; }
 
 typedef struct Stride {
     V *v;
@@ -382,7 +392,7 @@ static void vstore(V *v, const ImpVar *mem, PrimType t, const ImpExp *e, LLVMVal
 LLVMValueRef vexp(V *v, const ImpExp *e) {
     L *l = v->l;
     switch (e->kind) {
-    case IX_VAR: return l_load(l, l_lookup(l, e->var->id)->ty, var_slot(v, e->var->id));
+    case IX_VAR: return vread(v, e->var->id);
     case IX_OP:
     case IX_CONV: {
         bool conv = e->kind == IX_CONV;
@@ -419,12 +429,17 @@ typedef struct VStm {
 static void vthen(L *l, const void *x) { vcode(((const VStm *)x)->v, &((const VStm *)x)->s->body); }
 static void velse(L *l, const void *x) { vcode(((const VStm *)x)->v, &((const VStm *)x)->s->orelse); }
 
-/* Sets variable id to x (for the lanes that run, when varying). */
+/* Sets variable id to x (for the lanes that run, when varying; a
+ * lockstep variable in its loop: its shadow, and its vector for them). */
 static void vset(V *v, int id, LLVMValueRef x) {
     L *l = v->l;
     LVar *lv = l_lookup(l, id);
     LLVMValueRef slot = var_slot(v, id);
-    if (varying(v, id)) {
+    if (v->locked[id]) {
+        if (is_vec(x)) ICE("LLVM backend: a varying value for lockstep variable %d", id);
+        LLVMBuildStore(l->b, x, v->shadow[id]);
+    }
+    if (varying(v, id) || v->locked[id]) {
         x = splat(v, x);
         bool blend = v->mask && !(v->unblended && v->unblended[id] && v->mask == v->loop_mask);
         if (blend) x = LLVMBuildSelect(l->b, v->mask, x, l_load(l, lv->ty, slot), "");
@@ -551,9 +566,18 @@ static char *dead_after(V *v, const ImpCode *c, int i) {
     return dead;
 }
 
+/* Reads of while loop s's lockstep variables go to their shadows (on) or
+ * to their vectors again. */
+static void lock(V *v, const ImpStm *s, char on) {
+    for (int i = 0; i < s->body.n; i++)
+        if (s->body.stms[i]->kind == IMP_ASSIGN && v->lock_of[s->body.stms[i]->var->id] == s)
+            v->locked[s->body.stms[i]->var->id] = on;
+}
+
 /* A while loop: while any lane that still runs it has a true condition. */
 static void vwhile(V *v, const ImpStm *s, const char *dead) {
     L *l = v->l;
+    lock(v, s, 1);
     LLVMValueRef live = l_slot(l, vec_type(v, l->i1), "live");
     LLVMBuildStore(l->b, mask_or_all(v), live);
     LLVMBasicBlockRef head = l_bb(l, "while"), body = l_bb(l, "body"), done = l_bb(l, "done");
@@ -574,6 +598,7 @@ static void vwhile(V *v, const ImpStm *s, const char *dead) {
     v->unblended = outer_dead;
     LLVMBuildBr(l->b, head);
     l_enter(l, done);
+    lock(v, s, 0);
 }
 
 /* An inner for loop: a uniform counter up to the bound, or with a varying
@@ -754,6 +779,10 @@ static void vstm(V *v, const ImpStm *s) {
         v->mask = NULL;
         vset(v, s->var->id, x);
         v->mask = mask;
+        if (v->lock_of[s->var->id]) { /* uniform (find_uniform) */
+            v->shadow[s->var->id] = l_slot(l, LLVMTypeOf(x), s->var->name ? s->var->name : "v");
+            LLVMBuildStore(l->b, x, v->shadow[s->var->id]);
+        }
         return;
     }
     case IMP_ASSIGN: vset(v, s->var->id, vexp(v, s->value)); return;

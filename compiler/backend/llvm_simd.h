@@ -9,9 +9,9 @@
 
 #include "llvm_internal.h"
 
-/* The most iterations that run at once: two vector registers' worth
+/* The most iterations that run at once: four vector registers' worth
  * (L.lanes is one's: 16 floats with AVX-512, else 8). */
-#define MAX_LANES 32
+#define MAX_LANES 64
 /* The most iterations of an outer map that run together (unroll and
  * jam). */
 #define MAX_ROWS 8
@@ -34,7 +34,13 @@ typedef struct V {
     int lanes;           /* the loop's iterations that run at once */
     LLVMValueRef mask;   /* the lanes that run (<lanes x i1>), NULL: all */
     char *inside;        /* by id: declared in the body */
-    char *uniform;       /* by id: a counter of an inner for loop */
+    char *uniform;       /* by id: a counter of an inner for loop, or a
+                            variable find_uniform found uniform */
+    const ImpStm **lock_of; /* by id: the while loop whose lockstep variable
+                               it is (llvm_uniform.c), or NULL */
+    char *locked;        /* by id: a lockstep variable whose loop's code is
+                            being made, read from its shadow */
+    LLVMValueRef *shadow; /* by id: a lockstep variable's scalar slot */
     char *assigned;      /* by id: assigned in the body after its declaration */
     int64_t *stride;     /* by id: how much a varying variable that is never
                             assigned grows from lane to lane, or 0: unknown */
@@ -88,6 +94,9 @@ LLVMValueRef vexp(V *v, const ImpExp *e);
 LLVMValueRef vload(V *v, const ImpVar *mem, PrimType t, const ImpExp *e);
 /* Declares variable id of scalar type ty: a vector slot when varying. */
 LVar *vdeclare(V *v, int id, LLVMTypeRef ty, const char *name);
+/* Marks the variables of body (a loop's body that goes in lanes, after
+ * scan) that have one value for all lanes that run (llvm_uniform.c). */
+void find_uniform(V *v, const ImpCode *body);
 /* Translates code c, statement by statement (once for each row where it
  * sets a row's variable or stores). */
 void vcode(V *v, const ImpCode *c);
