@@ -1,7 +1,8 @@
 /* The start of every generated OpenCL program: the C names runtime/scalar.h
  * uses (fixed-width types, limits, math functions with an f suffix,
  * GCC builtins) in OpenCL C terms, so that the scalar operations of kernels
- * are the same code as the C backend's, with the same results. */
+ * are the same code as the C backend's, with the same results (but for
+ * rsqrt, OpenCL's own: within 2 ulp, as Futhark's GPU backends allow). */
 #pragma OPENCL EXTENSION cl_khr_fp64 : enable
 #pragma OPENCL EXTENSION cl_khr_int64_base_atomics : enable
 #pragma OPENCL EXTENSION cl_khr_int64_extended_atomics : enable
@@ -43,6 +44,7 @@ typedef ulong uint64_t;
 #define fabsf fabs
 #define rintf rint
 #define sqrtf sqrt
+#define RT_RSQRT(T, S, x) rsqrt(x)
 #define cbrtf cbrt
 #define expf exp
 #define logf log

@@ -129,6 +129,13 @@ RT_INLINE int64_t rt_size_mul_i64(int64_t x, int64_t y) {
 /* ---- Floats: NAME, C type, math.h suffix (f for float, empty for double) -- */
 
 #define RT_FLOAT_FN1(N, T, S, OP, FN) RT_INLINE T rt_##OP##_##N(T x) { return FN##S(x); }
+/* rsqrt: 1 / sqrt x, exactly in C; OpenCL's rsqrt in kernels (within 2
+ * ulp, runtime/prelude.cl), and the LLVM backend's f32 rsqrt is the
+ * processor's estimate refined by a Newton step, as Futhark's GPU backends
+ * may compute it approximately too. */
+#ifndef RT_RSQRT
+#define RT_RSQRT(T, S, x) ((T)1 / sqrt##S(x))
+#endif
 #define RT_FLOAT(N, T, S)                                                                          \
     RT_INLINE T rt_add_##N(T x, T y) { return x + y; }                                             \
     RT_INLINE T rt_sub_##N(T x, T y) { return x - y; }                                             \
@@ -153,6 +160,7 @@ RT_INLINE int64_t rt_size_mul_i64(int64_t x, int64_t y) {
     RT_INLINE bool rt_gt_##N(T x, T y) { return x > y; }                                           \
     RT_INLINE bool rt_ge_##N(T x, T y) { return x >= y; }                                          \
     RT_FLOAT_FN1(N, T, S, sqrt, sqrt) RT_FLOAT_FN1(N, T, S, cbrt, cbrt)                            \
+    RT_INLINE T rt_rsqrt_##N(T x) { return RT_RSQRT(T, S, x); }                                   \
     RT_FLOAT_FN1(N, T, S, exp, exp) RT_FLOAT_FN1(N, T, S, log, log)                                \
     RT_FLOAT_FN1(N, T, S, log2, log2) RT_FLOAT_FN1(N, T, S, log10, log10)                          \
     RT_FLOAT_FN1(N, T, S, sin, sin) RT_FLOAT_FN1(N, T, S, cos, cos)                                \

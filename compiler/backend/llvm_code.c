@@ -4,6 +4,7 @@
  * (runtime/scalar.h), which LLVM inlines; Syms become i64 arithmetic;
  * loops and branches become basic blocks; a failure records its error
  * and branches to the entry point's failure block. */
+#include <math.h>
 #include <string.h>
 
 #include "llvm_internal.h"
@@ -158,6 +159,45 @@ LLVMValueRef l_fmul(L *l, LLVMValueRef x, LLVMValueRef y) {
     return r;
 }
 
+LLVMValueRef l_intrinsic(L *l, const char *name, LLVMTypeRef *types, int ntypes, LLVMValueRef *args, int n) {
+    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+    LLVMValueRef f = LLVMGetIntrinsicDeclaration(l->mod, id, types, (size_t)ntypes);
+    return LLVMBuildCall2(l->b, LLVMIntrinsicGetType(l->cx, id, types, (size_t)ntypes), f, args, (unsigned)n, "");
+}
+
+/* Constant c of x's type (a scalar, or a vector of c). */
+static LLVMValueRef f_like(L *l, LLVMValueRef x, double c) {
+    LLVMTypeRef t = LLVMTypeOf(x);
+    if (LLVMGetTypeKind(t) != LLVMVectorTypeKind) return LLVMConstReal(t, c);
+    unsigned n = LLVMGetVectorSize(t);
+    LLVMValueRef *cs = NEW_ARRAY(l->a, LLVMValueRef, n);
+    for (unsigned i = 0; i < n; i++) cs[i] = LLVMConstReal(LLVMGetElementType(t), c);
+    return LLVMConstVector(cs, n);
+}
+
+/* 1 / sqrt x for f32 x (a scalar or a vector), which LLVM may compute by
+ * the processor's estimate refined by one Newton step (x86: rsqrt14 and a
+ * few multiplications instead of a square root and a division, within
+ * about 2 ulp), as the GPU backends' rsqrt may be approximate. The
+ * estimate is wrong outside the normal numbers, so: a subnormal x (or a
+ * negative, whose result is NaN anyway) is scaled by 2^32 first and its
+ * result by 2^16, +-0 gives +-infinity and infinity 0, as 1 / sqrt x. */
+LLVMValueRef l_rsqrt(L *l, LLVMValueRef x) {
+    LLVMBuilderRef b = l->b;
+    LLVMValueRef small = LLVMBuildFCmp(b, LLVMRealOLT, x, f_like(l, x, 0x1p-126), "");
+    LLVMValueRef xs = LLVMBuildSelect(b, small, LLVMBuildFMul(b, x, f_like(l, x, 0x1p32), ""), x, "");
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMValueRef s = l_intrinsic(l, "llvm.sqrt", &t, 1, &xs, 1);
+    LLVMSetFastMathFlags(s, LLVMFastMathApproxFunc);
+    LLVMValueRef r = LLVMBuildFDiv(b, f_like(l, x, 1), s, "");
+    LLVMSetFastMathFlags(r, LLVMFastMathApproxFunc | LLVMFastMathAllowReciprocal);
+    r = LLVMBuildSelect(b, small, LLVMBuildFMul(b, r, f_like(l, x, 0x1p16), ""), r, "");
+    LLVMValueRef inf = f_like(l, x, INFINITY), signed_inf[] = {inf, x};
+    LLVMValueRef zero = LLVMBuildFCmp(b, LLVMRealOEQ, x, f_like(l, x, 0), "");
+    r = LLVMBuildSelect(b, zero, l_intrinsic(l, "llvm.copysign", &t, 1, signed_inf, 2), r, "");
+    return LLVMBuildSelect(b, LLVMBuildFCmp(b, LLVMRealOEQ, x, inf, ""), f_like(l, x, 0), r, "");
+}
+
 LLVMValueRef l_op(L *l, const ImpExp *e, LLVMValueRef *args) {
     if (e->reassoc) { /* as rt_add_f32 and rt_mul_f32, reassociable */
         LLVMValueRef r = e->op == OP_ADD ? LLVMBuildFAdd(l->b, args[0], args[1], "")
@@ -168,6 +208,7 @@ LLVMValueRef l_op(L *l, const ImpExp *e, LLVMValueRef *args) {
         return r;
     }
     if (e->op == OP_MUL && prim_is_float(e->t)) return l_fmul(l, args[0], args[1]);
+    if (e->op == OP_RSQRT && e->t == PT_F32) return l_rsqrt(l, args[0]);
     return l_call(l, arena_printf(l->a, "rt_%s_%s", op_name(e->op), prim_name(e->t)), args, op_arity(e->op));
 }
 

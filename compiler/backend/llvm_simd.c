@@ -143,13 +143,6 @@ static LLVMValueRef any(V *v, LLVMValueRef m) {
 static LLVMValueRef and_mask(V *v, LLVMValueRef m) { return v->mask ? LLVMBuildAnd(v->l->b, v->mask, m, "") : m; }
 
 
-static LLVMValueRef intrinsic(V *v, const char *name, LLVMTypeRef *types, int ntypes, LLVMValueRef *args, int n) {
-    L *l = v->l;
-    unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
-    LLVMValueRef f = LLVMGetIntrinsicDeclaration(l->mod, id, types, (size_t)ntypes);
-    return LLVMBuildCall2(l->b, LLVMIntrinsicGetType(l->cx, id, types, (size_t)ntypes), f, args, (unsigned)n, "");
-}
-
 /* The common operations as vector instructions (equal to the runtime's
  * scalar ones lane by lane), or NULL. */
 static LLVMValueRef vector_op(V *v, const ImpExp *e, LLVMValueRef *a) {
@@ -162,6 +155,7 @@ static LLVMValueRef vector_op(V *v, const ImpExp *e, LLVMValueRef *a) {
     case OP_SUB: return c == PC_BOOL ? NULL : f ? LLVMBuildFSub(b, a[0], a[1], "") : LLVMBuildSub(b, a[0], a[1], "");
     case OP_MUL: return c == PC_BOOL ? NULL : f ? l_fmul(v->l, a[0], a[1]) : LLVMBuildMul(b, a[0], a[1], "");
     case OP_DIV: return f ? LLVMBuildFDiv(b, a[0], a[1], "") : NULL;
+    case OP_RSQRT: return e->t == PT_F32 ? l_rsqrt(v->l, a[0]) : NULL;
     case OP_AND:
     case OP_LAND: return LLVMBuildAnd(b, a[0], a[1], "");
     case OP_OR:
@@ -171,7 +165,7 @@ static LLVMValueRef vector_op(V *v, const ImpExp *e, LLVMValueRef *a) {
     case OP_MAX:
         if (f) { /* fmin and fmax, as LLVM's minnum and maxnum */
             LLVMTypeRef ts[] = {LLVMTypeOf(a[0])};
-            return intrinsic(v, e->op == OP_MIN ? "llvm.minnum" : "llvm.maxnum", ts, 1, a, 2);
+            return l_intrinsic(v->l, e->op == OP_MIN ? "llvm.minnum" : "llvm.maxnum", ts, 1, a, 2);
         }
         if (c == PC_BOOL) return NULL;
         {
@@ -342,13 +336,13 @@ LLVMValueRef vload(V *v, const ImpVar *mem, PrimType t, const ImpExp *e) {
         } else {
             LLVMTypeRef ts[] = {vt, l->ptr};
             LLVMValueRef args[] = {p, v->mask, LLVMGetUndef(vt)};
-            r = intrinsic(v, "llvm.masked.load", ts, 2, args, 3);
+            r = l_intrinsic(v->l, "llvm.masked.load", ts, 2, args, 3);
         }
     } else {
         LLVMValueRef ptrs = LLVMBuildGEP2(l->b, et, base, (LLVMValueRef[]){splat(v, ix)}, 1, "");
         LLVMTypeRef ts[] = {vt, vec_type(v, l->ptr)};
         LLVMValueRef args[] = {ptrs, mask_or_all(v), LLVMGetUndef(vt)};
-        r = intrinsic(v, "llvm.masked.gather", ts, 2, args, 3);
+        r = l_intrinsic(v->l, "llvm.masked.gather", ts, 2, args, 3);
     }
     return t == PT_BOOL ? LLVMBuildTrunc(l->b, r, vec_type(v, l->i1), "") : r;
 }
@@ -378,13 +372,13 @@ static void vstore(V *v, const ImpVar *mem, PrimType t, const ImpExp *e, LLVMVal
         }
         LLVMTypeRef ts[] = {vt, l->ptr};
         LLVMValueRef args[] = {x, p, v->mask};
-        intrinsic(v, "llvm.masked.store", ts, 2, args, 3);
+        l_intrinsic(v->l, "llvm.masked.store", ts, 2, args, 3);
         return;
     }
     LLVMValueRef ptrs = LLVMBuildGEP2(l->b, et, base, (LLVMValueRef[]){splat(v, ix)}, 1, "");
     LLVMTypeRef ts[] = {vt, vec_type(v, l->ptr)};
     LLVMValueRef args[] = {x, ptrs, mask_or_all(v)};
-    intrinsic(v, "llvm.masked.scatter", ts, 2, args, 3);
+    l_intrinsic(v->l, "llvm.masked.scatter", ts, 2, args, 3);
 }
 
 /* ---- Expressions ---- */
@@ -613,7 +607,7 @@ static void vfor_loop(V *v, const ImpStm *s) {
         LLVMValueRef zeros = LLVMConstNull(LLVMTypeOf(bound));
         LLVMValueRef live = LLVMBuildSelect(l->b, mask_or_all(v), bound, zeros, "");
         LLVMTypeRef ts[] = {LLVMTypeOf(bound)};
-        bound = intrinsic(v, "llvm.vector.reduce.smax", ts, 1, &live, 1);
+        bound = l_intrinsic(v->l, "llvm.vector.reduce.smax", ts, 1, &live, 1);
     }
     LVar *lv = vdeclare(v, s->var->id, ty, s->var->name);
     LLVMBuildStore(l->b, LLVMConstInt(ty, 0, 0), lv->slot);
@@ -726,7 +720,7 @@ static void vfor(V *v, const ImpStm *s) {
     if (is_vec(fb)) {
         LLVMValueRef zeros = LLVMConstNull(LLVMTypeOf(fb));
         LLVMValueRef live = LLVMBuildSelect(l->b, mask_or_all(v), fb, zeros, "");
-        fb = intrinsic(v, "llvm.vector.reduce.smax", (LLVMTypeRef[]){LLVMTypeOf(fb)}, 1, &live, 1);
+        fb = l_intrinsic(v->l, "llvm.vector.reduce.smax", (LLVMTypeRef[]){LLVMTypeOf(fb)}, 1, &live, 1);
     }
     LLVMValueRef runs = LLVMBuildICmp(l->b, LLVMIntSGT, fb, LLVMConstNull(LLVMTypeOf(fb)), "");
     LLVMValueRef fits = LLVMBuildICmp(l->b, LLVMIntSLE, gb, l_i64(l, HOIST_MAX), "");
@@ -745,7 +739,7 @@ static void report_lane(L *l, const void *arg) {
     const Failed *f = arg;
     V *v = f->v;
     LLVMTypeRef bits = LLVMIntTypeInContext(l->cx, (unsigned)v->lanes);
-    LLVMValueRef first = intrinsic(v, "llvm.cttz", (LLVMTypeRef[]){bits}, 1,
+    LLVMValueRef first = l_intrinsic(v->l, "llvm.cttz", (LLVMTypeRef[]){bits}, 1,
                                    (LLVMValueRef[]){LLVMBuildBitCast(l->b, f->bad, bits, ""), LLVMConstInt(l->i1, 1, 0)}, 2);
     first = LLVMBuildIntCast2(l->b, first, l->i32, 0, "");
     LLVMValueRef *vals = NEW_ARRAY(l->a, LLVMValueRef, f->s->nargs + 1);

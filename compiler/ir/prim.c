@@ -506,6 +506,7 @@ static bool float_unary(Op op, bool f32, double x, double *r) {
     case OP_ABS: *r = fabs(x); return true;
     case OP_SGN: *r = float_sgn(x); return true;
     case OP_SQRT: *r = FMATH1(f32, sqrt, x); return true;
+    case OP_RSQRT: *r = f32 ? (double)(1.0f / sqrtf((float)x)) : 1.0 / sqrt(x); return true;
     case OP_CBRT: *r = FMATH1(f32, cbrt, x); return true;
     case OP_EXP: *r = FMATH1(f32, exp, x); return true;
     case OP_LOG: *r = FMATH1(f32, log, x); return true;

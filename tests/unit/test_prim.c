@@ -692,6 +692,11 @@ static void test_float_unary(void **state) {
     assert_true(fun(OP_SQRT, PT_F64, 2) == sqrt(rt(2)));
     assert_true(fun(OP_SQRT, PT_F32, 2) == (double)sqrtf((float)rt(2)));
     assert_true(isnan(fun(OP_SQRT, PT_F64, -1)));
+    assert_true(fun(OP_RSQRT, PT_F64, 4) == 0.5);
+    assert_true(fun(OP_RSQRT, PT_F32, 2) == (double)(1.0f / sqrtf(2.0f)));
+    assert_true(fun(OP_RSQRT, PT_F64, 0) == INFINITY);
+    assert_true(fun(OP_RSQRT, PT_F64, -0.0) == -INFINITY);
+    assert_true(isnan(fun(OP_RSQRT, PT_F32, -1)));
     assert_true(fun(OP_CBRT, PT_F64, -27) == cbrt(rt(-27)));
     assert_true(fabs(fun(OP_CBRT, PT_F64, -27) + 3) < 1e-15);
     assert_true(fun(OP_EXP, PT_F64, 0) == 1);
