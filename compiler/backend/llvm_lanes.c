@@ -479,46 +479,46 @@ static bool row_gathers(V *v, const ImpExp *e, int k) {
     return e->kind == IX_LOAD && row_gathers(v, e->index, k);
 }
 
-/* Whether e loads an element by a gather: an index that changes from
- * lane to lane by other than one. */
-static bool exp_gathers(V *v, const ImpExp *e) {
+/* Whether e loads from memory. */
+static bool exp_loads(const ImpExp *e) {
     if (!e) return false;
-    if (e->kind == IX_LOAD && exp_varying(v, e->index) && exp_stride(v, e->index) != 1) return true;
+    if (e->kind == IX_LOAD) return true;
     for (int i = 0; i < imp_exp_nargs(e); i++)
-        if (exp_gathers(v, e->args[i])) return true;
-    return e->kind == IX_LOAD && exp_gathers(v, e->index);
+        if (exp_loads(e->args[i])) return true;
+    return false;
 }
 
-/* Whether code c has an inner loop (looped: c is in one) that reads or
- * writes memory other than by vector loads and stores and loads of one
- * element for all lanes; *loops is set when it has an inner loop. */
-static bool loop_gathers(V *v, const ImpCode *c, bool looped, bool *loops) {
+/* Whether code c has an inner loop (looped: c is in one) that loads or
+ * stores; *loops is set when it has an inner loop. */
+static bool loop_memory(const ImpCode *c, bool looped, bool *loops) {
     for (int i = 0; i < c->n; i++) {
         const ImpStm *s = c->stms[i];
-        const ImpExp *es[] = {s->init, s->value, s->index, s->cond};
+        const ImpExp *es[] = {s->init, s->value, s->index, s->cond, s->bound};
         for (size_t j = 0; looped && j < sizeof es / sizeof *es; j++)
-            if (exp_gathers(v, es[j])) return true;
-        if (looped && s->kind == IMP_STORE && exp_varying(v, s->index) && exp_stride(v, s->index) != 1) return true;
+            if (exp_loads(es[j])) return true;
+        if (looped && s->kind == IMP_STORE) return true;
         bool loop = s->kind == IMP_FOR || s->kind == IMP_WHILE;
         *loops |= loop;
-        if (loop_gathers(v, &s->body, looped || loop, loops) || loop_gathers(v, &s->orelse, looped, loops))
-            return true;
+        if (loop_memory(&s->body, looped || loop, loops) || loop_memory(&s->orelse, looped, loops)) return true;
     }
     return false;
 }
 
 /* How many vector registers' worth of iterations run at once: four where
- * the body loops over registers alone (Mandelbrot's escape loop, n-body's
- * sum over the bodies: a chain of dependent operations per lane in every
+ * the body loops over values in registers alone, with AVX-512 (Mandelbrot's
+ * escape loop: a chain of dependent operations per lane in every
  * iteration, whose latency two registers' worth leaves exposed; one
- * thread, AVX-512: Mandelbrot 39.8 -> 32.5 ms), else two (where each lane
- * reads a row of its own, as trmv and spmv, four loses: more streams than
- * the prefetchers follow; measured on the device, 16 cores, AVX-512).
- * Without AVX-512 (16 registers, not 32) always two: four spill
- * (Mandelbrot for Haswell 89.7 -> 94.0 ms). */
+ * thread: 39.8 -> 32.5 ms), else two. A loop that reads memory keeps more
+ * values live (n-body's sum over the bodies: 140 ms either way with a
+ * square root and a division, 111 -> 147 ms with f32.rsqrt, whose
+ * estimate takes more registers: spills), and where each lane reads a row
+ * of its own (trmv, spmv) four loses more: more streams than the
+ * prefetchers follow (measured on the device, 16 cores, AVX-512). Without
+ * AVX-512 (16 registers, not 32) always two: four spill (Mandelbrot for
+ * Haswell 89.7 -> 94.0 ms). */
 static int simd_regs(V *v, const ImpStm *s) {
     bool loops = false;
-    return v->l->lanes >= 16 && !loop_gathers(v, &s->body, false, &loops) && loops ? 4 : 2;
+    return v->l->lanes >= 16 && !loop_memory(&s->body, false, &loops) && loops ? 4 : 2;
 }
 
 bool l_simd_for(L *l, const ImpStm *s) {

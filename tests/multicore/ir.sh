@@ -5,7 +5,7 @@
 # lockstep counter is one scalar (its comparison with the limit is one
 # per iteration, not one per lane), and a map whose body loops over
 # registers alone runs four registers' worth of iterations at once, one
-# whose loop gathers two. Ends with "vector: N passed, N failed";
+# whose loop reads memory two. Ends with "vector: N passed, N failed";
 # exits 1 if anything failed.
 #
 #   usage: tests/multicore/ir.sh      (FUTHORC=path selects another compiler)
@@ -45,8 +45,8 @@ FUT
 ir steps steps.fut
 has steps yes 'icmp slt <[0-9]+ x i32> %[^,]*, splat \(i32 50\)'
 
-# An inner loop that gathers (each lane its own element of xs): two
-# registers' worth.
+# An inner loop that reads memory (a gather: each lane its own element of
+# xs), and one that reads an element for all lanes: two registers' worth.
 cat >"$work/gather.fut" <<'FUT'
 entry main (xs: []f32) : []f32 =
   let n = length xs
@@ -55,6 +55,12 @@ FUT
 ir gather gather.fut
 has gather yes '<32 x float>'
 has gather no '<64 x float>'
+cat >"$work/sum.fut" <<'FUT'
+entry main (xs: []f32) : []f32 = map (\x -> loop acc = 0f32 for j < length xs do acc + x * xs[j]) xs
+FUT
+ir sum sum.fut
+has sum yes '<32 x float>'
+has sum no '<64 x float>'
 
 echo "vector: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
