@@ -143,6 +143,34 @@ static LLVMValueRef any(V *v, LLVMValueRef m) {
 static LLVMValueRef and_mask(V *v, LLVMValueRef m) { return v->mask ? LLVMBuildAnd(v->l->b, v->mask, m, "") : m; }
 
 
+/* Integer division op (quot, rem, div, mod) of x by y as the runtime's
+ * rt_quot ... rt_mod lane by lane (sgn: signed): by 0 gives 0, and signed
+ * by -1 the negation (quot, div) or 0 (rem, mod); div rounds down and mod
+ * has the sign of y. A lane whose divisor is 0 or -1 divides by 1 instead
+ * (LLVM's division by 0, or of the least integer by -1, is undefined, and
+ * lanes that do not run hold anything). A divisor the same in every lane
+ * makes the tests constant, and LLVM divides by a multiplication. */
+static LLVMValueRef int_division(V *v, Op op, bool sgn, LLVMValueRef x, LLVMValueRef y) {
+    LLVMBuilderRef b = v->l->b;
+    LLVMTypeRef t = LLVMTypeOf(x);
+    LLVMValueRef zero = LLVMConstNull(t), one = splat(v, LLVMConstInt(LLVMGetElementType(t), 1, 0));
+    LLVMValueRef by0 = LLVMBuildICmp(b, LLVMIntEQ, y, zero, "");
+    LLVMValueRef bym1 = sgn ? LLVMBuildICmp(b, LLVMIntEQ, y, LLVMConstAllOnes(t), "") : LLVMConstNull(LLVMTypeOf(by0));
+    LLVMValueRef odd = LLVMBuildOr(b, by0, bym1, "");
+    LLVMValueRef ys = LLVMBuildSelect(b, odd, one, y, "");
+    bool whole = op == OP_QUOT || op == OP_DIV;
+    LLVMValueRef r = whole ? (sgn ? LLVMBuildSDiv(b, x, ys, "") : LLVMBuildUDiv(b, x, ys, ""))
+                           : (sgn ? LLVMBuildSRem(b, x, ys, "") : LLVMBuildURem(b, x, ys, ""));
+    if (sgn && (op == OP_DIV || op == OP_MOD)) { /* round down; the sign of y */
+        LLVMValueRef rem = whole ? LLVMBuildSRem(b, x, ys, "") : r;
+        LLVMValueRef signs = LLVMBuildICmp(b, LLVMIntSLT, LLVMBuildXor(b, whole ? x : rem, y, ""), zero, "");
+        LLVMValueRef fix = LLVMBuildAnd(b, LLVMBuildICmp(b, LLVMIntNE, rem, zero, ""), signs, "");
+        r = LLVMBuildSelect(b, fix, whole ? LLVMBuildSub(b, r, one, "") : LLVMBuildAdd(b, r, y, ""), r, "");
+    }
+    r = LLVMBuildSelect(b, bym1, whole ? LLVMBuildSub(b, zero, x, "") : zero, r, "");
+    return LLVMBuildSelect(b, by0, zero, r, "");
+}
+
 /* The common operations as vector instructions (equal to the runtime's
  * scalar ones lane by lane), or NULL. */
 static LLVMValueRef vector_op(V *v, const ImpExp *e, LLVMValueRef *a) {
@@ -154,7 +182,12 @@ static LLVMValueRef vector_op(V *v, const ImpExp *e, LLVMValueRef *a) {
     case OP_ADD: return c == PC_BOOL ? NULL : f ? LLVMBuildFAdd(b, a[0], a[1], "") : LLVMBuildAdd(b, a[0], a[1], "");
     case OP_SUB: return c == PC_BOOL ? NULL : f ? LLVMBuildFSub(b, a[0], a[1], "") : LLVMBuildSub(b, a[0], a[1], "");
     case OP_MUL: return c == PC_BOOL ? NULL : f ? l_fmul(v->l, a[0], a[1]) : LLVMBuildMul(b, a[0], a[1], "");
-    case OP_DIV: return f ? LLVMBuildFDiv(b, a[0], a[1], "") : NULL;
+    case OP_DIV:
+        if (f) return LLVMBuildFDiv(b, a[0], a[1], "");
+        /* fallthrough */
+    case OP_MOD:
+    case OP_QUOT:
+    case OP_REM: return c == PC_SIGNED || c == PC_UNSIGNED ? int_division(v, e->op, sgn, a[0], a[1]) : NULL;
     case OP_RSQRT: return e->t == PT_F32 ? l_rsqrt(v->l, a[0]) : NULL;
     case OP_AND:
     case OP_LAND: return LLVMBuildAnd(b, a[0], a[1], "");

@@ -5,7 +5,7 @@
 # lockstep counter is one scalar (its comparison with the limit is one
 # per iteration, not one per lane), and a map whose body loops over
 # registers alone runs four registers' worth of iterations at once, one
-# whose loop reads memory two. Ends with "vector: N passed, N failed";
+# whose loop reads memory two; integer division is a vector operation. Ends with "vector: N passed, N failed";
 # exits 1 if anything failed.
 #
 #   usage: tests/multicore/ir.sh      (FUTHORC=path selects another compiler)
@@ -61,6 +61,17 @@ FUT
 ir sum sum.fut
 has sum yes '<32 x float>'
 has sum no '<64 x float>'
+
+# Integer division and modulo are vector operations (a constant divisor a
+# multiplication), not one call of the runtime's per lane, which made a
+# program of a few nested loops over i % k take seconds to compile.
+cat >"$work/mod.fut" <<'FUT'
+entry main (n: i64) : [n]i64 = map (\i -> loop acc = i for j < i % 5 do acc / 3 + (acc + j) % (i % 7 + 1)) (iota n)
+FUT
+ir mod mod.fut
+has mod yes 'srem <[0-9]+ x i64>'
+has mod yes 'sdiv <[0-9]+ x i64>|mul <[0-9]+ x i64>'
+has mod no 'rt_mod|rt_div'
 
 echo "vector: $passed passed, $failed failed"
 [ "$failed" -eq 0 ]
