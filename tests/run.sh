@@ -153,6 +153,8 @@ summarised "multicore, unsafe" "$FUTHORC" test -j "$(nproc)" "${mc[@]}" --pass-c
     tests/multicore/jam*.fut tests/multicore/hist.fut
 # The shape of vector code: uniform counters, registers' worth of lanes.
 summarised "vector code" bash tests/multicore/ir.sh
+# Random programs: the multicore backend's results against the C backend's.
+summarised "random programs" bash tests/multicore/random.sh
 # The same programs through the OpenCL backend, on PoCL (a CPU OpenCL
 # device) or whatever OpenCL device is installed; results must agree with
 # the expected outputs exactly as on the C backend.

@@ -1,0 +1,34 @@
+#!/usr/bin/env bash
+# Random programs (tests/multicore/random_program.py: while and for loops,
+# branches, integer arithmetic and array reads mapped over 150 elements)
+# through the C backend and the multicore backend's vector code (16 lanes
+# and 8, one thread and all): the results must agree. Ends with
+# "random: N passed, N failed"; exits 1 if anything failed.
+#
+#   usage: tests/multicore/random.sh [FIRST LAST]   (seeds; FUTHORC=path
+#   selects another compiler)
+suite=random
+source "$(dirname "$0")/../lib.sh"
+first=${1:-1} last=${2:-16}
+xs="[$(seq -s ', ' -20 16)]"
+for seed in $(seq "$first" "$last"); do
+    p=$work/p$seed.fut
+    python3 tests/multicore/random_program.py "$seed" >"$p"
+    CFLAGS=-O0 "$futhorc" c "$p" -o "$work/c" >"$work/err" 2>&1 || { fail "seed $seed: futhorc c:"; head -5 "$work/err"; continue; }
+    for lanes in x86-64-v4 x86-64-v2; do
+        "$futhorc" multicore --target-cpu=$lanes "$p" -o "$work/m" >"$work/err" 2>&1 ||
+            { fail "seed $seed: futhorc multicore --target-cpu=$lanes:"; head -5 "$work/err"; continue; }
+        for m in -3 4 11; do
+            want=$(echo "150 $m $xs" | "$work/c" 2>&1)
+            for threads in 1 all; do
+                opt=()
+                [ "$threads" = 1 ] && opt=(--num-threads 1)
+                got=$(echo "150 $m $xs" | "$work/m" "${opt[@]}" 2>&1)
+                if [ "$got" = "$want" ]; then pass; else
+                    fail "seed $seed, m = $m, $lanes, $threads threads: results differ from the C backend's"; fi
+            done
+        done
+    done
+done
+echo "random: $passed passed, $failed failed"
+[ "$failed" -eq 0 ]

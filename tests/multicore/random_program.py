@@ -1,0 +1,75 @@
+#!/usr/bin/env python3
+"""A random Futhark program for tests/multicore/random.sh: one entry point
+that maps a random integer expression over iota n, with while loops (a
+counter bounds each), for loops whose bounds differ between elements,
+branches, lets, min/max, division and modulo by constants, and reads of an
+array argument. Deterministic in the seed.
+
+    usage: random_program.py SEED
+"""
+import random
+import sys
+
+
+class Gen:
+    def __init__(self, seed):
+        self.r = random.Random(seed)
+        self.n = 0
+
+    def fresh(self, prefix):
+        self.n += 1
+        return f"{prefix}{self.n}"
+
+    def atom(self, vs):
+        k = self.r.random()
+        if k < 0.15:
+            return f"xs[({self.r.choice(vs)}) % 37]"
+        if k < 0.75:
+            return self.r.choice(vs)
+        c = self.r.randint(-5, 9)
+        return f"({c})" if c < 0 else str(c)
+
+    def cond(self, vs, d):
+        c = f"({self.expr(vs, d - 1)} {self.r.choice(['<', '<=', '==', '!=', '>', '>='])} {self.expr(vs, d - 1)})"
+        if self.r.random() < 0.3:
+            c = f"({c} {self.r.choice(['&&', '||'])} ({self.expr(vs, d - 1)} % 3 == 0))"
+        return c
+
+    def expr(self, vs, d):
+        if d <= 0:
+            return self.atom(vs)
+        k = self.r.random()
+        sub = lambda ws=vs: self.expr(ws, d - 1)
+        if k < 0.25:
+            return f"({sub()} {self.r.choice(['+', '-', '*'])} {sub()})"
+        if k < 0.35:
+            return f"({sub()} % {self.r.randint(1, 7)})"
+        if k < 0.42:
+            return f"({sub()} / {self.r.randint(1, 5)})"
+        if k < 0.48:
+            return f"(i64.{self.r.choice(['min', 'max'])} {sub()} {sub()})"
+        if k < 0.62:
+            return f"(if {self.cond(vs, d - 1)} then {sub()} else {sub()})"
+        if k < 0.74:
+            x = self.fresh("x")
+            return f"(let {x} = {sub()} in {sub(vs + [x])})"
+        if k < 0.87:
+            a, b, c = self.fresh("a"), self.fresh("b"), self.fresh("c")
+            inner = vs + [a, b, c]
+            step = "1" if self.r.random() < 0.7 else f"(if {self.cond(inner, 1)} then 1 else 2)"
+            start = "0" if self.r.random() < 0.7 else self.expr(vs, 1)
+            res = self.r.choice([a, b, c, f"({a} + {b} * 3 + {c})"])
+            return (f"(let ({a}, {b}, {c}) = loop ({a}, {b}, {c}) = ({sub()}, {sub()}, {start}) "
+                    f"while {c} < {self.r.randint(0, 12)} && {self.cond(inner, d - 1)} do "
+                    f"({sub(inner)}, {sub(inner)}, {c} + {step}) in {res})")
+        acc, j = self.fresh("acc"), self.fresh("j")
+        return f"(loop {acc} = {sub()} for {j} < ({sub()}) % 6 do {sub(vs + [acc, j])})"
+
+
+def program(seed):
+    e = Gen(seed).expr(["i", "m"], 5)
+    return f"entry main (n: i64) (m: i64) (xs: [37]i64) : [n]i64 =\n  map (\\i -> {e}) (iota n)\n"
+
+
+if __name__ == "__main__":
+    sys.stdout.write(program(int(sys.argv[1])))
