@@ -2,8 +2,9 @@
 """A random Futhark program for tests/multicore/random.sh: one entry point
 that maps a random integer expression over iota n, with while loops (a
 counter bounds each), for loops whose bounds differ between elements,
-branches, lets, min/max, division and modulo by constants, and reads of an
-array argument. Deterministic in the seed.
+branches, lets, min/max, division and modulo by constants, reads of an
+array argument, and inner reductions, scans and maps over a few elements.
+Deterministic in the seed.
 
     usage: random_program.py SEED
 """
@@ -53,7 +54,7 @@ class Gen:
         if k < 0.74:
             x = self.fresh("x")
             return f"(let {x} = {sub()} in {sub(vs + [x])})"
-        if k < 0.87:
+        if k < 0.80:
             a, b, c = self.fresh("a"), self.fresh("b"), self.fresh("c")
             inner = vs + [a, b, c]
             step = "1" if self.r.random() < 0.7 else f"(if {self.cond(inner, 1)} then 1 else 2)"
@@ -62,8 +63,20 @@ class Gen:
             return (f"(let ({a}, {b}, {c}) = loop ({a}, {b}, {c}) = ({sub()}, {sub()}, {start}) "
                     f"while {c} < {self.r.randint(0, 12)} && {self.cond(inner, d - 1)} do "
                     f"({sub(inner)}, {sub(inner)}, {c} + {step}) in {res})")
-        acc, j = self.fresh("acc"), self.fresh("j")
-        return f"(loop {acc} = {sub()} for {j} < ({sub()}) % 6 do {sub(vs + [acc, j])})"
+        if k < 0.88:
+            acc, j = self.fresh("acc"), self.fresh("j")
+            return f"(loop {acc} = {sub()} for {j} < ({sub()}) % 6 do {sub(vs + [acc, j])})"
+        # inner parallelism: a reduction, a scan or a map over a few elements
+        q = self.fresh("k")
+        body = sub(vs + [q])
+        if k < 0.93:
+            op, ne = self.r.choice([("(+)", "0"), ("i64.max", "i64.lowest"), ("i64.min", "i64.highest")])
+            return f"(reduce {op} {ne} (map (\\{q} -> {body}) (iota (({sub()}) % 7))))"
+        n = self.r.randint(1, 6)
+        arr = f"(map (\\{q} -> {body}) (iota {n}))"
+        if k < 0.97:
+            arr = f"(scan (+) 0 {arr})"
+        return f"({arr})[({sub()}) % {n}]"
 
 
 def program(seed):
