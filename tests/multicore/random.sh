@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # Random programs (tests/multicore/random_program.py: while and for loops,
-# branches, integer arithmetic and array reads mapped over 150 elements)
-# through the C backend and the multicore backend's vector code (16 lanes
-# and 8, one thread and all): the results must agree. Ends with
+# branches, integer arithmetic, array reads and inner reductions, scans and
+# maps, mapped over 150 elements) through the C backend and the multicore
+# backend's vector code (16 lanes and 8, one thread and all): the results
+# must agree, exactly for integers, within futhorc test's tolerance for
+# the float programs (half as many seeds). Ends with
 # "random: N passed, N failed"; exits 1 if anything failed.
 #
 #   usage: tests/multicore/random.sh [FIRST LAST]   (seeds; FUTHORC=path
@@ -28,6 +30,29 @@ for seed in $(seq "$first" "$last"); do
                     fail "seed $seed, m = $m, $lanes, $threads threads: results differ from the C backend's"; fi
             done
         done
+    done
+done
+# Float programs: reductions may reassociate, so the results are compared
+# as futhorc test compares them (within its tolerance), on 16 and 8 lanes.
+fxs=$(python3 -c "print('[' + ', '.join(f'{i * 0.5}f32' for i in range(-18, 19)) + ']')")
+fys=$(python3 -c "print('[' + ', '.join(f'{i * 0.37 - 20}f32' for i in range(150)) + ']')")
+for seed in $(seq "$first" $((first + (last - first) / 2))); do
+    p=$work/f$seed.fut
+    python3 tests/multicore/random_program.py "$seed" f32 >"$work/body.fut"
+    CFLAGS=-O0 "$futhorc" c "$work/body.fut" -o "$work/c" >"$work/err" 2>&1 ||
+        { fail "f32 seed $seed: futhorc c:"; head -5 "$work/err"; continue; }
+    {
+        echo "-- =="
+        for m in -1.5 2.25; do
+            echo "-- input { ${m}f32 $fxs $fys }"
+            echo "-- output { $(echo "${m}f32 $fxs $fys" | "$work/c") }"
+        done
+        cat "$work/body.fut"
+    } >"$p"
+    for lanes in x86-64-v4 x86-64-v2; do
+        if "$futhorc" test --backend=multicore --pass-compiler-option=--target-cpu=$lanes "$p" >"$work/out" 2>&1 &&
+            grep -q "^2 passed, 0 failed" "$work/out"; then pass; else
+            fail "f32 seed $seed, $lanes: results differ from the C backend's:"; head -5 "$work/out"; fi
     done
 done
 echo "random: $passed passed, $failed failed"

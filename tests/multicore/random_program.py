@@ -6,7 +6,9 @@ branches, lets, min/max, division and modulo by constants, reads of an
 array argument, and inner reductions, scans and maps over a few elements.
 Deterministic in the seed.
 
-    usage: random_program.py SEED
+With f32, a program of the same shapes over floats (FloatGen).
+
+    usage: random_program.py SEED [f32]
 """
 import random
 import sys
@@ -79,10 +81,61 @@ class Gen:
         return f"({arr})[({sub()}) % {n}]"
 
 
-def program(seed):
+class FloatGen(Gen):
+    """The same shapes over f32: arithmetic, a few functions, min/max, while
+    and for loops (results kept within +-1e6), inner reductions."""
+
+    def atom(self, vs):
+        k = self.r.random()
+        if k < 0.15:
+            return f"xs[i64.f32 (f32.abs ({self.r.choice(vs)})) % 37]"
+        if k < 0.75:
+            return self.r.choice(vs)
+        c = round(self.r.uniform(-4, 4), 2)
+        return f"({c}f32)"
+
+    def cond(self, vs, d):
+        return f"({self.expr(vs, d - 1)} {self.r.choice(['<', '<=', '>', '>='])} {self.expr(vs, d - 1)})"
+
+    def expr(self, vs, d):
+        if d <= 0:
+            return self.atom(vs)
+        k = self.r.random()
+        sub = lambda ws=vs: self.expr(ws, d - 1)
+        clamp = lambda e: f"f32.min 1e6 (f32.max (-1e6) {e})"
+        if k < 0.25:
+            return f"({sub()} {self.r.choice(['+', '-', '*'])} {sub()})"
+        if k < 0.32:
+            return f"({sub()} / ({sub()} * {sub()} + 1))"
+        if k < 0.40:
+            fn = self.r.choice(["sqrt", "exp", "sin", "cos", "abs", "floor", "tanh"])
+            return f"(f32.{fn} (f32.abs ({sub()}) * 0.1f32 + 0.5f32))"
+        if k < 0.46:
+            return f"(f32.{self.r.choice(['min', 'max'])} {sub()} {sub()})"
+        if k < 0.60:
+            return f"(if {self.cond(vs, d - 1)} then {sub()} else {sub()})"
+        if k < 0.70:
+            x = self.fresh("x")
+            return f"(let {x} = {sub()} in {sub(vs + [x])})"
+        if k < 0.82:
+            a, c = self.fresh("a"), self.fresh("c")
+            return (f"(let ({a}, {c}) = loop ({a}, {c}) = ({sub()}, 0i32) while {c} < {self.r.randint(0, 9)} && "
+                    f"{self.cond(vs + [a], d - 1)} do ({clamp(sub(vs + [a]))}, {c} + 1) in {a} + f32.i32 {c})")
+        if k < 0.90:
+            acc, j = self.fresh("acc"), self.fresh("j")
+            return f"(loop {acc} = {sub()} for {j} < i64.f32 (f32.abs ({sub()})) % 5 do {clamp(sub(vs + [acc]))})"
+        q = self.fresh("k")
+        return f"(reduce (+) 0 (map (\\{q} -> {sub(vs + [f'(f32.i64 {q})'])}) (iota 4)))"
+
+
+def program(seed, floats):
+    if floats:
+        e = FloatGen(seed).expr(["x", "m"], 4)
+        return (f"entry main (m: f32) (xs: [37]f32) (ys: []f32) : []f32 =\n"
+                f"  map (\\x -> f32.min 1e6 (f32.max (-1e6) {e})) ys\n")
     e = Gen(seed).expr(["i", "m"], 5)
     return f"entry main (n: i64) (m: i64) (xs: [37]i64) : [n]i64 =\n  map (\\i -> {e}) (iota n)\n"
 
 
 if __name__ == "__main__":
-    sys.stdout.write(program(int(sys.argv[1])))
+    sys.stdout.write(program(int(sys.argv[1]), len(sys.argv) > 2 and sys.argv[2] == "f32"))
