@@ -87,11 +87,11 @@ LLVMValueRef l_op(L *l, const ImpExp *e, LLVMValueRef *args);
 LLVMValueRef l_conv(L *l, const ImpExp *e, LLVMValueRef x);
 /* x * y on floats (scalars or vectors), which may fuse with a
  * reassociable addition of the product (l_op). */
+LLVMValueRef l_fmul(L *l, LLVMValueRef x, LLVMValueRef y);
 /* A call of LLVM intrinsic name (overloaded on types) with args. */
 LLVMValueRef l_intrinsic(L *l, const char *name, LLVMTypeRef *types, int ntypes, LLVMValueRef *args, int n);
 /* 1 / sqrt x, for f32 scalars and vectors, which may be approximate. */
 LLVMValueRef l_rsqrt(L *l, LLVMValueRef x);
-LLVMValueRef l_fmul(L *l, LLVMValueRef x, LLVMValueRef y);
 /* Control flow: a new block of the function, and continuing in one. */
 LLVMBasicBlockRef l_bb(L *l, const char *name);
 void l_enter(L *l, LLVMBasicBlockRef bb);

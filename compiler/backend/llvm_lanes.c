@@ -1,7 +1,7 @@
 /* The loops of vector code (llvm_simd.h): a loop whose iterations go in
  * lanes runs 4 or 2 x L.lanes of them at once (simd_regs), then L.lanes,
- * then one at a time; unroll and jam with blocking for matrix products; the choice of
- * which loops go in lanes (l_simd_for). */
+ * then one at a time; unroll and jam with blocking for matrix products;
+ * the choice of which loops go in lanes (l_simd_for). */
 #include <string.h>
 
 #include "llvm_simd.h"

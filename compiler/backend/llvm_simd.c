@@ -593,18 +593,10 @@ static char *dead_after(V *v, const ImpCode *c, int i) {
     return dead;
 }
 
-/* Reads of while loop s's lockstep variables go to their shadows (on) or
- * to their vectors again. */
-static void lock(V *v, const ImpStm *s, char on) {
-    for (int i = 0; i < s->body.n; i++)
-        if (s->body.stms[i]->kind == IMP_ASSIGN && v->lock_of[s->body.stms[i]->var->id] == s)
-            v->locked[s->body.stms[i]->var->id] = on;
-}
-
 /* A while loop: while any lane that still runs it has a true condition. */
 static void vwhile(V *v, const ImpStm *s, const char *dead) {
     L *l = v->l;
-    lock(v, s, 1);
+    mark_lockstep(s, v->lock_of, v->locked, 1); /* reads of them go to their shadows */
     LLVMValueRef live = l_slot(l, vec_type(v, l->i1), "live");
     LLVMBuildStore(l->b, mask_or_all(v), live);
     LLVMBasicBlockRef head = l_bb(l, "while"), body = l_bb(l, "body"), done = l_bb(l, "done");
@@ -625,7 +617,7 @@ static void vwhile(V *v, const ImpStm *s, const char *dead) {
     v->unblended = outer_dead;
     LLVMBuildBr(l->b, head);
     l_enter(l, done);
-    lock(v, s, 0);
+    mark_lockstep(s, v->lock_of, v->locked, 0);
 }
 
 /* An inner for loop: a uniform counter up to the bound, or with a varying

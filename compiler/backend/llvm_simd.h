@@ -97,6 +97,9 @@ LVar *vdeclare(V *v, int id, LLVMTypeRef ty, const char *name);
 /* Marks the variables of body (a loop's body that goes in lanes, after
  * scan) that have one value for all lanes that run (llvm_uniform.c). */
 void find_uniform(V *v, const ImpCode *body);
+/* Sets flags[id] to on for each lockstep variable of while loop w (by
+ * lock_of), which w's body assigns at its top level. */
+void mark_lockstep(const ImpStm *w, const ImpStm *const *lock_of, char *flags, char on);
 /* Translates code c, statement by statement (once for each row where it
  * sets a row's variable or stores). */
 void vcode(V *v, const ImpCode *c);

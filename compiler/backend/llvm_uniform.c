@@ -108,6 +108,12 @@ static void uni_drop(Uni *u, int id) {
     if (u->cand[id]) u->cand[id] = 0, u->changed = true;
 }
 
+void mark_lockstep(const ImpStm *w, const ImpStm *const *lock_of, char *flags, char on) {
+    for (int i = 0; i < w->body.n; i++)
+        if (w->body.stms[i]->kind == IMP_ASSIGN && lock_of[w->body.stms[i]->var->id] == w)
+            flags[w->body.stms[i]->var->id] = on;
+}
+
 /* Drops the candidates whose values in c are not uniform. */
 static void uni_check(Uni *u, const ImpCode *c) {
     for (int i = 0; i < c->n; i++) {
@@ -117,14 +123,9 @@ static void uni_check(Uni *u, const ImpCode *c) {
         /* A lockstep variable's assignments after its loop need not be
          * uniform: it is read from its vector there. */
         if (s->kind == IMP_ASSIGN && u->cand[id] && u->open[id] && !uni_exp(u, s->value)) uni_drop(u, id);
-        bool loop = s->kind == IMP_WHILE;
-        for (int k = 0; loop && k < s->body.n; k++)
-            if (s->body.stms[k]->kind == IMP_ASSIGN && u->lock_of[s->body.stms[k]->var->id] == s)
-                u->open[s->body.stms[k]->var->id] = 1;
+        if (s->kind == IMP_WHILE) mark_lockstep(s, u->lock_of, u->open, 1);
         uni_check(u, &s->body);
-        for (int k = 0; loop && k < s->body.n; k++)
-            if (s->body.stms[k]->kind == IMP_ASSIGN && u->lock_of[s->body.stms[k]->var->id] == s)
-                u->open[s->body.stms[k]->var->id] = 0;
+        if (s->kind == IMP_WHILE) mark_lockstep(s, u->lock_of, u->open, 0);
         uni_check(u, &s->orelse);
     }
 }
