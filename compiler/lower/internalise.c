@@ -1290,7 +1290,7 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     case EX_COERCE: {
         SVal *v = lower_exp(l, env, e->e1);
         lower_match_shape(l, env, e->ty, v, SHAPE_COERCION, e->loc);
-        return v;
+        return lower_adopt_shape(l, env, e->ty, v, e->loc); /* its sizes are the coercion's from here on */
     }
     case EX_ASSERT: {
         SVal *c = lower_exp(l, env, e->e1);
