@@ -248,12 +248,13 @@ demo: $(BIN)/futhorc
 
 install: $(BIN)/futhorc
 	install -d $(DESTDIR)$(PREFIX)/bin $(DESTDIR)$(PREFIX)/share/man/man1 \
-	  $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man5 \
+	  $(DESTDIR)$(PREFIX)/share/man/man3 $(DESTDIR)$(PREFIX)/share/man/man5 $(DESTDIR)$(PREFIX)/share/man/man7 \
 	  $(DESTDIR)$(PREFIX)/share/futhorc/runtime
 	install -m 755 $(BIN)/futhorc $(BIN)/futhorc-llvm $(DESTDIR)$(PREFIX)/bin/
 	install -m 644 man/*.1 $(DESTDIR)$(PREFIX)/share/man/man1/
 	install -m 644 man/*.3 $(DESTDIR)$(PREFIX)/share/man/man3/
 	install -m 644 man/*.5 $(DESTDIR)$(PREFIX)/share/man/man5/
+	install -m 644 man/*.7 $(DESTDIR)$(PREFIX)/share/man/man7/
 	install -m 644 $(RUNTIME_HDR) $(RUNTIME_SRC) $(DESTDIR)$(PREFIX)/share/futhorc/runtime/
 
 clean:

@@ -127,7 +127,7 @@ lsan_retry() {
 # third less time than -O3, which tests/compose keeps testing.
 test_cflags=${CFLAGS:--O1}
 dirs=()
-for d in tests/programs tests/errors tests/structure tests/fusion tests/gpu tests/multicore examples bench; do
+for d in tests/programs tests/irregular tests/errors tests/structure tests/fusion tests/gpu tests/multicore examples bench; do
     [ -d "$d" ] && dirs+=("$d")
 done
 [ ${#dirs[@]} -gt 0 ] && summarised "C backend" env CFLAGS="$test_cflags" "$FUTHORC" test -j "$(nproc)" --pass-compiler-option=--verify "${dirs[@]}"
@@ -159,7 +159,7 @@ summarised "random programs" bash tests/multicore/random.sh
 # device) or whatever OpenCL device is installed; results must agree with
 # the expected outputs exactly as on the C backend.
 cl_dirs=()
-for d in tests/programs tests/structure tests/fusion tests/gpu tests/multicore examples bench; do
+for d in tests/programs tests/irregular tests/structure tests/fusion tests/gpu tests/multicore examples bench; do
     [ -d "$d" ] && cl_dirs+=("$d")
 done
 if ls /etc/OpenCL/vendors/*.icd >/dev/null 2>&1; then

@@ -159,12 +159,14 @@ SVal *lower_index_value(Lower *l, SVal *arr, SubExp i, SrcLoc loc) {
     return slice_value(l, arr, s, 1, loc);
 }
 
-/* The shape of the first leaf of an array value. */
+/* The shape of the first leaf of an array value (an irregular one's as a
+ * regular array, which it is then checked to be). */
 const SubExp *lower_value_dims(Lower *l, SVal *v, int *rank) {
     while (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
         if (v->n == 0) break;
         v = v->elems[0];
     }
+    if (v->kind == SV_IRREG) v = sv_dyn(l, lower_regular(l, v, l->user_loc));
     if (v->kind != SV_DYN || subexp_type(v->se).kind != TK_ARRAY) {
         *rank = 0;
         return NULL;
@@ -174,8 +176,29 @@ const SubExp *lower_value_dims(Lower *l, SVal *v, int *rank) {
     return t.shape;
 }
 
+/* Row i of an irregular array value (its first index), then the rest of
+ * the index on that row. */
+static SVal *index_rows(Lower *l, Env *env, SVal *arr, Exp *e) {
+    SubExp n = lower_width(l, arr, e->loc), i = i64_of(l, env, e->slice[0].index);
+    if (!l->opts->unsafe) {
+        SubExp ok = bool_and(l, lower_binop(l, OP_LE, se_i64(0), i, e->loc), lower_binop(l, OP_LT, i, n, e->loc),
+                             e->loc);
+        SubExp args[2] = {i, n};
+        lower_assert(l, ok, "Index [{}] out of bounds for irregular array of {} rows.", args, 2, e->loc);
+    }
+    SVal *row = lower_row(l, arr, i, e->loc);
+    if (e->nslice == 1) return row;
+    int rank;
+    const SubExp *dims = lower_value_dims(l, row, &rank);
+    if (!dims || rank < e->nslice - 1)
+        lower_error(l, e->loc, "indexing a value that is not an array of rank %d or more", e->nslice);
+    DimSlice *s = lower_slice(l, env, e->slice + 1, e->nslice - 1, dims, rank, e->loc);
+    return slice_value(l, row, s, e->nslice - 1, e->loc);
+}
+
 SVal *lower_index(Lower *l, Env *env, Exp *e) {
     SVal *arr = lower_exp(l, env, e->e1);
+    if (sv_irregular(arr) && !e->slice[0].is_slice) return index_rows(l, env, arr, e);
     int rank;
     const SubExp *dims = lower_value_dims(l, arr, &rank);
     if (!dims || rank < e->nslice)

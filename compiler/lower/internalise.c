@@ -62,16 +62,17 @@ static SVal *sv_fun(Lower *l, FunKind fk) {
 }
 
 /* Appends the IR values of v, in order. */
+/* An irregular array's leaf is the regular array it must then be (checked). */
 void sv_leaves(Lower *l, SVal *v, SubExpVec *out) {
-    if (v->kind == SV_DYN) {
-        vec_push_in(l->a, out, v->se);
+    if (v->kind == SV_DYN || v->kind == SV_IRREG) {
+        vec_push_in(l->a, out, v->kind == SV_IRREG ? lower_regular(l, v, l->user_loc) : v->se);
     } else if (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
         for (int i = 0; i < v->n; i++) sv_leaves(l, v->elems[i], out);
     }
 }
 
 int sv_count_leaves(const SVal *v) {
-    if (v->kind == SV_DYN) return 1;
+    if (v->kind == SV_DYN || v->kind == SV_IRREG) return 1;
     if (v->kind == SV_FUN) return 0;
     int n = 0;
     for (int i = 0; i < v->n; i++) n += sv_count_leaves(v->elems[i]);
@@ -80,7 +81,7 @@ int sv_count_leaves(const SVal *v) {
 
 /* A value of the same structure as shape with the given leaves. */
 SVal *sv_rebuild(Lower *l, const SVal *shape, const SubExp *leaves, int *pos) {
-    if (shape->kind == SV_DYN) return sv_dyn(l, leaves[(*pos)++]);
+    if (shape->kind == SV_DYN || shape->kind == SV_IRREG) return sv_dyn(l, leaves[(*pos)++]);
     if (shape->kind == SV_FUN) return (SVal *)shape;
     SVal *v = NEW(l->a, SVal);
     *v = *shape;
@@ -91,7 +92,7 @@ SVal *sv_rebuild(Lower *l, const SVal *shape, const SubExp *leaves, int *pos) {
 
 bool sv_has_fun(const SVal *v) {
     if (v->kind == SV_FUN) return true;
-    if (v->kind == SV_DYN) return false;
+    if (v->kind == SV_DYN || v->kind == SV_IRREG) return false;
     for (int i = 0; i < v->n; i++)
         if (sv_has_fun(v->elems[i])) return true;
     return false;
@@ -204,7 +205,10 @@ SubExp lower_dim(Lower *l, SubExp arr, int d) {
 
 Body *lower_finish_body(Lower *l, Builder *b, SVal *res) {
     SubExpVec leaves = {0};
+    Builder *saved = l->b;
+    l->b = b; /* where an irregular result is made regular */
     sv_leaves(l, res, &leaves);
+    l->b = saved;
     Body *body = NEW(l->a, Body);
     body->stms = vec_to_arena(l->a, &b->stms);
     body->nstms = b->stms.len;
@@ -1290,7 +1294,7 @@ static SVal *lower_exp_inner(Lower *l, Env *env, Exp *e) {
     case EX_COERCE: {
         SVal *v = lower_exp(l, env, e->e1);
         lower_match_shape(l, env, e->ty, v, SHAPE_COERCION, e->loc);
-        return lower_adopt_shape(l, env, e->ty, v, e->loc); /* its sizes are the coercion's from here on */
+        return v;
     }
     case EX_ASSERT: {
         SVal *c = lower_exp(l, env, e->e1);

@@ -27,7 +27,7 @@ static Var **leaf_vars(Lower *l, const SubExpVec *v, int extra_front) {
 }
 
 /* The array type [w] ++ t. */
-static Type outer_type(Lower *l, SubExp w, Type t) {
+Type lower_outer_type(Lower *l, SubExp w, Type t) {
     int rank = t.kind == TK_ARRAY ? t.rank + 1 : 1;
     SubExp *shape = NEW_ARRAY(l->a, SubExp, rank);
     shape[0] = w;
@@ -36,7 +36,7 @@ static Type outer_type(Lower *l, SubExp w, Type t) {
 }
 
 /* Starts a lambda body with fresh parameters of the given types. */
-static Lambda *lambda_begin(Lower *l, const Type *types, int n, Builder **saved, Builder *nb) {
+Lambda *lower_lambda_begin(Lower *l, const Type *types, int n, Builder **saved, Builder *nb) {
     Lambda *lam = NEW(l->a, Lambda);
     lam->params = NEW_ARRAY(l->a, Var *, n);
     lam->nparams = n;
@@ -49,7 +49,7 @@ static Lambda *lambda_begin(Lower *l, const Type *types, int n, Builder **saved,
 
 /* Ends a body whose statements went to nb (l->b was saved): restores the
  * builder and returns the statements with results res. */
-static Body *body_end(Lower *l, Builder *saved, Builder *nb, const SubExp *res, int nres) {
+Body *lower_body_end(Lower *l, Builder *saved, Builder *nb, const SubExp *res, int nres) {
     l->b = saved;
     Body *body = NEW(l->a, Body);
     body->stms = vec_to_arena(l->a, &nb->stms);
@@ -60,8 +60,8 @@ static Body *body_end(Lower *l, Builder *saved, Builder *nb, const SubExp *res, 
     return body;
 }
 
-static void lambda_end(Lower *l, Lambda *lam, Builder *saved, Builder *nb, const SubExp *res, int nres) {
-    lam->body = body_end(l, saved, nb, res, nres);
+void lower_lambda_end(Lower *l, Lambda *lam, Builder *saved, Builder *nb, const SubExp *res, int nres) {
+    lam->body = lower_body_end(l, saved, nb, res, nres);
     lam->nret = nres;
     lam->ret = NEW_ARRAY(l->a, Type, nres);
     for (int i = 0; i < nres; i++) lam->ret[i] = subexp_type(res[i]);
@@ -87,20 +87,20 @@ static Type *row_types(Lower *l, const SubExpVec *arrs) {
 /* The identity lambda over rows of arrs. */
 static Lambda *identity_lambda(Lower *l, const SubExpVec *arrs) {
     Builder *saved, nb;
-    Lambda *lam = lambda_begin(l, row_types(l, arrs), arrs->len, &saved, &nb);
+    Lambda *lam = lower_lambda_begin(l, row_types(l, arrs), arrs->len, &saved, &nb);
     SubExp *res = NEW_ARRAY(l->a, SubExp, arrs->len);
     for (int i = 0; i < arrs->len; i++) res[i] = se_var(lam->params[i]);
-    lambda_end(l, lam, saved, &nb, res, arrs->len);
+    lower_lambda_end(l, lam, saved, &nb, res, arrs->len);
     return lam;
 }
 
 /* A binary operator lambda on scalars of type t. */
-static Lambda *prim_op_lambda(Lower *l, Op op, PrimType t) {
+Lambda *lower_prim_op_lambda(Lower *l, Op op, PrimType t) {
     Type ts[2] = {type_prim(t), type_prim(t)};
     Builder *saved, nb;
-    Lambda *lam = lambda_begin(l, ts, 2, &saved, &nb);
+    Lambda *lam = lower_lambda_begin(l, ts, 2, &saved, &nb);
     SubExp r = lower_binop(l, op, se_var(lam->params[0]), se_var(lam->params[1]), (SrcLoc){0});
-    lambda_end(l, lam, saved, &nb, &r, 1);
+    lower_lambda_end(l, lam, saved, &nb, &r, 1);
     return lam;
 }
 
@@ -138,7 +138,7 @@ static SubExp *ses_of(Lower *l, Var **vs, int n) {
 }
 
 /* Emits a Screma and returns its result variables. */
-static Var **emit_screma(Lower *l, Screma *sc, Type *rtypes, int nres, SrcLoc loc) {
+Var **lower_emit_screma(Lower *l, Screma *sc, Type *rtypes, int nres, SrcLoc loc) {
     IrExp *e = lower_new_exp(l, IE_SCREMA);
     e->screma = *sc;
     e->pin = l->pin;
@@ -159,50 +159,114 @@ static Stm *binding_stm(const Lambda *lam, const Var *v) {
     return NULL;
 }
 
+/* Whether the lambda asserts that v (a boolean) holds: the condition of
+ * one of its assertions, or a conjunct of one (a size check tests all of
+ * a value's dimensions at once). */
+static bool asserted(const Lambda *lam, const Var *v, int depth) {
+    for (int i = 0; i < lam->body->nstms; i++) {
+        const IrExp *e = lam->body->stms[i]->e;
+        if (e->kind == IE_ASSERT && e->cond.is_var && e->cond.v == v) return true;
+    }
+    if (depth > 16) return false;
+    for (int i = 0; i < lam->body->nstms; i++) {
+        const Stm *st = lam->body->stms[i];
+        if (st->e->kind != IE_OP || st->e->op != OP_LAND || st->npat != 1) continue;
+        for (int k = 0; k < st->e->nargs; k++)
+            if (st->e->args[k].is_var && st->e->args[k].v == v && asserted(lam, st->pat[0], depth + 1)) return true;
+    }
+    return false;
+}
+
+/* A size that the lambda asserts d equals (a size coercion's check,
+ * `xs[i:i+3] :> [3]t`), other than d; false when there is none. */
+static bool asserted_size(const Lambda *lam, SubExp d, SubExp *alt) {
+    for (int i = 0; i < lam->body->nstms; i++) {
+        const Stm *st = lam->body->stms[i];
+        if (st->e->kind != IE_OP || st->e->op != OP_EQ || st->npat != 1 || !asserted(lam, st->pat[0], 0)) continue;
+        for (int k = 0; k < 2; k++)
+            if (se_same(st->e->args[k], d) && !se_same(st->e->args[1 - k], d)) {
+                *alt = st->e->args[1 - k];
+                return true;
+            }
+    }
+    return false;
+}
+
 /* The sizes of a map's results must be known outside the map. A size that
  * the lambda computes with scalar operations from values bound outside it
- * (such as the length of a slice of each row) is computed again outside;
- * one that depends on the elements is irregular, which is an error. */
-static SubExp hoist_size(Lower *l, const Lambda *lam, SubExp d, SrcLoc loc) {
-    if (!d.is_var) return d;
+ * (such as the length of a slice of each row), or that it asserts to equal
+ * such a size, is computed again outside (into *out); one that depends on
+ * the element is irregular: false. */
+static bool hoist_size(Lower *l, const Lambda *lam, SubExp d, SubExp *out, int depth, SrcLoc loc);
+
+/* hoist_size of a size d that the lambda computes, from its statement. */
+static bool hoist_computed(Lower *l, const Lambda *lam, SubExp d, SubExp *out, int depth, SrcLoc loc) {
     for (int i = 0; i < lam->nparams; i++)
-        if (lam->params[i] == d.v) goto irregular;
+        if (lam->params[i] == d.v) return false;
     Stm *st = binding_stm(lam, d.v);
-    if (!st) return d;
-    if (st->npat != 1 || (st->e->kind != IE_OP && st->e->kind != IE_CONV && st->e->kind != IE_SUBEXP))
-        goto irregular;
+    if (!st) return true;
+    if (st->npat != 1 || (st->e->kind != IE_OP && st->e->kind != IE_CONV && st->e->kind != IE_SUBEXP)) return false;
     IrExp *e = lower_new_exp(l, st->e->kind);
     *e = *st->e;
     if (e->kind == IE_SUBEXP) {
-        e->se = hoist_size(l, lam, e->se, loc);
+        if (!hoist_size(l, lam, st->e->se, &e->se, depth, loc)) return false;
     } else {
         e->args = NEW_ARRAY(l->a, SubExp, e->nargs);
-        for (int i = 0; i < e->nargs; i++) e->args[i] = hoist_size(l, lam, st->e->args[i], loc);
+        for (int i = 0; i < e->nargs; i++)
+            if (!hoist_size(l, lam, st->e->args[i], &e->args[i], depth, loc)) return false;
     }
-    return lower_emit1(l, e, st->pat[0]->type, loc);
-irregular:
-    lower_error(l, loc, "the arrays returned by this map have different sizes (irregular arrays are not supported)");
+    *out = lower_emit1(l, e, st->pat[0]->type, loc);
+    return true;
 }
 
-/* The type [w] ++ t of a map result whose row type t is computed inside lam. */
-static Type map_result_type(Lower *l, const Lambda *lam, SubExp w, Type t, SrcLoc loc) {
+static bool hoist_size(Lower *l, const Lambda *lam, SubExp d, SubExp *out, int depth, SrcLoc loc) {
+    *out = d;
+    if (!d.is_var || hoist_computed(l, lam, d, out, depth, loc)) return true;
+    SubExp alt;
+    return depth < 8 && asserted_size(lam, d, &alt) && hoist_size(l, lam, alt, out, depth + 1, loc);
+}
+
+bool lower_map_result_type(Lower *l, const Lambda *lam, SubExp w, Type t, Type *out, bool *regular, SrcLoc loc) {
+    bool all = true;
     if (t.kind == TK_ARRAY) {
         SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank);
-        for (int d = 0; d < t.rank; d++) shape[d] = hoist_size(l, lam, t.shape[d], loc);
+        for (int d = 0; d < t.rank; d++) {
+            bool ok = hoist_size(l, lam, t.shape[d], &shape[d], 0, loc);
+            if (regular) regular[d] = ok;
+            all &= ok;
+        }
         t = type_array(l->a, t.elem, t.rank, shape);
     }
-    return outer_type(l, w, t);
+    *out = lower_outer_type(l, w, t);
+    return all;
+}
+
+/* f applied to element i of xs: the function of a map whose results are
+ * irregular (lower_map_elems). */
+typedef struct MapOf {
+    SVal *f, *xs;
+    SrcLoc loc;
+} MapOf;
+
+static SVal *apply_to_element(Lower *l, void *ctx, SubExp i) {
+    MapOf *m = ctx;
+    SVal *x = lower_index_value(l, m->xs, i, m->loc);
+    return lower_apply(l, m->f, &x, 1, NULL);
 }
 
 static SVal *do_map(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
+    MapOf m = {f, xs, loc};
+    if (sv_irregular(xs)) return lower_map_rows(l, f, xs, loc);
     SubExpVec arrs = leaves_of(l, xs);
     SubExp w = width_of(l, &arrs, loc);
     SVal *rshape;
     Lambda *lam = lower_lambda(l, f, row_types(l, &arrs), arrs.len, xs, 1, &rshape, loc);
     Screma sc = {.w = w, .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len, .map = lam};
     Type *rt = NEW_ARRAY(l->a, Type, lam->nret);
-    for (int i = 0; i < lam->nret; i++) rt[i] = map_result_type(l, lam, w, lam->ret[i], loc);
-    Var **pat = emit_screma(l, &sc, rt, lam->nret, loc);
+    for (int i = 0; i < lam->nret; i++)
+        if (!lower_map_result_type(l, lam, w, lam->ret[i], &rt[i], NULL, loc))
+            return lower_map_elems(l, w, apply_to_element, &m, loc);
+    Var **pat = lower_emit_screma(l, &sc, rt, lam->nret, loc);
     int pos = 0;
     return sv_rebuild(l, rshape, ses_of(l, pat, lam->nret), &pos);
 }
@@ -224,9 +288,9 @@ static SVal *do_reduce_or_scan(Lower *l, SVal *op, SVal *ne, SVal *xs, bool scan
     Type *rt = NEW_ARRAY(l->a, Type, so.k);
     for (int i = 0; i < so.k; i++) {
         Type t = subexp_type(so.neutral[i]);
-        rt[i] = scan ? outer_type(l, w, t) : t;
+        rt[i] = scan ? lower_outer_type(l, w, t) : t;
     }
-    Var **pat = emit_screma(l, &sc, rt, so.k, loc);
+    Var **pat = lower_emit_screma(l, &sc, rt, so.k, loc);
     int pos = 0;
     return sv_rebuild(l, ne, ses_of(l, pat, so.k), &pos);
 }
@@ -262,13 +326,13 @@ static SVal *do_scatter(Lower *l, SVal *dest, SVal *is, SVal *vs, SrcLoc loc) {
     SubExpVec dl = leaves_of(l, dest), arrs = index_and_values(l, is, vs, loc);
     int k = dl.len;
     Builder *saved, nb;
-    Lambda *lam = lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
+    Lambda *lam = lower_lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
     SubExp *res = NEW_ARRAY(l->a, SubExp, 2 * k);
     for (int i = 0; i < k; i++) {
         res[i] = se_var(lam->params[0]);
         res[k + i] = se_var(lam->params[1 + i]);
     }
-    lambda_end(l, lam, saved, &nb, res, 2 * k);
+    lower_lambda_end(l, lam, saved, &nb, res, 2 * k);
     IrExp *e = lower_new_exp(l, IE_SCATTER);
     e->scatter = (Scatter){.w = width_of(l, &arrs, loc), .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len,
                            .lam = lam, .dests = leaf_vars(l, &dl, 0), .ndests = k};
@@ -289,7 +353,7 @@ static Var **scratch_like(Lower *l, const SubExpVec *xs, SubExp n, SrcLoc loc) {
     Var **vs = NEW_ARRAY(l->a, Var *, xs->len);
     for (int i = 0; i < xs->len; i++) {
         IrExp *e = lower_new_exp(l, IE_SCRATCH);
-        e->type = outer_type(l, n, type_row(subexp_type(xs->items[i])));
+        e->type = lower_outer_type(l, n, type_row(subexp_type(xs->items[i])));
         vs[i] = lower_emit1(l, e, e->type, loc).v;
     }
     return vs;
@@ -297,7 +361,7 @@ static Var **scratch_like(Lower *l, const SubExpVec *xs, SubExp n, SrcLoc loc) {
 
 /* The total of an inclusive prefix sum offs of w i64 elements: its last
  * element, or 0 when it is empty (a branch: offs[w-1] is out of bounds then). */
-static SubExp scan_total(Lower *l, SubExp offs, SubExp w, SrcLoc loc) {
+SubExp lower_scan_total(Lower *l, SubExp offs, SubExp w, SrcLoc loc) {
     SubExp empty = lower_binop(l, OP_EQ, w, se_i64(0), loc);
     Builder *saved = l->b, nb = {0};
     l->b = &nb;
@@ -310,13 +374,13 @@ static SubExp scan_total(Lower *l, SubExp offs, SubExp w, SrcLoc loc) {
     SubExp x = lower_emit1(l, ix, type_prim(PT_I64), loc);
     SubExp zero = se_i64(0);
     Builder none = {0};
-    Body *fbody = body_end(l, saved, &nb, &x, 1);
-    return lower_if_one(l, empty, body_end(l, saved, &none, &zero, 1), fbody, type_prim(PT_I64), loc);
+    Body *fbody = lower_body_end(l, saved, &nb, &x, 1);
+    return lower_if_one(l, empty, lower_body_end(l, saved, &none, &zero, 1), fbody, type_prim(PT_I64), loc);
 }
 
 /* filter and partition: a Screma computes the flags and their prefix sum
  * (the offsets) in one pass; the count of kept elements is the sum's last
- * element (scan_total), not a reduction of its own, which would cost the
+ * element (lower_scan_total), not a reduction of its own, which would cost the
  * scan a second kernel. A Scatter moves each element to its place. */
 static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) {
     SubExpVec xl = leaves_of(l, xs);
@@ -324,20 +388,20 @@ static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) 
     int n = xl.len;
     /* map: x -> (flag, b) */
     Builder *saved, nb;
-    Lambda *map = lambda_begin(l, row_types(l, &xl), n, &saved, &nb);
+    Lambda *map = lower_lambda_begin(l, row_types(l, &xl), n, &saved, &nb);
     int pos = 0;
     SVal *row = sv_rebuild(l, xs, ses_of(l, map->params, n), &pos);
     SVal *b = lower_apply(l, p, &row, 1, NULL);
     SubExp mres[2] = {lower_conv(l, b->se, PT_I64, loc), b->se};
-    lambda_end(l, map, saved, &nb, mres, 2);
+    lower_lambda_end(l, map, saved, &nb, mres, 2);
     SegOp *plus = NEW(l->a, SegOp);
-    *plus = (SegOp){.op = prim_op_lambda(l, OP_ADD, PT_I64), .neutral = NEW(l->a, SubExp), .k = 1, .commutative = true};
+    *plus = (SegOp){.op = lower_prim_op_lambda(l, OP_ADD, PT_I64), .neutral = NEW(l->a, SubExp), .k = 1, .commutative = true};
     plus->neutral[0] = se_i64(0);
     Screma sc = {.w = w, .arrs = leaf_vars(l, &xl, 0), .narrs = n, .scans = plus, .nscans = 1, .map = map};
-    Type rt[2] = {outer_type(l, w, type_prim(PT_I64)), outer_type(l, w, type_prim(PT_BOOL))};
-    Var **r = emit_screma(l, &sc, rt, 2, loc);
+    Type rt[2] = {lower_outer_type(l, w, type_prim(PT_I64)), lower_outer_type(l, w, type_prim(PT_BOOL))};
+    Var **r = lower_emit_screma(l, &sc, rt, 2, loc);
     SubExp offs = se_var(r[0]), flags = se_var(r[1]);
-    SubExp count = scan_total(l, offs, w, loc);
+    SubExp count = lower_scan_total(l, offs, w, loc);
 
     SubExpVec arrs = {0};
     vec_push_in(l->a, &arrs, offs);
@@ -354,7 +418,7 @@ static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) 
     }
     int extra = arrs.len;
     for (int i = 0; i < n; i++) vec_push_in(l->a, &arrs, xl.items[i]);
-    Lambda *lam = lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
+    Lambda *lam = lower_lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
     SubExp o = se_var(lam->params[0]);
     SubExp bi = lower_conv(l, se_var(lam->params[1]), PT_I64, loc);
     /* true elements go to o-1; false ones to -1 (dropped) or count+i-o */
@@ -369,7 +433,7 @@ static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) 
         res[i] = idx;
         res[n + i] = se_var(lam->params[extra + i]);
     }
-    lambda_end(l, lam, saved, &nb, res, 2 * n);
+    lower_lambda_end(l, lam, saved, &nb, res, 2 * n);
     SubExp dest_len = partition ? w : count;
     Var **dests = scratch_like(l, &xl, dest_len, loc);
     IrExp *e = lower_new_exp(l, IE_SCATTER);
@@ -435,7 +499,7 @@ static SubExp leaf_replicate(Lower *l, SubExp x, void *vc) {
     e->shape[0] = c->n;
     e->nshape = 1;
     e->se = x;
-    return lower_emit1(l, e, outer_type(l, c->n, subexp_type(x)), c->loc);
+    return lower_emit1(l, e, lower_outer_type(l, c->n, subexp_type(x)), c->loc);
 }
 
 static SubExp leaf_copy(Lower *l, SubExp x, void *vc) {
@@ -473,6 +537,11 @@ static SubExp leaf_flatten(Lower *l, SubExp x, void *vc) {
     return reshape_leaf(l, x, 2, &n, 1, c->loc);
 }
 
+SubExp lower_flatten_leaf(Lower *l, SubExp x, SrcLoc loc) {
+    LeafCtx c = {.loc = loc};
+    return leaf_flatten(l, x, &c);
+}
+
 static SubExp leaf_unflatten(Lower *l, SubExp x, void *vc) {
     LeafCtx *c = vc;
     return reshape_leaf(l, x, 1, c->shape, 2, c->loc);
@@ -504,7 +573,7 @@ static SVal *do_concat(Lower *l, SVal *xs, SVal *ys, SrcLoc loc) {
         e->arrs[1] = yl.items[i].v;
         e->narrs = 2;
         e->len = lower_binop(l, OP_ADD, t.shape[0], lower_dim(l, yl.items[i], 0), loc);
-        Type rt = outer_type(l, e->len, type_row(t));
+        Type rt = lower_outer_type(l, e->len, type_row(t));
         rt.unique = true;
         res[i] = lower_emit1(l, e, rt, loc);
     }
@@ -513,13 +582,12 @@ static SVal *do_concat(Lower *l, SVal *xs, SVal *ys, SrcLoc loc) {
 }
 
 /* zip checks that all arrays have the same length and pairs them up. */
+/* zip checks the lengths and makes a tuple: irregular arrays stay irregular. */
 static SVal *do_zip(Lower *l, SVal **args, int nargs, SrcLoc loc) {
     if (!l->opts->unsafe) {
-        SubExpVec first = leaves_of(l, args[0]);
-        SubExp w = width_of(l, &first, loc);
+        SubExp w = lower_width(l, args[0], loc);
         for (int i = 1; i < nargs; i++) {
-            SubExpVec o = leaves_of(l, args[i]);
-            SubExp wi = width_of(l, &o, loc);
+            SubExp wi = lower_width(l, args[i], loc);
             SubExp ok = lower_binop(l, OP_EQ, w, wi, loc);
             SubExp msg[2] = {w, wi};
             lower_assert(l, ok, "Cannot zip arrays of sizes {} and {}.", msg, 2, loc);
@@ -687,17 +755,17 @@ SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc) {
     for (int d = 1; d < ta.rank; d++) n = lower_binop(l, OP_SIZE_MUL, n, ta.shape[d], loc);
     SubExp fa = reshape_leaf(l, a, ta.rank, &n, 1, loc), fb = reshape_leaf(l, b, tb.rank, &n, 1, loc);
     SegOp *all = NEW(l->a, SegOp); /* the statement keeps it */
-    *all = (SegOp){prim_op_lambda(l, OP_LAND, PT_BOOL), NEW_ARRAY(l->a, SubExp, 1), 1, true};
+    *all = (SegOp){lower_prim_op_lambda(l, OP_LAND, PT_BOOL), NEW_ARRAY(l->a, SubExp, 1), 1, true};
     all->neutral[0] = se_bool(true);
     Screma sc = {.w = n, .arrs = NEW_ARRAY(l->a, Var *, 2), .narrs = 2, .reds = all, .nreds = 1,
-                 .map = prim_op_lambda(l, OP_EQ, ta.elem)};
+                 .map = lower_prim_op_lambda(l, OP_EQ, ta.elem)};
     sc.arrs[0] = fa.v, sc.arrs[1] = fb.v;
     Type bt = type_prim(PT_BOOL);
-    SubExp eq = se_var(emit_screma(l, &sc, &bt, 1, loc)[0]), differ = se_bool(false);
+    SubExp eq = se_var(lower_emit_screma(l, &sc, &bt, 1, loc)[0]), differ = se_bool(false);
     Builder none = {0};
-    Body *elems = body_end(l, saved, &nb, &eq, 1);
+    Body *elems = lower_body_end(l, saved, &nb, &eq, 1);
     if (!same.is_var && !same.c.v.b) return differ;
-    return lower_if_one(l, same, elems, body_end(l, saved, &none, &differ, 1), bt, loc);
+    return lower_if_one(l, same, elems, lower_body_end(l, saved, &none, &differ, 1), bt, loc);
 }
 
 SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env, const Intrinsic *in) {
@@ -719,7 +787,8 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
     if (!strcmp(name, "copy")) return each_leaf(l, args[0], leaf_copy, &c);
     if (!strcmp(name, "zip")) return do_zip(l, args, nargs, loc);
     if (!strcmp(name, "unzip")) return args[0];
-    if (!strcmp(name, "flatten")) return each_leaf(l, args[0], leaf_flatten, &c);
+    if (!strcmp(name, "flatten"))
+        return sv_irregular(args[0]) ? lower_flatten_irregular(l, args[0], loc) : each_leaf(l, args[0], leaf_flatten, &c);
     if (!strcmp(name, "transpose")) return each_leaf(l, args[0], leaf_transpose, &c);
     if (!strcmp(name, "concat")) return do_concat(l, args[0], args[1], loc);
     if (!strcmp(name, "flat_index")) return do_flat_index(l, args, nargs, loc);
@@ -864,7 +933,7 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
     case L_REDUCE: {
         SubExpVec arrs = leaves_of(l, args[0]);
         SubExp w = width_of(l, &arrs, loc);
-        SegOp so = {.op = prim_op_lambda(l, op, t), .neutral = NEW(l->a, SubExp), .k = 1, .commutative = true};
+        SegOp so = {.op = lower_prim_op_lambda(l, op, t), .neutral = NEW(l->a, SubExp), .k = 1, .commutative = true};
         PrimValue ne = op == OP_ADD ? prim_int(t, 0) : op == OP_MUL ? prim_int(t, 1) : highest(t, op == OP_MIN);
         if (prim_is_float(t) && (op == OP_ADD || op == OP_MUL)) ne = prim_float(t, op == OP_ADD ? 0 : 1);
         so.neutral[0] = se_const(ne);
@@ -872,7 +941,7 @@ SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLo
                      .map = identity_lambda(l, &arrs)};
         sc.reds[0] = so;
         Type rt = type_prim(t);
-        Var **pat = emit_screma(l, &sc, &rt, 1, loc);
+        Var **pat = lower_emit_screma(l, &sc, &rt, 1, loc);
         return sv_dyn(l, se_var(pat[0]));
     }
     case L_HIGHEST: return sv_dyn(l, se_const(highest(t, true)));

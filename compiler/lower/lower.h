@@ -19,6 +19,8 @@ typedef enum SvKind {
     SV_RECORD, /* elems[n] named names[n], sorted by name */
     SV_FUN,    /* a function value, see FunKind */
     SV_TYPE,   /* the type a type variable stands for in an inlined call: tyval */
+    SV_IRREG,  /* an irregular array (irregular.c): its rows one after another in the
+                  flat array se, described by irr */
 } SvKind;
 
 typedef enum FunKind {
@@ -34,6 +36,7 @@ typedef enum FunKind {
 
 typedef struct Env Env;
 typedef struct SVal SVal;
+typedef struct Irreg Irreg;
 
 struct SVal {
     SvKind kind;
@@ -54,6 +57,7 @@ struct SVal {
     int napplied;
     SVal *left, *right; /* FK_SECTION operands (NULL where missing) */
     const Ty *tyval;    /* SV_TYPE */
+    Irreg *irr;         /* SV_IRREG */
 };
 
 /* An environment (env.c): a binding of a name, with a uid, to a value,
@@ -240,6 +244,26 @@ typedef struct Intrinsic {
     const Ref *inst;
     Env *inst_env;
 } Intrinsic;
+/* Helpers of the intrinsics that irregular.c uses too. */
+Type lower_outer_type(Lower *l, SubExp w, Type t);
+/* A lambda of fresh parameters of the given types whose body's statements
+ * go to nb (l->b is saved) until lower_lambda_end gives it results res. */
+Lambda *lower_lambda_begin(Lower *l, const Type *types, int n, Builder **saved, Builder *nb);
+void lower_lambda_end(Lower *l, Lambda *lam, Builder *saved, Builder *nb, const SubExp *res, int nres);
+/* Ends a body begun like a lambda's: restores the builder, returns the body. */
+Body *lower_body_end(Lower *l, Builder *saved, Builder *nb, const SubExp *res, int nres);
+/* The binary operator op on two scalars of type t, as a lambda. */
+Lambda *lower_prim_op_lambda(Lower *l, Op op, PrimType t);
+/* The last element of offs (an i64 array of w elements), 0 when w is 0. */
+SubExp lower_scan_total(Lower *l, SubExp offs, SubExp w, SrcLoc loc);
+Var **lower_emit_screma(Lower *l, Screma *sc, Type *rtypes, int nres, SrcLoc loc);
+/* flatten of one array leaf (of rank 2 or more). */
+SubExp lower_flatten_leaf(Lower *l, SubExp x, SrcLoc loc);
+/* The type [w] ++ t (in *out) of a map result whose row type t the map's
+ * lambda lam computes, with the sizes of t computed outside the map;
+ * false when a size depends on the element (regular[d], if not NULL, says
+ * which dimensions have sizes known outside). */
+bool lower_map_result_type(Lower *l, const Lambda *lam, SubExp w, Type t, Type *out, bool *regular, SrcLoc loc);
 SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *call, Env *env, const Intrinsic *in);
 /* xs == ys for arrays of one element type: the same shape (the elements
  * are compared only then) and equal elements. */
@@ -247,5 +271,25 @@ SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc);
 SVal *lower_numeric(Lower *l, int row, PrimType t, SVal **args, int nargs, SrcLoc loc);
 /* The number of arguments a numeric-module function takes (0 for constants). */
 int lower_numeric_arity(int row);
+
+/* irregular.c */
+/* Whether a leaf of v is an irregular array. */
+bool sv_irregular(const SVal *v);
+/* The irregular array v (SV_IRREG) as a regular one, after a run-time
+ * check that its rows have one size. */
+SubExp lower_regular(Lower *l, const SVal *v, SrcLoc loc);
+/* The number of rows of an array value whose leaves may be irregular. */
+SubExp lower_width(Lower *l, SVal *v, SrcLoc loc);
+/* Row i of every leaf of v (i is not checked). */
+SVal *lower_row(Lower *l, SVal *v, SubExp i, SrcLoc loc);
+/* The value of element i of a map (an i64 in the map's function). */
+typedef SVal *(*ElemFn)(Lower *l, void *ctx, SubExp i);
+/* A map of n elements, element i being fn(ctx, i): regular arrays where
+ * the results' sizes are known outside the map, else irregular ones. */
+SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc);
+/* map f xs where xs has irregular leaves: f applied to each row. */
+SVal *lower_map_rows(Lower *l, SVal *f, SVal *xs, SrcLoc loc);
+/* flatten v, whose leaves may be irregular. */
+SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc);
 
 #endif

@@ -128,15 +128,28 @@ static SVal *first_leaf(SVal *v) {
         if (v->n == 0) return NULL;
         v = v->elems[0];
     }
-    return v->kind == SV_DYN ? v : NULL;
+    return v->kind == SV_DYN || v->kind == SV_IRREG ? v : NULL;
+}
+
+/* The type of leaf as far as ty (of rank dimensions from outer) needs it:
+ * an irregular array's length alone where only that is matched (length
+ * xs), else the regular array it is then checked to be. */
+static Type leaf_type(Lower *l, const SVal *leaf, const Ty *ty, int outer, SrcLoc loc) {
+    if (!leaf) return type_prim(PT_I64);
+    if (leaf->kind != SV_IRREG) return subexp_type(leaf->se);
+    if (outer == 0 && ty->rank == 1 && ty->elem->kind != TY_ARRAY) {
+        SubExp *n = NEW(l->a, SubExp);
+        *n = lower_width(l, (SVal *)leaf, loc);
+        return type_array(l->a, PT_I64, 1, n);
+    }
+    return subexp_type(lower_regular(l, leaf, loc));
 }
 
 /* Matches the dimensions outer.. of v's leaves against array type ty (the
  * leaves of an array of tuples share them, so the first one stands for
  * all), binding unknown sizes and checking known ones as use says. */
 static Env *match_array(Lower *l, Env *env, const Ty *ty, SVal *v, int outer, ShapeUse use, SrcLoc loc) {
-    SVal *leaf = first_leaf(v);
-    Type t = leaf ? subexp_type(leaf->se) : type_prim(PT_I64);
+    Type t = leaf_type(l, first_leaf(v), ty, outer, loc);
     if (t.kind != TK_ARRAY || t.rank < outer + ty->rank) return env;
     bool *known = NEW_ARRAY(l->a, bool, ty->rank);
     SubExp *args = NEW_ARRAY(l->a, SubExp, 2 * ty->rank);

@@ -1,0 +1,413 @@
+/* Irregular arrays: arrays whose rows differ in size, as a map whose
+ * function's result size depends on the element builds them
+ * (`map (\n -> iota n) ns`); man/futhorc-irregular.7 describes them.
+ *
+ * Futhark has no such arrays: the rows of a map's result must have one
+ * size. futhorc gives the map a meaning instead (an additive extension): its result is an irregular
+ * array, stored packed (the rows one after another in one flat array, no
+ * padding) with a descriptor: each row's size in each dimension that
+ * varies, its element count and its offset in the flat array (an
+ * inclusive scan of the counts, checked not to pass 2^63-1, minus the
+ * count).
+ *
+ * An irregular array is a static value of the lowering (SV_IRREG): the IR
+ * sees only its flat array and the descriptor's arrays. It stays
+ * irregular where it is flattened (its flat array), indexed by a row (a
+ * slice of the flat array), asked its length, zipped, and mapped over
+ * (the function gets each row; its results may be irregular again).
+ * Everything else needs an array whose rows have one size: there the
+ * value is checked to have them, Futhark's rule, and reshaped
+ * (lower_regular, called by sv_leaves), so that every program Futhark
+ * accepts means what it means in Futhark.
+ *
+ * A map whose results are irregular lowers its function three times
+ * (lower_map_elems): as a map, to find which sizes the map cannot know
+ * outside it; as a map computing those sizes and each row's element count
+ * (the simplifier keeps only what they need: `iota n`'s size is n); and in
+ * a loop over the elements that writes each row into its place in the
+ * flat array and each regular result into its row. The loop is
+ * sequential: the rows' parallel operations run in parallel, the rows do
+ * not. */
+#include "lower.h"
+
+struct Irreg {
+    SubExp n;        /* rows */
+    int rank;        /* a row's */
+    SubExp *dims;    /* [rank]: the rows' size in dimension d, the same for every row, or
+                        (vary[d]) an [n]i64 array of each row's */
+    bool *vary;
+    SubExp counts;   /* [n]i64: the elements of each row */
+    SubExp offsets;  /* [n]i64: where each row starts in the flat array */
+};
+
+bool sv_irregular(const SVal *v) {
+    if (v->kind == SV_IRREG) return true;
+    if (v->kind == SV_TUPLE || v->kind == SV_RECORD)
+        for (int i = 0; i < v->n; i++)
+            if (sv_irregular(v->elems[i])) return true;
+    return false;
+}
+
+/* Element i of the array a (of scalars). */
+static SubExp element(Lower *l, SubExp a, SubExp i, SrcLoc loc) {
+    DimSlice *s = NEW(l->a, DimSlice);
+    s->index = i;
+    IrExp *e = lower_new_exp(l, IE_INDEX);
+    e->arr = a.v;
+    e->slice = s;
+    e->nslice = 1;
+    return lower_emit1(l, e, type_prim(subexp_type(a).elem), loc);
+}
+
+/* x (an array) with the shape shape[rank] (of as many elements). */
+static SubExp reshape(Lower *l, SubExp x, SubExp *shape, int rank, SrcLoc loc) {
+    IrExp *e = lower_new_exp(l, IE_RESHAPE);
+    e->arr = x.v;
+    e->shape = shape;
+    e->nshape = rank;
+    return lower_emit1(l, e, type_array(l->a, subexp_type(x).elem, rank, shape), loc);
+}
+
+/* The one size of every row in a dimension whose sizes are the [n]i64
+ * array sizes (0 when there are no rows), after checking that it is one.
+ * The check stays under --unsafe: the reshape that follows would read
+ * past the flat array otherwise. */
+static SubExp one_size(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
+    SubExp empty = lower_binop(l, OP_EQ, n, se_i64(0), loc), zero = se_i64(0);
+    Builder *saved = l->b, tb = {0}, fb = {0};
+    l->b = &fb;
+    SubExp s0 = element(l, sizes, se_i64(0), loc);
+    Body *fbody = lower_body_end(l, saved, &fb, &s0, 1);
+    SubExp first = lower_if_one(l, empty, lower_body_end(l, saved, &tb, &zero, 1), fbody, type_prim(PT_I64), loc);
+    Type ti = type_prim(PT_I64), tb1 = type_prim(PT_BOOL);
+    Builder *outer, mb;
+    Lambda *same = lower_lambda_begin(l, &ti, 1, &outer, &mb);
+    SubExp eq = lower_binop(l, OP_EQ, se_var(same->params[0]), first, loc);
+    lower_lambda_end(l, same, outer, &mb, &eq, 1);
+    SegOp *all = NEW(l->a, SegOp);
+    *all = (SegOp){lower_prim_op_lambda(l, OP_LAND, PT_BOOL), NEW(l->a, SubExp), 1, true};
+    all->neutral[0] = se_bool(true);
+    Var **arrs = NEW(l->a, Var *);
+    arrs[0] = sizes.v;
+    Screma sc = {.w = n, .arrs = arrs, .narrs = 1, .map = same, .reds = all, .nreds = 1};
+    Var **ok = lower_emit_screma(l, &sc, &tb1, 1, loc);
+    lower_assert(l, se_var(ok[0]),
+                 "The rows of an irregular array differ in size where an array of rows of one size is needed.",
+                 NULL, 0, loc);
+    return first;
+}
+
+SubExp lower_regular(Lower *l, const SVal *v, SrcLoc loc) {
+    const Irreg *r = v->irr;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank + 1);
+    shape[0] = r->n;
+    for (int d = 0; d < r->rank; d++) shape[d + 1] = r->vary[d] ? one_size(l, r->n, r->dims[d], loc) : r->dims[d];
+    return reshape(l, v->se, shape, r->rank + 1, loc);
+}
+
+SubExp lower_width(Lower *l, SVal *v, SrcLoc loc) {
+    while ((v->kind == SV_TUPLE || v->kind == SV_RECORD) && v->n > 0) v = v->elems[0];
+    if (v->kind == SV_IRREG) return v->irr->n;
+    if (v->kind != SV_DYN || subexp_type(v->se).kind != TK_ARRAY) lower_error(l, loc, "expected an array here");
+    return lower_dim(l, v->se, 0);
+}
+
+SVal *lower_row(Lower *l, SVal *v, SubExp i, SrcLoc loc) {
+    if (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
+        SVal *c = NEW(l->a, SVal);
+        *c = *v;
+        c->elems = NEW_ARRAY(l->a, SVal *, v->n + 1);
+        for (int k = 0; k < v->n; k++) c->elems[k] = lower_row(l, v->elems[k], i, loc);
+        return c;
+    }
+    if (v->kind != SV_IRREG) return lower_index_value(l, v, i, loc);
+    const Irreg *r = v->irr;
+    DimSlice *s = NEW(l->a, DimSlice);
+    s->is_slice = true;
+    s->start = element(l, r->offsets, i, loc);
+    s->len = element(l, r->counts, i, loc);
+    s->stride = se_i64(1);
+    IrExp *e = lower_new_exp(l, IE_INDEX);
+    e->arr = v->se.v;
+    e->slice = s;
+    e->nslice = 1;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank);
+    for (int d = 0; d < r->rank; d++) shape[d] = r->vary[d] ? element(l, r->dims[d], i, loc) : r->dims[d];
+    if (r->rank == 1) /* its length is its count */
+        return sv_dyn(l, lower_emit1(l, e, type_array(l->a, subexp_type(v->se).elem, 1, shape), loc));
+    SubExp row = lower_emit1(l, e, type_array(l->a, subexp_type(v->se).elem, 1, &s->len), loc);
+    return sv_dyn(l, reshape(l, row, shape, r->rank, loc));
+}
+
+/* ---- Maps with irregular results ----------------------------------------------- */
+
+/* What lower_map_elems knows of one result of the map. */
+typedef struct Res {
+    Type t;       /* the result's type: [n] ++ the row's (sizes known outside), or the flat array's */
+    Irreg *irr;   /* the descriptor of an irregular result, or NULL */
+    bool *known;  /* [rank of a row]: whether the rows' size in dimension d is known outside */
+} Res;
+
+/* The lambda of element i, fn's value for its i64 parameter, whose
+ * structure goes to *shape. Without rs, its results are the value's
+ * leaves; with rs (k of them), the sizes of the irregular ones that
+ * differ between elements and each one's element count. */
+static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, const Res *rs, int k, SrcLoc loc) {
+    Type ti = type_prim(PT_I64);
+    Builder *saved, nb;
+    Lambda *lam = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    *shape = fn(l, ctx, se_var(lam->params[0]));
+    SubExpVec vs = {0}, res = {0};
+    sv_leaves(l, *shape, &vs);
+    if (rs && vs.len != k) ICE("a map's function lowered to values of different structures");
+    for (int j = 0; rs && j < k; j++) {
+        if (!rs[j].irr) continue;
+        Type t = subexp_type(vs.items[j]);
+        SubExp count = se_i64(1);
+        for (int d = 0; d < t.rank; d++) {
+            if (!rs[j].known[d]) vec_push_in(l->a, &res, t.shape[d]);
+            count = lower_binop(l, OP_SIZE_MUL, count, t.shape[d], loc);
+        }
+        vec_push_in(l->a, &res, count);
+    }
+    if (!rs) res = vs;
+    lower_lambda_end(l, lam, saved, &nb, res.items, res.len);
+    return lam;
+}
+
+/* The operator of the offsets' scan: a + b of non-negative sizes, or -1
+ * once the sum passes 2^63-1 (or an operand is -1), so that an overflow
+ * cannot wrap to a valid total. Associative on non-negative values. */
+static SegOp *sum_op(Lower *l, SrcLoc loc) {
+    Type ts[2] = {type_prim(PT_I64), type_prim(PT_I64)};
+    Builder *saved, nb;
+    Lambda *lam = lower_lambda_begin(l, ts, 2, &saved, &nb);
+    SubExp x = se_var(lam->params[0]), y = se_var(lam->params[1]);
+    SubExp sum = lower_binop(l, OP_ADD, x, y, loc);
+    SubExp bad = lower_binop(l, OP_LOR, lower_binop(l, OP_LT, x, se_i64(0), loc),
+                             lower_binop(l, OP_LT, y, se_i64(0), loc), loc);
+    bad = lower_binop(l, OP_LOR, bad, lower_binop(l, OP_LT, sum, se_i64(0), loc), loc);
+    /* bad ? -1 : sum, without a branch: sum | -(bad as i64) */
+    SubExp r = lower_binop(l, OP_OR, sum, lower_unop(l, OP_NEG, lower_conv(l, bad, PT_I64, loc), loc), loc);
+    lower_lambda_end(l, lam, saved, &nb, &r, 1);
+    SegOp *op = NEW(l->a, SegOp);
+    *op = (SegOp){lam, NEW(l->a, SubExp), 1, true};
+    op->neutral[0] = se_i64(0);
+    return op;
+}
+
+/* The sum of the [n]i64 array sizes, checked not to pass 2^63-1. */
+static SubExp sum_sizes(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
+    Var **arrs = NEW(l->a, Var *);
+    arrs[0] = sizes.v;
+    Type ti = type_prim(PT_I64);
+    Builder *saved, nb;
+    Lambda *id = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    SubExp p = se_var(id->params[0]);
+    lower_lambda_end(l, id, saved, &nb, &p, 1);
+    Screma sc = {.w = n, .arrs = arrs, .narrs = 1, .map = id, .reds = sum_op(l, loc), .nreds = 1};
+    SubExp sum = se_var(lower_emit_screma(l, &sc, &ti, 1, loc)[0]);
+    lower_assert(l, lower_binop(l, OP_LE, se_i64(0), sum, loc),
+                 "The rows of an irregular array add up to more than 2^63-1 elements.", NULL, 0, loc);
+    return sum;
+}
+
+/* Sets r's offsets from its counts (r->n of them) and returns the total. */
+static SubExp offsets_of(Lower *l, Irreg *r, SubExp iota, SrcLoc loc) {
+    Var **counts = NEW(l->a, Var *);
+    counts[0] = r->counts.v;
+    Type ti = type_prim(PT_I64), arr = lower_outer_type(l, r->n, ti);
+    Builder *saved, nb;
+    Lambda *id = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    SubExp p = se_var(id->params[0]);
+    lower_lambda_end(l, id, saved, &nb, &p, 1);
+    Screma sc = {.w = r->n, .arrs = counts, .narrs = 1, .map = id, .scans = sum_op(l, loc), .nscans = 1};
+    SubExp incl = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
+    SubExp total = lower_scan_total(l, incl, r->n, loc);
+    lower_assert(l, lower_binop(l, OP_LE, se_i64(0), total, loc),
+                 "The rows of an irregular array add up to more than 2^63-1 elements.", NULL, 0, loc);
+    /* offsets[i] = incl[i] - counts[i] */
+    Lambda *off = lower_lambda_begin(l, (Type[]){ti}, 1, &saved, &nb);
+    SubExp o = lower_binop(l, OP_SUB, element(l, incl, se_var(off->params[0]), loc),
+                           element(l, r->counts, se_var(off->params[0]), loc), loc);
+    lower_lambda_end(l, off, saved, &nb, &o, 1);
+    Var **is = NEW(l->a, Var *);
+    is[0] = iota.v;
+    Screma os = {.w = r->n, .arrs = is, .narrs = 1, .map = off};
+    r->offsets = se_var(lower_emit_screma(l, &os, &arr, 1, loc)[0]);
+    return total;
+}
+
+
+/* The loop over the elements that writes element i's results into their
+ * arrays: rows of regular results, each irregular row at its offset. */
+static Var **build_loop(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *rs, int k, SrcLoc loc) {
+    IrExp *le = lower_new_exp(l, IE_LOOP);
+    Loop *lp = &le->loop;
+    lp->kind = IR_LOOP_FOR;
+    lp->i = ir_var(l->prog, "i", type_prim(PT_I64));
+    lp->bound = n;
+    lp->nparams = k;
+    lp->params = NEW_ARRAY(l->a, Var *, k);
+    lp->inits = NEW_ARRAY(l->a, SubExp, k);
+    for (int j = 0; j < k; j++) {
+        IrExp *e = lower_new_exp(l, IE_SCRATCH);
+        e->type = rs[j].t;
+        lp->inits[j] = lower_emit1(l, e, rs[j].t, loc);
+        lp->params[j] = ir_var(l->prog, "dest", rs[j].t);
+        lp->params[j]->type.unique = true;
+    }
+    Builder *saved = l->b, nb = {0};
+    l->b = &nb;
+    SubExp i = se_var(lp->i);
+    SubExpVec vs = {0};
+    sv_leaves(l, fn(l, ctx, i), &vs);
+    if (vs.len != k) ICE("a map's function lowered to values of different structures");
+    SubExp *res = NEW_ARRAY(l->a, SubExp, k);
+    for (int j = 0; j < k; j++) {
+        SubExp v = vs.items[j];
+        DimSlice *s = NEW(l->a, DimSlice);
+        if (rs[j].irr) {
+            SubExp *len = NEW(l->a, SubExp);
+            *len = element(l, rs[j].irr->counts, i, loc);
+            v = reshape(l, v, len, 1, loc);
+            *s = (DimSlice){.is_slice = true, .start = element(l, rs[j].irr->offsets, i, loc), .len = *len,
+                            .stride = se_i64(1)};
+        } else {
+            s->index = i;
+            if (rs[j].t.rank > 1) v = reshape(l, v, rs[j].t.shape + 1, rs[j].t.rank - 1, loc);
+        }
+        IrExp *u = lower_new_exp(l, IE_UPDATE);
+        u->arr = lp->params[j];
+        u->slice = s;
+        u->nslice = 1;
+        u->se = v;
+        res[j] = lower_emit1(l, u, rs[j].t, loc);
+    }
+    lp->body = lower_body_end(l, saved, &nb, res, k);
+    Var **pat = NEW_ARRAY(l->a, Var *, k);
+    for (int j = 0; j < k; j++) pat[j] = ir_var(l->prog, "arr", rs[j].t);
+    lower_emit(l, le, pat, k, loc);
+    return pat;
+}
+
+/* shape (the structure of the map's function's value) with the map's
+ * results as its leaves, irregular where they are. */
+static SVal *rebuild(Lower *l, const SVal *shape, Var **vals, const Res *rs, int *pos) {
+    if (shape->kind == SV_FUN) return (SVal *)shape;
+    if (shape->kind == SV_TUPLE || shape->kind == SV_RECORD) {
+        SVal *v = NEW(l->a, SVal);
+        *v = *shape;
+        v->elems = NEW_ARRAY(l->a, SVal *, shape->n + 1);
+        for (int i = 0; i < shape->n; i++) v->elems[i] = rebuild(l, shape->elems[i], vals, rs, pos);
+        return v;
+    }
+    int j = (*pos)++;
+    SVal *v = sv_dyn(l, se_var(vals[j]));
+    if (rs[j].irr) {
+        v->kind = SV_IRREG;
+        v->irr = rs[j].irr;
+    }
+    return v;
+}
+
+SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
+    IrExp *ie = lower_new_exp(l, IE_IOTA);
+    ie->n = n;
+    ie->start = se_i64(0);
+    ie->step = se_i64(1);
+    ie->t = PT_I64;
+    SubExp iota = lower_emit1(l, ie, lower_outer_type(l, n, type_prim(PT_I64)), loc);
+    Var **is = NEW(l->a, Var *);
+    is[0] = iota.v;
+    /* the map itself, when its results' sizes are known outside it */
+    SVal *shape;
+    Lambda *lam = elem_lambda(l, fn, ctx, &shape, NULL, 0, loc);
+    int k = lam->nret;
+    Res *rs = NEW_ARRAY(l->a, Res, k);
+    bool regular = true;
+    for (int j = 0; j < k; j++) {
+        rs[j].known = NEW_ARRAY(l->a, bool, lam->ret[j].kind == TK_ARRAY ? lam->ret[j].rank : 1);
+        if (!lower_map_result_type(l, lam, n, lam->ret[j], &rs[j].t, rs[j].known, loc)) {
+            regular = false;
+            rs[j].irr = NEW(l->a, Irreg);
+        }
+    }
+    int pos = 0;
+    if (regular) {
+        Screma sc = {.w = n, .arrs = is, .narrs = 1, .map = lam};
+        Type *ts = NEW_ARRAY(l->a, Type, k);
+        for (int j = 0; j < k; j++) ts[j] = rs[j].t;
+        return rebuild(l, shape, lower_emit_screma(l, &sc, ts, k, loc), rs, &pos);
+    }
+    /* the sizes that vary, and the element count of each irregular row */
+    SVal *shape2;
+    Lambda *sl = elem_lambda(l, fn, ctx, &shape2, rs, k, loc);
+    Type *st = NEW_ARRAY(l->a, Type, sl->nret);
+    for (int s = 0; s < sl->nret; s++) st[s] = lower_outer_type(l, n, type_prim(PT_I64));
+    Screma sc = {.w = n, .arrs = is, .narrs = 1, .map = sl};
+    Var **sz = lower_emit_screma(l, &sc, st, sl->nret, loc);
+    /* the descriptors, and the flat arrays' types */
+    int next = 0;
+    for (int j = 0; j < k; j++) {
+        Irreg *r = rs[j].irr;
+        if (!r) continue;
+        Type t = lam->ret[j];
+        r->n = n;
+        r->rank = t.rank;
+        r->dims = NEW_ARRAY(l->a, SubExp, t.rank);
+        r->vary = NEW_ARRAY(l->a, bool, t.rank);
+        for (int d = 0; d < t.rank; d++) {
+            r->vary[d] = !rs[j].known[d];
+            r->dims[d] = r->vary[d] ? se_var(sz[next++]) : rs[j].t.shape[d + 1];
+        }
+        r->counts = se_var(sz[next++]);
+        SubExp *total = NEW(l->a, SubExp);
+        *total = offsets_of(l, r, iota, loc);
+        rs[j].t = type_array(l->a, t.elem, 1, total);
+    }
+    return rebuild(l, shape, build_loop(l, n, fn, ctx, rs, k, loc), rs, &pos);
+}
+
+/* f applied to row i of xs. */
+typedef struct RowsOf {
+    SVal *f, *xs;
+    SrcLoc loc;
+} RowsOf;
+
+static SVal *apply_to_row(Lower *l, void *ctx, SubExp i) {
+    RowsOf *m = ctx;
+    SVal *row = lower_row(l, m->xs, i, m->loc);
+    return lower_apply(l, m->f, &row, 1, NULL);
+}
+
+SVal *lower_map_rows(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
+    RowsOf m = {f, xs, loc};
+    return lower_map_elems(l, lower_width(l, xs, loc), apply_to_row, &m, loc);
+}
+
+SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc) {
+    if (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
+        SVal *c = NEW(l->a, SVal);
+        *c = *v;
+        c->elems = NEW_ARRAY(l->a, SVal *, v->n + 1);
+        for (int k = 0; k < v->n; k++) c->elems[k] = lower_flatten_irregular(l, v->elems[k], loc);
+        return c;
+    }
+    if (v->kind == SV_IRREG && v->irr->rank == 1) return sv_dyn(l, v->se);
+    if (v->kind == SV_IRREG && v->irr->vary[0]) {
+        /* rows of rows of one shape: the flat array as [sum of the rows' lengths] ++ that shape */
+        const Irreg *r = v->irr;
+        bool others = false;
+        for (int d = 1; d < r->rank; d++) others |= r->vary[d];
+        if (!others) {
+            SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank);
+            shape[0] = sum_sizes(l, r->n, r->dims[0], loc);
+            for (int d = 1; d < r->rank; d++) shape[d] = r->dims[d];
+            return sv_dyn(l, reshape(l, v->se, shape, r->rank, loc));
+        }
+    }
+    SubExpVec leaf = {0};
+    sv_leaves(l, v, &leaf);
+    return sv_dyn(l, lower_flatten_leaf(l, leaf.items[0], loc));
+}

@@ -1,0 +1,33 @@
+-- Where an array of rows of one size is needed (a transpose, an entry
+-- point's result, a function whose parameter names the rows' size), an
+-- irregular array must be one, as Futhark requires of every map's rows.
+-- ==
+-- entry: transposed
+-- input { [2i64, 2i64] }
+-- output { [[0i64, 0i64], [1i64, 1i64]] }
+-- input { [2i64, 3i64] }
+-- error: differ in size
+-- input { empty([0]i64) }
+-- output { empty([0][0]i64) }
+
+-- ==
+-- entry: returned
+-- input { [3i64, 3i64] }
+-- output { [[0i64, 1i64, 2i64], [0i64, 1i64, 2i64]] }
+-- input { [3i64, 1i64] }
+-- error: differ in size
+
+-- ==
+-- entry: passed
+-- input { [2i64, 2i64, 2i64] }
+-- output { 2i64 }
+-- input { [2i64, 1i64, 2i64] }
+-- error: differ in size
+
+entry transposed (ns: []i64) = transpose (map (\n -> iota n) ns)
+
+entry returned (ns: []i64) = map (\n -> iota n) ns
+
+def width [n][m] (_: [n][m]i64) : i64 = m
+
+entry passed (ns: []i64) = width (map (\n -> iota n) ns)
