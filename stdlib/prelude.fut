@@ -200,6 +200,11 @@ def flatten [n] [m] 't (xs: [n][m]t) : [n * m]t = __intrinsic "flatten"
 -- | Split an array into `n` rows of `m` elements.
 def unflatten 't [n] [m] (xs: [n * m]t) : [n][m]t = __intrinsic "unflatten"
 
+-- | Split an array into `n` rows of `sizes[i]` elements each, in order: an
+-- irregular array (a futhorc extension, futhorc-irregular(7)), whose rows
+-- are views of `xs`. The sizes must be non-negative and add up to `m`.
+def unflatten_irregular [n] [m] 't (sizes: [n]i64) (xs: [m]t) : [n][]t = __intrinsic "unflatten_irregular"
+
 -- | Join the innermost rows of a three-dimensional array, then the result's rows.
 def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t) : [n * m * l]t = flatten (flatten xs)
 

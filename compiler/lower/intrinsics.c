@@ -787,6 +787,7 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
     if (!strcmp(name, "copy")) return each_leaf(l, args[0], leaf_copy, &c);
     if (!strcmp(name, "zip")) return do_zip(l, args, nargs, loc);
     if (!strcmp(name, "unzip")) return args[0];
+    if (!strcmp(name, "unflatten_irregular")) return lower_unflatten_irregular(l, args[0], args[1], loc);
     if (!strcmp(name, "flatten"))
         return sv_irregular(args[0]) ? lower_flatten_irregular(l, args[0], loc) : each_leaf(l, args[0], leaf_flatten, &c);
     if (!strcmp(name, "transpose")) return each_leaf(l, args[0], leaf_transpose, &c);

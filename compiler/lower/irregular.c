@@ -291,24 +291,31 @@ static Var **build_loop(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *rs, int k
     return pat;
 }
 
-/* shape (the structure of the map's function's value) with the map's
- * results as its leaves, irregular where they are. */
-static SVal *rebuild(Lower *l, const SVal *shape, Var **vals, const Res *rs, int *pos) {
-    if (shape->kind == SV_FUN) return (SVal *)shape;
+/* shape with the values vals in place of its leaves. */
+static SVal *rebuild_leaves(Lower *l, const SVal *shape, SVal **vals, int *pos) {
     if (shape->kind == SV_TUPLE || shape->kind == SV_RECORD) {
         SVal *v = NEW(l->a, SVal);
         *v = *shape;
         v->elems = NEW_ARRAY(l->a, SVal *, shape->n + 1);
-        for (int i = 0; i < shape->n; i++) v->elems[i] = rebuild(l, shape->elems[i], vals, rs, pos);
+        for (int i = 0; i < shape->n; i++) v->elems[i] = rebuild_leaves(l, shape->elems[i], vals, pos);
         return v;
     }
-    int j = (*pos)++;
-    SVal *v = sv_dyn(l, se_var(vals[j]));
-    if (rs[j].irr) {
-        v->kind = SV_IRREG;
-        v->irr = rs[j].irr;
+    return shape->kind == SV_FUN ? (SVal *)shape : vals[(*pos)++];
+}
+
+/* The map's results (vals) as values, irregular where they are, in the
+ * structure of shape (the value of the map's function). */
+static SVal *map_value(Lower *l, const SVal *shape, Var **vals, const Res *rs, int k) {
+    SVal **vs = NEW_ARRAY(l->a, SVal *, k);
+    for (int j = 0; j < k; j++) {
+        vs[j] = sv_dyn(l, se_var(vals[j]));
+        if (rs[j].irr) {
+            vs[j]->kind = SV_IRREG;
+            vs[j]->irr = rs[j].irr;
+        }
     }
-    return v;
+    int pos = 0;
+    return rebuild_leaves(l, shape, vs, &pos);
 }
 
 SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
@@ -333,12 +340,11 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
             rs[j].irr = NEW(l->a, Irreg);
         }
     }
-    int pos = 0;
     if (regular) {
         Screma sc = {.w = n, .arrs = is, .narrs = 1, .map = lam};
         Type *ts = NEW_ARRAY(l->a, Type, k);
         for (int j = 0; j < k; j++) ts[j] = rs[j].t;
-        return rebuild(l, shape, lower_emit_screma(l, &sc, ts, k, loc), rs, &pos);
+        return map_value(l, shape, lower_emit_screma(l, &sc, ts, k, loc), rs, k);
     }
     /* the sizes that vary, and the element count of each irregular row */
     SVal *shape2;
@@ -366,7 +372,7 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
         *total = offsets_of(l, r, iota, loc);
         rs[j].t = type_array(l->a, t.elem, 1, total);
     }
-    return rebuild(l, shape, build_loop(l, n, fn, ctx, rs, k, loc), rs, &pos);
+    return map_value(l, shape, build_loop(l, n, fn, ctx, rs, k, loc), rs, k);
 }
 
 /* f applied to row i of xs. */
@@ -410,4 +416,75 @@ SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc) {
     SubExpVec leaf = {0};
     sv_leaves(l, v, &leaf);
     return sv_dyn(l, lower_flatten_leaf(l, leaf.items[0], loc));
+}
+
+/* Checks that the sizes are non-negative and add up to m. */
+static void check_sizes(Lower *l, SubExp n, SubExp sizes, SubExp m, SrcLoc loc) {
+    SubExp sum = sum_sizes(l, n, sizes, loc);
+    SubExp args[2] = {sum, m};
+    lower_assert(l, lower_binop(l, OP_EQ, sum, m, loc),
+                 "The row sizes given to unflatten_irregular add up to {}, not to the {} elements given.", args, 2, loc);
+}
+
+/* The irregular array of leaf x's rows of the given sizes (n of them,
+ * checked), with the descriptor d where one was made for another leaf. */
+static SVal *rows_of(Lower *l, SubExp x, SubExp n, SubExp sizes, const Irreg *d, SrcLoc loc) {
+    Type t = subexp_type(x);
+    if (t.kind != TK_ARRAY) lower_error(l, loc, "unflatten_irregular needs an array to split");
+    Irreg *r = NEW(l->a, Irreg);
+    r->n = n;
+    r->rank = t.rank;
+    r->dims = NEW_ARRAY(l->a, SubExp, t.rank);
+    r->vary = NEW_ARRAY(l->a, bool, t.rank);
+    r->dims[0] = sizes;
+    r->vary[0] = true;
+    SubExp inner = se_i64(1), all = t.shape[0];
+    for (int d = 1; d < t.rank; d++) {
+        r->dims[d] = t.shape[d];
+        inner = lower_binop(l, OP_SIZE_MUL, inner, t.shape[d], loc);
+        all = lower_binop(l, OP_SIZE_MUL, all, t.shape[d], loc);
+    }
+    if (t.rank == 1) {
+        r->counts = sizes;
+    } else { /* counts[i] = sizes[i] * inner */
+        Type ti = type_prim(PT_I64), arr = lower_outer_type(l, n, ti);
+        Builder *saved, nb;
+        Lambda *lam = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+        SubExp c = lower_binop(l, OP_SIZE_MUL, se_var(lam->params[0]), inner, loc);
+        lower_lambda_end(l, lam, saved, &nb, &c, 1);
+        Var **in = NEW(l->a, Var *);
+        in[0] = sizes.v;
+        Screma sc = {.w = n, .arrs = in, .narrs = 1, .map = lam};
+        r->counts = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
+    }
+    if (d && d->rank == 1 && t.rank == 1) {
+        r->offsets = d->offsets;
+    } else {
+        IrExp *ie = lower_new_exp(l, IE_IOTA);
+        ie->n = n;
+        ie->start = se_i64(0);
+        ie->step = se_i64(1);
+        ie->t = PT_I64;
+        offsets_of(l, r, lower_emit1(l, ie, lower_outer_type(l, n, type_prim(PT_I64)), loc), loc);
+    }
+    SubExp *flat = NEW(l->a, SubExp);
+    *flat = all;
+    SVal *v = sv_dyn(l, t.rank == 1 ? x : reshape(l, x, flat, 1, loc));
+    v->kind = SV_IRREG;
+    v->irr = r;
+    return v;
+}
+
+SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc) {
+    if (sizes->kind != SV_DYN) lower_error(l, loc, "unflatten_irregular needs an array of sizes");
+    SubExp n = lower_width(l, sizes, loc);
+    SubExpVec leaves = {0};
+    sv_leaves(l, xs, &leaves);
+    if (leaves.len == 0) lower_error(l, loc, "unflatten_irregular needs an array to split");
+    check_sizes(l, n, sizes->se, lower_dim(l, leaves.items[0], 0), loc);
+    SVal **rows = NEW_ARRAY(l->a, SVal *, leaves.len);
+    for (int k = 0; k < leaves.len; k++)
+        rows[k] = rows_of(l, leaves.items[k], n, sizes->se, k > 0 ? rows[0]->irr : NULL, loc);
+    int pos = 0;
+    return rebuild_leaves(l, xs, rows, &pos);
 }

@@ -289,6 +289,8 @@ typedef SVal *(*ElemFn)(Lower *l, void *ctx, SubExp i);
 SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc);
 /* map f xs where xs has irregular leaves: f applied to each row. */
 SVal *lower_map_rows(Lower *l, SVal *f, SVal *xs, SrcLoc loc);
+/* unflatten_irregular sizes xs: rows of xs of the given sizes. */
+SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc);
 /* flatten v, whose leaves may be irregular. */
 SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc);
 
