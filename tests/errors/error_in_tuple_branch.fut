@@ -2,6 +2,6 @@
 -- at its location, and compilation stops there (the compiler used to go on
 -- and abort on the branches' different structure).
 -- ==
--- error: 7:53: error: the arrays returned by this map have different sizes
+-- error: 7:53: error: cannot determine the sizes of this unflatten
 
-def main (c: bool) (xs: []i64) = if c then (length (map (\n -> iota n) xs) == 0, 1i32) else (true, 2i32)
+def main (c: bool) (xs: []i64) = if c then (length (unflatten (filter (> 0) xs)) == 0, 1i32) else (true, 2i32)
