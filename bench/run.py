@@ -277,6 +277,18 @@ def ref_trmv(inp, out):
     return check_close(out[0], a @ x, 1e-4, np.abs(a) @ np.abs(x))
 
 
+def gen_trmv_packed(rng, s):
+    # The lower triangle of a full random matrix, row after row.
+    a, x = gen_trmv(rng, s)
+    return [a[np.tril_indices(s["n"])], x]
+
+def ref_trmv_packed(inp, out):
+    n = len(inp[1])
+    a = np.zeros((n, n))
+    a[np.tril_indices(n)] = inp[0]
+    return ref_trmv([a, inp[1]], out)
+
+
 def gen_spmv(rng, s):
     rows = s["rows"]
     lens = rng.integers(0, s["max_row"] + 1, rows)
@@ -333,6 +345,8 @@ WORKLOADS = [
      lambda s: 4 * s["n"] * (s["n"] + 1) // 2, None),
     ("spmv", "spmv", "spmv_csr_2^20x16", {"rows": 1 << 20, "max_row": 32},
      {"rows": 300, "max_row": 32}, gen_spmv, ref_spmv, None, None),
+    ("trmv_packed", "trmv_packed", "trmv_f32_8192", {"n": 8192}, {"n": 50}, gen_trmv_packed, ref_trmv_packed,
+     lambda s: 4 * s["n"] * (s["n"] + 1) // 2, None),
 ]
 
 # The CPU sizes of ../shared/bench/cpu (peers_cpu.c and peers_cpu.py), with
@@ -354,6 +368,7 @@ CPU_SIZES = {
     "kmeans": ("kmeans_step_2^20x16x32", {"n": 1 << 20, "d": 16, "k": 32}),
     "trmv": ("trmv_f32_8192", {"n": 8192}),
     "spmv": ("spmv_csr_2^20x16", {"rows": 1 << 20, "max_row": 32}),
+    "trmv_packed": ("trmv_f32_8192", {"n": 8192}),
 }
 
 # How many values each program returns (1 unless listed).
