@@ -162,6 +162,8 @@ SVal *lower_call_outlined(Lower *l, Decl *d, SVal **args, SrcLoc loc) {
     Outline *o = outline_of(l, d);
     if (!o || !o->fn) return NULL;
     Fun *f = o->fn;
+    for (int i = 0; i < d->nparams; i++)
+        if (sv_irregular(args[i])) return NULL; /* not a scalar: inlined */
     SubExpVec leaves = {0};
     for (int i = 0; i < d->nparams; i++) sv_leaves(l, args[i], &leaves);
     bool fits = leaves.len == f->nparams;
