@@ -169,3 +169,14 @@ Stm *ir_clone_stm(Prog *p, const Stm *s) {
     free(c.map);
     return r;
 }
+
+Body *ir_clone_body_with(Prog *p, const Body *b, Var *const *from, Var *const *to, int n) {
+    if (p->stage != STAGE_SOACS) ICE("ir_clone_body_with: expected a program at STAGE_SOACS");
+    Clone c = {p, p->arena, calloc((size_t)p->next_var_id + 1, sizeof(Var *)), p->next_var_id + 1};
+    if (!c.map) ICE("ir_clone_body_with: out of memory");
+    for (int i = 0; i < n; i++) c.map[from[i]->id] = to[i];
+    Body *r = clone_body(&c, b);
+    ir_uses_body(r, rename_use, &c);
+    free(c.map);
+    return r;
+}

@@ -436,6 +436,10 @@ Stm *ir_index_stm(Arena *a, Var *dst, Var *arr, SubExp i, SrcLoc loc);
 /* A deep copy of s (STAGE_SOACS) in which every Var that s binds, its
  * pattern included, is a fresh one (compiler/ir/clone.c). */
 Stm *ir_clone_stm(Prog *p, const Stm *s);
+/* A copy of body b with fresh variables in which the uses of from[i]
+ * (n of them, bound outside b or by b's lambda) are uses of to[i]
+ * (compiler/ir/clone.c): a lambda's body inlined at its arguments. */
+Body *ir_clone_body_with(Prog *p, const Body *b, Var *const *from, Var *const *to, int n);
 /* A growing list of statements, as passes build bodies. */
 typedef VEC(Stm *) StmVec;
 /* let pat = op.t(x, y). */

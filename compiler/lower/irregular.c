@@ -20,14 +20,18 @@
  * (lower_regular, called by sv_leaves), so that every program Futhark
  * accepts means what it means in Futhark.
  *
- * A map whose results are irregular lowers its function three times
- * (lower_map_elems): as a map, to find which sizes the map cannot know
- * outside it; as a map computing those sizes and each row's element count
- * (the simplifier keeps only what they need: `iota n`'s size is n); and in
- * a loop over the elements that writes each row into its place in the
- * flat array and each regular result into its row. The loop is
- * sequential: the rows' parallel operations run in parallel, the rows do
- * not. */
+ * A map whose results are irregular lowers its function again for each
+ * step (lower_map_elems): as a map, to find which sizes the map cannot
+ * know outside it; as a map computing those sizes and each row's element
+ * count (the simplifier keeps only what they need: `iota n`'s size is n);
+ * then, where every irregular row has one dimension whose elements can be
+ * computed one by one (elem_at: iotas, replicates, slices, maps over
+ * them), as a map over the flat array's positions, each reading its
+ * element of its row (build_by_positions), and a map over the elements for
+ * the regular results; otherwise in a loop over the elements that writes
+ * each row into its place in the flat array and each regular result into
+ * its row, sequential over the rows (their parallel operations run in
+ * parallel). */
 #include "lower.h"
 
 struct Irreg {
@@ -303,6 +307,199 @@ static SVal *rebuild_leaves(Lower *l, const SVal *shape, SVal **vals, int *pos) 
     return shape->kind == SV_FUN ? (SVal *)shape : vals[(*pos)++];
 }
 
+/* ---- Rows element by element ---------------------------------------------------- */
+
+/* The statement that l's current body binds v with, or NULL. */
+static const Stm *bound_by(const Lower *l, const Var *v) {
+    for (int i = 0; i < l->b->stms.len; i++) {
+        const Stm *st = l->b->stms.items[i];
+        for (int k = 0; k < st->npat; k++)
+            if (st->pat[k] == v) return st;
+    }
+    return NULL;
+}
+
+/* A variable holding x. */
+static Var *var_of(Lower *l, SubExp x, SrcLoc loc) {
+    if (x.is_var) return x.v;
+    IrExp *e = lower_new_exp(l, IE_SUBEXP);
+    e->se = x;
+    return lower_emit1(l, e, subexp_type(x), loc).v;
+}
+
+/* Element j of the one-dimensional array x, computed without building x
+ * where the statements of the current body that built it allow: a free
+ * array's element, an iota's start + j * step, a replicate's value, the
+ * element of a slice or row of a free array, a copy's, and a map's
+ * function applied to its inputs' elements (inlined). False where x is
+ * built otherwise (a filter, a scan, a concatenation, a loop). */
+static bool elem_at(Lower *l, SubExp x, SubExp j, SubExp *out, int depth, SrcLoc loc) {
+    Type t = subexp_type(x);
+    if (!x.is_var || t.kind != TK_ARRAY || t.rank != 1 || depth > 32) return false;
+    const Stm *st = bound_by(l, x.v);
+    if (!st) {
+        *out = element(l, x, j, loc);
+        return true;
+    }
+    const IrExp *e = st->e;
+    switch (e->kind) {
+    case IE_IOTA:
+        *out = lower_binop(l, OP_ADD, e->start, lower_binop(l, OP_MUL, lower_conv(l, j, e->t, loc), e->step, loc), loc);
+        return true;
+    case IE_REPLICATE:
+        if (e->nshape != 1 || subexp_type(e->se).kind == TK_ARRAY) return false;
+        *out = e->se;
+        return true;
+    case IE_COPY: return elem_at(l, se_var(e->arr), j, out, depth + 1, loc);
+    case IE_INDEX: {
+        int rank = e->arr->type.rank, free = rank - e->nslice;
+        if (bound_by(l, e->arr)) return false;
+        DimSlice *ix = NEW_ARRAY(l->a, DimSlice, rank);
+        for (int k = 0; k < e->nslice; k++) {
+            ix[k] = e->slice[k];
+            if (!ix[k].is_slice) continue;
+            free++;
+            ix[k] = (DimSlice){.index = lower_binop(l, OP_ADD, e->slice[k].start,
+                                                    lower_binop(l, OP_MUL, j, e->slice[k].stride, loc), loc)};
+        }
+        if (free != 1) return false;
+        if (e->nslice < rank) ix[rank - 1] = (DimSlice){.index = j};
+        IrExp *ie = lower_new_exp(l, IE_INDEX);
+        ie->arr = e->arr;
+        ie->slice = ix;
+        ie->nslice = rank;
+        *out = lower_emit1(l, ie, type_prim(t.elem), loc);
+        return true;
+    }
+    case IE_SCREMA: {
+        const Screma *sc = &e->screma;
+        if (sc->nscans || sc->nreds || sc->iter) return false;
+        int k = 0;
+        while (k < st->npat && st->pat[k] != x.v) k++;
+        Var **to = NEW_ARRAY(l->a, Var *, sc->narrs + 1);
+        for (int m = 0; m < sc->narrs; m++) {
+            SubExp a;
+            if (!elem_at(l, se_var(sc->arrs[m]), j, &a, depth + 1, loc)) return false;
+            to[m] = var_of(l, a, loc);
+        }
+        Body *b = ir_clone_body_with(l->prog, sc->map->body, sc->map->params, to, sc->narrs);
+        for (int i = 0; i < b->nstms; i++) vec_push_in(l->a, &l->b->stms, b->stms[i]);
+        *out = b->res[k];
+        return subexp_type(*out).kind != TK_ARRAY;
+    }
+    default: return false;
+    }
+}
+
+/* For each of the total flat positions of r's rows, the row it is in: a
+ * scatter of each non-empty row's number to where it starts, and a
+ * running maximum over the positions. */
+static SubExp segments(Lower *l, const Irreg *r, SubExp iota, SubExp total, SrcLoc loc) {
+    Type ti = type_prim(PT_I64);
+    SubExp *len = NEW(l->a, SubExp);
+    *len = total;
+    IrExp *z = lower_new_exp(l, IE_REPLICATE);
+    z->shape = len;
+    z->nshape = 1;
+    z->se = se_i64(0);
+    SubExp marks = lower_emit1(l, z, type_array(l->a, PT_I64, 1, len), loc);
+    Builder *saved, nb;
+    Lambda *at = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    SubExp i = se_var(at->params[0]);
+    SubExp empty = lower_binop(l, OP_EQ, element(l, r->counts, i, loc), se_i64(0), loc);
+    /* an empty row writes nowhere: index -1 */
+    SubExp where = lower_binop(l, OP_OR, element(l, r->offsets, i, loc),
+                               lower_unop(l, OP_NEG, lower_conv(l, empty, PT_I64, loc), loc), loc);
+    SubExp res[2] = {where, i};
+    lower_lambda_end(l, at, saved, &nb, res, 2);
+    IrExp *sc = lower_new_exp(l, IE_SCATTER);
+    Var **arrs = NEW(l->a, Var *), **dests = NEW(l->a, Var *);
+    arrs[0] = iota.v;
+    dests[0] = marks.v;
+    sc->scatter = (Scatter){.w = r->n, .arrs = arrs, .narrs = 1, .lam = at, .dests = dests, .ndests = 1};
+    SubExp marked = lower_emit1(l, sc, subexp_type(marks), loc);
+    Lambda *id = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    SubExp p = se_var(id->params[0]);
+    lower_lambda_end(l, id, saved, &nb, &p, 1);
+    SegOp *max = NEW(l->a, SegOp);
+    *max = (SegOp){lower_prim_op_lambda(l, OP_MAX, PT_I64), NEW(l->a, SubExp), 1, true};
+    max->neutral[0] = se_i64(0);
+    Var **in = NEW(l->a, Var *);
+    in[0] = marked.v;
+    Screma scan = {.w = total, .arrs = in, .narrs = 1, .map = id, .scans = max, .nscans = 1};
+    Type st = subexp_type(marks);
+    return se_var(lower_emit_screma(l, &scan, &st, 1, loc)[0]);
+}
+
+/* The flat array of irregular result j of the map: element p of it is
+ * element p - offsets[s] of the function's row for element s, the row
+ * that p is in, computed without building the row (elem_at), in a map
+ * over the positions. NULL where a row must be built to be read. */
+static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, int j, SubExp iota, SubExp total,
+                              SrcLoc loc) {
+    SubExp seg = segments(l, r, iota, total, loc);
+    IrExp *ie = lower_new_exp(l, IE_IOTA);
+    ie->n = total;
+    ie->start = se_i64(0);
+    ie->step = se_i64(1);
+    ie->t = PT_I64;
+    SubExp pos = lower_emit1(l, ie, subexp_type(seg), loc);
+    Type ts[2] = {type_prim(PT_I64), type_prim(PT_I64)};
+    Builder *saved, nb;
+    Lambda *lam = lower_lambda_begin(l, ts, 2, &saved, &nb);
+    SubExp s = se_var(lam->params[1]);
+    SubExp at = lower_binop(l, OP_SUB, se_var(lam->params[0]), element(l, r->offsets, s, loc), loc);
+    SubExpVec vs = {0};
+    sv_leaves(l, fn(l, ctx, s), &vs);
+    SubExp x;
+    bool ok = elem_at(l, vs.items[j], at, &x, 0, loc);
+    lower_lambda_end(l, lam, saved, &nb, &x, ok);
+    if (!ok) return NULL;
+    Var **in = NEW_ARRAY(l->a, Var *, 2);
+    in[0] = pos.v;
+    in[1] = seg.v;
+    Screma sc = {.w = total, .arrs = in, .narrs = 2, .map = lam};
+    Type t = type_array(l->a, subexp_type(vs.items[j]).elem, 1, subexp_type(seg).shape);
+    return lower_emit_screma(l, &sc, &t, 1, loc)[0];
+}
+
+/* The results of the map without a loop, when every irregular result is
+ * one of rows of one dimension that flat_by_positions reads element by
+ * element; the regular ones by a map over the elements. NULL otherwise
+ * (the statements made are then dead). */
+static Var **build_by_positions(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *rs, int k, SubExp iota, SrcLoc loc) {
+    Var **vals = NEW_ARRAY(l->a, Var *, k + 1);
+    int nreg = 0;
+    for (int j = 0; j < k; j++) {
+        if (!rs[j].irr) {
+            nreg++;
+            continue;
+        }
+        if (rs[j].irr->rank != 1 || !(vals[j] = flat_by_positions(l, fn, ctx, rs[j].irr, j, iota, rs[j].t.shape[0], loc)))
+            return NULL;
+    }
+    if (nreg == 0) return vals;
+    Type ti = type_prim(PT_I64);
+    Builder *saved, nb;
+    Lambda *lam = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    SubExpVec vs = {0}, res = {0};
+    sv_leaves(l, fn(l, ctx, se_var(lam->params[0])), &vs);
+    Type *ts = NEW_ARRAY(l->a, Type, nreg);
+    for (int j = 0; j < k; j++)
+        if (!rs[j].irr) {
+            ts[res.len] = rs[j].t;
+            vec_push_in(l->a, &res, vs.items[j]);
+        }
+    lower_lambda_end(l, lam, saved, &nb, res.items, res.len);
+    Var **in = NEW(l->a, Var *);
+    in[0] = iota.v;
+    Screma sc = {.w = n, .arrs = in, .narrs = 1, .map = lam};
+    Var **out = lower_emit_screma(l, &sc, ts, nreg, loc);
+    for (int j = 0, q = 0; j < k; j++)
+        if (!rs[j].irr) vals[j] = out[q++];
+    return vals;
+}
+
 /* The map's results (vals) as values, irregular where they are, in the
  * structure of shape (the value of the map's function). */
 static SVal *map_value(Lower *l, const SVal *shape, Var **vals, const Res *rs, int k) {
@@ -372,7 +569,8 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
         *total = offsets_of(l, r, iota, loc);
         rs[j].t = type_array(l->a, t.elem, 1, total);
     }
-    return map_value(l, shape, build_loop(l, n, fn, ctx, rs, k, loc), rs, k);
+    Var **vals = build_by_positions(l, n, fn, ctx, rs, k, iota, loc);
+    return map_value(l, shape, vals ? vals : build_loop(l, n, fn, ctx, rs, k, loc), rs, k);
 }
 
 /* f applied to row i of xs. */
