@@ -24,9 +24,9 @@
  * step (lower_map_elems): as a map, to find which sizes the map cannot
  * know outside it; as a map computing those sizes and each row's element
  * count (the simplifier keeps only what they need: `iota n`'s size is n);
- * then, where every irregular row has one dimension whose elements can be
- * computed one by one (elem_at: iotas, replicates, slices, maps over
- * them), as a map over the flat array's positions, each reading its
+ * then, where the elements of every irregular row can be computed one by
+ * one (elem_at: iotas, replicates, slices, reshapes, maps over them), as
+ * a map over the flat array's positions, each reading its
  * element of its row (build_by_positions), and a map over the elements for
  * the regular results; otherwise in a loop over the elements that writes
  * each row into its place in the flat array and each regular result into
@@ -327,49 +327,65 @@ static Var *var_of(Lower *l, SubExp x, SrcLoc loc) {
     return lower_emit1(l, e, subexp_type(x), loc).v;
 }
 
-/* Element j of the one-dimensional array x, computed without building x
+/* Element js[0..rank-1] of the array x, computed without building x
  * where the statements of the current body that built it allow: a free
- * array's element, an iota's start + j * step, a replicate's value, the
- * element of a slice or row of a free array, a copy's, and a map's
- * function applied to its inputs' elements (inlined). False where x is
- * built otherwise (a filter, a scan, a concatenation, a loop). */
-static bool elem_at(Lower *l, SubExp x, SubExp j, SubExp *out, int depth, SrcLoc loc) {
+ * array's element, an iota's start + j * step, a replicate's value (or
+ * its array's element), the element of a slice or row of a free array, a
+ * copy's or reshape's, and a map's function applied to its inputs' elements or rows
+ * (inlined), the element of its result. False where x is built otherwise
+ * (a filter, a scan, a concatenation, a loop). */
+static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth, SrcLoc loc) {
     Type t = subexp_type(x);
-    if (!x.is_var || t.kind != TK_ARRAY || t.rank != 1 || depth > 32) return false;
+    if (!x.is_var || t.kind != TK_ARRAY || depth > 32) return false;
+    int rank = t.rank;
     const Stm *st = bound_by(l, x.v);
-    if (!st) {
-        *out = element(l, x, j, loc);
-        return true;
-    }
-    const IrExp *e = st->e;
-    switch (e->kind) {
-    case IE_IOTA:
-        *out = lower_binop(l, OP_ADD, e->start, lower_binop(l, OP_MUL, lower_conv(l, j, e->t, loc), e->step, loc), loc);
-        return true;
-    case IE_REPLICATE:
-        if (e->nshape != 1 || subexp_type(e->se).kind == TK_ARRAY) return false;
-        *out = e->se;
-        return true;
-    case IE_COPY: return elem_at(l, se_var(e->arr), j, out, depth + 1, loc);
-    case IE_INDEX: {
-        int rank = e->arr->type.rank, free = rank - e->nslice;
-        if (bound_by(l, e->arr)) return false;
-        DimSlice *ix = NEW_ARRAY(l->a, DimSlice, rank);
-        for (int k = 0; k < e->nslice; k++) {
-            ix[k] = e->slice[k];
-            if (!ix[k].is_slice) continue;
-            free++;
-            ix[k] = (DimSlice){.index = lower_binop(l, OP_ADD, e->slice[k].start,
-                                                    lower_binop(l, OP_MUL, j, e->slice[k].stride, loc), loc)};
+    const IrExp *e = st ? st->e : NULL;
+    if (!st || e->kind == IE_INDEX) { /* an element of a free array, or of a slice of one */
+        const Var *arr = st ? e->arr : x.v;
+        if (st && bound_by(l, e->arr)) return false;
+        int ar = arr->type.rank, n = st ? e->nslice : 0, next = 0;
+        DimSlice *ix = NEW_ARRAY(l->a, DimSlice, ar);
+        for (int k = 0; k < ar; k++) {
+            if (k < n && !e->slice[k].is_slice) {
+                ix[k] = e->slice[k];
+                continue;
+            }
+            SubExp jk = js[next++];
+            ix[k] = (DimSlice){.index = k < n ? lower_binop(l, OP_ADD, e->slice[k].start,
+                                                            lower_binop(l, OP_MUL, jk, e->slice[k].stride, loc), loc)
+                                              : jk};
         }
-        if (free != 1) return false;
-        if (e->nslice < rank) ix[rank - 1] = (DimSlice){.index = j};
+        if (next != rank) return false;
         IrExp *ie = lower_new_exp(l, IE_INDEX);
-        ie->arr = e->arr;
+        ie->arr = (Var *)arr;
         ie->slice = ix;
-        ie->nslice = rank;
+        ie->nslice = ar;
         *out = lower_emit1(l, ie, type_prim(t.elem), loc);
         return true;
+    }
+    switch (e->kind) {
+    case IE_IOTA:
+        *out = lower_binop(l, OP_ADD, e->start, lower_binop(l, OP_MUL, lower_conv(l, js[0], e->t, loc), e->step, loc),
+                           loc);
+        return true;
+    case IE_REPLICATE: /* shape ++ se's shape */
+        if (subexp_type(e->se).kind != TK_ARRAY) {
+            *out = e->se;
+            return true;
+        }
+        return elem_at(l, e->se, js + e->nshape, out, depth + 1, loc);
+    case IE_COPY: return elem_at(l, se_var(e->arr), js, out, depth + 1, loc);
+    case IE_RESHAPE: { /* the same element, by its place in row-major order */
+        Type src = e->arr->type;
+        SubExp at = js[0];
+        for (int d = 1; d < rank; d++) at = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, at, t.shape[d], loc), js[d], loc);
+        SubExp *sj = NEW_ARRAY(l->a, SubExp, src.rank);
+        for (int d = src.rank - 1; d > 0; d--) {
+            sj[d] = lower_binop(l, OP_REM, at, src.shape[d], loc);
+            at = lower_binop(l, OP_QUOT, at, src.shape[d], loc);
+        }
+        sj[0] = at;
+        return elem_at(l, se_var(e->arr), sj, out, depth + 1, loc);
     }
     case IE_SCREMA: {
         const Screma *sc = &e->screma;
@@ -378,14 +394,29 @@ static bool elem_at(Lower *l, SubExp x, SubExp j, SubExp *out, int depth, SrcLoc
         while (k < st->npat && st->pat[k] != x.v) k++;
         Var **to = NEW_ARRAY(l->a, Var *, sc->narrs + 1);
         for (int m = 0; m < sc->narrs; m++) {
-            SubExp a;
-            if (!elem_at(l, se_var(sc->arrs[m]), j, &a, depth + 1, loc)) return false;
-            to[m] = var_of(l, a, loc);
+            Var *a = sc->arrs[m];
+            SubExp v;
+            if (a->type.rank == 1) {
+                if (!elem_at(l, se_var(a), js, &v, depth + 1, loc)) return false;
+            } else { /* a row of a free array */
+                if (bound_by(l, a)) return false;
+                DimSlice *ix = NEW(l->a, DimSlice);
+                ix->index = js[0];
+                IrExp *ie = lower_new_exp(l, IE_INDEX);
+                ie->arr = a;
+                ie->slice = ix;
+                ie->nslice = 1;
+                v = lower_emit1(l, ie, type_row(a->type), loc);
+            }
+            to[m] = var_of(l, v, loc);
         }
         Body *b = ir_clone_body_with(l->prog, sc->map->body, sc->map->params, to, sc->narrs);
         for (int i = 0; i < b->nstms; i++) vec_push_in(l->a, &l->b->stms, b->stms[i]);
-        *out = b->res[k];
-        return subexp_type(*out).kind != TK_ARRAY;
+        if (rank == 1) {
+            *out = b->res[k];
+            return subexp_type(*out).kind != TK_ARRAY;
+        }
+        return elem_at(l, b->res[k], js + 1, out, depth + 1, loc);
     }
     default: return false;
     }
@@ -449,10 +480,18 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
     Lambda *lam = lower_lambda_begin(l, ts, 2, &saved, &nb);
     SubExp s = se_var(lam->params[1]);
     SubExp at = lower_binop(l, OP_SUB, se_var(lam->params[0]), element(l, r->offsets, s, loc), loc);
+    /* the index in the row, dimension by dimension */
+    SubExp *js = NEW_ARRAY(l->a, SubExp, r->rank);
+    for (int d = r->rank - 1; d > 0; d--) {
+        SubExp size = r->vary[d] ? element(l, r->dims[d], s, loc) : r->dims[d];
+        js[d] = lower_binop(l, OP_REM, at, size, loc);
+        at = lower_binop(l, OP_QUOT, at, size, loc);
+    }
+    js[0] = at;
     SubExpVec vs = {0};
     sv_leaves(l, fn(l, ctx, s), &vs);
     SubExp x;
-    bool ok = elem_at(l, vs.items[j], at, &x, 0, loc);
+    bool ok = elem_at(l, vs.items[j], js, &x, 0, loc);
     lower_lambda_end(l, lam, saved, &nb, &x, ok);
     if (!ok) return NULL;
     Var **in = NEW_ARRAY(l->a, Var *, 2);
@@ -464,8 +503,7 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
 }
 
 /* The results of the map without a loop, when every irregular result is
- * one of rows of one dimension that flat_by_positions reads element by
- * element; the regular ones by a map over the elements. NULL otherwise
+ * one of rows that flat_by_positions reads element by element; the regular ones by a map over the elements. NULL otherwise
  * (the statements made are then dead). */
 static Var **build_by_positions(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *rs, int k, SubExp iota, SrcLoc loc) {
     Var **vals = NEW_ARRAY(l->a, Var *, k + 1);
@@ -475,7 +513,7 @@ static Var **build_by_positions(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *r
             nreg++;
             continue;
         }
-        if (rs[j].irr->rank != 1 || !(vals[j] = flat_by_positions(l, fn, ctx, rs[j].irr, j, iota, rs[j].t.shape[0], loc)))
+        if (!(vals[j] = flat_by_positions(l, fn, ctx, rs[j].irr, j, iota, rs[j].t.shape[0], loc)))
             return NULL;
     }
     if (nreg == 0) return vals;
