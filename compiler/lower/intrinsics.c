@@ -241,21 +241,7 @@ bool lower_map_result_type(Lower *l, const Lambda *lam, SubExp w, Type t, Type *
     return all;
 }
 
-/* f applied to element i of xs: the function of a map whose results are
- * irregular (lower_map_elems). */
-typedef struct MapOf {
-    SVal *f, *xs;
-    SrcLoc loc;
-} MapOf;
-
-static SVal *apply_to_element(Lower *l, void *ctx, SubExp i) {
-    MapOf *m = ctx;
-    SVal *x = lower_index_value(l, m->xs, i, m->loc);
-    return lower_apply(l, m->f, &x, 1, NULL);
-}
-
 static SVal *do_map(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
-    MapOf m = {f, xs, loc};
     if (sv_irregular(xs)) return lower_map_rows(l, f, xs, loc);
     SubExpVec arrs = leaves_of(l, xs);
     SubExp w = width_of(l, &arrs, loc);
@@ -265,7 +251,7 @@ static SVal *do_map(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
     Type *rt = NEW_ARRAY(l->a, Type, lam->nret);
     for (int i = 0; i < lam->nret; i++)
         if (!lower_map_result_type(l, lam, w, lam->ret[i], &rt[i], NULL, loc))
-            return lower_map_elems(l, w, apply_to_element, &m, loc);
+            return lower_map_rows(l, f, xs, loc); /* irregular results */
     Var **pat = lower_emit_screma(l, &sc, rt, lam->nret, loc);
     int pos = 0;
     return sv_rebuild(l, rshape, ses_of(l, pat, lam->nret), &pos);

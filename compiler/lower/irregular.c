@@ -611,7 +611,7 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
     return map_value(l, shape, vals ? vals : build_loop(l, n, fn, ctx, rs, k, loc), rs, k);
 }
 
-/* f applied to row i of xs. */
+/* f applied to row i of xs (lower_map_rows). */
 typedef struct RowsOf {
     SVal *f, *xs;
     SrcLoc loc;

@@ -287,7 +287,8 @@ typedef SVal *(*ElemFn)(Lower *l, void *ctx, SubExp i);
 /* A map of n elements, element i being fn(ctx, i): regular arrays where
  * the results' sizes are known outside the map, else irregular ones. */
 SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc);
-/* map f xs where xs has irregular leaves: f applied to each row. */
+/* map f xs, f applied to each row of xs (whose leaves may be irregular),
+ * by lower_map_elems. */
 SVal *lower_map_rows(Lower *l, SVal *f, SVal *xs, SrcLoc loc);
 /* unflatten_irregular sizes xs: rows of xs of the given sizes. */
 SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc);
