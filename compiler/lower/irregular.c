@@ -331,7 +331,7 @@ static Var *var_of(Lower *l, SubExp x, SrcLoc loc) {
  * where the statements of the current body that built it allow: a free
  * array's element, an iota's start + j * step, a replicate's value (or
  * its array's element), the element of a slice or row of a free array, a
- * copy's or reshape's, and a map's function applied to its inputs' elements or rows
+ * copy's or reshape's, one of a literal of a few scalars, and a map's function applied to its inputs' elements or rows
  * (inlined), the element of its result. False where x is built otherwise
  * (a filter, a scan, a concatenation, a loop). */
 static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth, SrcLoc loc) {
@@ -375,6 +375,16 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
         }
         return elem_at(l, e->se, js + e->nshape, out, depth + 1, loc);
     case IE_COPY: return elem_at(l, se_var(e->arr), js, out, depth + 1, loc);
+    case IE_ARRAYLIT: /* of a few scalars: the one js[0] picks */
+        if (rank != 1 || e->nargs == 0 || e->nargs > 8) return false;
+        *out = e->args[e->nargs - 1];
+        for (int k = e->nargs - 2; k >= 0; k--) {
+            Builder *saved = l->b, tb = {0}, fb = {0};
+            SubExp is = lower_binop(l, OP_EQ, js[0], se_i64(k), loc);
+            *out = lower_if_one(l, is, lower_body_end(l, saved, &tb, &e->args[k], 1),
+                                lower_body_end(l, saved, &fb, out, 1), type_prim(t.elem), loc);
+        }
+        return true;
     case IE_RESHAPE: { /* the same element, by its place in row-major order */
         Type src = e->arr->type;
         SubExp at = js[0];
