@@ -998,15 +998,15 @@ static SubExp *var_ses(Lower *l, Var **vs, int n) {
 SVal *lower_branch(Lower *l, SubExp cond, LowerArm arm, void *ctx, int t, int f, SrcLoc loc) {
     if (!cond.is_var) return arm(l, ctx, cond.c.v.b ? t : f);
     Builder *saved = l->b, tb = {0}, fb = {0};
+    SubExpVec tl = {0}, fl = {0}; /* each arm's leaves made in the arm (an irregular array made regular) */
     l->b = &tb;
     SVal *tv = arm(l, ctx, t);
+    sv_leaves(l, tv, &tl);
     l->b = &fb;
     SVal *fv = arm(l, ctx, f);
+    sv_leaves(l, fv, &fl);
     l->b = saved;
     if (sv_has_fun(tv)) lower_error(l, loc, "a conditional (if or match) cannot return a function");
-    SubExpVec tl = {0}, fl = {0};
-    sv_leaves(l, tv, &tl);
-    sv_leaves(l, fv, &fl);
     if (tl.len != fl.len) ICE("if branches differ in structure");
     Body *tbody = lower_finish_body(l, &tb, tv), *fbody = lower_finish_body(l, &fb, fv);
     bool *fixed = dims_agree(l, tl.items, fl.items, tl.len);

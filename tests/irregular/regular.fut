@@ -1,6 +1,7 @@
 -- Where an array of rows of one size is needed (a transpose, an entry
--- point's result, a function whose parameter is an array of arrays), an
--- irregular array must be one, as Futhark requires of every map's rows.
+-- point's result, a function whose parameter is an array of arrays, a
+-- branch or a loop that returns it), an irregular array must be one, as
+-- Futhark requires of every map's rows.
 -- ==
 -- entry: transposed
 -- input { [2i64, 2i64] }
@@ -51,3 +52,25 @@ def sized_sums [n] (rows: [n][]i64) : [n]i64 = map i64.sum rows
 entry unsized (ns: []i64) = sums (map (\n -> iota n) ns)
 
 entry sized (ns: []i64) = sized_sums (map (\n -> iota n) ns)
+
+-- ==
+-- entry: chosen
+-- input { true [2i64, 2i64] }
+-- output { [0i64, 1i64, 0i64, 1i64] }
+-- input { false [2i64, 2i64] }
+-- output { [0i64, 1i64, 2i64, 0i64, 1i64, 2i64] }
+-- input { true [2i64, 3i64] }
+-- error: differ in size
+
+-- ==
+-- entry: looped
+-- input { [2i64, 2i64] 3i64 }
+-- output { [3i64, 4i64, 3i64, 4i64] }
+-- input { [2i64, 1i64] 3i64 }
+-- error: differ in size
+
+entry chosen (c: bool) (ns: []i64) =
+  flatten (if c then map (\n -> iota n) ns else map (\n -> iota (n + 1)) ns)
+
+entry looped (ns: []i64) (k: i64) =
+  flatten (loop a = map (\n -> iota n) ns for _i < k do map (\r -> map (+ 1) r) a)
