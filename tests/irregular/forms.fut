@@ -1,0 +1,69 @@
+-- Irregular arrays through the language's other forms: captured by a
+-- lambda, of tuples and records, rows in an array literal, maps whose
+-- rows are reversed, scanned or filtered, and a match choosing between
+-- two of them (regular then, as an if's arms must be).
+-- ==
+-- entry: captured
+-- input { [2i64, 3i64, 0i64] }
+-- output { [2i64, 3i64, 0i64] }
+
+-- ==
+-- entry: tuples records
+-- input { [2i64, 3i64, 0i64] }
+-- output { [0i64, 1i64, 0i64, 1i64, 2i64] [2i64, 3i64, 0i64] }
+
+-- ==
+-- entry: literal
+-- input { [2i64, 3i64, 0i64] }
+-- output { [0i64, 1i64, 0i64, 1i64] }
+
+-- ==
+-- entry: reversed
+-- input { [2i64, 3i64, 0i64] }
+-- output { [1i64, 0i64, 2i64, 1i64, 0i64] }
+
+-- ==
+-- entry: scanned
+-- input { [2i64, 3i64, 0i64] }
+-- output { [0i64, 1i64, 0i64, 1i64, 3i64] }
+
+-- ==
+-- entry: filtered
+-- input { [2i64, 3i64, 0i64] }
+-- output { [1i64, 1i64, 2i64] }
+
+-- ==
+-- entry: matched
+-- input { true [2i64, 2i64] }
+-- output { [0i64, 1i64, 0i64, 1i64] }
+-- input { false [2i64, 3i64] }
+-- error: differ in size
+
+entry captured (ns: []i64) =
+  let irr = map (\n -> iota n) ns
+  in map (\i -> length irr[i]) (iota (length irr))
+
+entry tuples (ns: []i64) =
+  let irr = map (\n -> (iota n, n)) ns
+  in (flatten (map (.0) irr), map (.1) irr)
+
+entry records (ns: []i64) =
+  let irr = map (\n -> {a = iota n, b = n}) ns
+  in (flatten (map (.a) irr), map (.b) irr)
+
+entry literal (ns: []i64) =
+  let irr = map (\n -> iota n) ns
+  in flatten [irr[0], irr[0]]
+
+entry reversed (ns: []i64) = flatten (map reverse (map (\n -> iota n) ns))
+
+entry scanned (ns: []i64) = flatten (map (\r -> scan (+) 0 r) (map (\n -> iota n) ns))
+
+entry filtered (ns: []i64) = flatten (map (\r -> filter (> 0) r) (map (\n -> iota n) ns))
+
+type pick = #same | #more
+
+entry matched (c: bool) (ns: []i64) =
+  flatten (match (if c then #same else #more) : pick
+           case #same -> map (\n -> iota n) ns
+           case #more -> map (\n -> iota (n + 1)) ns)
