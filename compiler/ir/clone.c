@@ -160,10 +160,17 @@ static void rename_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
     if ((*x)->id < c->nmap && c->map[(*x)->id]) *x = c->map[(*x)->id];
 }
 
-Stm *ir_clone_stm(Prog *p, const Stm *s) {
-    if (p->stage != STAGE_SOACS) ICE("ir_clone_stm: expected a program at STAGE_SOACS");
+/* A clone of nothing yet for program p (STAGE_SOACS), whose map the
+ * caller frees; who names the caller in internal errors. */
+static Clone clone_new(Prog *p, const char *who) {
+    if (p->stage != STAGE_SOACS) ICE("%s: expected a program at STAGE_SOACS", who);
     Clone c = {p, p->arena, calloc((size_t)p->next_var_id + 1, sizeof(Var *)), p->next_var_id + 1};
-    if (!c.map) ICE("ir_clone_stm: out of memory");
+    if (!c.map) ICE("%s: out of memory", who);
+    return c;
+}
+
+Stm *ir_clone_stm(Prog *p, const Stm *s) {
+    Clone c = clone_new(p, "ir_clone_stm");
     Stm *r = clone_stm(&c, s);
     ir_uses_stm(r, rename_use, &c);
     free(c.map);
@@ -171,9 +178,7 @@ Stm *ir_clone_stm(Prog *p, const Stm *s) {
 }
 
 Body *ir_clone_body_with(Prog *p, const Body *b, Var *const *from, Var *const *to, int n) {
-    if (p->stage != STAGE_SOACS) ICE("ir_clone_body_with: expected a program at STAGE_SOACS");
-    Clone c = {p, p->arena, calloc((size_t)p->next_var_id + 1, sizeof(Var *)), p->next_var_id + 1};
-    if (!c.map) ICE("ir_clone_body_with: out of memory");
+    Clone c = clone_new(p, "ir_clone_body_with");
     for (int i = 0; i < n; i++) c.map[from[i]->id] = to[i];
     Body *r = clone_body(&c, b);
     ir_uses_body(r, rename_use, &c);

@@ -61,8 +61,8 @@ static SVal *sv_fun(Lower *l, FunKind fk) {
     return v;
 }
 
-/* Appends the IR values of v, in order. */
-/* An irregular array's leaf is the regular array it must then be (checked). */
+/* Appends the IR values of v, in order; an irregular array's is the
+ * regular array it must then be (checked). */
 void sv_leaves(Lower *l, SVal *v, SubExpVec *out) {
     if (v->kind == SV_DYN || v->kind == SV_IRREG) {
         vec_push_in(l->a, out, v->kind == SV_IRREG ? lower_regular(l, v, l->user_loc) : v->se);

@@ -567,8 +567,8 @@ static SVal *do_concat(Lower *l, SVal *xs, SVal *ys, SrcLoc loc) {
     return sv_rebuild(l, xs, res, &pos);
 }
 
-/* zip checks that all arrays have the same length and pairs them up. */
-/* zip checks the lengths and makes a tuple: irregular arrays stay irregular. */
+/* zip checks that all arrays have the same length and pairs them up
+ * (irregular arrays stay irregular). */
 static SVal *do_zip(Lower *l, SVal **args, int nargs, SrcLoc loc) {
     if (!l->opts->unsafe) {
         SubExp w = lower_width(l, args[0], loc);

@@ -179,6 +179,27 @@ static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, const R
     return lam;
 }
 
+/* The identity function on i64, as a lambda (the map of a Screma that
+ * only scans or reduces its input). */
+static Lambda *identity_i64(Lower *l) {
+    Type ti = type_prim(PT_I64);
+    Builder *saved, nb;
+    Lambda *id = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    SubExp p = se_var(id->params[0]);
+    lower_lambda_end(l, id, saved, &nb, &p, 1);
+    return id;
+}
+
+/* iota n, of i64. */
+static SubExp iota_of(Lower *l, SubExp n, SrcLoc loc) {
+    IrExp *ie = lower_new_exp(l, IE_IOTA);
+    ie->n = n;
+    ie->start = se_i64(0);
+    ie->step = se_i64(1);
+    ie->t = PT_I64;
+    return lower_emit1(l, ie, lower_outer_type(l, n, type_prim(PT_I64)), loc);
+}
+
 /* The operator of the offsets' scan: a + b of non-negative sizes, or -1
  * once the sum passes 2^63-1 (or an operand is -1), so that an overflow
  * cannot wrap to a valid total. Associative on non-negative values. */
@@ -205,11 +226,7 @@ static SubExp sum_sizes(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
     Var **arrs = NEW(l->a, Var *);
     arrs[0] = sizes.v;
     Type ti = type_prim(PT_I64);
-    Builder *saved, nb;
-    Lambda *id = lower_lambda_begin(l, &ti, 1, &saved, &nb);
-    SubExp p = se_var(id->params[0]);
-    lower_lambda_end(l, id, saved, &nb, &p, 1);
-    Screma sc = {.w = n, .arrs = arrs, .narrs = 1, .map = id, .reds = sum_op(l, loc), .nreds = 1};
+    Screma sc = {.w = n, .arrs = arrs, .narrs = 1, .map = identity_i64(l), .reds = sum_op(l, loc), .nreds = 1};
     SubExp sum = se_var(lower_emit_screma(l, &sc, &ti, 1, loc)[0]);
     lower_assert(l, lower_binop(l, OP_LE, se_i64(0), sum, loc),
                  "The rows of an irregular array add up to more than 2^63-1 elements.", NULL, 0, loc);
@@ -221,17 +238,14 @@ static SubExp offsets_of(Lower *l, Irreg *r, SubExp iota, SrcLoc loc) {
     Var **counts = NEW(l->a, Var *);
     counts[0] = r->counts.v;
     Type ti = type_prim(PT_I64), arr = lower_outer_type(l, r->n, ti);
-    Builder *saved, nb;
-    Lambda *id = lower_lambda_begin(l, &ti, 1, &saved, &nb);
-    SubExp p = se_var(id->params[0]);
-    lower_lambda_end(l, id, saved, &nb, &p, 1);
-    Screma sc = {.w = r->n, .arrs = counts, .narrs = 1, .map = id, .scans = sum_op(l, loc), .nscans = 1};
+    Screma sc = {.w = r->n, .arrs = counts, .narrs = 1, .map = identity_i64(l), .scans = sum_op(l, loc), .nscans = 1};
     SubExp incl = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
     SubExp total = lower_scan_total(l, incl, r->n, loc);
     lower_assert(l, lower_binop(l, OP_LE, se_i64(0), total, loc),
                  "The rows of an irregular array add up to more than 2^63-1 elements.", NULL, 0, loc);
     /* offsets[i] = incl[i] - counts[i] */
-    Lambda *off = lower_lambda_begin(l, (Type[]){ti}, 1, &saved, &nb);
+    Builder *saved, nb;
+    Lambda *off = lower_lambda_begin(l, &ti, 1, &saved, &nb);
     SubExp o = lower_binop(l, OP_SUB, element(l, incl, se_var(off->params[0]), loc),
                            element(l, r->counts, se_var(off->params[0]), loc), loc);
     lower_lambda_end(l, off, saved, &nb, &o, 1);
@@ -388,7 +402,8 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
     case IE_RESHAPE: { /* the same element, by its place in row-major order */
         Type src = e->arr->type;
         SubExp at = js[0];
-        for (int d = 1; d < rank; d++) at = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, at, t.shape[d], loc), js[d], loc);
+        for (int d = 1; d < rank; d++)
+            at = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, at, t.shape[d], loc), js[d], loc);
         SubExp *sj = NEW_ARRAY(l->a, SubExp, src.rank);
         for (int d = src.rank - 1; d > 0; d--) {
             sj[d] = lower_binop(l, OP_REM, at, src.shape[d], loc);
@@ -459,15 +474,12 @@ static SubExp segments(Lower *l, const Irreg *r, SubExp iota, SubExp total, SrcL
     dests[0] = marks.v;
     sc->scatter = (Scatter){.w = r->n, .arrs = arrs, .narrs = 1, .lam = at, .dests = dests, .ndests = 1};
     SubExp marked = lower_emit1(l, sc, subexp_type(marks), loc);
-    Lambda *id = lower_lambda_begin(l, &ti, 1, &saved, &nb);
-    SubExp p = se_var(id->params[0]);
-    lower_lambda_end(l, id, saved, &nb, &p, 1);
     SegOp *max = NEW(l->a, SegOp);
     *max = (SegOp){lower_prim_op_lambda(l, OP_MAX, PT_I64), NEW(l->a, SubExp), 1, true};
     max->neutral[0] = se_i64(0);
     Var **in = NEW(l->a, Var *);
     in[0] = marked.v;
-    Screma scan = {.w = total, .arrs = in, .narrs = 1, .map = id, .scans = max, .nscans = 1};
+    Screma scan = {.w = total, .arrs = in, .narrs = 1, .map = identity_i64(l), .scans = max, .nscans = 1};
     Type st = subexp_type(marks);
     return se_var(lower_emit_screma(l, &scan, &st, 1, loc)[0]);
 }
@@ -479,12 +491,7 @@ static SubExp segments(Lower *l, const Irreg *r, SubExp iota, SubExp total, SrcL
 static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, int j, SubExp iota, SubExp total,
                               SrcLoc loc) {
     SubExp seg = segments(l, r, iota, total, loc);
-    IrExp *ie = lower_new_exp(l, IE_IOTA);
-    ie->n = total;
-    ie->start = se_i64(0);
-    ie->step = se_i64(1);
-    ie->t = PT_I64;
-    SubExp pos = lower_emit1(l, ie, subexp_type(seg), loc);
+    SubExp pos = iota_of(l, total, loc);
     Type ts[2] = {type_prim(PT_I64), type_prim(PT_I64)};
     Builder *saved, nb;
     Lambda *lam = lower_lambda_begin(l, ts, 2, &saved, &nb);
@@ -513,8 +520,9 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
 }
 
 /* The results of the map without a loop, when every irregular result is
- * one of rows that flat_by_positions reads element by element; the regular ones by a map over the elements. NULL otherwise
- * (the statements made are then dead). */
+ * one of rows that flat_by_positions reads element by element; the
+ * regular ones by a map over the elements. NULL otherwise (the
+ * statements made are then dead). */
 static Var **build_by_positions(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *rs, int k, SubExp iota, SrcLoc loc) {
     Var **vals = NEW_ARRAY(l->a, Var *, k + 1);
     int nreg = 0;
@@ -564,12 +572,7 @@ static SVal *map_value(Lower *l, const SVal *shape, Var **vals, const Res *rs, i
 }
 
 SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
-    IrExp *ie = lower_new_exp(l, IE_IOTA);
-    ie->n = n;
-    ie->start = se_i64(0);
-    ie->step = se_i64(1);
-    ie->t = PT_I64;
-    SubExp iota = lower_emit1(l, ie, lower_outer_type(l, n, type_prim(PT_I64)), loc);
+    SubExp iota = iota_of(l, n, loc);
     Var **is = NEW(l->a, Var *);
     is[0] = iota.v;
     /* the map itself, when its results' sizes are known outside it */
@@ -669,7 +672,8 @@ static void check_sizes(Lower *l, SubExp n, SubExp sizes, SubExp m, SrcLoc loc) 
     SubExp sum = sum_sizes(l, n, sizes, loc);
     SubExp args[2] = {sum, m};
     lower_assert(l, lower_binop(l, OP_EQ, sum, m, loc),
-                 "The row sizes given to unflatten_irregular add up to {}, not to the {} elements given.", args, 2, loc);
+                 "The row sizes given to unflatten_irregular add up to {}, not to the {} elements given.", args, 2,
+                 loc);
 }
 
 /* The irregular array of leaf x's rows of the given sizes (n of them,
@@ -706,12 +710,7 @@ static SVal *rows_of(Lower *l, SubExp x, SubExp n, SubExp sizes, const Irreg *d,
     if (d && d->rank == 1 && t.rank == 1) {
         r->offsets = d->offsets;
     } else {
-        IrExp *ie = lower_new_exp(l, IE_IOTA);
-        ie->n = n;
-        ie->start = se_i64(0);
-        ie->step = se_i64(1);
-        ie->t = PT_I64;
-        offsets_of(l, r, lower_emit1(l, ie, lower_outer_type(l, n, type_prim(PT_I64)), loc), loc);
+        offsets_of(l, r, iota_of(l, n, loc), loc);
     }
     SubExp *flat = NEW(l->a, SubExp);
     *flat = all;

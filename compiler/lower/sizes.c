@@ -137,7 +137,7 @@ static SVal *first_leaf(SVal *v) {
 static Type leaf_type(Lower *l, const SVal *leaf, const Ty *ty, int outer, SrcLoc loc) {
     if (!leaf) return type_prim(PT_I64);
     if (leaf->kind != SV_IRREG) return subexp_type(leaf->se);
-    if (outer == 0 && ty->rank == 1 && ty->elem->kind != TY_ARRAY) {
+    if (outer == 0 && ty->rank == 1) {
         SubExp *n = NEW(l->a, SubExp);
         *n = lower_width(l, (SVal *)leaf, loc);
         return type_array(l->a, PT_I64, 1, n);
