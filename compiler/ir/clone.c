@@ -185,3 +185,11 @@ Body *ir_clone_body_with(Prog *p, const Body *b, Var *const *from, Var *const *t
     free(c.map);
     return r;
 }
+
+Lambda *ir_clone_lambda(Prog *p, const Lambda *l) {
+    Clone c = clone_new(p, "ir_clone_lambda");
+    Lambda *r = clone_lambda(&c, l);
+    ir_uses_lambda(r, rename_use, &c);
+    free(c.map);
+    return r;
+}

@@ -73,6 +73,65 @@ SubExp ir_emit_op2(Prog *p, StmVec *out, Op op, PrimType t, SubExp x, SubExp y, 
     return se_var(v);
 }
 
+Body *ir_body_new(Arena *a, StmVec *stms, SubExp *res, int nres) {
+    Body *b = NEW(a, Body);
+    b->nstms = stms ? stms->len : 0;
+    b->stms = b->nstms ? vec_to_arena(a, stms) : NEW_ARRAY(a, Stm *, 1);
+    b->nres = nres;
+    b->res = NEW_ARRAY(a, SubExp, nres + 1);
+    COPY_ARRAY(b->res, res, nres);
+    return b;
+}
+
+Lambda *ir_lambda_new(Arena *a, Var **params, int nparams, Body *body) {
+    Lambda *l = NEW(a, Lambda);
+    l->nparams = nparams;
+    l->params = NEW_ARRAY(a, Var *, nparams + 1);
+    COPY_ARRAY(l->params, params, nparams);
+    l->body = body;
+    l->nret = body->nres;
+    l->ret = NEW_ARRAY(a, Type, body->nres + 1);
+    for (int i = 0; i < body->nres; i++) l->ret[i] = subexp_type(body->res[i]);
+    return l;
+}
+
+SegOp ir_segmented_op(Prog *p, SegOp op, SrcLoc loc) {
+    Arena *a = p->arena;
+    Lambda *l = op.op;
+    Var *f1 = ir_var(p, "flag", type_prim(PT_BOOL)), *f2 = ir_var(p, "flag", type_prim(PT_BOOL));
+    int k = op.k;
+    Var **ps = NEW_ARRAY(a, Var *, 2 * k + 2);
+    ps[0] = f1;
+    COPY_ARRAY(ps + 1, l->params, k);
+    ps[k + 1] = f2;
+    COPY_ARRAY(ps + k + 2, l->params + k, k);
+    StmVec s = {0};
+    SubExp f = ir_emit_op2(p, &s, OP_LOR, PT_BOOL, se_var(f1), se_var(f2), "flag", loc);
+    SubExp *bs = NEW_ARRAY(a, SubExp, k);
+    for (int i = 0; i < k; i++) bs[i] = se_var(l->params[k + i]);
+    IrExp *e = NEW(a, IrExp);
+    e->kind = IE_IF;
+    e->cond = se_var(f2);
+    e->tbody = ir_body_new(a, NULL, bs, k);
+    e->fbody = l->body;
+    e->nret = k;
+    e->ret = l->ret;
+    Var **rs = NEW_ARRAY(a, Var *, k);
+    SubExp *res = NEW_ARRAY(a, SubExp, k + 1);
+    res[0] = f;
+    for (int i = 0; i < k; i++) {
+        rs[i] = ir_var(p, "x", l->ret[i]);
+        res[i + 1] = se_var(rs[i]);
+    }
+    vec_push(&s, ir_stm(a, rs, k, e, loc));
+    SegOp r = {ir_lambda_new(a, ps, 2 * k + 2, ir_body_new(a, &s, res, k + 1)), NEW_ARRAY(a, SubExp, k + 1), k + 1,
+               false};
+    r.neutral[0] = se_bool(false);
+    COPY_ARRAY(r.neutral + 1, op.neutral, k);
+    vec_free(&s);
+    return r;
+}
+
 Stm *ir_iota_stm(Prog *p, const char *name, SubExp n, SrcLoc loc) {
     IrExp *e = NEW(p->arena, IrExp);
     *e = (IrExp){.kind = IE_IOTA, .n = n, .start = se_i64(0), .step = se_i64(1), .t = PT_I64};

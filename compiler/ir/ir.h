@@ -440,8 +440,20 @@ Stm *ir_clone_stm(Prog *p, const Stm *s);
  * (n of them, bound outside b or by b's lambda) are uses of to[i]
  * (compiler/ir/clone.c): a lambda's body inlined at its arguments. */
 Body *ir_clone_body_with(Prog *p, const Body *b, Var *const *from, Var *const *to, int n);
+/* A copy of lambda l with fresh variables (STAGE_SOACS). */
+Lambda *ir_clone_lambda(Prog *p, const Lambda *l);
 /* A growing list of statements, as passes build bodies. */
 typedef VEC(Stm *) StmVec;
+/* A body of the statements stms (NULL: none) returning res[nres]. */
+Body *ir_body_new(Arena *a, StmVec *stms, SubExp *res, int nres);
+/* A lambda of the parameters params[nparams] and body, its result types
+ * the body's results'. */
+Lambda *ir_lambda_new(Arena *a, Var **params, int nparams, Body *body);
+/* The segmented version of op (a scan's or reduction's operator): on
+ * (flag, values) pairs, where a flagged right operand starts over, with
+ * neutral (false, op's neutral). op's lambda becomes part of it (clone it
+ * first to keep it). */
+SegOp ir_segmented_op(Prog *p, SegOp op, SrcLoc loc);
 /* let pat = op.t(x, y). */
 Stm *ir_op2_stm(Arena *a, Var *pat, Op op, PrimType t, SubExp x, SubExp y, SrcLoc loc);
 /* Appends `let name = op.t(x, y)` to out; returns the new Var. */

@@ -364,6 +364,52 @@ SubExp lower_scan_total(Lower *l, SubExp offs, SubExp w, SrcLoc loc) {
     return lower_if_one(l, empty, lower_body_end(l, saved, &none, &zero, 1), fbody, type_prim(PT_I64), loc);
 }
 
+Var **lower_compact(Lower *l, const SubExpVec *xl, SubExp w, SubExp offs, SubExp flags, SubExp count, bool partition,
+                    SubExp len, SrcLoc loc) {
+    int n = xl->len;
+    Builder *saved, nb;
+    SubExpVec arrs = {0};
+    vec_push_in(l->a, &arrs, offs);
+    vec_push_in(l->a, &arrs, flags);
+    if (partition) {
+        IrExp *io = lower_new_exp(l, IE_IOTA);
+        io->n = w;
+        io->start = se_i64(0);
+        io->step = se_i64(1);
+        io->t = PT_I64;
+        SubExp *shape = NEW_ARRAY(l->a, SubExp, 1);
+        shape[0] = w;
+        vec_push_in(l->a, &arrs, lower_emit1(l, io, type_array(l->a, PT_I64, 1, shape), loc));
+    }
+    int extra = arrs.len;
+    for (int i = 0; i < n; i++) vec_push_in(l->a, &arrs, xl->items[i]);
+    Lambda *lam = lower_lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
+    SubExp o = se_var(lam->params[0]);
+    SubExp bi = lower_conv(l, se_var(lam->params[1]), PT_I64, loc);
+    /* true elements go to o-1; false ones to -1 (dropped) or count+i-o */
+    SubExp t_idx = lower_binop(l, OP_SUB, o, se_i64(1), loc);
+    SubExp f_idx = se_i64(-1);
+    if (partition)
+        f_idx = lower_binop(l, OP_SUB, lower_binop(l, OP_ADD, count, se_var(lam->params[2]), loc), o, loc);
+    SubExp nbi = lower_binop(l, OP_SUB, se_i64(1), bi, loc);
+    SubExp idx = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, bi, t_idx, loc), lower_binop(l, OP_MUL, nbi, f_idx, loc), loc);
+    SubExp *res = NEW_ARRAY(l->a, SubExp, 2 * n);
+    for (int i = 0; i < n; i++) {
+        res[i] = idx;
+        res[n + i] = se_var(lam->params[extra + i]);
+    }
+    lower_lambda_end(l, lam, saved, &nb, res, 2 * n);
+    Var **dests = scratch_like(l, xl, len, loc);
+    IrExp *e = lower_new_exp(l, IE_SCATTER);
+    e->scatter = (Scatter){.w = w, .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len, .lam = lam, .dests = dests,
+                           .ndests = n};
+    Type *ts = NEW_ARRAY(l->a, Type, n);
+    for (int i = 0; i < n; i++) ts[i] = dests[i]->type;
+    Var **out = fresh_vars(l, ts, n);
+    lower_emit(l, e, out, n, loc);
+    return out;
+}
+
 /* filter and partition: a Screma computes the flags and their prefix sum
  * (the offsets) in one pass; the count of kept elements is the sum's last
  * element (lower_scan_total), not a reduction of its own, which would cost the
@@ -389,46 +435,7 @@ static SVal *do_filter(Lower *l, SVal *p, SVal *xs, bool partition, SrcLoc loc) 
     SubExp offs = se_var(r[0]), flags = se_var(r[1]);
     SubExp count = lower_scan_total(l, offs, w, loc);
 
-    SubExpVec arrs = {0};
-    vec_push_in(l->a, &arrs, offs);
-    vec_push_in(l->a, &arrs, flags);
-    if (partition) {
-        IrExp *io = lower_new_exp(l, IE_IOTA);
-        io->n = w;
-        io->start = se_i64(0);
-        io->step = se_i64(1);
-        io->t = PT_I64;
-        SubExp *shape = NEW_ARRAY(l->a, SubExp, 1);
-        shape[0] = w;
-        vec_push_in(l->a, &arrs, lower_emit1(l, io, type_array(l->a, PT_I64, 1, shape), loc));
-    }
-    int extra = arrs.len;
-    for (int i = 0; i < n; i++) vec_push_in(l->a, &arrs, xl.items[i]);
-    Lambda *lam = lower_lambda_begin(l, row_types(l, &arrs), arrs.len, &saved, &nb);
-    SubExp o = se_var(lam->params[0]);
-    SubExp bi = lower_conv(l, se_var(lam->params[1]), PT_I64, loc);
-    /* true elements go to o-1; false ones to -1 (dropped) or count+i-o */
-    SubExp t_idx = lower_binop(l, OP_SUB, o, se_i64(1), loc);
-    SubExp f_idx = se_i64(-1);
-    if (partition)
-        f_idx = lower_binop(l, OP_SUB, lower_binop(l, OP_ADD, count, se_var(lam->params[2]), loc), o, loc);
-    SubExp nbi = lower_binop(l, OP_SUB, se_i64(1), bi, loc);
-    SubExp idx = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, bi, t_idx, loc), lower_binop(l, OP_MUL, nbi, f_idx, loc), loc);
-    SubExp *res = NEW_ARRAY(l->a, SubExp, 2 * n);
-    for (int i = 0; i < n; i++) {
-        res[i] = idx;
-        res[n + i] = se_var(lam->params[extra + i]);
-    }
-    lower_lambda_end(l, lam, saved, &nb, res, 2 * n);
-    SubExp dest_len = partition ? w : count;
-    Var **dests = scratch_like(l, &xl, dest_len, loc);
-    IrExp *e = lower_new_exp(l, IE_SCATTER);
-    e->scatter = (Scatter){.w = w, .arrs = leaf_vars(l, &arrs, 0), .narrs = arrs.len, .lam = lam, .dests = dests,
-                           .ndests = n};
-    Type *ts = NEW_ARRAY(l->a, Type, n);
-    for (int i = 0; i < n; i++) ts[i] = dests[i]->type;
-    Var **out = fresh_vars(l, ts, n);
-    lower_emit(l, e, out, n, loc);
+    Var **out = lower_compact(l, &xl, w, offs, flags, count, partition, partition ? w : count, loc);
     pos = 0;
     if (!partition) return sv_rebuild(l, xs, ses_of(l, out, n), &pos);
     /* split the partitioned arrays at count */

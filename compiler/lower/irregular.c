@@ -28,7 +28,10 @@
  * one (elem_at: iotas, replicates, slices, reshapes, maps over them), as
  * a map over the flat array's positions, each reading its
  * element of its row (build_by_positions), and a map over the elements for
- * the regular results; otherwise in a loop over the elements that writes
+ * the regular results; rows made by a scan of such elements are a
+ * segmented scan over the positions, rows made by a filter of them one
+ * filter of all rows' elements (the rows' sizes then a reduction of the
+ * flags); otherwise in a loop over the elements that writes
  * each row into its place in the flat array and each regular result into
  * its row, sequential over the rows (their parallel operations run in
  * parallel). */
@@ -150,13 +153,55 @@ typedef struct Res {
     Type t;       /* the result's type: [n] ++ the row's (sizes known outside), or the flat array's */
     Irreg *irr;   /* the descriptor of an irregular result, or NULL */
     bool *known;  /* [rank of a row]: whether the rows' size in dimension d is known outside */
+    bool filtered;     /* its rows are filters (filtered_row) of rows of elements */
+    SubExp in_counts;  /* then [n]i64: the elements of each filter's input */
 } Res;
+
+/* The statement that l's current body binds v with, or NULL. */
+static const Stm *bound_by(const Lower *l, const Var *v) {
+    for (int i = 0; i < l->b->stms.len; i++) {
+        const Stm *st = l->b->stms.items[i];
+        for (int k = 0; k < st->npat; k++)
+            if (st->pat[k] == v) return st;
+    }
+    return NULL;
+}
+
+/* A row made by filter (intrinsics.c's do_filter: a Screma of the flags
+ * and their prefix sum, and a Scatter of the kept elements): the
+ * Scatter, the Screma, and which of the filtered arrays the row is. */
+typedef struct FilterRow {
+    const Scatter *moves;
+    const Screma *flags;
+    int m;
+} FilterRow;
+
+/* Whether x, bound in l's current body, is a filter of arrays of scalars
+ * (not a partition), and which (*f). */
+static bool filtered_row(const Lower *l, SubExp x, FilterRow *f) {
+    const Stm *st = x.is_var ? bound_by(l, x.v) : NULL;
+    if (!st || st->e->kind != IE_SCATTER) return false;
+    const Scatter *sc = &st->e->scatter;
+    if (sc->narrs != 2 + sc->ndests) return false;
+    const Stm *fs = bound_by(l, sc->arrs[1]);
+    if (!fs || fs->e->kind != IE_SCREMA || fs->npat != 2 || fs->pat[0] != sc->arrs[0] || fs->pat[1] != sc->arrs[1])
+        return false;
+    const Screma *fl = &fs->e->screma;
+    if (fl->nscans != 1 || fl->nreds || fl->map->nret != 2 || fl->narrs != sc->ndests) return false;
+    for (int i = 0; i < sc->ndests; i++)
+        if (sc->arrs[2 + i]->type.rank != 1 || fl->arrs[i] != sc->arrs[2 + i]) return false;
+    int m = 0;
+    while (m < st->npat && st->pat[m] != x.v) m++;
+    *f = (FilterRow){sc, fl, m};
+    return true;
+}
 
 /* The lambda of element i, fn's value for its i64 parameter, whose
  * structure goes to *shape. Without rs, its results are the value's
  * leaves; with rs (k of them), the sizes of the irregular ones that
- * differ between elements and each one's element count. */
-static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, const Res *rs, int k, SrcLoc loc) {
+ * differ between elements and each one's element count, and for rows
+ * made by a filter (which it marks in rs) the filter's input count. */
+static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, Res *rs, int k, SrcLoc loc) {
     Type ti = type_prim(PT_I64);
     Builder *saved, nb;
     Lambda *lam = lower_lambda_begin(l, &ti, 1, &saved, &nb);
@@ -172,7 +217,23 @@ static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, const R
             if (!rs[j].known[d]) vec_push_in(l->a, &res, t.shape[d]);
             count = lower_binop(l, OP_SIZE_MUL, count, t.shape[d], loc);
         }
+        FilterRow f;
+        if ((rs[j].filtered = t.rank == 1 && filtered_row(l, vs.items[j], &f))) {
+            /* a reduction of the flags, which a map over rows of different
+             * sizes runs as a segmented reduction, not the filter itself */
+            SegOp *plus = NEW(l->a, SegOp);
+            *plus = (SegOp){lower_prim_op_lambda(l, OP_ADD, PT_I64), NEW(l->a, SubExp), 1, true};
+            plus->neutral[0] = se_i64(0);
+            Screma sc = *f.flags;
+            sc.nscans = 0;
+            sc.reds = plus;
+            sc.nreds = 1;
+            sc.map = ir_clone_lambda(l->prog, f.flags->map);
+            Type ts[2] = {type_prim(PT_I64), lower_outer_type(l, sc.w, type_prim(PT_BOOL))};
+            count = se_var(lower_emit_screma(l, &sc, ts, 2, loc)[0]);
+        }
         vec_push_in(l->a, &res, count);
+        if (rs[j].filtered) vec_push_in(l->a, &res, f.moves->w);
     }
     if (!rs) res = vs;
     lower_lambda_end(l, lam, saved, &nb, res.items, res.len);
@@ -323,16 +384,6 @@ static SVal *rebuild_leaves(Lower *l, const SVal *shape, SVal **vals, int *pos) 
 
 /* ---- Rows element by element ---------------------------------------------------- */
 
-/* The statement that l's current body binds v with, or NULL. */
-static const Stm *bound_by(const Lower *l, const Var *v) {
-    for (int i = 0; i < l->b->stms.len; i++) {
-        const Stm *st = l->b->stms.items[i];
-        for (int k = 0; k < st->npat; k++)
-            if (st->pat[k] == v) return st;
-    }
-    return NULL;
-}
-
 /* A variable holding x. */
 static Var *var_of(Lower *l, SubExp x, SrcLoc loc) {
     if (x.is_var) return x.v;
@@ -344,7 +395,7 @@ static Var *var_of(Lower *l, SubExp x, SrcLoc loc) {
 /* Element js[0..rank-1] of the array x, computed without building x
  * where the statements of the current body that built it allow: a free
  * array's element, an iota's start + j * step, a replicate's value (or
- * its array's element), the element of a slice or row of a free array, a
+ * its array's element), the element of a slice or row of an array, a
  * copy's or reshape's, one of a literal of a few scalars, and a map's function applied to its inputs' elements or rows
  * (inlined), the element of its result. False where x is built otherwise
  * (a filter, a scan, a concatenation, a loop). */
@@ -356,7 +407,6 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
     const IrExp *e = st ? st->e : NULL;
     if (!st || e->kind == IE_INDEX) { /* an element of a free array, or of a slice of one */
         const Var *arr = st ? e->arr : x.v;
-        if (st && bound_by(l, e->arr)) return false;
         int ar = arr->type.rank, n = st ? e->nslice : 0, next = 0;
         DimSlice *ix = NEW_ARRAY(l->a, DimSlice, ar);
         for (int k = 0; k < ar; k++) {
@@ -370,6 +420,11 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
                                               : jk};
         }
         if (next != rank) return false;
+        if (st && bound_by(l, e->arr)) { /* a slice of an array built here: its element */
+            SubExp *at = NEW_ARRAY(l->a, SubExp, ar);
+            for (int k = 0; k < ar; k++) at[k] = ix[k].index;
+            return elem_at(l, se_var(e->arr), at, out, depth + 1, loc);
+        }
         IrExp *ie = lower_new_exp(l, IE_INDEX);
         ie->arr = (Var *)arr;
         ie->slice = ix;
@@ -484,19 +539,78 @@ static SubExp segments(Lower *l, const Irreg *r, SubExp iota, SubExp total, SrcL
     return se_var(lower_emit_screma(l, &scan, &st, 1, loc)[0]);
 }
 
+/* Whether a use in an operator is of a value of the row (bound in l's
+ * current body or a parameter of the positions' lambda). */
+typedef struct RowUse {
+    const Lower *l;
+    const Lambda *lam;
+    bool found;
+} RowUse;
+
+static void row_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
+    (void)k;
+    RowUse *u = ctx;
+    const Var *x = se ? (se->is_var ? se->v : NULL) : *v;
+    if (x && (x == u->lam->params[0] || x == u->lam->params[1] || bound_by(u->l, x))) u->found = true;
+}
+
+/* Whether x, bound in l's current body (that of lam, the positions'
+ * lambda), is a scan of rank-1 arrays whose elements elem_at computes,
+ * with an operator and neutral element of values from outside the row:
+ * then vals gets the flag (at == 0) and the scan's inputs at index at, op
+ * a copy of the operator, and *q which of the scan's results x is. */
+static bool scanned_row(Lower *l, const Lambda *lam, SubExp x, SubExp at, SubExpVec *vals, SegOp *op, int *q,
+                        SrcLoc loc) {
+    const Stm *st = x.is_var ? bound_by(l, x.v) : NULL;
+    if (!st || st->e->kind != IE_SCREMA) return false;
+    const Screma *sc = &st->e->screma;
+    if (sc->nscans != 1 || sc->nreds) return false;
+    const SegOp *o = &sc->scans[0];
+    for (*q = 0; *q < o->k && st->pat[*q] != x.v;) (*q)++;
+    RowUse u = {l, lam, false};
+    ir_uses_lambda(o->op, row_use, &u);
+    ir_uses_ses(o->neutral, o->k, row_use, &u);
+    if (*q == o->k || u.found) return false;
+    Var **to = NEW_ARRAY(l->a, Var *, sc->narrs + 1);
+    for (int m = 0; m < sc->narrs; m++) {
+        SubExp v;
+        if (sc->arrs[m]->type.rank != 1 || !elem_at(l, se_var(sc->arrs[m]), &at, &v, 1, loc)) return false;
+        to[m] = var_of(l, v, loc);
+    }
+    Body *b = ir_clone_body_with(l->prog, sc->map->body, sc->map->params, to, sc->narrs);
+    for (int i = 0; i < b->nstms; i++) vec_push_in(l->a, &l->b->stms, b->stms[i]);
+    vec_push_in(l->a, vals, lower_binop(l, OP_EQ, at, se_i64(0), loc));
+    for (int i = 0; i < o->k; i++) vec_push_in(l->a, vals, b->res[i]);
+    *op = *o;
+    op->op = ir_clone_lambda(l->prog, o->op);
+    return true;
+}
+
+/* Begins the lambda of a map over the total flat positions of the rows
+ * that desc describes (positions pos and their rows seg, made here):
+ * *s is its position's row, *at the index in the row. */
+static Lambda *positions_begin(Lower *l, const Irreg *desc, SubExp iota, SubExp total, Var **in, SubExp *s,
+                               SubExp *at, Builder **saved, Builder *nb, SrcLoc loc) {
+    in[1] = segments(l, desc, iota, total, loc).v;
+    in[0] = iota_of(l, total, loc).v;
+    Type ts[2] = {type_prim(PT_I64), type_prim(PT_I64)};
+    Lambda *lam = lower_lambda_begin(l, ts, 2, saved, nb);
+    *s = se_var(lam->params[1]);
+    *at = lower_binop(l, OP_SUB, se_var(lam->params[0]), element(l, desc->offsets, *s, loc), loc);
+    return lam;
+}
+
 /* The flat array of irregular result j of the map: element p of it is
  * element p - offsets[s] of the function's row for element s, the row
  * that p is in, computed without building the row (elem_at), in a map
- * over the positions. NULL where a row must be built to be read. */
+ * over the positions; or, for rows made by a scan of such elements, a
+ * segmented scan of them. NULL where a row must be built to be read. */
 static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, int j, SubExp iota, SubExp total,
                               SrcLoc loc) {
-    SubExp seg = segments(l, r, iota, total, loc);
-    SubExp pos = iota_of(l, total, loc);
-    Type ts[2] = {type_prim(PT_I64), type_prim(PT_I64)};
+    Var **in = NEW_ARRAY(l->a, Var *, 2);
     Builder *saved, nb;
-    Lambda *lam = lower_lambda_begin(l, ts, 2, &saved, &nb);
-    SubExp s = se_var(lam->params[1]);
-    SubExp at = lower_binop(l, OP_SUB, se_var(lam->params[0]), element(l, r->offsets, s, loc), loc);
+    SubExp s, at;
+    Lambda *lam = positions_begin(l, r, iota, total, in, &s, &at, &saved, &nb, loc);
     /* the index in the row, dimension by dimension */
     SubExp *js = NEW_ARRAY(l->a, SubExp, r->rank);
     for (int d = r->rank - 1; d > 0; d--) {
@@ -505,18 +619,71 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
         at = lower_binop(l, OP_QUOT, at, size, loc);
     }
     js[0] = at;
-    SubExpVec vs = {0};
+    SubExpVec vs = {0}, res = {0};
     sv_leaves(l, fn(l, ctx, s), &vs);
     SubExp x;
+    SegOp op;
+    int q = -1;
     bool ok = elem_at(l, vs.items[j], js, &x, 0, loc);
-    lower_lambda_end(l, lam, saved, &nb, &x, ok);
+    if (ok)
+        vec_push_in(l->a, &res, x);
+    else
+        ok = r->rank == 1 && scanned_row(l, lam, vs.items[j], js[0], &res, &op, &q, loc);
+    lower_lambda_end(l, lam, saved, &nb, res.items, ok ? res.len : 0);
     if (!ok) return NULL;
-    Var **in = NEW_ARRAY(l->a, Var *, 2);
-    in[0] = pos.v;
-    in[1] = seg.v;
     Screma sc = {.w = total, .arrs = in, .narrs = 2, .map = lam};
-    Type t = type_array(l->a, subexp_type(vs.items[j]).elem, 1, subexp_type(seg).shape);
-    return lower_emit_screma(l, &sc, &t, 1, loc)[0];
+    if (q >= 0) {
+        sc.scans = NEW(l->a, SegOp);
+        *sc.scans = ir_segmented_op(l->prog, op, loc);
+        sc.nscans = 1;
+    }
+    Type *ts = NEW_ARRAY(l->a, Type, res.len);
+    for (int i = 0; i < res.len; i++) ts[i] = lower_outer_type(l, total, lam->ret[i]);
+    return lower_emit_screma(l, &sc, ts, res.len, loc)[q + 1];
+}
+
+/* The flat array of irregular result j of the map, whose rows are
+ * filters of rows of elements that elem_at computes (of in_counts
+ * elements each): a map over the positions of the filters' inputs
+ * computes each element's flag, and one filter of all of them gives the
+ * rows one after another (total elements). NULL where the inputs must be
+ * built to be read. */
+static Var *flat_filtered(Lower *l, ElemFn fn, void *ctx, const Res *rj, int j, SubExp iota, SrcLoc loc) {
+    Irreg in = {.n = rj->irr->n, .rank = 1, .counts = rj->in_counts};
+    SubExp in_total = offsets_of(l, &in, iota, loc);
+    Var **pos = NEW_ARRAY(l->a, Var *, 2);
+    Builder *saved, nb;
+    SubExp s, at;
+    Lambda *lam = positions_begin(l, &in, iota, in_total, pos, &s, &at, &saved, &nb, loc);
+    SubExpVec vs = {0};
+    sv_leaves(l, fn(l, ctx, s), &vs);
+    FilterRow f;
+    bool ok = filtered_row(l, vs.items[j], &f);
+    int n = ok ? f.flags->narrs : 0;
+    Var **to = NEW_ARRAY(l->a, Var *, n + 1);
+    for (int m = 0; ok && m < n; m++) {
+        SubExp v;
+        ok = elem_at(l, se_var(f.flags->arrs[m]), &at, &v, 0, loc);
+        if (ok) to[m] = var_of(l, v, loc);
+    }
+    SubExp res[3];
+    if (ok) { /* the filter's flag (i64 and bool) and the element */
+        Body *b = ir_clone_body_with(l->prog, f.flags->map->body, f.flags->map->params, to, n);
+        for (int i = 0; i < b->nstms; i++) vec_push_in(l->a, &l->b->stms, b->stms[i]);
+        res[0] = b->res[0];
+        res[1] = b->res[1];
+        res[2] = se_var(to[f.m]);
+    }
+    lower_lambda_end(l, lam, saved, &nb, res, ok ? 3 : 0);
+    if (!ok) return NULL;
+    Screma sc = {.w = in_total, .arrs = pos, .narrs = 2, .map = lam, .scans = sum_op(l, loc), .nscans = 1};
+    Type ts[3];
+    for (int i = 0; i < 3; i++) ts[i] = lower_outer_type(l, in_total, lam->ret[i]);
+    Var **flags = lower_emit_screma(l, &sc, ts, 3, loc);
+    SubExp count = lower_scan_total(l, se_var(flags[0]), in_total, loc);
+    SubExpVec xl = {0};
+    vec_push_in(l->a, &xl, se_var(flags[2]));
+    return lower_compact(l, &xl, in_total, se_var(flags[0]), se_var(flags[1]), count, false, rj->t.shape[0], loc)[0];
 }
 
 /* The results of the map without a loop, when every irregular result is
@@ -531,8 +698,9 @@ static Var **build_by_positions(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *r
             nreg++;
             continue;
         }
-        if (!(vals[j] = flat_by_positions(l, fn, ctx, rs[j].irr, j, iota, rs[j].t.shape[0], loc)))
-            return NULL;
+        vals[j] = rs[j].filtered ? flat_filtered(l, fn, ctx, &rs[j], j, iota, loc)
+                                 : flat_by_positions(l, fn, ctx, rs[j].irr, j, iota, rs[j].t.shape[0], loc);
+        if (!vals[j]) return NULL;
     }
     if (nreg == 0) return vals;
     Type ti = type_prim(PT_I64);
@@ -616,6 +784,7 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
             r->dims[d] = r->vary[d] ? se_var(sz[next++]) : rs[j].t.shape[d + 1];
         }
         r->counts = se_var(sz[next++]);
+        if (rs[j].filtered) rs[j].in_counts = se_var(sz[next++]);
         SubExp *total = NEW(l->a, SubExp);
         *total = offsets_of(l, r, iota, loc);
         rs[j].t = type_array(l->a, t.elem, 1, total);

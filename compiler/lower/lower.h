@@ -257,6 +257,11 @@ Lambda *lower_prim_op_lambda(Lower *l, Op op, PrimType t);
 /* The last element of offs (an i64 array of w elements), 0 when w is 0. */
 SubExp lower_scan_total(Lower *l, SubExp offs, SubExp w, SrcLoc loc);
 Var **lower_emit_screma(Lower *l, Screma *sc, Type *rtypes, int nres, SrcLoc loc);
+/* The elements of the w-element arrays xl whose flag is true, moved into
+ * fresh arrays of len elements (filter; partition puts the others after
+ * them): offs is the flags' inclusive prefix sum, count its total. */
+Var **lower_compact(Lower *l, const SubExpVec *xl, SubExp w, SubExp offs, SubExp flags, SubExp count, bool partition,
+                    SubExp len, SrcLoc loc);
 /* flatten of one array leaf (of rank 2 or more). */
 SubExp lower_flatten_leaf(Lower *l, SubExp x, SrcLoc loc);
 /* The type [w] ++ t (in *out) of a map result whose row type t the map's

@@ -46,6 +46,8 @@
  * that scans or reduces is first split into its map and a Screma of the
  * scans and reductions; the lifted map (over all positions) is looked at
  * again by the pass, which thus flattens nested levels one after another.
+ * A host-level map that builds such arrays and scans or reduces (fused
+ * with the scan of an irregular array's offsets) is split so too.
  * An if choosing between inner arrays of one length bound before it is
  * first replaced by both branches and a map selecting element by element,
  * when both branches may run for every element (split_ifs).
@@ -64,7 +66,7 @@
  * that consumes a value of another stage, a loop
  * whose count differs between elements whose body is unsafe to run past
  * an element's count (unsafe_stm); a map with scans or reductions of its
- * own. A negative length (an iota's is checked by the body's own
+ * own whose map returns arrays. A negative length (an iota's is checked by the body's own
  * assertion, a replicate's is not) or a total past 2^63-1 fails with an
  * error instead of wrapping. */
 #include <stdlib.h>
@@ -320,10 +322,36 @@ static void finds_soac(IrWalk *w, Stm *s) {
     if (k == IE_SCREMA || k == IE_SCATTER || k == IE_HIST || k == IE_LOOP) *(bool *)w->ctx = true;
 }
 
+/* Appends to out t, a Screma that scans or reduces and whose map returns
+ * scalars, split into its map and a Screma of the scans and reductions
+ * over the map's results (an identity map). */
+static void split_screma(Flat *F, Stm *t, StmVec *out) {
+    Screma *sc = &t->e->screma;
+    Lambda *m = sc->map;
+    int nin = 0;
+    for (int i = 0; i < sc->nscans; i++) nin += sc->scans[i].k;
+    for (int i = 0; i < sc->nreds; i++) nin += sc->reds[i].k;
+    Var **res = NEW_ARRAY(F->a, Var *, m->nret + 1);
+    for (int i = 0; i < m->nret; i++) res[i] = NULL;
+    vec_push(out, fl_map_stm(F, sc->w, sc->arrs, sc->narrs, m, res));
+    Var **ps = NEW_ARRAY(F->a, Var *, nin + 1);
+    SubExp *rs = NEW_ARRAY(F->a, SubExp, nin + 1);
+    for (int i = 0; i < nin; i++) {
+        ps[i] = ir_var(F->p, "x", m->ret[i]);
+        rs[i] = se_var(ps[i]);
+    }
+    IrExp *e = fl_exp_new(F, IE_SCREMA);
+    e->screma = *sc;
+    e->screma.arrs = res;
+    e->screma.narrs = nin;
+    e->screma.map = ir_lambda_new(F->a, ps, nin, ir_body_new(F->a, NULL, rs, nin));
+    vec_push(out, ir_stm(F->a, t->pat, nin, e, t->loc));
+    for (int i = nin; i < m->nret; i++) vec_push(out, ir_copy_stm(F->a, t->pat[i], se_var(res[i]), t->loc));
+}
+
 /* A Screma of the body of a body-bound width that scans or reduces and
- * whose map runs nested parallel code is split into its map and a Screma
- * of the scans and reductions over the map's results (an identity map),
- * so that the map is lifted on its own. Returns whether it split any. */
+ * whose map runs nested parallel code is split (split_screma), so that
+ * the map is lifted on its own. Returns whether it split any. */
 static bool split_nested(Flat *F, Body *b) {
     StmVec out = {0};
     bool any = false;
@@ -340,26 +368,7 @@ static bool split_nested(Flat *F, Body *b) {
             continue;
         }
         any = true;
-        Lambda *m = sc->map;
-        int nin = 0;
-        for (int i = 0; i < sc->nscans; i++) nin += sc->scans[i].k;
-        for (int i = 0; i < sc->nreds; i++) nin += sc->reds[i].k;
-        Var **res = NEW_ARRAY(F->a, Var *, m->nret + 1);
-        for (int i = 0; i < m->nret; i++) res[i] = NULL;
-        vec_push(&out, fl_map_stm(F, sc->w, sc->arrs, sc->narrs, m, res));
-        Var **ps = NEW_ARRAY(F->a, Var *, nin + 1);
-        SubExp *rs = NEW_ARRAY(F->a, SubExp, nin + 1);
-        for (int i = 0; i < nin; i++) {
-            ps[i] = ir_var(F->p, "x", m->ret[i]);
-            rs[i] = se_var(ps[i]);
-        }
-        IrExp *e = fl_exp_new(F, IE_SCREMA);
-        e->screma = *sc;
-        e->screma.arrs = res;
-        e->screma.narrs = nin;
-        e->screma.map = fl_lambda_new(F, ps, nin, fl_body_new(F, NULL, rs, nin));
-        vec_push(&out, ir_stm(F->a, t->pat, nin, e, t->loc));
-        for (int i = nin; i < m->nret; i++) vec_push(&out, ir_copy_stm(F->a, t->pat[i], se_var(res[i]), t->loc));
+        split_screma(F, t, &out);
     }
     if (any) {
         b->nstms = out.len;
@@ -489,7 +498,7 @@ static bool split_ifs(Flat *F, Body *b) {
             StmVec s = {0};
             SubExp r = fl_if(F, &s, e->cond, NULL, se_var(ps[0]), NULL, se_var(ps[1]), et);
             Var *arrs[2] = {a.v, o.v}, *pat[1] = {x};
-            Lambda *select = fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &r, 1));
+            Lambda *select = ir_lambda_new(F->a, ps, 2, ir_body_new(F->a, &s, &r, 1));
             vec_push(&out, fl_map_stm(F, x->type.shape[0], arrs, 2, select, pat));
             vec_free(&s);
         }
@@ -854,7 +863,7 @@ static void lift_loop(Flat *F, Stm *st) {
         StmVec s = {0};
         SubExp a = ir_emit_op2(F->p, &s, OP_LT, PT_I64, se_var(L->i), se_var(b), "active", F->loc);
         Var *ins[1] = {fl_lifted_of(F, L->bound.v)}, *ap[1] = {NULL};
-        vec_push(&G.out, fl_map_stm(F, F->w, ins, 1, fl_lambda_new(F, &b, 1, fl_body_new(F, &s, &a, 1)), ap));
+        vec_push(&G.out, fl_map_stm(F, F->w, ins, 1, ir_lambda_new(F->a, &b, 1, ir_body_new(F->a, &s, &a, 1)), ap));
         vec_free(&s);
         act = ap[0];
     }
@@ -878,7 +887,7 @@ static void lift_loop(Flat *F, Stm *st) {
             }
             SubExp x = fl_if(F, &s, av, NULL, se_var(n), NULL, se_var(o), type_prim(t.elem));
             Var *ps[3] = {a, n, o}, *ins[3] = {t.kind == TK_ARRAY ? sg : act, nv, hp[j]}, *mp[1] = {NULL};
-            vec_push(&G.out, fl_map_stm(F, w, ins, 3, fl_lambda_new(F, ps, 3, fl_body_new(F, &s, &x, 1)), mp));
+            vec_push(&G.out, fl_map_stm(F, w, ins, 3, ir_lambda_new(F->a, ps, 3, ir_body_new(F->a, &s, &x, 1)), mp));
             vec_free(&s);
             nv = mp[0];
         }
@@ -894,7 +903,7 @@ static void lift_loop(Flat *F, Stm *st) {
     e->loop.i = L->i;
     e->loop.bound = bound;
     e->loop.cond = is_while ? hp[np] : NULL;
-    e->loop.body = fl_body_new(F, &G.out, res, nh);
+    e->loop.body = ir_body_new(F->a, &G.out, res, nh);
     vec_push(&F->out, ir_stm(F->a, pat, nh, e, st->loc));
     for (int j = 0; j < np; j++) {
         Var *x = st->pat[j];
@@ -931,10 +940,38 @@ static bool builds_irregular(const Lambda *lam) {
     return false;
 }
 
+static bool flatten_map(Flat *F, Body *host, int at);
+
+/* A host-level Screma that scans or reduces, whose map builds arrays of
+ * sizes that differ between elements (such as the row sizes of an
+ * irregular array of filters, fused with the scan of their offsets): its
+ * map is flattened on its own (split_screma), unless it cannot be. */
+static bool flatten_split(Flat *F, Body *host, int at) {
+    Stm *s = host->stms[at];
+    if (!prim_lambda(s->e->screma.map)) return false;
+    F->loc = s->loc;
+    StmVec two = {0};
+    split_screma(F, s, &two);
+    Stm **saved = host->stms;
+    int nsaved = host->nstms;
+    Stm **stms = NEW_ARRAY(F->a, Stm *, nsaved + two.len);
+    COPY_ARRAY(stms, saved, at);
+    COPY_ARRAY(stms + at, two.items, two.len);
+    COPY_ARRAY(stms + at + two.len, saved + at + 1, nsaved - at - 1);
+    host->stms = stms;
+    host->nstms = nsaved + two.len - 1;
+    vec_free(&two);
+    if (flatten_map(F, host, at)) return true;
+    host->stms = saved;
+    host->nstms = nsaved;
+    return false;
+}
+
 static bool flatten_map(Flat *F, Body *host, int at) {
     Stm *s = host->stms[at];
     Screma *sc = &s->e->screma;
-    if (sc->nscans || sc->nreds || !builds_irregular(sc->map)) return false;
+    if (!builds_irregular(sc->map)) return false;
+    if (sc->nscans || sc->nreds) return flatten_split(F, host, at);
     Lambda *lam = sc->map;
     Body *b = lam->body;
     F->loc = s->loc;

@@ -79,15 +79,12 @@ static inline bool irregular_type(const Flat *F, Type t) {
 /* ---- flatten_build.c ---------------------------------------------------------- */
 
 /* Builders of IR: an expression of kind k; the type [n]t; `let v = e`
- * appended to out; `let v = arr[i]`; a body of stms returning res; a
- * lambda (its result types from the body); a map over n elements of arrs
+ * appended to out; `let v = arr[i]`; a map over n elements of arrs
  * binding pat (fresh arrays where NULL). */
 IrExp *fl_exp_new(Flat *F, IrExpKind k);
 Type fl_arr_type(Flat *F, PrimType t, SubExp n);
 Var *fl_emit1(Flat *F, StmVec *out, const char *name, Type t, IrExp *e);
 Var *fl_emit_index(Flat *F, StmVec *out, Var *arr, SubExp i);
-Body *fl_body_new(Flat *F, StmVec *stms, SubExp *res, int nres);
-Lambda *fl_lambda_new(Flat *F, Var **params, int nparams, Body *body);
 Stm *fl_map_stm(Flat *F, SubExp n, Var **arrs, int narrs, Lambda *lam, Var **pat);
 /* `let x = if a then {ts; n} else {fs; o}` appended to out (ts, fs:
  * the branches' statements, or NULL). */

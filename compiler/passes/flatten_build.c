@@ -29,28 +29,6 @@ Var *fl_emit_index(Flat *F, StmVec *out, Var *arr, SubExp i) {
     return v;
 }
 
-Body *fl_body_new(Flat *F, StmVec *stms, SubExp *res, int nres) {
-    Body *b = NEW(F->a, Body);
-    b->nstms = stms ? stms->len : 0;
-    b->stms = b->nstms ? vec_to_arena(F->a, stms) : NEW_ARRAY(F->a, Stm *, 1);
-    b->nres = nres;
-    b->res = NEW_ARRAY(F->a, SubExp, nres + 1);
-    COPY_ARRAY(b->res, res, nres);
-    return b;
-}
-
-Lambda *fl_lambda_new(Flat *F, Var **params, int nparams, Body *body) {
-    Lambda *l = NEW(F->a, Lambda);
-    l->nparams = nparams;
-    l->params = NEW_ARRAY(F->a, Var *, nparams + 1);
-    COPY_ARRAY(l->params, params, nparams);
-    l->body = body;
-    l->nret = body->nres;
-    l->ret = NEW_ARRAY(F->a, Type, body->nres + 1);
-    for (int i = 0; i < body->nres; i++) l->ret[i] = subexp_type(body->res[i]);
-    return l;
-}
-
 /* screma(n, arrs) map lam, binding pat[i] (a fresh array where NULL; pat
  * is copied). */
 Stm *fl_map_stm(Flat *F, SubExp n, Var **arrs, int narrs, Lambda *lam, Var **pat) {
@@ -72,7 +50,7 @@ Stm *fl_map_stm(Flat *F, SubExp n, Var **arrs, int narrs, Lambda *lam, Var **pat
 static Lambda *identity(Flat *F, PrimType t) {
     Var *x = ir_var(F->p, "x", type_prim(t));
     SubExp r = se_var(x);
-    return fl_lambda_new(F, &x, 1, fl_body_new(F, NULL, &r, 1));
+    return ir_lambda_new(F->a, &x, 1, ir_body_new(F->a, NULL, &r, 1));
 }
 
 /* `let x = if a then {ts; n} else {fs; o}` (a value of type t) appended
@@ -80,8 +58,8 @@ static Lambda *identity(Flat *F, PrimType t) {
 SubExp fl_if(Flat *F, StmVec *out, SubExp a, StmVec *ts, SubExp n, StmVec *fs, SubExp o, Type t) {
     IrExp *e = fl_exp_new(F, IE_IF);
     e->cond = a;
-    e->tbody = fl_body_new(F, ts, &n, 1);
-    e->fbody = fl_body_new(F, fs, &o, 1);
+    e->tbody = ir_body_new(F->a, ts, &n, 1);
+    e->fbody = ir_body_new(F->a, fs, &o, 1);
     e->nret = 1;
     e->ret = NEW(F->a, Type);
     e->ret[0] = t;
@@ -94,7 +72,7 @@ SegOp fl_binop(Flat *F, Op op, PrimType t, SubExp ne) {
     StmVec s = {0};
     SubExp r = ir_emit_op2(F->p, &s, op, t, se_var(x), se_var(y), "x", F->loc);
     Var *ps[2] = {x, y};
-    SegOp o = {fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &r, 1)), NEW(F->a, SubExp), 1, true};
+    SegOp o = {ir_lambda_new(F->a, ps, 2, ir_body_new(F->a, &s, &r, 1)), NEW(F->a, SubExp), 1, true};
     o.neutral[0] = ne;
     vec_free(&s);
     return o;
@@ -152,7 +130,7 @@ static SegOp sum_op(Flat *F) {
     bad = ir_emit_op2(F->p, &s, OP_LOR, PT_BOOL, bad, sn, "bad", F->loc);
     SubExp rs = fl_if(F, &s, bad, NULL, se_i64(-1), NULL, sum, type_prim(PT_I64));
     Var *ps[2] = {x, y};
-    SegOp op = {fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &rs, 1)), NEW(F->a, SubExp), 1, true};
+    SegOp op = {ir_lambda_new(F->a, ps, 2, ir_body_new(F->a, &s, &rs, 1)), NEW(F->a, SubExp), 1, true};
     op.neutral[0] = se_i64(0);
     vec_free(&s);
     return op;
@@ -187,7 +165,7 @@ Desc *fl_desc_of(Flat *F, Var *len) {
     StmVec s = {0};
     SubExp o = ir_emit_op2(F->p, &s, OP_SUB, PT_I64, se_var(a), se_var(b), "offset", F->loc);
     Var *ps[2] = {a, b}, *ins[2] = {incl, d->sizes}, *pat[1] = {NULL};
-    vec_push(&F->out, fl_map_stm(F, F->w, ins, 2, fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &o, 1)), pat));
+    vec_push(&F->out, fl_map_stm(F, F->w, ins, 2, ir_lambda_new(F->a, ps, 2, ir_body_new(F->a, &s, &o, 1)), pat));
     vec_free(&s);
     d->offsets = pat[0];
     d->offsets->name = "offsets";
@@ -216,7 +194,7 @@ void fl_desc_positions(Flat *F, Desc *d) {
     h->hist.narrs = 1;
     h->hist.arrs = NEW(F->a, Var *);
     h->hist.arrs[0] = d->offsets;
-    h->hist.lam = fl_lambda_new(F, &o, 1, fl_body_new(F, NULL, hres, 2));
+    h->hist.lam = ir_lambda_new(F->a, &o, 1, ir_body_new(F->a, NULL, hres, 2));
     h->hist.dest_w = total;
     h->hist.dests = NEW(F->a, Var *);
     h->hist.dests[0] = zeros;
@@ -231,7 +209,7 @@ void fl_desc_positions(Flat *F, Desc *d) {
     SubExp off = se_var(fl_emit_index(F, &s, d->offsets, sg));
     SubExp res[2] = {sg, ir_emit_op2(F->p, &s, OP_SUB, PT_I64, se_var(i), off, "pos", F->loc)};
     Var *ps[2] = {c, i}, *ins[2] = {incl, iota}, *pat[2] = {NULL, NULL};
-    vec_push(&F->out, fl_map_stm(F, total, ins, 2, fl_lambda_new(F, ps, 2, fl_body_new(F, &s, res, 2)), pat));
+    vec_push(&F->out, fl_map_stm(F, total, ins, 2, ir_lambda_new(F->a, ps, 2, ir_body_new(F->a, &s, res, 2)), pat));
     vec_free(&s);
     d->seg = pat[0];
     d->seg->name = "seg";
@@ -347,7 +325,7 @@ void fl_emit_stage(Flat *F, Body *b, int lo, int hi) {
             F->lifted[x->id] = l;
             vec_push(&pat, l);
         }
-    Lambda *lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &stms, res.items, res.len));
+    Lambda *lam = ir_lambda_new(F->a, F->params.items, F->params.len, ir_body_new(F->a, &stms, res.items, res.len));
     Var **pv = NEW_ARRAY(F->a, Var *, pat.len + 1);
     COPY_ARRAY(pv, pat.items, pat.len);
     vec_push(&F->out, fl_map_stm(F, F->w, F->arrs.items, F->arrs.len, lam, pv));
@@ -410,43 +388,6 @@ static Var *pos_param(Flat *F, Desc *d) {
     return p;
 }
 
-/* The segmented version of op: (flag, values) pairs; a flagged element
- * starts over. */
-static SegOp seg_op(Flat *F, SegOp op) {
-    Lambda *l = op.op;
-    Var *f1 = ir_var(F->p, "flag", type_prim(PT_BOOL)), *f2 = ir_var(F->p, "flag", type_prim(PT_BOOL));
-    int k = op.k;
-    Var **ps = NEW_ARRAY(F->a, Var *, 2 * k + 2);
-    ps[0] = f1;
-    COPY_ARRAY(ps + 1, l->params, k);
-    ps[k + 1] = f2;
-    COPY_ARRAY(ps + k + 2, l->params + k, k);
-    StmVec s = {0};
-    SubExp f = ir_emit_op2(F->p, &s, OP_LOR, PT_BOOL, se_var(f1), se_var(f2), "flag", F->loc);
-    SubExp *bs = NEW_ARRAY(F->a, SubExp, k);
-    for (int i = 0; i < k; i++) bs[i] = se_var(l->params[k + i]);
-    IrExp *e = fl_exp_new(F, IE_IF);
-    e->cond = se_var(f2);
-    e->tbody = fl_body_new(F, NULL, bs, k);
-    e->fbody = l->body;
-    e->nret = k;
-    e->ret = l->ret;
-    Var **rs = NEW_ARRAY(F->a, Var *, k);
-    SubExp *res = NEW_ARRAY(F->a, SubExp, k + 1);
-    res[0] = f;
-    for (int i = 0; i < k; i++) {
-        rs[i] = ir_var(F->p, "x", l->ret[i]);
-        res[i + 1] = se_var(rs[i]);
-    }
-    vec_push(&s, ir_stm(F->a, rs, k, e, F->loc));
-    SegOp r = {fl_lambda_new(F, ps, 2 * k + 2, fl_body_new(F, &s, res, k + 1)), NEW_ARRAY(F->a, SubExp, k + 1), k + 1,
-               false};
-    r.neutral[0] = se_bool(false);
-    COPY_ARRAY(r.neutral + 1, op.neutral, k);
-    vec_free(&s);
-    return r;
-}
-
 /* The flat array of an inner Var x, bound to v. */
 void fl_set_flat(Flat *F, Var *x, Var *v) {
     v->name = x->name;
@@ -468,7 +409,7 @@ void fl_lift_screma(Flat *F, Stm *st, Desc *d) {
     SegOp *ops = NEW_ARRAY(F->a, SegOp, nops + 1);
     for (int i = 0; i < nops; i++) {
         SegOp *o = i < sc->nscans ? &sc->scans[i] : &sc->reds[i - sc->nscans];
-        ops[i] = seg_op(F, *o);
+        ops[i] = ir_segmented_op(F->p, *o, F->loc);
     }
     StmVec stms = {0};
     VEC(SubExp) res = {0};
@@ -487,7 +428,7 @@ void fl_lift_screma(Flat *F, Stm *st, Desc *d) {
     }
     for (int i = 0; i < F->prologue.len; i++) vec_push(&stms, F->prologue.items[i]);
     for (int i = 0; i < sc->map->body->nstms; i++) vec_push(&stms, sc->map->body->stms[i]);
-    Lambda *lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &stms, res.items, res.len));
+    Lambda *lam = ir_lambda_new(F->a, F->params.items, F->params.len, ir_body_new(F->a, &stms, res.items, res.len));
     vec_free(&stms);
     vec_free(&res);
     /* The new Screma binds each op's flags and values, then the map's results. */
@@ -521,7 +462,7 @@ void fl_lift_screma(Flat *F, Stm *st, Desc *d) {
             SubExp r = se_var(fl_emit_index(F, &last, pat[at], end));
             SubExp xr = fl_if(F, &s, empty, NULL, ops[i].neutral[j + 1], &last, r, x->type);
             Var *ps[2] = {off, sz}, *ins[2] = {d->offsets, d->sizes}, *lp[1] = {NULL};
-            vec_push(&F->out, fl_map_stm(F, F->w, ins, 2, fl_lambda_new(F, ps, 2, fl_body_new(F, &s, &xr, 1)), lp));
+            vec_push(&F->out, fl_map_stm(F, F->w, ins, 2, ir_lambda_new(F->a, ps, 2, ir_body_new(F->a, &s, &xr, 1)), lp));
             lp[0]->name = x->name;
             F->lifted[x->id] = lp[0];
             vec_free(&s);
@@ -554,7 +495,7 @@ static SubExp inner_elem(Flat *F, Var *x, SubExp i) {
 /* The lambda of the lifted statement (the prologue, returning r) as a map
  * over the positions of d, binding st's inner result. */
 static void emit_positions_map(Flat *F, Stm *st, Desc *d, SubExp r) {
-    Lambda *lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &F->prologue, &r, 1));
+    Lambda *lam = ir_lambda_new(F->a, F->params.items, F->params.len, ir_body_new(F->a, &F->prologue, &r, 1));
     Var *pat[1] = {NULL};
     vec_push(&F->out, fl_map_stm(F, se_var(d->total), F->arrs.items, F->arrs.len, lam, pat));
     fl_set_flat(F, st->pat[0], pat[0]);
@@ -699,7 +640,7 @@ static void emit_update(Flat *F, Stm *st, SubExp n, SubExp at, SubExp v) {
     sc->scatter.w = n;
     sc->scatter.narrs = F->arrs.len;
     sc->scatter.arrs = vec_to_arena(F->a, &F->arrs);
-    sc->scatter.lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &F->prologue, res, 2));
+    sc->scatter.lam = ir_lambda_new(F->a, F->params.items, F->params.len, ir_body_new(F->a, &F->prologue, res, 2));
     sc->scatter.ndests = 1;
     sc->scatter.dests = NEW(F->a, Var *);
     sc->scatter.dests[0] = fl_owned(F, F->flat[e->arr->id]);
@@ -817,7 +758,7 @@ void fl_lift_scatter(Flat *F, Stm *st) {
     e->scatter.w = se_var(d->total);
     e->scatter.narrs = F->arrs.len;
     e->scatter.arrs = vec_to_arena(F->a, &F->arrs);
-    e->scatter.lam = fl_lambda_new(F, F->params.items, F->params.len, fl_body_new(F, &stms, res, 2 * nd));
+    e->scatter.lam = ir_lambda_new(F->a, F->params.items, F->params.len, ir_body_new(F->a, &stms, res, 2 * nd));
     e->scatter.ndests = nd;
     e->scatter.dests = dests;
     vec_free(&stms);

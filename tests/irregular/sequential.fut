@@ -1,0 +1,30 @@
+-- Irregular arrays whose rows only a loop over the rows builds
+-- (compiler/lower/irregular.c, build_loop): rows made by concatenation,
+-- by a loop whose array changes size, and by a scan whose operator reads
+-- its row's own value. Each row's parallel operations run in parallel,
+-- the rows one after another.
+-- ==
+-- entry: concat
+-- input { [2i64, 0i64, 3i64] }
+-- output { [0i64, 1i64, 2i64, 0i64, 0i64, 1i64, 2i64, 3i64] }
+-- input { empty([0]i64) }
+-- output { empty([0]i64) }
+
+-- ==
+-- entry: captured
+-- input { [2i64, 0i64, 3i64] }
+-- output { [0i64, 1i64, 0i64, 1i64, 3i64] }
+
+-- ==
+-- entry: looped
+-- input { [5i64, 0i64, 1i64, 4i64] }
+-- output { [0i64, 2i64, 4i64, 2i64, 4i64, 0i64, 0i64, 2i64, 2i64, 4i64] }
+
+entry concat (ns: []i64) = flatten (map (\n -> iota n ++ [n]) ns)
+
+entry captured (ns: []i64) = flatten (map (\n -> scan (\a b -> (a + b) % (n + 1)) 0 (iota n)) ns)
+
+entry looped (ns: []i64) =
+  flatten (map (\n -> loop (r: []i64) = iota n for _i < 2 do
+                        filter (\x -> x % 2 == 0) r ++ map (+ 1) (filter (\x -> x % 2 == 1) r))
+               ns)
