@@ -205,6 +205,19 @@ def unflatten 't [n] [m] (xs: [n * m]t) : [n][m]t = __intrinsic "unflatten"
 -- are views of `xs`. The sizes must be non-negative and add up to `m`.
 def unflatten_irregular [n] [m] 't (sizes: [n]i64) (xs: [m]t) : [n][]t = __intrinsic "unflatten_irregular"
 
+-- | An irregular array as entry points take and return it (a futhorc
+-- extension, futhorc-irregular(7)): its rows' elements one after another,
+-- and each row's length. An opaque value in the C API; the elements, then
+-- the lengths, in the data formats.
+type~ irregular [n] 't = {elems: []t, sizes: [n]i64}
+
+-- | The rows of `xs` (an irregular array, or any array of arrays) as an
+-- `irregular` record.
+def to_irregular [n] 't (xs: [n][]t) : irregular [n] t = __intrinsic "to_irregular"
+
+-- | The irregular array of an `irregular` record's rows.
+def from_irregular [n] 't (x: irregular [n] t) : [n][]t = __intrinsic "from_irregular"
+
 -- | Join the innermost rows of a three-dimensional array, then the result's rows.
 def flatten_3d [n] [m] [l] 't (xs: [n][m][l]t) : [n * m * l]t = flatten (flatten xs)
 

@@ -152,14 +152,19 @@ static void ev_struct_name(Buf *b, const Ty *t) {
     } else buf_puts(b, "t");
 }
 
-/* The type abbreviation an annotation names (with size arguments at
- * most: `cloud [n]`), or NULL. */
-static const char *te_abbrev(const TypeExp *te) {
+/* Appends to b the name of the type abbreviation an annotation names,
+ * with size arguments (`cloud [n]`: cloud) and type arguments that are
+ * names themselves (`irregular [n] f32`: irregular_f32); false (nothing
+ * appended) for any other annotation. */
+static bool te_abbrev(Buf *b, const TypeExp *te) {
     while (te && te->kind == TE_UNIQUE) te = te->elem;
-    if (!te || te->kind != TE_NAME) return NULL;
+    if (!te || te->kind != TE_NAME) return false;
     for (int i = 0; i < te->nargs; i++)
-        if (!te->args[i].is_size) return NULL;
-    return te->name.parts[te->name.nparts - 1];
+        if (!te->args[i].is_size && (te->args[i].type->kind != TE_NAME || te->args[i].type->nargs)) return false;
+    buf_puts(b, te->name.parts[te->name.nparts - 1]);
+    for (int i = 0; i < te->nargs; i++)
+        if (!te->args[i].is_size) buf_printf(b, "_%s", te->args[i].type->name.parts[te->args[i].type->name.nparts - 1]);
+    return true;
 }
 
 /* The C API's name of an opaque type t annotated te (or NULL): the
@@ -167,9 +172,7 @@ static const char *te_abbrev(const TypeExp *te) {
  * letters, digits and '_'. */
 static const char *ev_opaque_name(Lower *l, const Ty *t, const TypeExp *te) {
     Buf b = {0};
-    const char *abbrev = te_abbrev(te);
-    if (abbrev) buf_puts(&b, abbrev);
-    else ev_struct_name(&b, t);
+    if (!te_abbrev(&b, te)) ev_struct_name(&b, t);
     char *name = arena_strdup(l->a, b.data);
     buf_free(&b);
     for (char *c = name; *c; c++)
@@ -212,7 +215,9 @@ static void ev_results(Lower *l, const Decl *d, Fun *f) {
     if (!d->ret_ty) return;
     const TypeExp *ret;
     const Ty *t = lower_entry_result(d, &ret);
-    bool split = t->kind == TY_TUPLE && !te_abbrev(ret);
+    Buf name = {0};
+    bool split = t->kind == TY_TUPLE && !te_abbrev(&name, ret);
+    buf_free(&name);
     int n = split ? t->n : 1, next = 0, k = 0;
     EntryVal *vals = NEW_ARRAY(l->a, EntryVal, n + 1);
     for (int i = 0; i < n; i++) {

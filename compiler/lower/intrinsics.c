@@ -781,6 +781,9 @@ SVal *lower_intrinsic(Lower *l, const char *name, SVal **args, int nargs, Exp *c
     if (!strcmp(name, "zip")) return do_zip(l, args, nargs, loc);
     if (!strcmp(name, "unzip")) return args[0];
     if (!strcmp(name, "unflatten_irregular")) return lower_unflatten_irregular(l, args[0], args[1], loc);
+    if (!strcmp(name, "to_irregular")) return lower_to_irregular(l, args[0], loc);
+    if (!strcmp(name, "from_irregular")) /* the record {elems, sizes} */
+        return lower_unflatten_irregular(l, args[0]->elems[1], args[0]->elems[0], loc);
     if (!strcmp(name, "flatten"))
         return sv_irregular(args[0]) ? lower_flatten_irregular(l, args[0], loc) : each_leaf(l, args[0], leaf_flatten, &c);
     if (!strcmp(name, "transpose")) return each_leaf(l, args[0], leaf_transpose, &c);

@@ -212,15 +212,12 @@ static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, Res *rs
     for (int j = 0; rs && j < k; j++) {
         if (!rs[j].irr) continue;
         Type t = subexp_type(vs.items[j]);
-        SubExp count = se_i64(1);
-        for (int d = 0; d < t.rank; d++) {
-            if (!rs[j].known[d]) vec_push_in(l->a, &res, t.shape[d]);
-            count = lower_binop(l, OP_SIZE_MUL, count, t.shape[d], loc);
-        }
+        SubExp *shape = t.shape;
         FilterRow f;
         if ((rs[j].filtered = t.rank == 1 && filtered_row(l, vs.items[j], &f))) {
-            /* a reduction of the flags, which a map over rows of different
-             * sizes runs as a segmented reduction, not the filter itself */
+            /* its length as a reduction of the flags, which a map over
+             * rows of different sizes runs as a segmented reduction, not
+             * as the filter itself */
             SegOp *plus = NEW(l->a, SegOp);
             *plus = (SegOp){lower_prim_op_lambda(l, OP_ADD, PT_I64), NEW(l->a, SubExp), 1, true};
             plus->neutral[0] = se_i64(0);
@@ -230,7 +227,13 @@ static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, Res *rs
             sc.nreds = 1;
             sc.map = ir_clone_lambda(l->prog, f.flags->map);
             Type ts[2] = {type_prim(PT_I64), lower_outer_type(l, sc.w, type_prim(PT_BOOL))};
-            count = se_var(lower_emit_screma(l, &sc, ts, 2, loc)[0]);
+            shape = NEW(l->a, SubExp);
+            *shape = se_var(lower_emit_screma(l, &sc, ts, 2, loc)[0]);
+        }
+        SubExp count = se_i64(1);
+        for (int d = 0; d < t.rank; d++) {
+            if (!rs[j].known[d]) vec_push_in(l->a, &res, shape[d]);
+            count = lower_binop(l, OP_SIZE_MUL, count, shape[d], loc);
         }
         vec_push_in(l->a, &res, count);
         if (rs[j].filtered) vec_push_in(l->a, &res, f.moves->w);
@@ -290,7 +293,8 @@ static SubExp sum_sizes(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
     Screma sc = {.w = n, .arrs = arrs, .narrs = 1, .map = identity_i64(l), .reds = sum_op(l, loc), .nreds = 1};
     SubExp sum = se_var(lower_emit_screma(l, &sc, &ti, 1, loc)[0]);
     lower_assert(l, lower_binop(l, OP_LE, se_i64(0), sum, loc),
-                 "The rows of an irregular array add up to more than 2^63-1 elements.", NULL, 0, loc);
+                 "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.",
+                 NULL, 0, loc);
     return sum;
 }
 
@@ -303,7 +307,8 @@ static SubExp offsets_of(Lower *l, Irreg *r, SubExp iota, SrcLoc loc) {
     SubExp incl = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
     SubExp total = lower_scan_total(l, incl, r->n, loc);
     lower_assert(l, lower_binop(l, OP_LE, se_i64(0), total, loc),
-                 "The rows of an irregular array add up to more than 2^63-1 elements.", NULL, 0, loc);
+                 "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.",
+                 NULL, 0, loc);
     /* offsets[i] = incl[i] - counts[i] */
     Builder *saved, nb;
     Lambda *off = lower_lambda_begin(l, &ti, 1, &saved, &nb);
@@ -901,4 +906,76 @@ SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc) {
         rows[k] = rows_of(l, leaves.items[k], n, sizes->se, k > 0 ? rows[0]->irr : NULL, loc);
     int pos = 0;
     return rebuild_leaves(l, xs, rows, &pos);
+}
+
+/* ---- Irregular arrays at entry points ------------------------------------------------ */
+
+/* Each row's length (n rows) of leaf v, an irregular array or a regular
+ * array of arrays. */
+static SubExp row_lengths(Lower *l, const SVal *v, SubExp n, SrcLoc loc) {
+    const Irreg *r = v->kind == SV_IRREG ? v->irr : NULL;
+    if (r && r->vary[0]) return r->dims[0];
+    SubExp *shape = NEW(l->a, SubExp);
+    *shape = n;
+    IrExp *e = lower_new_exp(l, IE_REPLICATE);
+    e->shape = shape;
+    e->nshape = 1;
+    e->se = r ? r->dims[0] : lower_dim(l, v->se, 1);
+    return lower_emit1(l, e, type_array(l->a, PT_I64, 1, shape), loc);
+}
+
+/* The rows of leaf v (n of them, lengths lens) one after another: an
+ * array of their elements, whose sizes past the first must be one for
+ * every row (checked). */
+static SubExp row_elems(Lower *l, const SVal *v, SubExp n, SubExp lens, SrcLoc loc) {
+    if (v->kind != SV_IRREG) {
+        Type t = subexp_type(v->se);
+        SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank - 1);
+        shape[0] = lower_binop(l, OP_SIZE_MUL, t.shape[0], t.shape[1], loc);
+        for (int d = 2; d < t.rank; d++) shape[d - 1] = t.shape[d];
+        return reshape(l, v->se, shape, t.rank - 1, loc);
+    }
+    const Irreg *r = v->irr;
+    if (r->rank == 1) return v->se;
+    SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank);
+    shape[0] = r->vary[0] ? sum_sizes(l, n, lens, loc) : lower_binop(l, OP_SIZE_MUL, n, r->dims[0], loc);
+    for (int d = 1; d < r->rank; d++) shape[d] = r->vary[d] ? one_size(l, n, r->dims[d], loc) : r->dims[d];
+    return reshape(l, v->se, shape, r->rank, loc);
+}
+
+/* Whether leaf v is an array of rows: irregular, or regular of rank 2 or more. */
+static bool has_rows(const SVal *v) {
+    return v->kind == SV_IRREG ||
+           (v->kind == SV_DYN && subexp_type(v->se).kind == TK_ARRAY && subexp_type(v->se).rank >= 2);
+}
+
+/* v with each leaf as row_elems gives it. */
+static SVal *elems_of(Lower *l, const SVal *v, SubExp n, SubExp lens, SrcLoc loc) {
+    if (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
+        SVal *c = NEW(l->a, SVal);
+        *c = *v;
+        c->elems = NEW_ARRAY(l->a, SVal *, v->n + 1);
+        for (int k = 0; k < v->n; k++) c->elems[k] = elems_of(l, v->elems[k], n, lens, loc);
+        return c;
+    }
+    if (!has_rows(v)) lower_error(l, loc, "to_irregular needs an array of arrays");
+    return sv_dyn(l, row_elems(l, v, n, lens, loc));
+}
+
+SVal *lower_to_irregular(Lower *l, SVal *xs, SrcLoc loc) {
+    const SVal *first = xs;
+    while ((first->kind == SV_TUPLE || first->kind == SV_RECORD) && first->n > 0) first = first->elems[0];
+    if (!has_rows(first)) lower_error(l, loc, "to_irregular needs an array of arrays");
+    SubExp n = lower_width(l, xs, loc);
+    SubExp lens = row_lengths(l, first, n, loc);
+    SVal *v = NEW(l->a, SVal);
+    v->kind = SV_RECORD;
+    v->n = 2;
+    v->elems = NEW_ARRAY(l->a, SVal *, 2);
+    v->names = NEW_ARRAY(l->a, const char *, 2);
+    v->names[0] = "elems";
+    v->names[1] = "sizes";
+    v->elems[0] = elems_of(l, xs, n, lens, loc);
+    v->elems[1] = sv_dyn(l, lens);
+    return v;
 }

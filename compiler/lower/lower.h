@@ -297,6 +297,10 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc);
 SVal *lower_map_rows(Lower *l, SVal *f, SVal *xs, SrcLoc loc);
 /* unflatten_irregular sizes xs: rows of xs of the given sizes. */
 SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc);
+/* to_irregular xs (an irregular array, or a regular array of arrays): the
+ * record {elems, sizes} of its rows one after another and their lengths,
+ * how entry points take and return irregular arrays. */
+SVal *lower_to_irregular(Lower *l, SVal *xs, SrcLoc loc);
 /* flatten v, whose leaves may be irregular. */
 SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc);
 

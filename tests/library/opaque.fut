@@ -2,7 +2,7 @@
 -- parameters and results, which the C API gives opaque types (a named
 -- record, a record with an array field, an anonymous tuple inside a
 -- top-level tuple result, an array of tuples, a record nested in a
--- record), and entry points taking them back.
+-- record, an irregular array), and entry points taking them back.
 
 type point = {x: f32, y: f32}
 
@@ -31,3 +31,7 @@ type nested = {p: point, n: i32}
 entry mk_nested (x: f32) (n: i32) : nested = {p = {x, y = x}, n}
 
 entry nested_total (v: nested) : i32 = v.n + i32.f32 v.p.x
+
+entry irr_rows (n: i64) : irregular [n] f32 = to_irregular (map (\i -> map f32.i64 (iota (i + 1))) (iota n))
+
+entry irr_sums [n] (x: irregular [n] f32) : [n]f32 = map f32.sum (from_irregular x)

@@ -2,7 +2,8 @@
  * `futhorc c --library` or `futhorc opencl --library` makes of
  * tests/library/opaque.fut: records and tuples from and to entry points,
  * made with futhark_new_opaque_* and read with futhark_project_opaque_*,
- * stored and restored, arrays of tuples, nested records, and the errors
+ * stored and restored, arrays of tuples, nested records, irregular
+ * arrays (the prelude's `irregular` record), and the errors
  * of values of the wrong type or freed ones. Prints "ok NAME" or
  * "FAIL NAME: why" per check; tests/library/run.sh builds it with
  * AddressSanitizer and counts the lines. Exits 1 if any check failed. */
@@ -138,6 +139,43 @@ static void test_tuples(struct futhark_context *ctx) {
     /* left live: futhark_context_free frees it */
 }
 
+static void test_irregular(struct futhark_context *ctx) {
+    struct futhark_opaque_irregular_f32 *tri = NULL, *mine = NULL, *bad = NULL;
+    struct futhark_i64_1d *sizes = NULL;
+    struct futhark_f32_1d *elems = NULL, *sums = NULL;
+    int64_t got_sizes[3] = {0};
+    float got_elems[6] = {0}, got_sums[3] = {0};
+    int ok = futhark_entry_irr_rows(ctx, &tri, 3) == 0 &&
+             futhark_project_opaque_irregular_f32_sizes(ctx, &sizes, tri) == 0 &&
+             futhark_project_opaque_irregular_f32_elems(ctx, &elems, tri) == 0 &&
+             futhark_values_i64_1d(ctx, sizes, got_sizes) == 0 && futhark_values_f32_1d(ctx, elems, got_elems) == 0;
+    check(ok && futhark_shape_f32_1d(ctx, elems)[0] == 6 && got_sizes[0] == 1 && got_sizes[2] == 3 &&
+              got_elems[0] == 0 && got_elems[2] == 1 && got_elems[5] == 2,
+          "an irregular array result: its elements and sizes", "wrong fields");
+    futhark_free_i64_1d(ctx, sizes);
+    futhark_free_f32_1d(ctx, elems);
+
+    float xs[4] = {1, 2, 3, 4};
+    int64_t lens[3] = {3, 0, 1}, wrong[2] = {1, 1};
+    elems = futhark_new_f32_1d(ctx, xs, 4);
+    sizes = futhark_new_i64_1d(ctx, lens, 3);
+    ok = futhark_new_opaque_irregular_f32(ctx, &mine, elems, sizes) == 0 && futhark_entry_irr_sums(ctx, &sums, mine) == 0 &&
+         futhark_values_f32_1d(ctx, sums, got_sums) == 0;
+    check(ok && got_sums[0] == 6 && got_sums[1] == 0 && got_sums[2] == 4, "an irregular array made with new_opaque",
+          "wrong sums");
+    futhark_free_f32_1d(ctx, sums);
+    futhark_free_i64_1d(ctx, sizes);
+    sizes = futhark_new_i64_1d(ctx, wrong, 2);
+    check(futhark_new_opaque_irregular_f32(ctx, &bad, elems, sizes) == 0 && futhark_entry_irr_sums(ctx, &sums, bad) != 0,
+          "sizes that do not add up to the elements are refused", "rc 0");
+    check_error(ctx, "its message", "add up to 2, not to the 4 elements");
+    futhark_free_i64_1d(ctx, sizes);
+    futhark_free_f32_1d(ctx, elems);
+    futhark_free_opaque_irregular_f32(ctx, tri);
+    futhark_free_opaque_irregular_f32(ctx, mine);
+    futhark_free_opaque_irregular_f32(ctx, bad);
+}
+
 int main(void) {
     struct futhark_context_config *cfg = futhark_context_config_new();
     struct futhark_context *ctx = futhark_context_new(cfg);
@@ -149,6 +187,7 @@ int main(void) {
     test_point(ctx);
     test_cloud(ctx);
     test_tuples(ctx);
+    test_irregular(ctx);
     char *rep = futhark_context_report(ctx);
     check(rep && strstr(rep, "\"memory\""), "report with a live opaque value", rep ? rep : "NULL");
     free(rep);

@@ -1,5 +1,6 @@
--- Server-mode test program: scalars, arrays, several results, a 2-D array
--- and an entry point that fails at run time (assertion).
+-- Server-mode test program: scalars, arrays, several results, a 2-D array,
+-- an entry point that fails at run time (assertion), and irregular arrays
+-- (the prelude's `irregular` record, an opaque value).
 
 entry add (x: i32) (y: i32) : i32 = x + y
 
@@ -13,3 +14,7 @@ entry checked_div (x: i32) (y: i32) : i32 =
   assert (y != 0) (x / y)
 
 entry negate_all (bs: []bool) : []bool = map (\b -> !b) bs
+
+entry ranges (ns: []i64) : irregular [] i64 = to_irregular (map (\n -> iota n) ns)
+
+entry row_sums [n] (x: irregular [n] i64) : [n]i64 = map i64.sum (from_irregular x)

@@ -84,7 +84,8 @@ def arith_checks(s):
         eq(s.get_value("p1"), 9)
 
     def interface():
-        eq(s.cmd_entry_points(), ["add", "scale", "minmax", "transpose2", "checked_div", "negate_all"])
+        eq(s.cmd_entry_points(), ["add", "scale", "minmax", "transpose2", "checked_div", "negate_all", "ranges",
+                                   "row_sums"])
         eq(s.cmd_inputs("scale"), ["f64", "[]f64"])
         eq(s.cmd_output("add"), ["*i32"])
         eq(s.cmd_output("minmax"), ["*(i64, i64)"])

@@ -80,6 +80,7 @@ session() {
 printf '2 40' >"$work/two.txt"
 printf '[[1, 2, 3], [4, 5, 6]]' >"$work/m.txt"
 printf '[5i64, -3i64, 9i64]' >"$work/is.txt"
+printf '[2i64, 0i64, 3i64]' >"$work/ns.txt"
 
 session arrays arith <<'EOF'
 > restore m.txt m [][]f32
@@ -156,6 +157,24 @@ Variable already exists: v
 4
 EOF
 
+session irregular arith <<'EOF'
+> restore ns.txt ns []i64
+> call ranges r ns
+runtime: N
+> type r
+([]i64, []i64)
+> project e r 0
+> project s r 1
+> store sizes.out s
+> call row_sums t e s
+runtime: N
+> store sums.out t
+> call row_sums u s e
+runtime: N
+%%% FAILURE
+tests/server/arith.fut:20:67: The row sizes given to unflatten_irregular add up to 4, not to the 3 elements given.
+EOF
+
 session tuples arith <<'EOF'
 > restore is.txt xs []i64
 > call minmax r xs
@@ -205,6 +224,11 @@ minmax
 transpose2
 checked_div
 negate_all
+ranges
+row_sums
+> inputs row_sums
+[]i64
+[]i64
 > inputs minmax
 []i64
 > outputs minmax
@@ -285,6 +309,8 @@ expect_bytes() { # file expected-bytes-as-printf-escapes
 }
 expect_bytes e2.out 'b\002\000 f32\000\000\300\100'
 expect_bytes v.out 'b\002\001 i32\003\000\000\000\000\000\000\000\002\000\000\000\050\000\000\000\002\000\000\000'
+expect_bytes sizes.out 'b\002\001 i64\003\000\000\000\000\000\000\000\002\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\003\000\000\000\000\000\000\000'
+expect_bytes sums.out 'b\002\001 i64\003\000\000\000\000\000\000\000\001\000\000\000\000\000\000\000\000\000\000\000\000\000\000\000\003\000\000\000\000\000\000\000'
 expect_bytes first.out 'b\002\000 i32\050\000\000\000'
 expect_bytes pair.out 'b\002\000 i64\011\000\000\000\000\000\000\000b\002\000 i64\375\377\377\377\377\377\377\377'
 
