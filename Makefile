@@ -3,8 +3,9 @@
 #   make            build bin/futhorc
 #   make check      build and run every test; ends with "N passed, N failed"
 #   make fuzz       build the fuzz targets and run each for FUZZ_TIME seconds
-#   make check-sanitize  the same with the compiler, its tests and every
-#                   generated program built with ASan and UBSan (in build-san/)
+#   make check-sanitize  the tests with the compiler, its tests and every
+#                   generated program built with ASan and UBSan (in build-san/;
+#                   README.md says which groups it leaves out)
 #   make demo       build and run an example program
 #   make install    install into $(PREFIX) (default /usr/local)
 

@@ -9,7 +9,7 @@
 # target's run counts one each); exits 1 if any failed.
 #
 #   usage: tests/fuzz/run.sh [--check] [TARGET...]    (default: every target)
-#   FUZZ_TIME      seconds of fuzzing per target (default 60; --check: 30)
+#   FUZZ_TIME      seconds of fuzzing per target (default 60; --check: 15)
 #   FUZZ_JOBS      processes per target (default 1; more use libFuzzer's
 #                  -fork mode, which goes on after a crash, keeping each)
 #   FUZZ_PARALLEL  targets fuzzed at once (default 1; --check: 2)
@@ -24,7 +24,7 @@ if [ "${1:-}" = --check ]; then
     shift
 fi
 dir=${FUZZ_DIR:-build/fuzz}
-time=${FUZZ_TIME:-$($check && echo 30 || echo 60)}
+time=${FUZZ_TIME:-$($check && echo 15 || echo 60)}
 jobs=${FUZZ_JOBS:-1}
 parallel=${FUZZ_PARALLEL:-$($check && echo 2 || echo 1)}
 targets=("$@")
