@@ -305,9 +305,46 @@ def ref_spmv(inp, out):
     return check_close(out[0], exp, 1e-5, np.bincount(row_of, weights=np.abs(prod), minlength=rows))
 
 
+def irregular_lengths(s):
+    """The row lengths of the irregular workloads: s["rows"] of 0 to s["max_row"]
+    elements and, in the middle, one of s["long"]; the same for the flat
+    workloads of the same sizes, which thus have as many elements."""
+    lens = np.random.default_rng([SEED, s["rows"], s["long"]]).integers(0, s["max_row"] + 1, s["rows"] + 1)
+    lens[s["rows"] // 2] = s["long"]
+    return lens.astype(np.int64)
+
+def gen_segred(rng, s):
+    lens = irregular_lengths(s)
+    return [lens, f32s(rng, int(lens.sum()))]
+
+def ref_segred(inp, out):
+    lens, x = inp
+    row_of = np.repeat(np.arange(len(lens)), lens)
+    exp = np.bincount(row_of, weights=x.astype(np.float64), minlength=len(lens))
+    return check_close(out[0], exp, SUM_RTOL, exp)   # x >= 0: each row's sum bounds its rounding
+
+def gen_segscan(rng, s):
+    lens = irregular_lengths(s)
+    return [lens, rng.integers(0, 100, int(lens.sum()), dtype=np.int32)]
+
+def ref_segscan(inp, out):
+    lens, x = inp
+    total = np.cumsum(x, dtype=np.int64)
+    starts = np.cumsum(lens) - lens
+    before = np.where(starts > 0, total[np.maximum(starts - 1, 0)], 0)
+    return check_exact(out[0], (total - np.repeat(before, lens)).astype(np.int32))
+
+def flat_gen(gen):
+    """The flat counterpart's input: the elements of gen's, without the rows."""
+    return lambda rng, s: gen(rng, s)[1:]
+
 def simple_gen(count):
     return lambda rng, s: [f32s(rng, s["n"]) for _ in range(count)]
 
+
+IRREGULAR_SIZES = {"rows": 10 ** 6, "max_row": 1000, "long": 10 ** 8}
+IRREGULAR_SMALL = {"rows": 300, "max_row": 20, "long": 1000}
+IRREGULAR_CPU = {"rows": 10 ** 5, "max_row": 1000, "long": 10 ** 7}
 
 # name, program, peers.py bench, full sizes, small sizes, gen, check,
 # bytes(sizes) or None, flops(sizes) or None
@@ -347,6 +384,16 @@ WORKLOADS = [
      {"rows": 300, "max_row": 32}, gen_spmv, ref_spmv, None, None),
     ("trmv_packed", "trmv_packed", "trmv_f32_8192", {"n": 8192}, {"n": 50}, gen_trmv_packed, ref_trmv_packed,
      lambda s: 4 * s["n"] * (s["n"] + 1) // 2, None),
+    # Irregular rows against one flat operation over as many elements (issue
+    # 16: at most 1.3x its time); no peers (IRREGULAR_SIZES' rows).
+    ("segred_irregular", "segred_irregular", None, IRREGULAR_SIZES, IRREGULAR_SMALL, gen_segred, ref_segred,
+     lambda s: 4 * int(irregular_lengths(s).sum()), None),
+    ("segred_flat", "sum", None, IRREGULAR_SIZES, IRREGULAR_SMALL, flat_gen(gen_segred), ref_sum,
+     lambda s: 4 * int(irregular_lengths(s).sum()), None),
+    ("segscan_irregular", "segscan_irregular", None, IRREGULAR_SIZES, IRREGULAR_SMALL, gen_segscan, ref_segscan,
+     lambda s: 8 * int(irregular_lengths(s).sum()), None),
+    ("segscan_flat", "scan", None, IRREGULAR_SIZES, IRREGULAR_SMALL, flat_gen(gen_segscan), ref_scan,
+     lambda s: 8 * int(irregular_lengths(s).sum()), None),
 ]
 
 # The CPU sizes of ../shared/bench/cpu (peers_cpu.c and peers_cpu.py), with
@@ -369,6 +416,10 @@ CPU_SIZES = {
     "trmv": ("trmv_f32_8192", {"n": 8192}),
     "spmv": ("spmv_csr_2^20x16", {"rows": 1 << 20, "max_row": 32}),
     "trmv_packed": ("trmv_f32_8192", {"n": 8192}),
+    "segred_irregular": (None, IRREGULAR_CPU),
+    "segred_flat": (None, IRREGULAR_CPU),
+    "segscan_irregular": (None, IRREGULAR_CPU),
+    "segscan_flat": (None, IRREGULAR_CPU),
 }
 
 # How many values each program returns (1 unless listed).
