@@ -998,17 +998,20 @@ static SubExp *var_ses(Lower *l, Var **vs, int n) {
 SVal *lower_branch(Lower *l, SubExp cond, LowerArm arm, void *ctx, int t, int f, SrcLoc loc) {
     if (!cond.is_var) return arm(l, ctx, cond.c.v.b ? t : f);
     Builder *saved = l->b, tb = {0}, fb = {0};
-    SubExpVec tl = {0}, fl = {0}; /* each arm's leaves made in the arm (an irregular array made regular) */
+    SubExpVec tl = {0}, fl = {0}; /* each arm's leaves, made in the arm (lower_arm_leaves) */
     l->b = &tb;
     SVal *tv = arm(l, ctx, t);
-    sv_leaves(l, tv, &tl);
     l->b = &fb;
     SVal *fv = arm(l, ctx, f);
-    sv_leaves(l, fv, &fl);
     l->b = saved;
     if (sv_has_fun(tv)) lower_error(l, loc, "a conditional (if or match) cannot return a function");
+    l->b = &tb;
+    lower_arm_leaves(l, tv, fv, &tl);
+    Body *tbody = lower_body_end(l, saved, &tb, tl.items, tl.len);
+    l->b = &fb;
+    lower_arm_leaves(l, fv, tv, &fl);
+    Body *fbody = lower_body_end(l, saved, &fb, fl.items, fl.len);
     if (tl.len != fl.len) ICE("if branches differ in structure");
-    Body *tbody = lower_finish_body(l, &tb, tv), *fbody = lower_finish_body(l, &fb, fv);
     bool *fixed = dims_agree(l, tl.items, fl.items, tl.len);
     tbody->res = sized_leaves(l, tl.items, tl.len, fixed);
     fbody->res = sized_leaves(l, fl.items, fl.len, fixed);
@@ -1023,8 +1026,7 @@ SVal *lower_branch(Lower *l, SubExp cond, LowerArm arm, void *ctx, int t, int f,
     for (int i = 0; i < ie->nret; i++) ie->ret[i] = pat[i]->type;
     lower_emit(l, ie, pat, ie->nret, loc);
     int pos = 0;
-    SVal *r = sv_rebuild(l, tv, var_ses(l, pat, tl.len), &pos);
-    return r;
+    return lower_arm_value(l, tv, fv, var_ses(l, pat, tl.len), &pos);
 }
 
 /* The arms of an if expression: 0 is its then branch, 1 its else branch. */

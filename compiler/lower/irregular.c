@@ -13,8 +13,9 @@
  * An irregular array is a static value of the lowering (SV_IRREG): the IR
  * sees only its flat array and the descriptor's arrays. It stays
  * irregular where it is flattened (its flat array), indexed by a row (a
- * slice of the flat array), asked its length, zipped, and mapped over
- * (the function gets each row; its results may be irregular again).
+ * slice of the flat array), asked its length, zipped, mapped over
+ * (the function gets each row; its results may be irregular again), and
+ * chosen by a branch whose arms both are (lower_arm_leaves).
  * Everything else needs an array whose rows have one size: there the
  * value is checked to have them, Futhark's rule, and reshaped
  * (lower_regular, called by sv_leaves), so that every program Futhark
@@ -906,6 +907,63 @@ SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc) {
         rows[k] = rows_of(l, leaves.items[k], n, sizes->se, k > 0 ? rows[0]->irr : NULL, loc);
     int pos = 0;
     return rebuild_leaves(l, xs, rows, &pos);
+}
+
+/* ---- Irregular arrays out of branches ------------------------------------------------ */
+
+/* Whether v and w, the values of the two arms of a branch, are irregular
+ * arrays of one rank whose same dimensions vary: the branch then returns
+ * their descriptors, and its value is irregular. */
+static bool arms_agree(const SVal *v, const SVal *w) {
+    if (v->kind != SV_IRREG || w->kind != SV_IRREG || v->irr->rank != w->irr->rank) return false;
+    for (int d = 0; d < v->irr->rank; d++)
+        if (v->irr->vary[d] != w->irr->vary[d]) return false;
+    return true;
+}
+
+static bool same_structure(const SVal *v, const SVal *w) {
+    return (v->kind == SV_TUPLE || v->kind == SV_RECORD) && w->kind == v->kind && w->n == v->n;
+}
+
+void lower_arm_leaves(Lower *l, SVal *v, const SVal *other, SubExpVec *out) {
+    if (same_structure(v, other)) {
+        for (int i = 0; i < v->n; i++) lower_arm_leaves(l, v->elems[i], other->elems[i], out);
+        return;
+    }
+    if (!arms_agree(v, other)) {
+        sv_leaves(l, v, out);
+        return;
+    }
+    const Irreg *r = v->irr;
+    vec_push_in(l->a, out, v->se);
+    vec_push_in(l->a, out, r->counts);
+    vec_push_in(l->a, out, r->offsets);
+    for (int d = 0; d < r->rank; d++) vec_push_in(l->a, out, r->dims[d]);
+}
+
+SVal *lower_arm_value(Lower *l, const SVal *shape, const SVal *other, const SubExp *ses, int *pos) {
+    if (same_structure(shape, other)) {
+        SVal *v = NEW(l->a, SVal);
+        *v = *shape;
+        v->elems = NEW_ARRAY(l->a, SVal *, shape->n + 1);
+        for (int i = 0; i < shape->n; i++) v->elems[i] = lower_arm_value(l, shape->elems[i], other->elems[i], ses, pos);
+        return v;
+    }
+    if (shape->kind == SV_FUN) return (SVal *)shape;
+    if (!arms_agree(shape, other)) return sv_dyn(l, ses[(*pos)++]);
+    Irreg *r = NEW(l->a, Irreg);
+    *r = *shape->irr;
+    r->vary = NEW_ARRAY(l->a, bool, r->rank);
+    COPY_ARRAY(r->vary, shape->irr->vary, r->rank);
+    r->dims = NEW_ARRAY(l->a, SubExp, r->rank);
+    SVal *v = sv_dyn(l, ses[(*pos)++]);
+    r->counts = ses[(*pos)++];
+    r->offsets = ses[(*pos)++];
+    for (int d = 0; d < r->rank; d++) r->dims[d] = ses[(*pos)++];
+    r->n = lower_dim(l, r->counts, 0);
+    v->kind = SV_IRREG;
+    v->irr = r;
+    return v;
 }
 
 /* ---- Irregular arrays at entry points ------------------------------------------------ */

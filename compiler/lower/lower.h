@@ -301,6 +301,15 @@ SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc);
  * record {elems, sizes} of its rows one after another and their lengths,
  * how entry points take and return irregular arrays. */
 SVal *lower_to_irregular(Lower *l, SVal *xs, SrcLoc loc);
+/* The leaves of v, one arm's value of a branch whose other arm's value is
+ * other: an irregular array whose counterpart is irregular of the same
+ * rank and the same varying dimensions as its descriptor's arrays (its
+ * flat array, counts, offsets, then its sizes in each dimension), so that
+ * the branch's value stays irregular; anything else as sv_leaves makes it. */
+void lower_arm_leaves(Lower *l, SVal *v, const SVal *other, SubExpVec *out);
+/* The branch's value of shape's structure (the arm whose leaves were
+ * lower_arm_leaves(shape, other)), its leaves ses from *pos. */
+SVal *lower_arm_value(Lower *l, const SVal *shape, const SVal *other, const SubExp *ses, int *pos);
 /* flatten v, whose leaves may be irregular. */
 SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc);
 

@@ -1,7 +1,8 @@
 -- Irregular arrays through the language's other forms: captured by a
 -- lambda, of tuples and records, rows in an array literal, maps whose
--- rows are reversed, scanned or filtered, and a match choosing between
--- two of them (regular then, as an if's arms must be).
+-- rows are reversed, scanned or filtered, and a match and an if choosing
+-- between two of them (irregular still: the branch returns the chosen
+-- one's descriptor).
 -- ==
 -- entry: captured
 -- input { [2i64, 3i64, 0i64] }
@@ -37,7 +38,14 @@
 -- input { true [2i64, 2i64] }
 -- output { [0i64, 1i64, 0i64, 1i64] }
 -- input { false [2i64, 3i64] }
--- error: differ in size
+-- output { [0i64, 1i64, 2i64, 0i64, 1i64, 2i64, 3i64] }
+
+-- ==
+-- entry: branched
+-- input { true [2i64, 3i64, 0i64] }
+-- output { [1i64, 3i64, 0i64] [0i64, 1i64, 0i64, 1i64, 2i64] }
+-- input { false [2i64, 3i64, 0i64] }
+-- output { [6i64, 12i64, 0i64] [0i64, 2i64, 4i64, 0i64, 2i64, 4i64, 6i64, 0i64] }
 
 entry captured (ns: []i64) =
   let irr = map (\n -> iota n) ns
@@ -67,3 +75,7 @@ entry matched (c: bool) (ns: []i64) =
   flatten (match (if c then #same else #more) : pick
            case #same -> map (\n -> iota n) ns
            case #more -> map (\n -> iota (n + 1)) ns)
+
+entry branched (c: bool) (ns: []i64) =
+  let irr = if c then map (\n -> iota n) ns else map (\n -> map (* 2) (iota (n + 1))) ns
+  in (map i64.sum irr, flatten irr)

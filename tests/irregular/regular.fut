@@ -1,7 +1,7 @@
 -- Where an array of rows of one size is needed (a transpose, an entry
 -- point's result, a function whose parameter is an array of arrays, a
--- branch or a loop that returns it), an irregular array must be one, as
--- Futhark requires of every map's rows.
+-- branch whose other arm is regular, a loop that returns it), an
+-- irregular array must be one, as Futhark requires of every map's rows.
 -- ==
 -- entry: transposed
 -- input { [2i64, 2i64] }
@@ -61,6 +61,8 @@ entry sized (ns: []i64) = sized_sums (map (\n -> iota n) ns)
 -- output { [0i64, 1i64, 2i64, 0i64, 1i64, 2i64] }
 -- input { true [2i64, 3i64] }
 -- error: differ in size
+-- input { false [2i64, 3i64] }
+-- output { [0i64, 1i64, 2i64, 0i64, 1i64, 2i64] }
 
 -- ==
 -- entry: looped
@@ -70,7 +72,7 @@ entry sized (ns: []i64) = sized_sums (map (\n -> iota n) ns)
 -- error: differ in size
 
 entry chosen (c: bool) (ns: []i64) =
-  flatten (if c then map (\n -> iota n) ns else map (\n -> iota (n + 1)) ns)
+  flatten (if c then map (\n -> iota n) ns else replicate (length ns) (iota 3))
 
 entry looped (ns: []i64) (k: i64) =
   flatten (loop a = map (\n -> iota n) ns for _i < k do map (\r -> map (+ 1) r) a)
