@@ -1057,19 +1057,38 @@ typedef struct LoopSetup {
     SVal *xs;      /* for-in loops: the array iterated over */
     SubExp c0;     /* while loops: the condition on the initial values */
     PrimType itype; /* for i < n loops: the type of i (that of n) */
+    bool irregular; /* irregular arrays in init are carried as such (lower_arm_leaves) */
 } LoopSetup;
+
+/* Sets su's leaves of its initial value: irregular arrays as their
+ * descriptors' arrays where su->irregular, else made regular. */
+static void loop_inits(Lower *l, LoopSetup *su) {
+    SubExpVec il = {0};
+    if (su->irregular) lower_arm_leaves(l, su->init, su->init, &il);
+    else sv_leaves(l, su->init, &il);
+    su->n = il.len;
+    su->inits = vec_to_arena(l->a, &il);
+}
+
+/* The value of su's initial value's structure whose leaves are ses. */
+static SVal *loop_value(Lower *l, const LoopSetup *su, const SubExp *ses) {
+    int pos = 0;
+    return su->irregular ? lower_arm_value(l, su->init, su->init, ses, &pos) : sv_rebuild(l, su->init, ses, &pos);
+}
 
 /* Lowers the loop with the sizes of the parameters in fixed kept from the
  * initial values. Sets agree[slot] to whether the body's result keeps each
- * size (always true for sizes that are not fixed). */
+ * size (always true for sizes that are not fixed). NULL, with nothing
+ * emitted, when an irregular array of the initial value is not one of the
+ * same rank and varying sizes in the body's result: the loop must then
+ * carry it regular. */
 static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, const bool *fixed, bool *agree) {
     int n = su->n;
     int total = sized_count(su->inits, n, fixed);
     SubExp *inits = sized_leaves(l, su->inits, n, fixed);
     Var **params = sized_vars(l, su->inits, n, fixed);
     for (int i = 0; i < n; i++) params[i]->type.unique = true;
-    int pos = 0;
-    SVal *pv = sv_rebuild(l, su->init, var_ses(l, params, n), &pos);
+    SVal *pv = loop_value(l, su, var_ses(l, params, n));
 
     IrExp *ie = lower_new_exp(l, IE_LOOP);
     Loop *lp = &ie->loop;
@@ -1103,15 +1122,19 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     if (su->xs) benv = lower_bind_pat(l, benv, e->pat2, lower_index_value(l, su->xs, se_var(lp->i), e->loc));
     SVal *res = lower_exp(l, benv, e->e2);
     SubExpVec rl = {0};
-    sv_leaves(l, res, &rl);
+    if (su->irregular) lower_arm_leaves(l, res, su->init, &rl);
+    else sv_leaves(l, res, &rl);
+    if (rl.len != n && su->irregular) {
+        l->b = saved;
+        return NULL;
+    }
     if (rl.len != n) ICE("loop body result differs in structure");
     bool *same = dims_agree(l, rl.items, su->inits, n);
     for (int k = 0; k < dim_slots(su->inits, n); k++) agree[k] = !(fixed && fixed[k]) || same[k];
     SubExp *bres = sized_leaves(l, rl.items, n, fixed);
     SubExp newcond = se_bool(false);
     if (cond) newcond = lower_exp(l, lower_bind_pat(l, env, e->pat, res), e->e3)->se;
-    l->b = saved;
-    Body *body = lower_finish_body(l, &nb, res);
+    Body *body = lower_body_end(l, saved, &nb, rl.items, rl.len);
     body->nres = lp->nparams;
     body->res = NEW_ARRAY(l->a, SubExp, lp->nparams);
     if (cond) body->res[0] = newcond;
@@ -1133,8 +1156,7 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
         t->shape = shape;
     }
     lower_emit(l, ie, pat, lp->nparams, e->loc);
-    pos = 0;
-    return sv_rebuild(l, su->init, var_ses(l, pat + off, n), &pos);
+    return loop_value(l, su, var_ses(l, pat + off, n));
 }
 
 /* A loop keeps the sizes of its parameters from the initial values where
@@ -1149,10 +1171,8 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
         if (!su.init) lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
     }
     if (sv_has_fun(su.init)) lower_error(l, e->loc, "a loop parameter cannot be a function");
-    SubExpVec il = {0};
-    sv_leaves(l, su.init, &il);
-    su.n = il.len;
-    su.inits = vec_to_arena(l->a, &il);
+    su.irregular = true;
+    loop_inits(l, &su);
     if (e->form == LOOP_WHILE) {
         su.c0 = lower_exp(l, lower_bind_pat(l, env, e->pat, su.init), e->e3)->se;
     } else if (e->form == LOOP_FOR_UPTO) {
@@ -1172,6 +1192,15 @@ static SVal *lower_loop(Lower *l, Env *env, Exp *e) {
         Builder *outer = l->b;
         int mark = outer->stms.len;
         SVal *r = lower_loop_with(l, env, e, &su, fixed, agree);
+        if (!r) { /* carry the irregular arrays regular instead */
+            outer->stms.len = mark;
+            su.irregular = false;
+            loop_inits(l, &su);
+            slots = dim_slots(su.inits, su.n);
+            fixed = NEW_ARRAY(l->a, bool, slots + 1), agree = NEW_ARRAY(l->a, bool, slots + 1);
+            for (int k = 0; k < slots; k++) fixed[k] = true;
+            continue;
+        }
         bool stable = true;
         for (int k = 0; k < slots; k++)
             if (fixed[k] && !agree[k]) fixed[k] = stable = false;

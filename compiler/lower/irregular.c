@@ -15,7 +15,8 @@
  * irregular where it is flattened (its flat array), indexed by a row (a
  * slice of the flat array), asked its length, zipped, mapped over
  * (the function gets each row; its results may be irregular again), and
- * chosen by a branch whose arms both are (lower_arm_leaves).
+ * chosen by a branch whose arms both are or carried by a loop whose
+ * body's result is one too (lower_arm_leaves).
  * Everything else needs an array whose rows have one size: there the
  * value is checked to have them, Futhark's rule, and reshaped
  * (lower_regular, called by sv_leaves), so that every program Futhark

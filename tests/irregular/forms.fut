@@ -1,8 +1,9 @@
 -- Irregular arrays through the language's other forms: captured by a
 -- lambda, of tuples and records, rows in an array literal, maps whose
--- rows are reversed, scanned or filtered, and a match and an if choosing
+-- rows are reversed, scanned or filtered, a match and an if choosing
 -- between two of them (irregular still: the branch returns the chosen
--- one's descriptor).
+-- one's descriptor), and loops that carry one (for and while loops, rows
+-- growing in each iteration).
 -- ==
 -- entry: captured
 -- input { [2i64, 3i64, 0i64] }
@@ -39,6 +40,23 @@
 -- output { [0i64, 1i64, 0i64, 1i64] }
 -- input { false [2i64, 3i64] }
 -- output { [0i64, 1i64, 2i64, 0i64, 1i64, 2i64, 3i64] }
+
+-- ==
+-- entry: looped
+-- input { [2i64, 1i64] 3i64 }
+-- output { [3i64, 4i64, 3i64] }
+-- input { [2i64, 1i64] 0i64 }
+-- output { [0i64, 1i64, 0i64] }
+
+-- ==
+-- entry: grown
+-- input { [1i64, 0i64] 2i64 }
+-- output { [0i64, 0i64, 1i64, 0i64, 1i64] [3i64, 2i64] }
+
+-- ==
+-- entry: doubled
+-- input { [3i64, 0i64, 1i64] 2i64 }
+-- output { [0i64, 4i64, 8i64, 0i64] 2i64 }
 
 -- ==
 -- entry: branched
@@ -79,3 +97,14 @@ entry matched (c: bool) (ns: []i64) =
 entry branched (c: bool) (ns: []i64) =
   let irr = if c then map (\n -> iota n) ns else map (\n -> map (* 2) (iota (n + 1))) ns
   in (map i64.sum irr, flatten irr)
+
+entry looped (ns: []i64) (k: i64) =
+  flatten (loop a = map (\n -> iota n) ns for _i < k do map (\r -> map (+ 1) r) a)
+
+entry grown (ns: []i64) (k: i64) =
+  let a = loop a = map (\n -> iota n) ns for i < k do map (\r -> r ++ [i]) a
+  in (flatten a, map length a)
+
+entry doubled (ns: []i64) (k: i64) =
+  let (a, j) = loop (a, j) = (map (\n -> iota n) ns, 0) while j < k do (map (\r -> map (* 2) r) a, j + 1)
+  in (flatten a, j)

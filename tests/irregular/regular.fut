@@ -1,7 +1,7 @@
 -- Where an array of rows of one size is needed (a transpose, an entry
 -- point's result, a function whose parameter is an array of arrays, a
--- branch whose other arm is regular, a loop that returns it), an
--- irregular array must be one, as Futhark requires of every map's rows.
+-- branch whose other arm is regular, a loop whose body makes it regular),
+-- an irregular array must be one, as Futhark requires of every map's rows.
 -- ==
 -- entry: transposed
 -- input { [2i64, 2i64] }
@@ -75,4 +75,4 @@ entry chosen (c: bool) (ns: []i64) =
   flatten (if c then map (\n -> iota n) ns else replicate (length ns) (iota 3))
 
 entry looped (ns: []i64) (k: i64) =
-  flatten (loop a = map (\n -> iota n) ns for _i < k do map (\r -> map (+ 1) r) a)
+  flatten (loop a = map (\n -> iota n) ns for _i < k do transpose (transpose (map (\r -> map (+ 1) r) a)))
