@@ -1,7 +1,7 @@
 /* Internal interface of internalisation (lower/): static values, the
  * environment and the statement builder shared by internalise.c (the
- * expression evaluator) and intrinsics.c (prelude intrinsics and numeric
- * modules). */
+ * expression evaluator), control.c (branches and loops), intrinsics.c
+ * (prelude intrinsics and numeric modules) and the files beside them. */
 #ifndef FUTHORC_LOWER_H
 #define FUTHORC_LOWER_H
 
@@ -125,8 +125,12 @@ const Ty *lower_resolve_ty(Lower *l, Env *env, const Ty *ty);
  * returns its value. */
 typedef SVal *(*LowerArm)(Lower *l, void *ctx, int arm);
 /* if cond then arm t else arm f, each arm in a body of its own; sizes that
- * differ between the arms are bound by the conditional (existential). */
+ * differ between the arms are bound by the conditional (existential)
+ * (control.c). */
 SVal *lower_branch(Lower *l, SubExp cond, LowerArm arm, void *ctx, int t, int f, SrcLoc loc);
+/* An if expression e, and a loop expression e (control.c). */
+SVal *lower_if(Lower *l, Env *env, Exp *e);
+SVal *lower_loop(Lower *l, Env *env, Exp *e);
 bool sv_has_fun(const SVal *v);
 /* The body of b's statements with the leaves of res as its results. */
 Body *lower_finish_body(Lower *l, Builder *b, SVal *res);
