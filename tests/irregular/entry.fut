@@ -43,6 +43,11 @@
 -- output { [[2i64, 1i64], [2i64, 1i64], [1i64, 1i64]] [2i64, 0i64, 1i64] }
 
 -- ==
+-- entry: tuple_sums
+-- input { [1i64, 2i64, 3i64] [0.5f32, 1f32, 2f32] [2i64, 1i64] }
+-- output { [3i64, 3i64] [1.5f32, 2f32] }
+
+-- ==
 -- entry: pairs
 -- input { [1i64, 2i64] }
 -- output { [0i64, 0i64, 1i64] [1f32, 1f32, 1f32] [1i64, 2i64] }
@@ -63,3 +68,6 @@ entry blocks (ks: []i64) = to_irregular (map (\k -> replicate k [k, 1]) ks)
 
 entry pairs (ns: []i64) : irregular [] (i64, f32) =
   to_irregular (map (\n -> zip (iota n) (replicate n 1f32)) ns)
+
+entry tuple_sums [n] (x: irregular [n] (i64, f32)) : ([n]i64, [n]f32) =
+  unzip (map (\r -> (i64.sum (map (.0) r), f32.sum (map (.1) r))) (from_irregular x))
