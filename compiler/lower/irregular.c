@@ -16,7 +16,8 @@
  * slice of the flat array), asked its length, zipped, mapped over
  * (the function gets each row; its results may be irregular again), and
  * chosen by a branch whose arms both are or carried by a loop whose
- * body's result is one too (lower_arm_leaves).
+ * body's result is one too (lower_arm_leaves), and passed to a function
+ * whose parameter leaves the rows' sizes anonymous (sizes.c).
  * Everything else needs an array whose rows have one size: there the
  * value is checked to have them, Futhark's rule, and reshaped
  * (lower_regular, called by sv_leaves), so that every program Futhark

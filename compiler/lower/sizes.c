@@ -176,7 +176,26 @@ static Env *match_array(Lower *l, Env *env, const Ty *ty, SVal *v, int outer, Sh
     return env;
 }
 
+/* Whether the array type ty of arrays of primitives names none of its
+ * sizes past the outer one: they are anonymous ([n][]t), so an irregular
+ * array matches it as it is, by its number of rows alone. */
+static bool rows_anonymous(const Ty *ty) {
+    if (ty->rank < 2 && ty->elem->kind != TY_ARRAY) return false;
+    for (const Ty *t = ty; t->kind == TY_ARRAY; t = t->elem)
+        for (int d = t == ty ? 1 : 0; d < t->rank; d++)
+            if (t->dims[d].kind != SZ_ANY && (t->dims[d].kind != SZ_VAR || t->dims[d].name)) return false;
+    const Ty *e = ty;
+    while (e->kind == TY_ARRAY) e = e->elem;
+    return e->kind == TY_PRIM;
+}
+
 static Env *match_shape(Lower *l, Env *env, const Ty *ty, SVal *v, int outer, ShapeUse use, SrcLoc loc) {
+    const SVal *leaf = first_leaf(v);
+    if (ty->kind == TY_ARRAY && outer == 0 && leaf && leaf->kind == SV_IRREG && rows_anonymous(ty)) {
+        Ty rows = *ty;
+        rows.rank = 1;
+        return match_array(l, env, &rows, v, 0, use, loc);
+    }
     if (ty->kind == TY_ARRAY) {
         env = match_array(l, env, ty, v, outer, use, loc);
         return match_shape(l, env, ty->elem, v, outer + ty->rank, use, loc);

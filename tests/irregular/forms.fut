@@ -2,8 +2,9 @@
 -- lambda, of tuples and records, rows in an array literal, maps whose
 -- rows are reversed, scanned or filtered, a match and an if choosing
 -- between two of them (irregular still: the branch returns the chosen
--- one's descriptor), and loops that carry one (for and while loops, rows
--- growing in each iteration).
+-- one's descriptor), loops that carry one (for and while loops, rows
+-- growing in each iteration), and functions whose parameters leave the
+-- rows' size anonymous ([n][]t, [][]t), which take and return one.
 -- ==
 -- entry: captured
 -- input { [2i64, 3i64, 0i64] }
@@ -59,6 +60,18 @@
 -- output { [0i64, 4i64, 8i64, 0i64] 2i64 }
 
 -- ==
+-- entry: unsized
+-- input { [3i64, 1i64] }
+-- output { [3i64, 0i64] }
+
+-- ==
+-- entry: sized
+-- input { [3i64, 1i64, 0i64] }
+-- output { [6i64, 1i64, 0i64] [1i64, 2i64, 3i64, 1i64] 3i64 }
+-- input { [2i64, 2i64] }
+-- output { [3i64, 3i64] [1i64, 2i64, 1i64, 2i64] 2i64 }
+
+-- ==
 -- entry: branched
 -- input { true [2i64, 3i64, 0i64] }
 -- output { [1i64, 3i64, 0i64] [0i64, 1i64, 0i64, 1i64, 2i64] }
@@ -108,3 +121,15 @@ entry grown (ns: []i64) (k: i64) =
 entry doubled (ns: []i64) (k: i64) =
   let (a, j) = loop (a, j) = (map (\n -> iota n) ns, 0) while j < k do (map (\r -> map (* 2) r) a, j + 1)
   in (flatten a, j)
+
+def sums (rows: [][]i64) = map i64.sum rows
+
+def bumped [n] (rows: [n][]i64) : [n][]i64 = map (\r -> map (+ 1) r) rows
+
+def sized_sums [n] (rows: [n][]i64) : [n]i64 = map i64.sum rows
+
+entry unsized (ns: []i64) = sums (map (\n -> iota n) ns)
+
+entry sized (ns: []i64) =
+  let b = bumped (map (\n -> iota n) ns)
+  in (sized_sums b, flatten b, length b)

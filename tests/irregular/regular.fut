@@ -1,5 +1,5 @@
 -- Where an array of rows of one size is needed (a transpose, an entry
--- point's result, a function whose parameter is an array of arrays, a
+-- point's result, a function whose parameter names the rows' size, a
 -- branch whose other arm is regular, a loop whose body makes it regular),
 -- an irregular array must be one, as Futhark requires of every map's rows.
 -- ==
@@ -32,26 +32,6 @@ entry returned (ns: []i64) = map (\n -> iota n) ns
 def width [n][m] (_: [n][m]i64) : i64 = m
 
 entry passed (ns: []i64) = width (map (\n -> iota n) ns)
-
--- ==
--- entry: unsized
--- input { [3i64, 1i64] }
--- error: differ in size
-
--- ==
--- entry: sized
--- input { [3i64, 1i64] }
--- error: differ in size
--- input { [2i64, 2i64] }
--- output { [1i64, 1i64] }
-
-def sums (rows: [][]i64) = map i64.sum rows
-
-def sized_sums [n] (rows: [n][]i64) : [n]i64 = map i64.sum rows
-
-entry unsized (ns: []i64) = sums (map (\n -> iota n) ns)
-
-entry sized (ns: []i64) = sized_sums (map (\n -> iota n) ns)
 
 -- ==
 -- entry: chosen
