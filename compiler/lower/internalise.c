@@ -1169,7 +1169,10 @@ static Fun *lower_entry(Lower *l, Decl *d) {
     if (ret) lower_match_shape(l, env, ret_ty, res, SHAPE_RESULT, d->loc);
     l->b = NULL;
     if (sv_has_fun(res)) lower_error(l, d->loc, "entry point '%s' cannot return a function", d->name);
+    SrcLoc outer = l->user_loc;
+    l->user_loc = d->body->loc; /* where an irregular result is made regular */
     f->body = lower_finish_body(l, &b, res);
+    l->user_loc = outer;
     lower_entry_results(l, d, f);
     return f;
 }

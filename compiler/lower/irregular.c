@@ -48,6 +48,10 @@ struct Irreg {
     bool *vary;
     SubExp counts;   /* [n]i64: the elements of each row */
     SubExp offsets;  /* [n]i64: where each row starts in the flat array */
+    bool view;       /* the rows are part of the flat array, not all of it (flat_of) */
+    SVal *rows;      /* an irregular array of irregular arrays: each row is counts[i]
+                        rows of rows (an irregular array of rows of scalars) from
+                        row offsets[i] on; the flat array is rows' */
 };
 
 bool sv_irregular(const SVal *v) {
@@ -76,6 +80,40 @@ static SubExp reshape(Lower *l, SubExp x, SubExp *shape, int rank, SrcLoc loc) {
     e->shape = shape;
     e->nshape = rank;
     return lower_emit1(l, e, type_array(l->a, subexp_type(x).elem, rank, shape), loc);
+}
+
+/* x[start:start+len] of a one-dimensional array x. */
+static SubExp slice_of(Lower *l, SubExp x, SubExp start, SubExp len, SrcLoc loc) {
+    DimSlice *s = NEW(l->a, DimSlice);
+    *s = (DimSlice){.is_slice = true, .start = start, .len = len, .stride = se_i64(1)};
+    IrExp *e = lower_new_exp(l, IE_INDEX);
+    e->arr = x.v;
+    e->slice = s;
+    e->nslice = 1;
+    SubExp *shape = NEW(l->a, SubExp);
+    *shape = len;
+    return lower_emit1(l, e, type_array(l->a, subexp_type(x).elem, 1, shape), loc);
+}
+
+/* The elements of irregular array v's rows, one after another: its flat
+ * array, or for a view the part from its first row's start to its last
+ * row's end (nothing when it has no rows). */
+static SubExp flat_of(Lower *l, const SVal *v, SrcLoc loc) {
+    const Irreg *r = v->irr;
+    if (!r->view) return v->se;
+    SubExp empty = lower_binop(l, OP_EQ, r->n, se_i64(0), loc), zero = se_i64(0);
+    SubExp ends[2];
+    for (int k = 0; k < 2; k++) {
+        Builder *saved = l->b, tb = {0}, fb = {0};
+        l->b = &fb;
+        SubExp last = lower_binop(l, OP_SUB, r->n, se_i64(1), loc);
+        SubExp at = k == 0 ? element(l, r->offsets, se_i64(0), loc)
+                           : lower_binop(l, OP_ADD, element(l, r->offsets, last, loc), element(l, r->counts, last, loc),
+                                         loc);
+        Body *fbody = lower_body_end(l, saved, &fb, &at, 1);
+        ends[k] = lower_if_one(l, empty, lower_body_end(l, saved, &tb, &zero, 1), fbody, type_prim(PT_I64), loc);
+    }
+    return slice_of(l, v->se, ends[0], lower_binop(l, OP_SUB, ends[1], ends[0], loc), loc);
 }
 
 /* The one size of every row in a dimension whose sizes are the [n]i64
@@ -109,10 +147,38 @@ static SubExp one_size(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
 
 SubExp lower_regular(Lower *l, const SVal *v, SrcLoc loc) {
     const Irreg *r = v->irr;
+    if (r->rows) { /* rows of one number of rows of one shape */
+        SubExp inner = lower_regular(l, r->rows, loc);
+        Type t = subexp_type(inner);
+        SubExp *shape = NEW_ARRAY(l->a, SubExp, t.rank + 1);
+        shape[0] = r->n;
+        shape[1] = one_size(l, r->n, r->counts, loc);
+        COPY_ARRAY(shape + 2, t.shape + 1, t.rank - 1);
+        return reshape(l, inner, shape, t.rank + 1, loc);
+    }
     SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank + 1);
     shape[0] = r->n;
     for (int d = 0; d < r->rank; d++) shape[d + 1] = r->vary[d] ? one_size(l, r->n, r->dims[d], loc) : r->dims[d];
-    return reshape(l, v->se, shape, r->rank + 1, loc);
+    return reshape(l, flat_of(l, v, loc), shape, r->rank + 1, loc);
+}
+
+/* Row i of v, an irregular array of irregular arrays: its rows of rows, a
+ * view of them (their descriptor's arrays sliced, the flat array whole). */
+static SVal *rows_row(Lower *l, const SVal *v, SubExp i, SrcLoc loc) {
+    const Irreg *in = v->irr->rows->irr;
+    SubExp start = element(l, v->irr->offsets, i, loc), len = element(l, v->irr->counts, i, loc);
+    Irreg *r = NEW(l->a, Irreg);
+    *r = *in;
+    r->n = len;
+    r->view = true;
+    r->counts = slice_of(l, in->counts, start, len, loc);
+    r->offsets = slice_of(l, in->offsets, start, len, loc);
+    r->dims = NEW_ARRAY(l->a, SubExp, in->rank);
+    for (int d = 0; d < in->rank; d++) r->dims[d] = in->vary[d] ? slice_of(l, in->dims[d], start, len, loc) : in->dims[d];
+    SVal *row = sv_dyn(l, v->se);
+    row->kind = SV_IRREG;
+    row->irr = r;
+    return row;
 }
 
 SubExp lower_width(Lower *l, SVal *v, SrcLoc loc) {
@@ -131,6 +197,7 @@ SVal *lower_row(Lower *l, SVal *v, SubExp i, SrcLoc loc) {
         return c;
     }
     if (v->kind != SV_IRREG) return lower_index_value(l, v, i, loc);
+    if (v->irr->rows) return rows_row(l, v, i, loc);
     const Irreg *r = v->irr;
     DimSlice *s = NEW(l->a, DimSlice);
     s->is_slice = true;
@@ -150,6 +217,26 @@ SVal *lower_row(Lower *l, SVal *v, SubExp i, SrcLoc loc) {
 }
 
 /* ---- Maps with irregular results ----------------------------------------------- */
+
+/* Whether leaf v of an element's value is an irregular array of rows of
+ * scalars, which a map over elements makes an irregular array of
+ * irregular arrays of. */
+static bool nests(const SVal *v) { return v->kind == SV_IRREG && v->irr->rank == 1 && !v->irr->rows; }
+
+/* The leaves of an element's value, for a map over elements: an irregular
+ * array of rows of scalars as two, its elements (flat_of) and its rows'
+ * lengths (elem_value makes the map's two results one irregular array of
+ * irregular arrays); everything else as sv_leaves makes it. */
+static void elem_leaves(Lower *l, SVal *v, SubExpVec *out, SrcLoc loc) {
+    if (v->kind == SV_TUPLE || v->kind == SV_RECORD) {
+        for (int i = 0; i < v->n; i++) elem_leaves(l, v->elems[i], out, loc);
+    } else if (nests(v)) {
+        vec_push_in(l->a, out, flat_of(l, v, loc));
+        vec_push_in(l->a, out, v->irr->counts);
+    } else {
+        sv_leaves(l, v, out);
+    }
+}
 
 /* What lower_map_elems knows of one result of the map. */
 typedef struct Res {
@@ -210,7 +297,7 @@ static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, Res *rs
     Lambda *lam = lower_lambda_begin(l, &ti, 1, &saved, &nb);
     *shape = fn(l, ctx, se_var(lam->params[0]));
     SubExpVec vs = {0}, res = {0};
-    sv_leaves(l, *shape, &vs);
+    elem_leaves(l, *shape, &vs, loc);
     if (rs && vs.len != k) ICE("a map's function lowered to values of different structures");
     for (int j = 0; rs && j < k; j++) {
         if (!rs[j].irr) continue;
@@ -348,7 +435,7 @@ static Var **build_loop(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *rs, int k
     l->b = &nb;
     SubExp i = se_var(lp->i);
     SubExpVec vs = {0};
-    sv_leaves(l, fn(l, ctx, i), &vs);
+    elem_leaves(l, fn(l, ctx, i), &vs, loc);
     if (vs.len != k) ICE("a map's function lowered to values of different structures");
     SubExp *res = NEW_ARRAY(l->a, SubExp, k);
     for (int j = 0; j < k; j++) {
@@ -628,7 +715,7 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
     }
     js[0] = at;
     SubExpVec vs = {0}, res = {0};
-    sv_leaves(l, fn(l, ctx, s), &vs);
+    elem_leaves(l, fn(l, ctx, s), &vs, loc);
     SubExp x;
     SegOp op;
     int q = -1;
@@ -664,7 +751,7 @@ static Var *flat_filtered(Lower *l, ElemFn fn, void *ctx, const Res *rj, int j, 
     SubExp s, at;
     Lambda *lam = positions_begin(l, &in, iota, in_total, pos, &s, &at, &saved, &nb, loc);
     SubExpVec vs = {0};
-    sv_leaves(l, fn(l, ctx, s), &vs);
+    elem_leaves(l, fn(l, ctx, s), &vs, loc);
     FilterRow f;
     bool ok = filtered_row(l, vs.items[j], &f);
     int n = ok ? f.flags->narrs : 0;
@@ -715,7 +802,7 @@ static Var **build_by_positions(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *r
     Builder *saved, nb;
     Lambda *lam = lower_lambda_begin(l, &ti, 1, &saved, &nb);
     SubExpVec vs = {0}, res = {0};
-    sv_leaves(l, fn(l, ctx, se_var(lam->params[0])), &vs);
+    elem_leaves(l, fn(l, ctx, se_var(lam->params[0])), &vs, loc);
     Type *ts = NEW_ARRAY(l->a, Type, nreg);
     for (int j = 0; j < k; j++)
         if (!rs[j].irr) {
@@ -732,9 +819,81 @@ static Var **build_by_positions(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *r
     return vals;
 }
 
+/* A map's result of rows of n elements (regular or irregular), as its
+ * flat array, each row's length and where it starts. */
+typedef struct Rows {
+    SubExp flat, counts, offsets;
+} Rows;
+
+static Rows rows_in(Lower *l, const SVal *v, SubExp n, SrcLoc loc) {
+    if (v->kind == SV_IRREG) return (Rows){v->se, v->irr->counts, v->irr->offsets};
+    SubExp m = lower_dim(l, v->se, 1), *flat = NEW(l->a, SubExp), *len = NEW(l->a, SubExp);
+    *flat = lower_binop(l, OP_SIZE_MUL, n, m, loc);
+    *len = n;
+    IrExp *rep = lower_new_exp(l, IE_REPLICATE);
+    rep->shape = len;
+    rep->nshape = 1;
+    rep->se = m;
+    Type ti = type_prim(PT_I64);
+    Builder *saved, nb;
+    Lambda *at = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    SubExp o = lower_binop(l, OP_MUL, se_var(at->params[0]), m, loc);
+    lower_lambda_end(l, at, saved, &nb, &o, 1);
+    Var **is = NEW(l->a, Var *);
+    is[0] = iota_of(l, n, loc).v;
+    Screma sc = {.w = n, .arrs = is, .narrs = 1, .map = at};
+    Type tarr = lower_outer_type(l, n, ti);
+    SubExp offs = se_var(lower_emit_screma(l, &sc, &tarr, 1, loc)[0]);
+    return (Rows){reshape(l, v->se, flat, 1, loc), lower_emit1(l, rep, type_array(l->a, PT_I64, 1, len), loc), offs};
+}
+
+/* The irregular array of irregular arrays that a map over n elements
+ * made as elems (each element's elements) and lens (each element's rows'
+ * lengths): its rows are ranges of the rows of all elements' rows, whose
+ * starts are a scan of all the lengths. */
+static SVal *nested_value(Lower *l, const SVal *elems, const SVal *lens, SubExp n, SrcLoc loc) {
+    Rows e = rows_in(l, elems, n, loc), c = rows_in(l, lens, n, loc);
+    Irreg *in = NEW(l->a, Irreg), *out = NEW(l->a, Irreg);
+    in->n = lower_dim(l, c.flat, 0);
+    in->rank = out->rank = 1;
+    in->vary = NEW(l->a, bool);
+    out->vary = NEW(l->a, bool);
+    *in->vary = *out->vary = true;
+    in->dims = NEW(l->a, SubExp);
+    out->dims = NEW(l->a, SubExp);
+    in->dims[0] = in->counts = c.flat;
+    offsets_of(l, in, iota_of(l, in->n, loc), loc);
+    out->n = n;
+    out->dims[0] = out->counts = c.counts;
+    out->offsets = c.offsets;
+    out->rows = sv_dyn(l, e.flat);
+    out->rows->kind = SV_IRREG;
+    out->rows->irr = in;
+    SVal *v = sv_dyn(l, e.flat);
+    v->kind = SV_IRREG;
+    v->irr = out;
+    return v;
+}
+
+/* shape (the value of the map's function) with the map's results vals in
+ * place of its leaves, two for a leaf that nests (elem_leaves). */
+static SVal *elem_value(Lower *l, const SVal *shape, SVal **vals, int *pos, SubExp n, SrcLoc loc) {
+    if (shape->kind == SV_TUPLE || shape->kind == SV_RECORD) {
+        SVal *v = NEW(l->a, SVal);
+        *v = *shape;
+        v->elems = NEW_ARRAY(l->a, SVal *, shape->n + 1);
+        for (int i = 0; i < shape->n; i++) v->elems[i] = elem_value(l, shape->elems[i], vals, pos, n, loc);
+        return v;
+    }
+    if (shape->kind == SV_FUN) return (SVal *)shape;
+    if (!nests(shape)) return vals[(*pos)++];
+    *pos += 2;
+    return nested_value(l, vals[*pos - 2], vals[*pos - 1], n, loc);
+}
+
 /* The map's results (vals) as values, irregular where they are, in the
- * structure of shape (the value of the map's function). */
-static SVal *map_value(Lower *l, const SVal *shape, Var **vals, const Res *rs, int k) {
+ * structure of shape (the value of the map's function over n elements). */
+static SVal *map_value(Lower *l, const SVal *shape, Var **vals, const Res *rs, int k, SubExp n, SrcLoc loc) {
     SVal **vs = NEW_ARRAY(l->a, SVal *, k);
     for (int j = 0; j < k; j++) {
         vs[j] = sv_dyn(l, se_var(vals[j]));
@@ -744,7 +903,7 @@ static SVal *map_value(Lower *l, const SVal *shape, Var **vals, const Res *rs, i
         }
     }
     int pos = 0;
-    return rebuild_leaves(l, shape, vs, &pos);
+    return elem_value(l, shape, vs, &pos, n, loc);
 }
 
 SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
@@ -768,7 +927,7 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
         Screma sc = {.w = n, .arrs = is, .narrs = 1, .map = lam};
         Type *ts = NEW_ARRAY(l->a, Type, k);
         for (int j = 0; j < k; j++) ts[j] = rs[j].t;
-        return map_value(l, shape, lower_emit_screma(l, &sc, ts, k, loc), rs, k);
+        return map_value(l, shape, lower_emit_screma(l, &sc, ts, k, loc), rs, k, n, loc);
     }
     /* the sizes that vary, and the element count of each irregular row */
     SVal *shape2;
@@ -798,7 +957,7 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
         rs[j].t = type_array(l->a, t.elem, 1, total);
     }
     Var **vals = build_by_positions(l, n, fn, ctx, rs, k, iota, loc);
-    return map_value(l, shape, vals ? vals : build_loop(l, n, fn, ctx, rs, k, loc), rs, k);
+    return map_value(l, shape, vals ? vals : build_loop(l, n, fn, ctx, rs, k, loc), rs, k, n, loc);
 }
 
 /* f applied to row i of xs (lower_map_rows). */
@@ -826,7 +985,8 @@ SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc) {
         for (int k = 0; k < v->n; k++) c->elems[k] = lower_flatten_irregular(l, v->elems[k], loc);
         return c;
     }
-    if (v->kind == SV_IRREG && v->irr->rank == 1) return sv_dyn(l, v->se);
+    if (v->kind == SV_IRREG && v->irr->rows) return v->irr->rows;
+    if (v->kind == SV_IRREG && v->irr->rank == 1) return sv_dyn(l, flat_of(l, v, loc));
     if (v->kind == SV_IRREG && v->irr->vary[0]) {
         /* rows of rows of one shape: the flat array as [sum of the rows' lengths] ++ that shape */
         const Irreg *r = v->irr;
@@ -836,7 +996,7 @@ SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc) {
             SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank);
             shape[0] = sum_sizes(l, r->n, r->dims[0], loc);
             for (int d = 1; d < r->rank; d++) shape[d] = r->dims[d];
-            return sv_dyn(l, reshape(l, v->se, shape, r->rank, loc));
+            return sv_dyn(l, reshape(l, flat_of(l, v, loc), shape, r->rank, loc));
         }
     }
     SubExpVec leaf = {0};
@@ -917,7 +1077,8 @@ SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc) {
  * arrays of one rank whose same dimensions vary: the branch then returns
  * their descriptors, and its value is irregular. */
 static bool arms_agree(const SVal *v, const SVal *w) {
-    if (v->kind != SV_IRREG || w->kind != SV_IRREG || v->irr->rank != w->irr->rank) return false;
+    if (v->kind != SV_IRREG || w->kind != SV_IRREG || v->irr->rank != w->irr->rank || v->irr->rows || w->irr->rows)
+        return false;
     for (int d = 0; d < v->irr->rank; d++)
         if (v->irr->vary[d] != w->irr->vary[d]) return false;
     return true;
@@ -963,6 +1124,7 @@ SVal *lower_arm_value(Lower *l, const SVal *shape, const SVal *other, const SubE
     r->offsets = ses[(*pos)++];
     for (int d = 0; d < r->rank; d++) r->dims[d] = ses[(*pos)++];
     r->n = lower_dim(l, r->counts, 0);
+    r->view = true; /* either arm's may be */
     v->kind = SV_IRREG;
     v->irr = r;
     return v;
@@ -996,11 +1158,12 @@ static SubExp row_elems(Lower *l, const SVal *v, SubExp n, SubExp lens, SrcLoc l
         return reshape(l, v->se, shape, t.rank - 1, loc);
     }
     const Irreg *r = v->irr;
-    if (r->rank == 1) return v->se;
+    if (r->rows) return lower_regular(l, r->rows, loc);
+    if (r->rank == 1) return flat_of(l, v, loc);
     SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank);
     shape[0] = r->vary[0] ? sum_sizes(l, n, lens, loc) : lower_binop(l, OP_SIZE_MUL, n, r->dims[0], loc);
     for (int d = 1; d < r->rank; d++) shape[d] = r->vary[d] ? one_size(l, n, r->dims[d], loc) : r->dims[d];
-    return reshape(l, v->se, shape, r->rank, loc);
+    return reshape(l, flat_of(l, v, loc), shape, r->rank, loc);
 }
 
 /* Whether leaf v is an array of rows: irregular, or regular of rank 2 or more. */

@@ -1,0 +1,86 @@
+-- Irregular arrays of irregular arrays, two levels deep: a map whose
+-- function returns an irregular array (of rows of scalars) makes one.
+-- Each row is a range of the rows of all elements' rows (a view: the
+-- descriptor's arrays sliced, the flat array shared); flatten gives all
+-- those rows, flatten twice all elements. Maps over the rows, indexing,
+-- rows made by filters, rows of one size (regular, checked where needed),
+-- empty rows at both levels, functions whose parameters leave the sizes
+-- anonymous, and to_irregular (the inner level regular).
+-- ==
+-- entry: flat2
+-- input { [3i64, 0i64, 2i64] }
+-- output { [0i64, 0i64, 1i64, 0i64] }
+-- input { empty([0]i64) }
+-- output { empty([0]i64) }
+
+-- ==
+-- entry: sums
+-- input { [3i64, 0i64, 2i64] }
+-- output { [0i64, 0i64, 1i64, 0i64, 0i64] [3i64, 0i64, 2i64] [1i64, 0i64, 0i64] [0i64, 1i64, 2i64, 0i64, 1i64] }
+
+-- ==
+-- entry: row
+-- input { [3i64, 0i64, 2i64] 2i64 }
+-- output { [0i64, 0i64, 1i64] }
+-- input { [3i64, 0i64, 2i64] 0i64 }
+-- output { [0i64, 0i64, 1i64, 0i64, 1i64, 2i64] }
+-- input { [3i64, 0i64, 2i64] 1i64 }
+-- output { empty([0]i64) }
+-- input { [3i64, 0i64, 2i64] 3i64 }
+-- error: out of bounds
+
+-- ==
+-- entry: filtered
+-- input { [3i64, 0i64, 5i64] }
+-- output { [0i64, 0i64, 0i64, 0i64, 0i64, 2i64, 0i64, 2i64] [0i64, 1i64, 1i64, 0i64, 1i64, 1i64, 2i64, 2i64] }
+
+-- ==
+-- entry: passed
+-- input { [3i64, 0i64, 2i64] }
+-- output { [3i64, 0i64, 2i64] [0i64, 0i64, 1i64, 0i64] }
+
+-- ==
+-- entry: constant
+-- input { 2i64 }
+-- output { [0i64, 1i64, 2i64, 1i64, 2i64, 3i64] }
+
+-- ==
+-- entry: made_regular
+-- input { [2i64, 2i64] }
+-- output { [[[0i64, 1i64], [0i64, 1i64]], [[0i64, 1i64], [0i64, 1i64]]] }
+-- input { [2i64, 1i64] }
+-- error: differ in size
+
+-- ==
+-- entry: record
+-- input { [2i64, 1i64] }
+-- output { [[0i64, 1i64], [0i64, 1i64], [0i64, 1i64]] [2i64, 1i64] }
+
+def nested (ns: []i64) = map (\n -> map (\i -> iota i) (iota n)) ns
+
+entry flat2 (ns: []i64) = flatten (flatten (nested ns))
+
+entry sums (ns: []i64) =
+  let a = nested ns
+  in (flatten (map (\r -> map i64.sum r) a), map length a, map (\r -> i64.sum (flatten r)) a,
+      map length (flatten a))
+
+entry row (ns: []i64) (k: i64) =
+  let a = map (\n -> map (\i -> iota (i + 1)) (iota n)) ns
+  in flatten a[k]
+
+entry filtered (ns: []i64) =
+  let a = map (\n -> map (\i -> filter (\x -> x % 2 == 0) (iota i)) (iota n)) ns
+  in (flatten (flatten a), map length (flatten a))
+
+entry constant (k: i64) = flatten (flatten (map (\j -> unflatten_irregular [1, 2] [j, j + 1, j + 2]) (iota k)))
+
+entry made_regular (ns: []i64) = map (\n -> map (\_ -> iota 2) (iota n)) ns
+
+entry record (ns: []i64) = to_irregular (map (\n -> map (\_ -> iota 2) (iota n)) ns)
+
+def lens (a: [][][]i64) = map length a
+
+def flattened [n] (a: [n][][]i64) = flatten (flatten a)
+
+entry passed (ns: []i64) = let a = nested ns in (lens a, flattened a)
