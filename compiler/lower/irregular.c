@@ -1074,14 +1074,45 @@ SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc) {
 /* ---- Irregular arrays out of branches ------------------------------------------------ */
 
 /* Whether v and w, the values of the two arms of a branch, are irregular
- * arrays of one rank whose same dimensions vary: the branch then returns
+ * arrays of one rank whose same dimensions vary (and, for irregular arrays
+ * of irregular arrays, whose rows' rows agree so): the branch then returns
  * their descriptors, and its value is irregular. */
 static bool arms_agree(const SVal *v, const SVal *w) {
-    if (v->kind != SV_IRREG || w->kind != SV_IRREG || v->irr->rank != w->irr->rank || v->irr->rows || w->irr->rows)
+    if (v->kind != SV_IRREG || w->kind != SV_IRREG || v->irr->rank != w->irr->rank || !v->irr->rows != !w->irr->rows)
         return false;
     for (int d = 0; d < v->irr->rank; d++)
         if (v->irr->vary[d] != w->irr->vary[d]) return false;
-    return true;
+    return !v->irr->rows || arms_agree(v->irr->rows, w->irr->rows);
+}
+
+/* Appends r's descriptor's arrays to out, then its rows' rows' (whose flat
+ * array is the same). */
+static void push_desc(Lower *l, const Irreg *r, SubExpVec *out) {
+    vec_push_in(l->a, out, r->counts);
+    vec_push_in(l->a, out, r->offsets);
+    for (int d = 0; d < r->rank; d++) vec_push_in(l->a, out, r->dims[d]);
+    if (r->rows) push_desc(l, r->rows->irr, out);
+}
+
+/* The irregular array of flat array flat shaped like like, its
+ * descriptor's arrays from ses at *pos (push_desc's order); a view, as
+ * either arm's may be. */
+static SVal *take_desc(Lower *l, const Irreg *like, SubExp flat, const SubExp *ses, int *pos) {
+    Irreg *r = NEW(l->a, Irreg);
+    *r = *like;
+    r->vary = NEW_ARRAY(l->a, bool, r->rank);
+    COPY_ARRAY(r->vary, like->vary, r->rank);
+    r->dims = NEW_ARRAY(l->a, SubExp, r->rank);
+    r->counts = ses[(*pos)++];
+    r->offsets = ses[(*pos)++];
+    for (int d = 0; d < r->rank; d++) r->dims[d] = ses[(*pos)++];
+    r->n = lower_dim(l, r->counts, 0);
+    r->view = !like->rows;
+    if (like->rows) r->rows = take_desc(l, like->rows->irr, flat, ses, pos);
+    SVal *v = sv_dyn(l, flat);
+    v->kind = SV_IRREG;
+    v->irr = r;
+    return v;
 }
 
 static bool same_structure(const SVal *v, const SVal *w) {
@@ -1097,11 +1128,8 @@ void lower_arm_leaves(Lower *l, SVal *v, const SVal *other, SubExpVec *out) {
         sv_leaves(l, v, out);
         return;
     }
-    const Irreg *r = v->irr;
     vec_push_in(l->a, out, v->se);
-    vec_push_in(l->a, out, r->counts);
-    vec_push_in(l->a, out, r->offsets);
-    for (int d = 0; d < r->rank; d++) vec_push_in(l->a, out, r->dims[d]);
+    push_desc(l, v->irr, out);
 }
 
 SVal *lower_arm_value(Lower *l, const SVal *shape, const SVal *other, const SubExp *ses, int *pos) {
@@ -1114,20 +1142,8 @@ SVal *lower_arm_value(Lower *l, const SVal *shape, const SVal *other, const SubE
     }
     if (shape->kind == SV_FUN) return (SVal *)shape;
     if (!arms_agree(shape, other)) return sv_dyn(l, ses[(*pos)++]);
-    Irreg *r = NEW(l->a, Irreg);
-    *r = *shape->irr;
-    r->vary = NEW_ARRAY(l->a, bool, r->rank);
-    COPY_ARRAY(r->vary, shape->irr->vary, r->rank);
-    r->dims = NEW_ARRAY(l->a, SubExp, r->rank);
-    SVal *v = sv_dyn(l, ses[(*pos)++]);
-    r->counts = ses[(*pos)++];
-    r->offsets = ses[(*pos)++];
-    for (int d = 0; d < r->rank; d++) r->dims[d] = ses[(*pos)++];
-    r->n = lower_dim(l, r->counts, 0);
-    r->view = true; /* either arm's may be */
-    v->kind = SV_IRREG;
-    v->irr = r;
-    return v;
+    SubExp flat = ses[(*pos)++];
+    return take_desc(l, shape->irr, flat, ses, pos);
 }
 
 /* ---- Irregular arrays at entry points ------------------------------------------------ */

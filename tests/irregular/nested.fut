@@ -5,7 +5,8 @@
 -- those rows, flatten twice all elements. Maps over the rows, indexing,
 -- rows made by filters, rows of one size (regular, checked where needed),
 -- empty rows at both levels, functions whose parameters leave the sizes
--- anonymous, and to_irregular (the inner level regular).
+-- anonymous, branches and loops that keep them irregular, and
+-- to_irregular (the inner level regular).
 -- ==
 -- entry: flat2
 -- input { [3i64, 0i64, 2i64] }
@@ -38,6 +39,18 @@
 -- entry: passed
 -- input { [3i64, 0i64, 2i64] }
 -- output { [3i64, 0i64, 2i64] [0i64, 0i64, 1i64, 0i64] }
+
+-- ==
+-- entry: chosen
+-- input { true [3i64, 0i64, 2i64] }
+-- output { [0i64, 0i64, 1i64, 0i64] [3i64, 0i64, 2i64] [0i64, 1i64, 2i64, 0i64, 1i64] }
+-- input { false [3i64, 0i64, 2i64] }
+-- output { [0i64, 0i64, 1i64, 0i64, 1i64, 2i64, 0i64, 0i64, 1i64] [3i64, 0i64, 2i64] [1i64, 2i64, 3i64, 1i64, 2i64] }
+
+-- ==
+-- entry: looped
+-- input { [3i64, 0i64, 2i64] 2i64 }
+-- output { [2i64, 2i64, 3i64, 2i64] [3i64, 0i64, 2i64] }
 
 -- ==
 -- entry: constant
@@ -84,3 +97,11 @@ def lens (a: [][][]i64) = map length a
 def flattened [n] (a: [n][][]i64) = flatten (flatten a)
 
 entry passed (ns: []i64) = let a = nested ns in (lens a, flattened a)
+
+entry chosen (c: bool) (ns: []i64) =
+  let a = if c then nested ns else map (\n -> map (\i -> iota (i + 1)) (iota n)) ns
+  in (flatten (flatten a), map length a, map length (flatten a))
+
+entry looped (ns: []i64) (k: i64) =
+  let a = loop a = nested ns for _i < k do map (\r -> map (\s -> map (+ 1) s) r) a
+  in (flatten (flatten a), map length a)
