@@ -649,6 +649,22 @@ static void row_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
     if (x && (x == u->lam->params[0] || x == u->lam->params[1] || bound_by(u->l, x))) u->found = true;
 }
 
+/* The map of Screma sc (over rank-1 arrays whose elements elem_at
+ * computes) applied to element at of its inputs, its statements appended
+ * to l's current body: the body whose results are the map's, with the
+ * inputs' elements in *to; NULL where an input must be built to be read. */
+static Body *map_at(Lower *l, const Screma *sc, SubExp at, Var ***to, SrcLoc loc) {
+    *to = NEW_ARRAY(l->a, Var *, sc->narrs + 1);
+    for (int m = 0; m < sc->narrs; m++) {
+        SubExp v;
+        if (sc->arrs[m]->type.rank != 1 || !elem_at(l, se_var(sc->arrs[m]), &at, &v, 0, loc)) return NULL;
+        (*to)[m] = var_of(l, v, loc);
+    }
+    Body *b = ir_clone_body_with(l->prog, sc->map->body, sc->map->params, *to, sc->narrs);
+    for (int i = 0; i < b->nstms; i++) vec_push_in(l->a, &l->b->stms, b->stms[i]);
+    return b;
+}
+
 /* Whether x, bound in l's current body (that of lam, the positions'
  * lambda), is a scan of rank-1 arrays whose elements elem_at computes,
  * with an operator and neutral element of values from outside the row:
@@ -666,14 +682,9 @@ static bool scanned_row(Lower *l, const Lambda *lam, SubExp x, SubExp at, SubExp
     ir_uses_lambda(o->op, row_use, &u);
     ir_uses_ses(o->neutral, o->k, row_use, &u);
     if (*q == o->k || u.found) return false;
-    Var **to = NEW_ARRAY(l->a, Var *, sc->narrs + 1);
-    for (int m = 0; m < sc->narrs; m++) {
-        SubExp v;
-        if (sc->arrs[m]->type.rank != 1 || !elem_at(l, se_var(sc->arrs[m]), &at, &v, 1, loc)) return false;
-        to[m] = var_of(l, v, loc);
-    }
-    Body *b = ir_clone_body_with(l->prog, sc->map->body, sc->map->params, to, sc->narrs);
-    for (int i = 0; i < b->nstms; i++) vec_push_in(l->a, &l->b->stms, b->stms[i]);
+    Var **to;
+    Body *b = map_at(l, sc, at, &to, loc);
+    if (!b) return false;
     vec_push_in(l->a, vals, lower_binop(l, OP_EQ, at, se_i64(0), loc));
     for (int i = 0; i < o->k; i++) vec_push_in(l->a, vals, b->res[i]);
     *op = *o;
@@ -753,18 +764,11 @@ static Var *flat_filtered(Lower *l, ElemFn fn, void *ctx, const Res *rj, int j, 
     SubExpVec vs = {0};
     elem_leaves(l, fn(l, ctx, s), &vs, loc);
     FilterRow f;
-    bool ok = filtered_row(l, vs.items[j], &f);
-    int n = ok ? f.flags->narrs : 0;
-    Var **to = NEW_ARRAY(l->a, Var *, n + 1);
-    for (int m = 0; ok && m < n; m++) {
-        SubExp v;
-        ok = elem_at(l, se_var(f.flags->arrs[m]), &at, &v, 0, loc);
-        if (ok) to[m] = var_of(l, v, loc);
-    }
+    Var **to;
+    Body *b = filtered_row(l, vs.items[j], &f) ? map_at(l, f.flags, at, &to, loc) : NULL;
+    bool ok = b != NULL;
     SubExp res[3];
     if (ok) { /* the filter's flag (i64 and bool) and the element */
-        Body *b = ir_clone_body_with(l->prog, f.flags->map->body, f.flags->map->params, to, n);
-        for (int i = 0; i < b->nstms; i++) vec_push_in(l->a, &l->b->stms, b->stms[i]);
         res[0] = b->res[0];
         res[1] = b->res[1];
         res[2] = se_var(to[f.m]);
