@@ -9,7 +9,9 @@
  *     each point of the nest is a segment) by the width of its segments:
  *     short ones a work-item each (a SegMap), medium and irregular ones
  *     (a CSR row) lanes of a work-group each, long ones one or more whole
- *     work-groups each, whose partial results a second kernel combines.
+ *     work-groups each, whose partial results a second kernel combines;
+ *     the long segments of an irregular one (segred_irregular) a
+ *     work-group per chunk of about SEGRED_CHUNK elements.
  * The maps' scalar code around the reduction runs in every work-item of
  * a segment (it gives the segment's width and rows); a failure there
  * skips the segment, whose work-items still meet the group's barriers. */
@@ -33,6 +35,27 @@
  * 0.45 with 32 (fewer lanes leave rows' reads uncoalesced, more leave
  * lanes idle and add tree steps). */
 #define SEGRED_LANES_MIN 4
+/* A segment of an irregular segmented reduction is long when it has more
+ * than SEGRED_LONG_ITEMS elements per lane: its lanes leave it to whole
+ * work-groups (segred_irregular), so that one long segment among many
+ * short ones does not keep a few lanes busy while the device idles. */
+#define SEGRED_LONG_ITEMS 256
+
+/* Work-groups reduce a long segment in chunks of SEGRED_CHUNK elements
+ * (64 per work-item of a group of 256). */
+#define SEGRED_CHUNK 16384
+
+/* The long segments of an irregular segmented reduction, which its lanes
+ * kernel leaves to work-groups, as host variables or a kernel's
+ * parameters: count (a device block of one i64, chunks << 32 | segments,
+ * summed), list and base (per slot, its segment's number and first
+ * chunk, in the order the slots were taken, so that the first chunks
+ * ascend), n (how many long segments) and chunks (how many chunks) on the
+ * host once the lanes kernel has run; in the lanes kernel, n is the least
+ * width of a long segment and local two i64 of local memory. */
+typedef struct Long {
+    ImpVar *count, *list, *base, *n, *chunks, *local;
+} Long;
 
 /* ---- Elements ---------------------------------------------------------------------------- */
 
@@ -139,15 +162,6 @@ static ImpVar **kb_blocks(ImpLower *L, Kb *kb, ImpVar **mems, int n) {
 
 /* Kernel: a new i64 variable of the work-item's position t. */
 static ImpVar *thread(ImpLower *L, const char *name, ImpThread t) { return gl_let(L, name, PT_I64, imp_thread(L->a, t)); }
-
-/* Folds the partial results parts[lo .. hi) in order into accumulators r. */
-static void fold_parts(ImpLower *L, Reds *r, ImpVar **parts, const PrimType *ts, int nv, ImpExp *lo, ImpExp *hi) {
-    LwNest n;
-    ImpVar *c = lw_fresh(L, "c", IMP_SCALAR, PT_I64);
-    ImpStm *f = lw_for(L, &n, c, gl_op(L, OP_SUB, hi, lo));
-    combine_reds(L, gl_loads(L, parts, ts, nv, gl_op(L, OP_ADD, lo, imp_read(L->a, c))), r);
-    f->body = lw_leave(L, &n);
-}
 
 /* ---- One reduction -------------------------------------------------------------------------- */
 
@@ -264,6 +278,55 @@ static void segment_suffix(ImpLower *L, const Stm *s, int at, ImpExp **vals, Imp
     when->body = lw_leave(L, &n);
 }
 
+static ImpStm *atomic(ImpLower *L, ImpVar *mem, int64_t index, ImpAtomic op, ImpExp *value, const char *old) {
+    ImpStm *at = imp_add(L->b, IMP_ATOMIC);
+    at->var = old ? lw_fresh(L, old, IMP_SCALAR, PT_I64) : NULL;
+    at->mem = mem, at->index = gl_i64(L, index), at->t = PT_I64, at->atomic = op, at->value = value;
+    return at;
+}
+
+/* In segred_lanes' kernel (lg: its parameters), after segment seg's code
+ * gave its width m (0 when it failed, ok false): a long segment is left
+ * to segred_chunks, its lanes reduce nothing and write nothing, and it
+ * takes a slot of lg->list and lg->base and its chunks. The group sums
+ * its long segments and their chunks (packed as in Long.count) in local
+ * memory and takes them with one atomic addition to lg->count, so that
+ * slots and chunks are taken in the same order. Every work-item meets
+ * the barriers. */
+static void long_segments(ImpLower *L, const Long *lg, ImpVar *seg, ImpVar *m, ImpVar *ok, ImpVar *lane0) {
+    Arena *a = L->a;
+    ImpVar *big = gl_let(L, "long", PT_BOOL, imp_op2(a, OP_GT, PT_I64, imp_read(a, m), imp_read(a, lg->n)));
+    ImpVar *ltid = gl_let(L, "ltid", PT_I64, imp_thread(a, IMP_LOCAL_ID));
+    ImpVar *mine = gl_let(L, "mine", PT_BOOL, imp_op2(a, OP_LAND, PT_BOOL, imp_read(a, big), imp_read(a, lane0)));
+    ImpVar *off = gl_let(L, "off", PT_I64, gl_i64(L, 0));
+    LwNest n;
+    ImpStm *first = gl_if(L, &n, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    imp_store(L->b, lg->local, PT_I64, gl_i64(L, 0), gl_i64(L, 0));
+    first->body = lw_leave(L, &n);
+    gl_barrier(L);
+    ImpStm *take = gl_if(L, &n, imp_read(a, mine));
+    ImpExp *chunks = gl_div_up(L, imp_read(a, m), gl_i64(L, SEGRED_CHUNK));
+    ImpExp *packed = gl_op(L, OP_ADD, gl_op(L, OP_SHL, chunks, gl_i64(L, 32)), gl_i64(L, 1));
+    imp_assign(L->b, off, imp_read(a, atomic(L, lg->local, 0, IMP_AT_ADD, packed, "o")->var));
+    take->body = lw_leave(L, &n);
+    gl_barrier(L);
+    first = gl_if(L, &n, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    ImpExp *sum = imp_load(a, lg->local, PT_I64, gl_i64(L, 0));
+    imp_store(L->b, lg->local, PT_I64, gl_i64(L, 1), imp_read(a, atomic(L, lg->count, 0, IMP_AT_ADD, sum, "base")->var));
+    first->body = lw_leave(L, &n);
+    gl_barrier(L);
+    take = gl_if(L, &n, imp_read(a, mine));
+    ImpVar *at = gl_let(L, "at", PT_I64, gl_op(L, OP_ADD, imp_load(a, lg->local, PT_I64, gl_i64(L, 1)), imp_read(a, off)));
+    ImpVar *slot = gl_let(L, "slot", PT_I64, gl_op(L, OP_AND, imp_read(a, at), gl_i64(L, 0xffffffff)));
+    imp_store(L->b, lg->list, PT_I64, imp_read(a, slot), imp_read(a, seg));
+    imp_store(L->b, lg->base, PT_I64, imp_read(a, slot), gl_op(L, OP_LSHR, imp_read(a, at), gl_i64(L, 32)));
+    take->body = lw_leave(L, &n);
+    ImpStm *drop = gl_if(L, &n, imp_read(a, big));
+    imp_assign(L->b, m, gl_i64(L, 0));
+    imp_assign(L->b, ok, imp_const(a, prim_bool(false)));
+    drop->body = lw_leave(L, &n);
+}
+
 /* A segmented reduction whose segments lanes work-items of a group take
  * each: an irregular one (at least SEGRED_LANES_MIN lanes), or a regular
  * one of medium segments (enough lanes that each folds about
@@ -274,7 +337,7 @@ static void segment_suffix(ImpLower *L, const Stm *s, int at, ImpExp **vals, Imp
  * their values in a tree of their own; lane 0 runs the rest and writes the
  * results. A segment whose code failed, and lanes past the last segment,
  * reduce nothing but still meet the group's barriers. */
-static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min) {
+static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min, const Long *lg) {
     const SegInfo *g = s->e->seg;
     const Stm *rs = g->levels[g->depth - 1];
     const Screma *rc = &rs->e->screma;
@@ -293,6 +356,14 @@ static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min) {
     ImpVar *knseg = kb_scalar(L, &kb, "nseg", PT_I64, imp_read(a, nseg));
     ImpVar *klanes = kb_scalar(L, &kb, "lanes", PT_I64, imp_read(a, lanes));
     ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
+    Long klg;
+    if (lg) {
+        ImpExp *least = gl_op(L, OP_MUL, imp_read(a, lanes), gl_i64(L, SEGRED_LONG_ITEMS));
+        klg = (Long){kb_block(L, &kb, "long_count", lg->count), kb_block(L, &kb, "long_list", lg->list),
+                     kb_block(L, &kb, "long_base", lg->base), kb_scalar(L, &kb, "long_min", PT_I64, least), NULL,
+                     kb_local(L, &kb, "long_local", PT_I64, gl_i64(L, 2))};
+        lg = &klg;
+    }
 
     kb_enter(L, &kb);
     ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *ltid = thread(L, "ltid", IMP_LOCAL_ID);
@@ -312,10 +383,12 @@ static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min) {
     imp_assign(L->b, ok, imp_const(a, prim_bool(true)));
     live->body = lw_leave(L, &in);
     region->body = lw_leave(L, &rn);
+    ImpVar *lane0 = gl_let(L, "lane0", PT_BOOL, imp_op2(a, OP_EQ, PT_I64, imp_read(a, lane), gl_i64(L, 0)));
+    if (lg) long_segments(L, lg, seg, m, ok, lane0);
     GlStride st = {imp_read(a, lane), imp_read(a, klanes), imp_read(a, m)};
     GlTree t = {imp_read(a, ltid), imp_read(a, lane), imp_read(a, klanes)};
     gl_group_reduce(L, rs, st, t, locs);
-    ImpExp *lead = imp_op2(a, OP_LAND, PT_BOOL, imp_read(a, ok), imp_op2(a, OP_EQ, PT_I64, imp_read(a, lane), gl_i64(L, 0)));
+    ImpExp *lead = imp_op2(a, OP_LAND, PT_BOOL, imp_read(a, ok), imp_read(a, lane0));
     segment_suffix(L, s, at, gl_loads(L, locs, ts, nv, imp_read(a, ltid)), lead);
     kb_leave(L, &kb);
 
@@ -323,11 +396,29 @@ static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min) {
     kb_release(L, &kb);
 }
 
-/* The second kernel of a segmented reduction whose segments took gps
- * groups each: one work-item per segment combines the groups' partial
- * results parts in order, runs the maps' code around the reduction again
- * and writes the results. */
-static void segred_combine(ImpLower *L, const Stm *s, ImpVar **parts, ImpVar *nseg, ImpVar *gps, ImpVar *size) {
+/* Kernel: the first chunk *lo of long segment slot (an i64 variable's
+ * read) and the one after its last, *hi (lg: the kernel's parameters). */
+static void slot_chunks(ImpLower *L, const Long *lg, ImpExp *slot, ImpVar **lo, ImpVar **hi) {
+    Arena *a = L->a;
+    ImpVar *sv = gl_let(L, "slot", PT_I64, slot);
+    *lo = gl_let(L, "lo", PT_I64, imp_load(a, lg->base, PT_I64, imp_read(a, sv)));
+    *hi = gl_let(L, "hi", PT_I64, imp_read(a, lg->chunks));
+    LwNest n;
+    ImpExp *next = gl_op(L, OP_ADD, imp_read(a, sv), gl_i64(L, 1));
+    ImpStm *more = gl_if(L, &n, imp_op2(a, OP_LT, PT_I64, next, imp_read(a, lg->n)));
+    imp_assign(L->b, *hi, imp_load(a, lg->base, PT_I64, gl_op(L, OP_ADD, imp_read(a, sv), gl_i64(L, 1))));
+    more->body = lw_leave(L, &n);
+}
+
+/* The second kernel of a segmented reduction whose segments took several
+ * work-groups each: a work-group per segment (nseg of them) combines the
+ * groups' partial results parts in order, and its work-item 0 runs the
+ * maps' code around the reduction again and writes the results. The
+ * segments are the nest's, of gps parts each, or (lg) the long ones of an
+ * irregular reduction, slot i's parts from lg->base[i] to the next
+ * slot's (the last one's to lg->chunks). */
+static void segred_combine(ImpLower *L, const Stm *s, ImpVar **parts, const Long *lg, ImpVar *nseg, ImpVar *gps,
+                           ImpVar *size) {
     const SegInfo *g = s->e->seg;
     const Screma *rc = &g->levels[g->depth - 1]->e->screma;
     Arena *a = L->a;
@@ -335,27 +426,44 @@ static void segred_combine(ImpLower *L, const Stm *s, ImpVar **parts, ImpVar *ns
     PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
     Kb kb;
     kb_begin(L, &kb, "segred_segments_final", g);
-    kb_free_vars(L, &kb, imp_read(a, nseg), s->loc);
-    ImpVar *knseg = kb_scalar(L, &kb, "nseg", PT_I64, imp_read(a, nseg));
-    ImpVar *kgps = kb_scalar(L, &kb, "gps", PT_I64, imp_read(a, gps));
+    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, nseg), imp_read(a, size)), s->loc);
+    ImpVar *kn = kb_scalar(L, &kb, lg ? "chunks" : "gps", PT_I64, imp_read(a, lg ? lg->chunks : gps));
     ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
+    ImpVar *klist = lg ? kb_block(L, &kb, "list", lg->list) : NULL, *kbase = lg ? kb_block(L, &kb, "base", lg->base) : NULL;
+    ImpVar *knseg = kb_scalar(L, &kb, "nseg", PT_I64, imp_read(a, nseg));
+    ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
 
     kb_enter(L, &kb);
-    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID);
-    LwNest n, in;
-    ImpStm *live = gl_if(L, &n, imp_op2(a, OP_LT, PT_I64, imp_read(a, tid), imp_read(a, knseg)));
+    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
+    ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID), *lsize = thread(L, "lsize", IMP_LOCAL_SIZE);
     kb_prologue(L, &kb, gl_sym(L, tid));
-    ImpStm *sc = gl_scope(L, &in);
-    int at = segment_prefix(L, s, imp_read(a, tid));
+    ImpVar *lo, *hi;
+    if (lg) {
+        Long k = {NULL, klist, kbase, knseg, kn, NULL};
+        slot_chunks(L, &k, imp_read(a, grp), &lo, &hi);
+    } else {
+        lo = gl_let(L, "lo", PT_I64, gl_op(L, OP_MUL, imp_read(a, grp), imp_read(a, kn)));
+        hi = gl_let(L, "hi", PT_I64, gl_op(L, OP_ADD, imp_read(a, lo), imp_read(a, kn)));
+    }
+    LwNest n;
+    ImpStm *sc = gl_scope(L, &n);
+    int at = segment_prefix(L, s, lg ? imp_load(a, klist, PT_I64, imp_read(a, grp)) : imp_read(a, grp));
     Reds r = {rc->reds, rc->nreds, gl_lets(L, "acc", ts, nv, gl_neutrals(L, rc->reds, rc->nreds, nv))};
-    ImpExp *lo = gl_op(L, OP_MUL, imp_read(a, tid), imp_read(a, kgps));
-    fold_parts(L, &r, kparts, ts, nv, lo, gl_op(L, OP_ADD, lo, imp_read(a, kgps)));
-    segment_suffix(L, s, at, gl_reads(L, r.accs, nv), imp_const(a, prim_bool(true)));
-    sc->body = lw_leave(L, &in);
-    live->body = lw_leave(L, &n);
+    GlStride st = {imp_read(a, ltid), imp_read(a, lsize), gl_op(L, OP_SUB, imp_read(a, hi), imp_read(a, lo))};
+    LwNest cn;
+    ImpExp *i;
+    ImpStm *f = gl_for_chunk(L, &cn, st, &i);
+    combine_reds(L, gl_loads(L, kparts, ts, nv, gl_op(L, OP_ADD, imp_read(a, lo), i)), &r);
+    f->body = lw_leave(L, &cn);
+    gl_stores(L, locs, ts, nv, imp_read(a, ltid), gl_reads(L, r.accs, nv));
+    GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
+    gl_tree(L, rc->reds, rc->nreds, locs, ts, nv, t);
+    segment_suffix(L, s, at, gl_loads(L, locs, ts, nv, gl_i64(L, 0)),
+                   imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    sc->body = lw_leave(L, &n);
     kb_leave(L, &kb);
 
-    kb_launch(L, &kb, gl_div_up(L, imp_read(a, nseg), imp_read(a, size)), imp_read(a, size));
+    kb_launch(L, &kb, imp_read(a, nseg), imp_read(a, size));
     kb_release(L, &kb);
 }
 
@@ -422,10 +530,113 @@ static void segred_groups(ImpLower *L, const Stm *s) {
     kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
     LwNest cn;
     ImpStm *combine = gl_if(L, &cn, imp_op2(a, OP_GT, PT_I64, imp_read(a, gps), gl_i64(L, 1)));
-    segred_combine(L, s, parts, nseg, gps, size);
+    segred_combine(L, s, parts, NULL, nseg, gps, size);
     combine->body = lw_leave(L, &cn);
     gl_release(L, parts, nv);
     kb_release(L, &kb);
+}
+
+/* Kernel: the last of the long segments' slots 0 .. n-1 whose first
+ * chunk (base, ascending) is at most chunk c: a binary search. */
+static ImpVar *slot_of(ImpLower *L, const Long *lg, ImpExp *c) {
+    Arena *a = L->a;
+    ImpVar *lo = gl_let(L, "lo", PT_I64, gl_i64(L, 0)), *hi = gl_let(L, "hi", PT_I64, imp_read(a, lg->n));
+    ImpVar *chunk = gl_let(L, "chunk", PT_I64, c);
+    LwNest n, in;
+    ImpStm *w = gl_while(L, &n, imp_op2(a, OP_GT, PT_I64, gl_op(L, OP_SUB, imp_read(a, hi), imp_read(a, lo)), gl_i64(L, 1)));
+    ImpVar *mid = gl_let(L, "mid", PT_I64, gl_op(L, OP_DIV, gl_op(L, OP_ADD, imp_read(a, lo), imp_read(a, hi)), gl_i64(L, 2)));
+    ImpStm *le = gl_if(L, &in, imp_op2(a, OP_LE, PT_I64, imp_load(a, lg->base, PT_I64, imp_read(a, mid)), imp_read(a, chunk)));
+    imp_assign(L->b, lo, imp_read(a, mid));
+    le->body = lw_leave(L, &in);
+    lw_enter(L, &in);
+    imp_assign(L->b, hi, imp_read(a, mid));
+    le->orelse = lw_leave(L, &in);
+    w->body = lw_leave(L, &n);
+    return lo;
+}
+
+/* The long segments of an irregular segmented reduction (segred_lanes
+ * left lg->n of them, in lg->chunks chunks of about SEGRED_CHUNK
+ * elements): a work-group per chunk, each of a segment's as segred_groups'
+ * groups of a segment (coalesced strides over the whole segment when the
+ * operators commute, else consecutive elements in order), reduces its
+ * share into a partial result, and segred_combine combines each
+ * segment's in order. */
+static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
+    const SegInfo *g = s->e->seg;
+    const Stm *rs = g->levels[g->depth - 1];
+    const Screma *rc = &rs->e->screma;
+    Arena *a = L->a;
+    int nv;
+    PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
+    Kb kb;
+    kb_begin(L, &kb, "segred_chunks", g);
+    ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
+    ImpVar **parts = gl_blocks(L, "part", ts, nv, imp_read(a, lg->chunks), s->loc);
+    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, lg->chunks), imp_read(a, size)), s->loc);
+    Long k = {NULL, kb_block(L, &kb, "list", lg->list), kb_block(L, &kb, "base", lg->base),
+              kb_scalar(L, &kb, "nlong", PT_I64, imp_read(a, lg->n)),
+              kb_scalar(L, &kb, "chunks", PT_I64, imp_read(a, lg->chunks)), NULL};
+    ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
+    ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
+
+    kb_enter(L, &kb);
+    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
+    ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID), *lsize = thread(L, "lsize", IMP_LOCAL_SIZE);
+    kb_prologue(L, &kb, gl_sym(L, tid));
+    ImpVar *slot = slot_of(L, &k, imp_read(a, grp)), *lo, *hi;
+    slot_chunks(L, &k, imp_read(a, slot), &lo, &hi);
+    ImpExp *part = gl_op(L, OP_SUB, imp_read(a, grp), imp_read(a, lo));
+    ImpExp *start = gl_op(L, OP_ADD, gl_op(L, OP_MUL, part, imp_read(a, lsize)), imp_read(a, ltid));
+    ImpExp *stride = gl_op(L, OP_MUL, gl_op(L, OP_SUB, imp_read(a, hi), imp_read(a, lo)), imp_read(a, lsize));
+    LwNest n, in;
+    ImpStm *sc = gl_scope(L, &n);
+    segment_prefix(L, s, imp_load(a, k.list, PT_I64, imp_read(a, slot)));
+    GlStride st = {start, stride, lw_se(L, rc->w)};
+    GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
+    gl_group_reduce(L, rs, st, t, locs);
+    ImpStm *lead = gl_if(L, &in, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    gl_stores(L, kparts, ts, nv, imp_read(a, grp), gl_loads(L, locs, ts, nv, gl_i64(L, 0)));
+    lead->body = lw_leave(L, &in);
+    sc->body = lw_leave(L, &n);
+    kb_leave(L, &kb);
+
+    kb_launch(L, &kb, imp_read(a, lg->chunks), imp_read(a, size));
+    segred_combine(L, s, parts, lg, lg->n, NULL, size);
+    gl_release(L, parts, nv);
+    kb_release(L, &kb);
+}
+
+/* An irregular segmented reduction: SEGRED_LANES_MIN or more lanes per
+ * segment (segred_lanes), which leave the long segments (more than
+ * SEGRED_LONG_ITEMS elements per lane) to a work-group per chunk of
+ * SEGRED_CHUNK elements (segred_chunks), so that the time does not
+ * depend on the longest segment's length, nor on how many long ones
+ * there are. The lanes kernel counts the long segments and their chunks
+ * in one i64 (chunks << 32 | segments, added to atomically by each
+ * work-group), which the host reads. */
+static void segred_irregular(ImpLower *L, const Stm *s) {
+    const SegInfo *g = s->e->seg;
+    Arena *a = L->a;
+    PrimType i64s[] = {PT_I64, PT_I64};
+    Sym *nseg = gl_space(L, g, g->depth - 1), *one = sym_const(a, 1);
+    ImpVar **lists = gl_blocks(L, "long", i64s, 2, imp_sym(a, nseg), s->loc);
+    Long lg = {gl_blocks(L, "long_count", i64s, 1, gl_i64(L, 1), s->loc)[0], lists[0], lists[1], NULL, NULL, NULL};
+    ImpStm *fill = imp_add(L->b, IMP_FILL);
+    fill->dst = lg.count;
+    fill->dst_lmad = lmad_row_major(a, 1, &one);
+    fill->t = PT_I64;
+    fill->value = gl_i64(L, 0);
+    segred_lanes(L, s, gl_i64(L, SEGRED_LANES_MIN), &lg);
+    ImpVar *packed = gl_let(L, "long_count", PT_I64, imp_load(a, lg.count, PT_I64, gl_i64(L, 0)));
+    lg.n = gl_let(L, "nlong", PT_I64, gl_op(L, OP_AND, imp_read(a, packed), gl_i64(L, 0xffffffff)));
+    lg.chunks = gl_let(L, "long_chunks", PT_I64, gl_op(L, OP_LSHR, imp_read(a, packed), gl_i64(L, 32)));
+    LwNest n;
+    ImpStm *any = gl_if(L, &n, imp_op2(a, OP_GT, PT_I64, imp_read(a, lg.n), gl_i64(L, 0)));
+    segred_chunks(L, s, &lg);
+    any->body = lw_leave(L, &n);
+    gl_release(L, &lg.count, 1);
+    gl_release(L, lists, 2);
 }
 
 /* A regular segmented reduction, by the width of its segments: thresholds
@@ -449,7 +660,7 @@ static void segred(ImpLower *L, const Stm *s) {
     segred_groups(L, s);
     whole->body = lw_leave(L, &m);
     lw_enter(L, &m);
-    segred_lanes(L, s, gl_op(L, OP_DIV, imp_read(a, w), gl_i64(L, SEG_MIN_ITEMS)));
+    segred_lanes(L, s, gl_op(L, OP_DIV, imp_read(a, w), gl_i64(L, SEG_MIN_ITEMS)), NULL);
     whole->orelse = lw_leave(L, &m);
     wide->body = lw_leave(L, &n);
     lw_enter(L, &n);
@@ -459,7 +670,7 @@ static void segred(ImpLower *L, const Stm *s) {
 
 void gl_seg_red(ImpLower *L, const Stm *s) {
     const SegInfo *g = s->e->seg;
-    if (g->irregular) segred_lanes(L, s, gl_i64(L, SEGRED_LANES_MIN));
+    if (g->irregular) segred_irregular(L, s);
     else if (g->depth > 1) segred(L, s);
     else seg_red(L, s);
 }

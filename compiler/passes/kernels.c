@@ -30,7 +30,8 @@
  *    reduction's width is computed in the body (it reduces a slice whose
  *    bounds the body reads, as in a CSR matrix-vector product), the
  *    segments' widths vary (only below a single map): the SegRed is
- *    irregular, and a few lanes of a work-group reduce each segment.
+ *    irregular, and a few lanes of a work-group reduce each segment
+ *    (work-groups each chunk of a long one).
  *  - A map nest (as for SegMap) whose innermost body is cheap scalar code
  *    followed by one scan-only Screma (scalar operators, maybe with map
  *    outputs) of a width bound outside the nest, whose results are the
