@@ -354,6 +354,142 @@ static SubExp iota_of(Lower *l, SubExp n, SrcLoc loc) {
     return lower_emit1(l, ie, lower_outer_type(l, n, type_prim(PT_I64)), loc);
 }
 
+/* ---- Closed forms of affine sizes ------------------------------------------------------ */
+
+/* Row i's size a * i + b: a a constant, b a constant or a variable bound
+ * outside the rows (Lift's position-dependent sizes: a triangle's i + 1,
+ * a band's constant width). */
+typedef struct Affine {
+    int64_t a;
+    SubExp b;
+} Affine;
+
+/* x + y of SubExps of i64, folded when both are constants. */
+static SubExp add_i64(Lower *l, SubExp x, SubExp y, SrcLoc loc) {
+    if (!x.is_var && !y.is_var) return se_i64(x.c.v.i + y.c.v.i);
+    if (!x.is_var && x.c.v.i == 0) return y;
+    if (!y.is_var && y.c.v.i == 0) return x;
+    return lower_binop(l, OP_ADD, x, y, loc);
+}
+
+/* The form of iota array x bound in l's current body (start + step * i,
+ * both constants) in *f. */
+static bool iota_form(Lower *l, const Var *x, Affine *f) {
+    const Stm *is = bound_by(l, x);
+    if (!is || is->e->kind != IE_IOTA || is->e->start.is_var || is->e->step.is_var || is->e->t != PT_I64) return false;
+    *f = (Affine){is->e->step.c.v.i, se_i64(is->e->start.c.v.i)};
+    return true;
+}
+
+/* a * x + c, c and the result's b constants (fails on overflow). */
+static bool affine_scale(Affine x, int64_t c, Affine *out) {
+    if (x.b.is_var || __builtin_mul_overflow(x.a, c, &out->a)) return false;
+    out->b = se_i64(x.b.c.v.i * c);
+    return true;
+}
+
+/* The form of se in map lam over inputs arrs (in *f): a constant or an
+ * i64 from outside the map, an element of an input that is an iota, or
+ * adds, subtractions and multiplications by constants of those, an index
+ * of an iota array bound outside the map by one. Depth bounds the
+ * search. */
+static bool affine_of(Lower *l, const Lambda *lam, Var *const *arrs, SubExp se, Affine *f, int depth, SrcLoc loc) {
+    if (!se.is_var) {
+        if (se.c.type != PT_I64) return false;
+        *f = (Affine){0, se};
+        return true;
+    }
+    if (se.v->type.kind != TK_PRIM || se.v->type.elem != PT_I64 || depth > 64) return false;
+    for (int j = 0; j < lam->nparams; j++)
+        if (lam->params[j] == se.v) return iota_form(l, arrs[j], f);
+    const Body *b = lam->body;
+    const Stm *st = NULL;
+    for (int i = 0; i < b->nstms && !st; i++)
+        for (int k = 0; k < b->stms[i]->npat; k++)
+            if (b->stms[i]->pat[k] == se.v) st = b->stms[i];
+    if (st && st->npat != 1) return false;
+    if (!st) {
+        *f = (Affine){0, se};
+        return true;
+    }
+    const IrExp *e = st->e;
+    Affine x, y;
+    if (e->kind == IE_SUBEXP) return affine_of(l, lam, arrs, e->se, f, depth + 1, loc);
+    if (e->kind == IE_INDEX) {
+        Affine it;
+        if (e->nslice != 1 || e->slice[0].is_slice || !iota_form(l, e->arr, &it) ||
+            !affine_of(l, lam, arrs, e->slice[0].index, &x, depth + 1, loc) || !affine_scale(x, it.a, f))
+            return false;
+        f->b = se_i64(f->b.c.v.i + it.b.c.v.i);
+        return true;
+    }
+    if (e->kind != IE_OP || e->t != PT_I64 || !affine_of(l, lam, arrs, e->args[0], &x, depth + 1, loc) ||
+        !affine_of(l, lam, arrs, e->args[1], &y, depth + 1, loc))
+        return false;
+    switch (e->op) {
+    case OP_SUB:
+        if (!affine_scale(y, -1, &y)) return false;
+        /* fall through */
+    case OP_ADD:
+        if (__builtin_add_overflow(x.a, y.a, &f->a)) return false;
+        f->b = add_i64(l, x.b, y.b, loc);
+        return true;
+    case OP_MUL:
+    case OP_SIZE_MUL:
+        if (x.a == 0 && !x.b.is_var) return affine_scale(y, x.b.c.v.i, f);
+        if (y.a == 0 && !y.b.is_var) return affine_scale(x, y.b.c.v.i, f);
+        return false;
+    default: return false;
+    }
+}
+
+/* Whether the [n]i64 array sizes, bound in l's current body, is a result
+ * of a map (over iotas, among other arrays) whose value is affine in the
+ * row's position (affine_of): *f gets the form. */
+static bool affine_sizes(Lower *l, SubExp sizes, Affine *f, SrcLoc loc) {
+    const Stm *st = sizes.is_var ? bound_by(l, sizes.v) : NULL;
+    if (!st || st->e->kind != IE_SCREMA) return false;
+    const Screma *sc = &st->e->screma;
+    if (sc->nscans || sc->nreds) return false;
+    int k = 0;
+    while (k < st->npat && st->pat[k] != sizes.v) k++;
+    return k < sc->map->body->nres && affine_of(l, sc->map, sc->arrs, sc->map->body->res[k], f, 0, loc);
+}
+
+static SubExp f64_of(Lower *l, SubExp x, SrcLoc loc) { return lower_conv(l, x, PT_F64, loc); }
+
+/* The offset of row i (an i64) of rows of sizes f: a * i(i-1)/2 + b * i. */
+static SubExp affine_offset(Lower *l, SubExp i, Affine f, SrcLoc loc) {
+    SubExp bi = lower_binop(l, OP_MUL, f.b, i, loc);
+    if (f.a == 0) return bi;
+    SubExp pairs = lower_binop(l, OP_DIV, lower_binop(l, OP_MUL, i, lower_binop(l, OP_SUB, i, se_i64(1), loc), loc),
+                               se_i64(2), loc);
+    return lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, se_i64(f.a), pairs, loc), bi, loc);
+}
+
+/* The total of n rows of sizes f, checked: no size negative and the total
+ * below 2^62 (estimated in f64, so that the exact i64 arithmetic here and
+ * in the offsets cannot overflow). */
+static SubExp affine_total(Lower *l, SubExp n, Affine f, SrcLoc loc) {
+    SubExp a = se_i64(f.a), nf = f64_of(l, n, loc), bf = f64_of(l, f.b, loc);
+    /* pairs = n * (n - 1) / 2, the sum of the positions */
+    SubExp pairsf = lower_binop(l, OP_MUL, nf, lower_binop(l, OP_SUB, nf, se_const(prim_float(PT_F64, 1)), loc), loc);
+    pairsf = lower_binop(l, OP_DIV, pairsf, se_const(prim_float(PT_F64, 2)), loc);
+    SubExp est = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, f64_of(l, a, loc), pairsf, loc),
+                             lower_binop(l, OP_MUL, bf, nf, loc), loc);
+    SubExp lastf = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, f64_of(l, a, loc),
+                                                       lower_binop(l, OP_SUB, nf, se_const(prim_float(PT_F64, 1)), loc), loc),
+                               bf, loc);
+    SubExp zero = se_const(prim_float(PT_F64, 0));
+    SubExp ok = lower_binop(l, OP_LAND, lower_binop(l, OP_LE, zero, bf, loc), lower_binop(l, OP_LE, zero, lastf, loc), loc);
+    ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_LT, est, se_const(prim_float(PT_F64, 0x1p62)), loc), loc);
+    if (f.a != 0) ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_LT, n, se_i64((int64_t)1 << 31), loc), loc);
+    ok = lower_binop(l, OP_LOR, lower_binop(l, OP_EQ, n, se_i64(0), loc), ok, loc);
+    lower_assert(l, ok, "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.",
+                 NULL, 0, loc);
+    return affine_offset(l, n, f, loc);
+}
+
 /* The operator of the offsets' scan: a + b of non-negative sizes, or -1
  * once the sum passes 2^63-1 (or an operand is -1), so that an overflow
  * cannot wrap to a valid total. Associative on non-negative values. */
@@ -377,6 +513,8 @@ static SegOp *sum_op(Lower *l, SrcLoc loc) {
 
 /* The sum of the [n]i64 array sizes, checked not to pass 2^63-1. */
 static SubExp sum_sizes(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
+    Affine f;
+    if (affine_sizes(l, sizes, &f, loc)) return affine_total(l, n, f, loc);
     Var **arrs = NEW(l->a, Var *);
     arrs[0] = sizes.v;
     Type ti = type_prim(PT_I64);
@@ -390,9 +528,22 @@ static SubExp sum_sizes(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
 
 /* Sets r's offsets from its counts (r->n of them) and returns the total. */
 static SubExp offsets_of(Lower *l, Irreg *r, SubExp iota, SrcLoc loc) {
+    Type ti = type_prim(PT_I64), arr = lower_outer_type(l, r->n, ti);
+    Affine f;
+    if (affine_sizes(l, r->counts, &f, loc)) {
+        SubExp total = affine_total(l, r->n, f, loc);
+        Builder *saved, nb;
+        Lambda *off = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+        SubExp o = affine_offset(l, se_var(off->params[0]), f, loc);
+        lower_lambda_end(l, off, saved, &nb, &o, 1);
+        Var **is = NEW(l->a, Var *);
+        is[0] = iota.v;
+        Screma os = {.w = r->n, .arrs = is, .narrs = 1, .map = off};
+        r->offsets = se_var(lower_emit_screma(l, &os, &arr, 1, loc)[0]);
+        return total;
+    }
     Var **counts = NEW(l->a, Var *);
     counts[0] = r->counts.v;
-    Type ti = type_prim(PT_I64), arr = lower_outer_type(l, r->n, ti);
     Screma sc = {.w = r->n, .arrs = counts, .narrs = 1, .map = identity_i64(l), .scans = sum_op(l, loc), .nscans = 1};
     SubExp incl = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
     SubExp total = lower_scan_total(l, incl, r->n, loc);
