@@ -10,8 +10,8 @@
  *     short ones a work-item each (a SegMap), medium and irregular ones
  *     (a CSR row) lanes of a work-group each, long ones one or more whole
  *     work-groups each, whose partial results a second kernel combines;
- *     the long segments of an irregular one (segred_irregular) a
- *     work-group per chunk of about SEGRED_CHUNK elements.
+ *     the long segments of an irregular one (segred_irregular) equal
+ *     shares of their chunks of about SEGRED_CHUNK elements per group.
  * The maps' scalar code around the reduction runs in every work-item of
  * a segment (it gives the segment's width and rows); a failure there
  * skips the segment, whose work-items still meet the group's barriers. */
@@ -50,9 +50,9 @@
  * parameters: count (a device block of one i64, chunks << 32 | segments,
  * summed), list and base (per slot, its segment's number and first
  * chunk, in the order the slots were taken, so that the first chunks
- * ascend), n (how many long segments) and chunks (how many chunks) on the
- * host once the lanes kernel has run; in the lanes kernel, n is the least
- * width of a long segment and local two i64 of local memory. */
+ * ascend); in the long segments' kernels, n (how many long segments) and
+ * chunks (how many chunks), read from count; in the lanes kernel, n is
+ * the least width of a long segment and local two i64 of local memory. */
 typedef struct Long {
     ImpVar *count, *list, *base, *n, *chunks, *local;
 } Long;
@@ -410,15 +410,43 @@ static void slot_chunks(ImpLower *L, const Long *lg, ImpExp *slot, ImpVar **lo, 
     more->body = lw_leave(L, &n);
 }
 
-/* The second kernel of a segmented reduction whose segments took several
+/* Kernel, after segment_prefix gave the segment's code up to the
+ * reduction (at): the work-group folds the count partial results parts
+ * from lo (the work-items take consecutive ones, combined in order in
+ * locs), after the one at index head unless NULL, and its work-item 0
+ * runs the code after the reduction. */
+static void fold_parts(ImpLower *L, const Stm *s, int at, ImpVar **parts, ImpVar *lo, ImpExp *count, ImpExp *head,
+                       ImpVar **locs) {
+    const SegInfo *g = s->e->seg;
+    const Screma *rc = &g->levels[g->depth - 1]->e->screma;
+    Arena *a = L->a;
+    int nv;
+    PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
+    ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID), *lsize = thread(L, "lsize", IMP_LOCAL_SIZE);
+    Reds r = {rc->reds, rc->nreds, gl_lets(L, "acc", ts, nv, gl_neutrals(L, rc->reds, rc->nreds, nv))};
+    GlStride st = {imp_read(a, ltid), imp_read(a, lsize), count};
+    LwNest cn;
+    ImpExp *i;
+    ImpStm *f = gl_for_chunk(L, &cn, st, &i);
+    combine_reds(L, gl_loads(L, parts, ts, nv, gl_op(L, OP_ADD, imp_read(a, lo), i)), &r);
+    f->body = lw_leave(L, &cn);
+    gl_stores(L, locs, ts, nv, imp_read(a, ltid), gl_reads(L, r.accs, nv));
+    GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
+    gl_tree(L, rc->reds, rc->nreds, locs, ts, nv, t);
+    ImpExp **vals = gl_loads(L, locs, ts, nv, gl_i64(L, 0));
+    if (head) {
+        Reds h = {rc->reds, rc->nreds, gl_lets(L, "head", ts, nv, gl_loads(L, parts, ts, nv, head))};
+        combine_reds(L, vals, &h);
+        vals = gl_reads(L, h.accs, nv);
+    }
+    segment_suffix(L, s, at, vals, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+}
+
+/* The second kernel of a segmented reduction whose segments took gps
  * work-groups each: a work-group per segment (nseg of them) combines the
  * groups' partial results parts in order, and its work-item 0 runs the
- * maps' code around the reduction again and writes the results. The
- * segments are the nest's, of gps parts each, or (lg) the long ones of an
- * irregular reduction, slot i's parts from lg->base[i] to the next
- * slot's (the last one's to lg->chunks). */
-static void segred_combine(ImpLower *L, const Stm *s, ImpVar **parts, const Long *lg, ImpVar *nseg, ImpVar *gps,
-                           ImpVar *size) {
+ * maps' code around the reduction again and writes the results. */
+static void segred_combine(ImpLower *L, const Stm *s, ImpVar **parts, ImpVar *nseg, ImpVar *gps, ImpVar *size) {
     const SegInfo *g = s->e->seg;
     const Screma *rc = &g->levels[g->depth - 1]->e->screma;
     Arena *a = L->a;
@@ -427,39 +455,18 @@ static void segred_combine(ImpLower *L, const Stm *s, ImpVar **parts, const Long
     Kb kb;
     kb_begin(L, &kb, "segred_segments_final", g);
     kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, nseg), imp_read(a, size)), s->loc);
-    ImpVar *kn = kb_scalar(L, &kb, lg ? "chunks" : "gps", PT_I64, imp_read(a, lg ? lg->chunks : gps));
+    ImpVar *kgps = kb_scalar(L, &kb, "gps", PT_I64, imp_read(a, gps));
     ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
-    ImpVar *klist = lg ? kb_block(L, &kb, "list", lg->list) : NULL, *kbase = lg ? kb_block(L, &kb, "base", lg->base) : NULL;
-    ImpVar *knseg = kb_scalar(L, &kb, "nseg", PT_I64, imp_read(a, nseg));
     ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
 
     kb_enter(L, &kb);
     ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
-    ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID), *lsize = thread(L, "lsize", IMP_LOCAL_SIZE);
     kb_prologue(L, &kb, gl_sym(L, tid));
-    ImpVar *lo, *hi;
-    if (lg) {
-        Long k = {NULL, klist, kbase, knseg, kn, NULL};
-        slot_chunks(L, &k, imp_read(a, grp), &lo, &hi);
-    } else {
-        lo = gl_let(L, "lo", PT_I64, gl_op(L, OP_MUL, imp_read(a, grp), imp_read(a, kn)));
-        hi = gl_let(L, "hi", PT_I64, gl_op(L, OP_ADD, imp_read(a, lo), imp_read(a, kn)));
-    }
+    ImpVar *lo = gl_let(L, "lo", PT_I64, gl_op(L, OP_MUL, imp_read(a, grp), imp_read(a, kgps)));
     LwNest n;
     ImpStm *sc = gl_scope(L, &n);
-    int at = segment_prefix(L, s, lg ? imp_load(a, klist, PT_I64, imp_read(a, grp)) : imp_read(a, grp));
-    Reds r = {rc->reds, rc->nreds, gl_lets(L, "acc", ts, nv, gl_neutrals(L, rc->reds, rc->nreds, nv))};
-    GlStride st = {imp_read(a, ltid), imp_read(a, lsize), gl_op(L, OP_SUB, imp_read(a, hi), imp_read(a, lo))};
-    LwNest cn;
-    ImpExp *i;
-    ImpStm *f = gl_for_chunk(L, &cn, st, &i);
-    combine_reds(L, gl_loads(L, kparts, ts, nv, gl_op(L, OP_ADD, imp_read(a, lo), i)), &r);
-    f->body = lw_leave(L, &cn);
-    gl_stores(L, locs, ts, nv, imp_read(a, ltid), gl_reads(L, r.accs, nv));
-    GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
-    gl_tree(L, rc->reds, rc->nreds, locs, ts, nv, t);
-    segment_suffix(L, s, at, gl_loads(L, locs, ts, nv, gl_i64(L, 0)),
-                   imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    int at = segment_prefix(L, s, imp_read(a, grp));
+    fold_parts(L, s, at, kparts, lo, imp_read(a, kgps), NULL, locs);
     sc->body = lw_leave(L, &n);
     kb_leave(L, &kb);
 
@@ -530,7 +537,7 @@ static void segred_groups(ImpLower *L, const Stm *s) {
     kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
     LwNest cn;
     ImpStm *combine = gl_if(L, &cn, imp_op2(a, OP_GT, PT_I64, imp_read(a, gps), gl_i64(L, 1)));
-    segred_combine(L, s, parts, NULL, nseg, gps, size);
+    segred_combine(L, s, parts, nseg, gps, size);
     combine->body = lw_leave(L, &cn);
     gl_release(L, parts, nv);
     kb_release(L, &kb);
@@ -555,14 +562,43 @@ static ImpVar *slot_of(ImpLower *L, const Long *lg, ImpExp *c) {
     return lo;
 }
 
+/* Kernel: the long segments' count (Long.count) unpacked into n and
+ * chunks, which every work-item reads. */
+static void long_counts(ImpLower *L, const Long *kl, ImpVar **n, ImpVar **chunks) {
+    Arena *a = L->a;
+    ImpVar *packed = gl_let(L, "packed", PT_I64, imp_load(a, kl->count, PT_I64, gl_i64(L, 0)));
+    *n = gl_let(L, "nlong", PT_I64, gl_op(L, OP_AND, imp_read(a, packed), gl_i64(L, 0xffffffff)));
+    *chunks = gl_let(L, "chunks", PT_I64, gl_op(L, OP_LSHR, imp_read(a, packed), gl_i64(L, 32)));
+}
+
+/* The kernel parameters of the long segments' kernels: count, list and
+ * base, and the number of work-groups (groups, a host variable). */
+static Long long_params(ImpLower *L, Kb *kb, const Long *lg) {
+    return (Long){kb_block(L, kb, "long_count", lg->count), kb_block(L, kb, "long_list", lg->list),
+                  kb_block(L, kb, "long_base", lg->base), NULL, NULL, NULL};
+}
+
+/* The work-group whose share of the chunks (the chunks from g * chunks /
+ * groups to (g + 1) * chunks / groups) holds chunk c. */
+static ImpExp *group_of(ImpLower *L, ImpExp *c, ImpVar *chunks, ImpVar *groups) {
+    Arena *a = L->a;
+    ImpExp *up = gl_op(L, OP_SUB, gl_op(L, OP_MUL, gl_op(L, OP_ADD, c, gl_i64(L, 1)), imp_read(a, groups)), gl_i64(L, 1));
+    return gl_op(L, OP_DIV, up, imp_read(a, chunks));
+}
+
 /* The long segments of an irregular segmented reduction (segred_lanes
- * left lg->n of them, in lg->chunks chunks of about SEGRED_CHUNK
- * elements): a work-group per chunk, each of a segment's as segred_groups'
- * groups of a segment (coalesced strides over the whole segment when the
- * operators commute, else consecutive elements in order), reduces its
- * share into a partial result, and segred_combine combines each
- * segment's in order. */
-static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
+ * left them, in chunks of about SEGRED_CHUNK elements), in a fixed number
+ * of work-groups that read the counts from the device (the host reads
+ * nothing): work-group g takes the chunks from g * chunks / groups to the
+ * next group's first one, in order, each as segred_groups' groups take
+ * their part of a segment (coalesced strides over the whole segment when
+ * the operators commute, consecutive elements in order otherwise), and
+ * folds a segment's chunks as it goes. A segment whose chunks are all the
+ * group's gets its results written; else the group leaves its part in
+ * parts, at g when the segment is the group's first one, else (its last)
+ * at groups + g, for segred_long_final. */
+static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg, ImpVar ***partsp, ImpVar **groupsp,
+                          ImpVar **sizep) {
     const SegInfo *g = s->e->seg;
     const Stm *rs = g->levels[g->depth - 1];
     const Screma *rc = &rs->e->screma;
@@ -571,12 +607,13 @@ static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
     PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
     Kb kb;
     kb_begin(L, &kb, "segred_chunks", g);
-    ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
-    ImpVar **parts = gl_blocks(L, "part", ts, nv, imp_read(a, lg->chunks), s->loc);
-    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, lg->chunks), imp_read(a, size)), s->loc);
-    Long k = {NULL, kb_block(L, &kb, "list", lg->list), kb_block(L, &kb, "base", lg->base),
-              kb_scalar(L, &kb, "nlong", PT_I64, imp_read(a, lg->n)),
-              kb_scalar(L, &kb, "chunks", PT_I64, imp_read(a, lg->chunks)), NULL};
+    ImpVar *size = *sizep = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
+    ImpExp *ng_args[] = {gl_i64(L, (int64_t)1 << 40), imp_read(a, size)};
+    ImpVar *groups = *groupsp = gl_let(L, "groups", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_NUM_GROUPS, ng_args));
+    ImpVar **parts = *partsp = gl_blocks(L, "part", ts, nv, gl_op(L, OP_MUL, imp_read(a, groups), gl_i64(L, 2)), s->loc);
+    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
+    Long k = long_params(L, &kb, lg);
+    ImpVar *kgroups = kb_scalar(L, &kb, "groups", PT_I64, imp_read(a, groups));
     ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
     ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
 
@@ -584,40 +621,148 @@ static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
     ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
     ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID), *lsize = thread(L, "lsize", IMP_LOCAL_SIZE);
     kb_prologue(L, &kb, gl_sym(L, tid));
-    ImpVar *slot = slot_of(L, &k, imp_read(a, grp)), *lo, *hi;
+    long_counts(L, &k, &k.n, &k.chunks);
+    ImpExp *share = gl_op(L, OP_MUL, imp_read(a, grp), imp_read(a, k.chunks));
+    ImpVar *c0 = gl_let(L, "c0", PT_I64, gl_op(L, OP_DIV, share, imp_read(a, kgroups)));
+    ImpExp *next = gl_op(L, OP_MUL, gl_op(L, OP_ADD, imp_read(a, grp), gl_i64(L, 1)), imp_read(a, k.chunks));
+    ImpVar *c1 = gl_let(L, "c1", PT_I64, gl_op(L, OP_DIV, next, imp_read(a, kgroups)));
+    ImpVar *c = gl_let(L, "c", PT_I64, imp_read(a, c0));
+    ImpVar *slot = gl_let(L, "slot", PT_I64, gl_i64(L, 0));
+    LwNest wn, fn, sn, en;
+    Reds r = {rc->reds, rc->nreds, gl_lets(L, "acc", ts, nv, gl_neutrals(L, rc->reds, rc->nreds, nv))};
+    ImpStm *any = gl_if(L, &fn, imp_op2(a, OP_LT, PT_I64, imp_read(a, c0), imp_read(a, c1)));
+    imp_assign(L->b, slot, imp_read(a, slot_of(L, &k, imp_read(a, c0))));
+    any->body = lw_leave(L, &fn);
+    /* a group without chunks (fewer chunks than groups) leaves a neutral part, which a
+       segment's fold across it (segred_long_final) takes as its */
+    lw_enter(L, &fn);
+    LwNest zn;
+    ImpStm *idle = gl_if(L, &zn, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    gl_stores(L, kparts, ts, nv, imp_read(a, grp), gl_reads(L, r.accs, nv));
+    idle->body = lw_leave(L, &zn);
+    any->orelse = lw_leave(L, &fn);
+    ImpStm *w = gl_while(L, &wn, imp_op2(a, OP_LT, PT_I64, imp_read(a, c), imp_read(a, c1)));
+    ImpVar *lo, *hi;
     slot_chunks(L, &k, imp_read(a, slot), &lo, &hi);
-    ImpExp *part = gl_op(L, OP_SUB, imp_read(a, grp), imp_read(a, lo));
-    ImpExp *start = gl_op(L, OP_ADD, gl_op(L, OP_MUL, part, imp_read(a, lsize)), imp_read(a, ltid));
+    ImpVar *ends = gl_let(L, "ends", PT_BOOL,
+                          imp_op2(a, OP_EQ, PT_I64, gl_op(L, OP_ADD, imp_read(a, c), gl_i64(L, 1)), imp_read(a, hi)));
+    ImpStm *sc = gl_scope(L, &sn);
+    int at = segment_prefix(L, s, imp_load(a, k.list, PT_I64, imp_read(a, slot)));
+    ImpExp *start = gl_op(L, OP_ADD, gl_op(L, OP_MUL, gl_op(L, OP_SUB, imp_read(a, c), imp_read(a, lo)), imp_read(a, lsize)),
+                          imp_read(a, ltid));
     ImpExp *stride = gl_op(L, OP_MUL, gl_op(L, OP_SUB, imp_read(a, hi), imp_read(a, lo)), imp_read(a, lsize));
-    LwNest n, in;
-    ImpStm *sc = gl_scope(L, &n);
-    segment_prefix(L, s, imp_load(a, k.list, PT_I64, imp_read(a, slot)));
     GlStride st = {start, stride, lw_se(L, rc->w)};
-    GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
-    gl_group_reduce(L, rs, st, t, locs);
-    ImpStm *lead = gl_if(L, &in, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
-    gl_stores(L, kparts, ts, nv, imp_read(a, grp), gl_loads(L, locs, ts, nv, gl_i64(L, 0)));
-    lead->body = lw_leave(L, &in);
-    sc->body = lw_leave(L, &n);
+    GlTree tr = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
+    gl_group_reduce(L, rs, st, tr, locs);
+    ImpExp *lead = imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0));
+    ImpStm *first = gl_if(L, &fn, lead);
+    combine_reds(L, gl_loads(L, locs, ts, nv, gl_i64(L, 0)), &r);
+    first->body = lw_leave(L, &fn);
+    gl_barrier(L);
+    ImpExp *last = imp_op2(a, OP_LOR, PT_BOOL, imp_read(a, ends),
+                           imp_op2(a, OP_EQ, PT_I64, gl_op(L, OP_ADD, imp_read(a, c), gl_i64(L, 1)), imp_read(a, c1)));
+    ImpStm *emit = gl_if(L, &en, last);
+    ImpExp *first_slot = imp_op2(a, OP_LE, PT_I64, imp_read(a, lo), imp_read(a, c0));
+    ImpExp *whole = imp_op2(a, OP_LAND, PT_BOOL, imp_op2(a, OP_GE, PT_I64, imp_read(a, lo), imp_read(a, c0)),
+                            imp_op2(a, OP_LE, PT_I64, imp_read(a, hi), imp_read(a, c1)));
+    LwNest hn;
+    ImpStm *own = gl_if(L, &hn, whole);
+    segment_suffix(L, s, at, gl_reads(L, r.accs, nv), imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    own->body = lw_leave(L, &hn);
+    lw_enter(L, &hn);
+    ImpStm *store = gl_if(L, &fn, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    ImpVar *at2 = gl_let(L, "part", PT_I64, imp_read(a, grp));
+    LwNest bn;
+    ImpStm *after = gl_if(L, &bn, imp_op2(a, OP_EQ, PT_BOOL, first_slot, imp_const(a, prim_bool(false))));
+    imp_assign(L->b, at2, gl_op(L, OP_ADD, imp_read(a, at2), imp_read(a, kgroups)));
+    after->body = lw_leave(L, &bn);
+    gl_stores(L, kparts, ts, nv, imp_read(a, at2), gl_reads(L, r.accs, nv));
+    store->body = lw_leave(L, &fn);
+    own->orelse = lw_leave(L, &hn);
+    emit->body = lw_leave(L, &en);
+    sc->body = lw_leave(L, &sn);
+    ImpStm *move = gl_if(L, &fn, imp_read(a, ends));
+    imp_assign(L->b, slot, gl_op(L, OP_ADD, imp_read(a, slot), gl_i64(L, 1)));
+    ImpExp **zero = gl_neutrals(L, rc->reds, rc->nreds, nv);
+    for (int j = 0; j < nv; j++) imp_assign(L->b, r.accs[j], zero[j]);
+    move->body = lw_leave(L, &fn);
+    imp_assign(L->b, c, gl_op(L, OP_ADD, imp_read(a, c), gl_i64(L, 1)));
+    w->body = lw_leave(L, &wn);
     kb_leave(L, &kb);
 
-    kb_launch(L, &kb, imp_read(a, lg->chunks), imp_read(a, size));
-    segred_combine(L, s, parts, lg, lg->n, NULL, size);
-    gl_release(L, parts, nv);
+    kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
+    kb_release(L, &kb);
+}
+
+/* The second kernel of the long segments (as many work-groups as
+ * segred_chunks, which take the segments in turn): a segment whose chunks
+ * several of segred_chunks' groups took has their parts folded in order
+ * (the first group's, then the others' first segments') and its results
+ * written. */
+static void segred_long_final(ImpLower *L, const Stm *s, const Long *lg, ImpVar **parts, ImpVar *groups, ImpVar *size) {
+    const SegInfo *g = s->e->seg;
+    const Screma *rc = &g->levels[g->depth - 1]->e->screma;
+    Arena *a = L->a;
+    int nv;
+    PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
+    Kb kb;
+    kb_begin(L, &kb, "segred_long_final", g);
+    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
+    Long k = long_params(L, &kb, lg);
+    ImpVar *kgroups = kb_scalar(L, &kb, "groups", PT_I64, imp_read(a, groups));
+    ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
+    ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
+
+    kb_enter(L, &kb);
+    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
+    kb_prologue(L, &kb, gl_sym(L, tid));
+    long_counts(L, &k, &k.n, &k.chunks);
+    ImpVar *slot = gl_let(L, "slot", PT_I64, imp_read(a, grp));
+    LwNest wn, sn, in;
+    ImpStm *w = gl_while(L, &wn, imp_op2(a, OP_LT, PT_I64, imp_read(a, slot), imp_read(a, k.n)));
+    ImpVar *lo, *hi;
+    slot_chunks(L, &k, imp_read(a, slot), &lo, &hi);
+    ImpVar *glo = gl_let(L, "glo", PT_I64, group_of(L, imp_read(a, lo), k.chunks, kgroups));
+    ImpVar *ghi = gl_let(L, "ghi", PT_I64, group_of(L, gl_op(L, OP_SUB, imp_read(a, hi), gl_i64(L, 1)), k.chunks, kgroups));
+    ImpStm *split = gl_if(L, &in, imp_op2(a, OP_LT, PT_I64, imp_read(a, glo), imp_read(a, ghi)));
+    ImpStm *sc = gl_scope(L, &sn);
+    int at = segment_prefix(L, s, imp_load(a, k.list, PT_I64, imp_read(a, slot)));
+    /* glo's part (its first segment's when the segment begins its share), then the others' first ones */
+    ImpVar *head = gl_let(L, "head", PT_I64, gl_op(L, OP_ADD, imp_read(a, glo), imp_read(a, kgroups)));
+    ImpExp *share = gl_op(L, OP_DIV, gl_op(L, OP_MUL, imp_read(a, glo), imp_read(a, k.chunks)), imp_read(a, kgroups));
+    LwNest hn;
+    ImpStm *begins = gl_if(L, &hn, imp_op2(a, OP_EQ, PT_I64, imp_read(a, lo), share));
+    imp_assign(L->b, head, imp_read(a, glo));
+    begins->body = lw_leave(L, &hn);
+    ImpVar *from = gl_let(L, "from", PT_I64, gl_op(L, OP_ADD, imp_read(a, glo), gl_i64(L, 1)));
+    fold_parts(L, s, at, kparts, from, gl_op(L, OP_SUB, imp_read(a, ghi), imp_read(a, glo)), imp_read(a, head), locs);
+    gl_barrier(L);
+    sc->body = lw_leave(L, &sn);
+    split->body = lw_leave(L, &in);
+    imp_assign(L->b, slot, gl_op(L, OP_ADD, imp_read(a, slot), imp_read(a, kgroups)));
+    w->body = lw_leave(L, &wn);
+    kb_leave(L, &kb);
+
+    kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
     kb_release(L, &kb);
 }
 
 /* An irregular segmented reduction: SEGRED_LANES_MIN or more lanes per
  * segment (segred_lanes), which leave the long segments (more than
- * SEGRED_LONG_ITEMS elements per lane) to a work-group per chunk of
- * SEGRED_CHUNK elements (segred_chunks), so that the time does not
- * depend on the longest segment's length, nor on how many long ones
- * there are. The lanes kernel counts the long segments and their chunks
- * in one i64 (chunks << 32 | segments, added to atomically by each
- * work-group), which the host reads. */
+ * SEGRED_LONG_ITEMS elements per lane) to segred_chunks' work-groups, a
+ * share of their chunks of about SEGRED_CHUNK elements each, so that the
+ * time does not depend on the longest segment's length, nor on how many
+ * long ones there are. The lanes kernel counts the long segments and
+ * their chunks in one i64 (chunks << 32 | segments, added to atomically
+ * by each work-group); the long segments' kernels read it on the device
+ * and are launched whether there are any or not (then they do nothing),
+ * so that the host waits for nothing. */
 static void segred_irregular(ImpLower *L, const Stm *s) {
     const SegInfo *g = s->e->seg;
+    const Screma *rc = &g->levels[g->depth - 1]->e->screma;
     Arena *a = L->a;
+    int nv;
+    gl_op_types(L, rc->reds, rc->nreds, &nv);
     PrimType i64s[] = {PT_I64, PT_I64};
     Sym *nseg = gl_space(L, g, g->depth - 1), *one = sym_const(a, 1);
     ImpVar **lists = gl_blocks(L, "long", i64s, 2, imp_sym(a, nseg), s->loc);
@@ -628,13 +773,10 @@ static void segred_irregular(ImpLower *L, const Stm *s) {
     fill->t = PT_I64;
     fill->value = gl_i64(L, 0);
     segred_lanes(L, s, gl_i64(L, SEGRED_LANES_MIN), &lg);
-    ImpVar *packed = gl_let(L, "long_count", PT_I64, imp_load(a, lg.count, PT_I64, gl_i64(L, 0)));
-    lg.n = gl_let(L, "nlong", PT_I64, gl_op(L, OP_AND, imp_read(a, packed), gl_i64(L, 0xffffffff)));
-    lg.chunks = gl_let(L, "long_chunks", PT_I64, gl_op(L, OP_LSHR, imp_read(a, packed), gl_i64(L, 32)));
-    LwNest n;
-    ImpStm *any = gl_if(L, &n, imp_op2(a, OP_GT, PT_I64, imp_read(a, lg.n), gl_i64(L, 0)));
-    segred_chunks(L, s, &lg);
-    any->body = lw_leave(L, &n);
+    ImpVar **parts, *groups, *size;
+    segred_chunks(L, s, &lg, &parts, &groups, &size);
+    segred_long_final(L, s, &lg, parts, groups, size);
+    gl_release(L, parts, nv);
     gl_release(L, &lg.count, 1);
     gl_release(L, lists, 2);
 }
