@@ -530,31 +530,26 @@ static SubExp sum_sizes(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
 static SubExp offsets_of(Lower *l, Irreg *r, SubExp iota, SrcLoc loc) {
     Type ti = type_prim(PT_I64), arr = lower_outer_type(l, r->n, ti);
     Affine f;
-    if (affine_sizes(l, r->counts, &f, loc)) {
-        SubExp total = affine_total(l, r->n, f, loc);
-        Builder *saved, nb;
-        Lambda *off = lower_lambda_begin(l, &ti, 1, &saved, &nb);
-        SubExp o = affine_offset(l, se_var(off->params[0]), f, loc);
-        lower_lambda_end(l, off, saved, &nb, &o, 1);
-        Var **is = NEW(l->a, Var *);
-        is[0] = iota.v;
-        Screma os = {.w = r->n, .arrs = is, .narrs = 1, .map = off};
-        r->offsets = se_var(lower_emit_screma(l, &os, &arr, 1, loc)[0]);
-        return total;
+    bool closed = affine_sizes(l, r->counts, &f, loc);
+    SubExp incl = se_i64(0), total;
+    if (closed) {
+        total = affine_total(l, r->n, f, loc);
+    } else {
+        Var **counts = NEW(l->a, Var *);
+        counts[0] = r->counts.v;
+        Screma sc = {.w = r->n, .arrs = counts, .narrs = 1, .map = identity_i64(l), .scans = sum_op(l, loc), .nscans = 1};
+        incl = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
+        total = lower_scan_total(l, incl, r->n, loc);
+        lower_assert(l, lower_binop(l, OP_LE, se_i64(0), total, loc),
+                     "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.",
+                     NULL, 0, loc);
     }
-    Var **counts = NEW(l->a, Var *);
-    counts[0] = r->counts.v;
-    Screma sc = {.w = r->n, .arrs = counts, .narrs = 1, .map = identity_i64(l), .scans = sum_op(l, loc), .nscans = 1};
-    SubExp incl = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
-    SubExp total = lower_scan_total(l, incl, r->n, loc);
-    lower_assert(l, lower_binop(l, OP_LE, se_i64(0), total, loc),
-                 "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.",
-                 NULL, 0, loc);
-    /* offsets[i] = incl[i] - counts[i] */
+    /* offsets[i]: the closed form, or incl[i] - counts[i] */
     Builder *saved, nb;
     Lambda *off = lower_lambda_begin(l, &ti, 1, &saved, &nb);
-    SubExp o = lower_binop(l, OP_SUB, element(l, incl, se_var(off->params[0]), loc),
-                           element(l, r->counts, se_var(off->params[0]), loc), loc);
+    SubExp i = se_var(off->params[0]);
+    SubExp o = closed ? affine_offset(l, i, f, loc)
+                      : lower_binop(l, OP_SUB, element(l, incl, i, loc), element(l, r->counts, i, loc), loc);
     lower_lambda_end(l, off, saved, &nb, &o, 1);
     Var **is = NEW(l->a, Var *);
     is[0] = iota.v;
