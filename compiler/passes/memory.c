@@ -70,6 +70,7 @@ typedef struct MemCtx {
     int nvars;
     Stm **elem_iota; /* by Var id: its iota when it is only read as Screma elements */
     int in_lambda;   /* how many SOAC lambdas the body being processed is in */
+    const Stm *soac; /* GPU: the host-level Screma whose lambda's allocations are being hoisted */
 } MemCtx;
 
 static void mem_body(MemCtx *m, Body *b);
@@ -322,6 +323,93 @@ static bool hoistable_arith(const Stm *s, const char *variant) {
     return true;
 }
 
+static Var *new_iter(MemCtx *m) {
+    Var *v = ir_var(m->p, "i", type_prim(PT_I64));
+    note_var(m, v);
+    return v;
+}
+
+/* Whether s computes a scalar by arithmetic that cannot fail. */
+static bool safe_arith(const Stm *s) {
+    const IrExp *e = s->e;
+    if (s->npat != 1 || s->pat[0]->type.kind != TK_PRIM) return false;
+    if (e->kind == IE_CONV || e->kind == IE_SUBEXP) return true;
+    return e->kind == IE_OP && !ir_op_may_fail(e);
+}
+
+/* GPU memory expansion: allocation b->stms[at] in the lambda of m->soac
+ * (a host-level Screma), whose size varies between its elements and is
+ * computed from the lambda's scalar parameters (and its index) by
+ * arithmetic that cannot fail, gets the largest size over the elements,
+ * which a reduction before the SOAC computes (into out), and becomes a
+ * block each element uses for itself (per_iter): the SOAC then runs as a
+ * kernel whose work-items have a block of that size each, instead of on
+ * the host. Only at the top of the lambda's body: a branch's size may be
+ * anything for the elements that do not take it. */
+static bool expand_alloc(MemCtx *m, Body *b, int at, StmVec *out) {
+    const Screma *sc = &m->soac->e->screma;
+    Stm *al = b->stms[at];
+    if (!al->e->size.is_var) return false;
+    char *need = arena_alloc(m->a, (size_t)m->p->next_var_id + 1);
+    need[al->e->size.v->id] = 1;
+    StmVec slice = {0};
+    for (int i = at - 1; i >= 0; i--) {
+        Stm *s = b->stms[i];
+        bool needed = false;
+        for (int k = 0; k < s->npat; k++) needed |= need[s->pat[k]->id];
+        if (!needed) continue;
+        if (!safe_arith(s)) return vec_free(&slice), false;
+        vec_push(&slice, s);
+        const IrExp *e = s->e;
+        const SubExp *args = e->kind == IE_SUBEXP ? &e->se : e->args;
+        int n = e->kind == IE_SUBEXP ? 1 : e->nargs;
+        for (int k = 0; k < n; k++)
+            if (args[k].is_var) need[args[k].v->id] = 1;
+    }
+    /* the inputs whose elements the size reads (scalars only) */
+    Var **arrs = NEW_ARRAY(m->a, Var *, sc->narrs + 1), **from = NEW_ARRAY(m->a, Var *, sc->narrs + 2);
+    Var **to = NEW_ARRAY(m->a, Var *, sc->narrs + 2);
+    int n = 0;
+    for (int k = 0; k < sc->narrs; k++) {
+        Var *pk = sc->map->params[k];
+        if (!need[pk->id]) continue;
+        if (pk->type.kind != TK_PRIM) return vec_free(&slice), false;
+        arrs[n] = sc->arrs[k], from[n] = pk, to[n] = ir_var(m->p, pk->name, pk->type);
+        n++;
+    }
+    Var *iter = new_iter(m);
+    from[n] = sc->iter, to[n] = iter;
+    /* the slice in order, as the reduction's map */
+    StmVec stms = {0};
+    for (int i = slice.len - 1; i >= 0; i--) vec_push(&stms, slice.items[i]);
+    vec_free(&slice);
+    Body *sb = ir_body_new(m->a, &stms, &al->e->size, 1);
+    vec_free(&stms);
+    Lambda *map = ir_lambda_new(m->a, to, n, ir_clone_body_with(m->p, sb, from, to, n + 1));
+    Var *ab[2] = {ir_var(m->p, "a", type_prim(PT_I64)), ir_var(m->p, "b", type_prim(PT_I64))};
+    Var *mx = ir_var(m->p, "x", type_prim(PT_I64));
+    StmVec ops = {0};
+    vec_push(&ops, ir_op2_stm(m->a, mx, OP_MAX, PT_I64, se_var(ab[0]), se_var(ab[1]), al->loc));
+    SubExp r = se_var(mx);
+    Lambda *op = ir_lambda_new(m->a, ab, 2, ir_body_new(m->a, &ops, &r, 1));
+    vec_free(&ops);
+    IrExp *e = new_exp(m, IE_SCREMA);
+    e->screma.w = sc->w;
+    e->screma.arrs = arrs;
+    e->screma.narrs = n;
+    e->screma.iter = iter;
+    e->screma.map = map;
+    e->screma.reds = NEW(m->a, SegOp);
+    e->screma.reds[0] = (SegOp){op, NEW(m->a, SubExp), 1, true};
+    e->screma.reds[0].neutral[0] = se_i64(0);
+    e->screma.nreds = 1;
+    Var *largest = ir_var(m->p, "largest", type_prim(PT_I64));
+    note_var(m, largest);
+    push_stm(m, out, largest, e, al->loc);
+    al->e->size = se_var(largest);
+    return true;
+}
+
 /* Moves allocations of b (a loop body when loop, else a SOAC lambda's body
  * run once per element) whose sizes do not change between iterations, with
  * the size arithmetic, to out (before the loop or SOAC). A loop's block
@@ -333,6 +421,9 @@ static void hoist_from(MemCtx *m, Body *b, StmVec *out, char *variant, const cha
     for (int i = 0; i < b->nstms; i++) {
         Stm *s = b->stms[i];
         bool alloc = s->e->kind == IE_ALLOC && invariant(variant, s->e->size) && !esc[s->pat[0]->id];
+        if (!alloc && !loop && s->e->kind == IE_ALLOC && !esc[s->pat[0]->id] && m->soac && m->in_lambda == 0 &&
+            b == m->soac->e->screma.map->body)
+            alloc = expand_alloc(m, b, i, out);
         if (alloc || hoistable_arith(s, variant)) {
             if (alloc && !loop) s->e->per_iter = true;
             vec_push(out, s);
@@ -377,12 +468,6 @@ static void mem_lambda_body(MemCtx *m, StmVec *out, Lambda *lam, Var *iter) {
 }
 
 /* ---- SOACs ---------------------------------------------------------------- */
-
-static Var *new_iter(MemCtx *m) {
-    Var *v = ir_var(m->p, "i", type_prim(PT_I64));
-    note_var(m, v);
-    return v;
-}
 
 static MemInfo *fix_at(MemCtx *m, MemInfo *mi, Var *iter) {
     LmadSlice fix = {0};
@@ -555,7 +640,10 @@ static void mem_screma(MemCtx *m, StmVec *out, Stm *s) {
         mem_segop(m, out, op, acc, mb->res + pos, sc->map, sc->iter, s->loc);
         pos += op->k;
     }
+    const Stm *outer = m->soac;
+    m->soac = m->p->gpu && m->in_lambda == 0 ? s : NULL;
     mem_lambda_body(m, out, sc->map, sc->iter);
+    m->soac = outer;
 }
 
 static void mem_scatter(MemCtx *m, StmVec *out, Stm *s) {

@@ -2,10 +2,12 @@
 -- an array of the element's length whose body runs another loop is not
 -- lifted: the lifted body runs for every element until the last one
 -- stops, and for an element whose condition no longer holds the inner
--- loop (from -2, counting down to 1) would never end. The map stays on
--- the host.
+-- loop (from -2, counting down to 1) would never end. The map runs as a
+-- kernel all the same, by memory expansion (compiler/passes/memory.c,
+-- expand_alloc): each work-item's array lives in a block of the largest
+-- element's size, which a reduction computes first.
 -- ==
--- structure gpu { Host 1 Kernel 0 }
+-- structure gpu { Host 0 SegRed 1 SegMap 1 }
 -- input { [3i64, 2i64] [2i64, -3i64] }
 -- output { [132i64, 2i64] }
 

@@ -4,9 +4,12 @@
 -- not lifted: the lifted body would run for every element up to the
 -- largest count, and an element past its own count would index past its
 -- array (its bounds check, or one the simplifier proved from the count).
--- The map stays on the host.
+-- The map runs as a kernel all the same, by memory expansion
+-- (compiler/passes/memory.c, expand_alloc): each work-item's array lives
+-- in a block of the largest element's size, which a reduction computes
+-- first.
 -- ==
--- structure gpu { Host 1 Kernel 0 }
+-- structure gpu { Host 0 SegRed 1 SegMap 1 }
 -- input { [4i64, 3i64, 0i64, 5i64] [2i64, 3i64, 0i64, 1i64] }
 -- output { [2i64, 6i64, 0i64, 0i64] }
 -- input { [2i64] [3i64] }
