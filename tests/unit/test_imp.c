@@ -925,7 +925,10 @@ static void test_lower_gpu_segred(void **state) {
 /* A reduction whose operator takes arrays runs in one work-item (SegSeq):
  * its scalar result comes back through a device block; an allocating map
  * that flattening leaves alone (a loop whose count differs between
- * elements, carrying an array it indexes at its counter) runs on the host over its blocks lent to it (SegHost). */
+ * elements, carrying an array it indexes at its counter) runs as kernels
+ * by memory expansion (a reduction for the largest size, then the map),
+ * but on the host over its blocks lent to it (SegHost) when it allocates
+ * in a branch. */
 static void test_lower_gpu_seq_host(void **state) {
     (void)state;
     Prog *p;
@@ -942,10 +945,20 @@ static void test_lower_gpu_seq_host(void **state) {
     assert_non_null(strstr(text, "res_"));
     free(text);
     unit_free(p);
+#define LOOP "let (s, _) = loop (s, ys) = (0, iota n) for i < c do (s + ys[i], map (+ 1) ys) in s"
     ip = lowered_at("entry main [k] (ns: [k]i64) (cs: [k]i64) : [k]i64 =\n"
-                    "  map2 (\\n c -> let (s, _) = loop (s, ys) = (0, iota n) for i < c do (s + ys[i], map (+ 1) ys)\n"
-                    "                in s) ns cs\n",
+                    "  map2 (\\n c -> " LOOP ") ns cs\n",
                     STAGE_GPU, &p);
+    c = &ip->entries[0]->body;
+    assert_int_equal(count(c, IMP_MAP), 0);
+    assert_int_equal(ip->nkernels, 3); /* the largest size's reduction (two kernels), then the map */
+    assert_string_equal(ip->kernels[0]->name, "segred");
+    assert_string_equal(ip->kernels[2]->name, "segmap");
+    unit_free(p);
+    ip = lowered_at("entry main [k] (ns: [k]i64) (cs: [k]i64) : [k]i64 =\n"
+                    "  map2 (\\n c -> if c > 0 then (" LOOP ") else 0) ns cs\n",
+                    STAGE_GPU, &p);
+#undef LOOP
     c = &ip->entries[0]->body;
     assert_true(count(c, IMP_MAP) > 0);
     assert_int_equal(count(c, IMP_MAP), count(c, IMP_UNMAP));
