@@ -57,10 +57,11 @@
  * summed), list and base (per slot, its segment's number and first
  * chunk, in the order the slots were taken, so that the first chunks
  * ascend); in the long segments' kernels, n (how many long segments) and
- * chunks (how many chunks), read from count; in the lanes kernel, n is
- * the least width of a long segment and local two i64 of local memory. */
+ * chunks (how many chunks), read from count; in the lanes kernel, least
+ * (the least width of a long segment) and local (two i64 of local
+ * memory). */
 typedef struct Long {
-    ImpVar *count, *list, *base, *n, *chunks, *local;
+    ImpVar *count, *list, *base, *n, *chunks, *least, *local;
 } Long;
 
 /* ---- Elements ---------------------------------------------------------------------------- */
@@ -301,7 +302,7 @@ static ImpStm *atomic(ImpLower *L, ImpVar *mem, int64_t index, ImpAtomic op, Imp
  * the barriers. */
 static void long_segments(ImpLower *L, const Long *lg, ImpVar *seg, ImpVar *m, ImpVar *ok, ImpVar *lane0) {
     Arena *a = L->a;
-    ImpVar *big = gl_let(L, "long", PT_BOOL, imp_op2(a, OP_GT, PT_I64, imp_read(a, m), imp_read(a, lg->n)));
+    ImpVar *big = gl_let(L, "long", PT_BOOL, imp_op2(a, OP_GT, PT_I64, imp_read(a, m), imp_read(a, lg->least)));
     ImpVar *ltid = gl_let(L, "ltid", PT_I64, imp_thread(a, IMP_LOCAL_ID));
     ImpVar *mine = gl_let(L, "mine", PT_BOOL, imp_op2(a, OP_LAND, PT_BOOL, imp_read(a, big), imp_read(a, lane0)));
     ImpVar *off = gl_let(L, "off", PT_I64, gl_i64(L, 0));
@@ -366,7 +367,7 @@ static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min, const Lon
     if (lg) {
         ImpExp *least = gl_op(L, OP_MUL, imp_read(a, lanes), gl_i64(L, SEGRED_LONG_ITEMS));
         klg = (Long){kb_block(L, &kb, "long_count", lg->count), kb_block(L, &kb, "long_list", lg->list),
-                     kb_block(L, &kb, "long_base", lg->base), kb_scalar(L, &kb, "long_min", PT_I64, least), NULL,
+                     kb_block(L, &kb, "long_base", lg->base), NULL, NULL, kb_scalar(L, &kb, "long_min", PT_I64, least),
                      kb_local(L, &kb, "long_local", PT_I64, gl_i64(L, 2))};
         lg = &klg;
     }
@@ -578,10 +579,10 @@ static void long_counts(ImpLower *L, const Long *kl, ImpVar **n, ImpVar **chunks
 }
 
 /* The kernel parameters of the long segments' kernels: count, list and
- * base, and the number of work-groups (groups, a host variable). */
+ * base (n and chunks are long_counts'). */
 static Long long_params(ImpLower *L, Kb *kb, const Long *lg) {
     return (Long){kb_block(L, kb, "long_count", lg->count), kb_block(L, kb, "long_list", lg->list),
-                  kb_block(L, kb, "long_base", lg->base), NULL, NULL, NULL};
+                  kb_block(L, kb, "long_base", lg->base), NULL, NULL, NULL, NULL};
 }
 
 /* The work-group whose share of the chunks (the chunks from g * chunks /
@@ -590,6 +591,59 @@ static ImpExp *group_of(ImpLower *L, ImpExp *c, ImpVar *chunks, ImpVar *groups) 
     Arena *a = L->a;
     ImpExp *up = gl_op(L, OP_SUB, gl_op(L, OP_MUL, gl_op(L, OP_ADD, c, gl_i64(L, 1)), imp_read(a, groups)), gl_i64(L, 1));
     return gl_op(L, OP_DIV, up, imp_read(a, chunks));
+}
+
+/* The second kernel of the long segments, on segred_chunks' parts with
+ * as many work-groups, which take the segments in turn: a segment whose
+ * chunks several of segred_chunks' groups took has their parts folded in
+ * order (the first group's, then the others' first segments') and its
+ * results written. */
+static void segred_long_final(ImpLower *L, const Stm *s, const Long *lg, ImpVar **parts, ImpVar *groups, ImpVar *size) {
+    const SegInfo *g = s->e->seg;
+    const Screma *rc = &g->levels[g->depth - 1]->e->screma;
+    Arena *a = L->a;
+    int nv;
+    PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
+    Kb kb;
+    kb_begin(L, &kb, "segred_long_final", g);
+    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
+    Long k = long_params(L, &kb, lg);
+    ImpVar *kgroups = kb_scalar(L, &kb, "groups", PT_I64, imp_read(a, groups));
+    ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
+    ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
+
+    kb_enter(L, &kb);
+    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
+    kb_prologue(L, &kb, gl_sym(L, tid));
+    long_counts(L, &k, &k.n, &k.chunks);
+    ImpVar *slot = gl_let(L, "slot", PT_I64, imp_read(a, grp));
+    LwNest wn, sn, in;
+    ImpStm *w = gl_while(L, &wn, imp_op2(a, OP_LT, PT_I64, imp_read(a, slot), imp_read(a, k.n)));
+    ImpVar *lo, *hi;
+    slot_chunks(L, &k, imp_read(a, slot), &lo, &hi);
+    ImpVar *glo = gl_let(L, "glo", PT_I64, group_of(L, imp_read(a, lo), k.chunks, kgroups));
+    ImpVar *ghi = gl_let(L, "ghi", PT_I64, group_of(L, gl_op(L, OP_SUB, imp_read(a, hi), gl_i64(L, 1)), k.chunks, kgroups));
+    ImpStm *split = gl_if(L, &in, imp_op2(a, OP_LT, PT_I64, imp_read(a, glo), imp_read(a, ghi)));
+    ImpStm *sc = gl_scope(L, &sn);
+    int at = segment_prefix(L, s, imp_load(a, k.list, PT_I64, imp_read(a, slot)));
+    /* glo's part (its first segment's when the segment begins its share), then the others' first ones */
+    ImpVar *head = gl_let(L, "head", PT_I64, gl_op(L, OP_ADD, imp_read(a, glo), imp_read(a, kgroups)));
+    ImpExp *share = gl_op(L, OP_DIV, gl_op(L, OP_MUL, imp_read(a, glo), imp_read(a, k.chunks)), imp_read(a, kgroups));
+    LwNest hn;
+    ImpStm *begins = gl_if(L, &hn, imp_op2(a, OP_EQ, PT_I64, imp_read(a, lo), share));
+    imp_assign(L->b, head, imp_read(a, glo));
+    begins->body = lw_leave(L, &hn);
+    ImpVar *from = gl_let(L, "from", PT_I64, gl_op(L, OP_ADD, imp_read(a, glo), gl_i64(L, 1)));
+    fold_parts(L, s, at, kparts, from, gl_op(L, OP_SUB, imp_read(a, ghi), imp_read(a, glo)), imp_read(a, head), locs);
+    gl_barrier(L);
+    sc->body = lw_leave(L, &sn);
+    split->body = lw_leave(L, &in);
+    imp_assign(L->b, slot, gl_op(L, OP_ADD, imp_read(a, slot), imp_read(a, kgroups)));
+    w->body = lw_leave(L, &wn);
+    kb_leave(L, &kb);
+
+    kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
+    kb_release(L, &kb);
 }
 
 /* The long segments of an irregular segmented reduction (segred_lanes
@@ -602,9 +656,8 @@ static ImpExp *group_of(ImpLower *L, ImpExp *c, ImpVar *chunks, ImpVar *groups) 
  * folds a segment's chunks as it goes. A segment whose chunks are all the
  * group's gets its results written; else the group leaves its part in
  * parts, at g when the segment is the group's first one, else (its last)
- * at groups + g, for segred_long_final. */
-static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg, ImpVar ***partsp, ImpVar **groupsp,
-                          ImpVar **sizep) {
+ * at groups + g, which segred_long_final, launched after it, combines. */
+static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
     const SegInfo *g = s->e->seg;
     const Stm *rs = g->levels[g->depth - 1];
     const Screma *rc = &rs->e->screma;
@@ -613,10 +666,10 @@ static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg, ImpVar ***p
     PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
     Kb kb;
     kb_begin(L, &kb, "segred_chunks", g);
-    ImpVar *size = *sizep = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
+    ImpVar *size = gl_let(L, "group_size", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_GROUP_SIZE, NULL));
     ImpExp *ng_args[] = {gl_i64(L, (int64_t)1 << 40), imp_read(a, size)};
-    ImpVar *groups = *groupsp = gl_let(L, "groups", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_NUM_GROUPS, ng_args));
-    ImpVar **parts = *partsp = gl_blocks(L, "part", ts, nv, gl_op(L, OP_MUL, imp_read(a, groups), gl_i64(L, 2)), s->loc);
+    ImpVar *groups = gl_let(L, "groups", PT_I64, imp_tuning(a, kb.k, IMP_TUNE_NUM_GROUPS, ng_args));
+    ImpVar **parts = gl_blocks(L, "part", ts, nv, gl_op(L, OP_MUL, imp_read(a, groups), gl_i64(L, 2)), s->loc);
     kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
     Long k = long_params(L, &kb, lg);
     ImpVar *kgroups = kb_scalar(L, &kb, "groups", PT_I64, imp_read(a, groups));
@@ -697,59 +750,8 @@ static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg, ImpVar ***p
     kb_leave(L, &kb);
 
     kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
-    kb_release(L, &kb);
-}
-
-/* The second kernel of the long segments (as many work-groups as
- * segred_chunks, which take the segments in turn): a segment whose chunks
- * several of segred_chunks' groups took has their parts folded in order
- * (the first group's, then the others' first segments') and its results
- * written. */
-static void segred_long_final(ImpLower *L, const Stm *s, const Long *lg, ImpVar **parts, ImpVar *groups, ImpVar *size) {
-    const SegInfo *g = s->e->seg;
-    const Screma *rc = &g->levels[g->depth - 1]->e->screma;
-    Arena *a = L->a;
-    int nv;
-    PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
-    Kb kb;
-    kb_begin(L, &kb, "segred_long_final", g);
-    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
-    Long k = long_params(L, &kb, lg);
-    ImpVar *kgroups = kb_scalar(L, &kb, "groups", PT_I64, imp_read(a, groups));
-    ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
-    ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
-
-    kb_enter(L, &kb);
-    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
-    kb_prologue(L, &kb, gl_sym(L, tid));
-    long_counts(L, &k, &k.n, &k.chunks);
-    ImpVar *slot = gl_let(L, "slot", PT_I64, imp_read(a, grp));
-    LwNest wn, sn, in;
-    ImpStm *w = gl_while(L, &wn, imp_op2(a, OP_LT, PT_I64, imp_read(a, slot), imp_read(a, k.n)));
-    ImpVar *lo, *hi;
-    slot_chunks(L, &k, imp_read(a, slot), &lo, &hi);
-    ImpVar *glo = gl_let(L, "glo", PT_I64, group_of(L, imp_read(a, lo), k.chunks, kgroups));
-    ImpVar *ghi = gl_let(L, "ghi", PT_I64, group_of(L, gl_op(L, OP_SUB, imp_read(a, hi), gl_i64(L, 1)), k.chunks, kgroups));
-    ImpStm *split = gl_if(L, &in, imp_op2(a, OP_LT, PT_I64, imp_read(a, glo), imp_read(a, ghi)));
-    ImpStm *sc = gl_scope(L, &sn);
-    int at = segment_prefix(L, s, imp_load(a, k.list, PT_I64, imp_read(a, slot)));
-    /* glo's part (its first segment's when the segment begins its share), then the others' first ones */
-    ImpVar *head = gl_let(L, "head", PT_I64, gl_op(L, OP_ADD, imp_read(a, glo), imp_read(a, kgroups)));
-    ImpExp *share = gl_op(L, OP_DIV, gl_op(L, OP_MUL, imp_read(a, glo), imp_read(a, k.chunks)), imp_read(a, kgroups));
-    LwNest hn;
-    ImpStm *begins = gl_if(L, &hn, imp_op2(a, OP_EQ, PT_I64, imp_read(a, lo), share));
-    imp_assign(L->b, head, imp_read(a, glo));
-    begins->body = lw_leave(L, &hn);
-    ImpVar *from = gl_let(L, "from", PT_I64, gl_op(L, OP_ADD, imp_read(a, glo), gl_i64(L, 1)));
-    fold_parts(L, s, at, kparts, from, gl_op(L, OP_SUB, imp_read(a, ghi), imp_read(a, glo)), imp_read(a, head), locs);
-    gl_barrier(L);
-    sc->body = lw_leave(L, &sn);
-    split->body = lw_leave(L, &in);
-    imp_assign(L->b, slot, gl_op(L, OP_ADD, imp_read(a, slot), imp_read(a, kgroups)));
-    w->body = lw_leave(L, &wn);
-    kb_leave(L, &kb);
-
-    kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
+    segred_long_final(L, s, lg, parts, groups, size);
+    gl_release(L, parts, nv);
     kb_release(L, &kb);
 }
 
@@ -792,24 +794,18 @@ static ImpExp *irregular_lanes(ImpLower *L, const Stm *s) {
  * so that the host waits for nothing. */
 static void segred_irregular(ImpLower *L, const Stm *s) {
     const SegInfo *g = s->e->seg;
-    const Screma *rc = &g->levels[g->depth - 1]->e->screma;
     Arena *a = L->a;
-    int nv;
-    gl_op_types(L, rc->reds, rc->nreds, &nv);
     PrimType i64s[] = {PT_I64, PT_I64};
     Sym *nseg = gl_space(L, g, g->depth - 1), *one = sym_const(a, 1);
     ImpVar **lists = gl_blocks(L, "long", i64s, 2, imp_sym(a, nseg), s->loc);
-    Long lg = {gl_blocks(L, "long_count", i64s, 1, gl_i64(L, 1), s->loc)[0], lists[0], lists[1], NULL, NULL, NULL};
+    Long lg = {gl_blocks(L, "long_count", i64s, 1, gl_i64(L, 1), s->loc)[0], lists[0], lists[1], NULL, NULL, NULL, NULL};
     ImpStm *fill = imp_add(L->b, IMP_FILL);
     fill->dst = lg.count;
     fill->dst_lmad = lmad_row_major(a, 1, &one);
     fill->t = PT_I64;
     fill->value = gl_i64(L, 0);
     segred_lanes(L, s, irregular_lanes(L, s), &lg);
-    ImpVar **parts, *groups, *size;
-    segred_chunks(L, s, &lg, &parts, &groups, &size);
-    segred_long_final(L, s, &lg, parts, groups, size);
-    gl_release(L, parts, nv);
+    segred_chunks(L, s, &lg);
     gl_release(L, &lg.count, 1);
     gl_release(L, lists, 2);
 }
