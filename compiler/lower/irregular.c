@@ -354,6 +354,10 @@ static SubExp iota_of(Lower *l, SubExp n, SrcLoc loc) {
     return lower_emit1(l, ie, lower_outer_type(l, n, type_prim(PT_I64)), loc);
 }
 
+/* The failure of a descriptor whose rows' sizes are negative or add up
+ * past what an i64 counts. */
+static const char *const TOO_MANY = "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.";
+
 /* ---- Closed forms of affine sizes ------------------------------------------------------ */
 
 /* Row i's size a * i + b: a a constant, b a constant or a variable bound
@@ -471,21 +475,18 @@ static SubExp affine_offset(Lower *l, SubExp i, Affine f, SrcLoc loc) {
  * below 2^62 (estimated in f64, so that the exact i64 arithmetic here and
  * in the offsets cannot overflow). */
 static SubExp affine_total(Lower *l, SubExp n, Affine f, SrcLoc loc) {
-    SubExp a = se_i64(f.a), nf = f64_of(l, n, loc), bf = f64_of(l, f.b, loc);
+    SubExp af = se_const(prim_float(PT_F64, (double)f.a)), nf = f64_of(l, n, loc), bf = f64_of(l, f.b, loc);
+    SubExp before = lower_binop(l, OP_SUB, nf, se_const(prim_float(PT_F64, 1)), loc); /* n - 1 */
     /* pairs = n * (n - 1) / 2, the sum of the positions */
-    SubExp pairsf = lower_binop(l, OP_MUL, nf, lower_binop(l, OP_SUB, nf, se_const(prim_float(PT_F64, 1)), loc), loc);
-    pairsf = lower_binop(l, OP_DIV, pairsf, se_const(prim_float(PT_F64, 2)), loc);
-    SubExp est = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, f64_of(l, a, loc), pairsf, loc),
-                             lower_binop(l, OP_MUL, bf, nf, loc), loc);
-    SubExp lastf = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, f64_of(l, a, loc),
-                                                       lower_binop(l, OP_SUB, nf, se_const(prim_float(PT_F64, 1)), loc), loc),
-                               bf, loc);
+    SubExp pairsf = lower_binop(l, OP_DIV, lower_binop(l, OP_MUL, nf, before, loc), se_const(prim_float(PT_F64, 2)), loc);
+    SubExp est = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, af, pairsf, loc), lower_binop(l, OP_MUL, bf, nf, loc), loc);
+    SubExp lastf = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, af, before, loc), bf, loc);
     SubExp zero = se_const(prim_float(PT_F64, 0));
     SubExp ok = lower_binop(l, OP_LAND, lower_binop(l, OP_LE, zero, bf, loc), lower_binop(l, OP_LE, zero, lastf, loc), loc);
     ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_LT, est, se_const(prim_float(PT_F64, 0x1p62)), loc), loc);
     if (f.a != 0) ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_LT, n, se_i64((int64_t)1 << 31), loc), loc);
     ok = lower_binop(l, OP_LOR, lower_binop(l, OP_EQ, n, se_i64(0), loc), ok, loc);
-    lower_assert(l, ok, "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.",
+    lower_assert(l, ok, TOO_MANY,
                  NULL, 0, loc);
     return affine_offset(l, n, f, loc);
 }
@@ -521,7 +522,7 @@ static SubExp sum_sizes(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
     Screma sc = {.w = n, .arrs = arrs, .narrs = 1, .map = identity_i64(l), .reds = sum_op(l, loc), .nreds = 1};
     SubExp sum = se_var(lower_emit_screma(l, &sc, &ti, 1, loc)[0]);
     lower_assert(l, lower_binop(l, OP_LE, se_i64(0), sum, loc),
-                 "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.",
+                 TOO_MANY,
                  NULL, 0, loc);
     return sum;
 }
@@ -541,7 +542,7 @@ static SubExp offsets_of(Lower *l, Irreg *r, SubExp iota, SrcLoc loc) {
         incl = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
         total = lower_scan_total(l, incl, r->n, loc);
         lower_assert(l, lower_binop(l, OP_LE, se_i64(0), total, loc),
-                     "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.",
+                     TOO_MANY,
                      NULL, 0, loc);
     }
     /* offsets[i]: the closed form, or incl[i] - counts[i] */
