@@ -320,10 +320,10 @@ static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, Res *rs
             shape = NEW(l->a, SubExp);
             *shape = se_var(lower_emit_screma(l, &sc, ts, 2, loc)[0]);
         }
-        SubExp count = se_i64(1);
+        SubExp count = shape[0];
         for (int d = 0; d < t.rank; d++) {
             if (!rs[j].known[d]) vec_push_in(l->a, &res, shape[d]);
-            count = lower_binop(l, OP_SIZE_MUL, count, shape[d], loc);
+            if (d > 0) count = lower_binop(l, OP_SIZE_MUL, count, shape[d], loc);
         }
         vec_push_in(l->a, &res, count);
         if (rs[j].filtered) vec_push_in(l->a, &res, f.moves->w);
@@ -744,41 +744,78 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
     }
 }
 
-/* For each of the total flat positions of r's rows, the row it is in: a
- * scatter of each non-empty row's number to where it starts, and a
- * running maximum over the positions. */
-static SubExp segments(Lower *l, const Irreg *r, SubExp iota, SubExp total, SrcLoc loc) {
+/* Positions find their rows without an array of a row per position: a
+ * position p is in row s, the last row whose offset is at most p (rows
+ * before it that start at p are empty). Anchor c is the row of position
+ * c * ANCHOR (or of the last position), found by a binary search over all
+ * rows; position p then searches only the rows between anchors p / ANCHOR
+ * and p / ANCHOR + 1, a step or two unless many rows start in its stretch
+ * of ANCHOR positions. */
+enum { ANCHOR = 256 };
+
+/* The last of rows lo..hi (lo <= hi) whose offset is at most p (lo when
+ * none is), by a binary search: a while loop of about log2(hi - lo + 1)
+ * steps. Every row it reads is one of lo..hi. */
+static SubExp last_row_at(Lower *l, SubExp offsets, SubExp lo, SubExp hi, SubExp p, SrcLoc loc) {
     Type ti = type_prim(PT_I64);
-    SubExp *len = NEW(l->a, SubExp);
-    *len = total;
-    IrExp *z = lower_new_exp(l, IE_REPLICATE);
-    z->shape = len;
-    z->nshape = 1;
-    z->se = se_i64(0);
-    SubExp marks = lower_emit1(l, z, type_array(l->a, PT_I64, 1, len), loc);
+    IrExp *le = lower_new_exp(l, IE_LOOP);
+    Loop *lp = &le->loop;
+    lp->kind = IR_LOOP_WHILE;
+    lp->cond = ir_var(l->prog, "more", type_prim(PT_BOOL));
+    lp->nparams = 3;
+    lp->params = NEW_ARRAY(l->a, Var *, 3);
+    lp->params[0] = lp->cond;
+    lp->params[1] = ir_var(l->prog, "lo", ti);
+    lp->params[2] = ir_var(l->prog, "hi", ti);
+    lp->inits = NEW_ARRAY(l->a, SubExp, 3);
+    lp->inits[0] = lower_binop(l, OP_LT, lo, hi, loc);
+    lp->inits[1] = lo;
+    lp->inits[2] = hi;
+    Builder *saved = l->b, nb = {0};
+    l->b = &nb;
+    SubExp a = se_var(lp->params[1]), b = se_var(lp->params[2]);
+    SubExp mid = lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, add_i64(l, a, b, loc), se_i64(1), loc), se_i64(2), loc);
+    SubExp at = lower_conv(l, lower_binop(l, OP_LE, element(l, offsets, mid, loc), p, loc), PT_I64, loc);
+    /* at: lo becomes mid (mid >= lo); otherwise hi becomes mid - 1 (< hi) */
+    SubExp below = lower_binop(l, OP_SUB, mid, se_i64(1), loc);
+    SubExp res[3];
+    res[1] = lower_binop(l, OP_MAX, a, lower_binop(l, OP_MUL, mid, at, loc), loc);
+    res[2] = lower_binop(l, OP_MIN, b,
+                         lower_binop(l, OP_ADD, below,
+                                     lower_binop(l, OP_MUL, lower_binop(l, OP_SUB, b, below, loc), at, loc), loc),
+                         loc);
+    res[0] = lower_binop(l, OP_LT, res[1], res[2], loc);
+    lp->body = lower_body_end(l, saved, &nb, res, 3);
+    Var **pat = NEW_ARRAY(l->a, Var *, 3);
+    pat[0] = ir_var(l->prog, "more", type_prim(PT_BOOL));
+    pat[1] = ir_var(l->prog, "lo", ti);
+    pat[2] = ir_var(l->prog, "hi", ti);
+    lower_emit(l, le, pat, 3, loc);
+    return se_var(pat[1]);
+}
+
+/* The anchors of r's rows (total positions): total / ANCHOR + 2 rows. */
+static SubExp anchors(Lower *l, const Irreg *r, SubExp total, SrcLoc loc) {
+    SubExp count = lower_binop(l, OP_ADD, lower_binop(l, OP_QUOT, total, se_i64(ANCHOR), loc), se_i64(2), loc);
+    SubExp last = lower_binop(l, OP_SUB, total, se_i64(1), loc);
+    Type ti = type_prim(PT_I64);
     Builder *saved, nb;
-    Lambda *at = lower_lambda_begin(l, &ti, 1, &saved, &nb);
-    SubExp i = se_var(at->params[0]);
-    SubExp empty = lower_binop(l, OP_EQ, element(l, r->counts, i, loc), se_i64(0), loc);
-    /* an empty row writes nowhere: index -1 */
-    SubExp where = lower_binop(l, OP_OR, element(l, r->offsets, i, loc),
-                               lower_unop(l, OP_NEG, lower_conv(l, empty, PT_I64, loc), loc), loc);
-    SubExp res[2] = {where, i};
-    lower_lambda_end(l, at, saved, &nb, res, 2);
-    IrExp *sc = lower_new_exp(l, IE_SCATTER);
-    Var **arrs = NEW(l->a, Var *), **dests = NEW(l->a, Var *);
-    arrs[0] = iota.v;
-    dests[0] = marks.v;
-    sc->scatter = (Scatter){.w = r->n, .arrs = arrs, .narrs = 1, .lam = at, .dests = dests, .ndests = 1};
-    SubExp marked = lower_emit1(l, sc, subexp_type(marks), loc);
-    SegOp *max = NEW(l->a, SegOp);
-    *max = (SegOp){lower_prim_op_lambda(l, OP_MAX, PT_I64), NEW(l->a, SubExp), 1, true};
-    max->neutral[0] = se_i64(0);
+    Lambda *lam = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    SubExp p = lower_binop(l, OP_MIN, lower_binop(l, OP_MUL, se_var(lam->params[0]), se_i64(ANCHOR), loc), last, loc);
+    SubExp s = last_row_at(l, r->offsets, se_i64(0), lower_binop(l, OP_SUB, r->n, se_i64(1), loc), p, loc);
+    lower_lambda_end(l, lam, saved, &nb, &s, 1);
     Var **in = NEW(l->a, Var *);
-    in[0] = marked.v;
-    Screma scan = {.w = total, .arrs = in, .narrs = 1, .map = identity_i64(l), .scans = max, .nscans = 1};
-    Type st = subexp_type(marks);
-    return se_var(lower_emit_screma(l, &scan, &st, 1, loc)[0]);
+    in[0] = iota_of(l, count, loc).v;
+    Screma sc = {.w = count, .arrs = in, .narrs = 1, .map = lam};
+    Type t = lower_outer_type(l, count, ti);
+    return se_var(lower_emit_screma(l, &sc, &t, 1, loc)[0]);
+}
+
+/* Row of position p (in the current body), from r's anchors. */
+static SubExp row_at(Lower *l, const Irreg *r, SubExp anchor, SubExp p, SrcLoc loc) {
+    SubExp c = lower_binop(l, OP_QUOT, p, se_i64(ANCHOR), loc);
+    SubExp lo = element(l, anchor, c, loc), hi = element(l, anchor, lower_binop(l, OP_ADD, c, se_i64(1), loc), loc);
+    return last_row_at(l, r->offsets, lo, hi, p, loc);
 }
 
 /* Whether a use in an operator is of a value of the row (bound in l's
@@ -793,7 +830,7 @@ static void row_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
     (void)k;
     RowUse *u = ctx;
     const Var *x = se ? (se->is_var ? se->v : NULL) : *v;
-    if (x && (x == u->lam->params[0] || x == u->lam->params[1] || bound_by(u->l, x))) u->found = true;
+    if (x && (x == u->lam->params[0] || bound_by(u->l, x))) u->found = true;
 }
 
 /* The map of Screma sc (over rank-1 arrays whose elements elem_at
@@ -840,16 +877,17 @@ static bool scanned_row(Lower *l, const Lambda *lam, SubExp x, SubExp at, SubExp
 }
 
 /* Begins the lambda of a map over the total flat positions of the rows
- * that desc describes (positions pos and their rows seg, made here):
- * *s is its position's row, *at the index in the row. */
-static Lambda *positions_begin(Lower *l, const Irreg *desc, SubExp iota, SubExp total, Var **in, SubExp *s,
-                               SubExp *at, Builder **saved, Builder *nb, SrcLoc loc) {
-    in[1] = segments(l, desc, iota, total, loc).v;
-    in[0] = iota_of(l, total, loc).v;
-    Type ts[2] = {type_prim(PT_I64), type_prim(PT_I64)};
-    Lambda *lam = lower_lambda_begin(l, ts, 2, saved, nb);
-    *s = se_var(lam->params[1]);
-    *at = lower_binop(l, OP_SUB, se_var(lam->params[0]), element(l, desc->offsets, *s, loc), loc);
+ * that desc describes (*in gets the positions, made here): *s is its
+ * position's row, *at the index in the row. */
+static Lambda *positions_begin(Lower *l, const Irreg *desc, SubExp total, Var **in, SubExp *s, SubExp *at,
+                               Builder **saved, Builder *nb, SrcLoc loc) {
+    SubExp anchor = anchors(l, desc, total, loc);
+    *in = iota_of(l, total, loc).v;
+    Type ti = type_prim(PT_I64);
+    Lambda *lam = lower_lambda_begin(l, &ti, 1, saved, nb);
+    SubExp p = se_var(lam->params[0]);
+    *s = row_at(l, desc, anchor, p, loc);
+    *at = lower_binop(l, OP_SUB, p, element(l, desc->offsets, *s, loc), loc);
     return lam;
 }
 
@@ -858,12 +896,11 @@ static Lambda *positions_begin(Lower *l, const Irreg *desc, SubExp iota, SubExp 
  * that p is in, computed without building the row (elem_at), in a map
  * over the positions; or, for rows made by a scan of such elements, a
  * segmented scan of them. NULL where a row must be built to be read. */
-static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, int j, SubExp iota, SubExp total,
-                              SrcLoc loc) {
-    Var **in = NEW_ARRAY(l->a, Var *, 2);
+static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, int j, SubExp total, SrcLoc loc) {
+    Var **in = NEW(l->a, Var *);
     Builder *saved, nb;
     SubExp s, at;
-    Lambda *lam = positions_begin(l, r, iota, total, in, &s, &at, &saved, &nb, loc);
+    Lambda *lam = positions_begin(l, r, total, in, &s, &at, &saved, &nb, loc);
     /* the index in the row, dimension by dimension */
     SubExp *js = NEW_ARRAY(l->a, SubExp, r->rank);
     for (int d = r->rank - 1; d > 0; d--) {
@@ -884,7 +921,7 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
         ok = r->rank == 1 && scanned_row(l, lam, vs.items[j], js[0], &res, &op, &q, loc);
     lower_lambda_end(l, lam, saved, &nb, res.items, ok ? res.len : 0);
     if (!ok) return NULL;
-    Screma sc = {.w = total, .arrs = in, .narrs = 2, .map = lam};
+    Screma sc = {.w = total, .arrs = in, .narrs = 1, .map = lam};
     if (q >= 0) {
         sc.scans = NEW(l->a, SegOp);
         *sc.scans = ir_segmented_op(l->prog, op, loc);
@@ -904,10 +941,10 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
 static Var *flat_filtered(Lower *l, ElemFn fn, void *ctx, const Res *rj, int j, SubExp iota, SrcLoc loc) {
     Irreg in = {.n = rj->irr->n, .rank = 1, .counts = rj->in_counts};
     SubExp in_total = offsets_of(l, &in, iota, loc);
-    Var **pos = NEW_ARRAY(l->a, Var *, 2);
+    Var **pos = NEW(l->a, Var *);
     Builder *saved, nb;
     SubExp s, at;
-    Lambda *lam = positions_begin(l, &in, iota, in_total, pos, &s, &at, &saved, &nb, loc);
+    Lambda *lam = positions_begin(l, &in, in_total, pos, &s, &at, &saved, &nb, loc);
     SubExpVec vs = {0};
     elem_leaves(l, fn(l, ctx, s), &vs, loc);
     FilterRow f;
@@ -922,7 +959,7 @@ static Var *flat_filtered(Lower *l, ElemFn fn, void *ctx, const Res *rj, int j, 
     }
     lower_lambda_end(l, lam, saved, &nb, res, ok ? 3 : 0);
     if (!ok) return NULL;
-    Screma sc = {.w = in_total, .arrs = pos, .narrs = 2, .map = lam, .scans = sum_op(l, loc), .nscans = 1};
+    Screma sc = {.w = in_total, .arrs = pos, .narrs = 1, .map = lam, .scans = sum_op(l, loc), .nscans = 1};
     Type ts[3];
     for (int i = 0; i < 3; i++) ts[i] = lower_outer_type(l, in_total, lam->ret[i]);
     Var **flags = lower_emit_screma(l, &sc, ts, 3, loc);
@@ -945,7 +982,7 @@ static Var **build_by_positions(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *r
             continue;
         }
         vals[j] = rs[j].filtered ? flat_filtered(l, fn, ctx, &rs[j], j, iota, loc)
-                                 : flat_by_positions(l, fn, ctx, rs[j].irr, j, iota, rs[j].t.shape[0], loc);
+                                 : flat_by_positions(l, fn, ctx, rs[j].irr, j, rs[j].t.shape[0], loc);
         if (!vals[j]) return NULL;
     }
     if (nreg == 0) return vals;
@@ -1057,6 +1094,27 @@ static SVal *map_value(Lower *l, const SVal *shape, Var **vals, const Res *rs, i
     return elem_value(l, shape, vs, &pos, n, loc);
 }
 
+/* The [n] array whose element at the position result q of lam (a lambda
+ * over positions 0..n-1) is, when that is all it is (a map over rows
+ * that keeps their lengths counts them so): the map's array of the result
+ * is then that array, whose offsets fusion shares with the rows'. */
+static Var *read_at_position(const Lambda *lam, int q, SubExp n) {
+    SubExp x = lam->body->res[q];
+    for (int i = 0; x.is_var && i < lam->body->nstms; i++) {
+        const Stm *st = lam->body->stms[i];
+        if (st->npat != 1 || st->pat[0] != x.v) continue;
+        const IrExp *e = st->e;
+        if (e->kind != IE_INDEX || e->nslice != 1 || e->slice[0].is_slice || e->arr->type.rank != 1 ||
+            !se_same(e->slice[0].index, se_var(lam->params[0])) || !se_same(e->arr->type.shape[0], n))
+            return NULL;
+        for (int k = 0; k < lam->body->nstms; k++)
+            for (int m = 0; m < lam->body->stms[k]->npat; m++)
+                if (lam->body->stms[k]->pat[m] == e->arr) return NULL;
+        return e->arr;
+    }
+    return NULL;
+}
+
 SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
     SubExp iota = iota_of(l, n, loc);
     Var **is = NEW(l->a, Var *);
@@ -1101,7 +1159,9 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
             r->vary[d] = !rs[j].known[d];
             r->dims[d] = r->vary[d] ? se_var(sz[next++]) : rs[j].t.shape[d + 1];
         }
-        r->counts = se_var(sz[next++]);
+        Var *same = read_at_position(sl, next, n);
+        r->counts = se_var(same ? same : sz[next]);
+        next++;
         if (rs[j].filtered) rs[j].in_counts = se_var(sz[next++]);
         SubExp *total = NEW(l->a, SubExp);
         *total = offsets_of(l, r, iota, loc);
@@ -1155,17 +1215,8 @@ SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc) {
     return sv_dyn(l, lower_flatten_leaf(l, leaf.items[0], loc));
 }
 
-/* Checks that the sizes are non-negative and add up to m. */
-static void check_sizes(Lower *l, SubExp n, SubExp sizes, SubExp m, SrcLoc loc) {
-    SubExp sum = sum_sizes(l, n, sizes, loc);
-    SubExp args[2] = {sum, m};
-    lower_assert(l, lower_binop(l, OP_EQ, sum, m, loc),
-                 "The row sizes given to unflatten_irregular add up to {}, not to the {} elements given.", args, 2,
-                 loc);
-}
-
 /* The irregular array of leaf x's rows of the given sizes (n of them,
- * checked), with the descriptor d where one was made for another leaf. */
+ * checked), whose offsets are d's (rows of those sizes) when x has rank 1. */
 static SVal *rows_of(Lower *l, SubExp x, SubExp n, SubExp sizes, const Irreg *d, SrcLoc loc) {
     Type t = subexp_type(x);
     if (t.kind != TK_ARRAY) lower_error(l, loc, "unflatten_irregular needs an array to split");
@@ -1195,11 +1246,8 @@ static SVal *rows_of(Lower *l, SubExp x, SubExp n, SubExp sizes, const Irreg *d,
         Screma sc = {.w = n, .arrs = in, .narrs = 1, .map = lam};
         r->counts = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
     }
-    if (d && d->rank == 1 && t.rank == 1) {
-        r->offsets = d->offsets;
-    } else {
-        offsets_of(l, r, iota_of(l, n, loc), loc);
-    }
+    if (t.rank == 1) r->offsets = d->offsets;
+    else offsets_of(l, r, iota_of(l, n, loc), loc);
     SubExp *flat = NEW(l->a, SubExp);
     *flat = all;
     SVal *v = sv_dyn(l, t.rank == 1 ? x : reshape(l, x, flat, 1, loc));
@@ -1214,10 +1262,16 @@ SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc) {
     SubExpVec leaves = {0};
     sv_leaves(l, xs, &leaves);
     if (leaves.len == 0) lower_error(l, loc, "unflatten_irregular needs an array to split");
-    check_sizes(l, n, sizes->se, lower_dim(l, leaves.items[0], 0), loc);
+    /* the rows' offsets first: their scan's total is the sum to check */
+    Irreg *d = NEW(l->a, Irreg);
+    *d = (Irreg){.n = n, .rank = 1, .counts = sizes->se};
+    SubExp sum = offsets_of(l, d, iota_of(l, n, loc), loc), m = lower_dim(l, leaves.items[0], 0);
+    SubExp args[2] = {sum, m};
+    lower_assert(l, lower_binop(l, OP_EQ, sum, m, loc),
+                 "The row sizes given to unflatten_irregular add up to {}, not to the {} elements given.", args, 2,
+                 loc);
     SVal **rows = NEW_ARRAY(l->a, SVal *, leaves.len);
-    for (int k = 0; k < leaves.len; k++)
-        rows[k] = rows_of(l, leaves.items[k], n, sizes->se, k > 0 ? rows[0]->irr : NULL, loc);
+    for (int k = 0; k < leaves.len; k++) rows[k] = rows_of(l, leaves.items[k], n, sizes->se, d, loc);
     int pos = 0;
     return rebuild_leaves(l, xs, rows, &pos);
 }

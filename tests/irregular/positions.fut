@@ -1,9 +1,10 @@
 -- Irregular results written element by element into their flat arrays by
 -- maps over the positions, without a loop over the rows: rows of two
 -- dimensions (one size or both varying), rows of a map over slices and
--- rows of rows of flattened rows.
+-- rows of rows of flattened rows. The only loops are the binary searches
+-- that find a position's row (two for each map over positions).
 -- ==
--- structure gpu { Loop 0 }
+-- structure gpu { Loop 14 }
 -- input { [2i64, 0i64, 3i64] [10i64, 20i64, 30i64, 40i64] }
 -- output { [0i64, 1i64, 0i64, 1i64, 0i64, 1i64, 2i64, 0i64, 1i64, 2i64, 0i64, 1i64, 2i64]
 --          [0i64, 0i64, 1i64, 1i64, 0i64, 0i64, 0i64, 1i64, 1i64, 1i64, 2i64, 2i64, 2i64]
