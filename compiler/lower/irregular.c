@@ -40,6 +40,14 @@
  * parallel). */
 #include "lower.h"
 
+/* Row i's size a * i + b: a a constant, b a constant or a variable bound
+ * outside the rows (Lift's position-dependent sizes: a triangle's i + 1,
+ * a band's constant width). */
+typedef struct Affine {
+    int64_t a;
+    SubExp b;
+} Affine;
+
 struct Irreg {
     SubExp n;        /* rows */
     int rank;        /* a row's */
@@ -49,6 +57,9 @@ struct Irreg {
     SubExp counts;   /* [n]i64: the elements of each row */
     SubExp offsets;  /* [n]i64: where each row starts in the flat array */
     bool view;       /* the rows are part of the flat array, not all of it (flat_of) */
+    bool closed;     /* rank 1, counts[i] = f.a * i + f.b: offsets and counts have closed
+                        forms (offset_at, count_at), which uses compute where needed */
+    Affine f;
     SVal *rows;      /* an irregular array of irregular arrays: each row is counts[i]
                         rows of rows (an irregular array of rows of scalars) from
                         row offsets[i] on; the flat array is rows' */
@@ -72,6 +83,9 @@ static SubExp element(Lower *l, SubExp a, SubExp i, SrcLoc loc) {
     e->nslice = 1;
     return lower_emit1(l, e, type_prim(subexp_type(a).elem), loc);
 }
+
+static SubExp offset_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc);
+static SubExp count_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc);
 
 /* x (an array) with the shape shape[rank] (of as many elements). */
 static SubExp reshape(Lower *l, SubExp x, SubExp *shape, int rank, SrcLoc loc) {
@@ -166,11 +180,12 @@ SubExp lower_regular(Lower *l, const SVal *v, SrcLoc loc) {
  * view of them (their descriptor's arrays sliced, the flat array whole). */
 static SVal *rows_row(Lower *l, const SVal *v, SubExp i, SrcLoc loc) {
     const Irreg *in = v->irr->rows->irr;
-    SubExp start = element(l, v->irr->offsets, i, loc), len = element(l, v->irr->counts, i, loc);
+    SubExp start = offset_at(l, v->irr, i, loc), len = count_at(l, v->irr, i, loc);
     Irreg *r = NEW(l->a, Irreg);
     *r = *in;
     r->n = len;
     r->view = true;
+    r->closed = false;
     r->counts = slice_of(l, in->counts, start, len, loc);
     r->offsets = slice_of(l, in->offsets, start, len, loc);
     r->dims = NEW_ARRAY(l->a, SubExp, in->rank);
@@ -201,15 +216,16 @@ SVal *lower_row(Lower *l, SVal *v, SubExp i, SrcLoc loc) {
     const Irreg *r = v->irr;
     DimSlice *s = NEW(l->a, DimSlice);
     s->is_slice = true;
-    s->start = element(l, r->offsets, i, loc);
-    s->len = element(l, r->counts, i, loc);
+    s->start = offset_at(l, r, i, loc);
+    s->len = count_at(l, r, i, loc);
     s->stride = se_i64(1);
     IrExp *e = lower_new_exp(l, IE_INDEX);
     e->arr = v->se.v;
     e->slice = s;
     e->nslice = 1;
     SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank);
-    for (int d = 0; d < r->rank; d++) shape[d] = r->vary[d] ? element(l, r->dims[d], i, loc) : r->dims[d];
+    for (int d = 0; d < r->rank; d++)
+        shape[d] = r->rank == 1 ? s->len : r->vary[d] ? element(l, r->dims[d], i, loc) : r->dims[d];
     if (r->rank == 1) /* its length is its count */
         return sv_dyn(l, lower_emit1(l, e, type_array(l->a, subexp_type(v->se).elem, 1, shape), loc));
     SubExp row = lower_emit1(l, e, type_array(l->a, subexp_type(v->se).elem, 1, &s->len), loc);
@@ -360,13 +376,6 @@ static const char *const TOO_MANY = "The rows of an irregular array have a negat
 
 /* ---- Closed forms of affine sizes ------------------------------------------------------ */
 
-/* Row i's size a * i + b: a a constant, b a constant or a variable bound
- * outside the rows (Lift's position-dependent sizes: a triangle's i + 1,
- * a band's constant width). */
-typedef struct Affine {
-    int64_t a;
-    SubExp b;
-} Affine;
 
 /* x + y of SubExps of i64, folded when both are constants. */
 static SubExp add_i64(Lower *l, SubExp x, SubExp y, SrcLoc loc) {
@@ -471,6 +480,16 @@ static SubExp affine_offset(Lower *l, SubExp i, Affine f, SrcLoc loc) {
     return lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, se_i64(f.a), pairs, loc), bi, loc);
 }
 
+/* Where row i of r starts, and its element count. */
+static SubExp offset_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc) {
+    return r->closed ? affine_offset(l, i, r->f, loc) : element(l, r->offsets, i, loc);
+}
+
+static SubExp count_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc) {
+    return r->closed ? add_i64(l, lower_binop(l, OP_MUL, se_i64(r->f.a), i, loc), r->f.b, loc)
+                     : element(l, r->counts, i, loc);
+}
+
 /* The total of n rows of sizes f, checked: no size negative and the total
  * below 2^62 (estimated in f64, so that the exact i64 arithmetic here and
  * in the offsets cannot overflow). */
@@ -532,6 +551,8 @@ static SubExp offsets_of(Lower *l, Irreg *r, SubExp iota, SrcLoc loc) {
     Type ti = type_prim(PT_I64), arr = lower_outer_type(l, r->n, ti);
     Affine f;
     bool closed = affine_sizes(l, r->counts, &f, loc);
+    r->closed = closed && r->rank == 1;
+    r->f = f;
     SubExp incl = se_i64(0), total;
     if (closed) {
         total = affine_total(l, r->n, f, loc);
@@ -1246,8 +1267,13 @@ static SVal *rows_of(Lower *l, SubExp x, SubExp n, SubExp sizes, const Irreg *d,
         Screma sc = {.w = n, .arrs = in, .narrs = 1, .map = lam};
         r->counts = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
     }
-    if (t.rank == 1) r->offsets = d->offsets;
-    else offsets_of(l, r, iota_of(l, n, loc), loc);
+    if (t.rank == 1) {
+        r->offsets = d->offsets;
+        r->closed = d->closed;
+        r->f = d->f;
+    } else {
+        offsets_of(l, r, iota_of(l, n, loc), loc);
+    }
     SubExp *flat = NEW(l->a, SubExp);
     *flat = all;
     SVal *v = sv_dyn(l, t.rank == 1 ? x : reshape(l, x, flat, 1, loc));
@@ -1305,6 +1331,7 @@ static void push_desc(Lower *l, const Irreg *r, SubExpVec *out) {
 static SVal *take_desc(Lower *l, const Irreg *like, SubExp flat, const SubExp *ses, int *pos) {
     Irreg *r = NEW(l->a, Irreg);
     *r = *like;
+    r->closed = false; /* like's closed form may be of values of one arm */
     r->vary = NEW_ARRAY(l->a, bool, r->rank);
     COPY_ARRAY(r->vary, like->vary, r->rank);
     r->dims = NEW_ARRAY(l->a, SubExp, r->rank);
