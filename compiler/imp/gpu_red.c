@@ -317,9 +317,11 @@ static void long_segments(ImpLower *L, const Long *lg, ImpVar *seg, ImpVar *m, I
     imp_assign(L->b, off, imp_read(a, atomic(L, lg->local, 0, IMP_AT_ADD, packed, "o")->var));
     take->body = lw_leave(L, &n);
     gl_barrier(L);
-    first = gl_if(L, &n, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
-    ImpExp *sum = imp_load(a, lg->local, PT_I64, gl_i64(L, 0));
-    imp_store(L->b, lg->local, PT_I64, gl_i64(L, 1), imp_read(a, atomic(L, lg->count, 0, IMP_AT_ADD, sum, "base")->var));
+    /* a group without long segments takes nothing (no atomic on the one count) */
+    ImpVar *sum = gl_let(L, "sum", PT_I64, imp_load(a, lg->local, PT_I64, gl_i64(L, 0)));
+    first = gl_if(L, &n, imp_op2(a, OP_LAND, PT_BOOL, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)),
+                                 imp_op2(a, OP_NE, PT_I64, imp_read(a, sum), gl_i64(L, 0))));
+    imp_store(L->b, lg->local, PT_I64, gl_i64(L, 1), imp_read(a, atomic(L, lg->count, 0, IMP_AT_ADD, imp_read(a, sum), "base")->var));
     first->body = lw_leave(L, &n);
     gl_barrier(L);
     take = gl_if(L, &n, imp_read(a, mine));
