@@ -302,6 +302,33 @@ static bool filtered_row(const Lower *l, SubExp x, FilterRow *f) {
     return true;
 }
 
+/* Marks the variables a statement or result uses (prune_sizes). */
+static void mark_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
+    (void)k;
+    const Var *x = se ? (se->is_var ? se->v : NULL) : *v;
+    if (x) ((bool *)ctx)[x->id] = true;
+}
+
+/* Drops the statements of lam's body that its results do not need, but
+ * its assertions: the sizes of the rows need not build them, and a
+ * failure inside a row's operations is raised when the rows are built. */
+static void prune_sizes(Lower *l, Lambda *lam) {
+    Body *b = lam->body;
+    bool *used = NEW_ARRAY(l->a, bool, l->prog->next_var_id + 1);
+    ir_uses_ses(b->res, b->nres, mark_use, used);
+    bool *live = NEW_ARRAY(l->a, bool, b->nstms + 1);
+    for (int i = b->nstms - 1; i >= 0; i--) {
+        Stm *st = b->stms[i];
+        live[i] = st->e->kind == IE_ASSERT;
+        for (int m = 0; m < st->npat && !live[i]; m++) live[i] = used[st->pat[m]->id];
+        if (live[i]) ir_uses_stm(st, mark_use, used);
+    }
+    int k = 0;
+    for (int i = 0; i < b->nstms; i++)
+        if (live[i]) b->stms[k++] = b->stms[i];
+    b->nstms = k;
+}
+
 /* The lambda of element i, fn's value for its i64 parameter, whose
  * structure goes to *shape. Without rs, its results are the value's
  * leaves; with rs (k of them), the sizes of the irregular ones that
@@ -346,6 +373,7 @@ static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, Res *rs
     }
     if (!rs) res = vs;
     lower_lambda_end(l, lam, saved, &nb, res.items, res.len);
+    if (rs) prune_sizes(l, lam);
     return lam;
 }
 

@@ -15,6 +15,13 @@
 -- input { [2i64, 0i64, 3i64] }
 -- output { [0i64, 1i64, 0i64, 1i64, 3i64] }
 
+-- A failure inside a row's operations is raised although the rows' sizes
+-- are computed without them.
+-- ==
+-- entry: captured_fails
+-- input { [3i64, 1i64] }
+-- error: division by zero
+
 -- ==
 -- entry: looped
 -- input { [5i64, 0i64, 1i64, 4i64] }
@@ -23,6 +30,8 @@
 entry concat (ns: []i64) = flatten (map (\n -> iota n ++ [n]) ns)
 
 entry captured (ns: []i64) = flatten (map (\n -> scan (\a b -> (a + b) % (n + 1)) 0 (iota n)) ns)
+
+entry captured_fails (ns: []i64) = flatten (map (\n -> scan (\a b -> (a + b) % (n - 1)) 0 (iota n)) ns)
 
 entry looped (ns: []i64) =
   flatten (map (\n -> loop (r: []i64) = iota n for _i < 2 do
