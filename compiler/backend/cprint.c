@@ -387,6 +387,7 @@ static int c_stm(CPrint *C, const ImpCode *c, int i) {
     case IMP_UNMAP:
     case IMP_LAUNCH:
     case IMP_BARRIER:
+    case IMP_FENCE:
     case IMP_ATOMIC:
     case IMP_PARFOR:
     case IMP_AWAIT:

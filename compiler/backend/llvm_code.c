@@ -708,6 +708,7 @@ static void stm(L *l, const ImpStm *s) {
     case IMP_UNMAP:
     case IMP_LAUNCH:
     case IMP_BARRIER:
+    case IMP_FENCE:
     case IMP_ATOMIC: break;
     }
     ICE("LLVM backend: a GPU statement in host code");

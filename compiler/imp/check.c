@@ -517,6 +517,7 @@ static void check_stm(Checker *C, const ImpStm *s, bool last) {
         else check_nested(C, &s->body);
         break;
     case IMP_BARRIER: only_kernel(C, "IMP_BARRIER"); break;
+    case IMP_FENCE: only_kernel(C, "IMP_FENCE"); break;
     case IMP_ATOMIC: check_atomic(C, s); break;
     }
 }

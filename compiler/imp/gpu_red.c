@@ -54,14 +54,15 @@
 /* The long segments of an irregular segmented reduction, which its lanes
  * kernel leaves to work-groups, as host variables or a kernel's
  * parameters: count (a device block of one i64, chunks << 32 | segments,
- * summed), list and base (per slot, its segment's number and first
+ * summed), list, base and done (per slot, its segment's number, first
  * chunk, in the order the slots were taken, so that the first chunks
- * ascend); in the long segments' kernels, n (how many long segments) and
+ * ascend, and how many work-groups have left their part of it in
+ * segred_chunks, zeroed as the slot is taken); in segred_chunks, n (how many long segments) and
  * chunks (how many chunks), read from count; in the lanes kernel, least
  * (the least width of a long segment) and local (two i64 of local
  * memory). */
 typedef struct Long {
-    ImpVar *count, *list, *base, *n, *chunks, *least, *local;
+    ImpVar *count, *list, *base, *done, *n, *chunks, *least, *local;
 } Long;
 
 /* ---- Elements ---------------------------------------------------------------------------- */
@@ -285,10 +286,10 @@ static void segment_suffix(ImpLower *L, const Stm *s, int at, ImpExp **vals, Imp
     when->body = lw_leave(L, &n);
 }
 
-static ImpStm *atomic(ImpLower *L, ImpVar *mem, int64_t index, ImpAtomic op, ImpExp *value, const char *old) {
+static ImpStm *atomic(ImpLower *L, ImpVar *mem, ImpExp *index, ImpAtomic op, ImpExp *value, const char *old) {
     ImpStm *at = imp_add(L->b, IMP_ATOMIC);
     at->var = old ? lw_fresh(L, old, IMP_SCALAR, PT_I64) : NULL;
-    at->mem = mem, at->index = gl_i64(L, index), at->t = PT_I64, at->atomic = op, at->value = value;
+    at->mem = mem, at->index = index, at->t = PT_I64, at->atomic = op, at->value = value;
     return at;
 }
 
@@ -314,14 +315,14 @@ static void long_segments(ImpLower *L, const Long *lg, ImpVar *seg, ImpVar *m, I
     ImpStm *take = gl_if(L, &n, imp_read(a, mine));
     ImpExp *chunks = gl_div_up(L, imp_read(a, m), gl_i64(L, SEGRED_CHUNK));
     ImpExp *packed = gl_op(L, OP_ADD, gl_op(L, OP_SHL, chunks, gl_i64(L, 32)), gl_i64(L, 1));
-    imp_assign(L->b, off, imp_read(a, atomic(L, lg->local, 0, IMP_AT_ADD, packed, "o")->var));
+    imp_assign(L->b, off, imp_read(a, atomic(L, lg->local, gl_i64(L, 0), IMP_AT_ADD, packed, "o")->var));
     take->body = lw_leave(L, &n);
     gl_barrier(L);
     /* a group without long segments takes nothing (no atomic on the one count) */
     ImpVar *sum = gl_let(L, "sum", PT_I64, imp_load(a, lg->local, PT_I64, gl_i64(L, 0)));
     first = gl_if(L, &n, imp_op2(a, OP_LAND, PT_BOOL, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)),
                                  imp_op2(a, OP_NE, PT_I64, imp_read(a, sum), gl_i64(L, 0))));
-    imp_store(L->b, lg->local, PT_I64, gl_i64(L, 1), imp_read(a, atomic(L, lg->count, 0, IMP_AT_ADD, imp_read(a, sum), "base")->var));
+    imp_store(L->b, lg->local, PT_I64, gl_i64(L, 1), imp_read(a, atomic(L, lg->count, gl_i64(L, 0), IMP_AT_ADD, imp_read(a, sum), "base")->var));
     first->body = lw_leave(L, &n);
     gl_barrier(L);
     take = gl_if(L, &n, imp_read(a, mine));
@@ -329,6 +330,7 @@ static void long_segments(ImpLower *L, const Long *lg, ImpVar *seg, ImpVar *m, I
     ImpVar *slot = gl_let(L, "slot", PT_I64, gl_op(L, OP_AND, imp_read(a, at), gl_i64(L, 0xffffffff)));
     imp_store(L->b, lg->list, PT_I64, imp_read(a, slot), imp_read(a, seg));
     imp_store(L->b, lg->base, PT_I64, imp_read(a, slot), gl_op(L, OP_LSHR, imp_read(a, at), gl_i64(L, 32)));
+    imp_store(L->b, lg->done, PT_I64, imp_read(a, slot), gl_i64(L, 0));
     take->body = lw_leave(L, &n);
     ImpStm *drop = gl_if(L, &n, imp_read(a, big));
     imp_assign(L->b, m, gl_i64(L, 0));
@@ -369,8 +371,8 @@ static void segred_lanes(ImpLower *L, const Stm *s, ImpExp *lanes_min, const Lon
     if (lg) {
         ImpExp *least = gl_op(L, OP_MUL, imp_read(a, lanes), gl_i64(L, SEGRED_LONG_ITEMS));
         klg = (Long){kb_block(L, &kb, "long_count", lg->count), kb_block(L, &kb, "long_list", lg->list),
-                     kb_block(L, &kb, "long_base", lg->base), NULL, NULL, kb_scalar(L, &kb, "long_min", PT_I64, least),
-                     kb_local(L, &kb, "long_local", PT_I64, gl_i64(L, 2))};
+                     kb_block(L, &kb, "long_base", lg->base), kb_block(L, &kb, "long_done", lg->done), NULL, NULL,
+                     kb_scalar(L, &kb, "long_min", PT_I64, least), kb_local(L, &kb, "long_local", PT_I64, gl_i64(L, 2))};
         lg = &klg;
     }
 
@@ -419,13 +421,21 @@ static void slot_chunks(ImpLower *L, const Long *lg, ImpExp *slot, ImpVar **lo, 
     more->body = lw_leave(L, &n);
 }
 
+/* The first of segred_chunks' chunks that work-group g (an expression)
+ * takes: g * chunks / groups. */
+static ImpExp *share_of(ImpLower *L, ImpExp *g, ImpVar *chunks, ImpVar *groups) {
+    return gl_op(L, OP_DIV, gl_op(L, OP_MUL, g, imp_read(L->a, chunks)), imp_read(L->a, groups));
+}
+
 /* Kernel, after segment_prefix gave the segment's code up to the
  * reduction (at): the work-group folds the count partial results parts
  * from lo (the work-items take consecutive ones, combined in order in
  * locs), after the one at index head unless NULL, and its work-item 0
- * runs the code after the reduction. */
+ * runs the code after the reduction. With idle (segred_chunks' chunks and
+ * groups), the parts of groups whose share of the chunks is empty are
+ * not there, and are skipped. */
 static void fold_parts(ImpLower *L, const Stm *s, int at, ImpVar **parts, ImpVar *lo, ImpExp *count, ImpExp *head,
-                       ImpVar **locs) {
+                       ImpVar **locs, ImpVar *const idle[2]) {
     const SegInfo *g = s->e->seg;
     const Screma *rc = &g->levels[g->depth - 1]->e->screma;
     Arena *a = L->a;
@@ -437,7 +447,13 @@ static void fold_parts(ImpLower *L, const Stm *s, int at, ImpVar **parts, ImpVar
     LwNest cn;
     ImpExp *i;
     ImpStm *f = gl_for_chunk(L, &cn, st, &i);
-    combine_reds(L, gl_loads(L, parts, ts, nv, gl_op(L, OP_ADD, imp_read(a, lo), i)), &r);
+    ImpVar *p = gl_let(L, "p", PT_I64, gl_op(L, OP_ADD, imp_read(a, lo), i));
+    LwNest hn;
+    ImpStm *has = idle ? gl_if(L, &hn, imp_op2(a, OP_LT, PT_I64, share_of(L, imp_read(a, p), idle[0], idle[1]),
+                                               share_of(L, gl_op(L, OP_ADD, imp_read(a, p), gl_i64(L, 1)), idle[0], idle[1])))
+                       : NULL;
+    combine_reds(L, gl_loads(L, parts, ts, nv, imp_read(a, p)), &r);
+    if (has) has->body = lw_leave(L, &hn);
     f->body = lw_leave(L, &cn);
     gl_stores(L, locs, ts, nv, imp_read(a, ltid), gl_reads(L, r.accs, nv));
     GlTree t = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
@@ -475,7 +491,7 @@ static void segred_combine(ImpLower *L, const Stm *s, ImpVar **parts, ImpVar *ns
     LwNest n;
     ImpStm *sc = gl_scope(L, &n);
     int at = segment_prefix(L, s, imp_read(a, grp));
-    fold_parts(L, s, at, kparts, lo, imp_read(a, kgps), NULL, locs);
+    fold_parts(L, s, at, kparts, lo, imp_read(a, kgps), NULL, locs, NULL);
     sc->body = lw_leave(L, &n);
     kb_leave(L, &kb);
 
@@ -580,11 +596,11 @@ static void long_counts(ImpLower *L, const Long *kl, ImpVar **n, ImpVar **chunks
     *chunks = gl_let(L, "chunks", PT_I64, gl_op(L, OP_LSHR, imp_read(a, packed), gl_i64(L, 32)));
 }
 
-/* The kernel parameters of the long segments' kernels: count, list and
- * base (n and chunks are long_counts'). */
+/* segred_chunks' parameters of the long segments: count, list, base and
+ * done (n and chunks are long_counts'). */
 static Long long_params(ImpLower *L, Kb *kb, const Long *lg) {
     return (Long){kb_block(L, kb, "long_count", lg->count), kb_block(L, kb, "long_list", lg->list),
-                  kb_block(L, kb, "long_base", lg->base), NULL, NULL, NULL, NULL};
+                  kb_block(L, kb, "long_base", lg->base), kb_block(L, kb, "long_done", lg->done), NULL, NULL, NULL, NULL};
 }
 
 /* The work-group whose share of the chunks (the chunks from g * chunks /
@@ -595,57 +611,44 @@ static ImpExp *group_of(ImpLower *L, ImpExp *c, ImpVar *chunks, ImpVar *groups) 
     return gl_op(L, OP_DIV, up, imp_read(a, chunks));
 }
 
-/* The second kernel of the long segments, on segred_chunks' parts with
- * as many work-groups, which take the segments in turn: a segment whose
- * chunks several of segred_chunks' groups took has their parts folded in
- * order (the first group's, then the others' first segments') and its
- * results written. */
-static void segred_long_final(ImpLower *L, const Stm *s, const Long *lg, ImpVar **parts, ImpVar *groups, ImpVar *size) {
-    const SegInfo *g = s->e->seg;
-    const Screma *rc = &g->levels[g->depth - 1]->e->screma;
+/* In segred_chunks, after work-group grp left its part of the long
+ * segment in slot (its chunks lo .. hi - 1) that other groups share:
+ * the group counts itself in k->done[slot] (its part's store before the
+ * count, a fence between), and the last of the segment's groups to count
+ * (every group that holds some of its chunks: all groups from the first
+ * chunk's, glo, to the last's, ghi, but, when there are fewer chunks than
+ * groups, only those of its chunks') folds their parts in order, glo's
+ * (its first part when the segment begins its share, else its last) then
+ * the others' first ones, and writes the segment's results. The parts
+ * are volatile: other groups store them as the kernel runs. */
+static void fold_split(ImpLower *L, const Stm *s, int at, const Long *k, ImpVar **parts, ImpVar *groups,
+                       ImpVar *slot, ImpVar *lo, ImpVar *hi, ImpVar *last, ImpVar **locs) {
     Arena *a = L->a;
-    int nv;
-    PrimType *ts = gl_op_types(L, rc->reds, rc->nreds, &nv);
-    Kb kb;
-    kb_begin(L, &kb, "segred_long_final", g);
-    kb_free_vars(L, &kb, gl_op(L, OP_MUL, imp_read(a, groups), imp_read(a, size)), s->loc);
-    Long k = long_params(L, &kb, lg);
-    ImpVar *kgroups = kb_scalar(L, &kb, "groups", PT_I64, imp_read(a, groups));
-    ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
-    ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
-
-    kb_enter(L, &kb);
-    ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
-    kb_prologue(L, &kb, gl_sym(L, tid));
-    long_counts(L, &k, &k.n, &k.chunks);
-    ImpVar *slot = gl_let(L, "slot", PT_I64, imp_read(a, grp));
-    LwNest wn, sn, in;
-    ImpStm *w = gl_while(L, &wn, imp_op2(a, OP_LT, PT_I64, imp_read(a, slot), imp_read(a, k.n)));
-    ImpVar *lo, *hi;
-    slot_chunks(L, &k, imp_read(a, slot), &lo, &hi);
-    ImpVar *glo = gl_let(L, "glo", PT_I64, group_of(L, imp_read(a, lo), k.chunks, kgroups));
-    ImpVar *ghi = gl_let(L, "ghi", PT_I64, group_of(L, gl_op(L, OP_SUB, imp_read(a, hi), gl_i64(L, 1)), k.chunks, kgroups));
-    ImpStm *split = gl_if(L, &in, imp_op2(a, OP_LT, PT_I64, imp_read(a, glo), imp_read(a, ghi)));
-    ImpStm *sc = gl_scope(L, &sn);
-    int at = segment_prefix(L, s, imp_load(a, k.list, PT_I64, imp_read(a, slot)));
-    /* glo's part (its first segment's when the segment begins its share), then the others' first ones */
-    ImpVar *head = gl_let(L, "head", PT_I64, gl_op(L, OP_ADD, imp_read(a, glo), imp_read(a, kgroups)));
-    ImpExp *share = gl_op(L, OP_DIV, gl_op(L, OP_MUL, imp_read(a, glo), imp_read(a, k.chunks)), imp_read(a, kgroups));
+    ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID);
+    ImpVar *glo = gl_let(L, "glo", PT_I64, group_of(L, imp_read(a, lo), k->chunks, groups));
+    ImpVar *ghi = gl_let(L, "ghi", PT_I64, group_of(L, gl_op(L, OP_SUB, imp_read(a, hi), gl_i64(L, 1)), k->chunks, groups));
+    ImpExp *holders = gl_op(L, OP_MIN, gl_op(L, OP_ADD, gl_op(L, OP_SUB, imp_read(a, ghi), imp_read(a, glo)), gl_i64(L, 1)),
+                            gl_op(L, OP_SUB, imp_read(a, hi), imp_read(a, lo)));
+    LwNest n;
+    ImpStm *lead = gl_if(L, &n, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    imp_add(L->b, IMP_FENCE);
+    ImpVar *old = atomic(L, k->done, imp_read(a, slot), IMP_AT_ADD, gl_i64(L, 1), "counted")->var;
+    imp_add(L->b, IMP_FENCE);
+    ImpExp *is_last = imp_op2(a, OP_EQ, PT_I64, imp_read(a, old), gl_op(L, OP_SUB, holders, gl_i64(L, 1)));
+    imp_store(L->b, last, PT_I64, gl_i64(L, 0), imp_conv(a, PT_BOOL, PT_I64, is_last));
+    lead->body = lw_leave(L, &n);
+    gl_barrier(L);
+    ImpStm *folds = gl_if(L, &n, imp_op2(a, OP_NE, PT_I64, imp_load(a, last, PT_I64, gl_i64(L, 0)), gl_i64(L, 0)));
+    ImpVar *head = gl_let(L, "head", PT_I64, gl_op(L, OP_ADD, imp_read(a, glo), imp_read(a, groups)));
     LwNest hn;
-    ImpStm *begins = gl_if(L, &hn, imp_op2(a, OP_EQ, PT_I64, imp_read(a, lo), share));
+    ImpStm *begins = gl_if(L, &hn, imp_op2(a, OP_EQ, PT_I64, imp_read(a, lo), share_of(L, imp_read(a, glo), k->chunks, groups)));
     imp_assign(L->b, head, imp_read(a, glo));
     begins->body = lw_leave(L, &hn);
     ImpVar *from = gl_let(L, "from", PT_I64, gl_op(L, OP_ADD, imp_read(a, glo), gl_i64(L, 1)));
-    fold_parts(L, s, at, kparts, from, gl_op(L, OP_SUB, imp_read(a, ghi), imp_read(a, glo)), imp_read(a, head), locs);
+    ImpVar *idle[2] = {k->chunks, groups};
+    fold_parts(L, s, at, parts, from, gl_op(L, OP_SUB, imp_read(a, ghi), imp_read(a, glo)), imp_read(a, head), locs, idle);
+    folds->body = lw_leave(L, &n);
     gl_barrier(L);
-    sc->body = lw_leave(L, &sn);
-    split->body = lw_leave(L, &in);
-    imp_assign(L->b, slot, gl_op(L, OP_ADD, imp_read(a, slot), imp_read(a, kgroups)));
-    w->body = lw_leave(L, &wn);
-    kb_leave(L, &kb);
-
-    kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
-    kb_release(L, &kb);
 }
 
 /* The long segments of an irregular segmented reduction (segred_lanes
@@ -658,7 +661,8 @@ static void segred_long_final(ImpLower *L, const Stm *s, const Long *lg, ImpVar 
  * folds a segment's chunks as it goes. A segment whose chunks are all the
  * group's gets its results written; else the group leaves its part in
  * parts, at g when the segment is the group's first one, else (its last)
- * at groups + g, which segred_long_final, launched after it, combines. */
+ * at groups + g, and the last of the segment's groups to leave its
+ * part combines them (fold_split). */
 static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
     const SegInfo *g = s->e->seg;
     const Stm *rs = g->levels[g->depth - 1];
@@ -676,17 +680,17 @@ static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
     Long k = long_params(L, &kb, lg);
     ImpVar *kgroups = kb_scalar(L, &kb, "groups", PT_I64, imp_read(a, groups));
     ImpVar **kparts = kb_blocks(L, &kb, parts, nv);
+    for (int j = 0; j < nv; j++) kparts[j]->is_volatile = true;
     ImpVar **locs = gl_locals(L, &kb, "loc", ts, nv, imp_read(a, size));
+    ImpVar *folds = kb_local(L, &kb, "folds", PT_I64, gl_i64(L, 1));
 
     kb_enter(L, &kb);
     ImpVar *tid = thread(L, "tid", IMP_GLOBAL_ID), *grp = thread(L, "grp", IMP_GROUP_ID);
     ImpVar *ltid = thread(L, "ltid", IMP_LOCAL_ID), *lsize = thread(L, "lsize", IMP_LOCAL_SIZE);
     kb_prologue(L, &kb, gl_sym(L, tid));
     long_counts(L, &k, &k.n, &k.chunks);
-    ImpExp *share = gl_op(L, OP_MUL, imp_read(a, grp), imp_read(a, k.chunks));
-    ImpVar *c0 = gl_let(L, "c0", PT_I64, gl_op(L, OP_DIV, share, imp_read(a, kgroups)));
-    ImpExp *next = gl_op(L, OP_MUL, gl_op(L, OP_ADD, imp_read(a, grp), gl_i64(L, 1)), imp_read(a, k.chunks));
-    ImpVar *c1 = gl_let(L, "c1", PT_I64, gl_op(L, OP_DIV, next, imp_read(a, kgroups)));
+    ImpVar *c0 = gl_let(L, "c0", PT_I64, share_of(L, imp_read(a, grp), k.chunks, kgroups));
+    ImpVar *c1 = gl_let(L, "c1", PT_I64, share_of(L, gl_op(L, OP_ADD, imp_read(a, grp), gl_i64(L, 1)), k.chunks, kgroups));
     ImpVar *c = gl_let(L, "c", PT_I64, imp_read(a, c0));
     ImpVar *slot = gl_let(L, "slot", PT_I64, gl_i64(L, 0));
     LwNest wn, fn, sn, en;
@@ -694,14 +698,6 @@ static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
     ImpStm *any = gl_if(L, &fn, imp_op2(a, OP_LT, PT_I64, imp_read(a, c0), imp_read(a, c1)));
     imp_assign(L->b, slot, imp_read(a, slot_of(L, &k, imp_read(a, c0))));
     any->body = lw_leave(L, &fn);
-    /* a group without chunks (fewer chunks than groups) leaves a neutral part, which a
-       segment's fold across it (segred_long_final) takes as its */
-    lw_enter(L, &fn);
-    LwNest zn;
-    ImpStm *idle = gl_if(L, &zn, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
-    gl_stores(L, kparts, ts, nv, imp_read(a, grp), gl_reads(L, r.accs, nv));
-    idle->body = lw_leave(L, &zn);
-    any->orelse = lw_leave(L, &fn);
     ImpStm *w = gl_while(L, &wn, imp_op2(a, OP_LT, PT_I64, imp_read(a, c), imp_read(a, c1)));
     ImpVar *lo, *hi;
     slot_chunks(L, &k, imp_read(a, slot), &lo, &hi);
@@ -715,10 +711,8 @@ static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
     GlStride st = {start, stride, lw_se(L, rc->w)};
     GlTree tr = {imp_read(a, ltid), imp_read(a, ltid), imp_read(a, lsize)};
     gl_group_reduce(L, rs, st, tr, locs);
-    ImpExp *lead = imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0));
-    ImpStm *first = gl_if(L, &fn, lead);
+    /* every work-item keeps the group's accumulators (the same values) */
     combine_reds(L, gl_loads(L, locs, ts, nv, gl_i64(L, 0)), &r);
-    first->body = lw_leave(L, &fn);
     gl_barrier(L);
     ImpExp *last = imp_op2(a, OP_LOR, PT_BOOL, imp_read(a, ends),
                            imp_op2(a, OP_EQ, PT_I64, gl_op(L, OP_ADD, imp_read(a, c), gl_i64(L, 1)), imp_read(a, c1)));
@@ -731,14 +725,15 @@ static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
     segment_suffix(L, s, at, gl_reads(L, r.accs, nv), imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
     own->body = lw_leave(L, &hn);
     lw_enter(L, &hn);
-    ImpStm *store = gl_if(L, &fn, imp_op2(a, OP_EQ, PT_I64, imp_read(a, ltid), gl_i64(L, 0)));
+    /* every work-item stores the part (the same values): a store by one
+       work-item before the count's barrier did not reach memory on PoCL */
     ImpVar *at2 = gl_let(L, "part", PT_I64, imp_read(a, grp));
     LwNest bn;
     ImpStm *after = gl_if(L, &bn, imp_op2(a, OP_EQ, PT_BOOL, first_slot, imp_const(a, prim_bool(false))));
     imp_assign(L->b, at2, gl_op(L, OP_ADD, imp_read(a, at2), imp_read(a, kgroups)));
     after->body = lw_leave(L, &bn);
     gl_stores(L, kparts, ts, nv, imp_read(a, at2), gl_reads(L, r.accs, nv));
-    store->body = lw_leave(L, &fn);
+    fold_split(L, s, at, &k, kparts, kgroups, slot, lo, hi, folds, locs);
     own->orelse = lw_leave(L, &hn);
     emit->body = lw_leave(L, &en);
     sc->body = lw_leave(L, &sn);
@@ -752,7 +747,6 @@ static void segred_chunks(ImpLower *L, const Stm *s, const Long *lg) {
     kb_leave(L, &kb);
 
     kb_launch(L, &kb, imp_read(a, groups), imp_read(a, size));
-    segred_long_final(L, s, lg, parts, groups, size);
     gl_release(L, parts, nv);
     kb_release(L, &kb);
 }
@@ -791,16 +785,16 @@ static ImpExp *irregular_lanes(ImpLower *L, const Stm *s) {
  * time does not depend on the longest segment's length, nor on how many
  * long ones there are. The lanes kernel counts the long segments and
  * their chunks in one i64 (chunks << 32 | segments, added to atomically
- * by each work-group); the long segments' kernels read it on the device
- * and are launched whether there are any or not (then they do nothing),
- * so that the host waits for nothing. */
+ * by each work-group that has long segments); segred_chunks reads it on
+ * the device and is launched whether there are any or not (then it does
+ * nothing), so that the host waits for nothing. */
 static void segred_irregular(ImpLower *L, const Stm *s) {
     const SegInfo *g = s->e->seg;
     Arena *a = L->a;
-    PrimType i64s[] = {PT_I64, PT_I64};
+    PrimType i64s[] = {PT_I64, PT_I64, PT_I64};
     Sym *nseg = gl_space(L, g, g->depth - 1), *one = sym_const(a, 1);
-    ImpVar **lists = gl_blocks(L, "long", i64s, 2, imp_sym(a, nseg), s->loc);
-    Long lg = {gl_blocks(L, "long_count", i64s, 1, gl_i64(L, 1), s->loc)[0], lists[0], lists[1], NULL, NULL, NULL, NULL};
+    ImpVar **lists = gl_blocks(L, "long", i64s, 3, imp_sym(a, nseg), s->loc);
+    Long lg = {gl_blocks(L, "long_count", i64s, 1, gl_i64(L, 1), s->loc)[0], lists[0], lists[1], lists[2], NULL, NULL, NULL, NULL};
     ImpStm *fill = imp_add(L->b, IMP_FILL);
     fill->dst = lg.count;
     fill->dst_lmad = lmad_row_major(a, 1, &one);
@@ -809,7 +803,7 @@ static void segred_irregular(ImpLower *L, const Stm *s) {
     segred_lanes(L, s, irregular_lanes(L, s), &lg);
     segred_chunks(L, s, &lg);
     gl_release(L, &lg.count, 1);
-    gl_release(L, lists, 2);
+    gl_release(L, lists, 3);
 }
 
 /* A regular segmented reduction, by the width of its segments: thresholds

@@ -297,6 +297,11 @@ typedef enum ImpStmKind {
     IMP_BARRIER, /* every work-item of the group waits until all reach it
                     (all of them must); their stores to local memory (with
                     global: to device memory too) are seen after it */
+    IMP_FENCE,   /* the work-item's stores to device memory before it are
+                    seen by other work-groups before its stores and atomics
+                    after it, and its loads after it see what the stores
+                    that it saw ordered before them (a count's atomic after
+                    a result's store: the last to count reads them all) */
     /* ---- Multicore (entry code) ---- */
     IMP_PARFOR,  /* for each task var < bound (an i64 bound by the loop):
                     body, the tasks run at once on the runtime's threads,

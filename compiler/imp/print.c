@@ -244,6 +244,7 @@ static void print_stm(Printer *P, const ImpStm *s) {
         line(P, "}");
         break;
     case IMP_BARRIER: line(P, "barrier%s", s->global ? " (global)" : ""); break;
+    case IMP_FENCE: line(P, "fence"); break;
     case IMP_ATOMIC: print_atomic(P, s); break;
     }
 }
