@@ -67,6 +67,9 @@ typedef struct Scan {
     const Stm *stm;    /* the scan: the SOAC itself, or the innermost level of a segmented scan */
     const Screma *sc;  /* its Screma */
     bool seg;          /* a segmented scan */
+    bool *dead;        /* [nv]: the scan's result j is read nowhere after it (its
+                          block dies with it: the segment flags that a
+                          segmented operator scans), and is not stored */
     int nv, nr;        /* scan values, reduction values */
     PrimType *ts, *rts;
     bool staged;       /* the reduction values go through local memory */
@@ -533,7 +536,8 @@ static void scan_write(ImpLower *L, const Scan *k) {
     ImpExp **vals = gl_loads(L, k->loc, k->ts, k->nv, pad(L, rd(L, slot)));
     for (int j = 0; j < k->nv; j++) {
         const Var *out = k->stm->pat[j];
-        imp_store(L->b, lw_var(L, out->mem->mem), out->type.elem, lw_offset(L, out->mem->ixfun, &iv), vals[j]);
+        if (!k->dead[j])
+            imp_store(L->b, lw_var(L, out->mem->mem), out->type.elem, lw_offset(L, out->mem->ixfun, &iv), vals[j]);
     }
     st->body = lw_leave(L, &n);
     f->body = lw_leave(L, &fl);
@@ -611,6 +615,8 @@ void gl_seg_scan(ImpLower *L, const Stm *s) {
     k.sc = &k.stm->e->screma;
     k.seg = k.g->depth > 1;
     k.ts = gl_op_types(L, k.sc->scans, k.sc->nscans, &k.nv);
+    k.dead = NEW_ARRAY(a, bool, k.nv + 1);
+    for (int j = 0; j < k.nv && j < s->npat; j++) k.dead[j] = s->pat[j]->mem && lw_dies(L, s->pat[j]->mem->mem);
     k.rts = gl_op_types(L, k.sc->reds, k.sc->nreds, &k.nr);
     k.staged = k.nr && !gl_commutative(k.sc->reds, k.sc->nreds);
     for (int j = 0; j < k.nv; j++) k.W += chunks_of(k.ts[j]);

@@ -305,14 +305,29 @@ void lw_body(ImpLower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int
         if (b->res[i].is_var) use_var(&w, b->res[i].v);
     for (int k = 0; k < mems.len; k++) L->mark[mems.items[k]->id] = 0;
     release_at(L, mems.items, last.items, mems.len, -1);
+    Var *const *dying = L->dying;
+    int ndying = L->ndying;
+    Var **now = NEW_ARRAY(L->a, Var *, mems.len + 1);
     for (int j = 0; j < b->nstms; j++) {
+        L->ndying = 0;
+        for (int k = 0; k < mems.len; k++)
+            if (last.items[k] == j) now[L->ndying++] = mems.items[k];
+        L->dying = now;
         lw_stm(L, b->stms[j]);
+        L->dying = dying;
+        L->ndying = ndying;
         release_at(L, mems.items, last.items, mems.len, j);
     }
     if (fn) fn(L, b, ctx);
     release_at(L, mems.items, last.items, mems.len, b->nstms);
     vec_free(&mems);
     vec_free(&last);
+}
+
+bool lw_dies(const ImpLower *L, const Var *m) {
+    for (int k = 0; k < L->ndying; k++)
+        if (L->dying[k] == m) return true;
+    return false;
 }
 
 ImpCode lw_code(ImpLower *L, const Body *b, LwResFn fn, void *ctx) {
