@@ -106,3 +106,13 @@ RT_FADD_CAS(rt_fadd_local_f32, __local, float, uint, as_float, as_uint, atomic_c
 RT_FADD_CAS(rt_fadd_global_f64, __global, double, ulong, as_double, as_ulong, atom_cmpxchg)
 RT_FADD_CAS(rt_fadd_local_f64, __local, double, ulong, as_double, as_ulong, atom_cmpxchg)
 #endif
+
+/* A fence that orders a work-item's device memory accesses for every
+ * work-group of the device (IMP_FENCE): NVIDIA's OpenCL compiles
+ * mem_fence(CLK_GLOBAL_MEM_FENCE) to membar.cta, which orders them for the
+ * work-item's own group only, so it gets membar.gl itself. */
+#ifdef RT_NVIDIA
+static inline void rt_fence_global(void) { asm volatile("membar.gl;" : : : "memory"); }
+#else
+static inline void rt_fence_global(void) { mem_fence(CLK_GLOBAL_MEM_FENCE); }
+#endif

@@ -129,7 +129,7 @@ static int k_stm(CPrint *C, const ImpCode *c, int i) {
     case IMP_BARRIER:
         cp_line(C, "barrier(%s);", s->global ? "CLK_LOCAL_MEM_FENCE | CLK_GLOBAL_MEM_FENCE" : "CLK_LOCAL_MEM_FENCE");
         return 1;
-    case IMP_FENCE: cp_line(C, "mem_fence(CLK_GLOBAL_MEM_FENCE);"); return 1;
+    case IMP_FENCE: cp_line(C, "rt_fence_global();"); return 1;
     case IMP_ATOMIC: k_atomic(C, s); return 1;
     case IMP_CALL: cl->kernel_fns[s->fn->index] = 1; return 0;
     case IMP_DECL:
