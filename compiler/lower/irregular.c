@@ -37,33 +37,9 @@
  * flags); otherwise in a loop over the elements that writes
  * each row into its place in the flat array and each regular result into
  * its row, sequential over the rows (their parallel operations run in
- * parallel). */
-#include "lower.h"
-
-/* Row i's size a * i + b: a a constant, b a constant or a variable bound
- * outside the rows (Lift's position-dependent sizes: a triangle's i + 1,
- * a band's constant width). */
-typedef struct Affine {
-    int64_t a;
-    SubExp b;
-} Affine;
-
-struct Irreg {
-    SubExp n;        /* rows */
-    int rank;        /* a row's */
-    SubExp *dims;    /* [rank]: the rows' size in dimension d, the same for every row, or
-                        (vary[d]) an [n]i64 array of each row's */
-    bool *vary;
-    SubExp counts;   /* [n]i64: the elements of each row */
-    SubExp offsets;  /* [n]i64: where each row starts in the flat array */
-    bool view;       /* the rows are part of the flat array, not all of it (flat_of) */
-    bool closed;     /* rank 1, counts[i] = f.a * i + f.b: offsets and counts have closed
-                        forms (offset_at, count_at), which uses compute where needed */
-    Affine f;
-    SVal *rows;      /* an irregular array of irregular arrays: each row is counts[i]
-                        rows of rows (an irregular array of rows of scalars) from
-                        row offsets[i] on; the flat array is rows' */
-};
+ * parallel). irregular_desc.c computes the descriptors' offsets and
+ * totals, and the row of each flat position. */
+#include "irregular.h"
 
 bool sv_irregular(const SVal *v) {
     if (v->kind == SV_IRREG) return true;
@@ -72,20 +48,6 @@ bool sv_irregular(const SVal *v) {
             if (sv_irregular(v->elems[i])) return true;
     return false;
 }
-
-/* Element i of the array a (of scalars). */
-static SubExp element(Lower *l, SubExp a, SubExp i, SrcLoc loc) {
-    DimSlice *s = NEW(l->a, DimSlice);
-    s->index = i;
-    IrExp *e = lower_new_exp(l, IE_INDEX);
-    e->arr = a.v;
-    e->slice = s;
-    e->nslice = 1;
-    return lower_emit1(l, e, type_prim(subexp_type(a).elem), loc);
-}
-
-static SubExp offset_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc);
-static SubExp count_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc);
 
 /* x (an array) with the shape shape[rank] (of as many elements). */
 static SubExp reshape(Lower *l, SubExp x, SubExp *shape, int rank, SrcLoc loc) {
@@ -121,8 +83,8 @@ static SubExp flat_of(Lower *l, const SVal *v, SrcLoc loc) {
         Builder *saved = l->b, tb = {0}, fb = {0};
         l->b = &fb;
         SubExp last = lower_binop(l, OP_SUB, r->n, se_i64(1), loc);
-        SubExp at = k == 0 ? element(l, r->offsets, se_i64(0), loc)
-                           : lower_binop(l, OP_ADD, element(l, r->offsets, last, loc), element(l, r->counts, last, loc),
+        SubExp at = k == 0 ? irr_element(l, r->offsets, se_i64(0), loc)
+                           : lower_binop(l, OP_ADD, irr_element(l, r->offsets, last, loc), irr_element(l, r->counts, last, loc),
                                          loc);
         Body *fbody = lower_body_end(l, saved, &fb, &at, 1);
         ends[k] = lower_if_one(l, empty, lower_body_end(l, saved, &tb, &zero, 1), fbody, type_prim(PT_I64), loc);
@@ -138,7 +100,7 @@ static SubExp one_size(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
     SubExp empty = lower_binop(l, OP_EQ, n, se_i64(0), loc), zero = se_i64(0);
     Builder *saved = l->b, tb = {0}, fb = {0};
     l->b = &fb;
-    SubExp s0 = element(l, sizes, se_i64(0), loc);
+    SubExp s0 = irr_element(l, sizes, se_i64(0), loc);
     Body *fbody = lower_body_end(l, saved, &fb, &s0, 1);
     SubExp first = lower_if_one(l, empty, lower_body_end(l, saved, &tb, &zero, 1), fbody, type_prim(PT_I64), loc);
     Type ti = type_prim(PT_I64), tb1 = type_prim(PT_BOOL);
@@ -180,7 +142,7 @@ SubExp lower_regular(Lower *l, const SVal *v, SrcLoc loc) {
  * view of them (their descriptor's arrays sliced, the flat array whole). */
 static SVal *rows_row(Lower *l, const SVal *v, SubExp i, SrcLoc loc) {
     const Irreg *in = v->irr->rows->irr;
-    SubExp start = offset_at(l, v->irr, i, loc), len = count_at(l, v->irr, i, loc);
+    SubExp start = irr_offset_at(l, v->irr, i, loc), len = irr_count_at(l, v->irr, i, loc);
     Irreg *r = NEW(l->a, Irreg);
     *r = *in;
     r->n = len;
@@ -216,8 +178,8 @@ SVal *lower_row(Lower *l, SVal *v, SubExp i, SrcLoc loc) {
     const Irreg *r = v->irr;
     DimSlice *s = NEW(l->a, DimSlice);
     s->is_slice = true;
-    s->start = offset_at(l, r, i, loc);
-    s->len = count_at(l, r, i, loc);
+    s->start = irr_offset_at(l, r, i, loc);
+    s->len = irr_count_at(l, r, i, loc);
     s->stride = se_i64(1);
     IrExp *e = lower_new_exp(l, IE_INDEX);
     e->arr = v->se.v;
@@ -225,7 +187,7 @@ SVal *lower_row(Lower *l, SVal *v, SubExp i, SrcLoc loc) {
     e->nslice = 1;
     SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank);
     for (int d = 0; d < r->rank; d++)
-        shape[d] = r->rank == 1 ? s->len : r->vary[d] ? element(l, r->dims[d], i, loc) : r->dims[d];
+        shape[d] = r->rank == 1 ? s->len : r->vary[d] ? irr_element(l, r->dims[d], i, loc) : r->dims[d];
     if (r->rank == 1) /* its length is its count */
         return sv_dyn(l, lower_emit1(l, e, type_array(l->a, subexp_type(v->se).elem, 1, shape), loc));
     SubExp row = lower_emit1(l, e, type_array(l->a, subexp_type(v->se).elem, 1, &s->len), loc);
@@ -263,16 +225,6 @@ typedef struct Res {
     SubExp in_counts;  /* then [n]i64: the elements of each filter's input */
 } Res;
 
-/* The statement that l's current body binds v with, or NULL. */
-static const Stm *bound_by(const Lower *l, const Var *v) {
-    for (int i = 0; i < l->b->stms.len; i++) {
-        const Stm *st = l->b->stms.items[i];
-        for (int k = 0; k < st->npat; k++)
-            if (st->pat[k] == v) return st;
-    }
-    return NULL;
-}
-
 /* A row made by filter (intrinsics.c's do_filter: a Screma of the flags
  * and their prefix sum, and a Scatter of the kept elements): the
  * Scatter, the Screma, and which of the filtered arrays the row is. */
@@ -285,11 +237,11 @@ typedef struct FilterRow {
 /* Whether x, bound in l's current body, is a filter of arrays of scalars
  * (not a partition), and which (*f). */
 static bool filtered_row(const Lower *l, SubExp x, FilterRow *f) {
-    const Stm *st = x.is_var ? bound_by(l, x.v) : NULL;
+    const Stm *st = x.is_var ? irr_bound_by(l, x.v) : NULL;
     if (!st || st->e->kind != IE_SCATTER) return false;
     const Scatter *sc = &st->e->scatter;
     if (sc->narrs != 2 + sc->ndests) return false;
-    const Stm *fs = bound_by(l, sc->arrs[1]);
+    const Stm *fs = irr_bound_by(l, sc->arrs[1]);
     if (!fs || fs->e->kind != IE_SCREMA || fs->npat != 2 || fs->pat[0] != sc->arrs[0] || fs->pat[1] != sc->arrs[1])
         return false;
     const Screma *fl = &fs->e->screma;
@@ -377,238 +329,6 @@ static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, Res *rs
     return lam;
 }
 
-/* The identity function on i64, as a lambda (the map of a Screma that
- * only scans or reduces its input). */
-static Lambda *identity_i64(Lower *l) {
-    Type ti = type_prim(PT_I64);
-    Builder *saved, nb;
-    Lambda *id = lower_lambda_begin(l, &ti, 1, &saved, &nb);
-    SubExp p = se_var(id->params[0]);
-    lower_lambda_end(l, id, saved, &nb, &p, 1);
-    return id;
-}
-
-/* iota n, of i64. */
-static SubExp iota_of(Lower *l, SubExp n, SrcLoc loc) {
-    IrExp *ie = lower_new_exp(l, IE_IOTA);
-    ie->n = n;
-    ie->start = se_i64(0);
-    ie->step = se_i64(1);
-    ie->t = PT_I64;
-    return lower_emit1(l, ie, lower_outer_type(l, n, type_prim(PT_I64)), loc);
-}
-
-/* The failure of a descriptor whose rows' sizes are negative or add up
- * past what an i64 counts. */
-static const char *const TOO_MANY = "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.";
-
-/* ---- Closed forms of affine sizes ------------------------------------------------------ */
-
-
-/* x + y of SubExps of i64, folded when both are constants. */
-static SubExp add_i64(Lower *l, SubExp x, SubExp y, SrcLoc loc) {
-    if (!x.is_var && !y.is_var) return se_i64(x.c.v.i + y.c.v.i);
-    if (!x.is_var && x.c.v.i == 0) return y;
-    if (!y.is_var && y.c.v.i == 0) return x;
-    return lower_binop(l, OP_ADD, x, y, loc);
-}
-
-/* The form of iota array x bound in l's current body (start + step * i,
- * both constants) in *f. */
-static bool iota_form(Lower *l, const Var *x, Affine *f) {
-    const Stm *is = bound_by(l, x);
-    if (!is || is->e->kind != IE_IOTA || is->e->start.is_var || is->e->step.is_var || is->e->t != PT_I64) return false;
-    *f = (Affine){is->e->step.c.v.i, se_i64(is->e->start.c.v.i)};
-    return true;
-}
-
-/* a * x + c, c and the result's b constants (fails on overflow). */
-static bool affine_scale(Affine x, int64_t c, Affine *out) {
-    if (x.b.is_var || __builtin_mul_overflow(x.a, c, &out->a)) return false;
-    out->b = se_i64(x.b.c.v.i * c);
-    return true;
-}
-
-/* The form of se in map lam over inputs arrs (in *f): a constant or an
- * i64 from outside the map, an element of an input that is an iota, or
- * adds, subtractions and multiplications by constants of those, an index
- * of an iota array bound outside the map by one. Depth bounds the
- * search. */
-static bool affine_of(Lower *l, const Lambda *lam, Var *const *arrs, SubExp se, Affine *f, int depth, SrcLoc loc) {
-    if (!se.is_var) {
-        if (se.c.type != PT_I64) return false;
-        *f = (Affine){0, se};
-        return true;
-    }
-    if (se.v->type.kind != TK_PRIM || se.v->type.elem != PT_I64 || depth > 64) return false;
-    for (int j = 0; j < lam->nparams; j++)
-        if (lam->params[j] == se.v) return iota_form(l, arrs[j], f);
-    const Body *b = lam->body;
-    const Stm *st = NULL;
-    for (int i = 0; i < b->nstms && !st; i++)
-        for (int k = 0; k < b->stms[i]->npat; k++)
-            if (b->stms[i]->pat[k] == se.v) st = b->stms[i];
-    if (st && st->npat != 1) return false;
-    if (!st) {
-        *f = (Affine){0, se};
-        return true;
-    }
-    const IrExp *e = st->e;
-    Affine x, y;
-    if (e->kind == IE_SUBEXP) return affine_of(l, lam, arrs, e->se, f, depth + 1, loc);
-    if (e->kind == IE_INDEX) {
-        Affine it;
-        if (e->nslice != 1 || e->slice[0].is_slice || !iota_form(l, e->arr, &it) ||
-            !affine_of(l, lam, arrs, e->slice[0].index, &x, depth + 1, loc) || !affine_scale(x, it.a, f))
-            return false;
-        f->b = se_i64(f->b.c.v.i + it.b.c.v.i);
-        return true;
-    }
-    if (e->kind != IE_OP || e->t != PT_I64 || !affine_of(l, lam, arrs, e->args[0], &x, depth + 1, loc) ||
-        !affine_of(l, lam, arrs, e->args[1], &y, depth + 1, loc))
-        return false;
-    switch (e->op) {
-    case OP_SUB:
-        if (!affine_scale(y, -1, &y)) return false;
-        /* fall through */
-    case OP_ADD:
-        if (__builtin_add_overflow(x.a, y.a, &f->a)) return false;
-        f->b = add_i64(l, x.b, y.b, loc);
-        return true;
-    case OP_MUL:
-    case OP_SIZE_MUL:
-        if (x.a == 0 && !x.b.is_var) return affine_scale(y, x.b.c.v.i, f);
-        if (y.a == 0 && !y.b.is_var) return affine_scale(x, y.b.c.v.i, f);
-        return false;
-    default: return false;
-    }
-}
-
-/* Whether the [n]i64 array sizes, bound in l's current body, is a result
- * of a map (over iotas, among other arrays) whose value is affine in the
- * row's position (affine_of): *f gets the form. */
-static bool affine_sizes(Lower *l, SubExp sizes, Affine *f, SrcLoc loc) {
-    const Stm *st = sizes.is_var ? bound_by(l, sizes.v) : NULL;
-    if (!st || st->e->kind != IE_SCREMA) return false;
-    const Screma *sc = &st->e->screma;
-    if (sc->nscans || sc->nreds) return false;
-    int k = 0;
-    while (k < st->npat && st->pat[k] != sizes.v) k++;
-    return k < sc->map->body->nres && affine_of(l, sc->map, sc->arrs, sc->map->body->res[k], f, 0, loc);
-}
-
-static SubExp f64_of(Lower *l, SubExp x, SrcLoc loc) { return lower_conv(l, x, PT_F64, loc); }
-
-/* The offset of row i (an i64) of rows of sizes f: a * i(i-1)/2 + b * i. */
-static SubExp affine_offset(Lower *l, SubExp i, Affine f, SrcLoc loc) {
-    SubExp bi = lower_binop(l, OP_MUL, f.b, i, loc);
-    if (f.a == 0) return bi;
-    SubExp pairs = lower_binop(l, OP_DIV, lower_binop(l, OP_MUL, i, lower_binop(l, OP_SUB, i, se_i64(1), loc), loc),
-                               se_i64(2), loc);
-    return lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, se_i64(f.a), pairs, loc), bi, loc);
-}
-
-/* Where row i of r starts, and its element count. */
-static SubExp offset_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc) {
-    return r->closed ? affine_offset(l, i, r->f, loc) : element(l, r->offsets, i, loc);
-}
-
-static SubExp count_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc) {
-    return r->closed ? add_i64(l, lower_binop(l, OP_MUL, se_i64(r->f.a), i, loc), r->f.b, loc)
-                     : element(l, r->counts, i, loc);
-}
-
-/* The total of n rows of sizes f, checked: no size negative and the total
- * below 2^62 (estimated in f64, so that the exact i64 arithmetic here and
- * in the offsets cannot overflow). */
-static SubExp affine_total(Lower *l, SubExp n, Affine f, SrcLoc loc) {
-    SubExp af = se_const(prim_float(PT_F64, (double)f.a)), nf = f64_of(l, n, loc), bf = f64_of(l, f.b, loc);
-    SubExp before = lower_binop(l, OP_SUB, nf, se_const(prim_float(PT_F64, 1)), loc); /* n - 1 */
-    /* pairs = n * (n - 1) / 2, the sum of the positions */
-    SubExp pairsf = lower_binop(l, OP_DIV, lower_binop(l, OP_MUL, nf, before, loc), se_const(prim_float(PT_F64, 2)), loc);
-    SubExp est = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, af, pairsf, loc), lower_binop(l, OP_MUL, bf, nf, loc), loc);
-    SubExp lastf = lower_binop(l, OP_ADD, lower_binop(l, OP_MUL, af, before, loc), bf, loc);
-    SubExp zero = se_const(prim_float(PT_F64, 0));
-    SubExp ok = lower_binop(l, OP_LAND, lower_binop(l, OP_LE, zero, bf, loc), lower_binop(l, OP_LE, zero, lastf, loc), loc);
-    ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_LT, est, se_const(prim_float(PT_F64, 0x1p62)), loc), loc);
-    if (f.a != 0) ok = lower_binop(l, OP_LAND, ok, lower_binop(l, OP_LT, n, se_i64((int64_t)1 << 31), loc), loc);
-    ok = lower_binop(l, OP_LOR, lower_binop(l, OP_EQ, n, se_i64(0), loc), ok, loc);
-    lower_assert(l, ok, TOO_MANY,
-                 NULL, 0, loc);
-    return affine_offset(l, n, f, loc);
-}
-
-/* The operator of the offsets' scan: a + b of non-negative sizes, or -1
- * once the sum passes 2^63-1 (or an operand is -1), so that an overflow
- * cannot wrap to a valid total. Associative on non-negative values. */
-static SegOp *sum_op(Lower *l, SrcLoc loc) {
-    Type ts[2] = {type_prim(PT_I64), type_prim(PT_I64)};
-    Builder *saved, nb;
-    Lambda *lam = lower_lambda_begin(l, ts, 2, &saved, &nb);
-    SubExp x = se_var(lam->params[0]), y = se_var(lam->params[1]);
-    SubExp sum = lower_binop(l, OP_ADD, x, y, loc);
-    SubExp bad = lower_binop(l, OP_LOR, lower_binop(l, OP_LT, x, se_i64(0), loc),
-                             lower_binop(l, OP_LT, y, se_i64(0), loc), loc);
-    bad = lower_binop(l, OP_LOR, bad, lower_binop(l, OP_LT, sum, se_i64(0), loc), loc);
-    /* bad ? -1 : sum, without a branch: sum | -(bad as i64) */
-    SubExp r = lower_binop(l, OP_OR, sum, lower_unop(l, OP_NEG, lower_conv(l, bad, PT_I64, loc), loc), loc);
-    lower_lambda_end(l, lam, saved, &nb, &r, 1);
-    SegOp *op = NEW(l->a, SegOp);
-    *op = (SegOp){lam, NEW(l->a, SubExp), 1, true};
-    op->neutral[0] = se_i64(0);
-    return op;
-}
-
-/* The sum of the [n]i64 array sizes, checked not to pass 2^63-1. */
-static SubExp sum_sizes(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
-    Affine f;
-    if (affine_sizes(l, sizes, &f, loc)) return affine_total(l, n, f, loc);
-    Var **arrs = NEW(l->a, Var *);
-    arrs[0] = sizes.v;
-    Type ti = type_prim(PT_I64);
-    Screma sc = {.w = n, .arrs = arrs, .narrs = 1, .map = identity_i64(l), .reds = sum_op(l, loc), .nreds = 1};
-    SubExp sum = se_var(lower_emit_screma(l, &sc, &ti, 1, loc)[0]);
-    lower_assert(l, lower_binop(l, OP_LE, se_i64(0), sum, loc),
-                 TOO_MANY,
-                 NULL, 0, loc);
-    return sum;
-}
-
-/* Sets r's offsets from its counts (r->n of them) and returns the total. */
-static SubExp offsets_of(Lower *l, Irreg *r, SubExp iota, SrcLoc loc) {
-    Type ti = type_prim(PT_I64), arr = lower_outer_type(l, r->n, ti);
-    Affine f;
-    bool closed = affine_sizes(l, r->counts, &f, loc);
-    r->closed = closed && r->rank == 1;
-    r->f = f;
-    SubExp incl = se_i64(0), total;
-    if (closed) {
-        total = affine_total(l, r->n, f, loc);
-    } else {
-        Var **counts = NEW(l->a, Var *);
-        counts[0] = r->counts.v;
-        Screma sc = {.w = r->n, .arrs = counts, .narrs = 1, .map = identity_i64(l), .scans = sum_op(l, loc), .nscans = 1};
-        incl = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
-        total = lower_scan_total(l, incl, r->n, loc);
-        lower_assert(l, lower_binop(l, OP_LE, se_i64(0), total, loc),
-                     TOO_MANY,
-                     NULL, 0, loc);
-    }
-    /* offsets[i]: the closed form, or incl[i] - counts[i] */
-    Builder *saved, nb;
-    Lambda *off = lower_lambda_begin(l, &ti, 1, &saved, &nb);
-    SubExp i = se_var(off->params[0]);
-    SubExp o = closed ? affine_offset(l, i, f, loc)
-                      : lower_binop(l, OP_SUB, element(l, incl, i, loc), element(l, r->counts, i, loc), loc);
-    lower_lambda_end(l, off, saved, &nb, &o, 1);
-    Var **is = NEW(l->a, Var *);
-    is[0] = iota.v;
-    Screma os = {.w = r->n, .arrs = is, .narrs = 1, .map = off};
-    r->offsets = se_var(lower_emit_screma(l, &os, &arr, 1, loc)[0]);
-    return total;
-}
-
-
 /* The loop over the elements that writes element i's results into their
  * arrays: rows of regular results, each irregular row at its offset. */
 static Var **build_loop(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *rs, int k, SrcLoc loc) {
@@ -639,9 +359,9 @@ static Var **build_loop(Lower *l, SubExp n, ElemFn fn, void *ctx, Res *rs, int k
         DimSlice *s = NEW(l->a, DimSlice);
         if (rs[j].irr) {
             SubExp *len = NEW(l->a, SubExp);
-            *len = element(l, rs[j].irr->counts, i, loc);
+            *len = irr_element(l, rs[j].irr->counts, i, loc);
             v = reshape(l, v, len, 1, loc);
-            *s = (DimSlice){.is_slice = true, .start = element(l, rs[j].irr->offsets, i, loc), .len = *len,
+            *s = (DimSlice){.is_slice = true, .start = irr_element(l, rs[j].irr->offsets, i, loc), .len = *len,
                             .stride = se_i64(1)};
         } else {
             s->index = i;
@@ -694,7 +414,7 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
     Type t = subexp_type(x);
     if (!x.is_var || t.kind != TK_ARRAY || depth > 32) return false;
     int rank = t.rank;
-    const Stm *st = bound_by(l, x.v);
+    const Stm *st = irr_bound_by(l, x.v);
     const IrExp *e = st ? st->e : NULL;
     if (!st || e->kind == IE_INDEX) { /* an element of a free array, or of a slice of one */
         const Var *arr = st ? e->arr : x.v;
@@ -711,7 +431,7 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
                                               : jk};
         }
         if (next != rank) return false;
-        if (st && bound_by(l, e->arr)) { /* a slice of an array built here: its element */
+        if (st && irr_bound_by(l, e->arr)) { /* a slice of an array built here: its element */
             SubExp *at = NEW_ARRAY(l->a, SubExp, ar);
             for (int k = 0; k < ar; k++) at[k] = ix[k].index;
             return elem_at(l, se_var(e->arr), at, out, depth + 1, loc);
@@ -770,7 +490,7 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
             if (a->type.rank == 1) {
                 if (!elem_at(l, se_var(a), js, &v, depth + 1, loc)) return false;
             } else { /* a row of a free array */
-                if (bound_by(l, a)) return false;
+                if (irr_bound_by(l, a)) return false;
                 DimSlice *ix = NEW(l->a, DimSlice);
                 ix->index = js[0];
                 IrExp *ie = lower_new_exp(l, IE_INDEX);
@@ -793,80 +513,6 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
     }
 }
 
-/* Positions find their rows without an array of a row per position: a
- * position p is in row s, the last row whose offset is at most p (rows
- * before it that start at p are empty). Anchor c is the row of position
- * c * ANCHOR (or of the last position), found by a binary search over all
- * rows; position p then searches only the rows between anchors p / ANCHOR
- * and p / ANCHOR + 1, a step or two unless many rows start in its stretch
- * of ANCHOR positions. */
-enum { ANCHOR = 256 };
-
-/* The last of rows lo..hi (lo <= hi) whose offset is at most p (lo when
- * none is), by a binary search: a while loop of about log2(hi - lo + 1)
- * steps. Every row it reads is one of lo..hi. */
-static SubExp last_row_at(Lower *l, SubExp offsets, SubExp lo, SubExp hi, SubExp p, SrcLoc loc) {
-    Type ti = type_prim(PT_I64);
-    IrExp *le = lower_new_exp(l, IE_LOOP);
-    Loop *lp = &le->loop;
-    lp->kind = IR_LOOP_WHILE;
-    lp->cond = ir_var(l->prog, "more", type_prim(PT_BOOL));
-    lp->nparams = 3;
-    lp->params = NEW_ARRAY(l->a, Var *, 3);
-    lp->params[0] = lp->cond;
-    lp->params[1] = ir_var(l->prog, "lo", ti);
-    lp->params[2] = ir_var(l->prog, "hi", ti);
-    lp->inits = NEW_ARRAY(l->a, SubExp, 3);
-    lp->inits[0] = lower_binop(l, OP_LT, lo, hi, loc);
-    lp->inits[1] = lo;
-    lp->inits[2] = hi;
-    Builder *saved = l->b, nb = {0};
-    l->b = &nb;
-    SubExp a = se_var(lp->params[1]), b = se_var(lp->params[2]);
-    SubExp mid = lower_binop(l, OP_QUOT, lower_binop(l, OP_ADD, add_i64(l, a, b, loc), se_i64(1), loc), se_i64(2), loc);
-    SubExp at = lower_conv(l, lower_binop(l, OP_LE, element(l, offsets, mid, loc), p, loc), PT_I64, loc);
-    /* at: lo becomes mid (mid >= lo); otherwise hi becomes mid - 1 (< hi) */
-    SubExp below = lower_binop(l, OP_SUB, mid, se_i64(1), loc);
-    SubExp res[3];
-    res[1] = lower_binop(l, OP_MAX, a, lower_binop(l, OP_MUL, mid, at, loc), loc);
-    res[2] = lower_binop(l, OP_MIN, b,
-                         lower_binop(l, OP_ADD, below,
-                                     lower_binop(l, OP_MUL, lower_binop(l, OP_SUB, b, below, loc), at, loc), loc),
-                         loc);
-    res[0] = lower_binop(l, OP_LT, res[1], res[2], loc);
-    lp->body = lower_body_end(l, saved, &nb, res, 3);
-    Var **pat = NEW_ARRAY(l->a, Var *, 3);
-    pat[0] = ir_var(l->prog, "more", type_prim(PT_BOOL));
-    pat[1] = ir_var(l->prog, "lo", ti);
-    pat[2] = ir_var(l->prog, "hi", ti);
-    lower_emit(l, le, pat, 3, loc);
-    return se_var(pat[1]);
-}
-
-/* The anchors of r's rows (total positions): total / ANCHOR + 2 rows. */
-static SubExp anchors(Lower *l, const Irreg *r, SubExp total, SrcLoc loc) {
-    SubExp count = lower_binop(l, OP_ADD, lower_binop(l, OP_QUOT, total, se_i64(ANCHOR), loc), se_i64(2), loc);
-    SubExp last = lower_binop(l, OP_SUB, total, se_i64(1), loc);
-    Type ti = type_prim(PT_I64);
-    Builder *saved, nb;
-    Lambda *lam = lower_lambda_begin(l, &ti, 1, &saved, &nb);
-    SubExp p = lower_binop(l, OP_MIN, lower_binop(l, OP_MUL, se_var(lam->params[0]), se_i64(ANCHOR), loc), last, loc);
-    SubExp s = last_row_at(l, r->offsets, se_i64(0), lower_binop(l, OP_SUB, r->n, se_i64(1), loc), p, loc);
-    lower_lambda_end(l, lam, saved, &nb, &s, 1);
-    Var **in = NEW(l->a, Var *);
-    in[0] = iota_of(l, count, loc).v;
-    Screma sc = {.w = count, .arrs = in, .narrs = 1, .map = lam};
-    Type t = lower_outer_type(l, count, ti);
-    return se_var(lower_emit_screma(l, &sc, &t, 1, loc)[0]);
-}
-
-/* Row of position p (in the current body), from r's anchors. */
-static SubExp row_at(Lower *l, const Irreg *r, SubExp anchor, SubExp p, SrcLoc loc) {
-    SubExp c = lower_binop(l, OP_QUOT, p, se_i64(ANCHOR), loc);
-    SubExp lo = element(l, anchor, c, loc), hi = element(l, anchor, lower_binop(l, OP_ADD, c, se_i64(1), loc), loc);
-    return last_row_at(l, r->offsets, lo, hi, p, loc);
-}
-
 /* Whether a use in an operator is of a value of the row (bound in l's
  * current body or a parameter of the positions' lambda). */
 typedef struct RowUse {
@@ -879,7 +525,7 @@ static void row_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
     (void)k;
     RowUse *u = ctx;
     const Var *x = se ? (se->is_var ? se->v : NULL) : *v;
-    if (x && (x == u->lam->params[0] || bound_by(u->l, x))) u->found = true;
+    if (x && (x == u->lam->params[0] || irr_bound_by(u->l, x))) u->found = true;
 }
 
 /* The map of Screma sc (over rank-1 arrays whose elements elem_at
@@ -905,7 +551,7 @@ static Body *map_at(Lower *l, const Screma *sc, SubExp at, Var ***to, SrcLoc loc
  * a copy of the operator, and *q which of the scan's results x is. */
 static bool scanned_row(Lower *l, const Lambda *lam, SubExp x, SubExp at, SubExpVec *vals, SegOp *op, int *q,
                         SrcLoc loc) {
-    const Stm *st = x.is_var ? bound_by(l, x.v) : NULL;
+    const Stm *st = x.is_var ? irr_bound_by(l, x.v) : NULL;
     if (!st || st->e->kind != IE_SCREMA) return false;
     const Screma *sc = &st->e->screma;
     if (sc->nscans != 1 || sc->nreds) return false;
@@ -930,13 +576,13 @@ static bool scanned_row(Lower *l, const Lambda *lam, SubExp x, SubExp at, SubExp
  * position's row, *at the index in the row. */
 static Lambda *positions_begin(Lower *l, const Irreg *desc, SubExp total, Var **in, SubExp *s, SubExp *at,
                                Builder **saved, Builder *nb, SrcLoc loc) {
-    SubExp anchor = anchors(l, desc, total, loc);
-    *in = iota_of(l, total, loc).v;
+    SubExp anchor = irr_anchors(l, desc, total, loc);
+    *in = irr_iota(l, total, loc).v;
     Type ti = type_prim(PT_I64);
     Lambda *lam = lower_lambda_begin(l, &ti, 1, saved, nb);
     SubExp p = se_var(lam->params[0]);
-    *s = row_at(l, desc, anchor, p, loc);
-    *at = lower_binop(l, OP_SUB, p, element(l, desc->offsets, *s, loc), loc);
+    *s = irr_row_at(l, desc, anchor, p, loc);
+    *at = lower_binop(l, OP_SUB, p, irr_element(l, desc->offsets, *s, loc), loc);
     return lam;
 }
 
@@ -953,7 +599,7 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
     /* the index in the row, dimension by dimension */
     SubExp *js = NEW_ARRAY(l->a, SubExp, r->rank);
     for (int d = r->rank - 1; d > 0; d--) {
-        SubExp size = r->vary[d] ? element(l, r->dims[d], s, loc) : r->dims[d];
+        SubExp size = r->vary[d] ? irr_element(l, r->dims[d], s, loc) : r->dims[d];
         js[d] = lower_binop(l, OP_REM, at, size, loc);
         at = lower_binop(l, OP_QUOT, at, size, loc);
     }
@@ -989,7 +635,7 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
  * built to be read. */
 static Var *flat_filtered(Lower *l, ElemFn fn, void *ctx, const Res *rj, int j, SubExp iota, SrcLoc loc) {
     Irreg in = {.n = rj->irr->n, .rank = 1, .counts = rj->in_counts};
-    SubExp in_total = offsets_of(l, &in, iota, loc);
+    SubExp in_total = irr_offsets(l, &in, iota, loc);
     Var **pos = NEW(l->a, Var *);
     Builder *saved, nb;
     SubExp s, at;
@@ -1008,7 +654,7 @@ static Var *flat_filtered(Lower *l, ElemFn fn, void *ctx, const Res *rj, int j, 
     }
     lower_lambda_end(l, lam, saved, &nb, res, ok ? 3 : 0);
     if (!ok) return NULL;
-    Screma sc = {.w = in_total, .arrs = pos, .narrs = 1, .map = lam, .scans = sum_op(l, loc), .nscans = 1};
+    Screma sc = {.w = in_total, .arrs = pos, .narrs = 1, .map = lam, .scans = irr_sum_op(l, loc), .nscans = 1};
     Type ts[3];
     for (int i = 0; i < 3; i++) ts[i] = lower_outer_type(l, in_total, lam->ret[i]);
     Var **flags = lower_emit_screma(l, &sc, ts, 3, loc);
@@ -1077,7 +723,7 @@ static Rows rows_in(Lower *l, const SVal *v, SubExp n, SrcLoc loc) {
     SubExp o = lower_binop(l, OP_MUL, se_var(at->params[0]), m, loc);
     lower_lambda_end(l, at, saved, &nb, &o, 1);
     Var **is = NEW(l->a, Var *);
-    is[0] = iota_of(l, n, loc).v;
+    is[0] = irr_iota(l, n, loc).v;
     Screma sc = {.w = n, .arrs = is, .narrs = 1, .map = at};
     Type tarr = lower_outer_type(l, n, ti);
     SubExp offs = se_var(lower_emit_screma(l, &sc, &tarr, 1, loc)[0]);
@@ -1099,7 +745,7 @@ static SVal *nested_value(Lower *l, const SVal *elems, const SVal *lens, SubExp 
     in->dims = NEW(l->a, SubExp);
     out->dims = NEW(l->a, SubExp);
     in->dims[0] = in->counts = c.flat;
-    offsets_of(l, in, iota_of(l, in->n, loc), loc);
+    irr_offsets(l, in, irr_iota(l, in->n, loc), loc);
     out->n = n;
     out->dims[0] = out->counts = c.counts;
     out->offsets = c.offsets;
@@ -1165,7 +811,7 @@ static Var *read_at_position(const Lambda *lam, int q, SubExp n) {
 }
 
 SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
-    SubExp iota = iota_of(l, n, loc);
+    SubExp iota = irr_iota(l, n, loc);
     Var **is = NEW(l->a, Var *);
     is[0] = iota.v;
     /* the map itself, when its results' sizes are known outside it */
@@ -1213,7 +859,7 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
         next++;
         if (rs[j].filtered) rs[j].in_counts = se_var(sz[next++]);
         SubExp *total = NEW(l->a, SubExp);
-        *total = offsets_of(l, r, iota, loc);
+        *total = irr_offsets(l, r, iota, loc);
         rs[j].t = type_array(l->a, t.elem, 1, total);
     }
     Var **vals = build_by_positions(l, n, fn, ctx, rs, k, iota, loc);
@@ -1254,7 +900,7 @@ SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc) {
         for (int d = 1; d < r->rank; d++) others |= r->vary[d];
         if (!others) {
             SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank);
-            shape[0] = sum_sizes(l, r->n, r->dims[0], loc);
+            shape[0] = irr_sum_sizes(l, r->n, r->dims[0], loc);
             for (int d = 1; d < r->rank; d++) shape[d] = r->dims[d];
             return sv_dyn(l, reshape(l, flat_of(l, v, loc), shape, r->rank, loc));
         }
@@ -1300,7 +946,7 @@ static SVal *rows_of(Lower *l, SubExp x, SubExp n, SubExp sizes, const Irreg *d,
         r->closed = d->closed;
         r->f = d->f;
     } else {
-        offsets_of(l, r, iota_of(l, n, loc), loc);
+        irr_offsets(l, r, irr_iota(l, n, loc), loc);
     }
     SubExp *flat = NEW(l->a, SubExp);
     *flat = all;
@@ -1319,7 +965,7 @@ SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc) {
     /* the rows' offsets first: their scan's total is the sum to check */
     Irreg *d = NEW(l->a, Irreg);
     *d = (Irreg){.n = n, .rank = 1, .counts = sizes->se};
-    SubExp sum = offsets_of(l, d, iota_of(l, n, loc), loc), m = lower_dim(l, leaves.items[0], 0);
+    SubExp sum = irr_offsets(l, d, irr_iota(l, n, loc), loc), m = lower_dim(l, leaves.items[0], 0);
     SubExp args[2] = {sum, m};
     lower_assert(l, lower_binop(l, OP_EQ, sum, m, loc),
                  "The row sizes given to unflatten_irregular add up to {}, not to the {} elements given.", args, 2,
@@ -1437,7 +1083,7 @@ static SubExp row_elems(Lower *l, const SVal *v, SubExp n, SubExp lens, SrcLoc l
     if (r->rows) return lower_regular(l, r->rows, loc);
     if (r->rank == 1) return flat_of(l, v, loc);
     SubExp *shape = NEW_ARRAY(l->a, SubExp, r->rank);
-    shape[0] = r->vary[0] ? sum_sizes(l, n, lens, loc) : lower_binop(l, OP_SIZE_MUL, n, r->dims[0], loc);
+    shape[0] = r->vary[0] ? irr_sum_sizes(l, n, lens, loc) : lower_binop(l, OP_SIZE_MUL, n, r->dims[0], loc);
     for (int d = 1; d < r->rank; d++) shape[d] = r->vary[d] ? one_size(l, n, r->dims[d], loc) : r->dims[d];
     return reshape(l, flat_of(l, v, loc), shape, r->rank, loc);
 }
