@@ -57,10 +57,10 @@
  * summed), list, base and done (per slot, its segment's number, first
  * chunk, in the order the slots were taken, so that the first chunks
  * ascend, and how many work-groups have left their part of it in
- * segred_chunks, zeroed as the slot is taken); in segred_chunks, n (how many long segments) and
- * chunks (how many chunks), read from count; in the lanes kernel, least
- * (the least width of a long segment) and local (two i64 of local
- * memory). */
+ * segred_chunks, zeroed as the slot is taken); in segred_chunks, n (how
+ * many long segments) and chunks (how many chunks), read from count; in
+ * the lanes kernel, least (the least width of a long segment) and local
+ * (two i64 of local memory). */
 typedef struct Long {
     ImpVar *count, *list, *base, *done, *n, *chunks, *least, *local;
 } Long;

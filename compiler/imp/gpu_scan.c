@@ -68,7 +68,7 @@ typedef struct Scan {
     const Screma *sc;  /* its Screma */
     bool seg;          /* a segmented scan */
     bool *dead;        /* [nv]: the scan's result j is read nowhere after it (its
-                          block dies with it: the segment flags that a
+                          block dies with it, lw_dies: the segment flags that a
                           segmented operator scans), and is not stored */
     int nv, nr;        /* scan values, reduction values */
     PrimType *ts, *rts;

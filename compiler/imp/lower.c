@@ -305,19 +305,21 @@ void lw_body(ImpLower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int
         if (b->res[i].is_var) use_var(&w, b->res[i].v);
     for (int k = 0; k < mems.len; k++) L->mark[mems.items[k]->id] = 0;
     release_at(L, mems.items, last.items, mems.len, -1);
-    Var *const *dying = L->dying;
-    int ndying = L->ndying;
-    Var **now = NEW_ARRAY(L->a, Var *, mems.len + 1);
+    Var *const *outer_mems = L->body_mems;
+    const int *outer_last = L->body_last;
+    int outer_nmems = L->body_nmems, outer_stm = L->body_stm;
     for (int j = 0; j < b->nstms; j++) {
-        L->ndying = 0;
-        for (int k = 0; k < mems.len; k++)
-            if (last.items[k] == j) now[L->ndying++] = mems.items[k];
-        L->dying = now;
+        L->body_mems = mems.items;
+        L->body_last = last.items;
+        L->body_nmems = mems.len;
+        L->body_stm = j;
         lw_stm(L, b->stms[j]);
-        L->dying = dying;
-        L->ndying = ndying;
         release_at(L, mems.items, last.items, mems.len, j);
     }
+    L->body_mems = outer_mems;
+    L->body_last = outer_last;
+    L->body_nmems = outer_nmems;
+    L->body_stm = outer_stm;
     if (fn) fn(L, b, ctx);
     release_at(L, mems.items, last.items, mems.len, b->nstms);
     vec_free(&mems);
@@ -325,8 +327,8 @@ void lw_body(ImpLower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int
 }
 
 bool lw_dies(const ImpLower *L, const Var *m) {
-    for (int k = 0; k < L->ndying; k++)
-        if (L->dying[k] == m) return true;
+    for (int k = 0; k < L->body_nmems; k++)
+        if (L->body_mems[k] == m) return L->body_last[k] == L->body_stm;
     return false;
 }
 

@@ -51,10 +51,12 @@ typedef struct ImpLower {
     const Threshold *thr_parent;
     bool thr_branch;
     int nthresholds;
-    /* While a statement is lowered: the blocks bound in its body whose
-     * last use it is (released after it), which nothing reads after it. */
-    Var *const *dying;
-    int ndying;
+    /* While a statement of a body is lowered: the body's blocks, the
+     * index of each one's last use in it, and the statement's index
+     * (lw_dies). */
+    Var *const *body_mems;
+    const int *body_last;
+    int body_nmems, body_stm;
 } ImpLower;
 
 /* What to do with a body's results, lowered before its last releases. */
@@ -64,7 +66,9 @@ typedef void (*LwResFn)(ImpLower *L, const Body *b, void *ctx);
 /* Lowers b's statements, then fn for its results; releases each block bound
  * in b (or in extra, bound before it) after its last use. */
 void lw_body(ImpLower *L, const Body *b, LwResFn fn, void *ctx, Var **extra, int nextra);
-/* Whether block m dies with the statement being lowered (ImpLower.dying). */
+/* Whether block m, bound in the body being lowered, dies with the
+ * statement being lowered: its last use, released after it, so that
+ * nothing reads it after the statement. */
 bool lw_dies(const ImpLower *L, const Var *m);
 /* Lowers b into a new code block (lw_body without extra blocks). */
 ImpCode lw_code(ImpLower *L, const Body *b, LwResFn fn, void *ctx);

@@ -793,7 +793,7 @@ static SVal *map_value(Lower *l, const SVal *shape, Var **vals, const Res *rs, i
  * over positions 0..n-1) is, when that is all it is (a map over rows
  * that keeps their lengths counts them so): the map's array of the result
  * is then that array, whose offsets fusion shares with the rows'. */
-static Var *read_at_position(const Lambda *lam, int q, SubExp n) {
+static Var *read_at_position(Lambda *lam, int q, SubExp n) {
     SubExp x = lam->body->res[q];
     for (int i = 0; x.is_var && i < lam->body->nstms; i++) {
         const Stm *st = lam->body->stms[i];
@@ -802,10 +802,7 @@ static Var *read_at_position(const Lambda *lam, int q, SubExp n) {
         if (e->kind != IE_INDEX || e->nslice != 1 || e->slice[0].is_slice || e->arr->type.rank != 1 ||
             !se_same(e->slice[0].index, se_var(lam->params[0])) || !se_same(e->arr->type.shape[0], n))
             return NULL;
-        for (int k = 0; k < lam->body->nstms; k++)
-            for (int m = 0; m < lam->body->stms[k]->npat; m++)
-                if (lam->body->stms[k]->pat[m] == e->arr) return NULL;
-        return e->arr;
+        return ir_lambda_binds(lam, e->arr) ? NULL : e->arr;
     }
     return NULL;
 }
