@@ -11,7 +11,9 @@
  *
  * - A map (the map outputs of a Screma) and a Scatter need nothing more:
  *   their tasks write disjoint elements (a Scatter's duplicate indices
- *   write in an unspecified order, as Futhark allows).
+ *   write in an unspecified order, as Futhark allows). A map whose
+ *   elements reduce rows of varying length leaves its long rows to tasks
+ *   that split them (par_rows).
  * - A reduction keeps a task's accumulators in scalars and stores them in
  *   the task's element of a block of partial results; after the loop the
  *   partials are combined in task order, so that an operator need only
@@ -817,11 +819,234 @@ static void par_hist(ImpLower *L, const Stm *s) {
     one->orelse = lw_leave(L, &branch);
 }
 
+/* ---- Maps of reductions over rows of varying length ---- */
+
+/* Rows of more elements than this are reduced apart from the map's
+ * tasks (par_rows), in chunks of MC_ROW_CHUNK elements. */
+#define MC_LONG_ROW ((int64_t)1 << 16)
+#define MC_ROW_CHUNK ((int64_t)1 << 14)
+
+/* The reduction of map s when its width varies between s's elements (the
+ * rows of an irregular array, CSR rows), else NULL: s has no scans nor
+ * reductions of its own, its body is cheap scalar code around one
+ * reduction with scalar operators and no map outputs, whose width the
+ * body binds, and its results are scalars. */
+static const Stm *row_reduction(const Stm *s) {
+    const Screma *sc = &s->e->screma;
+    if (sc->nscans || sc->nreds) return NULL;
+    const Body *b = sc->map->body;
+    const Stm *red = NULL;
+    for (int i = 0; i < b->nstms; i++) {
+        const Stm *x = b->stms[i];
+        if (ir_stm_cheap(x)) continue;
+        const IrExp *e = x->e;
+        if (red || e->kind != IE_SCREMA || e->screma.nscans || !e->screma.nreds ||
+            !ir_segops_scalar(e->screma.reds, e->screma.nreds))
+            return NULL;
+        red = x;
+    }
+    if (!red || red->npat != acc_count(red->e->screma.reds, red->e->screma.nreds)) return NULL;
+    for (int i = 0; i < b->nres; i++)
+        if (subexp_type(b->res[i]).kind != TK_PRIM) return NULL;
+    SubExp w = red->e->screma.w;
+    return w.is_var && ir_lambda_binds(sc->map, w.v) ? red : NULL;
+}
+
+/* Row `iter` (declared by the caller) of map s: binds its lambda's rows
+ * and lowers the body's statements before its reduction red; red's index
+ * in the body. */
+static int row_prefix(ImpLower *L, const Stm *s, const Stm *red) {
+    const Screma *sc = &s->e->screma;
+    lw_bind_rows(L, sc->map, sc->arrs, sc->iter);
+    const Body *b = sc->map->body;
+    int at = 0;
+    while (b->stms[at] != red) lw_stm(L, b->stms[at++]);
+    return at;
+}
+
+/* The statements of map s's body from index from, and its results
+ * written at row iter of s's outputs. */
+static void row_suffix(ImpLower *L, const Stm *s, int from) {
+    const Body *b = s->e->screma.map->body;
+    for (int i = from; i < b->nstms; i++) lw_stm(L, b->stms[i]);
+    lw_map_outputs(L, s, b, 0);
+}
+
+/* A parallel loop of n tasks of one iteration each (its index t->start). */
+static void each_task(ImpLower *L, Task *t, const Stm *s, ImpVar *n, const char *kind) {
+    Chunks c = {n, let(L, "one", imp_i64(L->a, 1)), n};
+    task_open(L, t, &c, s, kind, NULL);
+}
+
+/* The long rows of par_rows, in order: the rows (rows[r]), the first of
+ * their chunks (first[r], first[count] the number of chunks) and, by
+ * chunk, its row's number r (row_of). */
+typedef struct LongRows {
+    ImpVar *count, *rows, *first, *chunks, *row_of;
+} LongRows;
+
+/* Host, after the map's tasks marked their long rows (marks, by row) and
+ * counted them (counts, by task of c; count in all): the long rows and
+ * their chunks. */
+static LongRows long_rows(ImpLower *L, const Stm *s, const Stm *red, const Chunks *c, ImpVar *marks, ImpVar *counts,
+                          ImpVar *count) {
+    Arena *a = L->a;
+    LongRows lr;
+    lr.count = count;
+    LwNest n, m, k;
+    lr.rows = alloc_block(L, "long_row", rd(L, lr.count), PT_I64, s->loc);
+    lr.first = alloc_block(L, "long_first", op2(L, OP_ADD, rd(L, lr.count), imp_i64(a, 1)), PT_I64, s->loc);
+    /* the rows of the tasks that have any, in order */
+    ImpVar *r = let(L, "r", imp_i64(a, 0));
+    ImpStm *f = lw_for(L, &n, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, c->ntasks));
+    ImpStm *any = if_open(L, &m, imp_op2(a, OP_GT, PT_I64, imp_load(a, counts, PT_I64, rd(L, f->var)), imp_i64(a, 0)));
+    ImpVar *start = let(L, "start", op2(L, OP_MUL, rd(L, f->var), rd(L, c->chunk)));
+    ImpExp *len = op2(L, OP_MIN, rd(L, c->chunk), op2(L, OP_SUB, rd(L, c->w), rd(L, start)));
+    ImpStm *g = lw_for(L, &k, lw_fresh(L, "j", IMP_SCALAR, PT_I64), len);
+    ImpVar *i = let(L, "i", op2(L, OP_ADD, rd(L, start), rd(L, g->var)));
+    LwNest q;
+    ImpStm *is = if_open(L, &q, imp_load(a, marks, PT_BOOL, rd(L, i)));
+    imp_store(L->b, lr.rows, PT_I64, rd(L, r), rd(L, i));
+    imp_assign(L->b, r, op2(L, OP_ADD, rd(L, r), imp_i64(a, 1)));
+    is->body = lw_leave(L, &q);
+    g->body = lw_leave(L, &k);
+    any->body = lw_leave(L, &m);
+    f->body = lw_leave(L, &n);
+    /* each row's chunks */
+    lr.chunks = let(L, "long_chunks", imp_i64(a, 0));
+    f = lw_for(L, &n, lw_fresh(L, "r", IMP_SCALAR, PT_I64), rd(L, lr.count));
+    imp_decl(L->b, lw_var(L, s->e->screma.iter), imp_load(a, lr.rows, PT_I64, rd(L, f->var)));
+    row_prefix(L, s, red);
+    ImpExp *up = op2(L, OP_ADD, lw_se(L, red->e->screma.w), imp_i64(a, MC_ROW_CHUNK - 1));
+    imp_store(L->b, lr.first, PT_I64, rd(L, f->var), rd(L, lr.chunks));
+    imp_assign(L->b, lr.chunks, op2(L, OP_ADD, rd(L, lr.chunks), op2(L, OP_DIV, up, imp_i64(a, MC_ROW_CHUNK))));
+    f->body = lw_leave(L, &n);
+    imp_store(L->b, lr.first, PT_I64, rd(L, lr.count), rd(L, lr.chunks));
+    lr.row_of = alloc_block(L, "chunk_row", rd(L, lr.chunks), PT_I64, s->loc);
+    f = lw_for(L, &n, lw_fresh(L, "r", IMP_SCALAR, PT_I64), rd(L, lr.count));
+    ImpVar *c0 = let(L, "c0", imp_load(a, lr.first, PT_I64, rd(L, f->var)));
+    ImpExp *nc = op2(L, OP_SUB, imp_load(a, lr.first, PT_I64, op2(L, OP_ADD, rd(L, f->var), imp_i64(a, 1))), rd(L, c0));
+    g = lw_for(L, &k, lw_fresh(L, "k", IMP_SCALAR, PT_I64), nc);
+    imp_store(L->b, lr.row_of, PT_I64, op2(L, OP_ADD, rd(L, c0), rd(L, g->var)), rd(L, f->var));
+    g->body = lw_leave(L, &k);
+    f->body = lw_leave(L, &n);
+    return lr;
+}
+
+/* A parallel loop over the chunks of the long rows: each task reduces
+ * its chunk's elements (the reduction's body run for them) into its
+ * element of parts. */
+static void reduce_chunks(ImpLower *L, const Stm *s, const Stm *red, const LongRows *lr, ImpVar **parts) {
+    Arena *a = L->a;
+    const Screma *rc = &red->e->screma;
+    Task t;
+    each_task(L, &t, s, lr->chunks, "chunk");
+    ImpVar *r = let(L, "r", imp_load(a, lr->row_of, PT_I64, rd(L, t.start)));
+    imp_decl(L->b, lw_var(L, s->e->screma.iter), imp_load(a, lr->rows, PT_I64, rd(L, r)));
+    row_prefix(L, s, red);
+    ImpExp *k = op2(L, OP_SUB, rd(L, t.start), imp_load(a, lr->first, PT_I64, rd(L, r)));
+    ImpVar *lo = let(L, "lo", op2(L, OP_MUL, k, imp_i64(a, MC_ROW_CHUNK)));
+    ImpExp *hi = op2(L, OP_MIN, op2(L, OP_ADD, rd(L, lo), imp_i64(a, MC_ROW_CHUNK)), lw_se(L, rc->w));
+    ScremaCtx x = {red, NULL, lw_declare_accs(L, rc->reds, rc->nreds, NULL, true)};
+    LwNest n;
+    ImpStm *f = lw_for(L, &n, lw_fresh(L, "j", IMP_SCALAR, PT_I64), op2(L, OP_SUB, hi, rd(L, lo)));
+    imp_decl(L->b, lw_var(L, rc->iter), op2(L, OP_ADD, rd(L, lo), rd(L, f->var)));
+    lw_bind_rows(L, rc->map, rc->arrs, rc->iter);
+    lw_body(L, rc->map->body, lw_res_screma, &x, NULL, 0);
+    f->body = lw_leave(L, &n);
+    store_accs(L, rc->reds, rc->nreds, x.red_accs, parts, t.start);
+    task_close(L, &t);
+}
+
+/* A parallel loop over the long rows: each task folds its row's chunks'
+ * parts in order and runs the rest of the row's body. */
+static void finish_rows(ImpLower *L, const Stm *s, const Stm *red, const LongRows *lr, ImpVar **parts) {
+    Arena *a = L->a;
+    const Screma *rc = &red->e->screma;
+    Task t;
+    each_task(L, &t, s, lr->count, "row");
+    imp_decl(L->b, lw_var(L, s->e->screma.iter), imp_load(a, lr->rows, PT_I64, rd(L, t.start)));
+    int at = row_prefix(L, s, red);
+    Acc *accs = lw_declare_accs(L, rc->reds, rc->nreds, NULL, true);
+    ImpVar *c0 = let(L, "c0", imp_load(a, lr->first, PT_I64, rd(L, t.start)));
+    ImpExp *nc = op2(L, OP_SUB, imp_load(a, lr->first, PT_I64, op2(L, OP_ADD, rd(L, t.start), imp_i64(a, 1))), rd(L, c0));
+    LwNest n;
+    ImpStm *f = lw_for(L, &n, lw_fresh(L, "k", IMP_SCALAR, PT_I64), nc);
+    L->reassoc++;
+    fold_values(L, rc->reds, rc->nreds, accs, load_parts(L, rc->reds, rc->nreds, parts, op2(L, OP_ADD, rd(L, c0), rd(L, f->var))));
+    L->reassoc--;
+    f->body = lw_leave(L, &n);
+    for (int v = 0; v < red->npat; v++) lw_declare(L, red->pat[v], rd(L, accs[v].var));
+    row_suffix(L, s, at + 1);
+    task_close(L, &t);
+}
+
+/* Map s whose elements reduce rows of varying length (red: the
+ * reduction, row_reduction). The map's tasks (chunks of its elements)
+ * reduce the rows of at most MC_LONG_ROW elements and mark the longer
+ * ones; a second parallel loop counts each task's marks. When there are
+ * long rows, the host lists them and their chunks of MC_ROW_CHUNK
+ * elements, a parallel loop reduces the chunks, and a last one folds
+ * each long row's chunks in order and finishes the row. So one long row
+ * among short ones is not one task's sequential work, and its sum is
+ * the fold of partial sums. A task takes its rows one at a time (no
+ * vector lanes): LLVM vectorises a row's reduction over its contiguous
+ * elements, where lanes taking a row each would gather across rows (16
+ * threads: trmv_packed 0.96 ms against 1.86, 10^5 rows of up to 1,000
+ * elements 2.0 against 2.9). */
+static void par_rows(ImpLower *L, const Stm *s, const Stm *red) {
+    const Screma *sc = &s->e->screma;
+    const Screma *rc = &red->e->screma;
+    Arena *a = L->a;
+    Chunks c = chunks(L, lw_se(L, sc->w), NULL);
+    ImpVar *marks = alloc_block(L, "long", rd(L, c.w), PT_BOOL, s->loc);
+    Task t;
+    task_open(L, &t, &c, s, "task", NULL);
+    LwNest n, m;
+    ImpStm *f = task_iterations(L, &t, &n, sc->iter, false);
+    int at = row_prefix(L, s, red);
+    ImpVar *is_long = lw_fresh(L, "is_long", IMP_SCALAR, PT_BOOL);
+    imp_decl(L->b, is_long, imp_op2(a, OP_GT, PT_I64, lw_se(L, rc->w), imp_i64(a, MC_LONG_ROW)));
+    imp_store(L->b, marks, PT_BOOL, rd(L, lw_var(L, sc->iter)), rd(L, is_long));
+    ImpStm *other = if_open(L, &m, imp_op(a, OP_NOT, PT_BOOL, (ImpExp *[]){rd(L, is_long)}));
+    row_suffix(L, s, at);
+    other->body = lw_leave(L, &m);
+    f->body = lw_leave(L, &n);
+    task_close(L, &t);
+
+    ImpVar *counts = alloc_block(L, "long_count", rd(L, c.ntasks), PT_I64, s->loc);
+    task_open(L, &t, &c, NULL, "count", NULL);
+    ImpVar *cnt = let(L, "count", imp_i64(a, 0));
+    f = lw_for(L, &n, lw_fresh(L, "j", IMP_SCALAR, PT_I64), rd(L, t.n));
+    ImpExp *mk = imp_load(a, marks, PT_BOOL, op2(L, OP_ADD, rd(L, t.start), rd(L, f->var)));
+    imp_assign(L->b, cnt, op2(L, OP_ADD, rd(L, cnt), imp_conv(a, PT_BOOL, PT_I64, mk)));
+    f->body = lw_leave(L, &n);
+    imp_store(L->b, counts, PT_I64, rd(L, t.loop->var), rd(L, cnt));
+    task_close(L, &t);
+
+    ImpVar *count = let(L, "long_rows", imp_i64(a, 0));
+    f = lw_for(L, &n, lw_fresh(L, "t", IMP_SCALAR, PT_I64), rd(L, c.ntasks));
+    imp_assign(L->b, count, op2(L, OP_ADD, rd(L, count), imp_load(a, counts, PT_I64, rd(L, f->var))));
+    f->body = lw_leave(L, &n);
+    ImpStm *any = if_open(L, &m, imp_op2(a, OP_GT, PT_I64, rd(L, count), imp_i64(a, 0)));
+    LongRows lr = long_rows(L, s, red, &c, marks, counts, count);
+    Chunks cc = {lr.chunks, NULL, lr.chunks};
+    ImpVar **parts = partials(L, rc->reds, rc->nreds, &cc, s->loc);
+    reduce_chunks(L, s, red, &lr, parts);
+    finish_rows(L, s, red, &lr, parts);
+    for (int k = 0; k < acc_count(rc->reds, rc->nreds); k++) release(L, parts[k]);
+    release(L, lr.rows), release(L, lr.first), release(L, lr.row_of);
+    any->body = lw_leave(L, &m);
+    release(L, counts), release(L, marks);
+}
+
 /* ---- Dispatch ---- */
 
 void lw_par_soac(ImpLower *L, const Stm *s) {
     const IrExp *e = s->e;
-    if (e->kind == IE_SCREMA && scalar_ops(e->screma.reds, e->screma.nreds) &&
+    const Stm *red = e->kind == IE_SCREMA ? row_reduction(s) : NULL;
+    if (red) par_rows(L, s, red);
+    else if (e->kind == IE_SCREMA && scalar_ops(e->screma.reds, e->screma.nreds) &&
         scalar_ops(e->screma.scans, e->screma.nscans))
         par_screma(L, s);
     else if (e->kind == IE_SCATTER) par_scatter(L, s);
