@@ -125,7 +125,7 @@ SegOp ir_segmented_op(Prog *p, SegOp op, SrcLoc loc) {
     }
     vec_push(&s, ir_stm(a, rs, k, e, loc));
     SegOp r = {ir_lambda_new(a, ps, 2 * k + 2, ir_body_new(a, &s, res, k + 1)), NEW_ARRAY(a, SubExp, k + 1), k + 1,
-               false};
+               false, true};
     r.neutral[0] = se_bool(false);
     COPY_ARRAY(r.neutral + 1, op.neutral, k);
     vec_free(&s);

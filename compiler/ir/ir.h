@@ -76,12 +76,16 @@ typedef struct DimSlice {
 } DimSlice;
 
 /* A binary operator of a reduction or scan: op takes 2k parameters (k
- * accumulators then k elements) and returns k values; neutral has k entries. */
+ * accumulators then k elements) and returns k values; neutral has k entries.
+ * lifted: op is an operator lifted onto segment flags by
+ * ir_segmented_op (its first value the flag), which a GPU scan may run as
+ * a segmented scan of the other values (a hint: false is always right). */
 typedef struct SegOp {
     Lambda *op;
     SubExp *neutral;
     int k;
     bool commutative;
+    bool lifted;
 } SegOp;
 
 /* Screma: the map/scan/reduce composite over w elements of arrs.

@@ -748,7 +748,7 @@ SubExp lower_equal_arrays(Lower *l, SubExp a, SubExp b, SrcLoc loc) {
     for (int d = 1; d < ta.rank; d++) n = lower_binop(l, OP_SIZE_MUL, n, ta.shape[d], loc);
     SubExp fa = reshape_leaf(l, a, ta.rank, &n, 1, loc), fb = reshape_leaf(l, b, tb.rank, &n, 1, loc);
     SegOp *all = NEW(l->a, SegOp); /* the statement keeps it */
-    *all = (SegOp){lower_prim_op_lambda(l, OP_LAND, PT_BOOL), NEW_ARRAY(l->a, SubExp, 1), 1, true};
+    *all = (SegOp){lower_prim_op_lambda(l, OP_LAND, PT_BOOL), NEW_ARRAY(l->a, SubExp, 1), 1, true, false};
     all->neutral[0] = se_bool(true);
     Screma sc = {.w = n, .arrs = NEW_ARRAY(l->a, Var *, 2), .narrs = 2, .reds = all, .nreds = 1,
                  .map = lower_prim_op_lambda(l, OP_EQ, ta.elem)};

@@ -109,7 +109,7 @@ static SubExp one_size(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
     SubExp eq = lower_binop(l, OP_EQ, se_var(same->params[0]), first, loc);
     lower_lambda_end(l, same, outer, &mb, &eq, 1);
     SegOp *all = NEW(l->a, SegOp);
-    *all = (SegOp){lower_prim_op_lambda(l, OP_LAND, PT_BOOL), NEW(l->a, SubExp), 1, true};
+    *all = (SegOp){lower_prim_op_lambda(l, OP_LAND, PT_BOOL), NEW(l->a, SubExp), 1, true, false};
     all->neutral[0] = se_bool(true);
     Var **arrs = NEW(l->a, Var *);
     arrs[0] = sizes.v;
@@ -304,7 +304,7 @@ static Lambda *elem_lambda(Lower *l, ElemFn fn, void *ctx, SVal **shape, Res *rs
              * rows of different sizes runs as a segmented reduction, not
              * as the filter itself */
             SegOp *plus = NEW(l->a, SegOp);
-            *plus = (SegOp){lower_prim_op_lambda(l, OP_ADD, PT_I64), NEW(l->a, SubExp), 1, true};
+            *plus = (SegOp){lower_prim_op_lambda(l, OP_ADD, PT_I64), NEW(l->a, SubExp), 1, true, false};
             plus->neutral[0] = se_i64(0);
             Screma sc = *f.flags;
             sc.nscans = 0;
@@ -547,8 +547,8 @@ static Body *map_at(Lower *l, const Screma *sc, SubExp at, Var ***to, SrcLoc loc
 /* Whether x, bound in l's current body (that of lam, the positions'
  * lambda), is a scan of rank-1 arrays whose elements elem_at computes,
  * with an operator and neutral element of values from outside the row:
- * then vals gets the flag (at == 0) and the scan's inputs at index at, op
- * a copy of the operator, and *q which of the scan's results x is. */
+ * then vals gets the scan's inputs at index at, op a copy of the
+ * operator, and *q which of the scan's results x is. */
 static bool scanned_row(Lower *l, const Lambda *lam, SubExp x, SubExp at, SubExpVec *vals, SegOp *op, int *q,
                         SrcLoc loc) {
     const Stm *st = x.is_var ? irr_bound_by(l, x.v) : NULL;
@@ -564,7 +564,6 @@ static bool scanned_row(Lower *l, const Lambda *lam, SubExp x, SubExp at, SubExp
     Var **to;
     Body *b = map_at(l, sc, at, &to, loc);
     if (!b) return false;
-    vec_push_in(l->a, vals, lower_binop(l, OP_EQ, at, se_i64(0), loc));
     for (int i = 0; i < o->k; i++) vec_push_in(l->a, vals, b->res[i]);
     *op = *o;
     op->op = ir_clone_lambda(l->prog, o->op);
@@ -610,10 +609,19 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
     SegOp op;
     int q = -1;
     bool ok = elem_at(l, vs.items[j], js, &x, 0, loc);
-    if (ok)
+    SubExpVec scanned = {0};
+    if (ok) {
         vec_push_in(l->a, &res, x);
-    else
-        ok = r->rank == 1 && scanned_row(l, lam, vs.items[j], js[0], &res, &op, &q, loc);
+    } else if (r->rank == 1 && scanned_row(l, lam, vs.items[j], js[0], &scanned, &op, &q, loc)) {
+        /* the segmented scan's flags: the rows' heads, made before the map */
+        Builder *inner = l->b;
+        l->b = saved;
+        SubExp heads = irr_head_flags(l, r, total, loc);
+        l->b = inner;
+        vec_push_in(l->a, &res, irr_element(l, heads, se_var(lam->params[0]), loc));
+        for (int i = 0; i < scanned.len; i++) vec_push_in(l->a, &res, scanned.items[i]);
+        ok = true;
+    }
     lower_lambda_end(l, lam, saved, &nb, res.items, ok ? res.len : 0);
     if (!ok) return NULL;
     Screma sc = {.w = total, .arrs = in, .narrs = 1, .map = lam};

@@ -51,5 +51,9 @@ SubExp irr_offsets(Lower *l, Irreg *r, SubExp iota, SrcLoc loc);
  * (in the current body) from them. */
 SubExp irr_anchors(Lower *l, const Irreg *r, SubExp total, SrcLoc loc);
 SubExp irr_row_at(Lower *l, const Irreg *r, SubExp anchor, SubExp p, SrcLoc loc);
+/* [total]bool, true at the first position of each of r's rows: a
+ * scatter at their offsets (an empty row's is the next row's first
+ * position, or total, where nothing is written). */
+SubExp irr_head_flags(Lower *l, const Irreg *r, SubExp total, SrcLoc loc);
 
 #endif

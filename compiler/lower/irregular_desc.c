@@ -203,7 +203,7 @@ SegOp *irr_sum_op(Lower *l, SrcLoc loc) {
     SubExp r = lower_binop(l, OP_OR, sum, lower_unop(l, OP_NEG, lower_conv(l, bad, PT_I64, loc), loc), loc);
     lower_lambda_end(l, lam, saved, &nb, &r, 1);
     SegOp *op = NEW(l->a, SegOp);
-    *op = (SegOp){lam, NEW(l->a, SubExp), 1, true};
+    *op = (SegOp){lam, NEW(l->a, SubExp), 1, true, false};
     op->neutral[0] = se_i64(0);
     return op;
 }
@@ -323,6 +323,26 @@ SubExp irr_anchors(Lower *l, const Irreg *r, SubExp total, SrcLoc loc) {
     Screma sc = {.w = count, .arrs = in, .narrs = 1, .map = lam};
     Type t = lower_outer_type(l, count, ti);
     return se_var(lower_emit_screma(l, &sc, &t, 1, loc)[0]);
+}
+
+SubExp irr_head_flags(Lower *l, const Irreg *r, SubExp total, SrcLoc loc) {
+    Type tb = type_prim(PT_BOOL), ti = type_prim(PT_I64);
+    IrExp *rep = lower_new_exp(l, IE_REPLICATE);
+    rep->shape = NEW_ARRAY(l->a, SubExp, 1);
+    rep->shape[0] = total;
+    rep->nshape = 1;
+    rep->se = se_bool(false);
+    Var **dest = NEW(l->a, Var *);
+    dest[0] = lower_emit1(l, rep, lower_outer_type(l, total, tb), loc).v;
+    Builder *saved, nb;
+    Lambda *lam = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    SubExp res[2] = {irr_offset_at(l, r, se_var(lam->params[0]), loc), se_bool(true)};
+    lower_lambda_end(l, lam, saved, &nb, res, 2);
+    Var **in = NEW(l->a, Var *);
+    in[0] = irr_iota(l, r->n, loc).v;
+    IrExp *e = lower_new_exp(l, IE_SCATTER);
+    e->scatter = (Scatter){.w = r->n, .arrs = in, .narrs = 1, .lam = lam, .dests = dest, .ndests = 1};
+    return lower_emit1(l, e, lower_outer_type(l, total, tb), loc);
 }
 
 /* Row of position p (in the current body), from r's anchors. */

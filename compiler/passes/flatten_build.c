@@ -72,7 +72,7 @@ SegOp fl_binop(Flat *F, Op op, PrimType t, SubExp ne) {
     StmVec s = {0};
     SubExp r = ir_emit_op2(F->p, &s, op, t, se_var(x), se_var(y), "x", F->loc);
     Var *ps[2] = {x, y};
-    SegOp o = {ir_lambda_new(F->a, ps, 2, ir_body_new(F->a, &s, &r, 1)), NEW(F->a, SubExp), 1, true};
+    SegOp o = {ir_lambda_new(F->a, ps, 2, ir_body_new(F->a, &s, &r, 1)), NEW(F->a, SubExp), 1, true, false};
     o.neutral[0] = ne;
     vec_free(&s);
     return o;
@@ -130,7 +130,7 @@ static SegOp sum_op(Flat *F) {
     bad = ir_emit_op2(F->p, &s, OP_LOR, PT_BOOL, bad, sn, "bad", F->loc);
     SubExp rs = fl_if(F, &s, bad, NULL, se_i64(-1), NULL, sum, type_prim(PT_I64));
     Var *ps[2] = {x, y};
-    SegOp op = {ir_lambda_new(F->a, ps, 2, ir_body_new(F->a, &s, &rs, 1)), NEW(F->a, SubExp), 1, true};
+    SegOp op = {ir_lambda_new(F->a, ps, 2, ir_body_new(F->a, &s, &rs, 1)), NEW(F->a, SubExp), 1, true, false};
     op.neutral[0] = se_i64(0);
     vec_free(&s);
     return op;

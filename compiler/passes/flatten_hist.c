@@ -152,7 +152,7 @@ bool flatten_hist_rows(Prog *p, Body *b, int at) {
     arrs[0] = pos;
     he->hist = (Hist){.w = n, .arrs = arrs, .narrs = 1, .lam = flat_lambda(p, h, d, loc), .dest_w = buckets,
                       .dests = dests};
-    he->hist.op = (SegOp){scalar_op(a, &h->op, m), ne, k, h->op.commutative};
+    he->hist.op = (SegOp){scalar_op(a, &h->op, m), ne, k, h->op.commutative, false};
     Var **flat = NEW_ARRAY(a, Var *, k + 1);
     for (int q = 0; q < k; q++) flat[q] = ir_var(p, "flat_hist", dests[q]->type);
     vec_push(&out, ir_stm(a, flat, k, he, loc));

@@ -400,7 +400,7 @@ static bool expand_alloc(MemCtx *m, Body *b, int at, StmVec *out) {
     e->screma.iter = iter;
     e->screma.map = map;
     e->screma.reds = NEW(m->a, SegOp);
-    e->screma.reds[0] = (SegOp){op, NEW(m->a, SubExp), 1, true};
+    e->screma.reds[0] = (SegOp){op, NEW(m->a, SubExp), 1, true, false};
     e->screma.reds[0].neutral[0] = se_i64(0);
     e->screma.nreds = 1;
     Var *largest = ir_var(m->p, "largest", type_prim(PT_I64));

@@ -605,6 +605,31 @@ static bool fold_identity(const IrExp *e, SubExp *out) {
     }
 }
 
+/* Integer sums that cancel (exact, as integers wrap): a + (b - a) and
+ * (b - a) + a are b, (a + b) - a is b and (a + b) - b is a. Offsets
+ * taken from a position and added back (the element of an irregular
+ * array's row at the row's offset plus the position's distance from it)
+ * become the position. */
+static bool fold_cancel(const Simp *s, const IrExp *e, SubExp *out) {
+    if (!prim_is_int(e->t)) return false;
+    SubExp a = resolve((Simp *)s, e->args[0]), b = resolve((Simp *)s, e->args[1]);
+    if (e->op == OP_ADD) {
+        for (int k = 0; k < 2; k++) {
+            const IrExp *d = def_op(s, k ? a : b, OP_SUB);
+            if (d && d->t == e->t && se_same(resolve((Simp *)s, d->args[1]), k ? b : a))
+                return *out = d->args[0], true;
+        }
+        return false;
+    }
+    if (e->op != OP_SUB) return false;
+    const IrExp *d = def_op(s, a, OP_ADD);
+    if (!d || d->t != e->t) return false;
+    SubExp x = resolve((Simp *)s, d->args[0]), y = resolve((Simp *)s, d->args[1]);
+    if (se_same(x, b)) return *out = y, true;
+    if (se_same(y, b)) return *out = x, true;
+    return false;
+}
+
 /* Simplifies an op to a SubExp when a rule applies. */
 static bool simplify_op(Simp *s, const IrExp *e, SubExp *out) {
     bool all_const = true;
@@ -622,7 +647,7 @@ static bool simplify_op(Simp *s, const IrExp *e, SubExp *out) {
         return false;
     }
     if (se_same(e->args[0], e->args[1]) && fold_self(e, out)) return true;
-    return fold_identity(e, out) || fold_range(s, e, out);
+    return fold_identity(e, out) || fold_cancel(s, e, out) || fold_range(s, e, out);
 }
 
 /* ---- The forward walk ------------------------------------------------------------- */

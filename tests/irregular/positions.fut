@@ -2,9 +2,10 @@
 -- maps over the positions, without a loop over the rows: rows of two
 -- dimensions (one size or both varying), rows of a map over slices and
 -- rows of rows of flattened rows. The only loops are the binary searches
--- that find a position's row (two for each map over positions).
+-- that find a position's row (two for each map over positions that needs
+-- the row).
 -- ==
--- structure gpu { Loop 14 }
+-- structure gpu { Loop 12 }
 -- input { [2i64, 0i64, 3i64] [10i64, 20i64, 30i64, 40i64] }
 -- output { [0i64, 1i64, 0i64, 1i64, 0i64, 1i64, 2i64, 0i64, 1i64, 2i64, 0i64, 1i64, 2i64]
 --          [0i64, 0i64, 1i64, 1i64, 0i64, 0i64, 0i64, 1i64, 1i64, 1i64, 2i64, 2i64, 2i64]

@@ -5,7 +5,9 @@
 -- long row among short ones, an operator on tuples, a predicate that
 -- reads its row's own value, and rows of an irregular array. Nothing runs
 -- on the host, and no loop runs over the rows (the loops are the binary
--- searches that find a position's row, two for each map over positions).
+-- searches that find a position's row, two for each map over positions
+-- that needs the row; a scan's segment flags are the rows' heads,
+-- scattered at their offsets, and need no search).
 -- ==
 -- entry: scans
 -- input { [3i64, 0i64, 4i64, 1i64] }
@@ -14,7 +16,7 @@
 -- output { empty([0]i64) }
 -- input { [0i64, 0i64] }
 -- output { empty([0]i64) }
--- structure gpu { Host 0 Loop 22 }
+-- structure gpu { Host 0 Loop 16 }
 
 -- ==
 -- entry: pairs

@@ -246,6 +246,13 @@ for opts in "--default-num-groups=1" "--default-num-groups=3 --default-group-siz
     expect "long rows with $opts" 0 ' passed, 0 failed' \
         "$futhorc" test --backend=opencl "${@/#/--pass-option=}" tests/irregular/balance.fut
 done
+# Segmented scans of irregular rows keep their segment flags apart from the
+# values (a local array of element flags: Scan.flagged in gpu_scan.c), with
+# groups of 32 work-items too (segments across many groups' look-backs).
+expect "irregular scan keeps its flags apart" 0 'locf' \
+    sh -c "'$futhorc' dump --stage=opencl tests/irregular/segmented.fut | grep -o 'locf' | head -1"
+expect "irregular scans in groups of 32" 0 ' passed, 0 failed' \
+    "$futhorc" test --backend=opencl --pass-option=--default-group-size=32 tests/irregular/segmented.fut tests/gpu/flatten_scan.fut
 # Libraries are tested by tests/library/run.sh; here only that one is made.
 expect "library" 0 '#define FUTHARK_BACKEND_opencl' \
     sh -c "'$futhorc' opencl --library $here/kernel_fail.fut -o '$work/lib' && cat '$work/lib.h'"
