@@ -656,7 +656,7 @@ static bool flagged_scan(ImpLower *L, const Stm *s, const Screma *sc) {
     const Lambda *l = op->op;
     if (!is_bool(l->params[0]->type) || !is_bool(l->params[op->k]->type) || !is_bool(l->ret[0])) return false;
     if (!se_same(op->neutral[0], se_bool(false))) return false;
-    return s->pat[0]->mem && lw_dies(L, s->pat[0]->mem->mem);
+    return lw_dead_results(L, s, 1)[0];
 }
 
 /* A SegScan: the scan kernel, and when the Screma also reduces, the
@@ -675,11 +675,7 @@ void gl_seg_scan(ImpLower *L, const Stm *s) {
     k.v0 = k.flagged;
     k.ts = gl_op_types(L, k.sc->scans, k.sc->nscans, &k.nv) + k.v0;
     k.nv -= k.v0;
-    k.dead = NEW_ARRAY(a, bool, k.nv + 1);
-    for (int j = 0; j < k.nv && k.v0 + j < s->npat; j++) {
-        const Var *out = s->pat[k.v0 + j];
-        k.dead[j] = out->mem && lw_dies(L, out->mem->mem);
-    }
+    k.dead = lw_dead_results(L, s, k.v0 + k.nv) + k.v0;
     k.rts = gl_op_types(L, k.sc->reds, k.sc->nreds, &k.nr);
     k.staged = k.nr && !gl_commutative(k.sc->reds, k.sc->nreds);
     for (int j = 0; j < k.nv; j++) k.W += chunks_of(k.ts[j]);

@@ -151,7 +151,12 @@ void lw_segop_rows(ImpLower *L, const SegOp *op, const Screma *m, const LwRows *
 typedef struct ScremaCtx {
     const Stm *s;
     const Acc *scan_accs, *red_accs;
+    const bool *dead; /* by scan result, or NULL: lw_dead_results */
 } ScremaCtx;
+/* Which of the first n results of s are read nowhere after it (their
+ * blocks die with it, lw_dies): a scan's stores of them can be left out.
+ * Asked while s is the statement being lowered. */
+bool *lw_dead_results(ImpLower *L, const Stm *s, int n);
 void lw_res_screma(ImpLower *L, const Body *b, void *ctx);
 /* A Scatter's lambda's results (an LwResFn, ctx the Scatter): value j (an
  * element or a whole row) written to dests[j] at index j when in bounds. */

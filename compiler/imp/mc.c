@@ -419,7 +419,7 @@ static Acc *chain_in(ImpLower *L, const Stm *s, Task *t, const Chunks *c, const 
     int nops = sc->nscans, nacc = acc_count(ops, nops);
     ImpVar *task = t->loop->var;
     ImpExp *last = op2(L, OP_SUB, rd(L, c->ntasks), imp_i64(L->a, 1));
-    ScremaCtx x = {s, lw_declare_accs(L, ops, nops, NULL, true), NULL};
+    ScremaCtx x = {s, lw_declare_accs(L, ops, nops, NULL, true), NULL, NULL};
     LwNest n, m;
     ImpStm *own = if_open(L, &n, imp_op2(L->a, OP_LT, PT_I64, rd(L, task), last));
     ImpStm *f = task_iterations(L, t, &m, sc->iter, false);
@@ -477,7 +477,7 @@ static ImpStm *pass_tasks(ImpLower *L, const Stm *s, const Chunks *c, const Chai
     const Screma *sc = &s->e->screma;
     Task t;
     task_open(L, &t, c, s, "task", NULL);
-    ScremaCtx x = {s, NULL, NULL};
+    ScremaCtx x = {s, NULL, NULL, lw_dead_results(L, s, acc_count(sc->scans, sc->nscans))};
     x.scan_accs = ch ? chain_in(L, s, &t, c, ch) : NULL;
     x.red_accs = lw_declare_accs(L, sc->reds, sc->nreds, NULL, true);
     LwNest n;
@@ -947,7 +947,7 @@ static void reduce_chunks(ImpLower *L, const Stm *s, const Stm *red, const LongR
     ImpExp *k = op2(L, OP_SUB, rd(L, t.start), imp_load(a, lr->first, PT_I64, rd(L, r)));
     ImpVar *lo = let(L, "lo", op2(L, OP_MUL, k, imp_i64(a, MC_ROW_CHUNK)));
     ImpExp *hi = op2(L, OP_MIN, op2(L, OP_ADD, rd(L, lo), imp_i64(a, MC_ROW_CHUNK)), lw_se(L, rc->w));
-    ScremaCtx x = {red, NULL, lw_declare_accs(L, rc->reds, rc->nreds, NULL, true)};
+    ScremaCtx x = {red, NULL, lw_declare_accs(L, rc->reds, rc->nreds, NULL, true), NULL};
     LwNest n;
     ImpStm *f = lw_for(L, &n, lw_fresh(L, "j", IMP_SCALAR, PT_I64), op2(L, OP_SUB, hi, rd(L, lo)));
     imp_decl(L->b, lw_var(L, rc->iter), op2(L, OP_ADD, rd(L, lo), rd(L, f->var)));

@@ -127,6 +127,12 @@ Acc *lw_declare_accs(ImpLower *L, const SegOp *ops, int nops, Var **pat, bool te
 
 /* ---- Screma ---------------------------------------------------------------------- */
 
+bool *lw_dead_results(ImpLower *L, const Stm *s, int n) {
+    bool *dead = NEW_ARRAY(L->a, bool, n + 1);
+    for (int k = 0; k < n && k < s->npat; k++) dead[k] = s->pat[k]->mem && lw_dies(L, s->pat[k]->mem->mem);
+    return dead;
+}
+
 void lw_res_screma(ImpLower *L, const Body *b, void *ctx) {
     const ScremaCtx *x = ctx;
     const Screma *sc = &x->s->e->screma;
@@ -137,6 +143,7 @@ void lw_res_screma(ImpLower *L, const Body *b, void *ctx) {
         for (int k = 0; k < sc->scans[j].k; k++, pos++, acc++) {
             const Var *out = x->s->pat[pos];
             const Lmad *ol = out->mem->ixfun;
+            if (x->dead && x->dead[pos]) continue;
             if (acc_scalar(&x->scan_accs[acc])) {
                 imp_store(L->b, lw_var(L, out->mem->mem), out->type.elem, lw_offset(L, ol, &i),
                           acc_read(L, &x->scan_accs[acc], out->type.elem));
@@ -169,7 +176,7 @@ void lw_screma(ImpLower *L, const Stm *s) {
     const Screma *sc = &s->e->screma;
     int nscan = 0;
     for (int j = 0; j < sc->nscans; j++) nscan += sc->scans[j].k;
-    ScremaCtx x = {s, NULL, NULL};
+    ScremaCtx x = {s, NULL, NULL, lw_dead_results(L, s, nscan)};
     x.red_accs = lw_declare_accs(L, sc->reds, sc->nreds, s->pat + nscan, false);
     x.scan_accs = lw_declare_accs(L, sc->scans, sc->nscans, NULL, true);
     LwNest n;

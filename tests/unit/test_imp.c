@@ -698,6 +698,22 @@ static void test_lower_screma(void **state) {
     unit_free(p);
 }
 
+/* A scan result that nothing reads after the scan (its block dies with
+ * it) is not stored: one store, of the other result, of two scanned. */
+static void test_lower_dead_scan(void **state) {
+    (void)state;
+    Prog *p;
+    ImpProg *ip = lowered("entry main (xs: []i32) : []i32 =\n"
+                          "  let (a, b) = unzip (scan (\\(x1, y1) (x2, y2) -> (x1 + y2, y1 * y2)) (0, 1)\n"
+                          "                            (map (\\x -> (x, x + 1)) xs))\n"
+                          "  in a\n",
+                          &p);
+    const ImpCode *c = &ip->entries[0]->body;
+    assert_int_equal(count(c, IMP_FOR), 1);
+    assert_int_equal(count(c, IMP_STORE), 1);
+    unit_free(p);
+}
+
 /* A loop whose parameter is an array: its block is retained on entry and
  * replaced (retain the new, release the old) each iteration. */
 static void test_lower_loop(void **state) {
@@ -1086,6 +1102,7 @@ int main(void) {
         cmocka_unit_test(test_builder_and_printer), cmocka_unit_test(test_expressions),
         cmocka_unit_test(test_check_rejects),       cmocka_unit_test(test_lower_screma),
         cmocka_unit_test(test_lower_loop),          cmocka_unit_test(test_lower_scatter),
+        cmocka_unit_test(test_lower_dead_scan),
         cmocka_unit_test(test_narrow),
         cmocka_unit_test(test_lower_hist),          cmocka_unit_test(test_lower_call),
         cmocka_unit_test(test_lower_copies),        cmocka_unit_test(test_gpu_printer),        cmocka_unit_test(test_gpu_group_forms),
