@@ -403,13 +403,42 @@ static Var *var_of(Lower *l, SubExp x, SrcLoc loc) {
     return lower_emit1(l, e, subexp_type(x), loc).v;
 }
 
+static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth, SrcLoc loc);
+
+/* Element js of the concatenation e (of rank rank) from its part i on,
+ * whose first row is row start of the whole: the part's element when
+ * js[0] is before the next part's start, else the next parts' (a branch
+ * each, so that only the part that holds the element is read). */
+static bool concat_elem(Lower *l, const IrExp *e, int i, SubExp start, const SubExp *js, int rank, SubExp *out,
+                        int depth, SrcLoc loc) {
+    SubExp *at = NEW_ARRAY(l->a, SubExp, rank);
+    COPY_ARRAY(at, js, rank);
+    at[0] = lower_binop(l, OP_SUB, js[0], start, loc);
+    if (i == e->narrs - 1) return elem_at(l, se_var(e->arrs[i]), at, out, depth + 1, loc);
+    SubExp next = lower_binop(l, OP_ADD, start, e->arrs[i]->type.shape[0], loc);
+    SubExp here = lower_binop(l, OP_LT, js[0], next, loc);
+    Type t = type_prim(e->arrs[i]->type.elem);
+    Builder *saved = l->b, tb = {.up = saved}, fb = {.up = saved};
+    SubExp x, y;
+    l->b = &tb;
+    bool ok = elem_at(l, se_var(e->arrs[i]), at, &x, depth + 1, loc);
+    Body *tbody = lower_body_end(l, saved, &tb, &x, 1);
+    l->b = &fb;
+    ok = ok && concat_elem(l, e, i + 1, next, js, rank, &y, depth, loc);
+    Body *fbody = lower_body_end(l, saved, &fb, &y, 1);
+    if (!ok) return false;
+    *out = lower_if_one(l, here, tbody, fbody, t, loc);
+    return true;
+}
+
 /* Element js[0..rank-1] of the array x, computed without building x
  * where the statements of the current body that built it allow: a free
  * array's element, an iota's start + j * step, a replicate's value (or
  * its array's element), the element of a slice or row of an array, a
- * copy's or reshape's, one of a literal of a few scalars, and a map's function applied to its inputs' elements or rows
- * (inlined), the element of its result. False where x is built otherwise
- * (a filter, a scan, a concatenation, a loop). */
+ * copy's or reshape's, one of a literal of a few scalars, a
+ * concatenation's (of the part that holds it), and a map's function
+ * applied to its inputs' elements or rows (inlined), the element of its
+ * result. False where x is built otherwise (a filter, a scan, a loop). */
 static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth, SrcLoc loc) {
     Type t = subexp_type(x);
     if (!x.is_var || t.kind != TK_ARRAY || depth > 32) return false;
@@ -455,6 +484,7 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
         }
         return elem_at(l, e->se, js + e->nshape, out, depth + 1, loc);
     case IE_COPY: return elem_at(l, se_var(e->arr), js, out, depth + 1, loc);
+    case IE_CONCAT: return e->narrs > 0 && concat_elem(l, e, 0, se_i64(0), js, rank, out, depth, loc);
     case IE_ARRAYLIT: /* of a few scalars: the one js[0] picks */
         if (rank != 1 || e->nargs == 0 || e->nargs > 8) return false;
         *out = e->args[e->nargs - 1];

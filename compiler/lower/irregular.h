@@ -30,7 +30,8 @@ struct Irreg {
                         row offsets[i] on; the flat array is rows' */
 };
 
-/* The statement that l's current body binds v with, or NULL. */
+/* The statement that l's current body (or the code around it, when it
+ * is a branch's: Builder.up) binds v with, or NULL. */
 const Stm *irr_bound_by(const Lower *l, const Var *v);
 /* Element i of the array a (of scalars). */
 SubExp irr_element(Lower *l, SubExp a, SubExp i, SrcLoc loc);

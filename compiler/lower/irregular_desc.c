@@ -7,11 +7,12 @@
 
 /* The statement that l's current body binds v with, or NULL. */
 const Stm *irr_bound_by(const Lower *l, const Var *v) {
-    for (int i = 0; i < l->b->stms.len; i++) {
-        const Stm *st = l->b->stms.items[i];
-        for (int k = 0; k < st->npat; k++)
-            if (st->pat[k] == v) return st;
-    }
+    for (const Builder *b = l->b; b; b = b->up)
+        for (int i = 0; i < b->stms.len; i++) {
+            const Stm *st = b->stms.items[i];
+            for (int k = 0; k < st->npat; k++)
+                if (st->pat[k] == v) return st;
+        }
     return NULL;
 }
 

@@ -74,6 +74,8 @@ typedef VEC(SubExp) SubExpVec;
 
 typedef struct Builder {
     VEC(Stm *) stms;
+    const struct Builder *up; /* the builder of the code around a branch's
+                                 body being built, or NULL (irr_bound_by) */
 } Builder;
 
 typedef struct Outline Outline;

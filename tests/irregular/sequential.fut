@@ -1,8 +1,9 @@
 -- Irregular arrays whose rows only a loop over the rows builds
--- (compiler/lower/irregular.c, build_loop): rows made by concatenation,
--- by a loop whose array changes size, and by a scan whose operator reads
--- its row's own value. Each row's parallel operations run in parallel,
--- the rows one after another.
+-- (compiler/lower/irregular.c, build_loop): rows made by a loop whose
+-- array changes size, and by a scan whose operator reads its row's own
+-- value. Each row's parallel operations run in parallel, the rows one
+-- after another. (Rows made by concatenating rows that can be read
+-- element by element, the first entry, no longer are: tests/irregular/concat.fut.)
 -- ==
 -- entry: concat
 -- input { [2i64, 0i64, 3i64] }
