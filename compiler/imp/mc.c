@@ -885,6 +885,13 @@ typedef struct LongRows {
     ImpVar *count, *rows, *first, *chunks, *row_of;
 } LongRows;
 
+/* The chunks of long row r: the first (declared) and their count. */
+static ImpExp *row_chunks(ImpLower *L, const LongRows *lr, ImpExp *r, ImpVar **first) {
+    Arena *a = L->a;
+    *first = let(L, "c0", imp_load(a, lr->first, PT_I64, r));
+    return op2(L, OP_SUB, imp_load(a, lr->first, PT_I64, op2(L, OP_ADD, r, imp_i64(a, 1))), rd(L, *first));
+}
+
 /* Host, after the map's tasks marked their long rows (marks, by row) and
  * counted them (counts, by task of c; count in all): the long rows and
  * their chunks. */
@@ -924,8 +931,8 @@ static LongRows long_rows(ImpLower *L, const Stm *s, const Stm *red, const Chunk
     imp_store(L->b, lr.first, PT_I64, rd(L, lr.count), rd(L, lr.chunks));
     lr.row_of = alloc_block(L, "chunk_row", rd(L, lr.chunks), PT_I64, s->loc);
     f = lw_for(L, &n, lw_fresh(L, "r", IMP_SCALAR, PT_I64), rd(L, lr.count));
-    ImpVar *c0 = let(L, "c0", imp_load(a, lr.first, PT_I64, rd(L, f->var)));
-    ImpExp *nc = op2(L, OP_SUB, imp_load(a, lr.first, PT_I64, op2(L, OP_ADD, rd(L, f->var), imp_i64(a, 1))), rd(L, c0));
+    ImpVar *c0;
+    ImpExp *nc = row_chunks(L, &lr, rd(L, f->var), &c0);
     g = lw_for(L, &k, lw_fresh(L, "k", IMP_SCALAR, PT_I64), nc);
     imp_store(L->b, lr.row_of, PT_I64, op2(L, OP_ADD, rd(L, c0), rd(L, g->var)), rd(L, f->var));
     g->body = lw_leave(L, &k);
@@ -968,8 +975,8 @@ static void finish_rows(ImpLower *L, const Stm *s, const Stm *red, const LongRow
     imp_decl(L->b, lw_var(L, s->e->screma.iter), imp_load(a, lr->rows, PT_I64, rd(L, t.start)));
     int at = row_prefix(L, s, red);
     Acc *accs = lw_declare_accs(L, rc->reds, rc->nreds, NULL, true);
-    ImpVar *c0 = let(L, "c0", imp_load(a, lr->first, PT_I64, rd(L, t.start)));
-    ImpExp *nc = op2(L, OP_SUB, imp_load(a, lr->first, PT_I64, op2(L, OP_ADD, rd(L, t.start), imp_i64(a, 1))), rd(L, c0));
+    ImpVar *c0;
+    ImpExp *nc = row_chunks(L, lr, rd(L, t.start), &c0);
     LwNest n;
     ImpStm *f = lw_for(L, &n, lw_fresh(L, "k", IMP_SCALAR, PT_I64), nc);
     L->reassoc++;
@@ -983,8 +990,8 @@ static void finish_rows(ImpLower *L, const Stm *s, const Stm *red, const LongRow
 
 /* Map s whose elements reduce rows of varying length (red: the
  * reduction, row_reduction). The map's tasks (chunks of its elements)
- * reduce the rows of at most MC_LONG_ROW elements and mark the longer
- * ones; a second parallel loop counts each task's marks. When there are
+ * reduce the rows of at most MC_LONG_ROW elements and mark and count the
+ * longer ones. When there are
  * long rows, the host lists them and their chunks of MC_ROW_CHUNK
  * elements, a parallel loop reduces the chunks, and a last one folds
  * each long row's chunks in order and finishes the row. So one long row
@@ -1000,26 +1007,20 @@ static void par_rows(ImpLower *L, const Stm *s, const Stm *red) {
     Arena *a = L->a;
     Chunks c = chunks(L, lw_se(L, sc->w), NULL);
     ImpVar *marks = alloc_block(L, "long", rd(L, c.w), PT_BOOL, s->loc);
+    ImpVar *counts = alloc_block(L, "long_count", rd(L, c.ntasks), PT_I64, s->loc);
     Task t;
     task_open(L, &t, &c, s, "task", NULL);
+    ImpVar *cnt = let(L, "count", imp_i64(a, 0));
     LwNest n, m;
     ImpStm *f = task_iterations(L, &t, &n, sc->iter, false);
     int at = row_prefix(L, s, red);
     ImpVar *is_long = lw_fresh(L, "is_long", IMP_SCALAR, PT_BOOL);
     imp_decl(L->b, is_long, imp_op2(a, OP_GT, PT_I64, lw_se(L, rc->w), imp_i64(a, MC_LONG_ROW)));
     imp_store(L->b, marks, PT_BOOL, rd(L, lw_var(L, sc->iter)), rd(L, is_long));
+    imp_assign(L->b, cnt, op2(L, OP_ADD, rd(L, cnt), imp_conv(a, PT_BOOL, PT_I64, rd(L, is_long))));
     ImpStm *other = if_open(L, &m, imp_op(a, OP_NOT, PT_BOOL, (ImpExp *[]){rd(L, is_long)}));
     row_suffix(L, s, at);
     other->body = lw_leave(L, &m);
-    f->body = lw_leave(L, &n);
-    task_close(L, &t);
-
-    ImpVar *counts = alloc_block(L, "long_count", rd(L, c.ntasks), PT_I64, s->loc);
-    task_open(L, &t, &c, NULL, "count", NULL);
-    ImpVar *cnt = let(L, "count", imp_i64(a, 0));
-    f = lw_for(L, &n, lw_fresh(L, "j", IMP_SCALAR, PT_I64), rd(L, t.n));
-    ImpExp *mk = imp_load(a, marks, PT_BOOL, op2(L, OP_ADD, rd(L, t.start), rd(L, f->var)));
-    imp_assign(L->b, cnt, op2(L, OP_ADD, rd(L, cnt), imp_conv(a, PT_BOOL, PT_I64, mk)));
     f->body = lw_leave(L, &n);
     imp_store(L->b, counts, PT_I64, rd(L, t.loop->var), rd(L, cnt));
     task_close(L, &t);
