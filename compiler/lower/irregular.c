@@ -748,13 +748,8 @@ typedef struct Rows {
 
 static Rows rows_in(Lower *l, const SVal *v, SubExp n, SrcLoc loc) {
     if (v->kind == SV_IRREG) return (Rows){v->se, v->irr->counts, v->irr->offsets};
-    SubExp m = lower_dim(l, v->se, 1), *flat = NEW(l->a, SubExp), *len = NEW(l->a, SubExp);
+    SubExp m = lower_dim(l, v->se, 1), *flat = NEW(l->a, SubExp);
     *flat = lower_binop(l, OP_SIZE_MUL, n, m, loc);
-    *len = n;
-    IrExp *rep = lower_new_exp(l, IE_REPLICATE);
-    rep->shape = len;
-    rep->nshape = 1;
-    rep->se = m;
     Type ti = type_prim(PT_I64);
     Builder *saved, nb;
     Lambda *at = lower_lambda_begin(l, &ti, 1, &saved, &nb);
@@ -765,7 +760,8 @@ static Rows rows_in(Lower *l, const SVal *v, SubExp n, SrcLoc loc) {
     Screma sc = {.w = n, .arrs = is, .narrs = 1, .map = at};
     Type tarr = lower_outer_type(l, n, ti);
     SubExp offs = se_var(lower_emit_screma(l, &sc, &tarr, 1, loc)[0]);
-    return (Rows){reshape(l, v->se, flat, 1, loc), lower_emit1(l, rep, type_array(l->a, PT_I64, 1, len), loc), offs};
+    SubExp whole = reshape(l, v->se, flat, 1, loc);
+    return (Rows){whole, irr_replicate(l, n, m, loc), offs};
 }
 
 /* The irregular array of irregular arrays that a map over n elements
@@ -1094,13 +1090,7 @@ SVal *lower_arm_value(Lower *l, const SVal *shape, const SVal *other, const SubE
 static SubExp row_lengths(Lower *l, const SVal *v, SubExp n, SrcLoc loc) {
     const Irreg *r = v->kind == SV_IRREG ? v->irr : NULL;
     if (r && r->vary[0]) return r->dims[0];
-    SubExp *shape = NEW(l->a, SubExp);
-    *shape = n;
-    IrExp *e = lower_new_exp(l, IE_REPLICATE);
-    e->shape = shape;
-    e->nshape = 1;
-    e->se = r ? r->dims[0] : lower_dim(l, v->se, 1);
-    return lower_emit1(l, e, type_array(l->a, PT_I64, 1, shape), loc);
+    return irr_replicate(l, n, r ? r->dims[0] : lower_dim(l, v->se, 1), loc);
 }
 
 /* The rows of leaf v (n of them, lengths lens) one after another: an

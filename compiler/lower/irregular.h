@@ -37,6 +37,8 @@ const Stm *irr_bound_by(const Lower *l, const Var *v);
 SubExp irr_element(Lower *l, SubExp a, SubExp i, SrcLoc loc);
 /* iota n, of i64. */
 SubExp irr_iota(Lower *l, SubExp n, SrcLoc loc);
+/* replicate n x. */
+SubExp irr_replicate(Lower *l, SubExp n, SubExp x, SrcLoc loc);
 /* Where row i of r starts, and its element count. */
 SubExp irr_offset_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc);
 SubExp irr_count_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc);

@@ -48,6 +48,15 @@ SubExp irr_iota(Lower *l, SubExp n, SrcLoc loc) {
     return lower_emit1(l, ie, lower_outer_type(l, n, type_prim(PT_I64)), loc);
 }
 
+SubExp irr_replicate(Lower *l, SubExp n, SubExp x, SrcLoc loc) {
+    IrExp *e = lower_new_exp(l, IE_REPLICATE);
+    e->shape = NEW(l->a, SubExp);
+    e->shape[0] = n;
+    e->nshape = 1;
+    e->se = x;
+    return lower_emit1(l, e, lower_outer_type(l, n, subexp_type(x)), loc);
+}
+
 /* The failure of a descriptor whose rows' sizes are negative or add up
  * past what an i64 counts. */
 static const char *const TOO_MANY = "The rows of an irregular array have a negative size or add up to more than 2^63-1 elements.";
@@ -327,14 +336,9 @@ SubExp irr_anchors(Lower *l, const Irreg *r, SubExp total, SrcLoc loc) {
 }
 
 SubExp irr_head_flags(Lower *l, const Irreg *r, SubExp total, SrcLoc loc) {
-    Type tb = type_prim(PT_BOOL), ti = type_prim(PT_I64);
-    IrExp *rep = lower_new_exp(l, IE_REPLICATE);
-    rep->shape = NEW_ARRAY(l->a, SubExp, 1);
-    rep->shape[0] = total;
-    rep->nshape = 1;
-    rep->se = se_bool(false);
+    Type ti = type_prim(PT_I64);
     Var **dest = NEW(l->a, Var *);
-    dest[0] = lower_emit1(l, rep, lower_outer_type(l, total, tb), loc).v;
+    dest[0] = irr_replicate(l, total, se_bool(false), loc).v;
     Builder *saved, nb;
     Lambda *lam = lower_lambda_begin(l, &ti, 1, &saved, &nb);
     SubExp res[2] = {irr_offset_at(l, r, se_var(lam->params[0]), loc), se_bool(true)};
@@ -343,7 +347,7 @@ SubExp irr_head_flags(Lower *l, const Irreg *r, SubExp total, SrcLoc loc) {
     in[0] = irr_iota(l, r->n, loc).v;
     IrExp *e = lower_new_exp(l, IE_SCATTER);
     e->scatter = (Scatter){.w = r->n, .arrs = in, .narrs = 1, .lam = lam, .dests = dest, .ndests = 1};
-    return lower_emit1(l, e, lower_outer_type(l, total, tb), loc);
+    return lower_emit1(l, e, lower_outer_type(l, total, type_prim(PT_BOOL)), loc);
 }
 
 /* Row of position p (in the current body), from r's anchors. */
