@@ -1324,9 +1324,10 @@ static int rt_cl_fill_bytes(rt_ctx *ctx, rt_dblock *dst, const void *pattern, in
 
 /* Sets every element of an LMAD region to the esize-byte value bits. A
  * dense region of narrow elements is filled with the value repeated to
- * 16 bytes between the first and last 16-byte boundaries in it (NVIDIA
- * fills a pattern at a time: bytes, one at a time, ran at a fraction of
- * the memory's speed), and element by element around them. */
+ * 16 bytes between the first and last 16-byte boundaries in it, and
+ * element by element around them: a fill of one-byte elements was
+ * suspected of running at a fraction of the memory's speed on NVIDIA
+ * (not measured yet; bench/RESULTS.md, session 30). */
 static int rt_cl_fill(rt_ctx *ctx, int esize, rt_dblock *dst, int64_t doff, const int64_t *ds, const int64_t *shape,
                       int rank, uint64_t bits) {
     int64_t n = rt_cl_count_of(shape, rank);
