@@ -61,6 +61,13 @@
  *    assertion), unused lambda parameters with their input arrays, unused
  *    if results, and loop parameters that neither the loop's users nor any
  *    live computation of the body need are removed.
+ *  - A scan whose result only the total of lower_scan_total reads (`if w
+ *    == 0 then ne else s[w-1]`, ne its neutral element) becomes a
+ *    reduction with the same operator: the count of a filter whose
+ *    elements are dead, the total of an irregular array's rows inside a
+ *    map (a segmented reduction instead of a scan into an array each
+ *    element allocates). The sweep sees the if before the Screma and
+ *    its use counts are exact.
  *  - Hoisting: a statement of a loop body or SOAC (map/scatter/hist)
  *    lambda that mentions no variable bound in that body moves in front of
  *    the loop or SOAC. Only statements that are safe to run speculatively
@@ -110,6 +117,9 @@ typedef struct Simp {
     int *eqmap;         /* alpha-equivalence: bound var id of b -> var id of a */
     int *live;          /* liveness marks (generation numbers) */
     int live_gen;
+    Stm **total_if;     /* the if taking a scan result's total (scan_total_if) */
+    int *total_gen;     /* ... recorded in sweep total_gen[] == sweep */
+    int sweep;
     VEC(CseEntry) cse;
     int buckets[SIMP_CSE_BUCKETS];
     int depth;
@@ -1094,11 +1104,73 @@ static void prune_loop(Simp *s, Stm *st) {
     }
 }
 
+/* The array whose total st takes, in the form lower_scan_total writes:
+ * `if w == 0 then c else a[w - 1]` of a one-dimensional a (NULL when st
+ * is something else). */
+static Var *scan_total_if(const Simp *s, const Stm *st) {
+    const IrExp *e = st->e;
+    if (e->nret != 1 || e->tbody->nstms || !e->cond.is_var || !e->fbody->nres) return NULL;
+    const Stm *c = s->def[e->cond.v->id];
+    if (!c || c->e->kind != IE_OP || c->e->op != OP_EQ || !se_is_const(c->e->args[1], 0)) return NULL;
+    const Body *f = e->fbody;
+    const Stm *ix = NULL;
+    for (int i = 0; i < f->nstms; i++) {
+        const IrExp *fe = f->stms[i]->e;
+        if (fe->kind == IE_INDEX && !ix && f->res[0].is_var && f->stms[i]->pat[0] == f->res[0].v) ix = f->stms[i];
+        else if (fe->kind != IE_OP) return NULL;
+    }
+    if (!ix || ix->e->nslice != 1 || ix->e->slice[0].is_slice || ix->e->arr->type.rank != 1) return NULL;
+    SubExp i = ix->e->slice[0].index;
+    const Stm *last = i.is_var ? s->def[i.v->id] : NULL;
+    if (!last || last->e->kind != IE_OP || last->e->op != OP_SUB || !se_is_const(last->e->args[1], 1) ||
+        !se_same(last->e->args[0], c->e->args[0]))
+        return NULL;
+    return ix->e->arr;
+}
+
+/* A scan of a Screma whose result is used only by the if that takes its
+ * total (scan_total_if; the sweep meets the if first) becomes a reduction
+ * with the same operator and neutral element, and the if its result:
+ * the scanned array is never made. On `w == 0` the if gives c, the
+ * reduction the neutral element, so they must be the same. */
+static void scan_to_reduce(Simp *s, Stm *st) {
+    Screma *sc = &st->e->screma;
+    for (int j = 0, pos = 0; j < sc->nscans; pos += sc->scans[j++].k) {
+        Var *a = st->pat[pos];
+        Stm *tif = s->total_gen[a->id] == s->sweep ? s->total_if[a->id] : NULL;
+        if (sc->scans[j].k != 1 || s->uses[a->id] != 1 || !tif || tif->e->kind != IE_IF ||
+            !se_same(sc->w, s->def[tif->e->cond.v->id]->e->args[0]) || !se_same(tif->e->tbody->res[0], sc->scans[j].neutral[0]))
+            continue;
+        int nscanned = 0;
+        for (int i = 0; i < sc->nscans; i++) nscanned += sc->scans[i].k;
+        /* The scan's result moves to the last scan position, the first reduction's. */
+        Lambda *m = sc->map;
+        SubExp res = m->body->res[pos];
+        Type ret = m->ret[pos];
+        for (int i = pos; i + 1 < nscanned; i++) st->pat[i] = st->pat[i + 1], m->body->res[i] = m->body->res[i + 1], m->ret[i] = m->ret[i + 1];
+        st->pat[nscanned - 1] = a, m->body->res[nscanned - 1] = res, m->ret[nscanned - 1] = ret;
+        SegOp *reds = NEW_ARRAY(s->p->arena, SegOp, sc->nreds + 1);
+        reds[0] = sc->scans[j];
+        COPY_ARRAY(reds + 1, sc->reds, sc->nreds);
+        sc->reds = reds, sc->nreds++;
+        for (int i = j; i + 1 < sc->nscans; i++) sc->scans[i] = sc->scans[i + 1];
+        sc->nscans--;
+        a->type = type_prim(a->type.elem);
+        ir_uses_stm(tif, uncount_use, s);
+        tif->e = ir_copy_stm(s->p->arena, tif->pat[0], se_var(a), tif->loc)->e;
+        s->uses[a->id]++;
+        s->changed = true;
+        return; /* the positions moved: the next round looks again */
+    }
+}
+
 /* Prunes unused results of st and sweeps its nested bodies. */
 static void dce_stm(Simp *s, Stm *st) {
     IrExp *e = st->e;
+    Var *totalled;
     switch (e->kind) {
     case IE_IF:
+        if ((totalled = scan_total_if(s, st))) s->total_if[totalled->id] = st, s->total_gen[totalled->id] = s->sweep;
         prune_if(s, st);
         dce_body(s, e->tbody);
         dce_body(s, e->fbody);
@@ -1108,6 +1180,7 @@ static void dce_stm(Simp *s, Stm *st) {
         dce_body(s, e->loop.body);
         break;
     case IE_SCREMA:
+        scan_to_reduce(s, st);
         prune_screma(s, st);
         dce_body(s, e->screma.map->body);
         for (int i = 0; i < e->screma.nscans; i++) dce_body(s, e->screma.scans[i].op->body);
@@ -1175,6 +1248,7 @@ static void simp_fun(Simp *s, Fun *f) {
     cse_pop(s, 0);
     for (int i = 0; i < f->nret; i++) ir_uses_type(&f->ret[i], subst_use, s);
     count_fun(s, f);
+    s->sweep++;
     dce_body(s, f->body);
 }
 
@@ -1211,6 +1285,8 @@ void pass_simplify(Prog *p) {
     s.not_ro = simp_calloc(n, 1);
     s.eqmap = simp_calloc(n, sizeof *s.eqmap);
     s.live = simp_calloc(n, sizeof *s.live);
+    s.total_if = simp_calloc(n, sizeof *s.total_if);
+    s.total_gen = simp_calloc(n, sizeof *s.total_gen);
     for (int i = 0; i < SIMP_CSE_BUCKETS; i++) s.buckets[i] = -1;
     for (int round = 0; round < SIMP_MAX_ROUNDS; round++) {
         s.changed = false;
@@ -1220,6 +1296,6 @@ void pass_simplify(Prog *p) {
     }
     drop_uncalled(p);
     free(s.subst), free(s.has_subst), free(s.def), free(s.level), free(s.ub), free(s.has_ub), free(s.nonneg);
-    free(s.uses), free(s.not_ro), free(s.eqmap), free(s.live);
+    free(s.uses), free(s.not_ro), free(s.eqmap), free(s.live), free(s.total_if), free(s.total_gen);
     vec_free(&s.cse);
 }
