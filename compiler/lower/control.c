@@ -149,6 +149,8 @@ typedef struct LoopSetup {
     SubExp c0;     /* while loops: the condition on the initial values */
     PrimType itype; /* for i < n loops: the type of i (that of n) */
     bool irregular; /* irregular arrays in init are carried as such (lower_arm_leaves) */
+    LoopBodyFn body; /* a loop of lower_loop_over: its body, instead of the expression's */
+    void *body_ctx;
 } LoopSetup;
 
 /* Sets su's leaves of its initial value: irregular arrays as their
@@ -184,7 +186,7 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     IrExp *ie = lower_new_exp(l, IE_LOOP);
     Loop *lp = &ie->loop;
     Builder *saved = l->b, nb = {0};
-    Env *benv = lower_bind_pat(l, env, e->pat, pv);
+    Env *benv = su->body ? env : lower_bind_pat(l, env, e->pat, pv);
     Var *cond = NULL;
     if (e->form == LOOP_WHILE) {
         cond = ir_var(l->prog, "cond", type_prim(PT_BOOL));
@@ -206,12 +208,12 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
         lp->inits = inits;
     }
     l->b = &nb;
-    if (e->form == LOOP_FOR_UPTO) {
+    if (e->form == LOOP_FOR_UPTO && !su->body) {
         SubExp iv = lower_conv(l, se_var(lp->i), su->itype, e->loc);
         benv = lower_env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
     }
     if (su->xs) benv = lower_bind_pat(l, benv, e->pat2, lower_index_value(l, su->xs, se_var(lp->i), e->loc));
-    SVal *res = lower_exp(l, benv, e->e2);
+    SVal *res = su->body ? su->body(l, su->body_ctx, pv, se_var(lp->i)) : lower_exp(l, benv, e->e2);
     SubExpVec rl = {0};
     if (su->irregular) lower_arm_leaves(l, res, su->init, &rl);
     else sv_leaves(l, res, &rl);
@@ -250,44 +252,36 @@ static SVal *lower_loop_with(Lower *l, Env *env, Exp *e, const LoopSetup *su, co
     return loop_value(l, su, var_ses(l, pat + off, n));
 }
 
+/* The value the loop e starts from, in env. */
+static SVal *loop_init(Lower *l, Env *env, Exp *e) {
+    SVal *init = e->e1 ? lower_exp(l, env, e->e1) : NULL;
+    if (!init) {
+        /* `loop x for ...` continues from the variable of the same name */
+        init = e->pat->kind == P_ID ? lower_env_lookup_name(env, e->pat->name) : NULL;
+        if (!init) lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
+    }
+    if (sv_has_fun(init)) lower_error(l, e->loc, "a loop parameter cannot be a function");
+    return init;
+}
+
 /* A loop keeps the sizes of its parameters from the initial values where
  * the body preserves them (the common case, which needs no size
  * variables); it is lowered again with fewer fixed sizes until that holds. */
-SVal *lower_loop(Lower *l, Env *env, Exp *e) {
-    LoopSetup su = {0};
-    su.init = e->e1 ? lower_exp(l, env, e->e1) : NULL;
-    if (!su.init) {
-        /* `loop x for ...` continues from the variable of the same name */
-        su.init = e->pat->kind == P_ID ? lower_env_lookup_name(env, e->pat->name) : NULL;
-        if (!su.init) lower_error(l, e->loc, "loop without an initial value needs a variable pattern");
-    }
-    if (sv_has_fun(su.init)) lower_error(l, e->loc, "a loop parameter cannot be a function");
-    su.irregular = true;
-    loop_inits(l, &su);
-    if (e->form == LOOP_WHILE) {
-        su.c0 = lower_exp(l, lower_bind_pat(l, env, e->pat, su.init), e->e3)->se;
-    } else if (e->form == LOOP_FOR_UPTO) {
-        SubExp b = lower_exp(l, env, e->e3)->se;
-        su.itype = subexp_type(b).elem;
-        su.bound = lower_conv(l, b, PT_I64, e->loc);
-    } else {
-        su.xs = lower_exp(l, env, e->e3);
-        int rank;
-        const SubExp *dims = lower_value_dims(l, su.xs, &rank);
-        su.bound = dims ? dims[0] : se_i64(0);
-    }
-    int slots = dim_slots(su.inits, su.n);
+static SVal *loop_fixpoint(Lower *l, Env *env, Exp *e, LoopSetup *su) {
+    su->irregular = true;
+    loop_inits(l, su);
+    int slots = dim_slots(su->inits, su->n);
     bool *fixed = NEW_ARRAY(l->a, bool, slots + 1), *agree = NEW_ARRAY(l->a, bool, slots + 1);
     for (int k = 0; k < slots; k++) fixed[k] = true;
     for (;;) {
         Builder *outer = l->b;
         int mark = outer->stms.len;
-        SVal *r = lower_loop_with(l, env, e, &su, fixed, agree);
+        SVal *r = lower_loop_with(l, env, e, su, fixed, agree);
         if (!r) { /* carry the irregular arrays regular instead */
             outer->stms.len = mark;
-            su.irregular = false;
-            loop_inits(l, &su);
-            slots = dim_slots(su.inits, su.n);
+            su->irregular = false;
+            loop_inits(l, su);
+            slots = dim_slots(su->inits, su->n);
             fixed = NEW_ARRAY(l->a, bool, slots + 1), agree = NEW_ARRAY(l->a, bool, slots + 1);
             for (int k = 0; k < slots; k++) fixed[k] = true;
             continue;
@@ -300,3 +294,49 @@ SVal *lower_loop(Lower *l, Env *env, Exp *e) {
     }
 }
 
+/* The loop e that a hook replaces (lower.h, LoopHook): its initial value
+ * and bound, its body's value for the parameters' value h->carried in
+ * iteration h->iter, or h->carried itself. */
+static SVal *hooked_loop(Lower *l, Env *env, Exp *e, LoopHook *h) {
+    l->hook = NULL;
+    SVal *v = h->carried;
+    if (h->mode == HOOK_INIT) {
+        v = loop_init(l, env, e);
+        h->bound = lower_exp(l, env, e->e3)->se;
+    } else if (h->mode == HOOK_BODY) {
+        SubExp iv = lower_conv(l, h->iter, subexp_type(lower_exp(l, env, e->e3)->se).elem, e->loc);
+        Env *benv = lower_env_bind(l, lower_bind_pat(l, env, e->pat, h->carried), e->loop_var_uid, e->loop_var,
+                                   sv_dyn(l, iv));
+        v = lower_exp(l, benv, e->e2);
+    }
+    h->out = v;
+    h->fired = true;
+    h->b = l->b;
+    h->mark = l->b->stms.len;
+    l->hook = h;
+    return v;
+}
+
+SVal *lower_loop(Lower *l, Env *env, Exp *e) {
+    if (l->hook && l->hook->loop == e) return hooked_loop(l, env, e, l->hook);
+    LoopSetup su = {0};
+    su.init = loop_init(l, env, e);
+    if (e->form == LOOP_WHILE) {
+        su.c0 = lower_exp(l, lower_bind_pat(l, env, e->pat, su.init), e->e3)->se;
+    } else if (e->form == LOOP_FOR_UPTO) {
+        SubExp b = lower_exp(l, env, e->e3)->se;
+        su.itype = subexp_type(b).elem;
+        su.bound = lower_conv(l, b, PT_I64, e->loc);
+    } else {
+        su.xs = lower_exp(l, env, e->e3);
+        int rank;
+        const SubExp *dims = lower_value_dims(l, su.xs, &rank);
+        su.bound = dims ? dims[0] : se_i64(0);
+    }
+    return loop_fixpoint(l, env, e, &su);
+}
+
+SVal *lower_loop_over(Lower *l, Exp *e, SVal *init, SubExp bound, LoopBodyFn body, void *ctx) {
+    LoopSetup su = {.init = init, .bound = bound, .body = body, .body_ctx = ctx};
+    return loop_fixpoint(l, NULL, e, &su);
+}

@@ -252,6 +252,8 @@ static SVal *do_map(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
     for (int i = 0; i < lam->nret; i++)
         if (!lower_map_result_type(l, lam, w, lam->ret[i], &rt[i], NULL, loc))
             return lower_map_rows(l, f, xs, loc); /* irregular results */
+    SVal *v = lower_loop_resizes(lam) ? lower_map_interchanged(l, f, xs, loc) : NULL;
+    if (v) return v; /* a loop no kernel could allocate for */
     Var **pat = lower_emit_screma(l, &sc, rt, lam->nret, loc);
     int pos = 0;
     return sv_rebuild(l, rshape, ses_of(l, pat, lam->nret), &pos);

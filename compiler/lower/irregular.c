@@ -841,7 +841,7 @@ static Var *read_at_position(Lambda *lam, int q, SubExp n) {
     return NULL;
 }
 
-SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
+SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, bool loop_ok, SrcLoc loc) {
     SubExp iota = irr_iota(l, n, loc);
     Var **is = NEW(l->a, Var *);
     is[0] = iota.v;
@@ -894,6 +894,7 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc) {
         rs[j].t = type_array(l->a, t.elem, 1, total);
     }
     Var **vals = build_by_positions(l, n, fn, ctx, rs, k, iota, loc);
+    if (!vals && !loop_ok) return NULL;
     return map_value(l, shape, vals ? vals : build_loop(l, n, fn, ctx, rs, k, loc), rs, k, n, loc);
 }
 
@@ -911,7 +912,15 @@ static SVal *apply_to_row(Lower *l, void *ctx, SubExp i) {
 
 SVal *lower_map_rows(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
     RowsOf m = {f, xs, loc};
-    return lower_map_elems(l, lower_width(l, xs, loc), apply_to_row, &m, loc);
+    /* a map that would run its elements one after another: as a loop of
+     * maps where its function's loop allows (interchange.c) */
+    Builder *b = l->b;
+    int mark = b->stms.len;
+    SVal *v = lower_map_elems(l, lower_width(l, xs, loc), apply_to_row, &m, false, loc);
+    if (v) return v;
+    b->stms.len = mark;
+    if ((v = lower_map_interchanged(l, f, xs, loc))) return v;
+    return lower_map_elems(l, lower_width(l, xs, loc), apply_to_row, &m, true, loc);
 }
 
 SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc) {

@@ -80,6 +80,24 @@ typedef struct Builder {
 
 typedef struct Outline Outline;
 
+/* A loop whose lowering is replaced while a map's function is lowered for
+ * the map-loop interchange (interchange.c, control.c's hooked_loop):
+ * HOOK_INIT gives its initial value and bound, HOOK_BODY its body's value
+ * for parameters of value carried in iteration iter, HOOK_VALUE the value
+ * carried in place of the loop. out is the value given; the statements
+ * the function's lowering makes after it start at mark in b. */
+typedef enum HookMode { HOOK_INIT, HOOK_BODY, HOOK_VALUE } HookMode;
+typedef struct LoopHook {
+    const Exp *loop;
+    HookMode mode;
+    SVal *carried;
+    SubExp iter, bound;
+    SVal *out;
+    Builder *b;
+    int mark;
+    bool fired;
+} LoopHook;
+
 typedef struct Lower {
     Arena *a;
     Prog *prog;
@@ -94,6 +112,7 @@ typedef struct Lower {
     unsigned pin;            /* IrExp.pin of the Scremas made (PinFlags): those of
                                 #[incremental_flattening(...)] around the
                                 expression being lowered */
+    LoopHook *hook;          /* the loop being interchanged with a map, or NULL */
 } Lower;
 
 /* Inlining deeper than this means (mutual) recursion that cannot be
@@ -133,6 +152,13 @@ SVal *lower_branch(Lower *l, SubExp cond, LowerArm arm, void *ctx, int t, int f,
 /* An if expression e, and a loop expression e (control.c). */
 SVal *lower_if(Lower *l, Env *env, Exp *e);
 SVal *lower_loop(Lower *l, Env *env, Exp *e);
+/* The body of a loop of lower_loop_over: its value for parameters of
+ * value params in iteration i (an i64). */
+typedef SVal *(*LoopBodyFn)(Lower *l, void *ctx, SVal *params, SubExp i);
+/* A for-loop of bound iterations (an i64) from init, whose body is body's
+ * value; e is the loop expression it stands for (its form, for i < n, and
+ * location). Sizes and irregular arrays are carried as lower_loop does. */
+SVal *lower_loop_over(Lower *l, Exp *e, SVal *init, SubExp bound, LoopBodyFn body, void *ctx);
 bool sv_has_fun(const SVal *v);
 /* The body of b's statements with the leaves of res as its results. */
 Body *lower_finish_body(Lower *l, Builder *b, SVal *res);
@@ -296,11 +322,22 @@ SVal *lower_row(Lower *l, SVal *v, SubExp i, SrcLoc loc);
 /* The value of element i of a map (an i64 in the map's function). */
 typedef SVal *(*ElemFn)(Lower *l, void *ctx, SubExp i);
 /* A map of n elements, element i being fn(ctx, i): regular arrays where
- * the results' sizes are known outside the map, else irregular ones. */
-SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, SrcLoc loc);
+ * the results' sizes are known outside the map, else irregular ones. A
+ * map that must run its elements one after another (a loop over them,
+ * each writing its rows) is made only where loop_ok: NULL otherwise. */
+SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, bool loop_ok, SrcLoc loc);
 /* map f xs, f applied to each row of xs (whose leaves may be irregular),
  * by lower_map_elems. */
 SVal *lower_map_rows(Lower *l, SVal *f, SVal *xs, SrcLoc loc);
+
+/* interchange.c */
+/* map f xs as a loop of maps, when f's body runs a for-loop whose bound is
+ * the same for every element (interchange.c); NULL, with nothing made,
+ * otherwise. */
+SVal *lower_map_interchanged(Lower *l, SVal *f, SVal *xs, SrcLoc loc);
+/* Whether map function lam (lowered) runs a loop whose parameters' sizes
+ * change between iterations. */
+bool lower_loop_resizes(const Lambda *lam);
 /* unflatten_irregular sizes xs: rows of xs of the given sizes. */
 SVal *lower_unflatten_irregular(Lower *l, SVal *sizes, SVal *xs, SrcLoc loc);
 /* to_irregular xs (an irregular array, or a regular array of arrays): the

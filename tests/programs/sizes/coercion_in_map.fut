@@ -20,8 +20,11 @@
 -- input { 3i64 [3,2] }
 -- error: cannot match
 
+-- The loop runs as a loop of maps over both elements (compiler/lower/interchange.c):
+-- no kernel could allocate its array, whose size changes in each iteration.
 -- ==
 -- entry: grown
+-- structure gpu { Host 0 }
 -- input { 3i64 }
 -- output { [[1f32, 1f32, 0f32, 0f32, 0f32], [1f32, 1f32, 2f32, 4f32, 8f32]] }
 
