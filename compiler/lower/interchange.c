@@ -86,7 +86,7 @@ static SVal *body_map(Lower *l, void *ctx, SVal *params, SubExp i) {
     Interchange *x = ctx;
     x->carried = params;
     x->iter = i;
-    return lower_map_elems(l, lower_width(l, x->xs, x->loc), body_elem, x, true, x->loc);
+    return lower_map_elems(l, lower_width(l, x->xs, x->loc), body_elem, x, NULL, true, x->loc);
 }
 
 SVal *lower_map_interchanged(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
@@ -96,7 +96,7 @@ SVal *lower_map_interchanged(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
     int mark = b->stms.len, vars = l->prog->next_var_id;
     Interchange x = {.f = f, .xs = xs, .loop = loop, .loc = loc};
     SubExp n = lower_width(l, xs, loc);
-    SVal *init = lower_map_elems(l, n, init_elem, &x, true, loc);
+    SVal *init = lower_map_elems(l, n, init_elem, &x, NULL, true, loc);
     /* the bound: a constant, or a variable bound before the map */
     if (x.failed || (x.bound.is_var && x.bound.v->id >= vars) || !prim_is_int(subexp_type(x.bound).elem)) {
         b->stms.len = mark;
@@ -104,7 +104,7 @@ SVal *lower_map_interchanged(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
     }
     SVal *res = lower_loop_over(l, loop, init, lower_conv(l, x.bound, PT_I64, loc), body_map, &x);
     x.carried = res;
-    SVal *v = lower_map_elems(l, n, value_elem, &x, true, loc);
+    SVal *v = lower_map_elems(l, n, value_elem, &x, NULL, true, loc);
     if (x.failed) {
         b->stms.len = mark;
         return NULL;

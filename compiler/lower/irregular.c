@@ -611,7 +611,7 @@ static Lambda *positions_begin(Lower *l, const Irreg *desc, SubExp total, Var **
     Lambda *lam = lower_lambda_begin(l, &ti, 1, saved, nb);
     SubExp p = se_var(lam->params[0]);
     *s = irr_row_at(l, desc, anchor, p, loc);
-    *at = lower_binop(l, OP_SUB, p, irr_element(l, desc->offsets, *s, loc), loc);
+    *at = lower_binop(l, OP_SUB, p, irr_offset_at(l, desc, *s, loc), loc);
     return lam;
 }
 
@@ -841,7 +841,55 @@ static Var *read_at_position(Lambda *lam, int q, SubExp n) {
     return NULL;
 }
 
-SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, bool loop_ok, SrcLoc loc) {
+/* The first of from's n values and the end of the last of the rows that
+ * start there with counts (0 and 0 without rows). */
+typedef struct Ends {
+    SubExp from, counts, n;
+    SrcLoc loc;
+} Ends;
+
+static SVal *ends_arm(Lower *l, void *ctx, int empty) {
+    Ends *e = ctx;
+    SVal *v[2] = {sv_dyn(l, se_i64(0)), sv_dyn(l, se_i64(0))};
+    if (!empty) {
+        SubExp last = lower_binop(l, OP_SUB, e->n, se_i64(1), e->loc);
+        v[0] = sv_dyn(l, irr_element(l, e->from, se_i64(0), e->loc));
+        v[1] = sv_dyn(l, lower_binop(l, OP_ADD, irr_element(l, e->from, last, e->loc),
+                                     irr_element(l, e->counts, last, e->loc), e->loc));
+    }
+    return sv_tuple(l, v, 2);
+}
+
+/* Rows r that a map over the rows of rows (a view of an irregular array's
+ * rows, or rows kept so) keeps in number and length (r->counts is rows'):
+ * each starts where rows' does, less where rows' first one does (shifted),
+ * so that no scan is made for their offsets, and a map whose elements
+ * make such rows (a map over an irregular array of irregular arrays) has
+ * no array to make for each element. *total gets their element count. */
+static bool kept_rows(Lower *l, Irreg *r, const SVal *rows, SubExp iota, SubExp *total, SrcLoc loc) {
+    const Irreg *k = rows && rows->kind == SV_IRREG ? rows->irr : NULL;
+    if (!k || k->rank != 1 || r->rank != 1 || !(k->view || k->shifted) || !se_same(k->counts, r->counts)) return false;
+    Ends e = {k->shifted ? k->from : k->offsets, k->counts, r->n, loc};
+    SVal *ends = lower_branch(l, lower_binop(l, OP_EQ, r->n, se_i64(0), loc), ends_arm, &e, 1, 0, loc);
+    r->shifted = true;
+    r->closed = false;
+    r->from = e.from;
+    r->shift = ends->elems[0]->se;
+    *total = lower_binop(l, OP_SUB, ends->elems[1]->se, r->shift, loc);
+    Type ti = type_prim(PT_I64);
+    Builder *saved, nb;
+    Lambda *off = lower_lambda_begin(l, &ti, 1, &saved, &nb);
+    SubExp o = irr_offset_at(l, r, se_var(off->params[0]), loc);
+    lower_lambda_end(l, off, saved, &nb, &o, 1);
+    Var **is = NEW(l->a, Var *);
+    is[0] = iota.v;
+    Screma sc = {.w = r->n, .arrs = is, .narrs = 1, .map = off};
+    Type arr = lower_outer_type(l, r->n, ti);
+    r->offsets = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
+    return true;
+}
+
+SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, const SVal *rows, bool loop_ok, SrcLoc loc) {
     SubExp iota = irr_iota(l, n, loc);
     Var **is = NEW(l->a, Var *);
     is[0] = iota.v;
@@ -890,7 +938,7 @@ SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, bool loop_ok, Sr
         next++;
         if (rs[j].filtered) rs[j].in_counts = se_var(sz[next++]);
         SubExp *total = NEW(l->a, SubExp);
-        *total = irr_offsets(l, r, iota, loc);
+        if (!kept_rows(l, r, rows, iota, total, loc)) *total = irr_offsets(l, r, iota, loc);
         rs[j].t = type_array(l->a, t.elem, 1, total);
     }
     Var **vals = build_by_positions(l, n, fn, ctx, rs, k, iota, loc);
@@ -916,11 +964,11 @@ SVal *lower_map_rows(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
      * maps where its function's loop allows (interchange.c) */
     Builder *b = l->b;
     int mark = b->stms.len;
-    SVal *v = lower_map_elems(l, lower_width(l, xs, loc), apply_to_row, &m, false, loc);
+    SVal *v = lower_map_elems(l, lower_width(l, xs, loc), apply_to_row, &m, xs, false, loc);
     if (v) return v;
     b->stms.len = mark;
     if ((v = lower_map_interchanged(l, f, xs, loc))) return v;
-    return lower_map_elems(l, lower_width(l, xs, loc), apply_to_row, &m, true, loc);
+    return lower_map_elems(l, lower_width(l, xs, loc), apply_to_row, &m, xs, true, loc);
 }
 
 SVal *lower_flatten_irregular(Lower *l, SVal *v, SrcLoc loc) {

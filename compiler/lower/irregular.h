@@ -25,6 +25,12 @@ struct Irreg {
     bool closed;     /* rank 1, counts[i] = f.a * i + f.b: offsets and counts have closed
                         forms (irr_offset_at, irr_count_at), which uses compute where needed */
     Affine f;
+    bool shifted;    /* rank 1, row i starts at from[i] - shift: the rows are those of
+                        another irregular array (of offsets from, into its flat array)
+                        kept by a map that made them from position 0 on; irr_offset_at
+                        and the search for a position's row read from, so that offsets
+                        (made too, for what needs the array) is made only where needed */
+    SubExp from, shift;
     SVal *rows;      /* an irregular array of irregular arrays: each row is counts[i]
                         rows of rows (an irregular array of rows of scalars) from
                         row offsets[i] on; the flat array is rows' */

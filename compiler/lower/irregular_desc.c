@@ -169,6 +169,7 @@ static SubExp affine_offset(Lower *l, SubExp i, Affine f, SrcLoc loc) {
 
 /* Where row i of r starts, and its element count. */
 SubExp irr_offset_at(Lower *l, const Irreg *r, SubExp i, SrcLoc loc) {
+    if (r->shifted) return lower_binop(l, OP_SUB, irr_element(l, r->from, i, loc), r->shift, loc);
     return r->closed ? affine_offset(l, i, r->f, loc) : irr_element(l, r->offsets, i, loc);
 }
 
@@ -318,8 +319,11 @@ static SubExp last_row_at(Lower *l, SubExp offsets, SubExp lo, SubExp hi, SubExp
     return se_var(pat[1]);
 }
 
-/* The anchors of r's rows (total positions): total / ANCHOR + 2 rows. */
+/* The anchors of r's rows (total positions): total / ANCHOR + 2 rows.
+ * Rows kept from another array's (shifted) have none: a position's row is
+ * searched for among all of them, so that nothing is made for them. */
 SubExp irr_anchors(Lower *l, const Irreg *r, SubExp total, SrcLoc loc) {
+    if (r->shifted) return se_i64(0);
     SubExp count = lower_binop(l, OP_ADD, lower_binop(l, OP_QUOT, total, se_i64(ANCHOR), loc), se_i64(2), loc);
     SubExp last = lower_binop(l, OP_SUB, total, se_i64(1), loc);
     Type ti = type_prim(PT_I64);
@@ -352,6 +356,9 @@ SubExp irr_head_flags(Lower *l, const Irreg *r, SubExp total, SrcLoc loc) {
 
 /* Row of position p (in the current body), from r's anchors. */
 SubExp irr_row_at(Lower *l, const Irreg *r, SubExp anchor, SubExp p, SrcLoc loc) {
+    if (r->shifted)
+        return last_row_at(l, r->from, se_i64(0), lower_binop(l, OP_SUB, r->n, se_i64(1), loc),
+                           lower_binop(l, OP_ADD, p, r->shift, loc), loc);
     SubExp c = lower_binop(l, OP_QUOT, p, se_i64(ANCHOR), loc);
     SubExp lo = irr_element(l, anchor, c, loc), hi = irr_element(l, anchor, lower_binop(l, OP_ADD, c, se_i64(1), loc), loc);
     return last_row_at(l, r->offsets, lo, hi, p, loc);

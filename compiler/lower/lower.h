@@ -324,8 +324,9 @@ typedef SVal *(*ElemFn)(Lower *l, void *ctx, SubExp i);
 /* A map of n elements, element i being fn(ctx, i): regular arrays where
  * the results' sizes are known outside the map, else irregular ones. A
  * map that must run its elements one after another (a loop over them,
- * each writing its rows) is made only where loop_ok: NULL otherwise. */
-SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, bool loop_ok, SrcLoc loc);
+ * each writing its rows) is made only where loop_ok: NULL otherwise.
+ * rows: the irregular array whose rows the elements are, or NULL. */
+SVal *lower_map_elems(Lower *l, SubExp n, ElemFn fn, void *ctx, const SVal *rows, bool loop_ok, SrcLoc loc);
 /* map f xs, f applied to each row of xs (whose leaves may be irregular),
  * by lower_map_elems. */
 SVal *lower_map_rows(Lower *l, SVal *f, SVal *xs, SrcLoc loc);

@@ -6,9 +6,13 @@
 -- rows made by filters, rows of one size (regular, checked where needed),
 -- empty rows at both levels, functions whose parameters leave the sizes
 -- anonymous, branches and loops that keep them irregular, and
--- to_irregular (the inner level regular).
+-- to_irregular (the inner level regular). Maps over the rows whose
+-- function maps over its rows keep their lengths: each element's rows
+-- start where the rows it maps over do (irregular.c, kept_rows), so no
+-- element makes an array and nothing runs on the host.
 -- ==
 -- entry: flat2
+-- structure gpu { Host 0 }
 -- input { [3i64, 0i64, 2i64] }
 -- output { [0i64, 0i64, 1i64, 0i64] }
 -- input { empty([0]i64) }
@@ -53,6 +57,20 @@
 -- output { [2i64, 2i64, 3i64, 2i64] [3i64, 0i64, 2i64] }
 
 -- ==
+-- entry: mapped
+-- input { [3i64, 0i64, 4i64, 1i64] }
+-- output { [3i64, 0i64, 4i64, 1i64] [0i64, 1i64, 2i64, 0i64, 1i64, 2i64, 3i64, 0i64] [0i64, 0i64, 3i64, 0i64, 0i64, 3i64, 0i64, 3i64, 6i64] }
+-- input { [0i64, 0i64] }
+-- output { [0i64, 0i64] empty([0]i64) empty([0]i64) }
+
+-- ==
+-- entry: mapped_filtered
+-- input { [3i64, 0i64, 4i64, 1i64] }
+-- output { [1i64, 1i64, 1i64, 1i64, 2i64, 4i64] }
+-- input { empty([0]i64) }
+-- output { empty([0]i64) }
+
+-- ==
 -- entry: constant
 -- input { 2i64 }
 -- output { [0i64, 1i64, 2i64, 1i64, 2i64, 3i64] }
@@ -85,6 +103,14 @@ entry row (ns: []i64) (k: i64) =
 entry filtered (ns: []i64) =
   let a = map (\n -> map (\i -> filter (\x -> x % 2 == 0) (iota i)) (iota n)) ns
   in (flatten (flatten a), map length (flatten a))
+
+entry mapped (ns: []i64) =
+  let x = map (\r -> map (\s -> map (* 3) s) r) (nested ns)
+  in (map length x, map length (flatten x), flatten (flatten x))
+
+entry mapped_filtered (ns: []i64) =
+  let a = map (\n -> map (\i -> filter (\x -> x % 2 == 0) (iota i)) (iota n)) ns
+  in flatten (flatten (map (\r -> map (\s -> map (+ length s) s) r) a))
 
 entry constant (k: i64) = flatten (flatten (map (\j -> unflatten_irregular [1, 2] [j, j + 1, j + 2]) (iota k)))
 
