@@ -50,7 +50,11 @@
  * with the scan of an irregular array's offsets) is split so too.
  * An if choosing between inner arrays of one length bound before it is
  * first replaced by both branches and a map selecting element by element,
- * when both branches may run for every element (split_ifs).
+ * when both branches may run for every element (split_ifs): the sizes a
+ * branch computes are 0 for the elements that do not take it, and its
+ * assertions hold for them. A Screma of a body-bound width with no input
+ * (a replicated one the simplifier dropped) gets an iota of that width as
+ * its input (give_inputs), so that it is lifted like the others.
  *
  * Work is then proportional to the total number of elements, whatever the
  * lengths: one long segment among short ones no longer runs in one
@@ -62,7 +66,9 @@
  * or results are not scalars or read values of the body, a neutral element
  * bound in the body, an outer statement that binds an array of a
  * body-bound size other than these (an if choosing between inner arrays
- * whose branches may not run for every element, a replicate of rows), or
+ * whose branches may not run for every element: a read by index, a loop,
+ * an array of a length bound outside the branch other than the if's; a
+ * replicate of rows), or
  * that consumes a value of another stage, a loop
  * whose count differs between elements whose body is unsafe to run past
  * an element's count (unsafe_stm); a map with scans or reductions of its
@@ -349,6 +355,57 @@ static void split_screma(Flat *F, Stm *t, StmVec *out) {
     for (int i = nin; i < m->nret; i++) vec_push(out, ir_copy_stm(F->a, t->pat[i], se_var(res[i]), t->loc));
 }
 
+/* Whether lam binds v: a parameter, or a result of a top-level statement. */
+static bool lambda_top_binds(const Lambda *lam, const Var *v) {
+    for (int i = 0; i < lam->nparams; i++)
+        if (lam->params[i] == v) return true;
+    for (int k = 0; k < lam->body->nstms; k++)
+        for (int j = 0; j < lam->body->stms[k]->npat; j++)
+            if (lam->body->stms[k]->pat[j] == v) return true;
+    return false;
+}
+
+/* A Screma of the body with no input (the simplifier dropped a replicated
+ * one, scan (+) 0 (replicate n x)) whose width the body binds gets an
+ * iota of that width as its input, which its map ignores: flattening then
+ * lifts it over that iota's flat positions like any other. Returns
+ * whether it gave any (new statements: the old ones are left as they
+ * were). */
+static bool give_inputs(Flat *F, Lambda *lam) {
+    Body *b = lam->body;
+    StmVec out = {0};
+    bool any = false;
+    for (int k = 0; k < b->nstms; k++) {
+        Stm *t = b->stms[k];
+        IrExp *e = t->e;
+        if (e->kind != IE_SCREMA || e->screma.narrs || !e->screma.w.is_var || !lambda_top_binds(lam, e->screma.w.v)) {
+            vec_push(&out, t);
+            continue;
+        }
+        any = true;
+        Stm *is = ir_iota_stm(F->p, "positions", e->screma.w, t->loc);
+        vec_push(&out, is);
+        IrExp *c = fl_exp_new(F, IE_SCREMA);
+        *c = *e;
+        c->screma.arrs = NEW(F->a, Var *);
+        c->screma.arrs[0] = is->pat[0];
+        c->screma.narrs = 1;
+        Var **ps = NEW(F->a, Var *);
+        ps[0] = ir_var(F->p, "unused", type_prim(PT_I64));
+        Lambda *m = ir_lambda_new(F->a, ps, 1, e->screma.map->body);
+        m->ret = e->screma.map->ret;
+        m->nret = e->screma.map->nret;
+        c->screma.map = m;
+        vec_push(&out, ir_stm(F->a, t->pat, t->npat, c, t->loc));
+    }
+    if (any) {
+        b->nstms = out.len;
+        b->stms = vec_to_arena(F->a, &out);
+    }
+    vec_free(&out);
+    return any;
+}
+
 /* A Screma of the body of a body-bound width that scans or reduces and
  * whose map runs nested parallel code is split (split_screma), so that
  * the map is lifted on its own. Returns whether it split any. */
@@ -378,49 +435,78 @@ static bool split_nested(Flat *F, Body *b) {
     return any;
 }
 
-/* Whether the statements of b may all run where the program would not run
- * them (both branches of an if, for every element): no operation that
- * may fail, no read by index (its bounds check may have been proved from
- * the branch's condition), nothing consumed, no loop; SOACs and ifs whose
- * bodies are such too. Assertions only at the top (branch: split_ifs
- * guards them by the branch's condition). Every array bound, in nested
- * bodies too, has length len, the if's, or constant dimensions (so that
- * one built for an element that takes the other branch is no longer than
- * the result: a length that is negative there fails in either branch, and
- * a long one cannot make the untaken branch cost more than the taken). */
-static bool speculable_body(const Body *b, bool branch, SubExp len);
+/* A branch's scalar statement that computes a size (an i64 by an op, a
+ * conversion or a copy): split_ifs makes it 0 for the elements that do
+ * not take the branch (clamp_sizes). */
+static bool size_stm(const Stm *t) {
+    return t->npat == 1 && t->pat[0]->type.kind == TK_PRIM && t->pat[0]->type.elem == PT_I64 &&
+           (t->e->kind == IE_OP || t->e->kind == IE_CONV || t->e->kind == IE_SUBEXP);
+}
 
-static bool speculable_lambda(const Lambda *l, SubExp len) { return speculable_body(l->body, false, len); }
+/* Whether v is bound by a size statement somewhere in a branch. */
+typedef struct SizeIn {
+    const Var *v;
+    bool found;
+} SizeIn;
 
-/* Whether array type ty has length len or only constant dimensions. */
-static bool bounded_array(Type ty, SubExp len) {
+static void size_in_stm(IrWalk *w, Stm *t) {
+    SizeIn *f = w->ctx;
+    if (size_stm(t) && t->pat[0] == f->v) f->found = true;
+}
+
+static bool branch_size(const Body *branch, const Var *v) {
+    SizeIn f = {v, false};
+    IrWalk w = {NULL, NULL, size_in_stm, &f};
+    ir_walk_body(&w, (Body *)branch);
+    return f.found;
+}
+
+/* Whether the statements of b (in branch) may all run where the program
+ * would not run them (both branches of an if, for every element): no
+ * operation that may fail, no read by index (its bounds check may have
+ * been proved from the branch's condition), nothing consumed, no loop;
+ * SOACs and ifs whose bodies are such too. Assertions (split_ifs guards
+ * them by the branch's condition: guarded_branch). Every array
+ * bound, in nested bodies too, has length len, the if's, or dimensions
+ * that are constants or sizes the branch computes (which split_ifs makes
+ * 0 where the branch is not taken), so that one built for an element that
+ * takes the other branch is no longer than the result: a length that is
+ * negative there fails in either branch, and a long one cannot make the
+ * untaken branch cost more than the taken. */
+static bool speculable_body(const Body *b, const Body *branch, SubExp len);
+
+static bool speculable_lambda(const Lambda *l, const Body *branch, SubExp len) {
+    return speculable_body(l->body, branch, len);
+}
+
+/* Whether array type ty has length len or dimensions that are constants
+ * or sizes that branch computes. */
+static bool bounded_array(Type ty, const Body *branch, SubExp len) {
     if (ty.kind != TK_ARRAY) return true;
     if (ty.rank == 1 && se_same(ty.shape[0], len)) return true;
     for (int d = 0; d < ty.rank; d++)
-        if (ty.shape[d].is_var) return false;
+        if (ty.shape[d].is_var && !branch_size(branch, ty.shape[d].v)) return false;
     return true;
 }
 
-static bool speculable_body(const Body *b, bool branch, SubExp len) {
+static bool speculable_body(const Body *b, const Body *branch, SubExp len) {
     for (int k = 0; k < b->nstms; k++) {
         const Stm *t = b->stms[k];
         const IrExp *e = t->e;
         for (int j = 0; j < t->npat; j++)
-            if (!bounded_array(t->pat[j]->type, len)) return false;
+            if (!bounded_array(t->pat[j]->type, branch, len)) return false;
         if (ir_exp_speculable_leaf(e)) continue;
         switch (e->kind) {
-        case IE_ASSERT:
-            if (!branch) return false;
-            break;
+        case IE_ASSERT: break;
         case IE_IF:
-            if (!speculable_body(e->tbody, false, len) || !speculable_body(e->fbody, false, len)) return false;
+            if (!speculable_body(e->tbody, branch, len) || !speculable_body(e->fbody, branch, len)) return false;
             break;
         case IE_SCREMA:
-            if (!speculable_lambda(e->screma.map, len)) return false;
+            if (!speculable_lambda(e->screma.map, branch, len)) return false;
             for (int i = 0; i < e->screma.nscans; i++)
-                if (!speculable_lambda(e->screma.scans[i].op, len)) return false;
+                if (!speculable_lambda(e->screma.scans[i].op, branch, len)) return false;
             for (int i = 0; i < e->screma.nreds; i++)
-                if (!speculable_lambda(e->screma.reds[i].op, len)) return false;
+                if (!speculable_lambda(e->screma.reds[i].op, branch, len)) return false;
             break;
         default: return false;
         }
@@ -428,19 +514,106 @@ static bool speculable_body(const Body *b, bool branch, SubExp len) {
     return true;
 }
 
-/* The statements of branch b into out, each assertion holding too where
- * skip does (skip: the branch is not taken), so that it fails only for
- * elements that take the branch. */
-static void guarded_branch(Flat *F, StmVec *out, const Body *b, SubExp skip) {
+/* The sizes of arrays a branch binds (marked by Var id in dims). */
+typedef struct Dims {
+    char *dims;
+    int n;
+} Dims;
+
+static void dims_bind(IrWalk *w, Var *v) {
+    Dims *d = w->ctx;
+    for (int i = 0; v->type.kind == TK_ARRAY && i < v->type.rank; i++)
+        if (v->type.shape[i].is_var && v->type.shape[i].v->id < d->n) d->dims[v->type.shape[i].v->id] = 1;
+}
+
+/* Each size statement of b (and of the bodies in it) that binds an array
+ * size of the branch binds it as raw * taken (taken the branch's
+ * condition as 0 or 1): the size itself where the branch is taken, 0
+ * elsewhere, so that an element that does not take the branch builds
+ * empty arrays (speculable_body). */
+static void clamp_body(Flat *F, Body *b, const Dims *d, SubExp taken);
+
+static void clamp_lambda(Flat *F, Lambda *l, const Dims *d, SubExp taken) { clamp_body(F, l->body, d, taken); }
+
+static void clamp_body(Flat *F, Body *b, const Dims *d, SubExp taken) {
+    StmVec out = {0};
     for (int k = 0; k < b->nstms; k++) {
         Stm *t = b->stms[k];
-        if (t->e->kind != IE_ASSERT) {
+        IrExp *e = t->e;
+        if (e->kind == IE_IF) {
+            clamp_body(F, e->tbody, d, taken);
+            clamp_body(F, e->fbody, d, taken);
+        } else if (e->kind == IE_SCREMA) {
+            clamp_lambda(F, e->screma.map, d, taken);
+            for (int i = 0; i < e->screma.nscans; i++) clamp_lambda(F, e->screma.scans[i].op, d, taken);
+            for (int i = 0; i < e->screma.nreds; i++) clamp_lambda(F, e->screma.reds[i].op, d, taken);
+        }
+        if (!size_stm(t) || t->pat[0]->id >= d->n || !d->dims[t->pat[0]->id]) {
+            vec_push(&out, t);
+            continue;
+        }
+        Var *size = t->pat[0], *raw = ir_var(F->p, size->name, size->type);
+        Var **pat = NEW(F->a, Var *);
+        pat[0] = raw;
+        vec_push(&out, ir_stm(F->a, pat, 1, e, t->loc));
+        vec_push(&out, ir_op2_stm(F->a, size, OP_MUL, PT_I64, se_var(raw), taken, t->loc));
+    }
+    b->stms = vec_to_arena(F->a, &out);
+    b->nstms = out.len;
+    vec_free(&out);
+}
+
+/* clamp_body on branch b, taken where cond holds. */
+static void clamp_sizes(Flat *F, StmVec *out, Body *b, SubExp cond, SrcLoc loc) {
+    Dims d = {calloc((size_t)F->p->next_var_id + 1, 1), F->p->next_var_id};
+    IrWalk w = {dims_bind, NULL, NULL, &d};
+    ir_walk_body(&w, b);
+    IrExp *c = fl_exp_new(F, IE_CONV);
+    c->args = NEW(F->a, SubExp);
+    c->args[0] = cond;
+    c->nargs = 1;
+    c->t = PT_BOOL;
+    c->to = PT_I64;
+    Var *taken = ir_var(F->p, "taken", type_prim(PT_I64));
+    vec_push(out, ir_stm1(F->a, taken, c, loc));
+    clamp_body(F, b, &d, se_var(taken));
+    free(d.dims);
+}
+
+/* The statements of branch b into out, each assertion holding too where
+ * skip does (skip: the branch is not taken), so that it fails only for
+ * elements that take the branch; those of the bodies in b are guarded in
+ * place (b is split_ifs' copy of the branch). */
+static void guarded_branch(Flat *F, StmVec *out, Body *b, SubExp skip);
+
+static void guarded_lambda(Flat *F, Lambda *l, SubExp skip) {
+    StmVec in = {0};
+    guarded_branch(F, &in, l->body, skip);
+    l->body->stms = vec_to_arena(F->a, &in);
+    l->body->nstms = in.len;
+    vec_free(&in);
+}
+
+static void guarded_branch(Flat *F, StmVec *out, Body *b, SubExp skip) {
+    for (int k = 0; k < b->nstms; k++) {
+        Stm *t = b->stms[k];
+        IrExp *x = t->e;
+        if (x->kind == IE_IF) {
+            Lambda arms[2] = {{.body = x->tbody}, {.body = x->fbody}};
+            guarded_lambda(F, &arms[0], skip);
+            guarded_lambda(F, &arms[1], skip);
+        } else if (x->kind == IE_SCREMA) {
+            guarded_lambda(F, x->screma.map, skip);
+            for (int i = 0; i < x->screma.nscans; i++) guarded_lambda(F, x->screma.scans[i].op, skip);
+            for (int i = 0; i < x->screma.nreds; i++) guarded_lambda(F, x->screma.reds[i].op, skip);
+        }
+        if (x->kind != IE_ASSERT) {
             vec_push(out, t);
             continue;
         }
         IrExp *e = fl_exp_new(F, IE_ASSERT);
-        *e = *t->e;
-        e->cond = ir_emit_op2(F->p, out, OP_LOR, PT_BOOL, skip, t->e->cond, "ok", t->loc);
+        *e = *x;
+        e->cond = ir_emit_op2(F->p, out, OP_LOR, PT_BOOL, skip, x->cond, "ok", t->loc);
         vec_push(out, ir_stm(F->a, t->pat, t->npat, e, t->loc));
     }
 }
@@ -477,17 +650,21 @@ static bool split_ifs(Flat *F, Body *b) {
             len = ty.shape[0];
             arrays++;
         }
-        if (!ok || !arrays || !speculable_body(e->tbody, true, len) || !speculable_body(e->fbody, true, len)) {
+        if (!ok || !arrays || !speculable_body(e->tbody, e->tbody, len) || !speculable_body(e->fbody, e->fbody, len)) {
             vec_push(&out, t);
             continue;
         }
         any = true;
+        /* a copy of the if is changed: flatten_map keeps t where it gives up */
+        IrExp *ce = ir_clone_stm(F->p, t)->e;
         SubExp nc = ir_emit_op2(F->p, &out, OP_EQ, PT_BOOL, e->cond, se_bool(false), "other", t->loc);
-        guarded_branch(F, &out, e->tbody, nc);
-        guarded_branch(F, &out, e->fbody, e->cond);
+        clamp_sizes(F, &out, ce->tbody, e->cond, t->loc);
+        clamp_sizes(F, &out, ce->fbody, nc, t->loc);
+        guarded_branch(F, &out, ce->tbody, nc);
+        guarded_branch(F, &out, ce->fbody, e->cond);
         for (int j = 0; j < t->npat; j++) {
             Var *x = t->pat[j];
-            SubExp a = e->tbody->res[j], o = e->fbody->res[j];
+            SubExp a = ce->tbody->res[j], o = ce->fbody->res[j];
             if (x->type.kind != TK_ARRAY) {
                 SubExp r = fl_if(F, &out, e->cond, NULL, a, NULL, o, x->type);
                 vec_push(&out, ir_copy_stm(F->a, x, r, t->loc));
@@ -979,6 +1156,7 @@ static bool flatten_map(Flat *F, Body *host, int at) {
     int nsaved = b->nstms;
     bool split = split_nested(F, b);
     split |= split_ifs(F, b);
+    split |= give_inputs(F, lam);
     flat_begin(F, sc->w, b);
     for (int i = 0; i < lam->nparams; i++) {
         F->level[lam->params[i]->id] = L_OUTER;
