@@ -300,13 +300,18 @@ static SVal *loop_fixpoint(Lower *l, Env *env, Exp *e, LoopSetup *su) {
 static SVal *hooked_loop(Lower *l, Env *env, Exp *e, LoopHook *h) {
     l->hook = NULL;
     SVal *v = h->carried;
+    SVal *over = h->mode != HOOK_VALUE ? lower_exp(l, env, e->e3) : NULL; /* the bound, or the array */
     if (h->mode == HOOK_INIT) {
         v = loop_init(l, env, e);
-        h->bound = lower_exp(l, env, e->e3)->se;
+        h->bound = e->form == LOOP_FOR_IN ? lower_width(l, over, e->loc) : over->se;
     } else if (h->mode == HOOK_BODY) {
-        SubExp iv = lower_conv(l, h->iter, subexp_type(lower_exp(l, env, e->e3)->se).elem, e->loc);
-        Env *benv = lower_env_bind(l, lower_bind_pat(l, env, e->pat, h->carried), e->loop_var_uid, e->loop_var,
-                                   sv_dyn(l, iv));
+        Env *benv = lower_bind_pat(l, env, e->pat, h->carried);
+        if (e->form == LOOP_FOR_IN) {
+            benv = lower_bind_pat(l, benv, e->pat2, lower_index_value(l, over, h->iter, e->loc));
+        } else {
+            SubExp iv = lower_conv(l, h->iter, subexp_type(over->se).elem, e->loc);
+            benv = lower_env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
+        }
         v = lower_exp(l, benv, e->e2);
     }
     h->out = v;

@@ -20,14 +20,15 @@
  * loop is lowered in each map again (the simplifier removes what a map
  * does not use). The interchange is given up, with what it made dropped,
  * where the loop is not run by the function at its top (in its chain of
- * lets or its result, outside any branch or inner function), is not a
- * `for i < k` loop, or its bound is computed from the element. */
+ * lets or its result, outside any branch or inner function), is a while
+ * loop, or its bound (`for i < k`, or the length of xs in `for x in xs`)
+ * is computed from the element. */
 #include "lower.h"
 
-/* The loop e (under ascriptions and coercions), or NULL. */
+/* The for-loop e (under ascriptions and coercions), or NULL. */
 static Exp *as_loop(Exp *e) {
     while (e && (e->kind == EX_ASCRIBE || e->kind == EX_COERCE)) e = e->e1;
-    return e && e->kind == EX_LOOP && e->form == LOOP_FOR_UPTO ? e : NULL;
+    return e && e->kind == EX_LOOP && e->form != LOOP_WHILE ? e : NULL;
 }
 
 /* The for-loop that body runs at its top, or NULL. */

@@ -6,7 +6,8 @@
 -- rows) and nothing runs element after element on the host. The loop at
 -- the end of the function or in one of its lets, with code after it (its
 -- value then read row by row); scalars carried with the arrays; a bound of
--- another integer type; a map over the rows of an irregular array; no
+-- another integer type; a `for k in ks` loop over an array from outside
+-- the map; a map over the rows of an irregular array; no
 -- iterations and no elements; failures inside the loop. (A loop whose
 -- size changes although it is the same for every element:
 -- tests/programs/sizes/coercion_in_map.fut.)
@@ -44,6 +45,13 @@
 -- output { [4i64, 8i64, 12i64, 4i64, 4i64, 8i64] }
 
 -- ==
+-- entry: over
+-- input { [2i64, 3i64] [5i64, 0i64, 7i64] }
+-- output { [1i64, 2i64, 3i64, 2i64, 3i64, 1i64, 5i64, 2i64, 3i64] }
+-- input { empty([0]i64) [3i64, 1i64] }
+-- output { [0i64, 1i64, 2i64, 0i64] }
+
+-- ==
 -- entry: failing
 -- input { [3i64, 4i64] }
 -- output { [2i64] }
@@ -71,6 +79,9 @@ entry carried (k: i32) (ns: []i64) =
 entry over_rows (ns: []i64) =
   let a = map (\n -> iota n) ns
   in flatten (map (\r -> loop r for i < 2 do map (* 2) (filter (> i) r)) a)
+
+entry over (ks: []i64) (ns: []i64) =
+  flatten (map (\n -> loop r = iota n for k in ks do filter (\x -> x % k != 0) r ++ [k]) ns)
 
 entry failing (ns: []i64) =
   flatten (map (\n -> loop r = iota n for i < 2 do map (\x -> x / (n - 2)) (filter (> i) r)) ns)
