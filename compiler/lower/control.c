@@ -294,9 +294,33 @@ static SVal *loop_fixpoint(Lower *l, Env *env, Exp *e, LoopSetup *su) {
     }
 }
 
+/* A hooked loop's body, for parameters of value h->carried in iteration
+ * h->iter (over: its bound's value, or the array a for-in loop goes over). */
+typedef struct HookedBody {
+    Env *env;
+    Exp *e;
+    LoopHook *h;
+    SVal *over;
+} HookedBody;
+
+static SVal *hooked_body(Lower *l, void *ctx, int arm) {
+    HookedBody *b = ctx;
+    Exp *e = b->e;
+    if (arm) return b->h->carried; /* a masked element past its count */
+    Env *benv = lower_bind_pat(l, b->env, e->pat, b->h->carried);
+    if (e->form == LOOP_FOR_IN) {
+        benv = lower_bind_pat(l, benv, e->pat2, lower_index_value(l, b->over, b->h->iter, e->loc));
+    } else {
+        SubExp iv = lower_conv(l, b->h->iter, subexp_type(b->over->se).elem, e->loc);
+        benv = lower_env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
+    }
+    return lower_exp(l, benv, e->e2);
+}
+
 /* The loop e that a hook replaces (lower.h, LoopHook): its initial value
- * and bound, its body's value for the parameters' value h->carried in
- * iteration h->iter, or h->carried itself. */
+ * and its count (an i64), its body's value for the parameters' value
+ * h->carried in iteration h->iter (h->carried itself from h->count
+ * iterations on, where masked), or h->carried itself. */
 static SVal *hooked_loop(Lower *l, Env *env, Exp *e, LoopHook *h) {
     l->hook = NULL;
     SVal *v = h->carried;
@@ -305,14 +329,9 @@ static SVal *hooked_loop(Lower *l, Env *env, Exp *e, LoopHook *h) {
         v = loop_init(l, env, e);
         h->bound = e->form == LOOP_FOR_IN ? lower_width(l, over, e->loc) : over->se;
     } else if (h->mode == HOOK_BODY) {
-        Env *benv = lower_bind_pat(l, env, e->pat, h->carried);
-        if (e->form == LOOP_FOR_IN) {
-            benv = lower_bind_pat(l, benv, e->pat2, lower_index_value(l, over, h->iter, e->loc));
-        } else {
-            SubExp iv = lower_conv(l, h->iter, subexp_type(over->se).elem, e->loc);
-            benv = lower_env_bind(l, benv, e->loop_var_uid, e->loop_var, sv_dyn(l, iv));
-        }
-        v = lower_exp(l, benv, e->e2);
+        HookedBody b = {env, e, h, over};
+        v = h->masked ? lower_branch(l, lower_binop(l, OP_LT, h->iter, h->count, e->loc), hooked_body, &b, 0, 1, e->loc)
+                      : hooked_body(l, &b, 0);
     }
     h->out = v;
     h->fired = true;

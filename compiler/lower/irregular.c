@@ -261,24 +261,50 @@ static void mark_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
     if (x) ((bool *)ctx)[x->id] = true;
 }
 
-/* Drops the statements of lam's body that its results do not need, but
- * its assertions: the sizes of the rows need not build them, and a
- * failure inside a row's operations is raised when the rows are built. */
-static void prune_sizes(Lower *l, Lambda *lam) {
-    Body *b = lam->body;
-    bool *used = NEW_ARRAY(l->a, bool, l->prog->next_var_id + 1);
+static void prune_body(Lower *l, Body *b, bool *used);
+
+/* The results of if st that used marks (and the sizes of their types),
+ * its branches pruned to them. */
+static void prune_if(Lower *l, Stm *st, bool *used) {
+    IrExp *e = st->e;
+    for (int j = 0; j < st->npat; j++)
+        if (used[st->pat[j]->id]) ir_uses_type(&st->pat[j]->type, mark_use, used);
+    int k = 0;
+    for (int j = 0; j < st->npat; j++) {
+        if (!used[st->pat[j]->id]) continue;
+        st->pat[k] = st->pat[j], e->ret[k] = e->ret[j];
+        e->tbody->res[k] = e->tbody->res[j], e->fbody->res[k] = e->fbody->res[j];
+        k++;
+    }
+    st->npat = e->nret = e->tbody->nres = e->fbody->nres = k;
+    prune_body(l, e->tbody, used);
+    prune_body(l, e->fbody, used);
+}
+
+/* Drops the statements of b that its results do not need, but its
+ * assertions (prune_sizes), in the branches of its ifs too. */
+static void prune_body(Lower *l, Body *b, bool *used) {
     ir_uses_ses(b->res, b->nres, mark_use, used);
     bool *live = NEW_ARRAY(l->a, bool, b->nstms + 1);
     for (int i = b->nstms - 1; i >= 0; i--) {
         Stm *st = b->stms[i];
         live[i] = st->e->kind == IE_ASSERT;
         for (int m = 0; m < st->npat && !live[i]; m++) live[i] = used[st->pat[m]->id];
-        if (live[i]) ir_uses_stm(st, mark_use, used);
+        if (!live[i]) continue;
+        if (st->e->kind == IE_IF) prune_if(l, st, used);
+        ir_uses_stm(st, mark_use, used);
     }
     int k = 0;
     for (int i = 0; i < b->nstms; i++)
         if (live[i]) b->stms[k++] = b->stms[i];
     b->nstms = k;
+}
+
+/* Drops the statements of lam's body that its results do not need, but
+ * its assertions: the sizes of the rows need not build them, and a
+ * failure inside a row's operations is raised when the rows are built. */
+static void prune_sizes(Lower *l, Lambda *lam) {
+    prune_body(l, lam->body, NEW_ARRAY(l->a, bool, l->prog->next_var_id + 1));
 }
 
 /* The lambda of element i, fn's value for its i64 parameter, whose
@@ -431,12 +457,34 @@ static bool concat_elem(Lower *l, const IrExp *e, int i, SubExp start, const Sub
     return true;
 }
 
+/* Element js of array result k of the if e: the element of that result
+ * in each branch (a copy of its statements, with fresh variables, into a
+ * branch of a new if on the same condition). */
+static bool if_elem(Lower *l, const IrExp *e, int k, const SubExp *js, SubExp *out, int depth, SrcLoc loc) {
+    Builder *saved = l->b, bs[2] = {{.up = saved}, {.up = saved}};
+    Body *arms[2];
+    SubExp x[2];
+    bool ok = true;
+    for (int a = 0; a < 2; a++) {
+        Body *c = ir_clone_body_with(l->prog, a ? e->fbody : e->tbody, NULL, NULL, 0);
+        l->b = &bs[a];
+        for (int i = 0; i < c->nstms; i++) vec_push_in(l->a, &bs[a].stms, c->stms[i]);
+        x[a] = se_i64(0);
+        ok = ok && elem_at(l, c->res[k], js, &x[a], depth + 1, loc);
+        arms[a] = lower_body_end(l, saved, &bs[a], &x[a], 1);
+    }
+    if (!ok) return false;
+    *out = lower_if_one(l, e->cond, arms[0], arms[1], subexp_type(x[0]), loc);
+    return true;
+}
+
 /* Element js[0..rank-1] of the array x, computed without building x
  * where the statements of the current body that built it allow: a free
  * array's element, an iota's start + j * step, a replicate's value (or
  * its array's element), the element of a slice or row of an array, a
  * copy's or reshape's, one of a literal of a few scalars, a
- * concatenation's (of the part that holds it), and a map's function
+ * concatenation's (of the part that holds it), an if's (of each branch,
+ * in a new if on its condition), and a map's function
  * applied to its inputs' elements or rows (inlined), the element of its
  * result. False where x is built otherwise (a filter, a scan, a loop). */
 static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth, SrcLoc loc) {
@@ -485,6 +533,11 @@ static bool elem_at(Lower *l, SubExp x, const SubExp *js, SubExp *out, int depth
         return elem_at(l, e->se, js + e->nshape, out, depth + 1, loc);
     case IE_COPY: return elem_at(l, se_var(e->arr), js, out, depth + 1, loc);
     case IE_CONCAT: return e->narrs > 0 && concat_elem(l, e, 0, se_i64(0), js, rank, out, depth, loc);
+    case IE_IF: {
+        int k = 0;
+        while (k < st->npat && st->pat[k] != x.v) k++;
+        return if_elem(l, e, k, js, out, depth, loc);
+    }
     case IE_ARRAYLIT: /* of a few scalars: the one js[0] picks */
         if (rank != 1 || e->nargs == 0 || e->nargs > 8) return false;
         *out = e->args[e->nargs - 1];
@@ -654,6 +707,10 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
     }
     lower_lambda_end(l, lam, saved, &nb, res.items, ok ? res.len : 0);
     if (!ok) return NULL;
+    /* what the element's value needs: each of the row's own computations
+     * (a map whose function checks each element, whose array is dead) runs
+     * for the one element it reads, checks included */
+    if (q < 0) prune_sizes(l, lam);
     Screma sc = {.w = total, .arrs = in, .narrs = 1, .map = lam};
     if (q >= 0) {
         sc.scans = NEW(l->a, SegOp);

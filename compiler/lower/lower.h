@@ -82,16 +82,19 @@ typedef struct Outline Outline;
 
 /* A loop whose lowering is replaced while a map's function is lowered for
  * the map-loop interchange (interchange.c, control.c's hooked_loop):
- * HOOK_INIT gives its initial value and bound, HOOK_BODY its body's value
- * for parameters of value carried in iteration iter, HOOK_VALUE the value
- * carried in place of the loop. out is the value given; the statements
- * the function's lowering makes after it start at mark in b. */
+ * HOOK_INIT gives its initial value and bound (or the length of the array
+ * a for-in loop goes over), HOOK_BODY its body's value for parameters of
+ * value carried in iteration iter (carried itself where masked and iter
+ * is not below count), HOOK_VALUE the value carried in place of the
+ * loop. out is the value given; the statements the function's lowering
+ * makes after it start at mark in b. */
 typedef enum HookMode { HOOK_INIT, HOOK_BODY, HOOK_VALUE } HookMode;
 typedef struct LoopHook {
     const Exp *loop;
     HookMode mode;
     SVal *carried;
-    SubExp iter, bound;
+    SubExp iter, bound, count;
+    bool masked;
     SVal *out;
     Builder *b;
     int mark;

@@ -1,6 +1,6 @@
 -- Maps whose function runs a loop over arrays that differ in size between
--- the elements, or between the iterations, with a bound the same for
--- every element: the loop is interchanged with the map
+-- the elements, or between the iterations: the loop is interchanged with
+-- the map
 -- (compiler/lower/interchange.c), so that each iteration is a map over
 -- all elements (flattened: filters, concatenations and maps of irregular
 -- rows) and nothing runs element after element on the host. The loop at
@@ -51,6 +51,40 @@
 -- input { empty([0]i64) [3i64, 1i64] }
 -- output { [0i64, 1i64, 2i64, 0i64] }
 
+-- Counts that differ between the elements: the loop runs the largest
+-- count, each element's body masked past its own (its rows read through
+-- the mask's if); from an empty array and from rows of one size (carried
+-- irregular from the start), a count of another type and negative, an
+-- array of the element's own length. A body that is not read by
+-- position (a scan whose operator reads a value of the element) is left
+-- to run element after element (scanned).
+-- ==
+-- entry: grow
+-- input { [3i64, 0i64, 4i64, 1i64] }
+-- output { [0i64, 1i64, 4i64, 0i64, 1i64, 4i64, 9i64, 0i64] }
+-- input { empty([0]i64) }
+-- output { empty([0]i64) }
+
+-- ==
+-- entry: own
+-- input { [3i64, 0i64, 4i64, 1i64] }
+-- output { [0i64, 1i64, 2i64, 0i64, 1i64, 2i64, 3i64, 0i64, 0i64, 0i64] }
+
+-- ==
+-- entry: halves
+-- input { [3i64, 0i64, 4i64, 1i64] }
+-- output { [0i64, 1i64, 2i64, 1i64, 2i64, 3i64, 4i64, 0i64] }
+
+-- ==
+-- entry: neg
+-- input { [3i32, 0i32, 5i32] }
+-- output { [0i32, 0i32, 0i32, 0i32, 0i32, 1i32, 2i32] }
+
+-- ==
+-- entry: scanned
+-- input { [3i64, 0i64, 4i64, 5i64] }
+-- output { [0i64, 1i64, 3i64, 1i64, 2i64, 0i64, 1i64, 1i64, 2i64, 5i64, 5i64, 3i64] }
+
 -- ==
 -- entry: failing
 -- input { [3i64, 4i64] }
@@ -82,6 +116,17 @@ entry over_rows (ns: []i64) =
 
 entry over (ks: []i64) (ns: []i64) =
   flatten (map (\n -> loop r = iota n for k in ks do filter (\x -> x % k != 0) r ++ [k]) ns)
+
+entry grow (ns: []i64) = flatten (map (\n -> loop acc = [] for i < n do acc ++ [i * i]) ns)
+
+entry own (ns: []i64) = flatten (map (\n -> loop r = iota n for k in iota (n % 3) do r ++ [k]) ns)
+
+entry halves (ns: []i64) = flatten (map (\n -> loop r = iota n for i < n / 2 do map (+ i) r) ns)
+
+entry neg (ns: []i32) = flatten (map (\n -> loop acc = [0i32] for i < n - 2 do acc ++ [i]) ns)
+
+entry scanned (ns: []i64) =
+  flatten (map (\n -> loop r = iota n for i < n / 2 do scan (\a b -> (a + b) % (n + 1)) i r) ns)
 
 entry failing (ns: []i64) =
   flatten (map (\n -> loop r = iota n for i < 2 do map (\x -> x / (n - 2)) (filter (> i) r)) ns)
