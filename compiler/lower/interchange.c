@@ -187,12 +187,14 @@ SVal *lower_map_interchanged(Lower *l, SVal *f, SVal *xs, SrcLoc loc) {
     }
     /* the bound: a constant, or a variable bound before the map; else the
      * largest count, each element's body masked past its own */
-    SubExp bound = lower_conv(l, x.bound, PT_I64, loc);
+    SubExp bound;
     SVal *init = ib->elems[0];
     if (x.bound.is_var && x.bound.v->id >= vars) {
         x.counts = ib->elems[1]->se;
         bound = largest(l, x.counts, n, loc);
         init = as_irregular(l, init, loc);
+    } else {
+        bound = lower_conv(l, x.bound, PT_I64, loc);
     }
     SVal *res = lower_loop_over(l, loop, init, bound, body_map, &x);
     x.carried = res;

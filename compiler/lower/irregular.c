@@ -147,7 +147,7 @@ static SVal *rows_row(Lower *l, const SVal *v, SubExp i, SrcLoc loc) {
     *r = *in;
     r->n = len;
     r->view = true;
-    r->closed = false;
+    r->closed = r->shifted = false;
     r->counts = slice_of(l, in->counts, start, len, loc);
     r->offsets = slice_of(l, in->offsets, start, len, loc);
     r->dims = NEW_ARRAY(l->a, SubExp, in->rank);
@@ -263,8 +263,17 @@ static void mark_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
 
 static void prune_body(Lower *l, Body *b, bool *used);
 
-/* The results of if st that used marks (and the sizes of their types),
- * its branches pruned to them. */
+/* Whether b, or a branch of an if in it, asserts at its top. */
+static bool asserts(const Body *b) {
+    for (int i = 0; i < b->nstms; i++) {
+        const IrExp *e = b->stms[i]->e;
+        if (e->kind == IE_ASSERT || (e->kind == IE_IF && (asserts(e->tbody) || asserts(e->fbody)))) return true;
+    }
+    return false;
+}
+
+/* The results of if st that used marks (and the sizes of their types;
+ * none where it stays for its checks alone), its branches pruned to them. */
 static void prune_if(Lower *l, Stm *st, bool *used) {
     IrExp *e = st->e;
     for (int j = 0; j < st->npat; j++)
@@ -282,17 +291,57 @@ static void prune_if(Lower *l, Stm *st, bool *used) {
 }
 
 /* Drops the statements of b that its results do not need, but its
- * assertions (prune_sizes), in the branches of its ifs too. */
+ * assertions (prune_sizes), in the branches of its ifs too: an if whose
+ * branches assert at their top stays (a row that no position reads, an
+ * empty one, must still fail its branch's checks). */
 static void prune_body(Lower *l, Body *b, bool *used) {
     ir_uses_ses(b->res, b->nres, mark_use, used);
     bool *live = NEW_ARRAY(l->a, bool, b->nstms + 1);
     for (int i = b->nstms - 1; i >= 0; i--) {
         Stm *st = b->stms[i];
-        live[i] = st->e->kind == IE_ASSERT;
+        live[i] = st->e->kind == IE_ASSERT || (st->e->kind == IE_IF && (asserts(st->e->tbody) || asserts(st->e->fbody)));
         for (int m = 0; m < st->npat && !live[i]; m++) live[i] = used[st->pat[m]->id];
         if (!live[i]) continue;
         if (st->e->kind == IE_IF) prune_if(l, st, used);
         ir_uses_stm(st, mark_use, used);
+    }
+    int k = 0;
+    for (int i = 0; i < b->nstms; i++)
+        if (live[i]) b->stms[k++] = b->stms[i];
+    b->nstms = k;
+}
+
+/* Whether b's assertions, in the branches of its ifs too, are all at the
+ * top of its bodies (none in a SOAC's function or a loop). */
+static bool top_checks_only(const Body *b) {
+    for (int i = 0; i < b->nstms; i++) {
+        const IrExp *e = b->stms[i]->e;
+        if (e->kind == IE_IF ? !top_checks_only(e->tbody) || !top_checks_only(e->fbody)
+                             : e->kind != IE_ASSERT && ir_exp_has_assert(e))
+            return false;
+    }
+    return true;
+}
+
+/* Drops the ifs of the positions' lambda lam whose results nothing needs
+ * and whose checks are all at the top of their branches: the sizes'
+ * lambda keeps those (prune_body), for every element, empty rows
+ * included, and each position reads its element through a copy of them
+ * (if_elem). The simplifier would keep them for their checks, and with
+ * them the arrays of their results. */
+static void drop_checked_ifs(Lower *l, Lambda *lam) {
+    Body *b = lam->body;
+    bool *used = NEW_ARRAY(l->a, bool, l->prog->next_var_id + 1);
+    ir_uses_ses(b->res, b->nres, mark_use, used);
+    bool *live = NEW_ARRAY(l->a, bool, b->nstms + 1);
+    for (int i = b->nstms - 1; i >= 0; i--) {
+        Stm *st = b->stms[i];
+        live[i] = false;
+        for (int m = 0; m < st->npat && !live[i]; m++) live[i] = used[st->pat[m]->id];
+        if (!live[i])
+            live[i] = ir_exp_has_assert(st->e) &&
+                      !(st->e->kind == IE_IF && top_checks_only(st->e->tbody) && top_checks_only(st->e->fbody));
+        if (live[i]) ir_uses_stm(st, mark_use, used);
     }
     int k = 0;
     for (int i = 0; i < b->nstms; i++)
@@ -459,7 +508,12 @@ static bool concat_elem(Lower *l, const IrExp *e, int i, SubExp start, const Sub
 
 /* Element js of array result k of the if e: the element of that result
  * in each branch (a copy of its statements, with fresh variables, into a
- * branch of a new if on the same condition). */
+ * branch of a new if on the same condition). Each if read so counts as
+ * IF_DEPTH levels of elem_at's 32: a chain of ifs that each read the
+ * previous one in both branches doubles the code at every if, so only a
+ * few are read through. */
+enum { IF_DEPTH = 8 };
+
 static bool if_elem(Lower *l, const IrExp *e, int k, const SubExp *js, SubExp *out, int depth, SrcLoc loc) {
     Builder *saved = l->b, bs[2] = {{.up = saved}, {.up = saved}};
     Body *arms[2];
@@ -470,7 +524,7 @@ static bool if_elem(Lower *l, const IrExp *e, int k, const SubExp *js, SubExp *o
         l->b = &bs[a];
         for (int i = 0; i < c->nstms; i++) vec_push_in(l->a, &bs[a].stms, c->stms[i]);
         x[a] = se_i64(0);
-        ok = ok && elem_at(l, c->res[k], js, &x[a], depth + 1, loc);
+        ok = ok && elem_at(l, c->res[k], js, &x[a], depth + IF_DEPTH, loc);
         arms[a] = lower_body_end(l, saved, &bs[a], &x[a], 1);
     }
     if (!ok) return false;
@@ -707,10 +761,7 @@ static Var *flat_by_positions(Lower *l, ElemFn fn, void *ctx, const Irreg *r, in
     }
     lower_lambda_end(l, lam, saved, &nb, res.items, ok ? res.len : 0);
     if (!ok) return NULL;
-    /* what the element's value needs: each of the row's own computations
-     * (a map whose function checks each element, whose array is dead) runs
-     * for the one element it reads, checks included */
-    if (q < 0) prune_sizes(l, lam);
+    drop_checked_ifs(l, lam);
     Screma sc = {.w = total, .arrs = in, .narrs = 1, .map = lam};
     if (q >= 0) {
         sc.scans = NEW(l->a, SegOp);
@@ -1150,7 +1201,7 @@ static void push_desc(Lower *l, const Irreg *r, SubExpVec *out) {
 static SVal *take_desc(Lower *l, const Irreg *like, SubExp flat, const SubExp *ses, int *pos) {
     Irreg *r = NEW(l->a, Irreg);
     *r = *like;
-    r->closed = false; /* like's closed form may be of values of one arm */
+    r->closed = r->shifted = false; /* like's closed form or starts may be of values of one arm */
     r->vary = NEW_ARRAY(l->a, bool, r->rank);
     COPY_ARRAY(r->vary, like->vary, r->rank);
     r->dims = NEW_ARRAY(l->a, SubExp, r->rank);

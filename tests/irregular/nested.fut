@@ -70,6 +70,20 @@
 -- input { empty([0]i64) }
 -- output { empty([0]i64) }
 
+-- Rows kept by such maps chosen by an if and carried by a loop: the value
+-- of the if or loop has the starts of its own rows.
+-- ==
+-- entry: kept_if
+-- input { false [3i64, 0i64, 4i64] 2i64 }
+-- output { [0i64, 0i64, 2i64, 6i64] }
+-- input { true [3i64, 0i64, 4i64] 2i64 }
+-- output { [0i64, 1i64, 3i64, 6i64] }
+
+-- ==
+-- entry: kept_loop
+-- input { [3i64, 0i64, 5i64] 2i64 }
+-- output { [3i64, 3i64, 4i64] [0i64, 0i64, 0i64, 3i64, 7i64] [0i64, 0i64, 0i64, 1i64, 2i64] }
+
 -- ==
 -- entry: constant
 -- input { 2i64 }
@@ -111,6 +125,16 @@ entry mapped (ns: []i64) =
 entry mapped_filtered (ns: []i64) =
   let a = map (\n -> map (\i -> filter (\x -> x % 2 == 0) (iota i)) (iota n)) ns
   in flatten (flatten (map (\r -> map (\s -> map (+ length s) s) r) a))
+
+entry kept_if (c: bool) (ns: []i64) (k: i64) =
+  let v = (nested ns)[k]
+  let x = if c then map (\s -> map (+ 1) s) v else map (\s -> map (* 2) s) v
+  in map i64.sum x
+
+entry kept_loop (ns: []i64) (k: i64) =
+  let v = (nested ns)[k]
+  let x = loop x = map (\s -> map (+ 1) s) v for i < 2 do map (\s -> filter (> i + 1) s) x
+  in (flatten x, map i64.sum x, map length x)
 
 entry constant (k: i64) = flatten (flatten (map (\j -> unflatten_irregular [1, 2] [j, j + 1, j + 2]) (iota k)))
 
