@@ -81,15 +81,6 @@
 -- output { [0i32, 0i32, 0i32, 0i32, 0i32, 1i32, 2i32] }
 
 -- ==
--- entry: masked_fails
--- input { [3i64, 1i64] [2i64, 3i64] }
--- error: division by zero
--- input { [2i64] [0i64] }
--- error: division by zero
--- input { [3i64, 1i64] [2i64, 0i64] }
--- error: division by zero
-
--- ==
 -- entry: scanned
 -- input { [3i64, 0i64, 4i64, 5i64] }
 -- output { [0i64, 1i64, 3i64, 1i64, 2i64, 0i64, 1i64, 1i64, 2i64, 5i64, 5i64, 3i64] }
@@ -133,9 +124,6 @@ entry own (ns: []i64) = flatten (map (\n -> loop r = iota n for k in iota (n % 3
 entry halves (ns: []i64) = flatten (map (\n -> loop r = iota n for i < n / 2 do map (+ i) r) ns)
 
 entry neg (ns: []i32) = flatten (map (\n -> loop acc = [0i32] for i < n - 2 do acc ++ [i]) ns)
-
-entry masked_fails (ns: []i64) (ms: []i64) =
-  flatten (map (\(n, m) -> loop r = iota m for i < n do map (+ (10 / (n - i - 1))) r) (zip ns ms))
 
 entry scanned (ns: []i64) =
   flatten (map (\n -> loop r = iota n for i < n / 2 do scan (\a b -> (a + b) % (n + 1)) i r) ns)
