@@ -160,16 +160,12 @@ static SVal *as_irregular(Lower *l, SVal *v, SrcLoc loc) {
 /* The largest of the [n]i64 array a's values, or 0. */
 static SubExp largest(Lower *l, SubExp a, SubExp n, SrcLoc loc) {
     Type ti = type_prim(PT_I64);
-    Builder *saved, nb;
-    Lambda *id = lower_lambda_begin(l, &ti, 1, &saved, &nb);
-    SubExp p = se_var(id->params[0]);
-    lower_lambda_end(l, id, saved, &nb, &p, 1);
     SegOp *max = NEW(l->a, SegOp);
     *max = (SegOp){lower_prim_op_lambda(l, OP_MAX, PT_I64), NEW(l->a, SubExp), 1, true, false};
     max->neutral[0] = se_i64(0);
     Var **in = NEW(l->a, Var *);
     in[0] = a.v;
-    Screma sc = {.w = n, .arrs = in, .narrs = 1, .map = id, .reds = max, .nreds = 1};
+    Screma sc = {.w = n, .arrs = in, .narrs = 1, .map = irr_identity_i64(l), .reds = max, .nreds = 1};
     return se_var(lower_emit_screma(l, &sc, &ti, 1, loc)[0]);
 }
 

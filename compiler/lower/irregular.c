@@ -71,24 +71,31 @@ static SubExp slice_of(Lower *l, SubExp x, SubExp start, SubExp len, SrcLoc loc)
     return lower_emit1(l, e, type_array(l->a, subexp_type(x).elem, 1, shape), loc);
 }
 
+/* Where the first of n rows (starting at offsets, of counts elements)
+ * starts, ends[0], and where the last one ends, ends[1]: 0 and 0 when
+ * there are no rows. */
+static void row_ends(Lower *l, SubExp offsets, SubExp counts, SubExp n, SubExp *ends, SrcLoc loc) {
+    SubExp empty = lower_binop(l, OP_EQ, n, se_i64(0), loc), zero = se_i64(0);
+    for (int k = 0; k < 2; k++) {
+        Builder *saved = l->b, tb = {0}, fb = {0};
+        l->b = &fb;
+        SubExp last = lower_binop(l, OP_SUB, n, se_i64(1), loc);
+        SubExp at = k == 0 ? irr_element(l, offsets, se_i64(0), loc)
+                           : lower_binop(l, OP_ADD, irr_element(l, offsets, last, loc), irr_element(l, counts, last, loc),
+                                         loc);
+        Body *fbody = lower_body_end(l, saved, &fb, &at, 1);
+        ends[k] = lower_if_one(l, empty, lower_body_end(l, saved, &tb, &zero, 1), fbody, type_prim(PT_I64), loc);
+    }
+}
+
 /* The elements of irregular array v's rows, one after another: its flat
  * array, or for a view the part from its first row's start to its last
  * row's end (nothing when it has no rows). */
 static SubExp flat_of(Lower *l, const SVal *v, SrcLoc loc) {
     const Irreg *r = v->irr;
     if (!r->view) return v->se;
-    SubExp empty = lower_binop(l, OP_EQ, r->n, se_i64(0), loc), zero = se_i64(0);
     SubExp ends[2];
-    for (int k = 0; k < 2; k++) {
-        Builder *saved = l->b, tb = {0}, fb = {0};
-        l->b = &fb;
-        SubExp last = lower_binop(l, OP_SUB, r->n, se_i64(1), loc);
-        SubExp at = k == 0 ? irr_element(l, r->offsets, se_i64(0), loc)
-                           : lower_binop(l, OP_ADD, irr_element(l, r->offsets, last, loc), irr_element(l, r->counts, last, loc),
-                                         loc);
-        Body *fbody = lower_body_end(l, saved, &fb, &at, 1);
-        ends[k] = lower_if_one(l, empty, lower_body_end(l, saved, &tb, &zero, 1), fbody, type_prim(PT_I64), loc);
-    }
+    row_ends(l, r->offsets, r->counts, r->n, ends, loc);
     return slice_of(l, v->se, ends[0], lower_binop(l, OP_SUB, ends[1], ends[0], loc), loc);
 }
 
@@ -261,20 +268,16 @@ static void mark_use(void *ctx, SubExp *se, Var **v, IrUseKind k) {
     if (x) ((bool *)ctx)[x->id] = true;
 }
 
-static void prune_body(Lower *l, Body *b, bool *used);
+/* Whether st stays where its results are not used: whether it checks
+ * something (prune_sizes' sweep; keep_checks), or whether it checks
+ * something other than at the top of an if's branches (drop_checked_ifs'). */
+typedef bool (*StaysFn)(const Stm *st);
 
-/* Whether b, or a branch of an if in it, asserts at its top. */
-static bool asserts(const Body *b) {
-    for (int i = 0; i < b->nstms; i++) {
-        const IrExp *e = b->stms[i]->e;
-        if (e->kind == IE_ASSERT || (e->kind == IE_IF && (asserts(e->tbody) || asserts(e->fbody)))) return true;
-    }
-    return false;
-}
+static void sweep(Lower *l, Body *b, bool *used, StaysFn stays, bool into_ifs);
 
 /* The results of if st that used marks (and the sizes of their types;
- * none where it stays for its checks alone), its branches pruned to them. */
-static void prune_if(Lower *l, Stm *st, bool *used) {
+ * none where it stays for its checks alone), its branches swept for them. */
+static void prune_if(Lower *l, Stm *st, bool *used, StaysFn stays) {
     IrExp *e = st->e;
     for (int j = 0; j < st->npat; j++)
         if (used[st->pat[j]->id]) ir_uses_type(&st->pat[j]->type, mark_use, used);
@@ -286,29 +289,43 @@ static void prune_if(Lower *l, Stm *st, bool *used) {
         k++;
     }
     st->npat = e->nret = e->tbody->nres = e->fbody->nres = k;
-    prune_body(l, e->tbody, used);
-    prune_body(l, e->fbody, used);
+    sweep(l, e->tbody, used, stays, true);
+    sweep(l, e->fbody, used, stays, true);
 }
 
-/* Drops the statements of b that its results do not need, but its
- * assertions (prune_sizes), in the branches of its ifs too: an if whose
- * branches assert at their top stays (a row that no position reads, an
- * empty one, must still fail its branch's checks). */
-static void prune_body(Lower *l, Body *b, bool *used) {
+/* Drops the statements of b that its results (and those of the
+ * statements kept) do not need and that do not stay; with into_ifs, the
+ * ifs kept are pruned too (prune_if). */
+static void sweep(Lower *l, Body *b, bool *used, StaysFn stays, bool into_ifs) {
     ir_uses_ses(b->res, b->nres, mark_use, used);
     bool *live = NEW_ARRAY(l->a, bool, b->nstms + 1);
     for (int i = b->nstms - 1; i >= 0; i--) {
         Stm *st = b->stms[i];
-        live[i] = st->e->kind == IE_ASSERT || (st->e->kind == IE_IF && (asserts(st->e->tbody) || asserts(st->e->fbody)));
+        live[i] = stays(st);
         for (int m = 0; m < st->npat && !live[i]; m++) live[i] = used[st->pat[m]->id];
         if (!live[i]) continue;
-        if (st->e->kind == IE_IF) prune_if(l, st, used);
+        if (into_ifs && st->e->kind == IE_IF) prune_if(l, st, used, stays);
         ir_uses_stm(st, mark_use, used);
     }
     int k = 0;
     for (int i = 0; i < b->nstms; i++)
         if (live[i]) b->stms[k++] = b->stms[i];
     b->nstms = k;
+}
+
+/* Whether b, or a branch of an if in it, asserts at its top. */
+static bool asserts(const Body *b) {
+    for (int i = 0; i < b->nstms; i++) {
+        const IrExp *e = b->stms[i]->e;
+        if (e->kind == IE_ASSERT || (e->kind == IE_IF && (asserts(e->tbody) || asserts(e->fbody)))) return true;
+    }
+    return false;
+}
+
+/* An assertion, or an if whose branches assert at their top: a row that
+ * no position reads, an empty one, must still fail its branch's checks. */
+static bool keep_checks(const Stm *st) {
+    return st->e->kind == IE_ASSERT || (st->e->kind == IE_IF && (asserts(st->e->tbody) || asserts(st->e->fbody)));
 }
 
 /* Whether b's assertions, in the branches of its ifs too, are all at the
@@ -323,37 +340,29 @@ static bool top_checks_only(const Body *b) {
     return true;
 }
 
+/* What checks something, but an if whose checks are all at the top of its
+ * branches. */
+static bool keep_inner_checks(const Stm *st) {
+    return ir_exp_has_assert(st->e) &&
+           !(st->e->kind == IE_IF && top_checks_only(st->e->tbody) && top_checks_only(st->e->fbody));
+}
+
 /* Drops the ifs of the positions' lambda lam whose results nothing needs
  * and whose checks are all at the top of their branches: the sizes'
- * lambda keeps those (prune_body), for every element, empty rows
+ * lambda keeps those (prune_sizes), for every element, empty rows
  * included, and each position reads its element through a copy of them
  * (if_elem). The simplifier would keep them for their checks, and with
  * them the arrays of their results. */
 static void drop_checked_ifs(Lower *l, Lambda *lam) {
-    Body *b = lam->body;
-    bool *used = NEW_ARRAY(l->a, bool, l->prog->next_var_id + 1);
-    ir_uses_ses(b->res, b->nres, mark_use, used);
-    bool *live = NEW_ARRAY(l->a, bool, b->nstms + 1);
-    for (int i = b->nstms - 1; i >= 0; i--) {
-        Stm *st = b->stms[i];
-        live[i] = false;
-        for (int m = 0; m < st->npat && !live[i]; m++) live[i] = used[st->pat[m]->id];
-        if (!live[i])
-            live[i] = ir_exp_has_assert(st->e) &&
-                      !(st->e->kind == IE_IF && top_checks_only(st->e->tbody) && top_checks_only(st->e->fbody));
-        if (live[i]) ir_uses_stm(st, mark_use, used);
-    }
-    int k = 0;
-    for (int i = 0; i < b->nstms; i++)
-        if (live[i]) b->stms[k++] = b->stms[i];
-    b->nstms = k;
+    sweep(l, lam->body, NEW_ARRAY(l->a, bool, l->prog->next_var_id + 1), keep_inner_checks, false);
 }
 
 /* Drops the statements of lam's body that its results do not need, but
- * its assertions: the sizes of the rows need not build them, and a
- * failure inside a row's operations is raised when the rows are built. */
+ * its assertions, in the branches of its ifs too: the sizes of the rows
+ * need not build them, and a failure inside a row's operations is raised
+ * when the rows are built. */
 static void prune_sizes(Lower *l, Lambda *lam) {
-    prune_body(l, lam->body, NEW_ARRAY(l->a, bool, l->prog->next_var_id + 1));
+    sweep(l, lam->body, NEW_ARRAY(l->a, bool, l->prog->next_var_id + 1), keep_checks, true);
 }
 
 /* The lambda of element i, fn's value for its i64 parameter, whose
@@ -949,25 +958,6 @@ static Var *read_at_position(Lambda *lam, int q, SubExp n) {
     return NULL;
 }
 
-/* The first of from's n values and the end of the last of the rows that
- * start there with counts (0 and 0 without rows). */
-typedef struct Ends {
-    SubExp from, counts, n;
-    SrcLoc loc;
-} Ends;
-
-static SVal *ends_arm(Lower *l, void *ctx, int empty) {
-    Ends *e = ctx;
-    SVal *v[2] = {sv_dyn(l, se_i64(0)), sv_dyn(l, se_i64(0))};
-    if (!empty) {
-        SubExp last = lower_binop(l, OP_SUB, e->n, se_i64(1), e->loc);
-        v[0] = sv_dyn(l, irr_element(l, e->from, se_i64(0), e->loc));
-        v[1] = sv_dyn(l, lower_binop(l, OP_ADD, irr_element(l, e->from, last, e->loc),
-                                     irr_element(l, e->counts, last, e->loc), e->loc));
-    }
-    return sv_tuple(l, v, 2);
-}
-
 /* Rows r that a map over the rows of rows (a view of an irregular array's
  * rows, or rows kept so) keeps in number and length (r->counts is rows'):
  * each starts where rows' does, less where rows' first one does (shifted),
@@ -977,13 +967,13 @@ static SVal *ends_arm(Lower *l, void *ctx, int empty) {
 static bool kept_rows(Lower *l, Irreg *r, const SVal *rows, SubExp iota, SubExp *total, SrcLoc loc) {
     const Irreg *k = rows && rows->kind == SV_IRREG ? rows->irr : NULL;
     if (!k || k->rank != 1 || r->rank != 1 || !(k->view || k->shifted) || !se_same(k->counts, r->counts)) return false;
-    Ends e = {k->shifted ? k->from : k->offsets, k->counts, r->n, loc};
-    SVal *ends = lower_branch(l, lower_binop(l, OP_EQ, r->n, se_i64(0), loc), ends_arm, &e, 1, 0, loc);
+    SubExp ends[2];
     r->shifted = true;
     r->closed = false;
-    r->from = e.from;
-    r->shift = ends->elems[0]->se;
-    *total = lower_binop(l, OP_SUB, ends->elems[1]->se, r->shift, loc);
+    r->from = k->shifted ? k->from : k->offsets;
+    row_ends(l, r->from, k->counts, r->n, ends, loc);
+    r->shift = ends[0];
+    *total = lower_binop(l, OP_SUB, ends[1], r->shift, loc);
     Type ti = type_prim(PT_I64);
     Builder *saved, nb;
     Lambda *off = lower_lambda_begin(l, &ti, 1, &saved, &nb);

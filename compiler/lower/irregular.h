@@ -41,6 +41,9 @@ struct Irreg {
 const Stm *irr_bound_by(const Lower *l, const Var *v);
 /* Element i of the array a (of scalars). */
 SubExp irr_element(Lower *l, SubExp a, SubExp i, SrcLoc loc);
+/* The identity function on i64, as a lambda (the map of a Screma that
+ * only scans or reduces its input). */
+Lambda *irr_identity_i64(Lower *l);
 /* iota n, of i64. */
 SubExp irr_iota(Lower *l, SubExp n, SrcLoc loc);
 /* replicate n x. */

@@ -27,9 +27,7 @@ SubExp irr_element(Lower *l, SubExp a, SubExp i, SrcLoc loc) {
     return lower_emit1(l, e, type_prim(subexp_type(a).elem), loc);
 }
 
-/* The identity function on i64, as a lambda (the map of a Screma that
- * only scans or reduces its input). */
-static Lambda *identity_i64(Lower *l) {
+Lambda *irr_identity_i64(Lower *l) {
     Type ti = type_prim(PT_I64);
     Builder *saved, nb;
     Lambda *id = lower_lambda_begin(l, &ti, 1, &saved, &nb);
@@ -226,7 +224,7 @@ SubExp irr_sum_sizes(Lower *l, SubExp n, SubExp sizes, SrcLoc loc) {
     Var **arrs = NEW(l->a, Var *);
     arrs[0] = sizes.v;
     Type ti = type_prim(PT_I64);
-    Screma sc = {.w = n, .arrs = arrs, .narrs = 1, .map = identity_i64(l), .reds = irr_sum_op(l, loc), .nreds = 1};
+    Screma sc = {.w = n, .arrs = arrs, .narrs = 1, .map = irr_identity_i64(l), .reds = irr_sum_op(l, loc), .nreds = 1};
     SubExp sum = se_var(lower_emit_screma(l, &sc, &ti, 1, loc)[0]);
     lower_assert(l, lower_binop(l, OP_LE, se_i64(0), sum, loc),
                  TOO_MANY,
@@ -247,7 +245,7 @@ SubExp irr_offsets(Lower *l, Irreg *r, SubExp iota, SrcLoc loc) {
     } else {
         Var **counts = NEW(l->a, Var *);
         counts[0] = r->counts.v;
-        Screma sc = {.w = r->n, .arrs = counts, .narrs = 1, .map = identity_i64(l), .scans = irr_sum_op(l, loc), .nscans = 1};
+        Screma sc = {.w = r->n, .arrs = counts, .narrs = 1, .map = irr_identity_i64(l), .scans = irr_sum_op(l, loc), .nscans = 1};
         incl = se_var(lower_emit_screma(l, &sc, &arr, 1, loc)[0]);
         total = lower_scan_total(l, incl, r->n, loc);
         lower_assert(l, lower_binop(l, OP_LE, se_i64(0), total, loc),
